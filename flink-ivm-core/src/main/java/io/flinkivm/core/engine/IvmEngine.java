@@ -1,0 +1,29 @@
+package io.flinkivm.core.engine;
+
+import io.flinkivm.core.query.Tuple;
+import java.util.Iterator;
+
+/**
+ * Maintains the result of one query under single-tuple inserts.
+ *
+ * @param <T> the payload type of the semiring
+ */
+public interface IvmEngine<T> {
+
+    /**
+     * Adds {@code payload} to {@code tuple} in the physical relation {@code relation}: one insert per
+     * atom of the query that names the relation, applied one after another. Payload zero is a no-op.
+     *
+     * @throws IllegalArgumentException if the query has no such relation or the arity is wrong
+     */
+    void insert(String relation, Tuple tuple, T payload);
+
+    /** The current result, tuple by tuple with constant delay; payloads are never zero. */
+    Iterator<ResultTuple<T>> enumerate();
+
+    /** The payload of one result tuple (values of the free variables in head order); zero if absent. */
+    T lookup(Tuple headTuple);
+
+    /** Number of inserts applied so far (physical inserts, counting no-ops). */
+    long insertCount();
+}

@@ -1,0 +1,10 @@
+package io.flinkivm.core.semiring;
+
+/** A payload operation overflowed the payload's representation (e.g. 64-bit natural numbers). */
+public class PayloadOverflowException extends ArithmeticException {
+    private static final long serialVersionUID = 1L;
+
+    public PayloadOverflowException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,57 @@
+package io.flinkivm.core.semiring;
+
+import java.io.Serializable;
+import java.util.Set;
+
+/**
+ * A commutative semiring (K, +, ·, 0, 1) whose elements annotate tuples.
+ *
+ * <p>Implementations are immutable and serializable (they travel inside a plan to Flink tasks).
+ * Payload objects must have value semantics: {@code equals} and {@code hashCode} agree with
+ * semiring equality, so that equal payloads are equal objects.
+ *
+ * @param <T> the payload type
+ */
+public interface Semiring<T> extends Serializable {
+
+    /** Short name used on the command line and in plans, e.g. {@code natural}. */
+    String name();
+
+    /** The additive identity. */
+    T zero();
+
+    /** The multiplicative identity. */
+    T one();
+
+    /** a + b. */
+    T plus(T a, T b);
+
+    /** a · b. */
+    T times(T a, T b);
+
+    /** Whether {@code a} is the additive identity. */
+    default boolean isZero(T a) {
+        return zero().equals(a);
+    }
+
+    /**
+     * Parses a payload from its text form.
+     *
+     * @throws PayloadFormatException if the text is not a payload of this semiring
+     */
+    T parse(String text);
+
+    /** The text form of a payload; {@code parse(format(x))} equals {@code x}. */
+    String format(T value);
+
+    /** The Java class of the payloads. */
+    Class<T> payloadClass();
+
+    /** Algebraic properties this semiring declares; must contain {@link SemiringProperty#COMMUTATIVE}. */
+    Set<SemiringProperty> properties();
+
+    /** Whether this semiring declares {@code property}. */
+    default boolean has(SemiringProperty property) {
+        return properties().contains(property);
+    }
+}

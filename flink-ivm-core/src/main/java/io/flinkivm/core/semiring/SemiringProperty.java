@@ -1,0 +1,14 @@
+package io.flinkivm.core.semiring;
+
+/** Algebraic properties a {@link Semiring} declares; the planner chooses plans by them. */
+public enum SemiringProperty {
+    /** a·b = b·a (and a+b = b+a). Required of every semiring. */
+    COMMUTATIVE,
+    /** a + a = a. */
+    IDEMPOTENT,
+    /**
+     * a+b = 0 implies a = b = 0, and a·b = 0 implies a = 0 or b = 0. The Boolean border of the
+     * p-hierarchical plan is sound only for positive semirings.
+     */
+    POSITIVE
+}
