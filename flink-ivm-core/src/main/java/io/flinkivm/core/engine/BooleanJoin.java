@@ -1,0 +1,163 @@
+package io.flinkivm.core.engine;
+
+import io.flinkivm.core.query.Tuple;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+/**
+ * Insert-only maintenance of the α-acyclic full join of the indicator relations above the border
+ * (after Abo Khamis, Kara, Olteanu, Suciu 2024). A tuple of join-tree node n is <em>live</em> when every
+ * child of n has a live tuple with a matching key; by induction a live tuple extends to a full join
+ * result in its subtree. Each tuple becomes live at most once and waits at most once per child, so
+ * the work is amortized O(1) per insert; enumeration walks live lists with constant delay.
+ *
+ * <p>Stateless: all state is in the {@link BooleanJoinStore}, so the same logic serves the in-memory
+ * engine and the Flink sink.
+ */
+public final class BooleanJoin {
+    private final CompiledPlan plan;
+
+    public BooleanJoin(CompiledPlan plan) {
+        this.plan = plan;
+    }
+
+    /** A root tuple of tree {@code node} became non-zero for the first time. */
+    public void insert(BooleanJoinStore store, int node, Tuple tuple) {
+        int[] kids = plan.joinChildren(node);
+        int missing = 0;
+        for (int c = 0; c < kids.length; c++) {
+            Tuple key = plan.keyOfChild(kids[c], tuple);
+            if (store.liveHead(kids[c]).get(key) == null) {
+                KeyValueState<Tuple, Tuple> heads = store.waitHead(node, c);
+                Tuple head = heads.get(key);
+                if (head != null) {
+                    store.waitNext(node, c).put(tuple, head);
+                }
+                heads.put(key, tuple);
+                missing++;
+            }
+        }
+        if (missing > 0) {
+            store.missing(node).put(tuple, missing);
+        } else {
+            makeLive(store, node, tuple);
+        }
+    }
+
+    private void makeLive(BooleanJoinStore store, int startNode, Tuple startTuple) {
+        ArrayDeque<Object[]> work = new ArrayDeque<>();
+        work.push(new Object[] {startNode, startTuple});
+        while (!work.isEmpty()) {
+            Object[] item = work.pop();
+            int node = (Integer) item[0];
+            Tuple tuple = (Tuple) item[1];
+            Tuple key = plan.keyToParent(node, tuple);
+            KeyValueState<Tuple, Tuple> heads = store.liveHead(node);
+            Tuple head = heads.get(key);
+            if (head != null) {
+                store.liveNext(node).put(tuple, head);
+            }
+            heads.put(key, tuple);
+            int parent = plan.joinParent(node);
+            if (head != null || parent < 0) {
+                continue;
+            }
+            // The key's first live tuple: wake the parent's tuples waiting for it.
+            int c = plan.childIndexInParent(node);
+            KeyValueState<Tuple, Tuple> waitHeads = store.waitHead(parent, c);
+            KeyValueState<Tuple, Tuple> waitNext = store.waitNext(parent, c);
+            KeyValueState<Tuple, Integer> missing = store.missing(parent);
+            Tuple waiting = waitHeads.get(key);
+            if (waiting != null) {
+                waitHeads.remove(key);
+            }
+            while (waiting != null) {
+                Tuple next = waitNext.get(waiting);
+                if (next != null) {
+                    waitNext.remove(waiting);
+                }
+                int left = missing.get(waiting) - 1;
+                if (left == 0) {
+                    missing.remove(waiting);
+                    work.push(new Object[] {parent, waiting});
+                } else {
+                    missing.put(waiting, left);
+                }
+                waiting = next;
+            }
+        }
+    }
+
+    /**
+     * Enumerates the full join: for each result, the root tuple of every tree, indexed by position
+     * in {@link CompiledPlan#order()}. The array is reused between calls of {@code next()}.
+     */
+    public Iterator<Tuple[]> enumerate(BooleanJoinStore store) {
+        return new JoinIterator(store);
+    }
+
+    private final class JoinIterator implements Iterator<Tuple[]> {
+        private final BooleanJoinStore store;
+        private final int[] order = plan.order();
+        private final int[] parentPos = plan.orderParentPosition();
+        private final Tuple[] current = new Tuple[order.length];
+        private boolean ready;
+        private boolean done;
+
+        JoinIterator(BooleanJoinStore store) {
+            this.store = store;
+            current[0] = store.liveHead(order[0]).get(Tuple.EMPTY);
+            if (current[0] == null) {
+                done = true;
+            } else {
+                descend(1);
+                ready = true;
+            }
+        }
+
+        /** Fills positions from {@code from} on with the first live match of each. */
+        private void descend(int from) {
+            for (int p = from; p < order.length; p++) {
+                int node = order[p];
+                Tuple key = plan.keyOfChild(node, current[parentPos[p]]);
+                current[p] = store.liveHead(node).get(key);
+                if (current[p] == null) {
+                    throw new IllegalStateException("live tuple " + current[parentPos[p]] + " has no live match in tree "
+                            + node + " for key " + key);
+                }
+            }
+        }
+
+        private void advance() {
+            int p = order.length - 1;
+            while (p >= 0) {
+                current[p] = store.liveNext(order[p]).get(current[p]);
+                if (current[p] != null) {
+                    descend(p + 1);
+                    return;
+                }
+                p--;
+            }
+            done = true;
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (!ready && !done) {
+                advance();
+                ready = !done;
+            }
+            return ready;
+        }
+
+        @Override
+        public Tuple[] next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            ready = false;
+            return current;
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.flinkivm.core.engine;
+
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.semiring.Semiring;
+
+/** Creates the in-memory engine for a plan. */
+public final class Engines {
+    private Engines() {
+    }
+
+    /** The engine for {@code plan}: the p-hierarchical engine or the delta-join fallback. */
+    public static <T> IvmEngine<T> create(MaintenancePlan plan, Semiring<T> semiring) {
+        return switch (plan.kind()) {
+            case P_HIERARCHICAL -> new PHierarchicalEngine<>(plan, semiring);
+            case FALLBACK_DELTA_JOIN -> new DeltaJoinEngine<>(plan, semiring);
+        };
+    }
+
+    static void checkSemiring(MaintenancePlan plan, Semiring<?> semiring) {
+        if (!plan.semiring().equals(semiring.name())) {
+            throw new IllegalArgumentException("plan was made for semiring " + plan.semiring() + ", not "
+                    + semiring.name());
+        }
+    }
+}
