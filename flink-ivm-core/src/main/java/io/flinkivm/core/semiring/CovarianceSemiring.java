@@ -1,0 +1,124 @@
+package io.flinkivm.core.semiring;
+
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The covariance semiring over m features (Nikolic and Olteanu, F-IVM, Def. 9): payloads are
+ * {@link CovarianceTriple}s (c, s, Q) with
+ * (c1, s1, Q1) + (c2, s2, Q2) = (c1 + c2, s1 + s2, Q1 + Q2) and
+ * (c1, s1, Q1) · (c2, s2, Q2) = (c1c2, c2 s1 + c1 s2, c2 Q1 + c1 Q2 + s1 s2ᵀ + s2 s1ᵀ);
+ * zero (0, 0, 0), one (1, 0, 0). Name {@code covariance:m}; text form {@code c;s1 s2;q11 q12 q21 q22},
+ * and parsing also accepts a bare feature vector {@code x1 x2} meaning {@link CovarianceTriple#lift}.
+ *
+ * <p>Positive for the payloads it admits, those built from lifted tuples by + and ·: their counts
+ * are ≥ 1 unless the payload is zero, so a sum or a product is zero only if an operand is.
+ * {@link CovarianceTriple} rejects a count-0 triple that is not zero.
+ */
+public final class CovarianceSemiring implements Semiring<CovarianceTriple> {
+    private static final long serialVersionUID = 1L;
+
+    private static final Set<SemiringProperty> PROPERTIES =
+            Collections.unmodifiableSet(EnumSet.of(SemiringProperty.COMMUTATIVE, SemiringProperty.POSITIVE));
+
+    private final int m;
+    private final CovarianceTriple zero;
+    private final CovarianceTriple one;
+
+    private CovarianceSemiring(int m) {
+        this.m = m;
+        this.zero = CovarianceTriple.zero(m);
+        this.one = CovarianceTriple.one(m);
+    }
+
+    /** The covariance semiring over {@code m ≥ 1} features. */
+    public static CovarianceSemiring of(int m) {
+        if (m < 1) {
+            throw new IllegalArgumentException("the covariance semiring needs at least one feature, got m = " + m);
+        }
+        return new CovarianceSemiring(m);
+    }
+
+    /** The number of features m. */
+    public int dimension() {
+        return m;
+    }
+
+    @Override
+    public String name() {
+        return "covariance:" + m;
+    }
+
+    @Override
+    public CovarianceTriple zero() {
+        return zero;
+    }
+
+    @Override
+    public CovarianceTriple one() {
+        return one;
+    }
+
+    @Override
+    public CovarianceTriple plus(CovarianceTriple a, CovarianceTriple b) {
+        check(a);
+        check(b);
+        return a.plus(b);
+    }
+
+    @Override
+    public CovarianceTriple times(CovarianceTriple a, CovarianceTriple b) {
+        check(a);
+        check(b);
+        return a.times(b);
+    }
+
+    @Override
+    public boolean isZero(CovarianceTriple a) {
+        return a.isZero();
+    }
+
+    @Override
+    public CovarianceTriple parse(String text) {
+        return CovarianceTriple.parse(text, m);
+    }
+
+    @Override
+    public String format(CovarianceTriple value) {
+        check(value);
+        return value.toString();
+    }
+
+    @Override
+    public Class<CovarianceTriple> payloadClass() {
+        return CovarianceTriple.class;
+    }
+
+    @Override
+    public Set<SemiringProperty> properties() {
+        return PROPERTIES;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CovarianceSemiring && ((CovarianceSemiring) o).m == m;
+    }
+
+    @Override
+    public int hashCode() {
+        return Integer.hashCode(m) + 0x636f76;
+    }
+
+    @Override
+    public String toString() {
+        return name();
+    }
+
+    private void check(CovarianceTriple t) {
+        if (t.dimension() != m) {
+            throw new IllegalArgumentException(
+                    name() + " got a covariance triple over " + t.dimension() + " features, expected " + m);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package io.flinkivm.core.semiring;
+
+import java.util.Random;
+
+/**
+ * Small random payloads for every built-in semiring, chosen so that floating-point arithmetic on
+ * them stays exact (small integers, dyadic fractions) and tests may compare with {@code equals}.
+ * Shared with differential tests elsewhere: keep the signatures.
+ */
+public final class RandomPayloads {
+
+    private static final String[] VARIABLES = {"x", "y", "z", "r1", "s_2"};
+    private static final double[] VITERBI = {0.0, 0.25, 0.5, 1.0};
+
+    private RandomPayloads() {}
+
+    /** A random payload of {@code s}, zero included (roughly one time in six or more). */
+    public static <T> T random(Semiring<T> s, Random r) {
+        Object value;
+        if (s instanceof NaturalSemiring) {
+            value = (long) r.nextInt(6);
+        } else if (s instanceof BooleanSemiring) {
+            value = r.nextBoolean();
+        } else if (s instanceof MinPlusSemiring) {
+            value = r.nextInt(8) == 0 ? Double.POSITIVE_INFINITY : smallDyadic(r);
+        } else if (s instanceof MaxPlusSemiring) {
+            value = r.nextInt(8) == 0 ? Double.NEGATIVE_INFINITY : smallDyadic(r);
+        } else if (s instanceof ViterbiSemiring) {
+            value = VITERBI[r.nextInt(VITERBI.length)];
+        } else if (s instanceof ProvenanceSemiring) {
+            value = polynomial(r);
+        } else if (s instanceof CovarianceSemiring) {
+            value = covariance(((CovarianceSemiring) s).dimension(), r);
+        } else {
+            throw new IllegalArgumentException("no random payloads for semiring '" + s.name() + "'");
+        }
+        return s.payloadClass().cast(value);
+    }
+
+    /** A random payload of {@code s} that is not zero. */
+    public static <T> T randomNonZero(Semiring<T> s, Random r) {
+        while (true) {
+            T value = random(s, r);
+            if (!s.isZero(value)) {
+                return value;
+            }
+        }
+    }
+
+    /** k/4 for k in [-20, 40]: exact under + and min/max. */
+    private static double smallDyadic(Random r) {
+        return (r.nextInt(61) - 20) / 4.0;
+    }
+
+    /** 0 to 3 terms, coefficients 1..3, monomials of 0 to 2 variables. */
+    private static Polynomial polynomial(Random r) {
+        Polynomial p = Polynomial.ZERO;
+        int terms = r.nextInt(4);
+        for (int t = 0; t < terms; t++) {
+            Polynomial term = Polynomial.constant(1 + r.nextInt(3));
+            int vars = r.nextInt(3);
+            for (int v = 0; v < vars; v++) {
+                term = term.times(Polynomial.variable(VARIABLES[r.nextInt(VARIABLES.length)]));
+            }
+            p = p.plus(term);
+        }
+        return p;
+    }
+
+    /** Zero one time in six, else the sum of 1 or 2 lifts of integer vectors in [-3, 3]^m. */
+    private static CovarianceTriple covariance(int m, Random r) {
+        if (r.nextInt(6) == 0) {
+            return CovarianceTriple.zero(m);
+        }
+        CovarianceTriple t = lift(m, r);
+        if (r.nextBoolean()) {
+            t = t.plus(lift(m, r));
+        }
+        return t;
+    }
+
+    private static CovarianceTriple lift(int m, Random r) {
+        double[] x = new double[m];
+        for (int i = 0; i < m; i++) {
+            x[i] = r.nextInt(7) - 3;
+        }
+        return CovarianceTriple.lift(x);
+    }
+}
