@@ -1,6 +1,7 @@
 package io.flinkivm.core.engine;
 
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Semiring;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -95,6 +96,36 @@ public final class BooleanJoin {
      */
     public Iterator<Tuple[]> enumerate(BooleanJoinStore store) {
         return new JoinIterator(store);
+    }
+
+    /** Looks up a root view's payload for a root tuple (the views right below the border). */
+    public interface RootPayloads<T> {
+        T get(int tree, Tuple rootTuple);
+    }
+
+    /**
+     * Enumerates the query result with constant delay: each full-join tuple with its payload
+     * recovered as the product of the root-view payloads at its projections (Sec. 4.5).
+     */
+    public <T> Iterator<ResultTuple<T>> results(BooleanJoinStore store, Semiring<T> semiring, RootPayloads<T> roots) {
+        Iterator<Tuple[]> it = enumerate(store);
+        int[] order = plan.order();
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public ResultTuple<T> next() {
+                Tuple[] rootTuples = it.next();
+                T payload = roots.get(order[0], rootTuples[0]);
+                for (int p = 1; p < order.length; p++) {
+                    payload = semiring.times(payload, roots.get(order[p], rootTuples[p]));
+                }
+                return new ResultTuple<>(plan.assembleHead(rootTuples), payload);
+            }
+        };
     }
 
     private final class JoinIterator implements Iterator<Tuple[]> {

@@ -1,176 +1,37 @@
 package io.flinkivm.core.engine;
 
-import io.flinkivm.core.plan.DeltaJoinStep;
+import io.flinkivm.core.engine.MemoryBooleanJoinStore.MapState;
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PlanKind;
-import io.flinkivm.core.query.Atom;
-import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 
 /**
- * The fallback engine: first-order delta joins over K with the result materialized. A delta of
- * atom a is joined with the current state of the other atoms through hash indexes (the plan's
- * {@link DeltaJoinStep}s), projected onto the head and added to the result. Correct for every query
- * and semiring; an insert costs the number of join tuples it touches. Not thread-safe.
+ * The in-memory fallback engine: {@link DeltaJoinLogic} over hash maps. Correct for every query and
+ * semiring; an insert costs the number of join tuples it touches. Not thread-safe.
  */
 public final class DeltaJoinEngine<T> implements IvmEngine<T> {
     private final Semiring<T> semiring;
-    private final ConjunctiveQuery query;
-    private final Map<String, int[]> atomsOfRelation = new HashMap<>();
-    private final Map<Tuple, T>[] relations;
-    /** Per atom: its indexes, one per distinct lookup key used on it. */
-    private final List<List<Index>> indexesOf = new ArrayList<>();
-    /** Per atom: the compiled steps of its delta join. */
-    private final CompiledStep[][] steps;
-    private final int[][] atomVarSlots;
-    private final int[] headSlots;
-    private final Map<Tuple, T> result = new HashMap<>();
-    private final Object[] binding;
+    private final DeltaJoinLogic<T> logic;
+    private final Store<T> store;
     private long inserts;
 
-    @SuppressWarnings("unchecked")
     public DeltaJoinEngine(MaintenancePlan plan, Semiring<T> semiring) {
-        Engines.checkSemiring(plan, semiring);
-        if (plan.kind() != PlanKind.FALLBACK_DELTA_JOIN) {
-            throw new IllegalArgumentException("not a delta-join plan: " + plan);
-        }
         this.semiring = semiring;
-        this.query = plan.query();
-        List<String> vars = query.variables();
-        binding = new Object[vars.size()];
-        int n = query.body().size();
-        relations = new Map[n];
-        atomVarSlots = new int[n][];
-        Map<String, List<Integer>> byRelation = new HashMap<>();
-        for (Atom a : query.body()) {
-            relations[a.index()] = new HashMap<>();
-            indexesOf.add(new ArrayList<>());
-            atomVarSlots[a.index()] = slots(vars, a.variables());
-            byRelation.computeIfAbsent(a.relation(), k -> new ArrayList<>()).add(a.index());
-        }
-        byRelation.forEach((r, atoms) -> atomsOfRelation.put(r, atoms.stream().mapToInt(Integer::intValue).toArray()));
-        steps = new CompiledStep[n][];
-        for (int a = 0; a < n; a++) {
-            List<DeltaJoinStep> plain = plan.deltaJoins().get(a);
-            steps[a] = new CompiledStep[plain.size()];
-            for (int s = 0; s < plain.size(); s++) {
-                DeltaJoinStep step = plain.get(s);
-                Atom b = query.body().get(step.atom());
-                Index index = indexFor(b, step.lookupKey());
-                steps[a][s] = new CompiledStep(step.atom(), index, slots(vars, step.lookupKey()), atomVarSlots[b.index()]);
-            }
-        }
-        headSlots = slots(vars, query.head());
-    }
-
-    private static int[] slots(List<String> vars, List<String> names) {
-        int[] out = new int[names.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = vars.indexOf(names.get(i));
-        }
-        return out;
-    }
-
-    private Index indexFor(Atom atom, List<String> key) {
-        for (Index i : indexesOf.get(atom.index())) {
-            if (i.key.equals(key)) {
-                return i;
-            }
-        }
-        int[] positions = CompiledPlan.positions(atom.variables(), key, atom.toString());
-        Index created = new Index(key, positions);
-        indexesOf.get(atom.index()).add(created);
-        return created;
+        this.logic = new DeltaJoinLogic<>(plan, semiring);
+        this.store = new Store<>(logic);
     }
 
     @Override
     public void insert(String relation, Tuple tuple, T payload) {
-        int[] atoms = atomsOfRelation.get(relation);
-        if (atoms == null) {
-            throw new IllegalArgumentException("unknown relation '" + relation + "'; the query uses "
-                    + String.join(", ", query.relations()));
-        }
-        int arity = query.arityOf(relation);
-        if (tuple.arity() != arity) {
-            throw new IllegalArgumentException("relation " + relation + " has arity " + arity + ", got "
-                    + tuple.arity() + " values");
-        }
+        logic.insert(store, relation, tuple, payload);
         inserts++;
-        if (semiring.isZero(payload)) {
-            return;
-        }
-        for (int a : atoms) {
-            Tuple matched = query.body().get(a).match(tuple);
-            if (matched == null) {
-                continue;
-            }
-            int[] own = atomVarSlots[a];
-            for (int i = 0; i < own.length; i++) {
-                binding[own[i]] = matched.get(i);
-            }
-            join(steps[a], 0, payload);
-            T old = relations[a].get(matched);
-            if (old == null) {
-                for (Index index : indexesOf.get(a)) {
-                    index.add(matched);
-                }
-            }
-            relations[a].put(matched, old == null ? payload : semiring.plus(old, payload));
-        }
-    }
-
-    private void join(CompiledStep[] plan, int step, T product) {
-        if (step == plan.length) {
-            Object[] head = new Object[headSlots.length];
-            for (int i = 0; i < head.length; i++) {
-                head[i] = binding[headSlots[i]];
-            }
-            Tuple key = Tuple.wrap(head);
-            T old = result.get(key);
-            T updated = old == null ? product : semiring.plus(old, product);
-            if (semiring.isZero(updated)) {
-                result.remove(key);
-            } else {
-                result.put(key, updated);
-            }
-            return;
-        }
-        CompiledStep s = plan[step];
-        Object[] key = new Object[s.keySlots.length];
-        for (int i = 0; i < key.length; i++) {
-            key[i] = binding[s.keySlots[i]];
-        }
-        List<Tuple> matches = s.index.lookup(Tuple.wrap(key));
-        if (matches == null) {
-            return;
-        }
-        Map<Tuple, T> rel = relations[s.atom];
-        for (int m = 0; m < matches.size(); m++) {
-            Tuple u = matches.get(m);
-            T p = rel.get(u);
-            if (semiring.isZero(p)) {
-                continue;
-            }
-            T next = semiring.times(product, p);
-            if (semiring.isZero(next)) {
-                continue;
-            }
-            for (int i = 0; i < s.atomSlots.length; i++) {
-                binding[s.atomSlots[i]] = u.get(i);
-            }
-            join(plan, step + 1, next);
-        }
     }
 
     @Override
     public Iterator<ResultTuple<T>> enumerate() {
-        Iterator<Map.Entry<Tuple, T>> it = result.entrySet().iterator();
+        Iterator<Map.Entry<Tuple, T>> it = store.resultEntries();
         return new Iterator<>() {
             @Override
             public boolean hasNext() {
@@ -187,7 +48,7 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
 
     @Override
     public T lookup(Tuple headTuple) {
-        T v = result.get(headTuple);
+        T v = store.result.get(headTuple);
         return v == null ? semiring.zero() : v;
     }
 
@@ -198,36 +59,62 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
 
     /** Number of state entries: stored atom tuples, index entries and result tuples. */
     public long stateEntries() {
-        long total = result.size();
-        for (int a = 0; a < relations.length; a++) {
-            total += relations[a].size();
-            for (Index i : indexesOf.get(a)) {
-                total += i.map.size();
+        long total = store.result.size();
+        for (int a = 0; a < store.relations.length; a++) {
+            total += store.relations[a].size();
+            for (int i = 0; i < store.heads[a].length; i++) {
+                total += store.heads[a][i].size() + store.nexts[a][i].size();
             }
         }
         return total;
     }
 
-    private record CompiledStep(int atom, Index index, int[] keySlots, int[] atomSlots) {
-    }
+    private static final class Store<T> implements DeltaJoinStore<T> {
+        final MapState<Tuple, T>[] relations;
+        final MapState<Tuple, Tuple>[][] heads;
+        final MapState<Tuple, Tuple>[][] nexts;
+        final MapState<Tuple, T> result = new MapState<>();
 
-    /** A hash index of an atom's tuples by some of its variables. */
-    private static final class Index {
-        final List<String> key;
-        final int[] positions;
-        final Map<Tuple, List<Tuple>> map = new HashMap<>();
-
-        Index(List<String> key, int[] positions) {
-            this.key = key;
-            this.positions = positions;
+        @SuppressWarnings("unchecked")
+        Store(DeltaJoinLogic<T> logic) {
+            int n = logic.query().body().size();
+            relations = new MapState[n];
+            heads = new MapState[n][];
+            nexts = new MapState[n][];
+            for (int a = 0; a < n; a++) {
+                relations[a] = new MapState<>();
+                heads[a] = new MapState[logic.indexCount(a)];
+                nexts[a] = new MapState[logic.indexCount(a)];
+                for (int i = 0; i < heads[a].length; i++) {
+                    heads[a][i] = new MapState<>();
+                    nexts[a][i] = new MapState<>();
+                }
+            }
         }
 
-        void add(Tuple t) {
-            map.computeIfAbsent(t.project(positions), k -> new ArrayList<>(2)).add(t);
+        @Override
+        public KeyValueState<Tuple, T> relation(int atom) {
+            return relations[atom];
         }
 
-        List<Tuple> lookup(Tuple key) {
-            return map.get(key);
+        @Override
+        public KeyValueState<Tuple, Tuple> indexHead(int atom, int index) {
+            return heads[atom][index];
+        }
+
+        @Override
+        public KeyValueState<Tuple, Tuple> indexNext(int atom, int index) {
+            return nexts[atom][index];
+        }
+
+        @Override
+        public KeyValueState<Tuple, T> result() {
+            return result;
+        }
+
+        @Override
+        public Iterator<Map.Entry<Tuple, T>> resultEntries() {
+            return result.entries();
         }
     }
 }

@@ -97,5 +97,9 @@ final class MemoryBooleanJoinStore implements BooleanJoinStore {
         int size() {
             return map.size();
         }
+
+        java.util.Iterator<java.util.Map.Entry<K, V>> entries() {
+            return map.entrySet().iterator();
+        }
     }
 }

@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 
 /**
  * The in-memory engine for the p-hierarchical plan: view trees over K in hash maps, root views,
@@ -95,9 +94,9 @@ public final class PHierarchicalEngine<T> implements IvmEngine<T> {
         }
         Map<Tuple, T> root = rootViews[route.tree()];
         T old = root.get(key);
-        T updated = old == null ? delta : semiring.plus(old, delta);
+        T updated = RootViewLogic.add(semiring, old, delta);
         root.put(key, updated);
-        if ((old == null || semiring.isZero(old)) && !semiring.isZero(updated)) {
+        if (RootViewLogic.crossesBorder(semiring, old, updated)) {
             borderCrossings++;
             join.insert(joinStore, route.tree(), key);
         }
@@ -105,27 +104,7 @@ public final class PHierarchicalEngine<T> implements IvmEngine<T> {
 
     @Override
     public Iterator<ResultTuple<T>> enumerate() {
-        Iterator<Tuple[]> it = join.enumerate(joinStore);
-        int[] order = compiled.order();
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return it.hasNext();
-            }
-
-            @Override
-            public ResultTuple<T> next() {
-                if (!it.hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                Tuple[] roots = it.next();
-                T payload = semiring.one();
-                for (int p = 0; p < order.length; p++) {
-                    payload = semiring.times(payload, rootViews[order[p]].get(roots[p]));
-                }
-                return new ResultTuple<>(compiled.assembleHead(roots), payload);
-            }
-        };
+        return join.results(joinStore, semiring, (tree, rootTuple) -> rootViews[tree].get(rootTuple));
     }
 
     @Override
