@@ -1,0 +1,68 @@
+package io.flinkivm.examples.cli;
+
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.semiring.Semiring;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code explain}: prints the classification and the maintenance plan of a query. */
+@Command(name = "explain", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        sortOptions = false,
+        header = "Prints the classification and the maintenance plan of a query.",
+        description = {"Classifies a query (hierarchical, q-hierarchical, p-hierarchical, α-acyclic, free-connex,"
+                + " with a witness for each 'no') and prints how it would be maintained: the view trees below the"
+                + " Boolean border, the Boolean join tree above it and the complexity guarantee, or the"
+                + " fallback delta joins and why they were chosen."},
+        footerHeading = "%nExit codes:%n",
+        footer = {"  0  the plan was printed",
+                "  2  malformed query (the message gives the position), unknown semiring, unsupported plan or"
+                        + " bad option"})
+final class ExplainCommand implements Callable<Integer> {
+
+    /** What {@code --format} can select. */
+    enum Format {
+        TEXT,
+        MERMAID
+    }
+
+    static final class FormatConverter extends Converters.EnumConverter<Format> {
+        FormatConverter() {
+            super(Format.class);
+        }
+    }
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    QueryOptions queryOptions;
+
+    @Option(names = "--semiring", paramLabel = "SEMIRING", defaultValue = "natural",
+            converter = Converters.SemiringConverter.class,
+            description = {"The payload semiring: natural, boolean, min-plus, max-plus, viterbi, provenance or"
+                    + " covariance:<m> (m features). It decides whether the p-hierarchical plan applies (the"
+                    + " semiring must be positive). Default: ${DEFAULT-VALUE}."})
+    Semiring<?> semiring;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+            converter = FormatConverter.class,
+            description = {"text (the plan's explain()) or mermaid (a Mermaid flowchart of the plan)."
+                    + " Default: ${DEFAULT-VALUE}."})
+    Format format;
+
+    @Override
+    public Integer call() {
+        ConjunctiveQuery query = queryOptions.parse();
+        MaintenancePlan plan = queryOptions.plan(query, semiring);
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(format == Format.MERMAID ? plan.toMermaid() : plan.explain());
+        out.flush();
+        return 0;
+    }
+}

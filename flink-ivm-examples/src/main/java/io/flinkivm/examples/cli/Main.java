@@ -1,0 +1,114 @@
+package io.flinkivm.examples.cli;
+
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code flink-ivm} command: {@code java -jar flink-ivm-examples.jar <subcommand> ...}. Subcommands
+ * are registered in {@link #subcommands()} only. Exit codes: 0 success, 1 I/O error or a run that
+ * could not complete, 2 bad arguments, a malformed query or an unsupported plan.
+ */
+@Command(name = "flink-ivm", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        synopsisSubcommandLabel = "COMMAND",
+        description = {"Incremental view maintenance of conjunctive queries over semiring-annotated inserts"
+                + " (p-hierarchical view trees below a Boolean border, a Boolean join above it)."},
+        commandListHeading = "%nCommands:%n",
+        footerHeading = "%n",
+        footer = {"Run 'flink-ivm COMMAND --help' for a command's options and file formats.",
+                "Exit codes: 0 success, 1 I/O error, 2 bad arguments, malformed query or unsupported plan."})
+public final class Main implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    /** The subcommands, in the order the usage lists them; a new subcommand is added here and nowhere else. */
+    static List<Object> subcommands() {
+        return List.of(new ExplainCommand(), new RunCommand());
+    }
+
+    /** Without a subcommand: the usage on stderr, exit code 2. */
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("missing command");
+        spec.commandLine().usage(err);
+        return CliException.USAGE;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line with stdout and stderr (as UTF-8) and returns the exit code. */
+    public static int run(String... args) {
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        return run(out, err, args);
+    }
+
+    /** Runs the command line with the given streams and returns the exit code; never calls System.exit. */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cl = commandLine();
+        cl.setOut(out);
+        cl.setErr(err);
+        try {
+            return cl.execute(args);
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    /** The configured command line with every subcommand. */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        for (Object subcommand : subcommands()) {
+            cl.addSubcommand(subcommand);
+        }
+        cl.setParameterExceptionHandler((ex, args) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println(ex.getMessage());
+            err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
+            return CliException.USAGE;
+        });
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            PrintWriter err = commandLine.getErr();
+            if (ex instanceof CliException c) {
+                err.println(c.getMessage());
+                return c.exitCode();
+            }
+            err.println("internal error (a bug in flink-ivm, please report it): " + ex);
+            ex.printStackTrace(err);
+            return CliException.FAILURE;
+        });
+        return cl;
+    }
+
+    /** The version from the jar's Maven descriptor, or "development build" when run from classes. */
+    static final class Version implements IVersionProvider {
+        private static final String POM_PROPERTIES = "/META-INF/maven/io.flinkivm/flink-ivm-examples/pom.properties";
+
+        @Override
+        public String[] getVersion() throws Exception {
+            String version = "development build";
+            try (InputStream in = Main.class.getResourceAsStream(POM_PROPERTIES)) {
+                if (in != null) {
+                    Properties p = new Properties();
+                    p.load(in);
+                    version = p.getProperty("version", version);
+                }
+            }
+            return new String[] {"flink-ivm " + version};
+        }
+    }
+}

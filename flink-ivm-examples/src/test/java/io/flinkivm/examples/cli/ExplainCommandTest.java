@@ -1,0 +1,77 @@
+package io.flinkivm.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class ExplainCommandTest {
+
+    static final String EX10 = "Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)";
+
+    @Test
+    void explainsExample10AsPHierarchicalButNotQHierarchical() {
+        CliRun r = CliRun.of("explain", "--query", EX10);
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("Q(A,C) is p-hierarchical, not q-hierarchical", "p-hierarchical: yes",
+                "not q-hierarchical", "Plan: p-hierarchical", "root view V[A,C]", "Boolean join tree");
+        assertThat(r.err()).isEmpty();
+    }
+
+    @Test
+    void printsMermaid() {
+        CliRun r = CliRun.of("explain", "--query", EX10, "--format", "mermaid");
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).startsWith("flowchart BT").contains("border");
+    }
+
+    @Test
+    void fallbackOnRequest() {
+        CliRun r = CliRun.of("explain", "--query", EX10, "--plan", "fallback", "--semiring", "min-plus");
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("Semiring: min-plus", "Plan: fallback", "the fallback plan was requested");
+    }
+
+    @Test
+    void malformedQueryNamesThePosition() {
+        CliRun r = CliRun.of("explain", "--query", "Q(A,C) :- R1(A,,B)");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("invalid query", "at position 15 (line 1, column 16)", "but found ','");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void unknownSemiringIsAUsageError() {
+        CliRun r = CliRun.of("explain", "--query", EX10, "--semiring", "tropical");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("unknown semiring 'tropical'", "natural", "covariance:<m>");
+    }
+
+    @Test
+    void unsupportedPlanIsAUsageError() {
+        CliRun r = CliRun.of("explain", "--query", "Q(A,C) :- R(A,B), S(B,C)", "--plan", "p-hierarchical");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("unsupported plan", "not p-hierarchical", "fallback");
+    }
+
+    @Test
+    void unknownPlanStrategyIsAUsageError() {
+        CliRun r = CliRun.of("explain", "--query", EX10, "--plan", "fastest");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--plan", "auto, p-hierarchical, fallback");
+    }
+
+    @Test
+    void missingQueryIsAUsageError() {
+        CliRun r = CliRun.of("explain");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--query");
+    }
+}
