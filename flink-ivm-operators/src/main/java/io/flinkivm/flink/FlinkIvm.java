@@ -1,0 +1,71 @@
+package io.flinkivm.flink;
+
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.Planner;
+import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.flink.types.InputRecordTypeInfo;
+import io.flinkivm.flink.types.PayloadTypes;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.DataStream;
+
+/**
+ * flink-ivm's entry point: maintains a conjunctive query's result over a stream of inserts.
+ *
+ * <pre>{@code
+ * DataStream<InputRecord<Long>> inserts = ...;
+ * IvmJob<Long> job = FlinkIvm.maintain(inserts, "Q(A,C) :- R(A,B), S(B,C)", NaturalSemiring.INSTANCE,
+ *         IvmOptions.defaults().withSnapshotEvery(10_000));
+ * job.results().print();
+ * }</pre>
+ */
+public final class FlinkIvm {
+    private FlinkIvm() {
+    }
+
+    /**
+     * Plans {@code query} over {@code semiring} and builds the operators on {@code inserts}.
+     *
+     * @throws io.flinkivm.core.query.InvalidQueryException for a malformed query (before any job starts)
+     * @throws io.flinkivm.core.plan.UnsupportedPlanException if the query cannot be planned as asked
+     */
+    public static <T> IvmJob<T> maintain(DataStream<InputRecord<T>> inserts, String query, Semiring<T> semiring,
+            IvmOptions options) {
+        MaintenancePlan plan = Planner.plan(QueryParser.parse(query), semiring, options.strategy());
+        return maintain(inserts, plan, semiring, options);
+    }
+
+    /** Builds the operators of an existing plan on {@code inserts}. */
+    public static <T> IvmJob<T> maintain(DataStream<InputRecord<T>> inserts, MaintenancePlan plan,
+            Semiring<T> semiring, IvmOptions options) {
+        return new IvmJobBuilder<>(plan, semiring, options).build(inserts);
+    }
+
+    /** The type of input records for {@code semiring}, e.g. for {@code env.fromData(records, type)}. */
+    public static <T> TypeInformation<InputRecord<T>> inputType(Semiring<T> semiring) {
+        return new InputRecordTypeInfo<>(PayloadTypes.of(semiring));
+    }
+
+    /** Turns a stream of rows of one relation into inserts with payload one. */
+    public static <T> DataStream<InputRecord<T>> rows(DataStream<Tuple> rows, String relation, Semiring<T> semiring) {
+        return rows.map(new RowsToInserts<>(relation, semiring)).returns(inputType(semiring)).name("rows of " + relation);
+    }
+
+    private static final class RowsToInserts<T> implements MapFunction<Tuple, InputRecord<T>> {
+        private static final long serialVersionUID = 1L;
+        private final String relation;
+        private final Semiring<T> semiring;
+
+        RowsToInserts(String relation, Semiring<T> semiring) {
+            this.relation = relation;
+            this.semiring = semiring;
+        }
+
+        @Override
+        public InputRecord<T> map(Tuple row) {
+            return InputRecord.insert(relation, row, semiring.one());
+        }
+    }
+}

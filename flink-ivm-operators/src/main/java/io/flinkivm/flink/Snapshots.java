@@ -1,0 +1,56 @@
+package io.flinkivm.flink;
+
+import io.flinkivm.core.query.Tuple;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Reassembles snapshots from a collected stream of {@link ResultRecord}s. */
+public final class Snapshots {
+    private Snapshots() {
+    }
+
+    /**
+     * The rows of every complete prefix-exact snapshot, by snapshot id. A snapshot is complete
+     * when {@code parts} end markers (one per sink subtask) arrived for it.
+     *
+     * @throws IllegalStateException if a snapshot has a tuple twice, or its rows disagree with its end markers
+     */
+    public static <T> TreeMap<Long, Map<Tuple, T>> byId(Iterable<ResultRecord<T>> records, int parts) {
+        Map<Long, Map<Tuple, T>> rows = new HashMap<>();
+        Map<Long, long[]> ends = new HashMap<>();
+        for (ResultRecord<T> r : records) {
+            if (!r.isPrefixExact()) {
+                continue;
+            }
+            if (r.isEnd()) {
+                long[] e = ends.computeIfAbsent(r.snapshotId(), k -> new long[2]);
+                e[0]++;
+                e[1] += r.rows();
+            } else {
+                Map<Tuple, T> snapshot = rows.computeIfAbsent(r.snapshotId(), k -> new HashMap<>());
+                if (snapshot.put(r.tuple(), r.payload()) != null) {
+                    throw new IllegalStateException("snapshot " + r.snapshotId() + " has tuple " + r.tuple() + " twice");
+                }
+            }
+        }
+        TreeMap<Long, Map<Tuple, T>> out = new TreeMap<>();
+        ends.forEach((id, e) -> {
+            if (e[0] >= parts) {
+                Map<Tuple, T> snapshot = rows.getOrDefault(id, new HashMap<>());
+                if (e[0] == parts && snapshot.size() != e[1]) {
+                    throw new IllegalStateException("snapshot " + id + " has " + snapshot.size()
+                            + " rows but its end markers count " + e[1]);
+                }
+                out.put(id, snapshot);
+            }
+        });
+        return out;
+    }
+
+    /** The rows of the latest complete prefix-exact snapshot (empty if there is none). */
+    public static <T> Map<Tuple, T> latest(Iterable<ResultRecord<T>> records, int parts) {
+        TreeMap<Long, Map<Tuple, T>> all = byId(records, parts);
+        return all.isEmpty() ? new HashMap<>() : all.lastEntry().getValue();
+    }
+}

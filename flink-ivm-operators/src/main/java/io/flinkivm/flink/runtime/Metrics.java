@@ -1,0 +1,26 @@
+package io.flinkivm.flink.runtime;
+
+/** Names of flink-ivm's Flink metrics (see the README's metrics section). */
+public final class Metrics {
+    private Metrics() {
+    }
+
+    /** Inserts accepted (ingest; also per relation under the group {@code relation}). */
+    public static final String INSERTS = "ivmInserts";
+    /** Records rejected to the dead-letter output. */
+    public static final String DEAD_LETTERS = "ivmDeadLetters";
+    /** Deltas received by a view operator. */
+    public static final String DELTAS_IN = "ivmDeltasIn";
+    /** Non-zero deltas sent on by a view operator. */
+    public static final String DELTAS_OUT = "ivmDeltasPropagated";
+    /** Root tuples that crossed the border (became visible to the Boolean join). */
+    public static final String BORDER_CROSSINGS = "ivmBorderCrossings";
+    /** Snapshots emitted by the sink. */
+    public static final String SNAPSHOTS = "ivmSnapshots";
+    /** Result rows in the last snapshot of this sink subtask. */
+    public static final String LAST_SNAPSHOT_ROWS = "ivmLastSnapshotRows";
+    /** Milliseconds the last snapshot's enumeration took. */
+    public static final String LAST_ENUMERATION_MS = "ivmLastEnumerationMillis";
+    /** Updates that failed arithmetically (e.g. natural-number overflow) and were dead-lettered. */
+    public static final String FAILED_UPDATES = "ivmFailedUpdates";
+}

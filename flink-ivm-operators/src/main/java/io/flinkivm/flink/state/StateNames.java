@@ -1,0 +1,58 @@
+package io.flinkivm.flink.state;
+
+/** Names of flink-ivm's keyed state; part of the savepoint format, so keep them stable. */
+public final class StateNames {
+    private StateNames() {
+    }
+
+    /** A join view's child payload. */
+    public static String child(int slot) {
+        return "child-" + slot;
+    }
+
+    public static final String ROOT_PAYLOAD = "root-payload";
+
+    /** The sink's copy of tree {@code tree}'s root-view payloads. */
+    public static String rootPayloads(int tree) {
+        return "root-payloads-" + tree;
+    }
+
+    public static String liveHead(int node) {
+        return "live-head-" + node;
+    }
+
+    public static String liveNext(int node) {
+        return "live-next-" + node;
+    }
+
+    public static String waitHead(int node, int child) {
+        return "wait-head-" + node + "-" + child;
+    }
+
+    public static String waitNext(int node, int child) {
+        return "wait-next-" + node + "-" + child;
+    }
+
+    public static String missing(int node) {
+        return "missing-" + node;
+    }
+
+    public static String relation(int atom) {
+        return "relation-" + atom;
+    }
+
+    public static String indexHead(int atom, int index) {
+        return "index-head-" + atom + "-" + index;
+    }
+
+    public static String indexNext(int atom, int index) {
+        return "index-next-" + atom + "-" + index;
+    }
+
+    public static final String RESULT = "result";
+
+    public static final String SEQUENCER = "sequencer";
+
+    /** Records held back by an operator until the watermark passes their timestamp. */
+    public static final String HELD_BACK = "held-back";
+}

@@ -1,0 +1,5 @@
+/**
+ * The state layout: core's state interfaces ({@code KeyValueState}, {@code ChildPayloads},
+ * {@code BooleanJoinStore}, {@code DeltaJoinStore}) implemented with Flink managed keyed state.
+ */
+package io.flinkivm.flink.state;
