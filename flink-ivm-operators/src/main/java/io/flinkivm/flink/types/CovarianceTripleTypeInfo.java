@@ -1,0 +1,84 @@
+package io.flinkivm.flink.types;
+
+import io.flinkivm.core.semiring.CovarianceTriple;
+import org.apache.flink.api.common.serialization.SerializerConfig;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+
+/**
+ * Type information for the payloads of {@code covariance:m}: {@link CovarianceTriple}s over m
+ * features, serialized by {@link CovarianceTripleSerializer}.
+ */
+public final class CovarianceTripleTypeInfo extends TypeInformation<CovarianceTriple> {
+    private static final long serialVersionUID = 1L;
+
+    private final int dimension;
+
+    /** Type information for triples over {@code dimension ≥ 1} features. */
+    public CovarianceTripleTypeInfo(int dimension) {
+        if (dimension < 1) {
+            throw new IllegalArgumentException("a covariance triple needs at least one feature, got m = " + dimension);
+        }
+        this.dimension = dimension;
+    }
+
+    /** The number of features m. */
+    public int dimension() {
+        return dimension;
+    }
+
+    @Override
+    public boolean isBasicType() {
+        return false;
+    }
+
+    @Override
+    public boolean isTupleType() {
+        return false;
+    }
+
+    @Override
+    public int getArity() {
+        return 1;
+    }
+
+    @Override
+    public int getTotalFields() {
+        return 1;
+    }
+
+    @Override
+    public Class<CovarianceTriple> getTypeClass() {
+        return CovarianceTriple.class;
+    }
+
+    @Override
+    public boolean isKeyType() {
+        return false;
+    }
+
+    @Override
+    public TypeSerializer<CovarianceTriple> createSerializer(SerializerConfig config) {
+        return new CovarianceTripleSerializer(dimension);
+    }
+
+    @Override
+    public String toString() {
+        return "CovarianceTriple(m = " + dimension + ")";
+    }
+
+    @Override
+    public boolean equals(Object obj) {
+        return obj instanceof CovarianceTripleTypeInfo other && other.canEqual(this) && other.dimension == dimension;
+    }
+
+    @Override
+    public int hashCode() {
+        return 0x636f76 + dimension;
+    }
+
+    @Override
+    public boolean canEqual(Object obj) {
+        return obj instanceof CovarianceTripleTypeInfo;
+    }
+}

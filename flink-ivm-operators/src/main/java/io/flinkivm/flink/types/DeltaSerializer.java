@@ -1,0 +1,116 @@
+package io.flinkivm.flink.types;
+
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.flink.runtime.Delta;
+import java.io.IOException;
+import org.apache.flink.api.common.typeutils.CompositeTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/**
+ * Serializer for {@link Delta}s. Format (version 1): target and slot (ints), a flags byte (which of
+ * key and payload are present), then the present key and payload.
+ */
+public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, T> {
+    private static final long serialVersionUID = 1L;
+
+    private static final int KEY = 1;
+    private static final int PAYLOAD = 2;
+    private static final int KNOWN = 3;
+
+    public DeltaSerializer(TypeSerializer<T> payloadSerializer) {
+        super(payloadSerializer);
+    }
+
+    @Override
+    DeltaSerializer<T> withPayloadSerializer(TypeSerializer<T> payloadSerializer) {
+        return new DeltaSerializer<>(payloadSerializer);
+    }
+
+    @Override
+    public Delta<T> createInstance() {
+        return new Delta<>(0, 0, Tuple.EMPTY, payloadSerializer.createInstance());
+    }
+
+    @Override
+    public Delta<T> copy(Delta<T> from) {
+        T payload = from.payload();
+        T copy = copyPayload(payload);
+        return copy == payload ? from : new Delta<>(from.target(), from.slot(), from.key(), copy);
+    }
+
+    @Override
+    public void serialize(Delta<T> delta, DataOutputView out) throws IOException {
+        Tuple key = delta.key();
+        T payload = delta.payload();
+        out.writeInt(delta.target());
+        out.writeInt(delta.slot());
+        out.writeByte((key != null ? KEY : 0) | (payload != null ? PAYLOAD : 0));
+        if (key != null) {
+            TupleSerializer.INSTANCE.serialize(key, out);
+        }
+        if (payload != null) {
+            payloadSerializer.serialize(payload, out);
+        }
+    }
+
+    @Override
+    public Delta<T> deserialize(DataInputView in) throws IOException {
+        int target = in.readInt();
+        int slot = in.readInt();
+        int flags = checkFlags(in.readUnsignedByte(), KNOWN, "delta");
+        Tuple key = (flags & KEY) != 0 ? TupleSerializer.INSTANCE.deserialize(in) : null;
+        T payload = (flags & PAYLOAD) != 0 ? payloadSerializer.deserialize(in) : null;
+        return new Delta<>(target, slot, key, payload);
+    }
+
+    @Override
+    public void copy(DataInputView source, DataOutputView target) throws IOException {
+        target.writeInt(source.readInt());
+        target.writeInt(source.readInt());
+        int flags = checkFlags(source.readUnsignedByte(), KNOWN, "delta");
+        target.writeByte(flags);
+        if ((flags & KEY) != 0) {
+            TupleSerializer.INSTANCE.copy(source, target);
+        }
+        if ((flags & PAYLOAD) != 0) {
+            payloadSerializer.copy(source, target);
+        }
+    }
+
+    @Override
+    public TypeSerializerSnapshot<Delta<T>> snapshotConfiguration() {
+        return new DeltaSerializerSnapshot<>(this);
+    }
+
+    /** Snapshot of a {@link DeltaSerializer}: the nested payload serializer's snapshot. */
+    public static final class DeltaSerializerSnapshot<T>
+            extends CompositeTypeSerializerSnapshot<Delta<T>, DeltaSerializer<T>> {
+        private static final int VERSION = 1;
+
+        /** For reading a snapshot. */
+        public DeltaSerializerSnapshot() {}
+
+        DeltaSerializerSnapshot(DeltaSerializer<T> serializer) {
+            super(serializer);
+        }
+
+        @Override
+        protected int getCurrentOuterSnapshotVersion() {
+            return VERSION;
+        }
+
+        @Override
+        protected TypeSerializer<?>[] getNestedSerializers(DeltaSerializer<T> outer) {
+            return new TypeSerializer<?>[] {outer.payloadSerializer};
+        }
+
+        @Override
+        @SuppressWarnings("unchecked") // the nested serializers are the ones getNestedSerializers returned
+        protected DeltaSerializer<T> createOuterSerializerWithNestedSerializers(TypeSerializer<?>[] nested) {
+            return new DeltaSerializer<>((TypeSerializer<T>) nested[0]);
+        }
+    }
+}

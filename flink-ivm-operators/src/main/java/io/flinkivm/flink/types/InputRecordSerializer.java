@@ -1,0 +1,133 @@
+package io.flinkivm.flink.types;
+
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.flink.InputRecord;
+import java.io.IOException;
+import org.apache.flink.api.common.typeutils.CompositeTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.types.StringValue;
+
+/**
+ * Serializer for {@link InputRecord}s. Format (version 1): a flags byte (snapshot request, then
+ * which of relation, tuple, payload, origin are present), then the present fields in that order.
+ */
+public final class InputRecordSerializer<T> extends PayloadRecordSerializer<InputRecord<T>, T> {
+    private static final long serialVersionUID = 1L;
+
+    private static final int SNAPSHOT_REQUEST = 1;
+    private static final int RELATION = 2;
+    private static final int TUPLE = 4;
+    private static final int PAYLOAD = 8;
+    private static final int ORIGIN = 16;
+    private static final int KNOWN = 31;
+
+    public InputRecordSerializer(TypeSerializer<T> payloadSerializer) {
+        super(payloadSerializer);
+    }
+
+    @Override
+    InputRecordSerializer<T> withPayloadSerializer(TypeSerializer<T> payloadSerializer) {
+        return new InputRecordSerializer<>(payloadSerializer);
+    }
+
+    @Override
+    public InputRecord<T> createInstance() {
+        return InputRecord.snapshotRequest();
+    }
+
+    @Override
+    public InputRecord<T> copy(InputRecord<T> from) {
+        T payload = from.payload();
+        T copy = copyPayload(payload);
+        return copy == payload ? from : InputRecord.of(from.isSnapshotRequest(), from.relation(), from.tuple(), copy,
+                from.origin());
+    }
+
+    @Override
+    public void serialize(InputRecord<T> record, DataOutputView out) throws IOException {
+        String relation = record.relation();
+        Tuple tuple = record.tuple();
+        T payload = record.payload();
+        String origin = record.origin();
+        int flags = (record.isSnapshotRequest() ? SNAPSHOT_REQUEST : 0) | (relation != null ? RELATION : 0)
+                | (tuple != null ? TUPLE : 0) | (payload != null ? PAYLOAD : 0) | (origin != null ? ORIGIN : 0);
+        out.writeByte(flags);
+        if (relation != null) {
+            StringValue.writeString(relation, out);
+        }
+        if (tuple != null) {
+            TupleSerializer.INSTANCE.serialize(tuple, out);
+        }
+        if (payload != null) {
+            payloadSerializer.serialize(payload, out);
+        }
+        if (origin != null) {
+            StringValue.writeString(origin, out);
+        }
+    }
+
+    @Override
+    public InputRecord<T> deserialize(DataInputView in) throws IOException {
+        int flags = checkFlags(in.readUnsignedByte(), KNOWN, "input record");
+        String relation = (flags & RELATION) != 0 ? StringValue.readString(in) : null;
+        Tuple tuple = (flags & TUPLE) != 0 ? TupleSerializer.INSTANCE.deserialize(in) : null;
+        T payload = (flags & PAYLOAD) != 0 ? payloadSerializer.deserialize(in) : null;
+        String origin = (flags & ORIGIN) != 0 ? StringValue.readString(in) : null;
+        return InputRecord.of((flags & SNAPSHOT_REQUEST) != 0, relation, tuple, payload, origin);
+    }
+
+    @Override
+    public void copy(DataInputView source, DataOutputView target) throws IOException {
+        int flags = checkFlags(source.readUnsignedByte(), KNOWN, "input record");
+        target.writeByte(flags);
+        if ((flags & RELATION) != 0) {
+            StringValue.copyString(source, target);
+        }
+        if ((flags & TUPLE) != 0) {
+            TupleSerializer.INSTANCE.copy(source, target);
+        }
+        if ((flags & PAYLOAD) != 0) {
+            payloadSerializer.copy(source, target);
+        }
+        if ((flags & ORIGIN) != 0) {
+            StringValue.copyString(source, target);
+        }
+    }
+
+    @Override
+    public TypeSerializerSnapshot<InputRecord<T>> snapshotConfiguration() {
+        return new InputRecordSerializerSnapshot<>(this);
+    }
+
+    /** Snapshot of an {@link InputRecordSerializer}: the nested payload serializer's snapshot. */
+    public static final class InputRecordSerializerSnapshot<T>
+            extends CompositeTypeSerializerSnapshot<InputRecord<T>, InputRecordSerializer<T>> {
+        private static final int VERSION = 1;
+
+        /** For reading a snapshot. */
+        public InputRecordSerializerSnapshot() {}
+
+        InputRecordSerializerSnapshot(InputRecordSerializer<T> serializer) {
+            super(serializer);
+        }
+
+        @Override
+        protected int getCurrentOuterSnapshotVersion() {
+            return VERSION;
+        }
+
+        @Override
+        protected TypeSerializer<?>[] getNestedSerializers(InputRecordSerializer<T> outer) {
+            return new TypeSerializer<?>[] {outer.payloadSerializer};
+        }
+
+        @Override
+        @SuppressWarnings("unchecked") // the nested serializers are the ones getNestedSerializers returned
+        protected InputRecordSerializer<T> createOuterSerializerWithNestedSerializers(TypeSerializer<?>[] nested) {
+            return new InputRecordSerializer<>((TypeSerializer<T>) nested[0]);
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package io.flinkivm.flink.types;
+
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.flink.ResultRecord;
+import java.io.IOException;
+import org.apache.flink.api.common.typeutils.CompositeTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/**
+ * Serializer for {@link ResultRecord}s. Format (version 1): snapshot id and insert count (longs), a
+ * flags byte (end, prefix-exact, then which of tuple, payload, a non-zero row count are present),
+ * then the present tuple, payload and row count (long).
+ */
+public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<ResultRecord<T>, T> {
+    private static final long serialVersionUID = 1L;
+
+    private static final int END = 1;
+    private static final int PREFIX_EXACT = 2;
+    private static final int TUPLE = 4;
+    private static final int PAYLOAD = 8;
+    private static final int ROWS = 16;
+    private static final int KNOWN = 31;
+
+    public ResultRecordSerializer(TypeSerializer<T> payloadSerializer) {
+        super(payloadSerializer);
+    }
+
+    @Override
+    ResultRecordSerializer<T> withPayloadSerializer(TypeSerializer<T> payloadSerializer) {
+        return new ResultRecordSerializer<>(payloadSerializer);
+    }
+
+    @Override
+    public ResultRecord<T> createInstance() {
+        return ResultRecord.end(0, 0, 0, true);
+    }
+
+    @Override
+    public ResultRecord<T> copy(ResultRecord<T> from) {
+        T payload = from.payload();
+        T copy = copyPayload(payload);
+        return copy == payload ? from : ResultRecord.of(from.snapshotId(), from.insertCount(), from.isEnd(),
+                from.tuple(), copy, from.rows(), from.isPrefixExact());
+    }
+
+    @Override
+    public void serialize(ResultRecord<T> record, DataOutputView out) throws IOException {
+        Tuple tuple = record.tuple();
+        T payload = record.payload();
+        long rows = record.rows();
+        int flags = (record.isEnd() ? END : 0) | (record.isPrefixExact() ? PREFIX_EXACT : 0)
+                | (tuple != null ? TUPLE : 0) | (payload != null ? PAYLOAD : 0) | (rows != 0 ? ROWS : 0);
+        out.writeLong(record.snapshotId());
+        out.writeLong(record.insertCount());
+        out.writeByte(flags);
+        if (tuple != null) {
+            TupleSerializer.INSTANCE.serialize(tuple, out);
+        }
+        if (payload != null) {
+            payloadSerializer.serialize(payload, out);
+        }
+        if (rows != 0) {
+            out.writeLong(rows);
+        }
+    }
+
+    @Override
+    public ResultRecord<T> deserialize(DataInputView in) throws IOException {
+        long snapshotId = in.readLong();
+        long insertCount = in.readLong();
+        int flags = checkFlags(in.readUnsignedByte(), KNOWN, "result record");
+        Tuple tuple = (flags & TUPLE) != 0 ? TupleSerializer.INSTANCE.deserialize(in) : null;
+        T payload = (flags & PAYLOAD) != 0 ? payloadSerializer.deserialize(in) : null;
+        long rows = (flags & ROWS) != 0 ? in.readLong() : 0;
+        return ResultRecord.of(snapshotId, insertCount, (flags & END) != 0, tuple, payload, rows,
+                (flags & PREFIX_EXACT) != 0);
+    }
+
+    @Override
+    public void copy(DataInputView source, DataOutputView target) throws IOException {
+        target.writeLong(source.readLong());
+        target.writeLong(source.readLong());
+        int flags = checkFlags(source.readUnsignedByte(), KNOWN, "result record");
+        target.writeByte(flags);
+        if ((flags & TUPLE) != 0) {
+            TupleSerializer.INSTANCE.copy(source, target);
+        }
+        if ((flags & PAYLOAD) != 0) {
+            payloadSerializer.copy(source, target);
+        }
+        if ((flags & ROWS) != 0) {
+            target.writeLong(source.readLong());
+        }
+    }
+
+    @Override
+    public TypeSerializerSnapshot<ResultRecord<T>> snapshotConfiguration() {
+        return new ResultRecordSerializerSnapshot<>(this);
+    }
+
+    /** Snapshot of a {@link ResultRecordSerializer}: the nested payload serializer's snapshot. */
+    public static final class ResultRecordSerializerSnapshot<T>
+            extends CompositeTypeSerializerSnapshot<ResultRecord<T>, ResultRecordSerializer<T>> {
+        private static final int VERSION = 1;
+
+        /** For reading a snapshot. */
+        public ResultRecordSerializerSnapshot() {}
+
+        ResultRecordSerializerSnapshot(ResultRecordSerializer<T> serializer) {
+            super(serializer);
+        }
+
+        @Override
+        protected int getCurrentOuterSnapshotVersion() {
+            return VERSION;
+        }
+
+        @Override
+        protected TypeSerializer<?>[] getNestedSerializers(ResultRecordSerializer<T> outer) {
+            return new TypeSerializer<?>[] {outer.payloadSerializer};
+        }
+
+        @Override
+        @SuppressWarnings("unchecked") // the nested serializers are the ones getNestedSerializers returned
+        protected ResultRecordSerializer<T> createOuterSerializerWithNestedSerializers(TypeSerializer<?>[] nested) {
+            return new ResultRecordSerializer<>((TypeSerializer<T>) nested[0]);
+        }
+    }
+}
