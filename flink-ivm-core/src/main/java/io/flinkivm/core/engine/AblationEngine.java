@@ -1,0 +1,81 @@
+package io.flinkivm.core.engine;
+
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.PlanKind;
+import io.flinkivm.core.plan.Planner;
+import io.flinkivm.core.plan.ViewTree;
+import io.flinkivm.core.query.Atom;
+import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.query.Variable;
+import io.flinkivm.core.semiring.Semiring;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * The paper's ablation (Sec. 4.1): the same view trees, but the same semiring kept above the
+ * border. Every change of a root view, not only a new root tuple, is joined over K with the other
+ * root views (first-order delta joins, {@link DeltaJoinLogic}) into a materialized result. Correct,
+ * but an insert costs as many result updates as its root tuple has partners: this is what the
+ * Boolean border saves. For benchmarks and tests.
+ */
+public final class AblationEngine<T> implements IvmEngine<T> {
+    private final ViewForest<T> forest;
+    private final DeltaJoinEngine<T> aboveState;
+    private long inserts;
+
+    public AblationEngine(MaintenancePlan plan, Semiring<T> semiring) {
+        Engines.checkSemiring(plan, semiring);
+        if (plan.kind() != PlanKind.P_HIERARCHICAL) {
+            throw new IllegalArgumentException("the ablation needs a p-hierarchical plan, got " + plan);
+        }
+        MaintenancePlan rootPlan = Planner.plan(rootQuery(plan), semiring, Planner.Strategy.FALLBACK);
+        this.aboveState = new DeltaJoinEngine<>(rootPlan, semiring);
+        this.forest = new ViewForest<>(plan, semiring, new CompiledPlan(plan),
+                (tree, key, delta, old, updated) -> aboveState.insert(rootRelation(tree), key, delta));
+    }
+
+    /** The full join of the root views: {@code Q(F) :- V0(F0), ..., Vk(Fk)}. */
+    static ConjunctiveQuery rootQuery(MaintenancePlan plan) {
+        List<Atom> atoms = new ArrayList<>();
+        for (ViewTree t : plan.viewTrees()) {
+            List<io.flinkivm.core.query.Term> terms = new ArrayList<>();
+            for (String v : t.schema()) {
+                terms.add(new Variable(v));
+            }
+            atoms.add(new Atom(t.index(), rootRelation(t.index()), terms));
+        }
+        return new ConjunctiveQuery(plan.query().name(), plan.query().head(), atoms);
+    }
+
+    private static String rootRelation(int tree) {
+        return "V" + tree;
+    }
+
+    @Override
+    public void insert(String relation, Tuple tuple, T payload) {
+        forest.insert(relation, tuple, payload);
+        inserts++;
+    }
+
+    @Override
+    public Iterator<ResultTuple<T>> enumerate() {
+        return aboveState.enumerate();
+    }
+
+    @Override
+    public T lookup(Tuple headTuple) {
+        return aboveState.lookup(headTuple);
+    }
+
+    @Override
+    public long insertCount() {
+        return inserts;
+    }
+
+    /** Number of state entries below and above the border. */
+    public long stateEntries() {
+        return forest.stateEntries() + aboveState.stateEntries();
+    }
+}

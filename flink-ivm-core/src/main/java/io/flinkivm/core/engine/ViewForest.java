@@ -1,0 +1,139 @@
+package io.flinkivm.core.engine;
+
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.Route;
+import io.flinkivm.core.plan.ViewNode;
+import io.flinkivm.core.query.Atom;
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Semiring;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The part of the p-hierarchical plan below the border, in hash maps: the stateful join views and
+ * the root views over K. Each insert costs O(1) lookups; every change of a root view is reported to
+ * a {@link RootListener} (the Boolean join, or the ablation's join over K). Not thread-safe.
+ */
+final class ViewForest<T> {
+
+    /** Receives each root-view change. */
+    interface RootListener<T> {
+        /**
+         * @param old the payload before ({@code null} if the tuple had none)
+         * @param updated the payload after adding {@code delta}
+         */
+        void onRootDelta(int tree, Tuple key, T delta, T old, T updated);
+    }
+
+    private final Semiring<T> semiring;
+    private final CompiledPlan compiled;
+    private final List<Atom> atoms;
+    private final JoinViewLogic<T>[] logic;
+    private final Map<Tuple, Object[]>[] nodeState;
+    private final Route[] atomRoutes;
+    private final Route[] nodeRoutes;
+    private final Map<Tuple, T>[] rootViews;
+    private final RootListener<T> listener;
+    private final ArrayChildPayloads<T> cursor = new ArrayChildPayloads<>();
+
+    @SuppressWarnings("unchecked")
+    ViewForest(MaintenancePlan plan, Semiring<T> semiring, CompiledPlan compiled, RootListener<T> listener) {
+        this.semiring = semiring;
+        this.compiled = compiled;
+        this.listener = listener;
+        this.atoms = plan.query().body();
+        List<ViewNode> nodes = plan.viewNodes();
+        logic = new JoinViewLogic[nodes.size()];
+        nodeState = new Map[nodes.size()];
+        nodeRoutes = new Route[nodes.size()];
+        for (ViewNode n : nodes) {
+            if (n.isStateful()) {
+                logic[n.id()] = new JoinViewLogic<>(semiring, n.arity());
+                nodeState[n.id()] = new HashMap<>();
+            }
+            nodeRoutes[n.id()] = plan.nodeRoute(n.id());
+        }
+        atomRoutes = new Route[atoms.size()];
+        for (int a = 0; a < atoms.size(); a++) {
+            atomRoutes[a] = plan.atomRoute(a);
+        }
+        rootViews = new Map[compiled.treeCount()];
+        for (int i = 0; i < rootViews.length; i++) {
+            rootViews[i] = new HashMap<>();
+        }
+    }
+
+    /** Applies one physical insert (one delta per matching atom of the relation, in body order). */
+    void insert(String relation, Tuple tuple, T payload) {
+        int[] targets = compiled.atomsOf(relation, tuple.arity());
+        if (semiring.isZero(payload)) {
+            return;
+        }
+        for (int a : targets) {
+            Tuple matched = atoms.get(a).match(tuple);
+            if (matched != null) {
+                propagate(atomRoutes[a], compiled.atomKey(a, matched), payload);
+            }
+        }
+    }
+
+    private void propagate(Route route, Tuple key, T delta) {
+        while (!route.toRoot()) {
+            int node = route.node();
+            Object[] children = nodeState[node].get(key);
+            if (children == null) {
+                children = new Object[logic[node].arity()];
+                nodeState[node].put(key, children);
+            }
+            cursor.values = children;
+            T out = logic[node].onChildDelta(cursor, route.slot(), delta);
+            if (semiring.isZero(out)) {
+                return;
+            }
+            key = compiled.nodeOutputKey(node, key);
+            route = nodeRoutes[node];
+            delta = out;
+        }
+        Map<Tuple, T> root = rootViews[route.tree()];
+        T old = root.get(key);
+        T updated = RootViewLogic.add(semiring, old, delta);
+        root.put(key, updated);
+        listener.onRootDelta(route.tree(), key, delta, old, updated);
+    }
+
+    /** The payload of root tuple {@code key} of tree {@code tree}, or null. */
+    T root(int tree, Tuple key) {
+        return rootViews[tree].get(key);
+    }
+
+    /** Number of state entries: join-view keys and root-view tuples. */
+    long stateEntries() {
+        long total = 0;
+        for (Map<Tuple, Object[]> m : nodeState) {
+            if (m != null) {
+                total += m.size();
+            }
+        }
+        for (Map<Tuple, T> m : rootViews) {
+            total += m.size();
+        }
+        return total;
+    }
+
+    /** Reused view of one key's child array. */
+    private static final class ArrayChildPayloads<T> implements ChildPayloads<T> {
+        Object[] values;
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public T get(int slot) {
+            return (T) values[slot];
+        }
+
+        @Override
+        public void set(int slot, T payload) {
+            values[slot] = payload;
+        }
+    }
+}
