@@ -31,19 +31,7 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
 
     @Override
     public Iterator<ResultTuple<T>> enumerate() {
-        Iterator<Map.Entry<Tuple, T>> it = store.resultEntries();
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return it.hasNext();
-            }
-
-            @Override
-            public ResultTuple<T> next() {
-                Map.Entry<Tuple, T> e = it.next();
-                return new ResultTuple<>(e.getKey(), e.getValue());
-            }
-        };
+        return logic.results(store);
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -137,6 +138,23 @@ public final class DeltaJoinLogic<T> {
             }
             rel.put(matched, old == null ? payload : semiring.plus(old, payload));
         }
+    }
+
+    /** The materialized result in {@code store}, tuple by tuple. */
+    public Iterator<ResultTuple<T>> results(DeltaJoinStore<T> store) {
+        Iterator<Map.Entry<Tuple, T>> it = store.resultEntries();
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public ResultTuple<T> next() {
+                Map.Entry<Tuple, T> e = it.next();
+                return new ResultTuple<>(e.getKey(), e.getValue());
+            }
+        };
     }
 
     private void join(DeltaJoinStore<T> store, CompiledStep[] plan, int step, T product) {
