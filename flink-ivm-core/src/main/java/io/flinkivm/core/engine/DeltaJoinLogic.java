@@ -17,8 +17,9 @@ import java.util.Map;
  * First-order delta joins over K with the result materialized (the fallback plan). A delta of atom
  * a is joined with the current state of the other atoms through hash indexes (the plan's
  * {@link DeltaJoinStep}s), projected onto the head and added to the result; then a's relation is
- * updated. Written once against {@link DeltaJoinStore}; used by the in-memory engine and the Flink
- * operator. Not thread-safe (it reuses a binding array).
+ * updated. An insert that fails (e.g. natural-number overflow) is rolled back completely. Written
+ * once against {@link DeltaJoinStore}; used by the in-memory engine and the Flink operator. Not
+ * thread-safe (it reuses a binding array and an undo log).
  */
 public final class DeltaJoinLogic<T> {
     private final Semiring<T> semiring;
@@ -31,6 +32,7 @@ public final class DeltaJoinLogic<T> {
     private final int[][] atomVarSlots;
     private final int[] headSlots;
     private final Object[] binding;
+    private final StateUndo undo = new StateUndo();
 
     public DeltaJoinLogic(MaintenancePlan plan, Semiring<T> semiring) {
         Engines.checkSemiring(plan, semiring);
@@ -112,32 +114,43 @@ public final class DeltaJoinLogic<T> {
         if (semiring.isZero(payload)) {
             return;
         }
-        for (int a : atoms) {
-            Tuple matched = query.body().get(a).match(tuple);
-            if (matched == null) {
-                continue;
-            }
-            int[] own = atomVarSlots[a];
-            for (int i = 0; i < own.length; i++) {
-                binding[own[i]] = matched.get(i);
-            }
-            join(store, steps[a], 0, payload);
-            KeyValueState<Tuple, T> rel = store.relation(a);
-            T old = rel.get(matched);
-            if (old == null) {
-                List<int[]> indexes = indexesOf.get(a);
-                for (int i = 0; i < indexes.size(); i++) {
-                    Tuple key = matched.project(indexes.get(i));
-                    KeyValueState<Tuple, Tuple> heads = store.indexHead(a, i);
-                    Tuple head = heads.get(key);
-                    if (head != null) {
-                        store.indexNext(a, i).put(matched, head);
-                    }
-                    heads.put(key, matched);
+        undo.clear();
+        try {
+            for (int a : atoms) {
+                Tuple matched = query.body().get(a).match(tuple);
+                if (matched != null) {
+                    insertAtom(store, a, matched, payload);
                 }
             }
-            rel.put(matched, old == null ? payload : semiring.plus(old, payload));
+        } catch (RuntimeException e) {
+            undo.rollback();
+            throw e;
         }
+        undo.clear();
+    }
+
+    private void insertAtom(DeltaJoinStore<T> store, int a, Tuple matched, T payload) {
+        int[] own = atomVarSlots[a];
+        for (int i = 0; i < own.length; i++) {
+            binding[own[i]] = matched.get(i);
+        }
+        join(store, steps[a], 0, payload);
+        KeyValueState<Tuple, T> rel = store.relation(a);
+        T old = rel.get(matched);
+        T updated = old == null ? payload : semiring.plus(old, payload);
+        if (old == null) {
+            List<int[]> indexes = indexesOf.get(a);
+            for (int i = 0; i < indexes.size(); i++) {
+                Tuple key = matched.project(indexes.get(i));
+                KeyValueState<Tuple, Tuple> heads = store.indexHead(a, i);
+                Tuple head = heads.get(key);
+                if (head != null) {
+                    undo.put(store.indexNext(a, i), matched, null, head);
+                }
+                undo.put(heads, key, head, matched);
+            }
+        }
+        undo.put(rel, matched, old, updated);
     }
 
     /** The materialized result in {@code store}, tuple by tuple. */
@@ -167,11 +180,7 @@ public final class DeltaJoinLogic<T> {
             KeyValueState<Tuple, T> result = store.result();
             T old = result.get(key);
             T updated = old == null ? product : semiring.plus(old, product);
-            if (semiring.isZero(updated)) {
-                result.remove(key);
-            } else {
-                result.put(key, updated);
-            }
+            undo.put(result, key, old, semiring.isZero(updated) ? null : updated);
             return;
         }
         CompiledStep s = plan[step];
@@ -194,6 +203,43 @@ public final class DeltaJoinLogic<T> {
                 binding[s.atomSlots[i]] = u.get(i);
             }
             join(store, plan, step + 1, extended);
+        }
+    }
+
+    /** Writes to key-value state with their old values, so that a failed insert can be undone. */
+    private static final class StateUndo {
+        private final List<KeyValueState<Object, Object>> states = new ArrayList<>();
+        private final List<Object> keys = new ArrayList<>();
+        private final List<Object> olds = new ArrayList<>();
+
+        /** Writes {@code value} (null: removes) at {@code key}, remembering {@code old} (null: absent). */
+        @SuppressWarnings("unchecked")
+        <K, V> void put(KeyValueState<K, V> state, K key, V old, V value) {
+            if (value == null) {
+                state.remove(key);
+            } else {
+                state.put(key, value);
+            }
+            states.add((KeyValueState<Object, Object>) state);
+            keys.add(key);
+            olds.add(old);
+        }
+
+        void rollback() {
+            for (int i = states.size() - 1; i >= 0; i--) {
+                if (olds.get(i) == null) {
+                    states.get(i).remove(keys.get(i));
+                } else {
+                    states.get(i).put(keys.get(i), olds.get(i));
+                }
+            }
+            clear();
+        }
+
+        void clear() {
+            states.clear();
+            keys.clear();
+            olds.clear();
         }
     }
 

@@ -6,6 +6,7 @@ import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,11 +14,13 @@ import java.util.Map;
 /**
  * The part of the p-hierarchical plan below the border, in hash maps: the stateful join views and
  * the root views over K. Each insert costs O(1) lookups; every change of a root view is reported to
- * a {@link RootListener} (the Boolean join, or the ablation's join over K). Not thread-safe.
+ * a {@link RootListener} (the Boolean join, or the ablation's join over K) once the whole insert has
+ * succeeded. An insert that fails (e.g. natural-number overflow) is rolled back completely and
+ * reports nothing. Not thread-safe.
  */
 final class ViewForest<T> {
 
-    /** Receives each root-view change. */
+    /** Receives each root-view change, after the insert that caused it succeeded. */
     interface RootListener<T> {
         /**
          * @param old the payload before ({@code null} if the tuple had none)
@@ -36,6 +39,10 @@ final class ViewForest<T> {
     private final Map<Tuple, T>[] rootViews;
     private final RootListener<T> listener;
     private final ArrayChildPayloads<T> cursor = new ArrayChildPayloads<>();
+    private final UndoLog undo = new UndoLog();
+    private int[] pendingTree = new int[4];
+    private Object[] pending = new Object[16];
+    private int pendingCount;
 
     @SuppressWarnings("unchecked")
     ViewForest(MaintenancePlan plan, Semiring<T> semiring, CompiledPlan compiled, RootListener<T> listener) {
@@ -70,12 +77,46 @@ final class ViewForest<T> {
         if (semiring.isZero(payload)) {
             return;
         }
-        for (int a : targets) {
-            Tuple matched = atoms.get(a).match(tuple);
-            if (matched != null) {
-                propagate(atomRoutes[a], compiled.atomKey(a, matched), payload);
+        undo.clear();
+        pendingCount = 0;
+        try {
+            for (int a : targets) {
+                Tuple matched = atoms.get(a).match(tuple);
+                if (matched != null) {
+                    propagate(atomRoutes[a], compiled.atomKey(a, matched), payload);
+                }
             }
+        } catch (RuntimeException e) {
+            undo.rollback();
+            Arrays.fill(pending, 0, 4 * pendingCount, null);
+            pendingCount = 0;
+            throw e;
         }
+        for (int i = 0; i < pendingCount; i++) {
+            listener.onRootDelta(pendingTree[i], (Tuple) pending[4 * i], cast(pending[4 * i + 1]),
+                    cast(pending[4 * i + 2]), cast(pending[4 * i + 3]));
+        }
+        Arrays.fill(pending, 0, 4 * pendingCount, null);
+        pendingCount = 0;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T cast(Object o) {
+        return (T) o;
+    }
+
+    private void addPending(int tree, Tuple key, T delta, T old, T updated) {
+        if (pendingCount == pendingTree.length) {
+            pendingTree = Arrays.copyOf(pendingTree, 2 * pendingCount);
+            pending = Arrays.copyOf(pending, 8 * pendingCount);
+        }
+        pendingTree[pendingCount] = tree;
+        int base = 4 * pendingCount;
+        pending[base] = key;
+        pending[base + 1] = delta;
+        pending[base + 2] = old;
+        pending[base + 3] = updated;
+        pendingCount++;
     }
 
     private void propagate(Route route, Tuple key, T delta) {
@@ -85,7 +126,9 @@ final class ViewForest<T> {
             if (children == null) {
                 children = new Object[logic[node].arity()];
                 nodeState[node].put(key, children);
+                undo.mapEntry(nodeState[node], key, null);
             }
+            undo.arraySlot(children, route.slot(), children[route.slot()]);
             cursor.values = children;
             T out = logic[node].onChildDelta(cursor, route.slot(), delta);
             if (semiring.isZero(out)) {
@@ -99,7 +142,8 @@ final class ViewForest<T> {
         T old = root.get(key);
         T updated = RootViewLogic.add(semiring, old, delta);
         root.put(key, updated);
-        listener.onRootDelta(route.tree(), key, delta, old, updated);
+        undo.mapEntry(root, key, old);
+        addPending(route.tree(), key, delta, old, updated);
     }
 
     /** The payload of root tuple {@code key} of tree {@code tree}, or null. */
