@@ -119,10 +119,11 @@ final class IvmJobBuilder<T> {
         List<ViewNode> stateful = new ArrayList<>(plan.statefulNodes());
         stateful.sort((a, b) -> Integer.compare(b.id(), a.id()));
         for (ViewNode n : stateful) {
-            SingleOutputStreamOperator<Delta<T>> out = union(inputs.get(n.id()))
+            List<DataStream<Delta<T>>> in = inputs.get(n.id());
+            SingleOutputStreamOperator<Delta<T>> out = union(in)
                     .keyBy(new DeltaKey<>(), TupleTypeInfo.INSTANCE)
-                    .transform(n.displayName(), deltaType,
-                            new ViewNodeOperator<>(plan, semiring, n.id(), payloadType, deltaType, deadLetterTag))
+                    .transform(n.displayName(), deltaType, new ViewNodeOperator<>(plan, semiring, n.id(), payloadType,
+                            deltaType, deadLetterTag, singleChannel(in)))
                     .uid(uidPrefix + n.displayName());
             deadLetters.add(out.getSideOutput(deadLetterTag));
             Route r = plan.nodeRoute(n.id());
@@ -132,11 +133,11 @@ final class IvmJobBuilder<T> {
         TypeInformation<RootUpdate<T>> rootType = new RootUpdateTypeInfo<>(payloadType);
         List<DataStream<RootUpdate<T>>> roots = new ArrayList<>();
         for (ViewTree t : plan.viewTrees()) {
-            SingleOutputStreamOperator<RootUpdate<T>> root = union(inputs.get(Delta.rootTarget(t.index())))
+            List<DataStream<Delta<T>>> in = inputs.get(Delta.rootTarget(t.index()));
+            SingleOutputStreamOperator<RootUpdate<T>> root = union(in)
                     .keyBy(new DeltaKey<>(), TupleTypeInfo.INSTANCE)
-                    .transform(t.displayName(), rootType,
-                            new RootViewOperator<>(semiring, t.index(), t.displayName(), payloadType, deltaType,
-                                    deadLetterTag))
+                    .transform(t.displayName(), rootType, new RootViewOperator<>(semiring, t.index(), t.displayName(),
+                            payloadType, deltaType, deadLetterTag, singleChannel(in)))
                     .uid(uidPrefix + t.displayName());
             deadLetters.add(root.getSideOutput(deadLetterTag));
             roots.add(root);
@@ -146,7 +147,8 @@ final class IvmJobBuilder<T> {
         return union(roots)
                 .keyBy(selector, TupleTypeInfo.INSTANCE)
                 .transform("Boolean join + payload recovery (sink)", resultType,
-                        new BorderSinkOperator<>(plan, semiring, payloadType, rootType, sinkKey != null, period))
+                        new BorderSinkOperator<>(plan, semiring, payloadType, rootType, sinkKey != null,
+                                singleChannel(roots), period))
                 .uid(uidPrefix + "sink")
                 .setParallelism(sinkKey == null ? 1 : options.sinkParallelism());
     }
@@ -168,6 +170,14 @@ final class IvmJobBuilder<T> {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether the streams together reach each downstream subtask on one channel only (one stream
+     * from one subtask); then records arrive in insert order and need not be held back.
+     */
+    private static boolean singleChannel(List<? extends DataStream<?>> streams) {
+        return streams.size() == 1 && streams.get(0).getParallelism() == 1;
     }
 
     private static <X> DataStream<X> union(List<DataStream<X>> streams) {

@@ -36,8 +36,9 @@ public final class BorderSinkOperator<T> extends SnapshotOperator<RootUpdate<T>,
     private transient Counter joinInserts;
 
     public BorderSinkOperator(MaintenancePlan plan, Semiring<T> semiring, TypeInformation<T> payloadType,
-            TypeInformation<RootUpdate<T>> inputType, boolean keyedBySharedVariable, long periodMillis) {
-        super(inputType, periodMillis);
+            TypeInformation<RootUpdate<T>> inputType, boolean keyedBySharedVariable, boolean inOrderInput,
+            long periodMillis) {
+        super(inputType, inOrderInput, periodMillis);
         this.plan = plan;
         this.semiring = semiring;
         this.payloadType = payloadType;

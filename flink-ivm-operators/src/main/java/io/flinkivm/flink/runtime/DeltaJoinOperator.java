@@ -14,7 +14,8 @@ import org.apache.flink.util.OutputTag;
 
 /**
  * The fallback plan on Flink: core's {@link DeltaJoinLogic} over keyed state under one constant key
- * (parallelism 1), with the result materialized and emitted as snapshots.
+ * (parallelism 1), with the result materialized and emitted as snapshots. Its only input is the
+ * ingest operator's single channel, so records arrive in insert order and are never held back.
  */
 public final class DeltaJoinOperator<T> extends SnapshotOperator<Delta<T>, T> {
     private static final long serialVersionUID = 1L;
@@ -31,7 +32,7 @@ public final class DeltaJoinOperator<T> extends SnapshotOperator<Delta<T>, T> {
 
     public DeltaJoinOperator(MaintenancePlan plan, Semiring<T> semiring, TypeInformation<T> payloadType,
             TypeInformation<Delta<T>> deltaType, OutputTag<DeadLetter> deadLetters, long periodMillis) {
-        super(deltaType, periodMillis);
+        super(deltaType, true, periodMillis);
         this.plan = plan;
         this.semiring = semiring;
         this.payloadType = payloadType;

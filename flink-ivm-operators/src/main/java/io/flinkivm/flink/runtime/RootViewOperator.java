@@ -28,8 +28,8 @@ public final class RootViewOperator<T> extends TimeOrderedOperator<Delta<T>, Roo
     private transient Counter failed;
 
     public RootViewOperator(Semiring<T> semiring, int tree, String name, TypeInformation<T> payloadType,
-            TypeInformation<Delta<T>> deltaType, OutputTag<DeadLetter> deadLetters) {
-        super(deltaType);
+            TypeInformation<Delta<T>> deltaType, OutputTag<DeadLetter> deadLetters, boolean inOrderInput) {
+        super(deltaType, inOrderInput);
         this.semiring = semiring;
         this.tree = tree;
         this.name = name;

@@ -28,8 +28,8 @@ abstract class SnapshotOperator<IN, T> extends TimeOrderedOperator<IN, ResultRec
     private transient volatile long lastRows;
     private transient volatile long lastMillis;
 
-    SnapshotOperator(TypeInformation<IN> inputType, long periodMillis) {
-        super(inputType);
+    SnapshotOperator(TypeInformation<IN> inputType, boolean inOrderInput, long periodMillis) {
+        super(inputType, inOrderInput);
         this.periodMillis = periodMillis;
     }
 

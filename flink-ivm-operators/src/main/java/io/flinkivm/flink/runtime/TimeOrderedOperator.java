@@ -26,20 +26,28 @@ import org.apache.flink.util.OutputTag;
  * a product that already contains a later insert, and no snapshot would be prefix-exact. So each
  * record is held back in keyed state until the watermark passes its timestamp, then processed in
  * order ({@link EventTime}; progress watermarks keep the buffer to a few hundred inserts). Outputs
- * keep the timestamp of the record that caused them, and all of them precede the next watermark.
+ * keep the timestamp of the record that caused them and leave in timestamp order, all of them
+ * before the next watermark. An operator whose input has a single channel therefore receives its
+ * records in order already and processes them at once ({@code inOrderInput}).
  */
 abstract class TimeOrderedOperator<IN, OUT> extends AbstractStreamOperator<OUT>
         implements OneInputStreamOperator<IN, OUT> {
     private static final long serialVersionUID = 1L;
 
     private final TypeInformation<IN> inputType;
+    private final boolean inOrderInput;
     private transient ListState<Tuple2<Long, IN>> heldBack;
     private transient Set<Object> keysHoldingBack;
     /** The last watermark received (Long.MIN_VALUE before the first). */
     protected transient long currentWatermark;
 
-    TimeOrderedOperator(TypeInformation<IN> inputType) {
+    /**
+     * @param inOrderInput whether the input has a single channel from an operator that emits in
+     *     timestamp order (then nothing needs to be held back)
+     */
+    TimeOrderedOperator(TypeInformation<IN> inputType, boolean inOrderInput) {
         this.inputType = inputType;
+        this.inOrderInput = inOrderInput;
     }
 
     @Override
@@ -57,7 +65,7 @@ abstract class TimeOrderedOperator<IN, OUT> extends AbstractStreamOperator<OUT>
     @Override
     public final void processElement(StreamRecord<IN> element) throws Exception {
         long t = element.getTimestamp();
-        if (t <= currentWatermark) {
+        if (inOrderInput || t <= currentWatermark) {
             process(element.getValue(), t);
         } else {
             heldBack.add(Tuple2.of(t, element.getValue()));
@@ -74,23 +82,24 @@ abstract class TimeOrderedOperator<IN, OUT> extends AbstractStreamOperator<OUT>
         super.processWatermark(mark);
     }
 
-    /** Processes, key by key and in timestamp order, every held-back record up to {@code watermark}. */
+    /** Processes every held-back record up to {@code watermark}, in timestamp order across keys. */
     private void release(long watermark) throws Exception {
         if (keysHoldingBack.isEmpty()) {
             return;
         }
+        List<Object> readyKeys = new ArrayList<>();
         List<Tuple2<Long, IN>> ready = new ArrayList<>();
         List<Tuple2<Long, IN>> later = new ArrayList<>();
         for (Object key : new ArrayList<>(keysHoldingBack)) {
             setCurrentKey(key);
-            ready.clear();
             later.clear();
             for (Tuple2<Long, IN> held : heldBack.get()) {
-                (held.f0 <= watermark ? ready : later).add(held);
-            }
-            ready.sort((a, b) -> Long.compare(a.f0, b.f0));
-            for (Tuple2<Long, IN> r : ready) {
-                process(r.f1, r.f0);
+                if (held.f0 <= watermark) {
+                    ready.add(held);
+                    readyKeys.add(key);
+                } else {
+                    later.add(held);
+                }
             }
             if (later.isEmpty()) {
                 heldBack.clear();
@@ -98,6 +107,15 @@ abstract class TimeOrderedOperator<IN, OUT> extends AbstractStreamOperator<OUT>
             } else {
                 heldBack.update(later);
             }
+        }
+        Integer[] order = new Integer[ready.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (a, b) -> Long.compare(ready.get(a).f0, ready.get(b).f0));
+        for (int i : order) {
+            setCurrentKey(readyKeys.get(i));
+            process(ready.get(i).f1, ready.get(i).f0);
         }
     }
 

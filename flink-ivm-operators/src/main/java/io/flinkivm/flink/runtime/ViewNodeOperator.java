@@ -40,8 +40,8 @@ public final class ViewNodeOperator<T> extends TimeOrderedOperator<Delta<T>, Del
     private transient Counter failed;
 
     public ViewNodeOperator(MaintenancePlan plan, Semiring<T> semiring, int nodeId, TypeInformation<T> payloadType,
-            TypeInformation<Delta<T>> deltaType, OutputTag<DeadLetter> deadLetters) {
-        super(deltaType);
+            TypeInformation<Delta<T>> deltaType, OutputTag<DeadLetter> deadLetters, boolean inOrderInput) {
+        super(deltaType, inOrderInput);
         this.plan = plan;
         this.semiring = semiring;
         this.nodeId = nodeId;
