@@ -4,6 +4,7 @@ import io.flinkivm.core.plan.DeltaJoinStep;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.query.Atom;
+import io.flinkivm.core.query.AtomMatcher;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
@@ -32,6 +33,7 @@ public final class DeltaJoinLogic<T> {
     private final int[][] atomVarSlots;
     private final int[] headSlots;
     private final Object[] binding;
+    private final AtomMatcher[] matchers;
     private final StateUndo undo = new StateUndo();
 
     public DeltaJoinLogic(MaintenancePlan plan, Semiring<T> semiring) {
@@ -45,11 +47,13 @@ public final class DeltaJoinLogic<T> {
         binding = new Object[vars.size()];
         int n = query.body().size();
         atomVarSlots = new int[n][];
+        matchers = new AtomMatcher[n];
         Map<String, List<Integer>> byRelation = new HashMap<>();
         for (Atom a : query.body()) {
             indexesOf.add(new ArrayList<>());
             indexKeysOf.add(new ArrayList<>());
             atomVarSlots[a.index()] = slots(vars, a.variables());
+            matchers[a.index()] = a.matcher();
             byRelation.computeIfAbsent(a.relation(), k -> new ArrayList<>()).add(a.index());
         }
         byRelation.forEach((r, atoms) -> atomsOfRelation.put(r, atoms.stream().mapToInt(Integer::intValue).toArray()));
@@ -117,7 +121,7 @@ public final class DeltaJoinLogic<T> {
         undo.clear();
         try {
             for (int a : atoms) {
-                Tuple matched = query.body().get(a).match(tuple);
+                Tuple matched = matchers[a].match(tuple);
                 if (matched != null) {
                     insertAtom(store, a, matched, payload);
                 }

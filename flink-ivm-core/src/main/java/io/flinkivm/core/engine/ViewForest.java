@@ -4,6 +4,7 @@ import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Route;
 import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.query.Atom;
+import io.flinkivm.core.query.AtomMatcher;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Arrays;
@@ -31,7 +32,7 @@ final class ViewForest<T> {
 
     private final Semiring<T> semiring;
     private final CompiledPlan compiled;
-    private final List<Atom> atoms;
+    private final AtomMatcher[] matchers;
     private final JoinViewLogic<T>[] logic;
     private final Map<Tuple, Object[]>[] nodeState;
     private final Route[] atomRoutes;
@@ -49,7 +50,11 @@ final class ViewForest<T> {
         this.semiring = semiring;
         this.compiled = compiled;
         this.listener = listener;
-        this.atoms = plan.query().body();
+        List<Atom> atoms = plan.query().body();
+        matchers = new AtomMatcher[atoms.size()];
+        for (Atom a : atoms) {
+            matchers[a.index()] = a.matcher();
+        }
         List<ViewNode> nodes = plan.viewNodes();
         logic = new JoinViewLogic[nodes.size()];
         nodeState = new Map[nodes.size()];
@@ -81,7 +86,7 @@ final class ViewForest<T> {
         pendingCount = 0;
         try {
             for (int a : targets) {
-                Tuple matched = atoms.get(a).match(tuple);
+                Tuple matched = matchers[a].match(tuple);
                 if (matched != null) {
                     propagate(atomRoutes[a], compiled.atomKey(a, matched), payload);
                 }

@@ -1,6 +1,5 @@
 package io.flinkivm.core.query;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,35 +50,20 @@ public record Atom(int index, String relation, List<Term> terms) implements java
 
     /**
      * The relation tuple restricted to this atom's selection and projected onto its variables, or
-     * {@code null} if the tuple does not satisfy the selection. The tuple's arity must be {@link #arity()}.
+     * {@code null} if the tuple does not satisfy the selection. The tuple's arity must be
+     * {@link #arity()}. On hot paths use a {@link #matcher()} built once.
      */
     public Tuple match(Tuple relationTuple) {
         if (relationTuple.arity() != terms.size()) {
             throw new IllegalArgumentException("relation " + relation + " has arity " + terms.size()
                     + ", got a tuple of arity " + relationTuple.arity());
         }
-        Map<String, Integer> first = firstPositions();
-        if (first.size() == terms.size()) {
-            return relationTuple;
-        }
-        for (int i = 0; i < terms.size(); i++) {
-            Term t = terms.get(i);
-            if (t instanceof Constant c) {
-                if (!c.matches(relationTuple.get(i))) {
-                    return null;
-                }
-            } else {
-                int f = first.get(((Variable) t).name());
-                if (f != i && !relationTuple.get(f).equals(relationTuple.get(i))) {
-                    return null;
-                }
-            }
-        }
-        List<Object> out = new ArrayList<>(first.size());
-        for (int p : first.values()) {
-            out.add(relationTuple.get(p));
-        }
-        return Tuple.wrap(out.toArray());
+        return matcher().match(relationTuple);
+    }
+
+    /** This atom's selection compiled to positions, for matching many tuples. */
+    public AtomMatcher matcher() {
+        return new AtomMatcher(this);
     }
 
     @Override

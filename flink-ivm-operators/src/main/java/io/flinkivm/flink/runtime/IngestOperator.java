@@ -5,6 +5,7 @@ import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.Route;
 import io.flinkivm.core.query.Atom;
+import io.flinkivm.core.query.AtomMatcher;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
@@ -52,6 +53,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private transient CompiledPlan compiled;
     private transient ConjunctiveQuery query;
     private transient Map<String, Integer> relationIndex;
+    private transient AtomMatcher[] matchers;
     private transient ListState<Long> sequencerState;
     private transient long count;
     private transient long lastWatermark;
@@ -105,6 +107,10 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         super.open();
         query = plan.query();
         compiled = plan.kind() == PlanKind.P_HIERARCHICAL ? new CompiledPlan(plan) : null;
+        matchers = new AtomMatcher[query.body().size()];
+        for (Atom a : query.body()) {
+            matchers[a.index()] = a.matcher();
+        }
         relationIndex = new HashMap<>();
         perRelation = new HashMap<>();
         List<String> relations = query.relations();
@@ -168,8 +174,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             return;
         }
         for (int a : compiled.atomsOf(r.relation(), r.tuple().arity())) {
-            Atom atom = query.body().get(a);
-            Tuple matched = atom.match(r.tuple());
+            Tuple matched = matchers[a].match(r.tuple());
             if (matched != null) {
                 Route route = plan.atomRoute(a);
                 int target = route.toRoot() ? Delta.rootTarget(route.tree()) : route.node();
