@@ -1,0 +1,461 @@
+package io.flinkivm.examples.kafka;
+
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.Planner;
+import io.flinkivm.core.plan.UnsupportedPlanException;
+import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.query.InvalidQueryException;
+import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.semiring.Semiring;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.ExceptionUtils;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code kafka}: maintains a query over inserts read from Kafka and writes snapshots of the result to Kafka. */
+@Command(name = "kafka", sortOptions = false,
+        header = "Maintains a query over inserts read from Kafka and writes snapshots of the result to Kafka.",
+        description = {"Runs a Flink job (embedded, in this process) that reads inserts from one topic, or from one"
+                + " topic per relation, maintains the query's result, and writes snapshots of it to the output"
+                + " topic: at the end of the input (--bounded), every --snapshot-every inserts, and on each"
+                + " control record. Malformed records go to the dead-letter topic with the reason and their"
+                + " topic-partition@offset; the job goes on."},
+        footerHeading = "%nRecord formats:%n",
+        footer = {
+            "  --format csv: UTF-8, one line per record (a trailing line break is ignored);",
+            "  fields as in the run command's files (RFC 4180 within one line):",
+            "      relation,value1,...,valueK[,payload]   on the --input-topic",
+            "      value1,...,valueK[,payload]            on a --relation-topic",
+            "      #snapshot                              a control record",
+            "  --format json: one object per record:",
+            "      {\"relation\":\"R1\",\"values\":[\"a\",\"b\"],\"payload\":\"3\"}   on the --input-topic",
+            "      {\"values\":[\"a\",\"b\"],\"payload\":3}                   on a --relation-topic",
+            "      {\"control\":\"snapshot\"}                               a control record",
+            "  K is the relation's arity in the query. Values are text (JSON: strings,",
+            "  numbers as written, booleans). The payload is optional (default: the",
+            "  semiring's one), in the semiring's text form: natural 3, boolean true,",
+            "  min-plus 2.5 or inf, provenance 2*x*y, ... A control record asks for a",
+            "  snapshot of the result after every insert read before it.",
+            "",
+            "  Dead letters (--dead-letter-topic), keyed by origin:",
+            "      {\"origin\":\"topic-partition@offset\",\"reason\":\"...\",\"record\":\"...\"}",
+            "  for a record that is not UTF-8, not valid CSV or JSON, names an unknown",
+            "  relation, has the wrong number of values, a null, an unknown JSON field",
+            "  or a payload that does not parse; and for updates that overflow.",
+            "",
+            "  Results (--output-topic), keyed by snapshot id; rows, then end markers:",
+            "      {\"type\":\"row\",\"snapshot\":12,\"inserts\":12,\"prefixExact\":true,",
+            "       \"values\":[\"a1\",\"c1\"],\"payload\":\"6\"}",
+            "      {\"type\":\"end\",\"snapshot\":12,\"inserts\":12,\"prefixExact\":true,",
+            "       \"rows\":3,\"parts\":1,\"columns\":[\"A\",\"C\"]}",
+            "  A snapshot is complete when 'parts' end markers with its id have arrived;",
+            "  their 'rows' add up to its rows. 'inserts' is the number of accepted",
+            "  inserts it reflects, in the order the job read them.",
+            "",
+            "Kafka:",
+            "  The job reads each input topic from its earliest offset, so the result",
+            "  covers every record in them; offsets are committed to --group-id on",
+            "  checkpoints for monitoring only. Input topics must exist; the output and",
+            "  dead-letter topics are created (1 partition) if missing.",
+            "  exactly-once: both sinks write in Kafka transactions (transactional ids",
+            "  <group-id>-results and <group-id>-dead-letters, transaction.timeout.ms",
+            "  60000), committed on each checkpoint: consumers must read with",
+            "  isolation.level=read_committed and see records up to one checkpoint",
+            "  interval later. Give every running job its own --group-id.",
+            "  at-least-once: records appear at once and may repeat after a restart.",
+            "",
+            "Exit codes:",
+            "  0  the --bounded job finished (also when records were dead-lettered)",
+            "  1  Kafka unreachable, an input topic missing, or the job failed",
+            "     (after --restart-attempts restarts)",
+            "  2  bad option, malformed query, unknown semiring, unsupported plan"})
+public final class KafkaCommand implements Callable<Integer> {
+
+    /** Exit code of a failed run. */
+    static final int FAILURE = 1;
+    /** How long the checks before the job wait for Kafka. */
+    static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(20);
+
+    /** Delivery guarantees of the sinks. */
+    enum Delivery {
+        EXACTLY_ONCE(DeliveryGuarantee.EXACTLY_ONCE),
+        AT_LEAST_ONCE(DeliveryGuarantee.AT_LEAST_ONCE);
+
+        final DeliveryGuarantee guarantee;
+
+        Delivery(DeliveryGuarantee guarantee) {
+            this.guarantee = guarantee;
+        }
+    }
+
+    /** Flink state backends. */
+    enum StateBackend {
+        HEAP("hashmap"),
+        ROCKSDB("rocksdb");
+
+        final String flinkName;
+
+        StateBackend(String flinkName) {
+            this.flinkName = flinkName;
+        }
+    }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
+
+    @Option(names = "--query", required = true, paramLabel = "QUERY",
+            description = {"The conjunctive query, e.g. 'Q(A,C) :- R(A,B), S(B,C)'."})
+    String query;
+
+    @Option(names = "--semiring", required = true, paramLabel = "SEMIRING",
+            converter = OptionConverters.SemiringConverter.class,
+            description = {"The payload semiring: natural, boolean, min-plus, max-plus, viterbi, provenance or"
+                    + " covariance:<m>."})
+    Semiring<?> semiring;
+
+    @Option(names = "--kafka-bootstrap", required = true, paramLabel = "HOST:PORT",
+            description = {"Kafka bootstrap servers, e.g. localhost:9092 (comma-separated for several)."})
+    String bootstrap;
+
+    @Option(names = "--input-topic", paramLabel = "TOPIC",
+            description = {"The topic of inserts whose records name their relation. Default: " + DEFAULT_INPUT_TOPIC
+                    + " (unless --relation-topic is given)."})
+    String inputTopic;
+
+    @Option(names = "--relation-topic", paramLabel = "RELATION=TOPIC",
+            description = {"A topic that carries one relation's inserts (values and payload only); repeat it for"
+                    + " every relation of the query. Excludes --input-topic."})
+    List<String> relationTopics = new ArrayList<>();
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "csv",
+            converter = OptionConverters.FormatConverter.class,
+            description = {"Input records: csv or json (see Record formats). Default: ${DEFAULT-VALUE}."})
+    RecordFormat format;
+
+    @Option(names = "--output-topic", paramLabel = "TOPIC", defaultValue = "ivm-results",
+            description = {"Where the snapshots of the result go. Default: ${DEFAULT-VALUE}."})
+    String outputTopic;
+
+    @Option(names = "--dead-letter-topic", paramLabel = "TOPIC", defaultValue = "ivm-dead-letters",
+            description = {"Where malformed records go. Default: ${DEFAULT-VALUE}."})
+    String deadLetterTopic;
+
+    @Option(names = "--snapshot-every", paramLabel = "N", defaultValue = "0",
+            description = {"Also write a snapshot every N accepted inserts; 0: only at the end of a --bounded"
+                    + " input and on control records. Default: ${DEFAULT-VALUE}."})
+    long snapshotEvery;
+
+    @Option(names = "--checkpoint-interval", paramLabel = "MS", defaultValue = "1000",
+            description = {"Milliseconds between Flink checkpoints; with exactly-once also the delay before"
+                    + " results become visible. 0 turns checkpoints off (at-least-once only)."
+                    + " Default: ${DEFAULT-VALUE}."})
+    long checkpointInterval;
+
+    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
+            description = {"Where checkpoints are stored (a directory or a file system URI). Default: the"
+                    + " job manager's memory."})
+    String checkpointDir;
+
+    @Option(names = "--delivery", paramLabel = "GUARANTEE", defaultValue = "exactly-once",
+            converter = OptionConverters.DeliveryConverter.class,
+            description = {"exactly-once (Kafka transactions, read with isolation.level=read_committed) or"
+                    + " at-least-once. Default: ${DEFAULT-VALUE}."})
+    Delivery delivery;
+
+    @Option(names = "--bounded",
+            description = {"Read the input topics up to their latest offsets at start, write a final snapshot and"
+                    + " finish. Without it the job runs until it is stopped."})
+    boolean bounded;
+
+    @Option(names = "--group-id", paramLabel = "ID", defaultValue = "flink-ivm",
+            description = {"Kafka consumer group; also names the sinks' transactional ids. Default: ${DEFAULT-VALUE}."})
+    String groupId;
+
+    @Option(names = "--parallelism", paramLabel = "P", defaultValue = "1",
+            description = {"Parallelism of the source, the view operators and, where the query allows, the result"
+                    + " sink (flink-ivm's ingest always runs at 1). Default: ${DEFAULT-VALUE}."})
+    int parallelism;
+
+    @Option(names = "--state", paramLabel = "BACKEND", defaultValue = "heap",
+            converter = OptionConverters.StateConverter.class,
+            description = {"Flink state backend: heap or rocksdb. Default: ${DEFAULT-VALUE}."})
+    StateBackend state;
+
+    @Option(names = "--restart-attempts", paramLabel = "N", defaultValue = "3",
+            description = {"Restarts from the last checkpoint after a failure, 1 s apart, before the command"
+                    + " gives up; 0: fail at once. Default: ${DEFAULT-VALUE}."})
+    int restartAttempts;
+
+    static final String DEFAULT_INPUT_TOPIC = "ivm-inserts";
+
+    @Override
+    public Integer call() {
+        ConjunctiveQuery q = parseQuery();
+        MaintenancePlan plan = plan(q);
+        KafkaPipeline.Settings settings = settings(q);
+        return execute(plan, settings, semiring);
+    }
+
+    private <T> int execute(MaintenancePlan plan, KafkaPipeline.Settings s, Semiring<T> k) {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        String problem = prepareTopics(s);
+        if (problem != null) {
+            err.println(problem);
+            return FAILURE;
+        }
+        out.println("kafka: " + plan.query() + " over " + k.name() + " (" + OptionConverters.cliName(plan.kind())
+                + " plan); reading " + describeInputs(s) + " as " + OptionConverters.cliName(s.format()) + " from "
+                + s.bootstrapServers());
+        out.println("kafka: results to " + s.outputTopic() + ", dead letters to " + s.deadLetterTopic() + ", "
+                + OptionConverters.cliName(delivery) + (bounded ? ", bounded" : ", until stopped"));
+        out.flush();
+        if (!bounded && snapshotEvery == 0) {
+            err.println("note: with --snapshot-every 0 an unbounded job writes a snapshot only on control records");
+            err.flush();
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flinkConfiguration());
+        KafkaPipeline.build(env, s, plan, k);
+        long start = System.nanoTime();
+        JobExecutionResult result;
+        try {
+            result = env.execute("flink-ivm kafka " + plan.query().name());
+        } catch (Exception e) {
+            Throwable root = ExceptionUtils.stripExecutionException(e);
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            err.println("kafka job failed: " + root);
+            return FAILURE;
+        }
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        out.println("records read: " + counter(result, ParseRecords.RECORDS_ACCUMULATOR) + ", dead letters: "
+                + counter(result, CountDeadLetters.ACCUMULATOR) + ", time: " + millis + " ms");
+        out.flush();
+        return 0;
+    }
+
+    private static long counter(JobExecutionResult result, String name) {
+        Object v = result.getAccumulatorResult(name);
+        return v instanceof Long l ? l : 0;
+    }
+
+    private static String describeInputs(KafkaPipeline.Settings s) {
+        if (s.topicRelations().isEmpty()) {
+            return "topic " + s.inputTopics().get(0);
+        }
+        List<String> parts = new ArrayList<>();
+        s.topicRelations().forEach((topic, relation) -> parts.add(relation + " from " + topic));
+        return String.join(", ", parts);
+    }
+
+    private ConjunctiveQuery parseQuery() {
+        try {
+            return QueryParser.parse(query);
+        } catch (InvalidQueryException e) {
+            throw usage("invalid query: " + e.getMessage());
+        }
+    }
+
+    private MaintenancePlan plan(ConjunctiveQuery q) {
+        try {
+            return Planner.plan(q, semiring);
+        } catch (UnsupportedPlanException e) {
+            throw usage("unsupported plan: " + e.getMessage());
+        }
+    }
+
+    /** Checks the options against each other and the query. */
+    private KafkaPipeline.Settings settings(ConjunctiveQuery q) {
+        requireText(bootstrap, "--kafka-bootstrap");
+        requireText(outputTopic, "--output-topic");
+        requireText(deadLetterTopic, "--dead-letter-topic");
+        requireText(groupId, "--group-id");
+        if (inputTopic != null && !relationTopics.isEmpty()) {
+            throw usage("--input-topic and --relation-topic exclude each other: either one topic whose records name"
+                    + " their relation, or one topic per relation");
+        }
+        Map<String, String> topicRelations = relationTopics(q);
+        List<String> inputs = topicRelations.isEmpty()
+                ? List.of(inputTopic == null ? DEFAULT_INPUT_TOPIC : requireText(inputTopic, "--input-topic"))
+                : List.copyOf(topicRelations.keySet());
+        if (outputTopic.equals(deadLetterTopic)) {
+            throw usage("--output-topic and --dead-letter-topic are both '" + outputTopic + "'; give them different topics");
+        }
+        for (String topic : List.of(outputTopic, deadLetterTopic)) {
+            if (inputs.contains(topic)) {
+                throw usage("topic '" + topic + "' is both an input and an output topic");
+            }
+        }
+        if (snapshotEvery < 0) {
+            throw usage("--snapshot-every must be >= 0, got " + snapshotEvery);
+        }
+        if (checkpointInterval < 0) {
+            throw usage("--checkpoint-interval must be >= 0, got " + checkpointInterval);
+        }
+        if (checkpointInterval == 0 && delivery == Delivery.EXACTLY_ONCE) {
+            throw usage("--delivery exactly-once commits on checkpoints and needs --checkpoint-interval > 0;"
+                    + " use --delivery at-least-once to run without checkpoints");
+        }
+        if (parallelism < 1) {
+            throw usage("--parallelism must be >= 1, got " + parallelism);
+        }
+        if (restartAttempts < 0) {
+            throw usage("--restart-attempts must be >= 0, got " + restartAttempts);
+        }
+        return new KafkaPipeline.Settings(bootstrap.trim(), inputs, topicRelations, format, outputTopic,
+                deadLetterTopic, delivery.guarantee, groupId, bounded, parallelism, snapshotEvery);
+    }
+
+    /** Topic → relation from the --relation-topic options, in the order given; empty without them. */
+    private Map<String, String> relationTopics(ConjunctiveQuery q) {
+        Map<String, String> byTopic = new LinkedHashMap<>();
+        Set<String> relations = new LinkedHashSet<>();
+        for (String option : relationTopics) {
+            int eq = option.indexOf('=');
+            if (eq <= 0 || eq == option.length() - 1) {
+                throw usage("--relation-topic expects RELATION=TOPIC, got '" + option + "'");
+            }
+            String relation = option.substring(0, eq).trim();
+            String topic = option.substring(eq + 1).trim();
+            if (q.arityOf(relation) < 0) {
+                throw usage("--relation-topic " + option + ": the query has no relation " + relation + "; it uses "
+                        + String.join(", ", q.relations()));
+            }
+            if (!relations.add(relation)) {
+                throw usage("--relation-topic names relation " + relation + " twice");
+            }
+            String previous = byTopic.put(topic, relation);
+            if (previous != null) {
+                throw usage("--relation-topic gives topic " + topic + " to both " + previous + " and " + relation
+                        + "; a topic carries one relation (use --input-topic for records that name their relation)");
+            }
+        }
+        if (!byTopic.isEmpty()) {
+            List<String> missing = new ArrayList<>(q.relations());
+            missing.removeAll(relations);
+            if (!missing.isEmpty()) {
+                throw usage("no --relation-topic for relation" + (missing.size() == 1 ? " " : "s ")
+                        + String.join(", ", missing) + " of the query; give every relation a topic");
+            }
+        }
+        return byTopic;
+    }
+
+    /**
+     * Checks that Kafka answers and the input topics exist, and creates missing output topics; returns
+     * a message for the user if the job cannot start, else null.
+     */
+    private static String prepareTopics(KafkaPipeline.Settings s) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, s.bootstrapServers());
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) KAFKA_TIMEOUT.toMillis());
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) KAFKA_TIMEOUT.toMillis());
+        try (Admin admin = Admin.create(p)) {
+            Set<String> existing = admin.listTopics().names().get(KAFKA_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            List<String> missing = new ArrayList<>();
+            for (String t : s.inputTopics()) {
+                if (!existing.contains(t)) {
+                    missing.add(t);
+                }
+            }
+            if (!missing.isEmpty()) {
+                return "input topic" + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing)
+                        + (missing.size() == 1 ? " does" : " do") + " not exist on " + s.bootstrapServers()
+                        + "; create " + (missing.size() == 1 ? "it" : "them") + " first";
+            }
+            List<NewTopic> create = new ArrayList<>();
+            for (String t : List.of(s.outputTopic(), s.deadLetterTopic())) {
+                if (!existing.contains(t)) {
+                    create.add(new NewTopic(t, Optional.of(1), Optional.empty()));
+                }
+            }
+            if (!create.isEmpty()) {
+                try {
+                    admin.createTopics(create).all().get(KAFKA_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        return "cannot create output topics on " + s.bootstrapServers() + ": " + e.getCause().getMessage();
+                    }
+                }
+            }
+            return null;
+        } catch (ExecutionException | TimeoutException e) {
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            return "cannot reach Kafka at " + s.bootstrapServers() + " within " + KAFKA_TIMEOUT.toSeconds() + " s: "
+                    + cause.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted while connecting to Kafka at " + s.bootstrapServers();
+        } catch (org.apache.kafka.common.KafkaException e) {
+            return "cannot connect to Kafka at " + s.bootstrapServers() + ": " + e.getMessage();
+        }
+    }
+
+    private Configuration flinkConfiguration() {
+        Configuration c = new Configuration();
+        c.set(StateBackendOptions.STATE_BACKEND, state.flinkName);
+        c.set(CoreOptions.DEFAULT_PARALLELISM, parallelism);
+        c.set(PipelineOptions.GENERIC_TYPES, false);
+        if (checkpointInterval > 0) {
+            c.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(checkpointInterval));
+        }
+        if (checkpointDir != null) {
+            c.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+            c.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDir.contains("://")
+                    ? checkpointDir : Path.of(checkpointDir).toAbsolutePath().toUri().toString());
+        }
+        if (restartAttempts == 0) {
+            c.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        } else {
+            c.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+            c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, restartAttempts);
+            c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofSeconds(1));
+        }
+        return c;
+    }
+
+    private String requireText(String value, String option) {
+        if (value == null || value.isBlank()) {
+            throw usage(option + " must not be empty");
+        }
+        return value;
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+}

@@ -1,0 +1,116 @@
+package io.flinkivm.examples.kafka;
+
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.flink.DeadLetter;
+import io.flinkivm.flink.FlinkIvm;
+import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.IvmJob;
+import io.flinkivm.flink.IvmOptions;
+import io.flinkivm.flink.ResultRecord;
+import io.flinkivm.flink.types.DeadLetterTypeInfo;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The Kafka-to-Kafka job: a {@link KafkaSource} over the input topics, {@link ParseRecords},
+ * {@link FlinkIvm#maintain}, and two {@link KafkaSink}s, one for the results and one for the dead
+ * letters of both the parser and the maintenance job.
+ */
+final class KafkaPipeline {
+
+    /** The transaction timeout of both sinks; below the broker's default maximum of 15 minutes. */
+    static final String TRANSACTION_TIMEOUT_MS = "60000";
+
+    private KafkaPipeline() {
+    }
+
+    /**
+     * What the job reads and writes.
+     *
+     * @param topicRelations the relation of each input topic, or empty when {@code inputTopics} is one
+     *     topic whose records name their relation
+     * @param groupId the consumer group (offsets are committed on checkpoints, for monitoring only) and the
+     *     stem of the sinks' transactional ids
+     */
+    record Settings(String bootstrapServers, List<String> inputTopics, Map<String, String> topicRelations,
+            RecordFormat format, String outputTopic, String deadLetterTopic, DeliveryGuarantee delivery,
+            String groupId, boolean bounded, int parallelism, long snapshotEvery) {
+    }
+
+    /** Adds the job to {@code env}. */
+    static <T> void build(StreamExecutionEnvironment env, Settings s, MaintenancePlan plan, Semiring<T> semiring) {
+        KafkaSourceBuilder<RawKafkaRecord> source = KafkaSource.<RawKafkaRecord>builder()
+                .setBootstrapServers(s.bootstrapServers())
+                .setTopics(s.inputTopics())
+                .setGroupId(s.groupId())
+                // The result covers every insert: without a checkpoint to restore, read from the start.
+                .setStartingOffsets(OffsetsInitializer.earliest())
+                .setDeserializer(new RawRecordDeserializer())
+                .setProperty("isolation.level", "read_committed")
+                .setClientIdPrefix(s.groupId() + "-source");
+        if (s.bounded()) {
+            source.setBounded(OffsetsInitializer.latest());
+        }
+        DataStream<RawKafkaRecord> raw = env
+                .fromSource(source.build(), WatermarkStrategy.noWatermarks(), "kafka " + String.join(", ", s.inputTopics()))
+                .uid("kafka-source")
+                .setParallelism(s.parallelism());
+        SingleOutputStreamOperator<InputRecord<T>> inserts = raw
+                .process(new ParseRecords<>(new RecordParser<>(plan.query(), semiring, s.format(), s.topicRelations())),
+                        FlinkIvm.inputType(semiring))
+                .name("parse " + s.format().name().toLowerCase(Locale.ROOT) + " records")
+                .uid("kafka-parse")
+                .setParallelism(s.parallelism());
+
+        IvmJob<T> job = FlinkIvm.maintain(inserts, plan, semiring,
+                IvmOptions.defaults().withSnapshotEvery(s.snapshotEvery()).withSinkParallelism(s.parallelism()));
+
+        // Same parallelism as flink-ivm's sink: a forward edge keeps each snapshot part in order.
+        int parts = job.results().getParallelism();
+        job.results()
+                .sinkTo(sink(s, "-results",
+                        new ResultRecordJson<>(s.outputTopic(), semiring, plan.query().head(), parts)))
+                .name("kafka " + s.outputTopic())
+                .uid("kafka-results-sink")
+                .setParallelism(parts);
+
+        DataStream<DeadLetter> deadLetters = inserts.getSideOutput(ParseRecords.REJECTED).union(job.deadLetters());
+        deadLetters
+                .map(new CountDeadLetters(), DeadLetterTypeInfo.INSTANCE)
+                .name("count dead letters")
+                .uid("kafka-dead-letter-count")
+                .setParallelism(1)
+                .sinkTo(sink(s, "-dead-letters", new DeadLetterJson(s.deadLetterTopic())))
+                .name("kafka " + s.deadLetterTopic())
+                .uid("kafka-dead-letters-sink")
+                .setParallelism(1);
+    }
+
+    private static <X> KafkaSink<X> sink(Settings s, String idSuffix,
+            KafkaRecordSerializationSchema<X> serializer) {
+        return KafkaSink.<X>builder()
+                .setBootstrapServers(s.bootstrapServers())
+                .setRecordSerializer(serializer)
+                .setDeliveryGuarantee(s.delivery())
+                .setTransactionalIdPrefix(transactionalIdPrefix(s.groupId(), idSuffix))
+                .setProperty("transaction.timeout.ms", TRANSACTION_TIMEOUT_MS)
+                .build();
+    }
+
+    /** The transactional id prefix of a sink: the group id and the sink's role. */
+    static String transactionalIdPrefix(String groupId, String idSuffix) {
+        return groupId + idSuffix;
+    }
+}

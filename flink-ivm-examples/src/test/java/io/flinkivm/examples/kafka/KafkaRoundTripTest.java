@@ -1,0 +1,358 @@
+package io.flinkivm.examples.kafka;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flinkivm.core.engine.Engines;
+import io.flinkivm.core.engine.IvmEngine;
+import io.flinkivm.core.engine.ResultTuple;
+import io.flinkivm.core.plan.Planner;
+import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.examples.cli.Main;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The {@code kafka} command against a real broker ({@link EmbeddedKafka}) on a local Flink: Example 10
+ * of the paper with malformed records mixed in. The final snapshot read back with read_committed
+ * equals the core engine's result over the valid inserts, every malformed record is in the
+ * dead-letter topic with its reason and offset, and valid + dead-lettered + control = produced.
+ */
+@Timeout(value = 150, unit = TimeUnit.SECONDS)
+class KafkaRoundTripTest {
+
+    static final String EX10 = "Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)";
+    static final Map<String, Integer> ARITIES = Map.of("R1", 4, "R2", 4, "R3", 3, "R4", 1, "R5", 3);
+
+    static EmbeddedKafka kafka;
+
+    @BeforeAll
+    static void startKafka() throws Exception {
+        kafka = EmbeddedKafka.start();
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    /** One valid insert of Example 10; {@code payload} null means "left out" (the semiring's one). */
+    record Insert(String relation, List<String> values, Long payload) {
+        long effectivePayload() {
+            return payload == null ? 1 : payload;
+        }
+    }
+
+    /** Random inserts over small domains, so that the joins produce results. */
+    static List<Insert> ex10Inserts(long seed, int n) {
+        Random random = new Random(seed);
+        List<String> relations = List.of("R1", "R2", "R3", "R4", "R5");
+        List<Insert> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            String r = relations.get(random.nextInt(relations.size()));
+            List<String> values = switch (r) {
+                case "R1", "R2" -> List.of(pick(random, "a", 3), pick(random, "b", 2), pick(random, "d", 2),
+                        pick(random, "x", 3));
+                case "R3" -> List.of(pick(random, "a", 3), pick(random, "b", 2), pick(random, "g", 2));
+                case "R4" -> List.of(pick(random, "c", 4));
+                default -> List.of(pick(random, "a", 3), pick(random, "c", 4), pick(random, "h", 2));
+            };
+            Long payload = random.nextInt(4) == 0 ? null : (long) (1 + random.nextInt(3));
+            out.add(new Insert(r, values, payload));
+        }
+        return out;
+    }
+
+    private static String pick(Random random, String prefix, int n) {
+        return prefix + (1 + random.nextInt(n));
+    }
+
+    /** The core engine's result over {@code inserts}, payloads as text. */
+    static Map<Tuple, String> expected(List<Insert> inserts) {
+        NaturalSemiring k = NaturalSemiring.INSTANCE;
+        IvmEngine<Long> engine = Engines.create(Planner.plan(QueryParser.parse(EX10), k), k);
+        for (Insert i : inserts) {
+            engine.insert(i.relation(), Tuple.of(i.values().toArray()), i.effectivePayload());
+        }
+        Map<Tuple, String> out = new HashMap<>();
+        for (Iterator<ResultTuple<Long>> it = engine.enumerate(); it.hasNext(); ) {
+            ResultTuple<Long> r = it.next();
+            out.put(r.tuple(), k.format(r.payload()));
+        }
+        return out;
+    }
+
+    static String csv(Insert i, boolean withRelation) {
+        StringBuilder sb = new StringBuilder();
+        if (withRelation) {
+            sb.append(i.relation()).append(',');
+        }
+        sb.append(String.join(",", i.values()));
+        if (i.payload() != null) {
+            sb.append(',').append(i.payload());
+        }
+        return sb.toString();
+    }
+
+    static String json(Insert i, boolean withRelation) {
+        StringBuilder sb = new StringBuilder("{");
+        if (withRelation) {
+            sb.append("\"relation\":\"").append(i.relation()).append("\",");
+        }
+        sb.append("\"values\":[");
+        for (int v = 0; v < i.values().size(); v++) {
+            sb.append(v > 0 ? "," : "").append('"').append(i.values().get(v)).append('"');
+        }
+        sb.append(']');
+        if (i.payload() != null) {
+            // Alternate number and string payloads: both are accepted.
+            sb.append(",\"payload\":").append(i.payload() % 2 == 0 ? "\"" + i.payload() + "\"" : i.payload());
+        }
+        return sb.append('}').toString();
+    }
+
+    @Test
+    void csvOnOneTopicExactlyOnce() throws Exception {
+        String in = "csv-inserts";
+        String out = "csv-results";
+        String dl = "csv-dead-letters";
+        kafka.createTopic(in, 1);
+        List<Insert> inserts = ex10Inserts(10, 400);
+        // Malformed records, each with a piece of the reason the dead letter must give.
+        Map<String, byte[]> malformed = new LinkedHashMap<>();
+        malformed.put("wrong arity", "R1,a1,b1".getBytes(UTF_8));
+        malformed.put("unknown relation 'R9'", "R9,a1,1".getBytes(UTF_8));
+        malformed.put("unparsable natural payload", "R4,c1,-3".getBytes(UTF_8));
+        malformed.put("exceeds 64 bits", "R4,c1,99999999999999999999".getBytes(UTF_8));
+        malformed.put("bad CSV quoting", "R4,\"c1,3".getBytes(UTF_8));
+        malformed.put("not valid UTF-8", new byte[] {'R', '4', ',', (byte) 0xC3, (byte) 0x28, ',', '1'});
+        malformed.put("tombstone", null);
+        malformed.put("empty record", new byte[0]);
+        malformed.put("unknown control record", "#flush".getBytes(UTF_8));
+        malformed.put("line break", "R4,c2,1\nR4,c3,1".getBytes(UTF_8));
+
+        // Valid inserts in order, the malformed records spread among them, one control record in the middle.
+        List<byte[]> records = new ArrayList<>();
+        List<String> expectedReasons = new ArrayList<>(); // null for a valid record or the control record
+        List<Integer> validBefore = new ArrayList<>();
+        List<byte[]> bad = new ArrayList<>(malformed.values());
+        List<String> reasons = new ArrayList<>(malformed.keySet());
+        int control = inserts.size() / 2;
+        int valid = 0;
+        for (int i = 0; i < inserts.size(); i++) {
+            if (i % 40 == 7 && !bad.isEmpty()) {
+                records.add(bad.remove(0));
+                expectedReasons.add(reasons.remove(0));
+            }
+            if (i == control) {
+                records.add("#snapshot".getBytes(UTF_8));
+                expectedReasons.add(null);
+                validBefore.add(valid);
+            }
+            records.add(csv(inserts.get(i), true).getBytes(UTF_8));
+            expectedReasons.add(null);
+            valid++;
+        }
+        assertThat(bad).as("every malformed record was placed").isEmpty();
+        List<RecordMetadata> written = kafka.produce(in, records);
+
+        CliRun run = CliRun.of("kafka", "--query", EX10, "--semiring", "natural",
+                "--kafka-bootstrap", kafka.bootstrapServers(), "--input-topic", in, "--output-topic", out,
+                "--dead-letter-topic", dl, "--bounded", "--delivery", "exactly-once", "--checkpoint-interval", "200",
+                "--group-id", "it-csv", "--restart-attempts", "0");
+
+        assertThat(run.exitCode()).as("exit code; stderr:%n%s", run.err()).isZero();
+        int malformedCount = malformed.size();
+        assertThat(run.out()).contains("records read: " + records.size() + ", dead letters: " + malformedCount);
+
+        Map<Long, Map<Tuple, String>> snapshots = ResultTopic.completeSnapshots(kafka.readCommitted(out));
+        long halfway = validBefore.get(0);
+        assertThat(snapshots).containsOnlyKeys(halfway, (long) inserts.size());
+        assertThat(snapshots.get(halfway)).as("snapshot at the control record")
+                .isEqualTo(expected(inserts.subList(0, (int) halfway)));
+        assertThat(snapshots.get((long) inserts.size())).as("final snapshot").isEqualTo(expected(inserts))
+                .isNotEmpty();
+
+        Map<String, Map<String, Object>> letters = DeadLetters.byOrigin(kafka.readCommitted(dl));
+        Map<String, String> expectedLetters = new HashMap<>();
+        for (int i = 0; i < records.size(); i++) {
+            if (expectedReasons.get(i) != null) {
+                expectedLetters.put(in + "-0@" + written.get(i).offset(), expectedReasons.get(i));
+            }
+        }
+        assertThat(letters).containsOnlyKeys(expectedLetters.keySet());
+        expectedLetters.forEach((origin, reason) ->
+                assertThat((String) letters.get(origin).get("reason")).as(origin).contains(reason));
+        assertThat(letters.values()).anySatisfy(l -> assertThat(l.get("record")).isEqualTo("R1,a1,b1"));
+        assertThat(inserts.size() + letters.size() + 1).as("valid + dead-lettered + control = produced")
+                .isEqualTo(records.size());
+
+        List<String> transactions = new ArrayList<>();
+        for (TransactionListing t : kafka.admin().listTransactions().all().get(30, TimeUnit.SECONDS)) {
+            transactions.add(t.transactionalId());
+        }
+        assertThat(transactions).as("exactly-once wrote in transactions")
+                .anyMatch(id -> id.startsWith("it-csv-results"))
+                .anyMatch(id -> id.startsWith("it-csv-dead-letters"));
+    }
+
+    @Test
+    void jsonWithOneTopicPerRelation() throws Exception {
+        List<Insert> inserts = ex10Inserts(20, 300);
+        Map<String, List<byte[]>> byTopic = new LinkedHashMap<>();
+        for (String r : List.of("R1", "R2", "R3", "R4", "R5")) {
+            kafka.createTopic("json-" + r, 1);
+            byTopic.put("json-" + r, new ArrayList<>());
+        }
+        for (Insert i : inserts) {
+            byTopic.get("json-" + i.relation()).add(json(i, false).getBytes(UTF_8));
+        }
+        // Malformed records per topic: topic → (reason piece → record).
+        Map<String, Map<String, String>> malformed = Map.of(
+                "json-R1", Map.of("value 2 of \"values\" is null", "{\"values\":[\"a1\",null,\"d1\",\"x1\"]}",
+                        "bad JSON", "R1,a1,b1,d1,x1"),
+                "json-R3", Map.of("wrong arity", "{\"values\":[\"a1\"]}",
+                        "names relation R2", "{\"relation\":\"R2\",\"values\":[\"a1\",\"b1\",\"g1\"]}"),
+                "json-R4", Map.of("unparsable natural payload", "{\"values\":[\"c1\"],\"payload\":\"x\"}",
+                        "unknown field \"paylod\"", "{\"values\":[\"c1\"],\"paylod\":2}",
+                        "field \"payload\" is null", "{\"values\":[\"c1\"],\"payload\":null}"),
+                "json-R5", Map.of("unknown control", "{\"control\":\"flush\"}"));
+        Map<String, String> expectedLetters = new HashMap<>();
+        int produced = 0;
+        for (Map.Entry<String, List<byte[]>> e : byTopic.entrySet()) {
+            List<byte[]> records = new ArrayList<>(e.getValue());
+            List<String> reasons = new ArrayList<>();
+            records.forEach(r -> reasons.add(null));
+            int at = 1;
+            for (Map.Entry<String, String> m : malformed.getOrDefault(e.getKey(), Map.of()).entrySet()) {
+                at = Math.min(at + 5, records.size());
+                records.add(at, m.getValue().getBytes(UTF_8));
+                reasons.add(at, m.getKey());
+            }
+            List<RecordMetadata> written = kafka.produce(e.getKey(), records);
+            for (int i = 0; i < records.size(); i++) {
+                if (reasons.get(i) != null) {
+                    expectedLetters.put(e.getKey() + "-0@" + written.get(i).offset(), reasons.get(i));
+                }
+            }
+            produced += records.size();
+        }
+
+        List<String> args = new ArrayList<>(List.of("kafka", "--query", EX10, "--semiring", "natural",
+                "--kafka-bootstrap", kafka.bootstrapServers(), "--format", "json", "--output-topic", "json-results",
+                "--dead-letter-topic", "json-dead-letters", "--bounded", "--delivery", "at-least-once",
+                "--checkpoint-interval", "200", "--group-id", "it-json", "--parallelism", "2", "--state", "rocksdb",
+                "--restart-attempts", "0"));
+        for (String r : List.of("R1", "R2", "R3", "R4", "R5")) {
+            args.add("--relation-topic");
+            args.add(r + "=json-" + r);
+        }
+        CliRun run = CliRun.of(args.toArray(new String[0]));
+
+        assertThat(run.exitCode()).as("exit code; stderr:%n%s", run.err()).isZero();
+        assertThat(run.out()).contains("records read: " + produced + ", dead letters: " + expectedLetters.size());
+
+        // Topics are read in parallel, so only the final snapshot has a known prefix: all of them.
+        Map<Long, Map<Tuple, String>> snapshots = ResultTopic.completeSnapshots(kafka.readCommitted("json-results"));
+        assertThat(snapshots).containsOnlyKeys((long) inserts.size());
+        assertThat(snapshots.get((long) inserts.size())).isEqualTo(expected(inserts)).isNotEmpty();
+
+        Map<String, Map<String, Object>> letters = DeadLetters.byOrigin(kafka.readCommitted("json-dead-letters"));
+        assertThat(letters).containsOnlyKeys(expectedLetters.keySet());
+        expectedLetters.forEach((origin, reason) ->
+                assertThat((String) letters.get(origin).get("reason")).as(origin).contains(reason));
+        assertThat(inserts.size() + letters.size()).as("valid + dead-lettered = produced").isEqualTo(produced);
+    }
+
+    @Test
+    void missingInputTopicFailsBeforeTheJobStarts() {
+        CliRun run = CliRun.of("kafka", "--query", EX10, "--semiring", "natural",
+                "--kafka-bootstrap", kafka.bootstrapServers(), "--input-topic", "no-such-topic", "--bounded");
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).contains("input topic no-such-topic does not exist on " + kafka.bootstrapServers());
+    }
+
+    /** Reassembles snapshots from the result topic's JSON records. */
+    static final class ResultTopic {
+        /** Complete prefix-exact snapshots by id: all end markers arrived and their row counts match. */
+        static Map<Long, Map<Tuple, String>> completeSnapshots(List<ConsumerRecord<byte[], byte[]>> records)
+                throws Json.FormatException {
+            Map<Long, Map<Tuple, String>> rows = new HashMap<>();
+            Map<Long, long[]> ends = new HashMap<>(); // id → {end markers, rows, parts}
+            for (ConsumerRecord<byte[], byte[]> r : records) {
+                Map<String, Object> o = Json.parseObject(new String(r.value(), UTF_8));
+                assertThat(o.get("prefixExact")).isEqualTo(Boolean.TRUE);
+                long id = Long.parseLong(o.get("snapshot").toString());
+                assertThat(new String(r.key(), UTF_8)).isEqualTo(Long.toString(id));
+                if (o.get("type").equals("end")) {
+                    long[] e = ends.computeIfAbsent(id, k -> new long[3]);
+                    e[0]++;
+                    e[1] += Long.parseLong(o.get("rows").toString());
+                    e[2] = Long.parseLong(o.get("parts").toString());
+                    assertThat(o.get("columns")).isEqualTo(List.of("A", "C"));
+                } else {
+                    assertThat(o.get("type")).isEqualTo("row");
+                    List<?> values = (List<?>) o.get("values");
+                    Tuple t = Tuple.of(values.toArray());
+                    String previous = rows.computeIfAbsent(id, k -> new HashMap<>()).put(t, (String) o.get("payload"));
+                    assertThat(previous).as("snapshot %d has %s once", id, t).isNull();
+                }
+            }
+            Map<Long, Map<Tuple, String>> out = new TreeMap<>();
+            ends.forEach((id, e) -> {
+                assertThat(e[0]).as("end markers of snapshot %d", id).isEqualTo(e[2]);
+                Map<Tuple, String> snapshot = rows.getOrDefault(id, Map.of());
+                assertThat((long) snapshot.size()).as("rows of snapshot %d", id).isEqualTo(e[1]);
+                out.put(id, snapshot);
+            });
+            return out;
+        }
+    }
+
+    /** Reads the dead-letter topic's JSON records. */
+    static final class DeadLetters {
+        static Map<String, Map<String, Object>> byOrigin(List<ConsumerRecord<byte[], byte[]>> records)
+                throws Json.FormatException {
+            Map<String, Map<String, Object>> out = new HashMap<>();
+            for (ConsumerRecord<byte[], byte[]> r : records) {
+                Map<String, Object> o = Json.parseObject(new String(r.value(), UTF_8));
+                assertThat(o).containsOnlyKeys("origin", "reason", "record");
+                String origin = (String) o.get("origin");
+                assertThat(new String(r.key(), UTF_8)).isEqualTo(origin);
+                assertThat(out.put(origin, o)).as("one dead letter for %s", origin).isNull();
+            }
+            return out;
+        }
+    }
+
+    /** One run of the command line with captured output. */
+    record CliRun(int exitCode, String out, String err) {
+        static CliRun of(String... args) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int code = Main.run(new PrintWriter(out), new PrintWriter(err), args);
+            return new CliRun(code, out.toString(), err.toString());
+        }
+    }
+}
