@@ -36,6 +36,7 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
 
     @Override
     public T lookup(Tuple headTuple) {
+        HeadArity.check(logic.query(), headTuple);
         T v = store.result.get(headTuple);
         return v == null ? semiring.zero() : v;
     }

@@ -21,7 +21,11 @@ public interface IvmEngine<T> {
     /** The current result, tuple by tuple with constant delay; payloads are never zero. */
     Iterator<ResultTuple<T>> enumerate();
 
-    /** The payload of one result tuple (values of the free variables in head order); zero if absent. */
+    /**
+     * The payload of one result tuple (values of the free variables in head order); zero if absent.
+     *
+     * @throws IllegalArgumentException if the tuple's arity is not the number of free variables
+     */
     T lookup(Tuple headTuple);
 
     /** Number of inserts applied so far (physical inserts, counting no-ops). */

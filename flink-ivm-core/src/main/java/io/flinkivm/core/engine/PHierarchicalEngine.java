@@ -46,6 +46,7 @@ public final class PHierarchicalEngine<T> implements IvmEngine<T> {
 
     @Override
     public T lookup(Tuple headTuple) {
+        HeadArity.check(compiled.plan().query(), headTuple);
         T payload = semiring.one();
         for (int i = 0; i < compiled.treeCount(); i++) {
             T v = forest.root(i, compiled.rootKeyOfHead(i, headTuple));
