@@ -3,10 +3,16 @@ package io.flinkivm.flink.runtime;
 import io.flinkivm.core.engine.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.ResultRecord;
+import io.flinkivm.flink.state.StateNames;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.VoidNamespace;
@@ -16,7 +22,8 @@ import org.apache.flink.runtime.state.VoidNamespace;
  * watermark after n inserts ({@link EventTime}) a prefix-exact snapshot with id n, and optionally
  * every {@code periodMillis} of processing time a recent one (not prefix-exact; its ids count such
  * snapshots separately and its insert count is that of the last trigger). Recomputing a snapshot
- * after a restore gives the same rows for the same id.
+ * after a restore gives the same rows for the same id; the counters survive restores (union
+ * operator state, so each subtask continues from the largest after rescaling).
  */
 abstract class SnapshotOperator<IN, T> extends TimeOrderedOperator<IN, ResultRecord<T>> {
     private static final long serialVersionUID = 1L;
@@ -24,6 +31,7 @@ abstract class SnapshotOperator<IN, T> extends TimeOrderedOperator<IN, ResultRec
     private final long periodMillis;
     private transient long lastTrigger;
     private transient long processingSnapshots;
+    private transient ListState<Long> counters;
     private transient Counter snapshots;
     private transient volatile long lastRows;
     private transient volatile long lastMillis;
@@ -34,9 +42,31 @@ abstract class SnapshotOperator<IN, T> extends TimeOrderedOperator<IN, ResultRec
     }
 
     @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        counters = context.getOperatorStateStore()
+                .getUnionListState(new ListStateDescriptor<>(StateNames.SNAPSHOT_COUNTERS, Types.LONG));
+        lastTrigger = -1;
+        processingSnapshots = 0;
+        List<Long> restored = new ArrayList<>();
+        for (Long v : counters.get()) {
+            restored.add(v);
+        }
+        for (int i = 0; i + 1 < restored.size(); i += 2) {
+            lastTrigger = Math.max(lastTrigger, restored.get(i));
+            processingSnapshots = Math.max(processingSnapshots, restored.get(i + 1));
+        }
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        counters.update(List.of(lastTrigger, processingSnapshots));
+    }
+
+    @Override
     public void open() throws Exception {
         super.open();
-        lastTrigger = -1;
         snapshots = getMetricGroup().counter(Metrics.SNAPSHOTS);
         getMetricGroup().gauge(Metrics.LAST_SNAPSHOT_ROWS, () -> lastRows);
         getMetricGroup().gauge(Metrics.LAST_ENUMERATION_MS, () -> lastMillis);

@@ -53,6 +53,9 @@ public final class StateNames {
 
     public static final String SEQUENCER = "sequencer";
 
+    /** A snapshotting operator's counters (last trigger, processing-time snapshots). */
+    public static final String SNAPSHOT_COUNTERS = "snapshot-counters";
+
     /** Records held back by an operator until the watermark passes their timestamp. */
     public static final String HELD_BACK = "held-back";
 }
