@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
@@ -31,16 +32,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The {@code kafka} command against a real broker ({@link EmbeddedKafka}) on a local Flink: Example 10
- * of the paper with malformed records mixed in. The final snapshot read back with read_committed
- * equals the core engine's result over the valid inserts, every malformed record is in the
- * dead-letter topic with its reason and offset, and valid + dead-lettered + control = produced.
+ * The {@code kafka} command against a real broker ({@link EmbeddedKafka}) on a local Flink, with
+ * malformed records mixed into the inserts: Example 10 of the paper as CSV on one topic, exactly
+ * once; and a query with a parallel result sink as JSON on one topic per relation, at least once.
+ * The snapshots read back with read_committed equal the core engine's result over the valid inserts,
+ * every malformed record is in the dead-letter topic with its reason and offset, and valid +
+ * dead-lettered (+ control) = produced.
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
 class KafkaRoundTripTest {
 
     static final String EX10 = "Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)";
-    static final Map<String, Integer> ARITIES = Map.of("R1", 4, "R2", 4, "R3", 3, "R4", 1, "R5", 3);
 
     static EmbeddedKafka kafka;
 
@@ -63,34 +65,40 @@ class KafkaRoundTripTest {
         }
     }
 
-    /** Random inserts over small domains, so that the joins produce results. */
-    static List<Insert> ex10Inserts(long seed, int n) {
+    /** The variables of each atom of Example 10, in order. */
+    static final Map<String, List<String>> EX10_ATOMS = Map.of("R1", List.of("A", "B", "D", "E"),
+            "R2", List.of("A", "B", "D", "F"), "R3", List.of("A", "B", "G"), "R4", List.of("C"),
+            "R5", List.of("A", "C", "H"));
+
+    /**
+     * A query whose root views V[A] and V[A,C] share A, so the result sink runs keyed by A at the job's
+     * parallelism and each snapshot comes in that many parts.
+     */
+    static final String SHARED_A = "Q(A,C) :- R(A,B), S(A,B,E), T(A,C,D)";
+    static final Map<String, List<String>> SHARED_A_ATOMS = Map.of("R", List.of("A", "B"),
+            "S", List.of("A", "B", "E"), "T", List.of("A", "C", "D"));
+
+    /** Random inserts over small domains (a value of variable X is x1, x2 or x3), so that joins produce results. */
+    static List<Insert> randomInserts(long seed, int n, Map<String, List<String>> atoms) {
         Random random = new Random(seed);
-        List<String> relations = List.of("R1", "R2", "R3", "R4", "R5");
+        List<String> relations = new ArrayList<>(new TreeMap<>(atoms).keySet());
         List<Insert> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             String r = relations.get(random.nextInt(relations.size()));
-            List<String> values = switch (r) {
-                case "R1", "R2" -> List.of(pick(random, "a", 3), pick(random, "b", 2), pick(random, "d", 2),
-                        pick(random, "x", 3));
-                case "R3" -> List.of(pick(random, "a", 3), pick(random, "b", 2), pick(random, "g", 2));
-                case "R4" -> List.of(pick(random, "c", 4));
-                default -> List.of(pick(random, "a", 3), pick(random, "c", 4), pick(random, "h", 2));
-            };
+            List<String> values = new ArrayList<>();
+            for (String variable : atoms.get(r)) {
+                values.add(variable.toLowerCase(Locale.ROOT) + (1 + random.nextInt(3)));
+            }
             Long payload = random.nextInt(4) == 0 ? null : (long) (1 + random.nextInt(3));
             out.add(new Insert(r, values, payload));
         }
         return out;
     }
 
-    private static String pick(Random random, String prefix, int n) {
-        return prefix + (1 + random.nextInt(n));
-    }
-
-    /** The core engine's result over {@code inserts}, payloads as text. */
-    static Map<Tuple, String> expected(List<Insert> inserts) {
+    /** The core engine's result of {@code query} over {@code inserts}, payloads as text. */
+    static Map<Tuple, String> expected(String query, List<Insert> inserts) {
         NaturalSemiring k = NaturalSemiring.INSTANCE;
-        IvmEngine<Long> engine = Engines.create(Planner.plan(QueryParser.parse(EX10), k), k);
+        IvmEngine<Long> engine = Engines.create(Planner.plan(QueryParser.parse(query), k), k);
         for (Insert i : inserts) {
             engine.insert(i.relation(), Tuple.of(i.values().toArray()), i.effectivePayload());
         }
@@ -137,7 +145,7 @@ class KafkaRoundTripTest {
         String out = "csv-results";
         String dl = "csv-dead-letters";
         kafka.createTopic(in, 1);
-        List<Insert> inserts = ex10Inserts(10, 400);
+        List<Insert> inserts = randomInserts(10, 400, EX10_ATOMS);
         // Malformed records, each with a piece of the reason the dead letter must give.
         Map<String, byte[]> malformed = new LinkedHashMap<>();
         malformed.put("wrong arity", "R1,a1,b1".getBytes(UTF_8));
@@ -185,12 +193,12 @@ class KafkaRoundTripTest {
         int malformedCount = malformed.size();
         assertThat(run.out()).contains("records read: " + records.size() + ", dead letters: " + malformedCount);
 
-        Map<Long, Map<Tuple, String>> snapshots = ResultTopic.completeSnapshots(kafka.readCommitted(out));
+        Map<Long, Map<Tuple, String>> snapshots = ResultTopic.completeSnapshots(kafka.readCommitted(out), 1);
         long halfway = validBefore.get(0);
         assertThat(snapshots).containsOnlyKeys(halfway, (long) inserts.size());
         assertThat(snapshots.get(halfway)).as("snapshot at the control record")
-                .isEqualTo(expected(inserts.subList(0, (int) halfway)));
-        assertThat(snapshots.get((long) inserts.size())).as("final snapshot").isEqualTo(expected(inserts))
+                .isEqualTo(expected(EX10, inserts.subList(0, (int) halfway)));
+        assertThat(snapshots.get((long) inserts.size())).as("final snapshot").isEqualTo(expected(EX10, inserts))
                 .isNotEmpty();
 
         Map<String, Map<String, Object>> letters = DeadLetters.byOrigin(kafka.readCommitted(dl));
@@ -218,9 +226,9 @@ class KafkaRoundTripTest {
 
     @Test
     void jsonWithOneTopicPerRelation() throws Exception {
-        List<Insert> inserts = ex10Inserts(20, 300);
+        List<Insert> inserts = randomInserts(20, 300, SHARED_A_ATOMS);
         Map<String, List<byte[]>> byTopic = new LinkedHashMap<>();
-        for (String r : List.of("R1", "R2", "R3", "R4", "R5")) {
+        for (String r : List.of("R", "S", "T")) {
             kafka.createTopic("json-" + r, 1);
             byTopic.put("json-" + r, new ArrayList<>());
         }
@@ -229,14 +237,14 @@ class KafkaRoundTripTest {
         }
         // Malformed records per topic: topic → (reason piece → record).
         Map<String, Map<String, String>> malformed = Map.of(
-                "json-R1", Map.of("value 2 of \"values\" is null", "{\"values\":[\"a1\",null,\"d1\",\"x1\"]}",
-                        "bad JSON", "R1,a1,b1,d1,x1"),
-                "json-R3", Map.of("wrong arity", "{\"values\":[\"a1\"]}",
-                        "names relation R2", "{\"relation\":\"R2\",\"values\":[\"a1\",\"b1\",\"g1\"]}"),
-                "json-R4", Map.of("unparsable natural payload", "{\"values\":[\"c1\"],\"payload\":\"x\"}",
-                        "unknown field \"paylod\"", "{\"values\":[\"c1\"],\"paylod\":2}",
-                        "field \"payload\" is null", "{\"values\":[\"c1\"],\"payload\":null}"),
-                "json-R5", Map.of("unknown control", "{\"control\":\"flush\"}"));
+                "json-R", Map.of("value 2 of \"values\" is null", "{\"values\":[\"a1\",null]}",
+                        "bad JSON", "a1,b1"),
+                "json-S", Map.of("wrong arity", "{\"values\":[\"a1\"]}",
+                        "names relation T", "{\"relation\":\"T\",\"values\":[\"a1\",\"b1\",\"e1\"]}"),
+                "json-T", Map.of("unparsable natural payload", "{\"values\":[\"a1\",\"c1\",\"d1\"],\"payload\":\"x\"}",
+                        "unknown field \"paylod\"", "{\"values\":[\"a1\",\"c1\",\"d1\"],\"paylod\":2}",
+                        "field \"payload\" is null", "{\"values\":[\"a1\",\"c1\",\"d1\"],\"payload\":null}",
+                        "unknown control", "{\"control\":\"flush\"}"));
         Map<String, String> expectedLetters = new HashMap<>();
         int produced = 0;
         for (Map.Entry<String, List<byte[]>> e : byTopic.entrySet()) {
@@ -258,12 +266,12 @@ class KafkaRoundTripTest {
             produced += records.size();
         }
 
-        List<String> args = new ArrayList<>(List.of("kafka", "--query", EX10, "--semiring", "natural",
+        List<String> args = new ArrayList<>(List.of("kafka", "--query", SHARED_A, "--semiring", "natural",
                 "--kafka-bootstrap", kafka.bootstrapServers(), "--format", "json", "--output-topic", "json-results",
                 "--dead-letter-topic", "json-dead-letters", "--bounded", "--delivery", "at-least-once",
                 "--checkpoint-interval", "200", "--group-id", "it-json", "--parallelism", "2", "--state", "rocksdb",
                 "--restart-attempts", "0"));
-        for (String r : List.of("R1", "R2", "R3", "R4", "R5")) {
+        for (String r : List.of("R", "S", "T")) {
             args.add("--relation-topic");
             args.add(r + "=json-" + r);
         }
@@ -273,9 +281,10 @@ class KafkaRoundTripTest {
         assertThat(run.out()).contains("records read: " + produced + ", dead letters: " + expectedLetters.size());
 
         // Topics are read in parallel, so only the final snapshot has a known prefix: all of them.
-        Map<Long, Map<Tuple, String>> snapshots = ResultTopic.completeSnapshots(kafka.readCommitted("json-results"));
+        // The sink runs keyed by A at parallelism 2: each snapshot comes in two parts.
+        Map<Long, Map<Tuple, String>> snapshots = ResultTopic.completeSnapshots(kafka.readCommitted("json-results"), 2);
         assertThat(snapshots).containsOnlyKeys((long) inserts.size());
-        assertThat(snapshots.get((long) inserts.size())).isEqualTo(expected(inserts)).isNotEmpty();
+        assertThat(snapshots.get((long) inserts.size())).isEqualTo(expected(SHARED_A, inserts)).isNotEmpty();
 
         Map<String, Map<String, Object>> letters = DeadLetters.byOrigin(kafka.readCommitted("json-dead-letters"));
         assertThat(letters).containsOnlyKeys(expectedLetters.keySet());
@@ -295,8 +304,11 @@ class KafkaRoundTripTest {
 
     /** Reassembles snapshots from the result topic's JSON records. */
     static final class ResultTopic {
-        /** Complete prefix-exact snapshots by id: all end markers arrived and their row counts match. */
-        static Map<Long, Map<Tuple, String>> completeSnapshots(List<ConsumerRecord<byte[], byte[]>> records)
+        /**
+         * Prefix-exact snapshots by id, each checked complete: {@code parts} end markers, each saying
+         * {@code parts}, whose row counts add up to the snapshot's rows.
+         */
+        static Map<Long, Map<Tuple, String>> completeSnapshots(List<ConsumerRecord<byte[], byte[]>> records, int parts)
                 throws Json.FormatException {
             Map<Long, Map<Tuple, String>> rows = new HashMap<>();
             Map<Long, long[]> ends = new HashMap<>(); // id → {end markers, rows, parts}
@@ -321,7 +333,8 @@ class KafkaRoundTripTest {
             }
             Map<Long, Map<Tuple, String>> out = new TreeMap<>();
             ends.forEach((id, e) -> {
-                assertThat(e[0]).as("end markers of snapshot %d", id).isEqualTo(e[2]);
+                assertThat(e[2]).as("parts of snapshot %d", id).isEqualTo(parts);
+                assertThat(e[0]).as("end markers of snapshot %d", id).isEqualTo(parts);
                 Map<Tuple, String> snapshot = rows.getOrDefault(id, Map.of());
                 assertThat((long) snapshot.size()).as("rows of snapshot %d", id).isEqualTo(e[1]);
                 out.put(id, snapshot);
