@@ -102,7 +102,8 @@ final class IvmJobBuilder<T> {
             results = ingest.getSideOutput(tags.get(Delta.FALLBACK_TARGET))
                     .keyBy(new ConstantKey<>(), TupleTypeInfo.INSTANCE)
                     .transform("delta joins over " + semiring.name() + " (fallback)", resultType,
-                            new DeltaJoinOperator<>(plan, semiring, payloadType, deltaType, deadLetterTag, period))
+                            new DeltaJoinOperator<>(plan, semiring, payloadType, deltaType, deadLetterTag, period,
+                                    options.outputMode() == OutputMode.CHANGELOG))
                     .uid(uidPrefix + "fallback")
                     .setParallelism(1);
             deadLetters.add(results.getSideOutput(deadLetterTag));
@@ -148,7 +149,7 @@ final class IvmJobBuilder<T> {
                 .keyBy(selector, TupleTypeInfo.INSTANCE)
                 .transform("Boolean join + payload recovery (sink)", resultType,
                         new BorderSinkOperator<>(plan, semiring, payloadType, rootType, sinkKey != null,
-                                singleChannel(roots), period))
+                                singleChannel(roots), period, options.outputMode() == OutputMode.CHANGELOG))
                 .uid(uidPrefix + "sink")
                 .setParallelism(sinkKey == null ? 1 : options.sinkParallelism());
     }

@@ -16,9 +16,10 @@ import java.time.Duration;
  * @param strategy the planner strategy (default {@link Planner.Strategy#AUTO})
  * @param progressEvery emit a progress watermark every this many inserts (default 256): the sink
  *     holds back at most about this many inserts' updates before applying them
+ * @param outputMode snapshots (default) or a changelog of upserts
  */
 public record IvmOptions(long snapshotEvery, Duration snapshotPeriod, int sinkParallelism,
-        Planner.Strategy strategy, long progressEvery) implements Serializable {
+        Planner.Strategy strategy, long progressEvery, OutputMode outputMode) implements Serializable {
 
     /** Default of {@link #progressEvery()}. */
     public static final long DEFAULT_PROGRESS_EVERY = 256;
@@ -39,30 +40,42 @@ public record IvmOptions(long snapshotEvery, Duration snapshotPeriod, int sinkPa
         if (progressEvery < 1) {
             throw new IllegalArgumentException("progressEvery must be >= 1, got " + progressEvery);
         }
+        if (outputMode == null) {
+            throw new IllegalArgumentException("outputMode must not be null");
+        }
     }
 
     /** Snapshots at the end of input and on control records, sink parallelism 1, AUTO planning. */
     public static IvmOptions defaults() {
-        return new IvmOptions(0, null, 1, Planner.Strategy.AUTO, DEFAULT_PROGRESS_EVERY);
+        return new IvmOptions(0, null, 1, Planner.Strategy.AUTO, DEFAULT_PROGRESS_EVERY, OutputMode.SNAPSHOT);
     }
 
     public IvmOptions withSnapshotEvery(long inserts) {
-        return inserts == snapshotEvery ? this : new IvmOptions(inserts, snapshotPeriod, sinkParallelism, strategy, progressEvery);
+        return inserts == snapshotEvery ? this
+                : new IvmOptions(inserts, snapshotPeriod, sinkParallelism, strategy, progressEvery, outputMode);
     }
 
     public IvmOptions withSnapshotPeriod(Duration period) {
-        return new IvmOptions(snapshotEvery, period, sinkParallelism, strategy, progressEvery);
+        return new IvmOptions(snapshotEvery, period, sinkParallelism, strategy, progressEvery, outputMode);
     }
 
     public IvmOptions withSinkParallelism(int parallelism) {
-        return parallelism == sinkParallelism ? this : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, progressEvery);
+        return parallelism == sinkParallelism ? this
+                : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, progressEvery, outputMode);
     }
 
     public IvmOptions withProgressEvery(long inserts) {
-        return inserts == progressEvery ? this : new IvmOptions(snapshotEvery, snapshotPeriod, sinkParallelism, strategy, inserts);
+        return inserts == progressEvery ? this
+                : new IvmOptions(snapshotEvery, snapshotPeriod, sinkParallelism, strategy, inserts, outputMode);
+    }
+
+    public IvmOptions withOutputMode(OutputMode mode) {
+        return mode == outputMode ? this
+                : new IvmOptions(snapshotEvery, snapshotPeriod, sinkParallelism, strategy, progressEvery, mode);
     }
 
     public IvmOptions withStrategy(Planner.Strategy s) {
-        return s == strategy ? this : new IvmOptions(snapshotEvery, snapshotPeriod, sinkParallelism, s, progressEvery);
+        return s == strategy ? this
+                : new IvmOptions(snapshotEvery, snapshotPeriod, sinkParallelism, s, progressEvery, outputMode);
     }
 }

@@ -1,6 +1,7 @@
 package io.flinkivm.flink;
 
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Semiring;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -52,5 +53,27 @@ public final class Snapshots {
     public static <T> Map<Tuple, T> latest(Iterable<ResultRecord<T>> records, int parts) {
         TreeMap<Long, Map<Tuple, T>> all = byId(records, parts);
         return all.isEmpty() ? new HashMap<>() : all.lastEntry().getValue();
+    }
+
+    /**
+     * For a changelog ({@link OutputMode#CHANGELOG}): the result after every complete trigger, by
+     * id, obtained by applying the upserts in id order (a zero payload deletes the row).
+     */
+    public static <T> TreeMap<Long, Map<Tuple, T>> changelogStates(Iterable<ResultRecord<T>> records, int parts,
+            Semiring<T> semiring) {
+        TreeMap<Long, Map<Tuple, T>> changes = byId(records, parts);
+        TreeMap<Long, Map<Tuple, T>> out = new TreeMap<>();
+        Map<Tuple, T> state = new HashMap<>();
+        for (Map.Entry<Long, Map<Tuple, T>> e : changes.entrySet()) {
+            e.getValue().forEach((tuple, payload) -> {
+                if (semiring.isZero(payload)) {
+                    state.remove(tuple);
+                } else {
+                    state.put(tuple, payload);
+                }
+            });
+            out.put(e.getKey(), new HashMap<>(state));
+        }
+        return out;
     }
 }

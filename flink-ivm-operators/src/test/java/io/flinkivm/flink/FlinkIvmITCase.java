@@ -87,6 +87,11 @@ class FlinkIvmITCase {
 
     static <T> void runAndCompare(ConjunctiveQuery q, Semiring<T> k, List<Insert<T>> stream, String backend,
             int parallelism, String label) throws Exception {
+        runAndCompare(q, k, stream, backend, parallelism, label, OutputMode.SNAPSHOT);
+    }
+
+    static <T> void runAndCompare(ConjunctiveQuery q, Semiring<T> k, List<Insert<T>> stream, String backend,
+            int parallelism, String label, OutputMode mode) throws Exception {
         MaintenancePlan plan = Planner.plan(q, k);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config(backend, parallelism));
         List<InputRecord<T>> records = new ArrayList<>();
@@ -95,13 +100,14 @@ class FlinkIvmITCase {
         }
         DataStream<InputRecord<T>> input = env.fromData(records, FlinkIvm.inputType(k));
         IvmJob<T> job = FlinkIvm.maintain(input, plan, k,
-                IvmOptions.defaults().withSnapshotEvery(3).withSinkParallelism(parallelism));
+                IvmOptions.defaults().withSnapshotEvery(3).withSinkParallelism(parallelism).withOutputMode(mode));
         List<ResultRecord<T>> collected = new ArrayList<>();
         try (CloseableIterator<ResultRecord<T>> it = job.results().executeAndCollect("ivm " + label)) {
             it.forEachRemaining(collected::add);
         }
         int parts = sinkParts(plan, parallelism);
-        Map<Long, Map<Tuple, T>> snapshots = Snapshots.byId(collected, parts);
+        Map<Long, Map<Tuple, T>> snapshots = mode == OutputMode.SNAPSHOT ? Snapshots.byId(collected, parts)
+                : Snapshots.changelogStates(collected, parts, k);
         assertThat(snapshots).as("snapshots of %s", label).containsKey((long) stream.size());
         KDatabase<T> db = new KDatabase<>(k);
         int applied = 0;
@@ -147,6 +153,24 @@ class FlinkIvmITCase {
         Random r = new Random(7);
         List<Insert<Long>> stream = RandomStreams.generate(q, k, r, 300);
         runAndCompare(q, k, stream, backend, parallelism, "Ex. 10");
+    }
+
+    @ParameterizedTest(name = "changelog {0} seed={1}")
+    @MethodSource("changelogCases")
+    void changelogFoldsToEverySnapshot(String semiringName, long seed) throws Exception {
+        changelog(Semirings.byName(semiringName), seed);
+    }
+
+    private static <T> void changelog(Semiring<T> k, long seed) throws Exception {
+        for (long s = seed * 1000; s < seed * 1000 + 3; s++) {
+            DifferentialCase<T> c = DifferentialCase.generate(k, s);
+            runAndCompare(c.query(), k, c.stream(), "hashmap", 2, "changelog seed " + s + " (" + c.kind() + ")",
+                    OutputMode.CHANGELOG);
+        }
+    }
+
+    static Stream<Arguments> changelogCases() {
+        return Stream.of(Arguments.of("natural", 41L), Arguments.of("min-plus", 42L), Arguments.of("provenance", 43L));
     }
 
     static Stream<Arguments> backends() {

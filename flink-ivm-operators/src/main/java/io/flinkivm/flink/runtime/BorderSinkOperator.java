@@ -37,8 +37,8 @@ public final class BorderSinkOperator<T> extends SnapshotOperator<RootUpdate<T>,
 
     public BorderSinkOperator(MaintenancePlan plan, Semiring<T> semiring, TypeInformation<T> payloadType,
             TypeInformation<RootUpdate<T>> inputType, boolean keyedBySharedVariable, boolean inOrderInput,
-            long periodMillis) {
-        super(inputType, inOrderInput, periodMillis);
+            long periodMillis, boolean changelog) {
+        super(inputType, inOrderInput, periodMillis, changelog, payloadType);
         this.plan = plan;
         this.semiring = semiring;
         this.payloadType = payloadType;
@@ -68,6 +68,11 @@ public final class BorderSinkOperator<T> extends SnapshotOperator<RootUpdate<T>,
             joinInserts.inc();
             join.insert(store, u.tree(), u.tuple());
         }
+    }
+
+    @Override
+    protected T zero() {
+        return semiring.zero();
     }
 
     @Override

@@ -31,8 +31,9 @@ public final class DeltaJoinOperator<T> extends SnapshotOperator<Delta<T>, T> {
     private transient Counter failed;
 
     public DeltaJoinOperator(MaintenancePlan plan, Semiring<T> semiring, TypeInformation<T> payloadType,
-            TypeInformation<Delta<T>> deltaType, OutputTag<DeadLetter> deadLetters, long periodMillis) {
-        super(deltaType, true, periodMillis);
+            TypeInformation<Delta<T>> deltaType, OutputTag<DeadLetter> deadLetters, long periodMillis,
+            boolean changelog) {
+        super(deltaType, true, periodMillis, changelog, payloadType);
         this.plan = plan;
         this.semiring = semiring;
         this.payloadType = payloadType;
@@ -57,6 +58,11 @@ public final class DeltaJoinOperator<T> extends SnapshotOperator<Delta<T>, T> {
             emit(deadLetters, new DeadLetter("insert " + EventTime.inserts(timestamp), "update failed: " + e.getMessage(),
                     d.toString()), timestamp);
         }
+    }
+
+    @Override
+    protected T zero() {
+        return semiring.zero();
     }
 
     @Override

@@ -4,12 +4,18 @@ import io.flinkivm.core.engine.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.ResultRecord;
 import io.flinkivm.flink.state.StateNames;
+import io.flinkivm.flink.types.TupleTypeInfo;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -29,16 +35,25 @@ abstract class SnapshotOperator<IN, T> extends TimeOrderedOperator<IN, ResultRec
     private static final long serialVersionUID = 1L;
 
     private final long periodMillis;
+    private final boolean changelog;
+    private final TypeInformation<T> payloadType;
     private transient long lastTrigger;
     private transient long processingSnapshots;
     private transient ListState<Long> counters;
+    private transient MapState<Tuple, T> emitted;
     private transient Counter snapshots;
     private transient volatile long lastRows;
     private transient volatile long lastMillis;
 
-    SnapshotOperator(TypeInformation<IN> inputType, boolean inOrderInput, long periodMillis) {
+    /**
+     * @param changelog emit only the rows that changed since the previous trigger ({@code OutputMode.CHANGELOG})
+     */
+    SnapshotOperator(TypeInformation<IN> inputType, boolean inOrderInput, long periodMillis, boolean changelog,
+            TypeInformation<T> payloadType) {
         super(inputType, inOrderInput);
         this.periodMillis = periodMillis;
+        this.changelog = changelog;
+        this.payloadType = payloadType;
     }
 
     @Override
@@ -67,6 +82,10 @@ abstract class SnapshotOperator<IN, T> extends TimeOrderedOperator<IN, ResultRec
     @Override
     public void open() throws Exception {
         super.open();
+        if (changelog) {
+            emitted = getRuntimeContext().getMapState(
+                    new MapStateDescriptor<>(StateNames.EMITTED, TupleTypeInfo.INSTANCE, payloadType));
+        }
         snapshots = getMetricGroup().counter(Metrics.SNAPSHOTS);
         getMetricGroup().gauge(Metrics.LAST_SNAPSHOT_ROWS, () -> lastRows);
         getMetricGroup().gauge(Metrics.LAST_ENUMERATION_MS, () -> lastMillis);
@@ -101,18 +120,57 @@ abstract class SnapshotOperator<IN, T> extends TimeOrderedOperator<IN, ResultRec
         long rows = 0;
         for (Object key : keys()) {
             setCurrentKey(key);
-            Iterator<ResultTuple<T>> it = results();
-            while (it.hasNext()) {
-                ResultTuple<T> r = it.next();
-                emit(ResultRecord.row(id, insertCount, r.tuple(), r.payload(), prefixExact), timestamp);
-                rows++;
-            }
+            rows += changelog ? emitChanges(id, insertCount, prefixExact, timestamp)
+                    : emitAll(id, insertCount, prefixExact, timestamp);
         }
         emit(ResultRecord.end(id, insertCount, rows, prefixExact), timestamp);
         snapshots.inc();
         lastRows = rows;
         lastMillis = (System.nanoTime() - start) / 1_000_000;
     }
+
+    private long emitAll(long id, long insertCount, boolean prefixExact, long timestamp) {
+        long rows = 0;
+        Iterator<ResultTuple<T>> it = results();
+        while (it.hasNext()) {
+            ResultTuple<T> r = it.next();
+            emit(ResultRecord.row(id, insertCount, r.tuple(), r.payload(), prefixExact), timestamp);
+            rows++;
+        }
+        return rows;
+    }
+
+    /** Emits the rows of the current key whose payload differs from the last emitted one. */
+    private long emitChanges(long id, long insertCount, boolean prefixExact, long timestamp) throws Exception {
+        long rows = 0;
+        Set<Tuple> seen = new HashSet<>();
+        Iterator<ResultTuple<T>> it = results();
+        while (it.hasNext()) {
+            ResultTuple<T> r = it.next();
+            seen.add(r.tuple());
+            T before = emitted.get(r.tuple());
+            if (!r.payload().equals(before)) {
+                emitted.put(r.tuple(), r.payload());
+                emit(ResultRecord.row(id, insertCount, r.tuple(), r.payload(), prefixExact), timestamp);
+                rows++;
+            }
+        }
+        List<Tuple> gone = new ArrayList<>();
+        for (Map.Entry<Tuple, T> e : emitted.entries()) {
+            if (!seen.contains(e.getKey())) {
+                gone.add(e.getKey());
+            }
+        }
+        for (Tuple t : gone) {
+            emitted.remove(t);
+            emit(ResultRecord.row(id, insertCount, t, zero(), prefixExact), timestamp);
+            rows++;
+        }
+        return rows;
+    }
+
+    /** The semiring's zero (a deletion in changelog mode). */
+    protected abstract T zero();
 
     /** The keys of this subtask that may hold results. */
     private List<Object> keys() {

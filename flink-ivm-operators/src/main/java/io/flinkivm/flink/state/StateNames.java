@@ -53,6 +53,9 @@ public final class StateNames {
 
     public static final String SEQUENCER = "sequencer";
 
+    /** In changelog mode, the rows last emitted. */
+    public static final String EMITTED = "emitted";
+
     /** A snapshotting operator's counters (last trigger, processing-time snapshots). */
     public static final String SNAPSHOT_COUNTERS = "snapshot-counters";
 
