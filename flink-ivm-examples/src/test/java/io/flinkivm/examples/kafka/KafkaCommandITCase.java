@@ -10,9 +10,6 @@ import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
-import io.flinkivm.examples.cli.Main;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -40,7 +37,7 @@ import org.junit.jupiter.api.Timeout;
  * dead-lettered (+ control) = produced.
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
-class KafkaRoundTripTest {
+class KafkaCommandITCase {
 
     static final String EX10 = "Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)";
 
@@ -356,16 +353,6 @@ class KafkaRoundTripTest {
                 assertThat(out.put(origin, o)).as("one dead letter for %s", origin).isNull();
             }
             return out;
-        }
-    }
-
-    /** One run of the command line with captured output. */
-    record CliRun(int exitCode, String out, String err) {
-        static CliRun of(String... args) {
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            int code = Main.run(new PrintWriter(out), new PrintWriter(err), args);
-            return new CliRun(code, out.toString(), err.toString());
         }
     }
 }

@@ -2,7 +2,6 @@ package io.flinkivm.examples.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flinkivm.examples.kafka.KafkaRoundTripTest.CliRun;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
