@@ -56,7 +56,7 @@ public final class TpchRevenue {
     /** The seed of the interleaving shuffle ({@link TpchStream#inserts}). */
     public static final long SEED = 20_240_601L;
 
-    /** Payload units per currency unit: revenues are in 1/10,000 (cents times whole percents). */
+    /** Decimal places of a revenue payload: it counts 1/10,000 of a currency unit (cents times whole percents). */
     public static final int REVENUE_SCALE = 4;
 
     private static final int TOP = 10;
