@@ -33,7 +33,8 @@ public final class Main implements Callable<Integer> {
 
     /** The subcommands, in the order the usage lists them; a new subcommand is added here and nowhere else. */
     static List<Object> subcommands() {
-        return List.of(new ExplainCommand(), new RunCommand(), new io.flinkivm.examples.kafka.KafkaCommand());
+        return List.of(new ExplainCommand(), new RunCommand(), new io.flinkivm.examples.kafka.KafkaCommand(),
+                new io.flinkivm.examples.bench.BenchCommand());
     }
 
     /** Without a subcommand: the usage on stderr, exit code 2. */

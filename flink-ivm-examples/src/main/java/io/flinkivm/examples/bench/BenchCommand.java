@@ -1,0 +1,165 @@
+package io.flinkivm.examples.bench;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
+/** {@code bench}: measures flink-ivm against its peers and writes DIR/results.csv. */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 100,
+        header = "Measures flink-ivm against its peers on generated streams and writes results.csv.",
+        description = {
+            "Generates seeded insert streams for Ex. 10 of the paper, Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G),"
+                    + " R4(C), R5(A,C,H), over the natural numbers, with uniform and Zipf (s = 1.1) keys, once per"
+                    + " size and distribution, and runs every system of the chosen suites on the same streams.",
+            "  core   (Core II) ns per insert of the in-memory engines: the p-hierarchical plan and the fallback delta"
+                    + " joins; n = 10^4, 10^5, 10^6 (--quick: 10^4, 10^5); median of --reps runs after warm-up; the"
+                    + " ratio fallback/p-hierarchical and the flatness (ns per insert at the largest n ÷ at the smallest).",
+            "  flink  (Flink operators) inserts per second, wall time of each job (submission included) on a local cluster started once: the flink-ivm"
+                    + " job on heap and RocksDB, the query in Flink SQL, and a job that only forwards each insert through"
+                    + " as many keyBy hops; parallelism 1; n = 10^5, 10^6 (--quick: 10^4, 10^5). The flink-ivm result is"
+                    + " checked against the core engine's; a disagreement aborts the bench.",
+            "A run that exceeds its cap is stopped and reported as a bound ('>' ns per insert, '<' inserts per second)."},
+        footerHeading = "%nOutput:%n",
+        footer = {
+            "  DIR/results.csv, one row per system, distribution and n:",
+            "      " + ResultsCsv.HEADER,
+            "    A bound carries '>' or '<' before the number; state_size is empty where it is not measured. The same"
+                    + " figures are printed as tables with ratio lines.",
+            "",
+            "Exit codes:",
+            "  0  all suites ran",
+            "  1  a result check failed or a run could not complete (the message says which)",
+            "  2  bad option"})
+public final class BenchCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--quick", description = {"Smaller sizes: core 10^4 and 10^5, flink 10^4 and 10^5."})
+    boolean quick;
+
+    @Option(names = "--suite", paramLabel = "core|flink|all", defaultValue = "all",
+            description = {"The suite to run. Default: ${DEFAULT-VALUE}."})
+    String suite;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-out",
+            description = {"Directory for results.csv (created if missing). Default: ${DEFAULT-VALUE}."})
+    Path out;
+
+    @Option(names = "--seed", paramLabel = "SEED", defaultValue = "" + BenchSettings.DEFAULT_SEED,
+            description = {"Seed of the stream generator. Default: ${DEFAULT-VALUE}."})
+    long seed;
+
+    @Option(names = "--reps", paramLabel = "R", defaultValue = "3",
+            description = {"Timed runs per core measurement (the median is reported). Default: ${DEFAULT-VALUE}."})
+    int reps;
+
+    @Option(names = "--flink-reps", paramLabel = "R", defaultValue = "1",
+            description = {"Timed runs per Flink measurement. Default: ${DEFAULT-VALUE}."})
+    int flinkReps;
+
+    @Option(names = "--core-cap", paramLabel = "SECONDS", defaultValue = "60",
+            description = {"Stop a core run after this many seconds. Default: ${DEFAULT-VALUE}."})
+    long coreCap;
+
+    @Option(names = "--flink-cap", paramLabel = "SECONDS", defaultValue = "120",
+            description = {"Cancel a Flink job after this many seconds. Default: ${DEFAULT-VALUE}."})
+    long flinkCap;
+
+    @Option(names = "--sizes", paramLabel = "N", split = ",",
+            description = {"Stream sizes that replace every suite's own, e.g. 1000,10000 (for quick experiments)."})
+    List<Integer> sizes;
+
+    @Option(names = "--distributions", paramLabel = "D", split = ",", defaultValue = "uniform,zipf",
+            converter = DistributionConverter.class,
+            description = {"Key distributions to measure: uniform, zipf or both. Default: ${DEFAULT-VALUE}."})
+    List<Distribution> distributions;
+
+    @Override
+    public Integer call() {
+        PrintWriter stdout = spec.commandLine().getOut();
+        PrintWriter stderr = spec.commandLine().getErr();
+        List<Suite> suites = suites(suite.toLowerCase(Locale.ROOT));
+        if (suites == null) {
+            stderr.println("unknown suite '" + suite + "'; use core, flink or all");
+            return 2;
+        }
+        if (reps < 1 || flinkReps < 1 || coreCap < 1 || flinkCap < 1) {
+            stderr.println("--reps, --flink-reps, --core-cap and --flink-cap must be at least 1");
+            return 2;
+        }
+        if (sizes != null && (sizes.isEmpty() || sizes.stream().anyMatch(n -> n < 1))) {
+            stderr.println("--sizes must list positive numbers");
+            return 2;
+        }
+        BenchSettings settings = new BenchSettings(quick, seed, reps, flinkReps, Duration.ofSeconds(coreCap),
+                Duration.ofSeconds(flinkCap), sizes == null ? null : new ArrayList<>(sizes), distributions, true);
+        try {
+            run(suites, settings, out, stdout);
+            return 0;
+        } catch (BenchFailure e) {
+            stderr.println("bench aborted: " + e.getMessage());
+            return 1;
+        } catch (IOException e) {
+            stderr.println("cannot write " + out.resolve(ResultsCsv.FILE_NAME) + ": " + e.getMessage());
+            return 1;
+        } catch (Exception e) {
+            stderr.println("bench aborted: a run could not complete: " + e);
+            e.printStackTrace(stderr);
+            return 1;
+        }
+    }
+
+    /** Parses uniform or zipf. */
+    static final class DistributionConverter implements ITypeConverter<Distribution> {
+        @Override
+        public Distribution convert(String value) {
+            for (Distribution d : Distribution.values()) {
+                if (d.toString().equals(value.trim().toLowerCase(Locale.ROOT))) {
+                    return d;
+                }
+            }
+            throw new TypeConversionException("unknown distribution '" + value + "'; use uniform or zipf");
+        }
+    }
+
+    /** The suites for a {@code --suite} value, or null if it is unknown. */
+    static List<Suite> suites(String name) {
+        return switch (name) {
+            case "core" -> List.of(CoreSuite.defaults());
+            case "flink" -> List.of(FlinkSuite.defaults());
+            case "all" -> List.of(CoreSuite.defaults(), FlinkSuite.defaults());
+            default -> null;
+        };
+    }
+
+    /** Runs the suites, writing DIR/results.csv as it goes, and prints each suite's duration. */
+    static List<Measurement> run(List<Suite> suites, BenchSettings settings, Path dir, PrintWriter stdout) throws Exception {
+        try (ResultsCsv csv = new ResultsCsv(dir)) {
+            Harness harness = new Harness(stdout, csv);
+            List<String> durations = new ArrayList<>();
+            for (Suite s : suites) {
+                long start = System.nanoTime();
+                stdout.println("machine: " + Report.machine() + " at the start of suite " + s.name());
+                s.run(harness, settings);
+                stdout.println("machine: " + Report.machine() + " at the end of suite " + s.name());
+                durations.add("suite " + s.name() + ": " + Report.seconds((System.nanoTime() - start) / 1e9));
+            }
+            stdout.println("time: " + String.join(", ", durations));
+            stdout.println("results: " + csv.path());
+            stdout.flush();
+            return harness.recorded();
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.flinkivm.examples.bench;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Settings of one bench run.
+ *
+ * @param quick the smaller sizes of each suite
+ * @param sizes stream sizes that replace every suite's own (null: the suite's)
+ * @param distributions the key distributions to measure, in order
+ * @param warmUp whether to warm up before timing (off only in tests)
+ */
+record BenchSettings(boolean quick, long seed, int coreReps, int flinkReps, Duration coreCap, Duration flinkCap,
+        List<Integer> sizes, List<Distribution> distributions, boolean warmUp) {
+
+    static final long DEFAULT_SEED = 42;
+
+    BenchSettings {
+        if (coreReps < 1 || flinkReps < 1) {
+            throw new IllegalArgumentException("repetitions must be >= 1");
+        }
+        sizes = sizes == null ? null : List.copyOf(sizes);
+        distributions = List.copyOf(distributions);
+        if (distributions.isEmpty()) {
+            throw new IllegalArgumentException("at least one distribution is needed");
+        }
+    }
+
+    List<Integer> sizesOr(List<Integer> full, List<Integer> quickSizes) {
+        return sizes != null ? sizes : quick ? quickSizes : full;
+    }
+}

@@ -1,0 +1,105 @@
+package io.flinkivm.examples.bench;
+
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.Planner;
+import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.flink.FlinkIvm;
+import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.IvmJob;
+import io.flinkivm.flink.IvmOptions;
+import io.flinkivm.flink.ResultRecord;
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.util.Collector;
+
+/**
+ * The flink-ivm job (p-hierarchical plan where it applies) on one state backend, parallelism 1, one
+ * snapshot at the end of the input. The snapshot's rows are counted and their payloads summed, so the
+ * bench can check them against the core engine.
+ */
+final class FlinkIvmSystem implements SystemUnderTest {
+    static final String ROWS = "ivm-rows";
+    static final String CHECKSUM = "ivm-checksum";
+    static final String SNAPSHOTS = "ivm-snapshots";
+    static final String DEAD_LETTERS = "ivm-dead-letters";
+
+    private final String backend;
+
+    FlinkIvmSystem(String backend) {
+        this.backend = backend;
+    }
+
+    @Override
+    public String name() {
+        return "flink-ivm-" + (backend.equals("hashmap") ? "heap" : backend);
+    }
+
+    @Override
+    public String describe(Workload workload) {
+        return name() + ": FlinkIvm.maintain, plan AUTO, state.backend.type " + backend
+                + ", parallelism 1, one snapshot at the end; wall time of the job (submission included)";
+    }
+
+    static MaintenancePlan plan(Workload workload) {
+        return Planner.plan(QueryParser.parse(workload.query()), NaturalSemiring.INSTANCE, Planner.Strategy.AUTO);
+    }
+
+    @Override
+    public RunResult run(Workload workload, InsertStream stream, Duration cap) throws Exception {
+        MaintenancePlan plan = plan(workload);
+        List<InputRecord<Long>> records = stream.toInputRecords();
+        StreamExecutionEnvironment env = FlinkRuns.environment(backend);
+        DataStream<InputRecord<Long>> input = env.fromData(records, FlinkIvm.inputType(NaturalSemiring.INSTANCE));
+        IvmJob<Long> job = FlinkIvm.maintain(input, plan, NaturalSemiring.INSTANCE, IvmOptions.defaults());
+        job.results().process(new CountResults()).name("count result rows").setParallelism(1)
+                .sinkTo(new DiscardingSink<>()).name("discard result rows").setParallelism(1);
+        FlinkRuns.count(job.deadLetters(), DEAD_LETTERS);
+        FlinkRuns.Execution e = FlinkRuns.execute(env, "bench " + name() + " " + workload.name() + " n=" + stream.size(), cap);
+        if (!e.completed()) {
+            return RunResult.capped(e.elapsedNanos(), e.cpuNanos(), -1, "cancelled at the cap");
+        }
+        long deadLetters = e.counter(DEAD_LETTERS);
+        long snapshots = e.counter(SNAPSHOTS);
+        if (deadLetters != 0 || snapshots != 1) {
+            throw new IllegalStateException(name() + " produced " + deadLetters + " dead letters and " + snapshots
+                    + " snapshots; expected none and one");
+        }
+        return new RunResult(e.elapsedNanos(), e.cpuNanos(), true, stream.size(), -1, "", e.counter(ROWS),
+                e.counter(CHECKSUM), "");
+    }
+
+    /** Counts the rows and end markers of the snapshots and sums the rows' payloads. */
+    static final class CountResults extends ProcessFunction<ResultRecord<Long>, Void> {
+        private static final long serialVersionUID = 1L;
+        private transient LongCounter rows;
+        private transient LongCounter checksum;
+        private transient LongCounter snapshots;
+
+        @Override
+        public void open(OpenContext context) {
+            rows = new LongCounter();
+            checksum = new LongCounter();
+            snapshots = new LongCounter();
+            getRuntimeContext().addAccumulator(ROWS, rows);
+            getRuntimeContext().addAccumulator(CHECKSUM, checksum);
+            getRuntimeContext().addAccumulator(SNAPSHOTS, snapshots);
+        }
+
+        @Override
+        public void processElement(ResultRecord<Long> r, Context ctx, Collector<Void> out) {
+            if (r.isEnd()) {
+                snapshots.add(1L);
+            } else {
+                rows.add(1L);
+                checksum.add(r.payload());
+            }
+        }
+    }
+}

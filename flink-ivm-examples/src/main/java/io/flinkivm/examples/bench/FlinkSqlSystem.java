@@ -1,0 +1,133 @@
+package io.flinkivm.examples.bench;
+
+import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.query.Tuple;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.Collector;
+
+/**
+ * The same query in Flink SQL ({@link SqlTranslation}): the inserts as one table over
+ * {@code env.fromData} rows {@code (rel, x1..xw, p)}, one view per relation, regular joins and
+ * {@code SUM} of the payload product grouped by the free variables, default table configuration (no
+ * mini-batch), heap state, parallelism 1. The changelog from {@code toChangelogStream} is counted, not
+ * stored: the final result size is {@code +I − −D} and its payload sum {@code Σ(+I,+U) − Σ(−U,−D)}.
+ * Planning happens before the timed {@code execute}.
+ */
+final class FlinkSqlSystem implements SystemUnderTest {
+    static final String CHANGES = "sql-changelog-rows";
+    static final String SIZE = "sql-result-size";
+    static final String CHECKSUM = "sql-checksum";
+
+    @Override
+    public String name() {
+        return "flink-sql";
+    }
+
+    @Override
+    public String describe(Workload workload) {
+        return name() + ": Table API, joins + GROUP BY SUM, heap, parallelism 1, changelog counted via toChangelogStream;"
+                + " wall time of the job (submission included)";
+    }
+
+    /** The SQL text that is run, for the report. */
+    static String sql(Workload workload) {
+        return new SqlTranslation(QueryParser.parse(workload.query())).select();
+    }
+
+    @Override
+    public RunResult run(Workload workload, InsertStream stream, Duration cap) throws Exception {
+        SqlTranslation sql = new SqlTranslation(QueryParser.parse(workload.query()));
+        int w = sql.width();
+        String[] names = new String[w + 2];
+        TypeInformation<?>[] types = new TypeInformation<?>[w + 2];
+        names[0] = "rel";
+        types[0] = Types.INT;
+        for (int j = 1; j <= w; j++) {
+            names[j] = "x" + j;
+            types[j] = Types.LONG;
+        }
+        names[w + 1] = "p";
+        types[w + 1] = Types.LONG;
+        List<Row> rows = new ArrayList<>(stream.size());
+        for (int i = 0; i < stream.size(); i++) {
+            Object[] fields = new Object[w + 2];
+            fields[0] = sql.relationCode(stream.relation(i));
+            Tuple t = stream.tuple(i);
+            for (int j = 0; j < t.arity(); j++) {
+                if (!(t.get(j) instanceof Long)) {
+                    throw new IllegalArgumentException("the SQL peer takes BIGINT values only, got " + t);
+                }
+                fields[j + 1] = t.get(j);
+            }
+            fields[w + 1] = stream.payload(i);
+            rows.add(Row.of(fields));
+        }
+        StreamExecutionEnvironment env = FlinkRuns.environment("hashmap");
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        DataStream<Row> inserts = env.fromData(rows, Types.ROW_NAMED(names, types));
+        tEnv.createTemporaryView(SqlTranslation.INSERTS, inserts);
+        for (String view : sql.viewStatements()) {
+            tEnv.executeSql(view);
+        }
+        Table result = tEnv.sqlQuery(sql.select());
+        tEnv.toChangelogStream(result).process(new CountChangelog()).name("count changelog").setParallelism(1)
+                .sinkTo(new DiscardingSink<>()).name("discard changelog").setParallelism(1);
+        FlinkRuns.Execution e = FlinkRuns.execute(env, "bench " + name() + " " + workload.name() + " n=" + stream.size(), cap);
+        if (!e.completed()) {
+            return RunResult.capped(e.elapsedNanos(), e.cpuNanos(), -1, "cancelled at the cap");
+        }
+        return new RunResult(e.elapsedNanos(), e.cpuNanos(), true, stream.size(), -1, "n/a", e.counter(SIZE), e.counter(CHECKSUM),
+                e.counter(CHANGES) + " changelog rows");
+    }
+
+    /** Counts changelog rows and keeps the running result size and payload sum; the payload is the last field. */
+    static final class CountChangelog extends ProcessFunction<Row, Void> {
+        private static final long serialVersionUID = 1L;
+        private transient LongCounter changes;
+        private transient LongCounter size;
+        private transient LongCounter checksum;
+
+        @Override
+        public void open(OpenContext context) {
+            changes = new LongCounter();
+            size = new LongCounter();
+            checksum = new LongCounter();
+            getRuntimeContext().addAccumulator(CHANGES, changes);
+            getRuntimeContext().addAccumulator(SIZE, size);
+            getRuntimeContext().addAccumulator(CHECKSUM, checksum);
+        }
+
+        @Override
+        public void processElement(Row row, Context ctx, Collector<Void> out) {
+            changes.add(1L);
+            Object last = row.getField(row.getArity() - 1);
+            long payload = last == null ? 0 : ((Number) last).longValue();
+            switch (row.getKind()) {
+                case INSERT -> {
+                    size.add(1L);
+                    checksum.add(payload);
+                }
+                case UPDATE_AFTER -> checksum.add(payload);
+                case UPDATE_BEFORE -> checksum.add(-payload);
+                case DELETE -> {
+                    size.add(-1L);
+                    checksum.add(-payload);
+                }
+                default -> throw new IllegalStateException("unexpected row kind " + row.getKind());
+            }
+        }
+    }
+}

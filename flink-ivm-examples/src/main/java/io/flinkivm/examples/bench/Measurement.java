@@ -1,0 +1,25 @@
+package io.flinkivm.examples.bench;
+
+/**
+ * One row of results.csv: a system's cost on one stream, the median over its timed runs, or a bound
+ * if a run was stopped at the cap.
+ *
+ * @param cpuNsPerInsert CPU time per insert ({@link CpuClock}), median over the runs
+ * @param seconds median wall time of one run (for a capped run: when it was stopped)
+ * @param runs timed runs
+ * @param stateSize state at the end in {@code stateUnit}; -1 if not measured
+ * @param note a remark for the printed table
+ */
+record Measurement(String query, String system, String distribution, int n, Bounded nsPerInsert,
+        Bounded insertsPerSecond, Bounded cpuNsPerInsert, long stateSize, String stateUnit, double seconds, int runs, String note) {
+
+    Measurement withState(long size, String unit) {
+        return new Measurement(query, system, distribution, n, nsPerInsert, insertsPerSecond, cpuNsPerInsert, size, unit,
+                seconds, runs, note);
+    }
+
+    Measurement withNote(String text) {
+        return new Measurement(query, system, distribution, n, nsPerInsert, insertsPerSecond, cpuNsPerInsert, stateSize,
+                stateUnit, seconds, runs, text);
+    }
+}

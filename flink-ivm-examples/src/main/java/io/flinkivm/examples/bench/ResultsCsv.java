@@ -1,0 +1,66 @@
+package io.flinkivm.examples.bench;
+
+import java.io.BufferedWriter;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * results.csv: one row per {@link Measurement}, written and flushed as soon as it is measured. A value
+ * that is only a bound carries {@code >} or {@code <} in front; an unmeasured state size is empty.
+ */
+final class ResultsCsv implements Closeable {
+    static final String FILE_NAME = "results.csv";
+    static final String HEADER = "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit";
+
+    private final Path path;
+    private final BufferedWriter writer;
+
+    ResultsCsv(Path directory) throws IOException {
+        Files.createDirectories(directory);
+        this.path = directory.resolve(FILE_NAME);
+        this.writer = Files.newBufferedWriter(path, StandardCharsets.UTF_8);
+        writer.write(HEADER);
+        writer.newLine();
+        writer.flush();
+    }
+
+    Path path() {
+        return path;
+    }
+
+    void append(Measurement m) throws IOException {
+        writer.write(String.join(",", field(m.query()), field(m.system()), field(m.distribution()),
+                Integer.toString(m.n()), cell(m.insertsPerSecond(), 0), cell(m.nsPerInsert(), 1),
+                m.stateSize() < 0 ? "" : Long.toString(m.stateSize()), field(m.stateSize() < 0 ? "n/a" : m.stateUnit())));
+        writer.newLine();
+        writer.flush();
+    }
+
+    private static String cell(Bounded b, int decimals) {
+        if (b.kind() == Bounded.Kind.UNKNOWN) {
+            return "";
+        }
+        String prefix = switch (b.kind()) {
+            case AT_LEAST -> ">";
+            case AT_MOST -> "<";
+            default -> "";
+        };
+        return prefix + String.format(Locale.ROOT, "%." + decimals + "f", b.value());
+    }
+
+    private static String field(String s) {
+        if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0) {
+            return s;
+        }
+        return '"' + s.replace("\"", "\"\"") + '"';
+    }
+
+    @Override
+    public void close() throws IOException {
+        writer.close();
+    }
+}

@@ -1,0 +1,22 @@
+package io.flinkivm.examples.bench;
+
+/**
+ * One run of one system over one stream.
+ *
+ * @param elapsedNanos wall time of the measured part (for a capped run: until it was stopped)
+ * @param cpuNanos CPU time of the measured part ({@link CpuClock}), -1 if unknown
+ * @param completed false if the run was stopped at its time cap
+ * @param processed inserts applied when the run ended (n if completed; -1 if unknown)
+ * @param stateSize state at the end of the run in {@code stateUnit}, or -1 if not measured
+ * @param stateUnit what {@code stateSize} counts
+ * @param resultSize result tuples at the end, or -1 if not known
+ * @param checksum the sum of the result's payloads (mod 2^64), meaningful when resultSize >= 0
+ * @param note a short remark for the printed table (may be empty)
+ */
+record RunResult(long elapsedNanos, long cpuNanos, boolean completed, long processed, long stateSize, String stateUnit,
+        long resultSize, long checksum, String note) {
+
+    static RunResult capped(long elapsedNanos, long cpuNanos, long processed, String note) {
+        return new RunResult(elapsedNanos, cpuNanos, false, processed, -1, "", -1, 0, note);
+    }
+}

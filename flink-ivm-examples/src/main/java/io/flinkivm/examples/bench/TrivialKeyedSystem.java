@@ -1,0 +1,109 @@
+package io.flinkivm.examples.bench;
+
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.PlanKind;
+import io.flinkivm.core.plan.ViewNode;
+import io.flinkivm.core.plan.ViewTree;
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.flink.FlinkIvm;
+import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.TupleTypeInfo;
+import java.time.Duration;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The engine's own limit: the same input records through as many keyBy hops as the flink-ivm job has
+ * on its longest path (ingest → stateful views → root view → sink), each hop keyed by the insert's
+ * tuple and doing nothing but forwarding, on the heap backend at parallelism 1.
+ */
+final class TrivialKeyedSystem implements SystemUnderTest {
+    static final String OUT = "trivial-out";
+
+    @Override
+    public String name() {
+        return "trivial-keyed";
+    }
+
+    @Override
+    public String describe(Workload workload) {
+        MaintenancePlan plan = FlinkIvmSystem.plan(workload);
+        return name() + ": " + keyedHops(plan) + " keyBy hops of pure forwarding (as many as flink-ivm's longest path: "
+                + path(plan) + "), heap, parallelism 1; wall time of the job (submission included)";
+    }
+
+    /** keyBy hops from ingest to the sink on the longest path of the flink-ivm job for {@code plan}. */
+    static int keyedHops(MaintenancePlan plan) {
+        if (plan.kind() != PlanKind.P_HIERARCHICAL) {
+            return 1;
+        }
+        return longestStatefulChain(plan) + 2;
+    }
+
+    private static int longestStatefulChain(MaintenancePlan plan) {
+        int longest = 0;
+        for (ViewNode n : plan.statefulNodes()) {
+            int chain = 0;
+            for (ViewNode cur = n; cur != null; cur = cur.parent() < 0 ? null : plan.viewNodes().get(cur.parent())) {
+                if (cur.isStateful()) {
+                    chain++;
+                }
+            }
+            longest = Math.max(longest, chain);
+        }
+        return longest;
+    }
+
+    private static String path(MaintenancePlan plan) {
+        if (plan.kind() != PlanKind.P_HIERARCHICAL) {
+            return "ingest → fallback operator";
+        }
+        int chain = longestStatefulChain(plan);
+        boolean trivialOnly = plan.viewTrees().stream().allMatch(ViewTree::isTrivial);
+        return "ingest → " + (trivialOnly ? "" : chain + " stateful view" + (chain == 1 ? "" : "s") + " → ")
+                + "root view → sink";
+    }
+
+    @Override
+    public RunResult run(Workload workload, InsertStream stream, Duration cap) throws Exception {
+        int hops = keyedHops(FlinkIvmSystem.plan(workload));
+        TypeInformation<InputRecord<Long>> type = FlinkIvm.inputType(NaturalSemiring.INSTANCE);
+        StreamExecutionEnvironment env = FlinkRuns.environment("hashmap");
+        DataStream<InputRecord<Long>> s = env.fromData(stream.toInputRecords(), type);
+        for (int h = 0; h < hops; h++) {
+            s = s.keyBy(new TupleKey(), TupleTypeInfo.INSTANCE).map(new Forward()).returns(type).name("forward " + (h + 1));
+        }
+        FlinkRuns.count(s, OUT);
+        FlinkRuns.Execution e = FlinkRuns.execute(env, "bench " + name() + " " + workload.name() + " n=" + stream.size(), cap);
+        if (!e.completed()) {
+            return RunResult.capped(e.elapsedNanos(), e.cpuNanos(), -1, "cancelled at the cap");
+        }
+        long out = e.counter(OUT);
+        if (out != stream.size()) {
+            throw new IllegalStateException(name() + " forwarded " + out + " of " + stream.size() + " records");
+        }
+        return new RunResult(e.elapsedNanos(), e.cpuNanos(), true, stream.size(), 0, "entries", -1, 0, hops + " hops");
+    }
+
+    static final class TupleKey implements KeySelector<InputRecord<Long>, Tuple> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Tuple getKey(InputRecord<Long> r) {
+            return r.tuple();
+        }
+    }
+
+    static final class Forward implements MapFunction<InputRecord<Long>, InputRecord<Long>> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public InputRecord<Long> map(InputRecord<Long> r) {
+            return r;
+        }
+    }
+}

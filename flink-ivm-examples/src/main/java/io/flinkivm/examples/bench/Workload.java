@@ -1,0 +1,20 @@
+package io.flinkivm.examples.bench;
+
+/**
+ * A benchmark workload: a conjunctive query over the natural numbers and a deterministic generator
+ * of streams of inserts into its relations. Every system of a run reads the same generated stream.
+ */
+interface Workload {
+
+    /** A short identifier, the {@code query} column of results.csv (e.g. {@code ex10}). */
+    String name();
+
+    /** The query in flink-ivm's syntax. */
+    String query();
+
+    /** How the streams are generated (domains, skew, payloads), for the printed report. */
+    String describe(int n);
+
+    /** A stream of exactly {@code n} inserts; the same arguments give the same stream. */
+    InsertStream generate(int n, Distribution distribution, long seed);
+}

@@ -1,0 +1,72 @@
+package io.flinkivm.examples.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The harness end to end on tiny streams: one system of each kind, results.csv and the printed summary. */
+class BenchHarnessTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void writesOneCsvRowPerSystemDistributionAndSize() throws Exception {
+        Workload w = new Example10Workload();
+        List<Suite> suites = List.of(
+                new CoreSuite(w, List.of(CoreEngineSystem.pHierarchical())),
+                new FlinkSuite(w, List.of(new FlinkIvmSystem("hashmap"), new FlinkSqlSystem(), new TrivialKeyedSystem())));
+        BenchSettings settings = new BenchSettings(false, 7, 1, 1, Duration.ofSeconds(60), Duration.ofSeconds(120),
+                List.of(200), List.of(Distribution.ZIPF), false);
+        StringWriter printed = new StringWriter();
+
+        List<Measurement> ms = BenchCommand.run(suites, settings, dir, new PrintWriter(printed));
+
+        List<String> lines = Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8);
+        assertThat(lines.get(0)).isEqualTo("query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit");
+        assertThat(lines).hasSize(1 + 4).hasSize(1 + ms.size());
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",", -1);
+            assertThat(f).as(line).hasSize(8);
+            assertThat(f[0]).isEqualTo("ex10");
+            assertThat(f[1]).isIn("p-hierarchical", "flink-ivm-heap", "flink-sql", "trivial-keyed");
+            assertThat(f[2]).isEqualTo("zipf-1.1");
+            assertThat(f[3]).isEqualTo("200");
+            assertThat(Double.parseDouble(f[4])).as(line).isPositive();
+            assertThat(Double.parseDouble(f[5])).as(line).isPositive();
+        }
+        assertThat(lines).anyMatch(l -> l.startsWith("ex10,flink-ivm-heap,zipf-1.1,200,") && l.endsWith(",entries (core engine)"));
+        assertThat(lines).anyMatch(l -> l.startsWith("ex10,flink-sql,zipf-1.1,200,") && l.endsWith(",,n/a"));
+        assertThat(printed.toString()).contains("Core II", "Flink operators", "result = core",
+                "ratio flink-ivm-heap/flink-sql (inserts per second):", "ratio flink-ivm-heap/trivial-keyed",
+                "4 keyBy hops", "suite core:", "suite flink:");
+    }
+
+    @Test
+    void aCappedRunIsReportedAsABound() throws Exception {
+        Workload w = new Example10Workload();
+        InsertStream stream = w.generate(5_000, Distribution.ZIPF, 1);
+        StringWriter printed = new StringWriter();
+        try (ResultsCsv csv = new ResultsCsv(dir)) {
+            Harness h = new Harness(new PrintWriter(printed), csv);
+
+            Harness.Outcome o = h.measure(CoreEngineSystem.fallback(), w, stream, 3, Duration.ZERO);
+            h.record(o.measurement());
+
+            assertThat(o.last().completed()).isFalse();
+            assertThat(o.measurement().nsPerInsert().kind()).isEqualTo(Bounded.Kind.AT_LEAST);
+            assertThat(o.measurement().insertsPerSecond().kind()).isEqualTo(Bounded.Kind.AT_MOST);
+            assertThat(o.measurement().runs()).isEqualTo(1);
+        }
+        List<String> lines = Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8);
+        assertThat(lines.get(1)).startsWith("ex10,fallback,zipf-1.1,5000,<").contains(",>");
+    }
+}

@@ -1,0 +1,85 @@
+package io.flinkivm.examples.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.query.QueryParser;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class Example10WorkloadTest {
+    private final Example10Workload w = new Example10Workload();
+
+    @Test
+    void theSameArgumentsGiveTheSameStream() {
+        InsertStream a = w.generate(1_000, Distribution.ZIPF, 5);
+        InsertStream b = w.generate(1_000, Distribution.ZIPF, 5);
+        InsertStream c = w.generate(1_000, Distribution.ZIPF, 6);
+
+        assertThat(a.size()).isEqualTo(1_000);
+        boolean differs = false;
+        for (int i = 0; i < a.size(); i++) {
+            assertThat(a.relation(i)).isEqualTo(b.relation(i));
+            assertThat(a.tuple(i)).isEqualTo(b.tuple(i));
+            assertThat(a.payload(i)).isEqualTo(b.payload(i));
+            differs |= !a.tuple(i).equals(c.tuple(i));
+        }
+        assertThat(differs).isTrue();
+    }
+
+    @Test
+    void insertsFitTheQueryAndTheDomains() {
+        ConjunctiveQuery q = QueryParser.parse(w.query());
+        int n = 10_000;
+        InsertStream s = w.generate(n, Distribution.UNIFORM, 1);
+        Map<String, Integer> perRelation = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            assertThat(s.tuple(i).arity()).isEqualTo(q.arityOf(s.relation(i)));
+            for (int j = 0; j < s.tuple(i).arity(); j++) {
+                assertThat((Long) s.tuple(i).get(j)).isBetween(0L, (long) Example10Workload.keyDomain(n) - 1);
+            }
+            assertThat(s.payload(i)).isBetween(1L, (long) Example10Workload.MAX_PAYLOAD);
+            perRelation.merge(s.relation(i), 1, Integer::sum);
+        }
+        assertThat(perRelation).containsOnlyKeys("R1", "R2", "R3", "R4", "R5");
+        assertThat(perRelation.values()).allSatisfy(c -> assertThat(c).isBetween(1_800, 2_200));
+    }
+
+    @Test
+    void zipfSkewsTheHubVariable() {
+        int n = 20_000;
+        InsertStream s = w.generate(n, Distribution.ZIPF, 3);
+        int hot = 0;
+        int total = 0;
+        for (int i = 0; i < n; i++) {
+            if (!s.relation(i).equals("R4")) {
+                total++;
+                if ((Long) s.tuple(i).get(0) == 0L) {
+                    hot++;
+                }
+            }
+        }
+        double expected = new ZipfSampler(Example10Workload.keyDomain(n), ZipfSampler.DEFAULT_EXPONENT).probability(0);
+        assertThat((double) hot / total).isCloseTo(expected, org.assertj.core.data.Offset.offset(0.02));
+    }
+
+    @Test
+    void zipfSamplerFollowsItsDistribution() {
+        ZipfSampler z = new ZipfSampler(100, 1.1);
+        Random r = new Random(1);
+        int[] counts = new int[100];
+        for (int i = 0; i < 200_000; i++) {
+            counts[z.sample(r)]++;
+        }
+        double total = 0;
+        for (int i = 0; i < 100; i++) {
+            total += z.probability(i);
+        }
+        assertThat(total).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(counts[0] / 200_000.0).isCloseTo(z.probability(0), org.assertj.core.data.Offset.offset(0.005));
+        assertThat(counts[9] / 200_000.0).isCloseTo(z.probability(9), org.assertj.core.data.Offset.offset(0.003));
+        assertThat(z.probability(0) / z.probability(1)).isCloseTo(Math.pow(2, 1.1), org.assertj.core.data.Offset.offset(1e-9));
+    }
+}
