@@ -3,10 +3,13 @@ package io.flinkivm.examples.cli;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.semiring.Semirings;
+import io.flinkivm.examples.jobs.StateBackendKind;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
+import org.apache.flink.util.TimeUtils;
 import picocli.CommandLine.TypeConversionException;
 
 /** Picocli converters for the options shared by the subcommands; a failed conversion exits with 2. */
@@ -62,6 +65,29 @@ final class Converters {
     static final class EngineConverter extends EnumConverter<EngineKind> {
         EngineConverter() {
             super(EngineKind.class);
+        }
+    }
+
+    static final class StateConverter extends EnumConverter<StateBackendKind> {
+        StateConverter() {
+            super(StateBackendKind.class);
+        }
+    }
+
+    /** A positive duration in Flink's form: {@code 500 ms}, {@code 10 s}, {@code 2 min} (a bare number is ms). */
+    static final class DurationConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            Duration d;
+            try {
+                d = TimeUtils.parseDuration(value);
+            } catch (IllegalArgumentException | NullPointerException e) {
+                throw new TypeConversionException("not a duration: '" + value + "'; write e.g. 500 ms, 10 s or 2 min");
+            }
+            if (d.isZero() || d.isNegative()) {
+                throw new TypeConversionException("the duration must be positive, got '" + value + "'");
+            }
+            return d;
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.flinkivm.examples.cli;
 
+import io.flinkivm.examples.jobs.ExampleJobs;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Spec;
                 + " (p-hierarchical view trees below a Boolean border, a Boolean join above it)."},
         commandListHeading = "%nCommands:%n",
         footerHeading = "%n",
-        footer = {"Run 'flink-ivm COMMAND --help' for a command's options and file formats.",
+        footer = {"Without a command, flink-ivm runs the default example ('flink-ivm example').",
+                "Run 'flink-ivm COMMAND --help' for a command's options and file formats.",
                 "Exit codes: 0 success, 1 I/O error, 2 bad arguments, malformed query or unsupported plan."})
 public final class Main implements Callable<Integer> {
 
@@ -33,17 +35,20 @@ public final class Main implements Callable<Integer> {
 
     /** The subcommands, in the order the usage lists them; a new subcommand is added here and nowhere else. */
     static List<Object> subcommands() {
-        return List.of(new ExplainCommand(), new RunCommand(), new io.flinkivm.examples.kafka.KafkaCommand(),
+        return List.of(new ExplainCommand(), new RunCommand(), new ExampleCommand(),
+                new io.flinkivm.examples.kafka.KafkaCommand(),
                 new io.flinkivm.examples.bench.BenchCommand());
     }
 
-    /** Without a subcommand: the usage on stderr, exit code 2. */
+    /** Without a subcommand: runs the default example (the README's first command), as {@code example} would. */
     @Override
     public Integer call() {
-        PrintWriter err = spec.commandLine().getErr();
-        err.println("missing command");
-        spec.commandLine().usage(err);
-        return CliException.USAGE;
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("No command given: running the default example ('flink-ivm example " + ExampleJobs.DEFAULT
+                + "'). 'flink-ivm --help' lists the commands.");
+        out.println();
+        out.flush();
+        return spec.commandLine().getSubcommands().get("example").execute();
     }
 
     public static void main(String[] args) {

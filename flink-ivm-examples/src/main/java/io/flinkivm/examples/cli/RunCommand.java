@@ -7,11 +7,10 @@ import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.jobs.FlinkSettings;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.InputStream;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
+import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystemException;
@@ -24,6 +23,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,7 +38,12 @@ import picocli.CommandLine.Spec;
         description = {"Maintains a query under the inserts of a CSV file, one insert at a time, and writes the"
                 + " result at the end. Malformed input lines are reported, optionally written to a dead-letter"
                 + " file, and skipped; the other lines are applied. On stdout the run closes with"
-                + " 'inserts: N, rejected: M' (N accepted inserts, M rejected lines), the result size and the time."},
+                + " 'inserts: N, rejected: M' (N accepted inserts, M rejected lines), the result size and the time.",
+            "With --engine flink (the default) the lines are read and checked here, the job runs on the embedded"
+                + " local Flink (or, under 'flink run', on the cluster: this process reads the input and writes"
+                + " the output, the inserts travel inside the job), and the output is the snapshot taken at the"
+                + " end of the input. Inserts that Flink rejects (a payload overflow inside a view) are reported"
+                + " like malformed lines, after them."},
         footerHeading = "%nFile formats:%n",
         footer = {
             "  Input (--input): UTF-8 text, one insert per line:",
@@ -57,11 +62,12 @@ import picocli.CommandLine.Spec;
                     + " result tuple in no particular order, fields quoted as above where needed. Written"
                     + " to a temporary file and moved into place at the end.",
             "  Dead letter (--dead-letter): one line per rejected input line, no header:"
-                    + " line_number,reason,original text (CSV-quoted; bytes that are not UTF-8 appear as U+FFFD).",
+                    + " line_number,reason,original text (CSV-quoted; bytes that are not UTF-8 appear as U+FFFD);"
+                    + " the lines rejected inside Flink follow those rejected while reading.",
             "",
             "Exit codes:",
             "  0  the result was written (also when some lines were rejected)",
-            "  1  I/O error (input, output or dead-letter file) or a result payload overflow",
+            "  1  I/O error (input, output or dead-letter file), a result payload overflow or a failed Flink job",
             "  2  bad option, malformed query, unknown semiring or engine, unsupported plan"})
 final class RunCommand implements Callable<Integer> {
 
@@ -93,56 +99,144 @@ final class RunCommand implements Callable<Integer> {
                     + " reported on stderr (the first " + Rejects.MAX_REPORTED + ") and counted only."})
     Path deadLetter;
 
-    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "memory",
+    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "flink",
             converter = Converters.EngineConverter.class,
-            description = {"The runtime that maintains the result: memory (the in-memory engine of"
-                    + " flink-ivm-core, single-threaded). Default: ${DEFAULT-VALUE}."})
+            description = {"The runtime that maintains the result: flink (flink-ivm's operators on the embedded"
+                    + " local Flink, or on the cluster under 'flink run') or memory (the in-memory engine of"
+                    + " flink-ivm-core, single-threaded). Both give the same result. Default: ${DEFAULT-VALUE}."})
     EngineKind engine;
+
+    @Mixin
+    FlinkOptions flinkOptions;
 
     @Override
     public Integer call() {
         ConjunctiveQuery query = queryOptions.parse();
         MaintenancePlan plan = queryOptions.plan(query, semiring);
+        if (engine == EngineKind.MEMORY && flinkOptions.anyGiven()) {
+            throw CliException.usage("--state, --parallelism, --checkpoint-dir and --checkpoint-interval apply to"
+                    + " --engine flink only");
+        }
         return execute(semiring, plan);
     }
 
     private <T> int execute(Semiring<T> s, MaintenancePlan plan) {
         long start = System.nanoTime();
-        IvmEngine<T> ivm = switch (engine) {
-            case MEMORY -> Engines.create(plan, s);
-        };
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        FlinkSettings flink = engine == EngineKind.FLINK ? flinkOptions.settings() : null;
         if (Files.isDirectory(output)) {
             throw CliException.failure("cannot write output file " + output + ": it is a directory", null);
         }
         Path temporary = createTemporaryOutput();
         try {
-            long accepted;
-            long rejected;
-            try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES);
-                    Rejects rejects = new Rejects(err, deadLetter)) {
-                accepted = load(reader, ivm, s, plan.query(), rejects);
-                rejected = rejects.count();
-                rejects.printTotal();
-            } catch (IOException e) {
-                throw CliException.failure("cannot read input file " + input + ": " + describe(e), e);
-            }
-            out.println("inserts: " + accepted + ", rejected: " + rejected);
-            out.flush();
-            long results = writeResult(ivm, s, plan.query(), temporary);
-            long millis = (System.nanoTime() - start) / 1_000_000;
-            out.println("result: " + results + " tuple" + (results == 1 ? "" : "s") + " written to " + output
-                    + ", time: " + millis + " ms");
-            out.flush();
-            return 0;
+            return switch (engine) {
+                case MEMORY -> inMemory(s, plan, temporary, start);
+                case FLINK -> onFlink(s, plan, flink, temporary, start);
+            };
         } finally {
             deleteQuietly(temporary);
         }
     }
 
+    private <T> int inMemory(Semiring<T> s, MaintenancePlan plan, Path temporary, long start) {
+        IvmEngine<T> ivm = Engines.create(plan, s);
+        long accepted;
+        long rejected;
+        try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
+            accepted = read(s, plan.query(), rejects, (relation, tuple, payload, line) -> apply(ivm, relation, tuple, payload));
+            rejected = rejects.count();
+            rejects.printTotal();
+        }
+        printCounts(accepted, rejected);
+        long results;
+        try (ResultWriter w = new ResultWriter(temporary, plan.query())) {
+            Iterator<ResultTuple<T>> it = ivm.enumerate();
+            while (it.hasNext()) {
+                ResultTuple<T> r = it.next();
+                w.row(r.tuple(), s.format(r.payload()));
+            }
+            results = w.rows();
+        } catch (IOException e) {
+            throw outputFailure(e);
+        } catch (ArithmeticException e) {
+            throw resultOverflow(e);
+        }
+        return finish(temporary, results, start);
+    }
+
+    private <T> int onFlink(Semiring<T> s, MaintenancePlan plan, FlinkSettings flink, Path temporary, long start) {
+        FlinkRun<T> run = new FlinkRun<>(plan, s, flink);
+        long accepted;
+        long rejected;
+        long results;
+        try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
+            accepted = read(s, plan.query(), rejects, run::add);
+            List<FlinkRun.Rejected> late;
+            try (ResultWriter w = new ResultWriter(temporary, plan.query())) {
+                late = run.execute(w, "flink-ivm run " + plan.query().name() + " < " + input.getFileName());
+                results = w.rows();
+            } catch (IOException e) {
+                throw outputFailure(e);
+            } catch (ArithmeticException e) {
+                throw resultOverflow(e);
+            }
+            Map<Long, String> texts = originalLines(late);
+            for (FlinkRun.Rejected r : late) {
+                rejects.reject(r.line(), r.reason(), texts.getOrDefault(r.line(), r.record()));
+            }
+            accepted -= late.size();
+            rejected = rejects.count();
+            rejects.printTotal();
+        }
+        printCounts(accepted, rejected);
+        return finish(temporary, results, start);
+    }
+
+    private void printCounts(long accepted, long rejected) {
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("inserts: " + accepted + ", rejected: " + rejected);
+        out.flush();
+    }
+
+    private int finish(Path temporary, long results, long start) {
+        try {
+            moveIntoPlace(temporary);
+        } catch (IOException e) {
+            throw outputFailure(e);
+        }
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("result: " + results + " tuple" + (results == 1 ? "" : "s") + " written to " + output
+                + ", time: " + millis + " ms");
+        out.flush();
+        return 0;
+    }
+
+    private CliException outputFailure(IOException e) {
+        return CliException.failure("cannot write output file " + output + ": " + describe(e), e);
+    }
+
+    static CliException resultOverflow(ArithmeticException e) {
+        return CliException.failure("a result payload overflowed while the result was enumerated ("
+                + e.getMessage() + "); no output was written", e);
+    }
+
+    /** Where an accepted insert goes: the in-memory engine, or the list of records for the Flink job. */
+    @FunctionalInterface
+    interface InsertSink<T> {
+        void insert(String relation, Tuple tuple, T payload, long lineNumber) throws RejectedLineException;
+    }
+
+    /** Reads the input and passes every well-formed line to {@code sink}; returns the number of accepted inserts. */
+    private <T> long read(Semiring<T> s, ConjunctiveQuery query, Rejects rejects, InsertSink<T> sink) {
+        try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
+            return load(reader, sink, s, query, rejects);
+        } catch (IOException e) {
+            throw CliException.failure("cannot read input file " + input + ": " + describe(e), e);
+        }
+    }
+
     /** Applies every well-formed line of the input; returns the number of accepted inserts. */
-    private <T> long load(Utf8LineReader reader, IvmEngine<T> ivm, Semiring<T> s, ConjunctiveQuery query,
+    private static <T> long load(Utf8LineReader reader, InsertSink<T> sink, Semiring<T> s, ConjunctiveQuery query,
             Rejects rejects) throws IOException {
         // IOException here comes from reading the input; Rejects reports its own write errors.
         Map<String, Integer> arities = new HashMap<>();
@@ -166,7 +260,7 @@ final class RunCommand implements Callable<Integer> {
             }
             try {
                 csv.split(text, fields);
-                insert(fields, arities, query, ivm, s);
+                insert(fields, arities, query, sink, s, reader.lineNumber());
                 accepted++;
             } catch (RejectedLineException e) {
                 rejects.reject(reader.lineNumber(), e.getMessage(), text);
@@ -176,7 +270,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private static <T> void insert(List<String> fields, Map<String, Integer> arities, ConjunctiveQuery query,
-            IvmEngine<T> ivm, Semiring<T> s) throws RejectedLineException {
+            InsertSink<T> sink, Semiring<T> s, long lineNumber) throws RejectedLineException {
         if (fields.size() < 2) {
             throw new RejectedLineException("expected relation,value1,...,valueK,payload but the line has one field");
         }
@@ -202,8 +296,13 @@ final class RunCommand implements Callable<Integer> {
         for (int i = 0; i < values; i++) {
             tuple[i] = fields.get(i + 1);
         }
+        sink.insert(relation, Tuple.wrap(tuple), payload, lineNumber);
+    }
+
+    private static <T> void apply(IvmEngine<T> ivm, String relation, Tuple tuple, T payload)
+            throws RejectedLineException {
         try {
-            ivm.insert(relation, Tuple.wrap(tuple), payload);
+            ivm.insert(relation, tuple, payload);
         } catch (ArithmeticException e) {
             throw new RejectedLineException("payload overflow: " + e.getMessage()
                     + "; the insert was rejected, but views it reached before the overflow may include it");
@@ -212,40 +311,28 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * Writes the result to {@code temporary} and moves it onto the output; returns the number of tuples.
-     * On failure the caller deletes {@code temporary}, so no partial output appears.
-     */
-    private <T> long writeResult(IvmEngine<T> ivm, Semiring<T> s, ConjunctiveQuery query, Path temporary) {
-        long count = 0;
-        try {
-            try (Writer w = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
-                StringBuilder sb = new StringBuilder();
-                for (String v : query.head()) {
-                    Csv.appendField(sb, v).append(',');
-                }
-                w.append(sb.append("payload\n"));
-                Iterator<ResultTuple<T>> it = ivm.enumerate();
-                while (it.hasNext()) {
-                    ResultTuple<T> r = it.next();
-                    sb.setLength(0);
-                    Tuple t = r.tuple();
-                    for (int i = 0; i < t.arity(); i++) {
-                        Csv.appendField(sb, String.valueOf(t.get(i))).append(',');
-                    }
-                    Csv.appendField(sb, s.format(r.payload())).append('\n');
-                    w.append(sb);
-                    count++;
+    /** The text of the input lines that Flink rejected, read again (only those lines are kept). */
+    private Map<Long, String> originalLines(List<FlinkRun.Rejected> rejected) {
+        TreeSet<Long> wanted = new TreeSet<>();
+        for (FlinkRun.Rejected r : rejected) {
+            if (r.line() > 0) {
+                wanted.add(r.line());
+            }
+        }
+        Map<Long, String> texts = new HashMap<>();
+        if (wanted.isEmpty()) {
+            return texts;
+        }
+        try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
+            while (!wanted.isEmpty() && reader.next()) {
+                if (wanted.remove(reader.lineNumber())) {
+                    texts.put(reader.lineNumber(), reader.rawText());
                 }
             }
-            moveIntoPlace(temporary);
         } catch (IOException e) {
-            throw CliException.failure("cannot write output file " + output + ": " + describe(e), e);
-        } catch (ArithmeticException e) {
-            throw CliException.failure("a result payload overflowed while the result was enumerated ("
-                    + e.getMessage() + "); no output was written", e);
+            throw CliException.failure("cannot read input file " + input + " again: " + describe(e), e);
         }
-        return count;
+        return texts;
     }
 
     private static InputStream open(Path path) {

@@ -2,8 +2,12 @@ package io.flinkivm.examples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
 
 class MainTest {
 
@@ -12,7 +16,8 @@ class MainTest {
         CliRun r = CliRun.of("--help");
 
         assertThat(r.exitCode()).isZero();
-        assertThat(r.out()).contains("Usage: flink-ivm", "Commands:", "explain", "run", "--version");
+        assertThat(r.out()).contains("Usage: flink-ivm", "Commands:", "explain", "run", "example", "--version",
+                "Without a command, flink-ivm runs the default example");
         assertThat(r.err()).isEmpty();
     }
 
@@ -31,14 +36,15 @@ class MainTest {
 
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("Usage: flink-ivm run", "--query", "--semiring", "--input", "--output",
-                "--dead-letter", "--engine", "--plan", "Default: memory", "File formats:",
+                "--dead-letter", "--engine", "--plan", "--state", "--parallelism", "--checkpoint-dir",
+                "--checkpoint-interval", "Default: flink", "File formats:",
                 "relation,value1,...,valueK,payload", "line_number,reason,original text", "RFC 4180");
     }
 
     @Test
     void everyRegisteredSubcommandHasHelp() {
         Set<String> names = Main.commandLine().getSubcommands().keySet();
-        assertThat(names).contains("explain", "run").hasSize(Main.subcommands().size());
+        assertThat(names).contains("explain", "run", "example").hasSize(Main.subcommands().size());
 
         for (String name : names) {
             CliRun r = CliRun.of(name, "--help");
@@ -49,11 +55,22 @@ class MainTest {
     }
 
     @Test
-    void withoutACommandPrintsUsageAndFails() {
-        CliRun r = CliRun.of();
+    void withoutACommandRunsTheDefaultExample() {
+        CommandLine cl = Main.commandLine();
+        // The default example at its full size takes seconds; the same defaults with fewer inserts.
+        cl.getSubcommands().get("example").setDefaultValueProvider(
+                arg -> arg.isOption() && ((OptionSpec) arg).longestName().equals("--inserts") ? "300" : null);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
 
-        assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).contains("missing command", "Usage: flink-ivm");
+        int code = cl.execute();
+
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).startsWith("No command given: running the default example ('flink-ivm example ex10')")
+                .contains("flink-ivm example 'ex10'", "Data: 300 generated inserts", "Plan: p-hierarchical",
+                        "after          300 inserts", "Done: 300 inserts");
     }
 
     @Test

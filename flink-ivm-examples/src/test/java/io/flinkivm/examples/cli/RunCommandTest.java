@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** The run command's input handling, on the in-memory engine where a test is about parsing; see RunOnFlinkTest. */
 class RunCommandTest {
 
     static final String EX10 = ExplainCommandTest.EX10;
@@ -64,7 +65,8 @@ class RunCommandTest {
         Path out = dir.resolve("out.csv");
         Path dead = dir.resolve("dead.csv");
 
-        CliRun r = CliRun.of("run", "--query", "Q(A,C) :- R(A,B), S(B,C)", "--semiring", "natural", "--input", in.toString(),
+        CliRun r = CliRun.of("run", "--engine", "memory",
+                "--query", "Q(A,C) :- R(A,B), S(B,C)", "--semiring", "natural", "--input", in.toString(),
                 "--output", out.toString(), "--dead-letter", dead.toString());
 
         assertThat(r.exitCode()).isZero();
@@ -95,7 +97,8 @@ class RunCommandTest {
         Path out = dir.resolve("out.csv");
         Path dead = dir.resolve("dead.csv");
 
-        CliRun r = CliRun.of("run", "--query", "Q(A,C) :- R(A,B), S(B,C)", "--semiring", "natural", "--input", in.toString(),
+        CliRun r = CliRun.of("run", "--engine", "memory",
+                "--query", "Q(A,C) :- R(A,B), S(B,C)", "--semiring", "natural", "--input", in.toString(),
                 "--output", out.toString(), "--dead-letter", dead.toString());
 
         assertThat(r.exitCode()).isZero();
@@ -114,7 +117,8 @@ class RunCommandTest {
                 + "S,\"b,1\",plain,3\n");
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of("run", "--query", "Q(A,C) :- R(A,B), S(B,C)", "--semiring", "natural", "--input", in.toString(),
+        CliRun r = CliRun.of("run", "--engine", "memory",
+                "--query", "Q(A,C) :- R(A,B), S(B,C)", "--semiring", "natural", "--input", in.toString(),
                 "--output", out.toString());
 
         assertThat(r.exitCode()).isZero();
@@ -127,7 +131,8 @@ class RunCommandTest {
         Path in = write("in.csv", "R,a,b,x\nR,a,b,y\nS,b,c,z\n");
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of("run", "--query", "Q(A,C) :- R(A,B), S(B,C)", "--semiring", "provenance", "--input",
+        CliRun r = CliRun.of("run", "--engine", "memory",
+                "--query", "Q(A,C) :- R(A,B), S(B,C)", "--semiring", "provenance", "--input",
                 in.toString(), "--output", out.toString());
 
         assertThat(r.exitCode()).isZero();
@@ -139,7 +144,8 @@ class RunCommandTest {
         Path in = write("in.csv", "R,a,b,2\nR,c,b,3\nS,b,4\n");
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of("run", "--query", "Q() :- R(A,B), S(B)", "--semiring", "natural", "--input", in.toString(),
+        CliRun r = CliRun.of("run", "--engine", "memory",
+                "--query", "Q() :- R(A,B), S(B)", "--semiring", "natural", "--input", in.toString(),
                 "--output", out.toString());
 
         assertThat(r.exitCode()).isZero();
@@ -151,7 +157,8 @@ class RunCommandTest {
         Path in = write("in.csv", "R,a," + "b".repeat(Csv.MAX_FIELD_BYTES + 1) + ",1\nR,a,b,1\n");
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of("run", "--query", "Q(A) :- R(A,B)", "--semiring", "natural", "--input", in.toString(),
+        CliRun r = CliRun.of("run", "--engine", "memory",
+                "--query", "Q(A) :- R(A,B)", "--semiring", "natural", "--input", in.toString(),
                 "--output", out.toString());
 
         assertThat(r.exitCode()).isZero();
@@ -165,7 +172,8 @@ class RunCommandTest {
         Path in = write("in.csv", "X,1\n".repeat(25) + "R,a,1\n");
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of("run", "--query", "Q(A) :- R(A)", "--semiring", "natural", "--input", in.toString(),
+        CliRun r = CliRun.of("run", "--engine", "memory",
+                "--query", "Q(A) :- R(A)", "--semiring", "natural", "--input", in.toString(),
                 "--output", out.toString());
 
         assertThat(r.exitCode()).isZero();
@@ -180,7 +188,8 @@ class RunCommandTest {
         Path in = write("in.csv", "R,a,b,9223372036854775807\nS,a,2\n");
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of("run", "--query", "Q(A) :- R(A,B), S(A)", "--semiring", "natural", "--input", in.toString(),
+        CliRun r = CliRun.of("run", "--engine", "memory",
+                "--query", "Q(A) :- R(A,B), S(A)", "--semiring", "natural", "--input", in.toString(),
                 "--output", out.toString());
 
         assertThat(r.exitCode()).isEqualTo(1);

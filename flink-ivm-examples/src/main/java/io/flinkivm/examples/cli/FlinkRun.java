@@ -1,0 +1,173 @@
+package io.flinkivm.examples.cli;
+
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.jobs.FlinkSettings;
+import io.flinkivm.examples.jobs.IvmStreams;
+import io.flinkivm.flink.DeadLetter;
+import io.flinkivm.flink.FlinkIvm;
+import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.IvmJob;
+import io.flinkivm.flink.IvmOptions;
+import io.flinkivm.flink.ResultRecord;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeMap;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.types.Either;
+import org.apache.flink.util.CloseableIterator;
+
+/**
+ * {@code run --engine flink}: the accepted inserts of the input, in order, become a bounded source;
+ * the job takes one snapshot, at the end of the input, and its rows are the output. Dead letters come
+ * back on the same collected stream; the ingest operator numbers inserts from 1 in source order, so
+ * the origin "insert k" of a dead letter is the k-th accepted line.
+ */
+final class FlinkRun<T> {
+    private static final String INSERT_ORIGIN = "insert ";
+    private static final String LINE_ORIGIN = "line ";
+
+    private final MaintenancePlan plan;
+    private final Semiring<T> semiring;
+    private final FlinkSettings settings;
+    private final List<InputRecord<T>> records = new ArrayList<>();
+    private long[] lines = new long[1024];
+
+    /** An insert that Flink rejected. {@code line} is 0 if its origin is unknown; then {@code record} says what it was. */
+    record Rejected(long line, String reason, String record) {
+    }
+
+    FlinkRun(MaintenancePlan plan, Semiring<T> semiring, FlinkSettings settings) {
+        this.plan = plan;
+        this.semiring = semiring;
+        this.settings = settings;
+    }
+
+    /** Adds an accepted insert from input line {@code lineNumber}. */
+    void add(String relation, Tuple tuple, T payload, long lineNumber) {
+        if (records.size() == lines.length) {
+            lines = Arrays.copyOf(lines, lines.length * 2);
+        }
+        lines[records.size()] = lineNumber;
+        records.add(InputRecord.insert(relation, tuple, payload, LINE_ORIGIN + lineNumber));
+    }
+
+    /**
+     * Runs the job and writes the final snapshot's rows to {@code out}.
+     *
+     * @return the inserts Flink rejected, one per input line, by line number
+     * @throws IOException if {@code out} fails
+     * @throws CliException if the job fails (a result payload overflow among others)
+     */
+    List<Rejected> execute(ResultWriter out, String jobName) throws IOException {
+        int count = records.size();
+        if (count == 0) {
+            // Without inserts every relation, and so the result, is empty (and Flink's collection source needs an element).
+            return List.of();
+        }
+        List<DeadLetter> deadLetters = new ArrayList<>();
+        try (StreamExecutionEnvironment env = settings.environment()) {
+            int parallelism = Math.max(1, env.getParallelism());
+            DataStream<InputRecord<T>> input = env.fromData(records, FlinkIvm.inputType(semiring))
+                    .setParallelism(1)
+                    .name("inserts (" + count + " lines)");
+            records.clear(); // the source holds them serialized now
+            IvmJob<T> job = FlinkIvm.maintain(input, plan, semiring,
+                    IvmOptions.defaults().withSinkParallelism(parallelism));
+            int parts = job.results().getParallelism();
+            long snapshot = -1;
+            int ends = 0;
+            long endRows = 0;
+            try (CloseableIterator<Either<ResultRecord<T>, DeadLetter>> it =
+                    IvmStreams.merged(job).executeAndCollect(jobName)) {
+                while (hasNext(it)) {
+                    Either<ResultRecord<T>, DeadLetter> e = it.next();
+                    if (e.isRight()) {
+                        deadLetters.add(e.right());
+                        continue;
+                    }
+                    ResultRecord<T> r = e.left();
+                    if (snapshot == -1) {
+                        snapshot = r.snapshotId();
+                    } else if (r.snapshotId() != snapshot) {
+                        throw new IllegalStateException("expected one snapshot, got " + snapshot + " and "
+                                + r.snapshotId());
+                    }
+                    if (r.isEnd()) {
+                        ends++;
+                        endRows += r.rows();
+                    } else {
+                        out.row(r.tuple(), semiring.format(r.payload()));
+                    }
+                }
+            }
+            if (ends != parts || endRows != out.rows()) {
+                throw new IllegalStateException("incomplete final snapshot: " + out.rows() + " rows, " + ends + " of "
+                        + parts + " end markers counting " + endRows + " rows");
+            }
+        } catch (CliException | IOException | IllegalStateException e) {
+            throw e;
+        } catch (Exception e) {
+            throw jobFailure(e);
+        }
+        return rejected(deadLetters, count);
+    }
+
+    private static boolean hasNext(CloseableIterator<?> it) {
+        try {
+            return it.hasNext();
+        } catch (RuntimeException e) {
+            throw jobFailure(e);
+        }
+    }
+
+    private static CliException jobFailure(Exception e) {
+        Throwable root = e;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ArithmeticException a) {
+                return RunCommand.resultOverflow(a);
+            }
+            root = t;
+        }
+        return CliException.failure("the Flink job failed: " + root, e);
+    }
+
+    /** One entry per input line (the first reason if several updates of one insert failed), by line. */
+    private List<Rejected> rejected(List<DeadLetter> deadLetters, int count) {
+        TreeMap<Long, Rejected> byLine = new TreeMap<>();
+        List<Rejected> unknown = new ArrayList<>();
+        for (DeadLetter d : deadLetters) {
+            long line = lineOf(d.origin(), count);
+            String reason = d.origin().startsWith(INSERT_ORIGIN)
+                    ? d.reason() + "; the insert was rejected, but views it reached before the failure may include it"
+                    : d.reason();
+            if (line <= 0) {
+                unknown.add(new Rejected(0, reason + " (from " + d.origin() + ")", d.record()));
+            } else {
+                byLine.putIfAbsent(line, new Rejected(line, reason, d.record()));
+            }
+        }
+        List<Rejected> out = new ArrayList<>(byLine.values());
+        out.addAll(unknown);
+        return out;
+    }
+
+    private long lineOf(String origin, int count) {
+        try {
+            if (origin.startsWith(INSERT_ORIGIN)) {
+                long k = Long.parseLong(origin.substring(INSERT_ORIGIN.length()));
+                return k >= 1 && k <= count ? lines[(int) (k - 1)] : 0;
+            }
+            if (origin.startsWith(LINE_ORIGIN)) {
+                return Long.parseLong(origin.substring(LINE_ORIGIN.length()));
+            }
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+        return 0;
+    }
+}
