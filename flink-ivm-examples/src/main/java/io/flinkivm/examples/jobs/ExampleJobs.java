@@ -18,6 +18,7 @@ public final class ExampleJobs {
                 new Ex10Job(),
                 new TropicalJob(),
                 new ProvenanceJob(),
+                new io.flinkivm.examples.tpch.TpchJob(),
                 new FallbackJob());
     }
 
