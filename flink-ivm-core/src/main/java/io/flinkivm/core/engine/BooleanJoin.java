@@ -17,13 +17,24 @@ import java.util.NoSuchElementException;
  * engine and the Flink sink.
  */
 public final class BooleanJoin {
-    private final CompiledPlan plan;
+    private final JoinLayout plan;
 
-    public BooleanJoin(CompiledPlan plan) {
+    /**
+     * @param plan the join tree: a {@link CompiledPlan} (over root views) or a {@link CompiledBagJoin} (over bags)
+     * @throws IllegalArgumentException if the layout has no nodes (a cyclic plan's {@link CompiledPlan})
+     */
+    public BooleanJoin(JoinLayout plan) {
+        if (plan.nodeCount() == 0) {
+            throw new IllegalArgumentException("no join tree to maintain: " + plan
+                    + "; the cyclic plan joins the bags of its tree decomposition (CompiledBagJoin)");
+        }
         this.plan = plan;
     }
 
-    /** A root tuple of tree {@code node} became non-zero for the first time. */
+    /**
+     * A root tuple of tree {@code node} became non-zero for the first time (for a layout over bags: a
+     * bag tuple is new). Each tuple of a node must be inserted at most once.
+     */
     public void insert(BooleanJoinStore store, int node, Tuple tuple) {
         int[] kids = plan.joinChildren(node);
         int missing = 0;
@@ -91,8 +102,8 @@ public final class BooleanJoin {
     }
 
     /**
-     * Enumerates the full join: for each result, the root tuple of every tree, indexed by position
-     * in {@link CompiledPlan#order()}. The array is reused between calls of {@code next()}.
+     * Enumerates the full join: for each result, the tuple of every node, indexed by position in
+     * {@link JoinLayout#order()}. The array is reused between calls of {@code next()}.
      */
     public Iterator<Tuple[]> enumerate(BooleanJoinStore store) {
         return new JoinIterator(store);

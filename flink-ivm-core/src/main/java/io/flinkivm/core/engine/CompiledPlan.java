@@ -17,8 +17,11 @@ import java.util.Map;
 /**
  * A p-hierarchical {@link MaintenancePlan} compiled to array positions: which projection of a delta's
  * tuple goes where. Built once per runtime (the in-memory engine, or each Flink task in {@code open()}).
+ * As a {@link JoinLayout} it is the join tree over the root views; for a
+ * {@link PlanKind#CYCLIC_P_HIERARCHICAL} plan only the part below the border is compiled here, the
+ * layout has no nodes, and the join over the bags is {@link CompiledBagJoin}.
  */
-public final class CompiledPlan {
+public final class CompiledPlan implements JoinLayout {
     private final MaintenancePlan plan;
     private final Map<String, int[]> atomsOfRelation = new HashMap<>();
     private final Map<String, Integer> arityOfRelation = new HashMap<>();
@@ -35,7 +38,7 @@ public final class CompiledPlan {
     private final int[] orderParentPosition;
 
     public CompiledPlan(MaintenancePlan plan) {
-        if (plan.kind() != PlanKind.P_HIERARCHICAL) {
+        if (plan.kind() != PlanKind.P_HIERARCHICAL && plan.kind() != PlanKind.CYCLIC_P_HIERARCHICAL) {
             throw new IllegalArgumentException("not a p-hierarchical plan: " + plan);
         }
         this.plan = plan;
@@ -57,9 +60,23 @@ public final class CompiledPlan {
             nodeKeyPositions[n.id()] = positions(n.schema(), plan.nodeRoute(n.id()).key(), n.displayName());
         }
         List<ViewTree> trees = plan.viewTrees();
-        List<JoinTreeNode> join = plan.joinTree();
         int treeCount = trees.size();
         rootKeyInHead = new int[treeCount][];
+        for (int i = 0; i < treeCount; i++) {
+            rootKeyInHead[i] = positions(q.head(), trees.get(i).schema(), trees.get(i).displayName());
+        }
+        if (plan.kind() == PlanKind.CYCLIC_P_HIERARCHICAL) {
+            keyInOwn = new int[0][];
+            keyInParent = new int[0][];
+            children = new int[0][];
+            childIndexInParent = new int[0];
+            order = new int[0];
+            orderParentPosition = new int[0];
+            headTree = new int[0];
+            headPosition = new int[0];
+            return;
+        }
+        List<JoinTreeNode> join = plan.joinTree();
         keyInOwn = new int[treeCount][];
         keyInParent = new int[treeCount][];
         children = new int[treeCount][];
@@ -71,7 +88,6 @@ public final class CompiledPlan {
         for (int i = 0; i < treeCount; i++) {
             ViewTree t = trees.get(i);
             JoinTreeNode j = join.get(i);
-            rootKeyInHead[i] = positions(q.head(), t.schema(), t.displayName());
             keyInOwn[i] = positions(t.schema(), j.key(), t.displayName());
             if (j.parent() >= 0) {
                 keyInParent[i] = positions(trees.get(j.parent()).schema(), j.key(), t.displayName());
@@ -168,26 +184,37 @@ public final class CompiledPlan {
         return plan.viewTrees().size();
     }
 
+    /** The join-tree nodes: one per view tree in the acyclic plan, none in the cyclic plan. */
+    @Override
+    public int nodeCount() {
+        return order.length;
+    }
+
     /** The join-tree children of a tree. */
+    @Override
     public int[] joinChildren(int tree) {
         return children[tree];
     }
 
     /** A tree's index among its parent's join children (-1 for the root). */
+    @Override
     public int childIndexInParent(int tree) {
         return childIndexInParent[tree];
     }
 
+    @Override
     public int joinParent(int tree) {
         return plan.joinTree().get(tree).parent();
     }
 
     /** A tree's root tuple projected onto its join key with the parent. */
+    @Override
     public Tuple keyToParent(int tree, Tuple rootTuple) {
         return rootTuple.project(keyInOwn[tree]);
     }
 
     /** A parent's root tuple projected onto its join key with child tree {@code child}. */
+    @Override
     public Tuple keyOfChild(int child, Tuple parentTuple) {
         return parentTuple.project(keyInParent[child]);
     }
@@ -198,16 +225,19 @@ public final class CompiledPlan {
     }
 
     /** The join trees in pre-order. */
+    @Override
     public int[] order() {
         return order;
     }
 
     /** For each position in {@link #order()}, the position of its parent (-1 for the root). */
+    @Override
     public int[] orderParentPosition() {
         return orderParentPosition;
     }
 
     /** Assembles a result tuple from the root tuples at each position of {@link #order()}. */
+    @Override
     public Tuple assembleHead(Tuple[] byOrderPosition) {
         Object[] values = new Object[headTree.length];
         for (int h = 0; h < values.length; h++) {

@@ -8,10 +8,11 @@ public final class Engines {
     private Engines() {
     }
 
-    /** The engine for {@code plan}: the p-hierarchical engine or the delta-join fallback. */
+    /** The engine for {@code plan}: the p-hierarchical engine (acyclic or cyclic) or the delta-join fallback. */
     public static <T> IvmEngine<T> create(MaintenancePlan plan, Semiring<T> semiring) {
         return switch (plan.kind()) {
             case P_HIERARCHICAL -> new PHierarchicalEngine<>(plan, semiring);
+            case CYCLIC_P_HIERARCHICAL -> new CyclicPHierarchicalEngine<>(plan, semiring);
             case FALLBACK_DELTA_JOIN -> new DeltaJoinEngine<>(plan, semiring);
         };
     }

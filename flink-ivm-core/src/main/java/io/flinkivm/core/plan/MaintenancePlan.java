@@ -1,6 +1,7 @@
 package io.flinkivm.core.plan;
 
 import io.flinkivm.core.analysis.Classification;
+import io.flinkivm.core.analysis.EdgeCover;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.semiring.SemiringProperty;
@@ -15,6 +16,8 @@ import java.util.Set;
  * How one query is maintained over one semiring: an immutable, serializable value produced by
  * {@link Planner}. For {@link PlanKind#P_HIERARCHICAL} it holds the view trees (Algorithms 1 and 2),
  * the routes of deltas between their stateful nodes, and the Boolean join tree over the root views;
+ * for {@link PlanKind#CYCLIC_P_HIERARCHICAL} the same view trees and routes, and instead of the join
+ * tree the bags of a minimum-width tree decomposition of the root views' join ({@link #bags()});
  * for {@link PlanKind#FALLBACK_DELTA_JOIN} the delta-join order of each atom.
  */
 public final class MaintenancePlan implements Serializable {
@@ -33,11 +36,23 @@ public final class MaintenancePlan implements Serializable {
     private final List<JoinTreeNode> joinTree;
     private final List<Integer> joinOrder;
     private final List<List<DeltaJoinStep>> deltaJoins;
+    private final List<BagNode> bags;
+    private final double fhtw;
 
     MaintenancePlan(ConjunctiveQuery query, String semiring, Set<SemiringProperty> semiringProperties,
             Classification classification, PlanKind kind, List<String> reasons, List<ViewTree> viewTrees,
             List<ViewNode> viewNodes, List<Route> atomRoutes, List<Route> nodeRoutes,
             List<JoinTreeNode> joinTree, List<Integer> joinOrder, List<List<DeltaJoinStep>> deltaJoins) {
+        this(query, semiring, semiringProperties, classification, kind, reasons, viewTrees, viewNodes, atomRoutes,
+                nodeRoutes, joinTree, joinOrder, deltaJoins, List.of(),
+                kind == PlanKind.P_HIERARCHICAL ? 1 : Double.NaN);
+    }
+
+    MaintenancePlan(ConjunctiveQuery query, String semiring, Set<SemiringProperty> semiringProperties,
+            Classification classification, PlanKind kind, List<String> reasons, List<ViewTree> viewTrees,
+            List<ViewNode> viewNodes, List<Route> atomRoutes, List<Route> nodeRoutes,
+            List<JoinTreeNode> joinTree, List<Integer> joinOrder, List<List<DeltaJoinStep>> deltaJoins,
+            List<BagNode> bags, double fhtw) {
         this.query = query;
         this.semiring = semiring;
         this.semiringProperties = semiringProperties.isEmpty()
@@ -56,6 +71,8 @@ public final class MaintenancePlan implements Serializable {
             dj.add(List.copyOf(steps));
         }
         this.deltaJoins = List.copyOf(dj);
+        this.bags = List.copyOf(bags);
+        this.fhtw = fhtw;
         validate();
     }
 
@@ -116,7 +133,24 @@ public final class MaintenancePlan implements Serializable {
         return nodeRoutes.get(node);
     }
 
-    /** The Boolean join tree, indexed by tree index. */
+    /**
+     * The bags of the tree decomposition above the border, in pre-order (cyclic plan only; empty
+     * otherwise).
+     */
+    public List<BagNode> bags() {
+        return bags;
+    }
+
+    /**
+     * The fractional hypertree width of the join of the root views above the border: 1 for the
+     * α-acyclic plan, the decomposition's width for the cyclic plan, NaN for the fallback. Its proof
+     * of Thm. 1 shows it is at most fhtw of the Boolean version of the query.
+     */
+    public double fhtw() {
+        return fhtw;
+    }
+
+    /** The Boolean join tree, indexed by tree index (α-acyclic plan only). */
     public List<JoinTreeNode> joinTree() {
         return joinTree;
     }
@@ -145,6 +179,31 @@ public final class MaintenancePlan implements Serializable {
             for (int i = 0; i < viewTrees.size(); i++) {
                 check(viewTrees.get(i).index() == i, "tree index");
             }
+        } else if (kind == PlanKind.CYCLIC_P_HIERARCHICAL) {
+            check(atomRoutes.size() == query.body().size(), "one route per atom");
+            check(nodeRoutes.size() == viewNodes.size(), "one route per node");
+            check(joinTree.isEmpty() && joinOrder.isEmpty(), "no join tree over the view trees");
+            check(!bags.isEmpty(), "at least one bag");
+            check(fhtw >= 1, "fhtw at least 1");
+            double width = 0;
+            for (int b = 0; b < bags.size(); b++) {
+                BagNode bag = bags.get(b);
+                check(bag.index() == b, "bag index");
+                check(b == 0 ? bag.parent() == -1 : bag.parent() >= 0 && bag.parent() < b, "bags in pre-order");
+                for (String v : bag.key()) {
+                    check(bag.variables().contains(v) && bags.get(bag.parent()).variables().contains(v),
+                            "bag key shared with the parent");
+                }
+                width = Math.max(width, bag.rho());
+            }
+            check(width == fhtw, "fhtw is the largest ρ* of a bag");
+            for (ViewTree t : viewTrees) {
+                boolean inBag = false;
+                for (BagNode bag : bags) {
+                    inBag |= bag.variables().containsAll(t.schema()) && bag.trees().contains(t.index());
+                }
+                check(inBag, "every root view lies in a bag that joins it");
+            }
         } else {
             check(deltaJoins.size() == query.body().size(), "one delta join per atom");
         }
@@ -158,9 +217,16 @@ public final class MaintenancePlan implements Serializable {
 
     /** The guarantee of this plan, in one line. */
     public String guarantee() {
+        String lookups = "payloads recovered by " + viewTrees.size() + " lookup" + (viewTrees.size() == 1 ? "" : "s")
+                + " per result tuple";
         if (kind == PlanKind.P_HIERARCHICAL) {
-            return "amortized O(1) per insert and constant-delay enumeration (Thm. 1, fhtw = 1); payloads recovered by "
-                    + viewTrees.size() + " lookup" + (viewTrees.size() == 1 ? "" : "s") + " per result tuple";
+            return "amortized O(1) per insert and constant-delay enumeration (Thm. 1, fhtw = 1); " + lookups;
+        }
+        if (kind == PlanKind.CYCLIC_P_HIERARCHICAL) {
+            String exponent = EdgeCover.format(fhtw - 1);
+            String cost = exponent.equals("1") ? "N" : exponent.contains("/") ? "N^(" + exponent + ")" : "N^" + exponent;
+            return "amortized O(N^(fhtw-1)) = O(" + cost + ") per insert and constant-delay enumeration (Thm. 1, fhtw = "
+                    + EdgeCover.format(fhtw) + "); " + lookups;
         }
         return "an insert costs the number of tuples its delta join touches (up to the size of the database per insert); "
                 + "the result is materialized, so enumeration has constant delay";
@@ -177,6 +243,8 @@ public final class MaintenancePlan implements Serializable {
         }
         if (kind == PlanKind.P_HIERARCHICAL) {
             explainViewTrees(sb);
+        } else if (kind == PlanKind.CYCLIC_P_HIERARCHICAL) {
+            explainBags(sb);
         } else {
             explainFallback(sb);
         }
@@ -195,6 +263,56 @@ public final class MaintenancePlan implements Serializable {
     private void explainViewTrees(StringBuilder sb) {
         sb.append("Plan: p-hierarchical — view trees over ").append(semiring)
                 .append(" below the border, Boolean join of the root views above it\n");
+        explainBelowBorder(sb);
+        sb.append("Boolean join tree (above the border):\n");
+        for (int tree : joinOrder) {
+            int depth = 0;
+            for (int p = joinTree.get(tree).parent(); p >= 0; p = joinTree.get(p).parent()) {
+                depth++;
+            }
+            JoinTreeNode j = joinTree.get(tree);
+            sb.append("  ").append("  ".repeat(depth)).append(rootName(viewTrees.get(tree)));
+            if (j.parent() >= 0) {
+                sb.append(j.key().isEmpty() ? " × (cross product)" : " on " + String.join(",", j.key()));
+            }
+            sb.append('\n');
+        }
+    }
+
+    private void explainBags(StringBuilder sb) {
+        sb.append("Plan: cyclic p-hierarchical — view trees over ").append(semiring)
+                .append(" below the border; above it, the bags of a tree decomposition of the root views' join,")
+                .append(" each maintained by a worst-case-optimal delta join, and the Boolean join of the bags\n");
+        explainBelowBorder(sb);
+        sb.append("Tree decomposition of the root views' join (above the border, fhtw = ").append(EdgeCover.format(fhtw))
+                .append("):\n");
+        for (BagNode b : bags) {
+            int depth = 0;
+            for (int p = b.parent(); p >= 0; p = bags.get(p).parent()) {
+                depth++;
+            }
+            sb.append("  ").append("  ".repeat(depth)).append("bag ").append(b.index()).append(" {")
+                    .append(String.join(",", b.variables())).append("}: ρ* = ").append(EdgeCover.format(b.rho()));
+            if (b.parent() >= 0) {
+                sb.append(b.key().isEmpty() ? ", × (cross product)" : ", on " + String.join(",", b.key()));
+            }
+            List<String> members = new ArrayList<>();
+            for (int t : b.trees()) {
+                ViewTree tree = viewTrees.get(t);
+                List<String> part = new ArrayList<>();
+                for (String v : tree.schema()) {
+                    if (b.variables().contains(v)) {
+                        part.add(v);
+                    }
+                }
+                members.add(part.size() == tree.schema().size() ? rootName(tree)
+                        : "π[" + String.join(",", part) + "] " + rootName(tree));
+            }
+            sb.append(", joins ").append(String.join(", ", members)).append('\n');
+        }
+    }
+
+    private void explainBelowBorder(StringBuilder sb) {
         sb.append("View trees (below the border):\n");
         for (ViewTree t : viewTrees) {
             sb.append("  tree ").append(t.index()).append(": root view ").append(rootName(t));
@@ -212,19 +330,6 @@ public final class MaintenancePlan implements Serializable {
         }
         sb.append(String.join(", ", indicators))
                 .append(" over boolean; only a root tuple that is new crosses it\n");
-        sb.append("Boolean join tree (above the border):\n");
-        for (int tree : joinOrder) {
-            int depth = 0;
-            for (int p = joinTree.get(tree).parent(); p >= 0; p = joinTree.get(p).parent()) {
-                depth++;
-            }
-            JoinTreeNode j = joinTree.get(tree);
-            sb.append("  ").append("  ".repeat(depth)).append(rootName(viewTrees.get(tree)));
-            if (j.parent() >= 0) {
-                sb.append(j.key().isEmpty() ? " × (cross product)" : " on " + String.join(",", j.key()));
-            }
-            sb.append('\n');
-        }
     }
 
     private String rootName(ViewTree t) {
@@ -272,7 +377,7 @@ public final class MaintenancePlan implements Serializable {
     /** The plan as a Mermaid flowchart (view trees bottom-up, the border, the Boolean join). */
     public String toMermaid() {
         StringBuilder sb = new StringBuilder("flowchart BT\n");
-        if (kind != PlanKind.P_HIERARCHICAL) {
+        if (kind == PlanKind.FALLBACK_DELTA_JOIN) {
             for (Atom a : query.body()) {
                 sb.append("  a").append(a.index()).append("[\"").append(a).append("\"] --> result\n");
             }
@@ -292,7 +397,10 @@ public final class MaintenancePlan implements Serializable {
         for (ViewTree t : viewTrees) {
             sb.append("  t").append(t.index()).append("[\"").append(rootName(t)).append("\"] -. border .-> sink\n");
         }
-        sb.append("  sink[(\"Boolean join + payload recovery\")]\n");
+        sb.append(kind == PlanKind.CYCLIC_P_HIERARCHICAL
+                ? "  sink[(\"" + bags.size() + (bags.size() == 1 ? " bag" : " bags") + ", fhtw = " + EdgeCover.format(fhtw)
+                        + ", Boolean join of the bags + payload recovery\")]\n"
+                : "  sink[(\"Boolean join + payload recovery\")]\n");
         return sb.toString();
     }
 

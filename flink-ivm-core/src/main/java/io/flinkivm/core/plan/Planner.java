@@ -3,6 +3,8 @@ package io.flinkivm.core.plan;
 import io.flinkivm.core.analysis.Classification;
 import io.flinkivm.core.analysis.Gyo;
 import io.flinkivm.core.analysis.QueryClassifier;
+import io.flinkivm.core.analysis.TreeDecomposition;
+import io.flinkivm.core.analysis.TreeDecompositions;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.semiring.Semiring;
@@ -18,8 +20,11 @@ import java.util.Set;
 
 /**
  * Turns a query and a semiring into a {@link MaintenancePlan}: the paper's plan (Algorithms 1 and 2,
- * indicator projections, the Boolean join tree) for α-acyclic p-hierarchical queries over positive
- * semirings, and first-order delta joins for everything else.
+ * indicator projections, the Boolean join above the border) for p-hierarchical queries over positive
+ * semirings, and first-order delta joins for everything else. Above the border the plan joins the
+ * root views along a join tree when their join is α-acyclic ({@link PlanKind#P_HIERARCHICAL}), and
+ * along the bags of a minimum-width tree decomposition otherwise ({@link PlanKind#CYCLIC_P_HIERARCHICAL},
+ * within {@link TreeDecompositions}' size limits; beyond them the fallback, with the reason).
  */
 public final class Planner {
 
@@ -31,7 +36,10 @@ public final class Planner {
     public enum Strategy {
         /** The p-hierarchical plan where it applies, otherwise the fallback. */
         AUTO,
-        /** The p-hierarchical plan; refuse with {@link UnsupportedPlanException} where it does not apply. */
+        /**
+         * The p-hierarchical plan (acyclic or cyclic above the border); refuse with
+         * {@link UnsupportedPlanException} where it does not apply.
+         */
         P_HIERARCHICAL,
         /** Always the fallback delta-join plan (e.g. to compare against). */
         FALLBACK
@@ -141,7 +149,10 @@ public final class Planner {
         return steps;
     }
 
-    /** Builds the p-hierarchical plan; returns null (with a reason added) if the Boolean join is cyclic. */
+    /**
+     * Builds the p-hierarchical plan; returns null (with a reason added) if the Boolean join is cyclic
+     * and too large for the tree decomposition search.
+     */
     private static final class Builder {
         private final ConjunctiveQuery query;
         private final String semiring;
@@ -272,12 +283,16 @@ public final class Planner {
             }
             Gyo.Result gyo = Gyo.reduce(schemas);
             if (!gyo.acyclic()) {
+                String tooLarge = TreeDecompositions.limitViolation(schemas);
+                if (tooLarge == null) {
+                    return cyclic(trees, atomRoutes, nodeRoutes, schemas);
+                }
                 List<String> left = new ArrayList<>();
                 for (int e : gyo.residual()) {
                     left.add("V[" + String.join(",", schemas.get(e)) + "]");
                 }
                 reasons.add("the Boolean join of the root views is cyclic (GYO leaves " + String.join(", ", left)
-                        + "); cyclic p-hierarchical queries take the fallback in this version");
+                        + ") and too large for the tree decomposition search: " + tooLarge);
                 return null;
             }
             int[] parent = rerootAtWidest(gyo.parent(), schemas);
@@ -300,6 +315,44 @@ public final class Planner {
             preorder(root, parent, joinOrder);
             return new MaintenancePlan(query, semiring, properties, classification, PlanKind.P_HIERARCHICAL,
                     List.of(), trees, nodes, atomRoutes, nodeRoutes, joinTree, joinOrder, List.of());
+        }
+
+        /**
+         * The cyclic plan: the bags of a minimum-width tree decomposition of the root schemas, each
+         * joining the root views that meet it (a view with an empty schema joins at the root bag).
+         */
+        private MaintenancePlan cyclic(List<ViewTree> trees, List<Route> atomRoutes, List<Route> nodeRoutes,
+                List<List<String>> schemas) {
+            TreeDecomposition td = TreeDecompositions.optimal(schemas);
+            List<BagNode> bags = new ArrayList<>();
+            for (int b = 0; b < td.bags().size(); b++) {
+                List<String> variables = new ArrayList<>();
+                for (String h : query.head()) {
+                    if (td.bags().get(b).contains(h)) {
+                        variables.add(h);
+                    }
+                }
+                List<String> key = new ArrayList<>();
+                int parent = td.parent().get(b);
+                for (String v : variables) {
+                    if (parent >= 0 && td.bags().get(parent).contains(v)) {
+                        key.add(v);
+                    }
+                }
+                List<Integer> members = new ArrayList<>();
+                for (ViewTree t : trees) {
+                    boolean meets = t.schema().isEmpty() && b == 0;
+                    for (String v : t.schema()) {
+                        meets |= variables.contains(v);
+                    }
+                    if (meets) {
+                        members.add(t.index());
+                    }
+                }
+                bags.add(new BagNode(b, variables, td.rho().get(b), parent, key, members));
+            }
+            return new MaintenancePlan(query, semiring, properties, classification, PlanKind.CYCLIC_P_HIERARCHICAL,
+                    List.of(), trees, nodes, atomRoutes, nodeRoutes, List.of(), List.of(), List.of(), bags, td.width());
         }
 
         /** Re-roots the join tree at the widest schema (lowest index on ties), for a readable plan. */
