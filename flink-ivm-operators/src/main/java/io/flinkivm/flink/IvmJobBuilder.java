@@ -2,6 +2,7 @@ package io.flinkivm.flink;
 
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PlanKind;
+import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.Route;
 import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.plan.ViewTree;
@@ -53,13 +54,16 @@ final class IvmJobBuilder<T> {
         if (!plan.semiring().equals(semiring.name())) {
             throw new IllegalArgumentException("plan was made for semiring " + plan.semiring() + ", not " + semiring.name());
         }
-        this.plan = plan;
+        // The cyclic plan (bags above the border) runs in the in-memory engine only so far; on Flink
+        // a cyclic p-hierarchical query takes the fallback, which is correct for every query.
+        this.plan = plan.kind() == PlanKind.CYCLIC_P_HIERARCHICAL
+                ? Planner.plan(plan.query(), semiring, Planner.Strategy.FALLBACK) : plan;
         this.semiring = semiring;
         this.options = options;
         this.payloadType = PayloadTypes.of(semiring);
         this.deltaType = new DeltaTypeInfo<>(payloadType);
         this.deadLetterTag = new OutputTag<>("ivm-dead-letters", DeadLetterTypeInfo.INSTANCE);
-        this.uidPrefix = "ivm-" + fingerprint(plan) + "-";
+        this.uidPrefix = "ivm-" + fingerprint(this.plan) + "-";
     }
 
     private static String fingerprint(MaintenancePlan plan) {

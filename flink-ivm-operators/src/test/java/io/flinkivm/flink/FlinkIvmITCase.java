@@ -173,6 +173,15 @@ class FlinkIvmITCase {
         return Stream.of(Arguments.of("natural", 41L), Arguments.of("min-plus", 42L), Arguments.of("provenance", 43L));
     }
 
+    @org.junit.jupiter.api.Test
+    void cyclicPHierarchicalQueryRunsOnFlink() throws Exception {
+        ConjunctiveQuery q = QueryParser.parse("Q(A,B,C) :- R(A,B,D), S(B,C), T(A,C,E)");
+        Semiring<Long> k = NaturalSemiring.INSTANCE;
+        assertThat(Planner.plan(q, k).kind()).isEqualTo(PlanKind.CYCLIC_P_HIERARCHICAL);
+        List<Insert<Long>> stream = RandomStreams.generate(q, k, new Random(11), 200);
+        runAndCompare(q, k, stream, "hashmap", 2, "triangle with ears");
+    }
+
     static Stream<Arguments> backends() {
         return Stream.of(Arguments.of("hashmap", 1), Arguments.of("rocksdb", 2));
     }
