@@ -1,7 +1,6 @@
 package io.flinkivm.core.engine;
 
 import io.flinkivm.core.query.Tuple;
-import java.util.HashMap;
 
 /** A {@link BooleanJoinStore} in hash maps. */
 final class MemoryBooleanJoinStore implements BooleanJoinStore {
@@ -77,7 +76,7 @@ final class MemoryBooleanJoinStore implements BooleanJoinStore {
 
     /** A hash map as {@link KeyValueState}. */
     static final class MapState<K, V> implements KeyValueState<K, V> {
-        private final HashMap<K, V> map = new HashMap<>();
+        private final OpenHashMap<K, V> map = new OpenHashMap<>();
 
         @Override
         public V get(K key) {
@@ -99,7 +98,7 @@ final class MemoryBooleanJoinStore implements BooleanJoinStore {
         }
 
         java.util.Iterator<java.util.Map.Entry<K, V>> entries() {
-            return map.entrySet().iterator();
+            return map.entries();
         }
     }
 }

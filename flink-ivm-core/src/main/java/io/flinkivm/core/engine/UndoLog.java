@@ -1,7 +1,6 @@
 package io.flinkivm.core.engine;
 
 import java.util.Arrays;
-import java.util.Map;
 
 /**
  * The writes of one insert, so that an insert that fails half-way (e.g. a natural-number overflow
@@ -28,7 +27,7 @@ final class UndoLog {
     }
 
     /** Records that {@code map} held {@code old} (null: nothing) at {@code key}. */
-    <K, V> void mapEntry(Map<K, V> map, K key, V old) {
+    <K, V> void mapEntry(KeyValueState<K, V> map, K key, V old) {
         add(map, key, -1, old);
     }
 
@@ -54,9 +53,9 @@ final class UndoLog {
             if (slots[i] >= 0) {
                 ((Object[]) targets[i])[slots[i]] = olds[i];
             } else if (olds[i] == null) {
-                ((Map<Object, Object>) targets[i]).remove(keys[i]);
+                ((KeyValueState<Object, Object>) targets[i]).remove(keys[i]);
             } else {
-                ((Map<Object, Object>) targets[i]).put(keys[i], olds[i]);
+                ((KeyValueState<Object, Object>) targets[i]).put(keys[i], olds[i]);
             }
         }
         clear();

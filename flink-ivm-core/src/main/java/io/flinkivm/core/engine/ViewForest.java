@@ -8,12 +8,10 @@ import io.flinkivm.core.query.AtomMatcher;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * The part of the p-hierarchical plan below the border, in hash maps: the stateful join views and
+ * The part of the p-hierarchical plan below the border, in open-addressing hash maps: the stateful join views and
  * the root views over K. Each insert costs O(1) lookups; every change of a root view is reported to
  * a {@link RootListener} (the Boolean join, or the ablation's join over K) once the whole insert has
  * succeeded. An insert that fails (e.g. natural-number overflow) is rolled back completely and
@@ -34,10 +32,10 @@ final class ViewForest<T> {
     private final CompiledPlan compiled;
     private final AtomMatcher[] matchers;
     private final JoinViewLogic<T>[] logic;
-    private final Map<Tuple, Object[]>[] nodeState;
+    private final OpenHashMap<Tuple, Object[]>[] nodeState;
     private final Route[] atomRoutes;
     private final Route[] nodeRoutes;
-    private final Map<Tuple, T>[] rootViews;
+    private final OpenHashMap<Tuple, T>[] rootViews;
     private final RootListener<T> listener;
     private final ArrayChildPayloads<T> cursor = new ArrayChildPayloads<>();
     private final UndoLog undo = new UndoLog();
@@ -57,12 +55,12 @@ final class ViewForest<T> {
         }
         List<ViewNode> nodes = plan.viewNodes();
         logic = new JoinViewLogic[nodes.size()];
-        nodeState = new Map[nodes.size()];
+        nodeState = new OpenHashMap[nodes.size()];
         nodeRoutes = new Route[nodes.size()];
         for (ViewNode n : nodes) {
             if (n.isStateful()) {
                 logic[n.id()] = new JoinViewLogic<>(semiring, n.arity());
-                nodeState[n.id()] = new HashMap<>();
+                nodeState[n.id()] = new OpenHashMap<>();
             }
             nodeRoutes[n.id()] = plan.nodeRoute(n.id());
         }
@@ -70,9 +68,9 @@ final class ViewForest<T> {
         for (int a = 0; a < atoms.size(); a++) {
             atomRoutes[a] = plan.atomRoute(a);
         }
-        rootViews = new Map[compiled.treeCount()];
+        rootViews = new OpenHashMap[compiled.treeCount()];
         for (int i = 0; i < rootViews.length; i++) {
-            rootViews[i] = new HashMap<>();
+            rootViews[i] = new OpenHashMap<>();
         }
     }
 
@@ -143,7 +141,7 @@ final class ViewForest<T> {
             route = nodeRoutes[node];
             delta = out;
         }
-        Map<Tuple, T> root = rootViews[route.tree()];
+        OpenHashMap<Tuple, T> root = rootViews[route.tree()];
         T old = root.get(key);
         T updated = RootViewLogic.add(semiring, old, delta);
         root.put(key, updated);
@@ -159,12 +157,12 @@ final class ViewForest<T> {
     /** Number of state entries: join-view keys and root-view tuples. */
     long stateEntries() {
         long total = 0;
-        for (Map<Tuple, Object[]> m : nodeState) {
+        for (OpenHashMap<Tuple, Object[]> m : nodeState) {
             if (m != null) {
                 total += m.size();
             }
         }
-        for (Map<Tuple, T> m : rootViews) {
+        for (OpenHashMap<Tuple, T> m : rootViews) {
             total += m.size();
         }
         return total;
