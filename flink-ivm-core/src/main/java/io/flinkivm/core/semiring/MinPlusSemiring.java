@@ -1,9 +1,5 @@
 package io.flinkivm.core.semiring;
 
-import java.util.Collections;
-import java.util.EnumSet;
-import java.util.Set;
-
 /**
  * The tropical semiring (R ∪ {+∞}, min, +, +∞, 0): a payload is a cost, a join adds costs and a
  * projection keeps the cheapest. Payloads are {@link Double}s; NaN and -∞ are not in the semiring.
@@ -11,89 +7,13 @@ import java.util.Set;
  * {@code 1.0E20}) and {@code inf} for +∞; parsing also accepts {@code +inf} and {@code infinity}.
  * A sum of two finite costs beyond the double range throws {@link PayloadOverflowException}.
  */
-public final class MinPlusSemiring implements Semiring<Double> {
+public final class MinPlusSemiring extends TropicalSemiring {
     private static final long serialVersionUID = 1L;
 
     public static final MinPlusSemiring INSTANCE = new MinPlusSemiring();
 
-    private static final Double ZERO = Double.POSITIVE_INFINITY;
-    private static final Double ONE = 0.0;
-    private static final Set<SemiringProperty> PROPERTIES = Collections.unmodifiableSet(EnumSet.of(
-            SemiringProperty.COMMUTATIVE, SemiringProperty.IDEMPOTENT, SemiringProperty.POSITIVE));
-
-    private MinPlusSemiring() {}
-
-    @Override
-    public String name() {
-        return "min-plus";
-    }
-
-    @Override
-    public Double zero() {
-        return ZERO;
-    }
-
-    @Override
-    public Double one() {
-        return ONE;
-    }
-
-    @Override
-    public Double plus(Double a, Double b) {
-        double x = a;
-        double y = b;
-        return Decimals.normalise(x <= y ? x : y);
-    }
-
-    @Override
-    public Double times(Double a, Double b) {
-        double x = a;
-        double y = b;
-        double r = x + y;
-        if (Double.isInfinite(r) && Double.isFinite(x) && Double.isFinite(y)) {
-            throw new PayloadOverflowException("min-plus overflow: " + x + " + " + y + " exceeds the double range");
-        }
-        return Decimals.normalise(r);
-    }
-
-    @Override
-    public boolean isZero(Double a) {
-        return a == Double.POSITIVE_INFINITY;
-    }
-
-    @Override
-    public Double parse(String text) {
-        String t = Decimals.requireText(text, name());
-        if (Decimals.isPositiveInfinity(t)) {
-            return ZERO;
-        }
-        if (Decimals.isNegativeInfinity(t)) {
-            throw new PayloadFormatException("not a min-plus value: '" + text + "'; -inf is not in the semiring (its zero is +inf)");
-        }
-        if (Decimals.isNaN(t)) {
-            throw new PayloadFormatException("not a min-plus value: '" + text + "'; NaN is not in the semiring");
-        }
-        return Decimals.parseFinite(t, "a min-plus value (a number or inf)");
-    }
-
-    @Override
-    public String format(Double value) {
-        return value == Double.POSITIVE_INFINITY ? "inf" : Decimals.format(value);
-    }
-
-    @Override
-    public Class<Double> payloadClass() {
-        return Double.class;
-    }
-
-    @Override
-    public Set<SemiringProperty> properties() {
-        return PROPERTIES;
-    }
-
-    @Override
-    public String toString() {
-        return name();
+    private MinPlusSemiring() {
+        super("min-plus", true);
     }
 
     private Object readResolve() {
