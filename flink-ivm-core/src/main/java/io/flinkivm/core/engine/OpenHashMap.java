@@ -12,6 +12,10 @@ import java.util.NoSuchElementException;
  * follows one pointer fewer, the state takes about a third less memory, and the garbage collector
  * has a third fewer objects to trace and copy; as the state outgrows the caches these are the costs
  * that grow. Keys must not be null and must have stable hash codes. Not thread-safe.
+ *
+ * <p>A map of width w > 1 keeps w value slots per key in place (a join view's child payloads), read
+ * and written through {@link #entry}, {@link #addEntry}, {@link #slots} and {@link #base}; an
+ * entry's index is valid until the next {@link #addEntry} or {@link #remove}.
  */
 final class OpenHashMap<K, V> implements KeyValueState<K, V> {
     private static final int MIN_CAPACITY = 16;
@@ -20,18 +24,29 @@ final class OpenHashMap<K, V> implements KeyValueState<K, V> {
     private int[] hashes;
     private Object[] keys;
     private Object[] values;
+    private final int width;
     private int mask;
     private int size;
     private int resizeAt;
 
+    /** A map with one value per key. */
     OpenHashMap() {
+        this(1);
+    }
+
+    /** A map with {@code width} value slots per key. */
+    OpenHashMap(int width) {
+        if (width < 1) {
+            throw new IllegalArgumentException("width must be >= 1, got " + width);
+        }
+        this.width = width;
         allocate(MIN_CAPACITY);
     }
 
     private void allocate(int capacity) {
         hashes = new int[capacity];
         keys = new Object[capacity];
-        values = new Object[capacity];
+        values = new Object[capacity * width];
         mask = capacity - 1;
         resizeAt = capacity / 2;
     }
@@ -56,14 +71,46 @@ final class OpenHashMap<K, V> implements KeyValueState<K, V> {
         }
     }
 
+    /** The value of {@code key}, or null (for width 1). */
     @Override
     @SuppressWarnings("unchecked")
     public V get(K key) {
         int i = find(key, hash(key));
-        return i < 0 ? null : (V) values[i];
+        return i < 0 ? null : (V) values[i * width];
     }
 
-    /** Associates {@code value} with {@code key}; a null value removes the key. */
+    /** The index of {@code key}'s entry, or -1. */
+    int entry(K key) {
+        return find(key, hash(key));
+    }
+
+    /** Adds an entry for {@code key}, which must be absent, with all slots null; returns its index. */
+    int addEntry(K key) {
+        int h = hash(key);
+        if (size + 1 > resizeAt) {
+            rehash(2 * hashes.length);
+        }
+        int i = h & mask;
+        while (hashes[i] != 0) {
+            i = (i + 1) & mask;
+        }
+        hashes[i] = h;
+        keys[i] = key;
+        size++;
+        return i;
+    }
+
+    /** The value slots of every entry: entry {@code e}'s slot {@code s} is at {@code base(e) + s}. */
+    Object[] slots() {
+        return values;
+    }
+
+    /** Where entry {@code e}'s value slots start in {@link #slots()}. */
+    int base(int e) {
+        return e * width;
+    }
+
+    /** Associates {@code value} with {@code key}; a null value removes the key (for width 1). */
     @Override
     public void put(K key, V value) {
         if (value == null) {
@@ -78,14 +125,14 @@ final class OpenHashMap<K, V> implements KeyValueState<K, V> {
                 break;
             }
             if (stored == h && key.equals(keys[i])) {
-                values[i] = value;
+                values[i * width] = value;
                 return;
             }
             i = (i + 1) & mask;
         }
         hashes[i] = h;
         keys[i] = key;
-        values[i] = value;
+        values[i * width] = value;
         if (++size > resizeAt) {
             rehash(2 * hashes.length);
         }
@@ -112,13 +159,13 @@ final class OpenHashMap<K, V> implements KeyValueState<K, V> {
             if (movable) {
                 hashes[hole] = h;
                 keys[hole] = keys[j];
-                values[hole] = values[j];
+                System.arraycopy(values, j * width, values, hole * width, width);
                 hole = j;
             }
         }
         hashes[hole] = 0;
         keys[hole] = null;
-        values[hole] = null;
+        Arrays.fill(values, hole * width, hole * width + width, null);
     }
 
     private void rehash(int capacity) {
@@ -135,7 +182,7 @@ final class OpenHashMap<K, V> implements KeyValueState<K, V> {
                 }
                 hashes[i] = h;
                 keys[i] = oldKeys[s];
-                values[i] = oldValues[s];
+                System.arraycopy(oldValues, s * width, values, i * width, width);
             }
         }
     }
@@ -151,7 +198,7 @@ final class OpenHashMap<K, V> implements KeyValueState<K, V> {
         size = 0;
     }
 
-    /** The entries, in no particular order; the map must not change while iterating. */
+    /** The entries (for width 1), in no particular order; the map must not change while iterating. */
     Iterator<Map.Entry<K, V>> entries() {
         return new Iterator<>() {
             private int next = advance(0);
@@ -175,7 +222,7 @@ final class OpenHashMap<K, V> implements KeyValueState<K, V> {
                 if (!hasNext()) {
                     throw new NoSuchElementException();
                 }
-                Map.Entry<K, V> e = new AbstractMap.SimpleImmutableEntry<>((K) keys[next], (V) values[next]);
+                Map.Entry<K, V> e = new AbstractMap.SimpleImmutableEntry<>((K) keys[next], (V) values[next * width]);
                 next = advance(next + 1);
                 return e;
             }

@@ -21,14 +21,14 @@ final class UndoLog {
         size = 0;
     }
 
-    /** Records that {@code array[slot]} held {@code old}. */
-    void arraySlot(Object[] array, int slot, Object old) {
-        add(array, null, slot, old);
-    }
-
     /** Records that {@code map} held {@code old} (null: nothing) at {@code key}. */
     <K, V> void mapEntry(KeyValueState<K, V> map, K key, V old) {
         add(map, key, -1, old);
+    }
+
+    /** Records that slot {@code slot} of {@code key}'s entry in a wide {@code map} held {@code old}. */
+    <K> void entrySlot(OpenHashMap<K, ?> map, K key, int slot, Object old) {
+        add(map, key, -2 - slot, old);
     }
 
     private void add(Object target, Object key, int slot, Object old) {
@@ -50,8 +50,9 @@ final class UndoLog {
     @SuppressWarnings("unchecked")
     void rollback() {
         for (int i = size - 1; i >= 0; i--) {
-            if (slots[i] >= 0) {
-                ((Object[]) targets[i])[slots[i]] = olds[i];
+            if (slots[i] <= -2) {
+                OpenHashMap<Object, ?> map = (OpenHashMap<Object, ?>) targets[i];
+                map.slots()[map.base(map.entry(keys[i])) - 2 - slots[i]] = olds[i];
             } else if (olds[i] == null) {
                 ((KeyValueState<Object, Object>) targets[i]).remove(keys[i]);
             } else {

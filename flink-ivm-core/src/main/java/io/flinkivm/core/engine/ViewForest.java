@@ -32,7 +32,7 @@ final class ViewForest<T> {
     private final CompiledPlan compiled;
     private final AtomMatcher[] matchers;
     private final JoinViewLogic<T>[] logic;
-    private final OpenHashMap<Tuple, Object[]>[] nodeState;
+    private final OpenHashMap<Tuple, Object>[] nodeState;
     private final Route[] atomRoutes;
     private final Route[] nodeRoutes;
     private final OpenHashMap<Tuple, T>[] rootViews;
@@ -60,7 +60,7 @@ final class ViewForest<T> {
         for (ViewNode n : nodes) {
             if (n.isStateful()) {
                 logic[n.id()] = new JoinViewLogic<>(semiring, n.arity());
-                nodeState[n.id()] = new OpenHashMap<>();
+                nodeState[n.id()] = new OpenHashMap<>(n.arity());
             }
             nodeRoutes[n.id()] = plan.nodeRoute(n.id());
         }
@@ -125,14 +125,15 @@ final class ViewForest<T> {
     private void propagate(Route route, Tuple key, T delta) {
         while (!route.toRoot()) {
             int node = route.node();
-            Object[] children = nodeState[node].get(key);
-            if (children == null) {
-                children = new Object[logic[node].arity()];
-                nodeState[node].put(key, children);
-                undo.mapEntry(nodeState[node], key, null);
+            OpenHashMap<Tuple, Object> state = nodeState[node];
+            int entry = state.entry(key);
+            if (entry < 0) {
+                entry = state.addEntry(key);
+                undo.mapEntry(state, key, null);
             }
-            undo.arraySlot(children, route.slot(), children[route.slot()]);
-            cursor.values = children;
+            cursor.values = state.slots();
+            cursor.base = state.base(entry);
+            undo.entrySlot(state, key, route.slot(), cursor.values[cursor.base + route.slot()]);
             T out = logic[node].onChildDelta(cursor, route.slot(), delta);
             if (semiring.isZero(out)) {
                 return;
@@ -157,7 +158,7 @@ final class ViewForest<T> {
     /** Number of state entries: join-view keys and root-view tuples. */
     long stateEntries() {
         long total = 0;
-        for (OpenHashMap<Tuple, Object[]> m : nodeState) {
+        for (OpenHashMap<Tuple, Object> m : nodeState) {
             if (m != null) {
                 total += m.size();
             }
@@ -168,19 +169,20 @@ final class ViewForest<T> {
         return total;
     }
 
-    /** Reused view of one key's child array. */
+    /** Reused view of one key's child slots in a join view's map. */
     private static final class ArrayChildPayloads<T> implements ChildPayloads<T> {
         Object[] values;
+        int base;
 
         @Override
         @SuppressWarnings("unchecked")
         public T get(int slot) {
-            return (T) values[slot];
+            return (T) values[base + slot];
         }
 
         @Override
         public void set(int slot, T payload) {
-            values[slot] = payload;
+            values[base + slot] = payload;
         }
     }
 }

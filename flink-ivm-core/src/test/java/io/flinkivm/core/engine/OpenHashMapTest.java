@@ -56,6 +56,46 @@ class OpenHashMapTest {
     }
 
     @Test
+    void wideEntriesKeepTheirSlotsThroughGrowthAndRemoval() {
+        for (long seed = 0; seed < 20; seed++) {
+            Random random = new Random(seed);
+            int width = 2 + random.nextInt(3);
+            OpenHashMap<Object, Object> map = new OpenHashMap<>(width);
+            Map<Object, Object[]> expected = new HashMap<>();
+            int domain = 1 + random.nextInt(400);
+            for (int op = 0; op < 5_000; op++) {
+                int id = random.nextInt(domain);
+                Object key = seed % 2 == 0 ? new Colliding(id) : Tuple.of((long) id);
+                int e = map.entry(key);
+                assertThat(e >= 0).as("seed %d op %d", seed, op).isEqualTo(expected.containsKey(key));
+                if (random.nextInt(4) == 0) {
+                    map.remove(key);
+                    expected.remove(key);
+                    continue;
+                }
+                if (e < 0) {
+                    e = map.addEntry(key);
+                    expected.put(key, new Object[width]);
+                }
+                Object[] want = expected.get(key);
+                for (int s = 0; s < width; s++) {
+                    assertThat(map.slots()[map.base(e) + s]).as("seed %d op %d slot %d", seed, op, s).isEqualTo(want[s]);
+                }
+                int slot = random.nextInt(width);
+                map.slots()[map.base(e) + slot] = op;
+                want[slot] = op;
+            }
+            assertThat(map.size()).isEqualTo(expected.size());
+            for (Map.Entry<Object, Object[]> x : expected.entrySet()) {
+                int e = map.entry(x.getKey());
+                for (int s = 0; s < width; s++) {
+                    assertThat(map.slots()[map.base(e) + s]).isEqualTo(x.getValue()[s]);
+                }
+            }
+        }
+    }
+
+    @Test
     void nullValueRemovesAndClearEmpties() {
         OpenHashMap<Tuple, String> map = new OpenHashMap<>();
         for (long i = 0; i < 1000; i++) {
