@@ -2,20 +2,20 @@ package io.flinkivm.flink.types;
 
 import io.flinkivm.core.semiring.CovarianceTriple;
 import org.apache.flink.api.common.serialization.SerializerConfig;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /**
  * Type information for the payloads of {@code covariance:m}: {@link CovarianceTriple}s over m
  * features, serialized by {@link CovarianceTripleSerializer}.
  */
-public final class CovarianceTripleTypeInfo extends TypeInformation<CovarianceTriple> {
+public final class CovarianceTripleTypeInfo extends OpaqueTypeInfo<CovarianceTriple> {
     private static final long serialVersionUID = 1L;
 
     private final int dimension;
 
     /** Type information for triples over {@code dimension ≥ 1} features. */
     public CovarianceTripleTypeInfo(int dimension) {
+        super(CovarianceTriple.class);
         if (dimension < 1) {
             throw new IllegalArgumentException("a covariance triple needs at least one feature, got m = " + dimension);
         }
@@ -25,36 +25,6 @@ public final class CovarianceTripleTypeInfo extends TypeInformation<CovarianceTr
     /** The number of features m. */
     public int dimension() {
         return dimension;
-    }
-
-    @Override
-    public boolean isBasicType() {
-        return false;
-    }
-
-    @Override
-    public boolean isTupleType() {
-        return false;
-    }
-
-    @Override
-    public int getArity() {
-        return 1;
-    }
-
-    @Override
-    public int getTotalFields() {
-        return 1;
-    }
-
-    @Override
-    public Class<CovarianceTriple> getTypeClass() {
-        return CovarianceTriple.class;
-    }
-
-    @Override
-    public boolean isKeyType() {
-        return false;
     }
 
     @Override

@@ -7,13 +7,14 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /** Shared part of the type information of records that carry a payload of type {@code T}. */
-abstract class PayloadRecordTypeInfo<R, T> extends TypeInformation<R> {
+abstract class PayloadRecordTypeInfo<R, T> extends OpaqueTypeInfo<R> {
     private static final long serialVersionUID = 1L;
 
     private final Class<R> typeClass;
     private final TypeInformation<T> payloadType;
 
     PayloadRecordTypeInfo(Class<R> typeClass, TypeInformation<T> payloadType) {
+        super(typeClass);
         this.typeClass = typeClass;
         this.payloadType = Objects.requireNonNull(payloadType, "payloadType");
     }
@@ -32,38 +33,8 @@ abstract class PayloadRecordTypeInfo<R, T> extends TypeInformation<R> {
     }
 
     @Override
-    public final boolean isBasicType() {
-        return false;
-    }
-
-    @Override
-    public final boolean isTupleType() {
-        return false;
-    }
-
-    @Override
-    public final int getArity() {
-        return 1;
-    }
-
-    @Override
-    public final int getTotalFields() {
-        return 1;
-    }
-
-    @Override
-    public final Class<R> getTypeClass() {
-        return typeClass;
-    }
-
-    @Override
     public final Map<String, TypeInformation<?>> getGenericParameters() {
         return Map.of("T", payloadType);
-    }
-
-    @Override
-    public final boolean isKeyType() {
-        return false;
     }
 
     @Override
