@@ -33,9 +33,10 @@ public final class BooleanJoin {
 
     /**
      * A root tuple of tree {@code node} became non-zero for the first time (for a layout over bags: a
-     * bag tuple is new). Each tuple of a node must be inserted at most once.
+     * bag tuple is new). Each tuple of a node must be inserted at most once. Returns the number of
+     * tuples (of any node) that became live.
      */
-    public void insert(BooleanJoinStore store, int node, Tuple tuple) {
+    public int insert(BooleanJoinStore store, int node, Tuple tuple) {
         int[] kids = plan.joinChildren(node);
         int missing = 0;
         for (int c = 0; c < kids.length; c++) {
@@ -52,15 +53,18 @@ public final class BooleanJoin {
         }
         if (missing > 0) {
             store.missing(node).put(tuple, missing);
-        } else {
-            makeLive(store, node, tuple);
+            return 0;
         }
+        return makeLive(store, node, tuple);
     }
 
-    private void makeLive(BooleanJoinStore store, int startNode, Tuple startTuple) {
+    /** Makes a tuple live, then the waiting tuples it completes; returns how many became live. */
+    private int makeLive(BooleanJoinStore store, int startNode, Tuple startTuple) {
         ArrayDeque<Object[]> work = new ArrayDeque<>();
         work.push(new Object[] {startNode, startTuple});
+        int made = 0;
         while (!work.isEmpty()) {
+            made++;
             Object[] item = work.pop();
             int node = (Integer) item[0];
             Tuple tuple = (Tuple) item[1];
@@ -99,6 +103,7 @@ public final class BooleanJoin {
                 waiting = next;
             }
         }
+        return made;
     }
 
     /**

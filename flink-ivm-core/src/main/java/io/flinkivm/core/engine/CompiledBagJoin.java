@@ -4,7 +4,6 @@ import io.flinkivm.core.plan.BagNode;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.ViewTree;
-import io.flinkivm.core.query.Tuple;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +19,7 @@ import java.util.Map;
  * extends a binding by one of its variables v, the list of distinct v-values per value of the
  * member's variables bound before v. Ids of sets and lists are global, for {@link BagJoinStore}.
  */
-public final class CompiledBagJoin implements JoinLayout {
+public final class CompiledBagJoin extends CompiledJoinTree {
 
     /** One root view's projection onto one bag. */
     static final class Member {
@@ -83,34 +82,15 @@ public final class CompiledBagJoin implements JoinLayout {
         }
     }
 
-    private final MaintenancePlan plan;
     private final Member[][] membersOfTree;
     private final int[] bagWidth;
     private final int setCount;
     private final int listCount;
-    private final int[][] rootKeyInHead;
-    private final int[] parent;
-    private final int[][] children;
-    private final int[] childIndexInParent;
-    private final int[][] keyInOwn;
-    private final int[][] keyInParent;
-    private final int[] order;
-    private final int[] orderParentPosition;
-    private final int[] headBag;
-    private final int[] headPosition;
 
     public CompiledBagJoin(MaintenancePlan plan) {
-        if (plan.kind() != PlanKind.CYCLIC_P_HIERARCHICAL) {
-            throw new IllegalArgumentException("not a cyclic p-hierarchical plan: " + plan);
-        }
-        this.plan = plan;
+        super(checked(plan), bagNodes(plan), bagOrder(plan), "bag");
         List<ViewTree> trees = plan.viewTrees();
         List<BagNode> bags = plan.bags();
-        List<String> head = plan.query().head();
-        rootKeyInHead = new int[trees.size()][];
-        for (ViewTree t : trees) {
-            rootKeyInHead[t.index()] = CompiledPlan.positions(head, t.schema(), t.displayName());
-        }
         List<List<Member>> byTree = new ArrayList<>();
         for (int i = 0; i < trees.size(); i++) {
             byTree.add(new ArrayList<>());
@@ -133,53 +113,31 @@ public final class CompiledBagJoin implements JoinLayout {
         for (int i = 0; i < trees.size(); i++) {
             membersOfTree[i] = byTree.get(i).toArray(new Member[0]);
         }
-        // The join tree over the bags (bags are in pre-order, root first).
-        int n = bags.size();
-        parent = new int[n];
-        children = new int[n][];
-        childIndexInParent = new int[n];
-        keyInOwn = new int[n][];
-        keyInParent = new int[n][];
-        order = new int[n];
-        orderParentPosition = new int[n];
-        List<List<Integer>> kids = new ArrayList<>();
-        for (int b = 0; b < n; b++) {
-            kids.add(new ArrayList<>());
+    }
+
+    private static MaintenancePlan checked(MaintenancePlan plan) {
+        if (plan.kind() != PlanKind.CYCLIC_P_HIERARCHICAL) {
+            throw new IllegalArgumentException("not a cyclic p-hierarchical plan: " + plan);
         }
-        for (BagNode bag : bags) {
-            int b = bag.index();
-            parent[b] = bag.parent();
+        return plan;
+    }
+
+    /** The join tree over the bags. */
+    private static List<Node> bagNodes(MaintenancePlan plan) {
+        List<Node> out = new ArrayList<>();
+        for (BagNode bag : plan.bags()) {
+            out.add(new Node(bag.variables(), bag.parent(), bag.key(), "bag " + bag.index()));
+        }
+        return out;
+    }
+
+    /** Bags are numbered in pre-order, root first. */
+    private static int[] bagOrder(MaintenancePlan plan) {
+        int[] order = new int[plan.bags().size()];
+        for (int b = 0; b < order.length; b++) {
             order[b] = b;
-            orderParentPosition[b] = bag.parent();
-            String where = "bag " + b;
-            keyInOwn[b] = CompiledPlan.positions(bag.variables(), bag.key(), where);
-            if (bag.parent() >= 0) {
-                keyInParent[b] = CompiledPlan.positions(bags.get(bag.parent()).variables(), bag.key(), where);
-                childIndexInParent[b] = kids.get(bag.parent()).size();
-                kids.get(bag.parent()).add(b);
-            } else {
-                keyInParent[b] = new int[0];
-                childIndexInParent[b] = -1;
-            }
         }
-        for (int b = 0; b < n; b++) {
-            children[b] = kids.get(b).stream().mapToInt(Integer::intValue).toArray();
-        }
-        headBag = new int[head.size()];
-        headPosition = new int[head.size()];
-        for (int h = 0; h < head.size(); h++) {
-            headBag[h] = -1;
-            for (int b = 0; b < n && headBag[h] < 0; b++) {
-                int pos = bags.get(b).variables().indexOf(head.get(h));
-                if (pos >= 0) {
-                    headBag[h] = b;
-                    headPosition[h] = pos;
-                }
-            }
-            if (headBag[h] < 0) {
-                throw new IllegalStateException("free variable " + head.get(h) + " is in no bag of " + plan);
-            }
-        }
+        return order;
     }
 
     /** Compiles one bag: its members, their indexes, and one program per member. */
@@ -222,17 +180,17 @@ public final class CompiledBagJoin implements JoinLayout {
                 int[] values = new int[ls.size()];
                 for (int i = 0; i < ls.size(); i++) {
                     int local = ls.get(i) - firstList;
-                    keys[i] = CompiledPlan.positions(s, listKeyVars.get(local), "bag " + bag.index());
+                    keys[i] = positions(s, listKeyVars.get(local), "bag " + bag.index());
                     values[i] = s.indexOf(listValueVar.get(local));
                 }
                 members.add(new Member(bag.index(), firstSet + m,
-                        CompiledPlan.positions(tree.schema(), s, tree.displayName()),
+                        positions(tree.schema(), s, tree.displayName()),
                         ls.stream().mapToInt(Integer::intValue).toArray(), keys, values, programs.get(m)));
             }
         }
 
         private int[] slots(List<String> vars) {
-            return CompiledPlan.positions(bag.variables(), vars, "bag " + bag.index());
+            return positions(bag.variables(), vars, "bag " + bag.index());
         }
 
         /** The generic join with member {@code m}'s new tuple fixed. */
@@ -319,10 +277,6 @@ public final class CompiledBagJoin implements JoinLayout {
         }
     }
 
-    public MaintenancePlan plan() {
-        return plan;
-    }
-
     /** The members fed by tree {@code tree}'s root view: one per bag that joins it. */
     Member[] membersOf(int tree) {
         return membersOfTree[tree];
@@ -343,66 +297,8 @@ public final class CompiledBagJoin implements JoinLayout {
         return listCount;
     }
 
-    public int treeCount() {
-        return membersOfTree.length;
-    }
-
-    /** A result tuple (head order) projected onto tree {@code tree}'s root schema. */
-    public Tuple rootKeyOfHead(int tree, Tuple head) {
-        return head.project(rootKeyInHead[tree]);
-    }
-
-    @Override
-    public int nodeCount() {
-        return parent.length;
-    }
-
-    @Override
-    public int[] joinChildren(int bag) {
-        return children[bag];
-    }
-
-    @Override
-    public int childIndexInParent(int bag) {
-        return childIndexInParent[bag];
-    }
-
-    @Override
-    public int joinParent(int bag) {
-        return parent[bag];
-    }
-
-    @Override
-    public Tuple keyToParent(int bag, Tuple bagTuple) {
-        return bagTuple.project(keyInOwn[bag]);
-    }
-
-    @Override
-    public Tuple keyOfChild(int child, Tuple parentTuple) {
-        return parentTuple.project(keyInParent[child]);
-    }
-
-    @Override
-    public int[] order() {
-        return order;
-    }
-
-    @Override
-    public int[] orderParentPosition() {
-        return orderParentPosition;
-    }
-
-    @Override
-    public Tuple assembleHead(Tuple[] byOrderPosition) {
-        Object[] values = new Object[headBag.length];
-        for (int h = 0; h < values.length; h++) {
-            values[h] = byOrderPosition[headBag[h]].get(headPosition[h]);
-        }
-        return Tuple.wrap(values);
-    }
-
     @Override
     public String toString() {
-        return "CompiledBagJoin[" + parent.length + " bags, " + setCount + " sets, " + listCount + " lists, " + plan + "]";
+        return "CompiledBagJoin[" + nodeCount() + " bags, " + setCount + " sets, " + listCount + " lists, " + plan() + "]";
     }
 }

@@ -22,14 +22,16 @@ import java.util.Iterator;
  * most N^ρ* tuples, and the generic join's work over all inserts is bounded like a worst-case-optimal
  * evaluation of the bag, hence amortized O(N^(fhtw-1)) per insert.
  *
- * <p>All state is in the {@link BagJoinStore}; the object itself only holds scratch bindings and a
- * work counter, so use one per thread.
+ * <p>All state is in the {@link BagJoinStore}; the object itself only holds scratch bindings and
+ * counters of its work and of the tuples it added, so use one per thread.
  */
 public final class CyclicBooleanJoin {
     private final CompiledBagJoin layout;
     private final BooleanJoin join;
     private final Object[][] binding;
     private long scanned;
+    private long madeLive;
+    private final long[] produced;
 
     public CyclicBooleanJoin(CompiledBagJoin layout) {
         this.layout = layout;
@@ -38,6 +40,7 @@ public final class CyclicBooleanJoin {
         for (int b = 0; b < binding.length; b++) {
             binding[b] = new Object[layout.bagWidth(b)];
         }
+        produced = new long[binding.length];
     }
 
     /**
@@ -97,7 +100,8 @@ public final class CyclicBooleanJoin {
                 // A second insert would link the tuple into its lists twice and loop the enumeration.
                 throw new IllegalStateException("bag " + program.bag + " tuple " + bagTuple + " was produced twice");
             }
-            join.insert(store, program.bag, bagTuple);
+            madeLive += join.insert(store, program.bag, bagTuple);
+            produced[program.bag]++;
             return 1;
         }
         Step s = program.steps[step];
@@ -139,6 +143,16 @@ public final class CyclicBooleanJoin {
      */
     public long scanned() {
         return scanned;
+    }
+
+    /** Bag tuples of bag {@code bag} this object has produced (live or waiting for a child bag). */
+    public long produced(int bag) {
+        return produced[bag];
+    }
+
+    /** Bag tuples this object's inserts have made live (over all bags). */
+    public long madeLive() {
+        return madeLive;
     }
 
     /** Whether the Boolean join already holds {@code tuple} at {@code bag}: waiting, or live in its key's list. */

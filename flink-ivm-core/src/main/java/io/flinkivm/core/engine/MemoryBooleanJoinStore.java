@@ -1,77 +1,59 @@
 package io.flinkivm.core.engine;
 
 import io.flinkivm.core.query.Tuple;
+import java.util.ArrayList;
+import java.util.List;
 
 /** A {@link BooleanJoinStore} in hash maps. */
-final class MemoryBooleanJoinStore implements BooleanJoinStore {
-    private final MapState<Tuple, Tuple>[] liveHead;
-    private final MapState<Tuple, Tuple>[] liveNext;
-    private final MapState<Tuple, Tuple>[][] waitHead;
-    private final MapState<Tuple, Tuple>[][] waitNext;
-    private final MapState<Tuple, Integer>[] missing;
+final class MemoryBooleanJoinStore extends BooleanJoinMaps {
+    private final Maps maps;
 
-    @SuppressWarnings("unchecked")
-    MemoryBooleanJoinStore(CompiledPlan plan) {
-        int n = plan.treeCount();
-        liveHead = new MapState[n];
-        liveNext = new MapState[n];
-        waitHead = new MapState[n][];
-        waitNext = new MapState[n][];
-        missing = new MapState[n];
-        for (int i = 0; i < n; i++) {
-            liveHead[i] = new MapState<>();
-            liveNext[i] = new MapState<>();
-            missing[i] = new MapState<>();
-            int kids = plan.joinChildren(i).length;
-            waitHead[i] = new MapState[kids];
-            waitNext[i] = new MapState[kids];
-            for (int c = 0; c < kids; c++) {
-                waitHead[i][c] = new MapState<>();
-                waitNext[i][c] = new MapState<>();
-            }
-        }
+    MemoryBooleanJoinStore(JoinLayout layout) {
+        this(layout, new Maps());
     }
 
-    @Override
-    public KeyValueState<Tuple, Tuple> liveHead(int node) {
-        return liveHead[node];
-    }
-
-    @Override
-    public KeyValueState<Tuple, Tuple> liveNext(int node) {
-        return liveNext[node];
-    }
-
-    @Override
-    public KeyValueState<Tuple, Tuple> waitHead(int node, int child) {
-        return waitHead[node][child];
-    }
-
-    @Override
-    public KeyValueState<Tuple, Tuple> waitNext(int node, int child) {
-        return waitNext[node][child];
-    }
-
-    @Override
-    public KeyValueState<Tuple, Integer> missing(int node) {
-        return missing[node];
+    private MemoryBooleanJoinStore(JoinLayout layout, Maps maps) {
+        super(layout, maps);
+        this.maps = maps;
     }
 
     /** Number of entries over all maps (a state-size figure). */
     long entries() {
-        long total = 0;
-        for (int i = 0; i < liveHead.length; i++) {
-            total += liveHead[i].size() + liveNext[i].size() + missing[i].size();
-            for (int c = 0; c < waitHead[i].length; c++) {
-                total += waitHead[i][c].size() + waitNext[i][c].size();
-            }
-        }
-        return total;
+        return maps.entries();
     }
 
-    /** Number of live tuples at join-tree node {@code node}. */
-    long liveCount(int node) {
-        return liveHead[node].size() + liveNext[node].size();
+    /** Makes hash maps and remembers them, for {@link #entries()}. */
+    static final class Maps implements MapFactory {
+        private final List<MapState<?, ?>> made = new ArrayList<>();
+
+        private <V> MapState<Tuple, V> make() {
+            MapState<Tuple, V> m = new MapState<>();
+            made.add(m);
+            return m;
+        }
+
+        @Override
+        public KeyValueState<Tuple, Tuple> tuples(String name) {
+            return make();
+        }
+
+        @Override
+        public KeyValueState<Tuple, Integer> counts(String name) {
+            return make();
+        }
+
+        @Override
+        public KeyValueState<Tuple, Boolean> flags(String name) {
+            return make();
+        }
+
+        long entries() {
+            long total = 0;
+            for (MapState<?, ?> m : made) {
+                total += m.size();
+            }
+            return total;
+        }
     }
 
     /** A hash map as {@link KeyValueState}. */

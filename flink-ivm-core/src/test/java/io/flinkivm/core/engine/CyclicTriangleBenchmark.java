@@ -42,7 +42,7 @@ import java.util.Random;
  * work independent of the machine.
  */
 public final class CyclicTriangleBenchmark {
-    private static final String QUERY = "Q(A,B,C) :- R(A,B), S(B,C), T(A,C)";
+    public static final String QUERY = "Q(A,B,C) :- R(A,B), S(B,C), T(A,C)";
 
     private CyclicTriangleBenchmark() {
     }
@@ -52,13 +52,10 @@ public final class CyclicTriangleBenchmark {
         int repetitions = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         // The fallback costs Θ(N) per insert on the skewed stream: stop it earlier.
         int skewedMaxN = args.length > 2 ? Integer.parseInt(args[2]) : Math.min(maxN, 20_000);
-        ConjunctiveQuery q = QueryParser.parse(QUERY);
         NaturalSemiring k = NaturalSemiring.INSTANCE;
-        MaintenancePlan cyclic = Planner.plan(q, k);
-        MaintenancePlan fallback = Planner.plan(q, k, Planner.Strategy.FALLBACK);
-        if (cyclic.kind() != PlanKind.CYCLIC_P_HIERARCHICAL) {
-            throw new IllegalStateException("expected the cyclic plan, got:\n" + cyclic.explain());
-        }
+        MaintenancePlan[] plans = plans();
+        MaintenancePlan cyclic = plans[0];
+        MaintenancePlan fallback = plans[1];
         System.out.println("query " + QUERY + ", fhtw = 1.5, Thm. 1: amortized O(N^0.5) per insert");
 
         // Warm-up, so that the first size is not measured with cold code.
@@ -108,8 +105,18 @@ public final class CyclicTriangleBenchmark {
         }
     }
 
+    /** {the cyclic p-hierarchical plan, the fallback plan} of {@link #QUERY} over the natural numbers. */
+    public static MaintenancePlan[] plans() {
+        ConjunctiveQuery q = QueryParser.parse(QUERY);
+        MaintenancePlan cyclic = Planner.plan(q, NaturalSemiring.INSTANCE);
+        if (cyclic.kind() != PlanKind.CYCLIC_P_HIERARCHICAL) {
+            throw new IllegalStateException("expected the cyclic plan, got:\n" + cyclic.explain());
+        }
+        return new MaintenancePlan[] {cyclic, Planner.plan(q, NaturalSemiring.INSTANCE, Planner.Strategy.FALLBACK)};
+    }
+
     /** N = 1000, 2000, 5000, 10000, ... up to {@code max}. */
-    private static List<Integer> sizes(int max) {
+    public static List<Integer> sizes(int max) {
         List<Integer> sizes = new ArrayList<>();
         for (int decade = 1_000; decade <= max; decade *= 10) {
             for (int step : new int[] {1, 2, 5}) {
@@ -121,8 +128,11 @@ public final class CyclicTriangleBenchmark {
         return sizes;
     }
 
-    /** Inserts as {relation, tuple}, cycling through R, S, T. */
-    static List<Object[]> stream(String kind, int n, long seed) {
+    /**
+     * Inserts as {relation, tuple}, cycling through R, S, T: {@code kind} "dense" or "skewed" (see
+     * the class comment). Also the streams of the Flink figure (operators' CyclicTriangleFlinkBenchmark).
+     */
+    public static List<Object[]> stream(String kind, int n, long seed) {
         Random r = new Random(seed);
         String[] relations = {"R", "S", "T"};
         int vertices = (int) Math.ceil(Math.sqrt(n));
@@ -189,7 +199,7 @@ public final class CyclicTriangleBenchmark {
     }
 
     /** Least-squares slope of y against x. */
-    static double slope(double[] x, double[] y) {
+    public static double slope(double[] x, double[] y) {
         double mx = Arrays.stream(x).average().orElse(0);
         double my = Arrays.stream(y).average().orElse(0);
         double num = 0;
