@@ -2,7 +2,6 @@ package io.flinkivm.flink;
 
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PlanKind;
-import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.Route;
 import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.plan.ViewTree;
@@ -38,7 +37,7 @@ import org.apache.flink.util.OutputTag;
 /**
  * Maps a {@link MaintenancePlan} onto operators (DESIGN.md, "Mapping onto Flink"): ingest at
  * parallelism 1, one keyed function per stateful view, one keyed root view per tree, and the border
- * sink; or ingest and the single fallback operator. Names and uids say which view an operator holds;
+ * sink (which, for the cyclic plan, also holds the bags); or ingest and the single fallback operator. Names and uids say which view an operator holds;
  * uids are derived from the query and semiring, so they are stable across runs of the same query.
  */
 final class IvmJobBuilder<T> {
@@ -54,10 +53,7 @@ final class IvmJobBuilder<T> {
         if (!plan.semiring().equals(semiring.name())) {
             throw new IllegalArgumentException("plan was made for semiring " + plan.semiring() + ", not " + semiring.name());
         }
-        // The cyclic plan (bags above the border) runs in the in-memory engine only so far; on Flink
-        // a cyclic p-hierarchical query takes the fallback, which is correct for every query.
-        this.plan = plan.kind() == PlanKind.CYCLIC_P_HIERARCHICAL
-                ? Planner.plan(plan.query(), semiring, Planner.Strategy.FALLBACK) : plan;
+        this.plan = plan;
         this.semiring = semiring;
         this.options = options;
         this.payloadType = PayloadTypes.of(semiring);
@@ -79,7 +75,7 @@ final class IvmJobBuilder<T> {
 
     IvmJob<T> build(DataStream<InputRecord<T>> inserts) {
         Map<Integer, OutputTag<Delta<T>>> tags = new HashMap<>();
-        if (plan.kind() == PlanKind.P_HIERARCHICAL) {
+        if (plan.kind() != PlanKind.FALLBACK_DELTA_JOIN) {
             for (ViewNode n : plan.statefulNodes()) {
                 tags.put(n.id(), new OutputTag<>("ivm-node-" + n.id(), deltaType));
             }
@@ -100,7 +96,7 @@ final class IvmJobBuilder<T> {
         long period = options.snapshotPeriod() == null ? 0 : options.snapshotPeriod().toMillis();
         TypeInformation<ResultRecord<T>> resultType = new ResultRecordTypeInfo<>(payloadType);
         SingleOutputStreamOperator<ResultRecord<T>> results;
-        if (plan.kind() == PlanKind.P_HIERARCHICAL) {
+        if (plan.kind() != PlanKind.FALLBACK_DELTA_JOIN) {
             results = buildViewTrees(ingest, tags, deadLetters, resultType, period);
         } else {
             results = ingest.getSideOutput(tags.get(Delta.FALLBACK_TARGET))
@@ -147,11 +143,20 @@ final class IvmJobBuilder<T> {
             deadLetters.add(root.getSideOutput(deadLetterTag));
             roots.add(root);
         }
+        // Acyclic and cyclic plans alike: keyed by a free variable of every root schema if there is one
+        // (each root update then belongs to one partition, and the join restricted to one value of the
+        // variable is the join of the restricted root views, bags included), else one constant key at
+        // parallelism 1. A cyclic query has no such variable when its cycle runs through the free
+        // variables (the triangle, 4-cycle, 4-clique): its bags then live in one sink subtask.
         int[] sinkKey = sharedVariablePositions();
         KeySelector<RootUpdate<T>, Tuple> selector = sinkKey == null ? new ConstantKey<>() : new SharedVariableKey<>(sinkKey);
+        String sinkName = plan.kind() == PlanKind.CYCLIC_P_HIERARCHICAL
+                ? "bags (worst-case-optimal delta joins) + Boolean join of " + plan.bags().size()
+                        + " bags + payload recovery (sink)"
+                : "Boolean join + payload recovery (sink)";
         return union(roots)
                 .keyBy(selector, TupleTypeInfo.INSTANCE)
-                .transform("Boolean join + payload recovery (sink)", resultType,
+                .transform(sinkName, resultType,
                         new BorderSinkOperator<>(plan, semiring, payloadType, rootType, sinkKey != null,
                                 singleChannel(roots), period, options.outputMode() == OutputMode.CHANGELOG))
                 .uid(uidPrefix + "sink")

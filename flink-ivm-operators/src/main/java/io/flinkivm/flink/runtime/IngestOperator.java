@@ -106,7 +106,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     public void open() throws Exception {
         super.open();
         query = plan.query();
-        compiled = plan.kind() == PlanKind.P_HIERARCHICAL ? new CompiledPlan(plan) : null;
+        compiled = plan.kind() == PlanKind.FALLBACK_DELTA_JOIN ? null : new CompiledPlan(plan);
         matchers = new AtomMatcher[query.body().size()];
         for (Atom a : query.body()) {
             matchers[a.index()] = a.matcher();

@@ -15,6 +15,13 @@ public final class Metrics {
     public static final String DELTAS_OUT = "ivmDeltasPropagated";
     /** Root tuples that crossed the border (became visible to the Boolean join). */
     public static final String BORDER_CROSSINGS = "ivmBorderCrossings";
+    /**
+     * Tuples in the sink's Boolean join that are live (extend to a full join result in their subtree):
+     * root tuples in the acyclic plan, bag tuples in the cyclic plan; per sink subtask.
+     */
+    public static final String JOIN_LIVE_TUPLES = "ivmBooleanJoinLiveTuples";
+    /** Cyclic plan: tuples materialized in the bags (live or not), in total and per bag under the group {@code bag}. */
+    public static final String BAG_TUPLES = "ivmBagTuples";
     /** Snapshots emitted by the sink. */
     public static final String SNAPSHOTS = "ivmSnapshots";
     /** Result rows in the last snapshot of this sink subtask. */

@@ -17,25 +17,8 @@ public final class StateNames {
         return "root-payloads-" + tree;
     }
 
-    public static String liveHead(int node) {
-        return "live-head-" + node;
-    }
-
-    public static String liveNext(int node) {
-        return "live-next-" + node;
-    }
-
-    public static String waitHead(int node, int child) {
-        return "wait-head-" + node + "-" + child;
-    }
-
-    public static String waitNext(int node, int child) {
-        return "wait-next-" + node + "-" + child;
-    }
-
-    public static String missing(int node) {
-        return "missing-" + node;
-    }
+    // The border sink's Boolean join and bags are named by core's BooleanJoinMaps and BagJoinMaps
+    // ("live-head-0", "bag-set-0", ...), where the maps are laid out.
 
     public static String relation(int atom) {
         return "relation-" + atom;

@@ -1,5 +1,6 @@
 /**
  * The state layout: core's state interfaces ({@code KeyValueState}, {@code ChildPayloads},
- * {@code BooleanJoinStore}, {@code DeltaJoinStore}) implemented with Flink managed keyed state.
+ * {@code BooleanJoinStore}, {@code BagJoinStore}, {@code DeltaJoinStore}) implemented with Flink managed
+ * keyed state.
  */
 package io.flinkivm.flink.state;
