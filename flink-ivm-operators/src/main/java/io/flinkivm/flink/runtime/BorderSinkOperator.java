@@ -24,7 +24,6 @@ import java.util.stream.Stream;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.VoidNamespace;
 
@@ -140,10 +139,9 @@ public final class BorderSinkOperator<T> extends SnapshotOperator<RootUpdate<T>,
                 }
                 return total;
             });
-            MetricGroup perBag = getMetricGroup().addGroup("bag");
             for (int b = 0; b < nodes; b++) {
                 int bag = b;
-                perBag.addGroup(String.valueOf(b)).gauge(Metrics.BAG_TUPLES, () -> bagTuples.get(bag));
+                getMetricGroup().addGroup("bag", String.valueOf(b)).gauge(Metrics.BAG_TUPLES, () -> bagTuples.get(bag));
             }
         }
     }
