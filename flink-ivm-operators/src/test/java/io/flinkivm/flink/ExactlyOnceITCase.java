@@ -11,12 +11,11 @@ import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.testing.Insert;
 import io.flinkivm.core.testing.RandomStreams;
 import io.flinkivm.core.testing.TestSemirings;
-import io.flinkivm.flink.IvmTestJobs.FailAfter;
-import io.flinkivm.flink.IvmTestJobs.Seen;
+import io.flinkivm.flink.IvmTestJobs.Emitted;
+import io.flinkivm.flink.IvmTestJobs.Fault;
+import io.flinkivm.flink.IvmTestJobs.FaultKind;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -92,15 +91,16 @@ class ExactlyOnceITCase {
                 IvmTestJobs.checkpointed("rocksdb", PARALLELISM, checkpoints));
         DataStream<InputRecord<Long>> inserts = IvmTestJobs.source(env, IvmTestJobs.records(stream),
                 FlinkIvm.inputType(K), rate);
-        if (failAfter.length > 0) {
-            inserts = inserts.map(new FailAfter<>(name, failAfter, SNAPSHOT_EVERY, PARALLELISM))
-                    .returns(FlinkIvm.inputType(K))
-                    .setParallelism(1)
-                    .uid("test-fail-after");
+        List<Fault> faults = new ArrayList<>();
+        for (long n : failAfter) {
+            faults.add(new Fault(FaultKind.AT_RECORD, true, n));
+        }
+        if (!faults.isEmpty()) {
+            inserts = IvmTestJobs.injectFaults(inserts, name, faults, SNAPSHOT_EVERY, PARALLELISM);
         }
         IvmJob<Long> job = FlinkIvm.maintain(inserts, PLAN, K,
                 IvmOptions.defaults().withSnapshotEvery(SNAPSHOT_EVERY).withSinkParallelism(PARALLELISM));
-        IvmTestJobs.record(job.results(), name);
+        IvmTestJobs.record(job.results(), name, faults, PARALLELISM);
         List<ResultRecord<Long>> collected = new ArrayList<>();
         try (CloseableIterator<ResultRecord<Long>> it = job.results().executeAndCollect(name)) {
             it.forEachRemaining(collected::add);
@@ -131,34 +131,13 @@ class ExactlyOnceITCase {
     }
 
     /**
-     * In the raw (at-least-once) stream of all attempts: every snapshot that an attempt emitted
-     * completely equals the reference; a snapshot an attempt was cut off in has only reference rows.
-     * Returns how many snapshots were emitted completely by more than one attempt.
+     * In the raw (at-least-once) stream of all attempts, every snapshot that an attempt emitted
+     * completely equals the reference, and a snapshot an attempt was cut off in has only reference
+     * rows. Returns how many snapshots were emitted completely by more than one attempt.
      */
     private static int checkReEmittedSnapshots(String run, int failures) {
-        List<Seen<Long>> seen = IvmTestJobs.seen(run);
-        Set<Integer> attempts = new TreeSet<>();
-        seen.forEach(s -> attempts.add(s.attempt()));
-        assertThat(attempts).as("attempts of the recorder").hasSize(failures + 1);
-        Map<Long, Integer> completeIn = new HashMap<>();
-        for (int attempt : attempts) {
-            List<ResultRecord<Long>> records = IvmTestJobs.ofAttempt(seen, attempt);
-            TreeMap<Long, Map<Tuple, Long>> complete = Snapshots.byId(records, PARALLELISM);
-            for (Map.Entry<Long, Map<Tuple, Long>> e : complete.entrySet()) {
-                assertThat(e.getValue()).as("snapshot %d as attempt %d emitted it", e.getKey(), attempt)
-                        .isEqualTo(reference.get(e.getKey()));
-                completeIn.merge(e.getKey(), 1, Integer::sum);
-            }
-            Set<Long> ids = new HashSet<>();
-            for (ResultRecord<Long> r : records) {
-                ids.add(r.snapshotId());
-                if (!r.isEnd()) {
-                    assertThat(reference.get(r.snapshotId())).as("row of snapshot %d in attempt %d", r.snapshotId(), attempt)
-                            .containsEntry(r.tuple(), r.payload());
-                }
-            }
-            assertThat(reference.keySet()).containsAll(ids);
-        }
-        return (int) completeIn.values().stream().filter(n -> n > 1).count();
+        Emitted emitted = IvmTestJobs.checkEmittedSnapshots(run, reference, PARALLELISM);
+        assertThat(emitted.attempts()).as("attempts of the recorder").hasSize(failures + 1);
+        return emitted.reEmitted();
     }
 }

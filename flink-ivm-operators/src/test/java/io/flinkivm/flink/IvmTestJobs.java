@@ -1,5 +1,7 @@
 package io.flinkivm.flink;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.flinkivm.core.engine.Engines;
 import io.flinkivm.core.engine.IvmEngine;
 import io.flinkivm.core.engine.ResultTuple;
@@ -9,15 +11,18 @@ import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.testing.Insert;
+import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -29,14 +34,19 @@ import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
  * Pieces of the MiniCluster jobs that check checkpoints, failures and savepoints: a replayable
- * throttled source, an injected failure, a recorder that sees every result record of every attempt
- * (at least once), and the expected snapshots from the core engine and the naive oracle.
+ * throttled source, injected failures ({@link Fault}: at a record, during a checkpoint, on its
+ * completion, right after a snapshot), a recorder that sees every result record of every attempt
+ * (at least once) and checks them, and the expected snapshots from the core engine and the naive
+ * oracle.
  */
 final class IvmTestJobs {
     private IvmTestJobs() {
@@ -98,51 +108,175 @@ final class IvmTestJobs {
         }
     }
 
-    /** Failures thrown, by test run: "attempt a after n records". */
-    static final Map<String, Queue<String>> FAILURES = new ConcurrentHashMap<>();
+    /** Where and when an injected failure happens; see {@link Fault}. */
+    enum FaultKind {
+        /**
+         * Upstream (between the source and flink-ivm), at the {@code at}-th record of the attempt once
+         * a checkpoint has completed in it, after the last snapshot triggered before that record
+         * is out (so that a restore emits it again).
+         */
+        AT_RECORD,
+        /**
+         * In {@code snapshotState} of the injector's {@code at}-th checkpoint of the attempt: the
+         * checkpoint is in flight (the operators before the injector have taken their part of it).
+         */
+        IN_CHECKPOINT,
+        /**
+         * In {@code notifyCheckpointComplete} of the injector's {@code at}-th completed checkpoint of
+         * the attempt: the checkpoint is complete, the records after its barrier are lost.
+         */
+        ON_CHECKPOINT_COMPLETE,
+        /**
+         * Downstream (after the recorder, behind the sink), right after the {@code at}-th complete
+         * snapshot of the attempt (all its parts' end markers) was recorded.
+         */
+        AFTER_SNAPSHOT
+    }
 
     /**
-     * Passes records on; in attempt a &lt; {@code failAfter.length}, once a checkpoint has completed in
-     * that attempt, throws when it has seen {@code failAfter[a]} records (counted from the start of
-     * the attempt). Before throwing it waits (up to 10 s) until the recorder of {@code run} has seen
-     * this attempt emit the last snapshot triggered before the failing record, so that a restore
-     * from an earlier checkpoint emits that snapshot again. Records must have origins "insert n".
+     * One injected failure.
+     *
+     * @param upstream whether the upstream injector (between source and flink-ivm) throws it, else the
+     *     downstream one (behind the sink); {@link FaultKind#AT_RECORD} is upstream and
+     *     {@link FaultKind#AFTER_SNAPSHOT} downstream only
+     * @param at the ordinal (from 1, within the attempt) of the record, checkpoint or snapshot
      */
-    static final class FailAfter<T> extends RichMapFunction<InputRecord<T>, InputRecord<T>> implements CheckpointListener {
-        private static final long serialVersionUID = 1L;
-        private final String run;
-        private final long[] failAfter;
-        private final long snapshotEvery;
-        private final int parts;
-        private transient int attempt;
-        private transient long seen;
-        private transient boolean checkpointed;
+    record Fault(FaultKind kind, boolean upstream, long at) implements Serializable {
+        Fault {
+            if ((kind == FaultKind.AT_RECORD && !upstream) || (kind == FaultKind.AFTER_SNAPSHOT && upstream)) {
+                throw new IllegalArgumentException(kind + " cannot be injected " + (upstream ? "upstream" : "downstream"));
+            }
+        }
 
-        FailAfter(String run, long[] failAfter, long snapshotEvery, int parts) {
+        @Override
+        public String toString() {
+            return kind + "(" + at + (upstream ? ", upstream" : ", downstream") + ")";
+        }
+    }
+
+    /** A failure that was thrown: the fault, the attempt, what it hit, and (for AFTER_SNAPSHOT) the snapshot id. */
+    record Fired(Fault fault, int attempt, String where, long snapshot) {
+        @Override
+        public String toString() {
+            return fault + " in attempt " + attempt + ": " + where;
+        }
+    }
+
+    /** Failures thrown, by test run, in order. */
+    static final Map<String, Queue<Fired>> FAILURES = new ConcurrentHashMap<>();
+
+    static List<Fired> fired(String run) {
+        Queue<Fired> f = FAILURES.get(run);
+        return f == null ? List.of() : new ArrayList<>(f);
+    }
+
+    /**
+     * Passes the inserts through an injector that throws the upstream faults of {@code schedule}.
+     * The i-th fault of the schedule belongs to the attempt that starts after i failures were
+     * thrown; {@code snapshotEvery} and {@code parts} (sink subtasks) let an AT_RECORD fault wait for
+     * the last snapshot before it. Records must have origins "insert n" ({@link #records}).
+     */
+    static <T> DataStream<InputRecord<T>> injectFaults(DataStream<InputRecord<T>> inserts, String run,
+            List<Fault> schedule, long snapshotEvery, int parts) {
+        FAILURES.put(run, new ConcurrentLinkedQueue<>());
+        return inserts.map(new InputFaults<>(run, schedule, snapshotEvery, parts))
+                .returns(inserts.getType())
+                .setParallelism(1)
+                .uid("test-input-faults");
+    }
+
+    /**
+     * Throws the faults of a schedule assigned to it (upstream or downstream), one per attempt: the
+     * attempt's fault is the schedule's entry number "failures thrown so far in this run", read when
+     * the injector opens (before any fault of the attempt can be thrown, since each needs records or
+     * a checkpoint to flow through every task).
+     */
+    abstract static class FaultInjector<X> extends RichMapFunction<X, X> implements CheckpointedFunction, CheckpointListener {
+        private static final long serialVersionUID = 1L;
+        protected final String run;
+        private final ArrayList<Fault> schedule;
+        private final boolean upstream;
+        protected transient Fault fault;
+        protected transient int attempt;
+        protected transient long checkpointsCompleted;
+        private transient long checkpointsTaken;
+
+        FaultInjector(String run, List<Fault> schedule, boolean upstream) {
             this.run = run;
-            this.failAfter = failAfter.clone();
-            this.snapshotEvery = snapshotEvery;
-            this.parts = parts;
+            this.schedule = new ArrayList<>(schedule);
+            this.upstream = upstream;
         }
 
         @Override
         public void open(OpenContext context) {
             attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
+            int thrown = fired(run).size();
+            Fault next = thrown < schedule.size() ? schedule.get(thrown) : null;
+            fault = next != null && next.upstream() == upstream ? next : null;
+        }
+
+        @Override
+        public void initializeState(FunctionInitializationContext context) {
+        }
+
+        @Override
+        public void snapshotState(FunctionSnapshotContext context) throws Exception {
+            checkpointsTaken++;
+            if (is(FaultKind.IN_CHECKPOINT) && checkpointsTaken == fault.at()) {
+                fail("in snapshotState of checkpoint " + context.getCheckpointId(), -1);
+            }
+        }
+
+        @Override
+        public void notifyCheckpointComplete(long checkpointId) throws Exception {
+            checkpointsCompleted++;
+            if (is(FaultKind.ON_CHECKPOINT_COMPLETE) && checkpointsCompleted == fault.at()) {
+                fail("in notifyCheckpointComplete of checkpoint " + checkpointId, -1);
+            }
+        }
+
+        protected final boolean is(FaultKind kind) {
+            return fault != null && fault.kind() == kind;
+        }
+
+        protected final void fail(String where, long snapshot) throws InjectedFailure {
+            Fault f = fault;
+            fault = null;
+            FAILURES.get(run).add(new Fired(f, attempt, where, snapshot));
+            throw new InjectedFailure("injected " + f + " in attempt " + attempt + " " + where);
+        }
+    }
+
+    /** The upstream injector; also throws {@link FaultKind#AT_RECORD} faults. */
+    static final class InputFaults<T> extends FaultInjector<InputRecord<T>> {
+        private static final long serialVersionUID = 1L;
+        private final long snapshotEvery;
+        private final int parts;
+        private transient long seen;
+        private transient long firstInsert;
+
+        InputFaults(String run, List<Fault> schedule, long snapshotEvery, int parts) {
+            super(run, schedule, true);
+            this.snapshotEvery = snapshotEvery;
+            this.parts = parts;
         }
 
         @Override
         public InputRecord<T> map(InputRecord<T> r) throws Exception {
             seen++;
-            if (attempt < failAfter.length && checkpointed && seen >= failAfter[attempt]) {
-                long insert = Long.parseLong(r.origin().substring("insert ".length()));
-                long lastSnapshot = (insert - 1) / snapshotEvery * snapshotEvery;
+            long insert = Long.parseLong(r.origin().substring("insert ".length()));
+            if (seen == 1) {
+                firstInsert = insert;
+            }
+            if (is(FaultKind.AT_RECORD) && checkpointsCompleted > 0 && seen >= fault.at()) {
+                // The last snapshot before this insert, if this attempt triggers it (it restored
+                // from before it): wait until the recorder saw it complete in this attempt.
+                long lastSnapshot = snapshotEvery == 0 ? 0 : (insert - 1) / snapshotEvery * snapshotEvery;
                 long deadline = System.nanoTime() + 10_000_000_000L;
-                while (lastSnapshot > 0 && endMarkers(lastSnapshot) < parts && System.nanoTime() < deadline) {
+                while (lastSnapshot >= firstInsert && endMarkers(lastSnapshot) < parts && System.nanoTime() < deadline) {
                     Thread.sleep(20);
                 }
-                FAILURES.computeIfAbsent(run, k -> new ConcurrentLinkedQueue<>())
-                        .add("attempt " + attempt + " at insert " + insert + " after " + seen + " records");
-                throw new InjectedFailure("injected failure in attempt " + attempt + " at insert " + insert);
+                fail("at insert " + insert + " after " + seen + " records", -1);
             }
             return r;
         }
@@ -153,10 +287,35 @@ final class IvmTestJobs {
                     .filter(s -> s.attempt() == attempt && s.record().isEnd() && s.record().snapshotId() == snapshot)
                     .count();
         }
+    }
+
+    /** The downstream injector (behind the recorder); also throws {@link FaultKind#AFTER_SNAPSHOT} faults. */
+    static final class OutputFaults<T> extends FaultInjector<ResultRecord<T>> {
+        private static final long serialVersionUID = 1L;
+        private final int parts;
+        private transient Map<Long, Integer> ends;
+        private transient long complete;
+
+        OutputFaults(String run, List<Fault> schedule, int parts) {
+            super(run, schedule, false);
+            this.parts = parts;
+        }
 
         @Override
-        public void notifyCheckpointComplete(long checkpointId) {
-            checkpointed = true;
+        public void open(OpenContext context) {
+            super.open(context);
+            ends = new HashMap<>();
+        }
+
+        @Override
+        public ResultRecord<T> map(ResultRecord<T> r) throws Exception {
+            if (r.isEnd() && r.isPrefixExact() && ends.merge(r.snapshotId(), 1, Integer::sum) == parts) {
+                complete++;
+                if (is(FaultKind.AFTER_SNAPSHOT) && complete == fault.at()) {
+                    fail("right after snapshot " + r.snapshotId(), r.snapshotId());
+                }
+            }
+            return r;
         }
     }
 
@@ -177,13 +336,28 @@ final class IvmTestJobs {
 
     /** Records every result record (of every attempt, so at least once) under {@code run}. */
     static <T> void record(DataStream<ResultRecord<T>> results, String run) {
+        record(results, run, List.of(), 1);
+    }
+
+    /**
+     * Records every result record under {@code run}, then passes it to an injector (in the same task)
+     * that throws the downstream faults of {@code schedule}; {@code parts} is the number of sink
+     * subtasks. Call {@link #injectFaults} first: it resets the run's failures.
+     */
+    static <T> void record(DataStream<ResultRecord<T>> results, String run, List<Fault> schedule, int parts) {
         SEEN.put(run, new ConcurrentLinkedQueue<>());
-        results.map(new Recorder<>(run))
+        FAILURES.putIfAbsent(run, new ConcurrentLinkedQueue<>());
+        DataStream<ResultRecord<T>> recorded = results.map(new Recorder<>(run))
                 .returns(results.getType())
                 .setParallelism(1)
-                .uid("test-recorder-" + run)
-                .sinkTo(new DiscardingSink<>())
-                .setParallelism(1);
+                .uid("test-recorder-" + run);
+        if (schedule.stream().anyMatch(f -> !f.upstream())) {
+            recorded = recorded.map(new OutputFaults<>(run, schedule, parts))
+                    .returns(results.getType())
+                    .setParallelism(1)
+                    .uid("test-output-faults");
+        }
+        recorded.sinkTo(new DiscardingSink<>()).setParallelism(1);
     }
 
     static final class Recorder<T> extends RichMapFunction<ResultRecord<T>, ResultRecord<T>> {
@@ -225,6 +399,51 @@ final class IvmTestJobs {
             }
         }
         return out;
+    }
+
+    /**
+     * What the recorder of a run saw over all its attempts.
+     *
+     * @param attempts the attempt numbers that emitted anything
+     * @param completeIn by snapshot id, the number of attempts that emitted it completely
+     */
+    record Emitted(Set<Integer> attempts, Map<Long, Integer> completeIn) {
+        /** Snapshots emitted completely by more than one attempt. */
+        int reEmitted() {
+            return (int) completeIn.values().stream().filter(n -> n > 1).count();
+        }
+    }
+
+    /**
+     * Checks the raw (at-least-once) stream of every attempt of {@code run} against {@code reference}
+     * (snapshots by id): every snapshot an attempt emitted completely equals the reference's, so no
+     * id is ever emitted twice with different contents; a snapshot an attempt was cut off in has
+     * only reference rows; no other ids occur. {@code parts} is the number of sink subtasks.
+     */
+    static <T> Emitted checkEmittedSnapshots(String run, Map<Long, Map<Tuple, T>> reference, int parts) {
+        List<Seen<T>> seen = seen(run);
+        Set<Integer> attempts = new TreeSet<>();
+        seen.forEach(s -> attempts.add(s.attempt()));
+        Map<Long, Integer> completeIn = new TreeMap<>();
+        for (int attempt : attempts) {
+            List<ResultRecord<T>> records = ofAttempt(seen, attempt);
+            TreeMap<Long, Map<Tuple, T>> complete = Snapshots.byId(records, parts);
+            for (Map.Entry<Long, Map<Tuple, T>> e : complete.entrySet()) {
+                assertThat(e.getValue()).as("snapshot %d as attempt %d emitted it", e.getKey(), attempt)
+                        .isEqualTo(reference.get(e.getKey()));
+                completeIn.merge(e.getKey(), 1, Integer::sum);
+            }
+            Set<Long> ids = new HashSet<>();
+            for (ResultRecord<T> r : records) {
+                ids.add(r.snapshotId());
+                if (!r.isEnd()) {
+                    assertThat(reference.get(r.snapshotId())).as("row of snapshot %d in attempt %d", r.snapshotId(), attempt)
+                            .containsEntry(r.tuple(), r.payload());
+                }
+            }
+            assertThat(reference.keySet()).as("snapshot ids of attempt %d", attempt).containsAll(ids);
+        }
+        return new Emitted(attempts, completeIn);
     }
 
     /** The core engine's result after each of {@code counts} inserts. */

@@ -36,14 +36,15 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Stop with a savepoint in the middle of the stream, restore at another parallelism
+ * Stop with a savepoint in the middle of the stream, restore at the same or another parallelism
  * ({@code execution.state-recovery.path}) and continue: the snapshots of both jobs together are
  * those of an uninterrupted run, and the last one is the oracle's. The first job's source stops by
  * itself after {@link #STOP_AT} inserts (a rate limiter that waits for a checkpoint that never
  * comes), so the savepoint is taken at a known position, between two triggers: the operators with
  * several input channels hold the last inserts' deltas back in their state across the savepoint
  * (the sink in the first case; the root view and the sink, which have one in-order channel after
- * the restore, in the second).
+ * the restore, in the second). The same query also restores at its own parallelism, and a query
+ * that is not p-hierarchical (the fallback operator) restores with the rest of the job rescaled.
  */
 class SavepointRescaleITCase {
 
@@ -61,13 +62,17 @@ class SavepointRescaleITCase {
                 // Two trees; the sink is keyed by A and runs at the job's parallelism.
                 Arguments.of("Q(A,C) :- R(A,B), S(A,B,D), T(A,C,E)", 1, 2),
                 // One tree whose root view and the sink go from two subtasks to one.
-                Arguments.of("Q(A) :- R(A,B), S(A,B,C)", 2, 1));
+                Arguments.of("Q(A) :- R(A,B), S(A,B,C)", 2, 1),
+                // The first query again, at parallelism 2 before and after.
+                Arguments.of("Q(A,C) :- R(A,B), S(A,B,D), T(A,C,E)", 2, 2),
+                // Not p-hierarchical: the fallback operator (parallelism 1) in a job going from 2 to 1.
+                Arguments.of("Q(A,C) :- R(A,B), S(B,C)", 2, 1));
     }
 
     @ParameterizedTest(name = "{0}: parallelism {1} -> {2}")
     @MethodSource("rescales")
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void stopWithSavepointAndResumeAtAnotherParallelism(String query, int before, int after, @TempDir Path dir)
+    void stopWithSavepointAndResume(String query, int before, int after, @TempDir Path dir)
             throws Exception {
         MaintenancePlan plan = Planner.plan(QueryParser.parse(query), K);
         List<Insert<Long>> stream = RandomStreams.generate(plan.query(), K, new Random(query.hashCode()), INSERTS,
