@@ -425,12 +425,13 @@ final class IvmTestJobs {
         Set<Integer> attempts = new TreeSet<>();
         seen.forEach(s -> attempts.add(s.attempt()));
         Map<Long, Integer> completeIn = new TreeMap<>();
+        Map<Long, Map<Map<Tuple, T>, List<Integer>>> versions = new TreeMap<>();
         for (int attempt : attempts) {
             List<ResultRecord<T>> records = ofAttempt(seen, attempt);
             TreeMap<Long, Map<Tuple, T>> complete = Snapshots.byId(records, parts);
             for (Map.Entry<Long, Map<Tuple, T>> e : complete.entrySet()) {
-                assertThat(e.getValue()).as("snapshot %d as attempt %d emitted it", e.getKey(), attempt)
-                        .isEqualTo(reference.get(e.getKey()));
+                versions.computeIfAbsent(e.getKey(), id -> new HashMap<>())
+                        .computeIfAbsent(e.getValue(), rows -> new ArrayList<>()).add(attempt);
                 completeIn.merge(e.getKey(), 1, Integer::sum);
             }
             Set<Long> ids = new HashSet<>();
@@ -443,6 +444,11 @@ final class IvmTestJobs {
             }
             assertThat(reference.keySet()).as("snapshot ids of attempt %d", attempt).containsAll(ids);
         }
+        versions.forEach((id, contents) -> {
+            assertThat(contents).as("contents of snapshot %d, each with the attempts that emitted it", id).hasSize(1);
+            assertThat(contents.keySet().iterator().next()).as("snapshot %d as attempts %s emitted it", id,
+                    contents.values().iterator().next()).isEqualTo(reference.get(id));
+        });
         return new Emitted(attempts, completeIn);
     }
 

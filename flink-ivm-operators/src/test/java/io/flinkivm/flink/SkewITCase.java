@@ -55,7 +55,7 @@ class SkewITCase {
             new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
     static final Semiring<Long> K = NaturalSemiring.INSTANCE;
-    static final int INSERTS = 20_000;
+    static final int INSERTS = 12_000;
     static final int PER_CHECKPOINT = INSERTS / 8;
     static final long SNAPSHOT_EVERY = INSERTS / 4;
     static final int PARALLELISM = 2;
@@ -80,7 +80,7 @@ class SkewITCase {
 
     @ParameterizedTest(name = "{0}, hot {1}, {3}")
     @MethodSource("cases")
-    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void halfOfAllInsertsOnOneKey(String query, String hot, Map<String, Integer> domains, String backend, @TempDir Path dir)
             throws Exception {
         MaintenancePlan plan = Planner.plan(QueryParser.parse(query), K);
