@@ -37,7 +37,7 @@ public final class Main implements Callable<Integer> {
     static List<Object> subcommands() {
         return List.of(new ExplainCommand(), new RunCommand(), new ExampleCommand(),
                 new io.flinkivm.examples.kafka.KafkaCommand(),
-                new io.flinkivm.examples.bench.BenchCommand());
+                new io.flinkivm.examples.bench.BenchCommand(), new SoakCommand());
     }
 
     /** Without a subcommand: runs the default example (the README's first command), as {@code example} would. */

@@ -1,0 +1,164 @@
+package io.flinkivm.examples.cli;
+
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.Planner;
+import io.flinkivm.core.plan.UnsupportedPlanException;
+import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.query.InvalidQueryException;
+import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.jobs.Ex10Job;
+import io.flinkivm.examples.jobs.FlinkSettings;
+import io.flinkivm.examples.jobs.StateBackendKind;
+import io.flinkivm.examples.soak.SoakReport;
+import io.flinkivm.examples.soak.SoakRun;
+import io.flinkivm.examples.soak.SoakStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code soak}: a bounded soak of the Flink job with checkpoints, measured per tenth and checked at the end. */
+@Command(name = "soak", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        sortOptions = false,
+        header = "Runs a long generated stream through the Flink job with checkpoints and reports how it held up.",
+        description = {"Generates --inserts inserts for the query's relations, runs them through flink-ivm's"
+                + " operators on the embedded local Flink with checkpoints every --checkpoint-interval, and"
+                + " prints, per tenth of the stream, the throughput (inserts fully processed by the sink per"
+                + " second), the checkpoints that completed (count, median and maximum duration, full state"
+                + " size, bytes written), all from Flink's own checkpoint statistics (its REST API). It closes"
+                + " with the ratio of the last tenth's throughput to the first's, the checkpoint durations and"
+                + " the state size, and checks the final result against the in-memory engine of"
+                + " flink-ivm-core on the same stream.",
+            "The stream: each insert picks a relation uniformly; free variables have n/200 values (uniform or"
+                + " Zipf with exponent " + SoakStream.ZIPF_EXPONENT + "), bound variables of several atoms "
+                + SoakStream.SHARED_BOUND_DOMAIN + ", the others " + SoakStream.LOCAL_DOMAIN + "; small payloads."},
+        footerHeading = "%nExit codes:%n",
+        footer = {"  0  the soak ran and the result matched the in-memory engine's",
+                "  1  the Flink job failed, or its result differs from the in-memory engine's",
+                "  2  bad option, malformed query, unknown semiring, unsupported plan"})
+final class SoakCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--inserts", paramLabel = "N", defaultValue = "10000000",
+            description = {"Number of generated inserts. Default: ${DEFAULT-VALUE}."})
+    long inserts;
+
+    @Option(names = "--query", paramLabel = "QUERY", defaultValue = Ex10Job.QUERY,
+            description = {"The conjunctive query. Default: the paper's Ex. 10, ${DEFAULT-VALUE}."})
+    String query;
+
+    @Option(names = "--semiring", paramLabel = "SEMIRING", defaultValue = "natural",
+            converter = Converters.SemiringConverter.class,
+            description = {"The payload semiring (see 'run --help'). Default: ${DEFAULT-VALUE}."})
+    Semiring<?> semiring;
+
+    @Option(names = "--checkpoint-interval", paramLabel = "DURATION", defaultValue = "3 s",
+            converter = Converters.DurationConverter.class,
+            description = {"Checkpoint interval, e.g. 500 ms or 3 s. Default: ${DEFAULT-VALUE}."})
+    Duration checkpointInterval;
+
+    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
+            description = {"Where checkpoints go. Default: a temporary directory, deleted at the end."})
+    Path checkpointDir;
+
+    @Option(names = "--state", paramLabel = "BACKEND", defaultValue = "rocksdb",
+            converter = Converters.StateConverter.class,
+            description = {"State backend: heap or rocksdb (incremental checkpoints). Default: ${DEFAULT-VALUE}."})
+    StateBackendKind state;
+
+    @Option(names = "--parallelism", paramLabel = "P",
+            description = {"Parallelism of the view operators (and of the sink where the plan allows). Default:"
+                    + " the number of cores."})
+    Integer parallelism;
+
+    @Option(names = "--distribution", paramLabel = "D", defaultValue = "uniform",
+            description = {"Values of the free variables: uniform or zipf. Default: ${DEFAULT-VALUE}."})
+    String distribution;
+
+    @Option(names = "--seed", paramLabel = "X", defaultValue = "1",
+            description = {"Seed of the generator. Default: ${DEFAULT-VALUE}."})
+    long seed;
+
+    @Override
+    public Integer call() {
+        if (inserts < 1) {
+            throw CliException.usage("--inserts must be at least 1, got " + inserts);
+        }
+        if (parallelism != null && parallelism < 1) {
+            throw CliException.usage("--parallelism must be at least 1, got " + parallelism);
+        }
+        String d = distribution.toLowerCase(Locale.ROOT);
+        if (!d.equals("uniform") && !d.equals("zipf")) {
+            throw CliException.usage("--distribution must be uniform or zipf, got '" + distribution + "'");
+        }
+        ConjunctiveQuery q;
+        try {
+            q = QueryParser.parse(query);
+        } catch (InvalidQueryException e) {
+            throw CliException.usage("invalid query: " + e.getMessage());
+        }
+        MaintenancePlan plan;
+        try {
+            plan = Planner.plan(q, semiring);
+        } catch (UnsupportedPlanException e) {
+            throw CliException.usage("unsupported plan: " + e.getMessage());
+        }
+        return soak(plan, semiring, d.equals("zipf"));
+    }
+
+    private <T> int soak(MaintenancePlan plan, Semiring<T> s, boolean zipf) {
+        PrintWriter out = spec.commandLine().getOut();
+        SoakStream<T> stream = new SoakStream<>(plan.query(), s, inserts, zipf, seed);
+        boolean temporary = checkpointDir == null;
+        Path dir;
+        try {
+            dir = temporary ? Files.createTempDirectory("flink-ivm-soak-") : checkpointDir;
+        } catch (IOException e) {
+            throw CliException.failure("cannot create a checkpoint directory: " + RunCommand.describe(e), e);
+        }
+        FlinkSettings flink = new FlinkSettings(state, parallelism, dir.toString(), checkpointInterval);
+        out.printf(Locale.ROOT, "flink-ivm soak: %s over %s (%s plan)%n", plan.query(), s.name(),
+                Converters.cliName(plan.kind()));
+        out.printf(Locale.ROOT, "Data: %,d generated inserts, %s values of the free variables, seed %d%n", inserts,
+                zipf ? "Zipf (s = " + SoakStream.ZIPF_EXPONENT + ")" : "uniform", seed);
+        out.flush();
+        SoakReport report;
+        try {
+            report = SoakRun.run(plan, s, stream, flink, out);
+        } catch (Exception e) {
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            throw CliException.failure("the soak's Flink job failed: " + root, e);
+        } finally {
+            if (temporary) {
+                deleteTree(dir);
+            }
+        }
+        if (!report.matchesEngine()) {
+            throw CliException.failure("the soak's result differs from the in-memory engine's", null);
+        }
+        return 0;
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // A temporary directory left behind; the soak's figures are printed already.
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.flinkivm.examples.soak;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Polls a running job's checkpoint statistics from Flink's REST API
+ * ({@code GET /jobs/:jobid/checkpoints}, the figures the web UI shows) on a background thread and keeps
+ * every completed checkpoint it has seen. A job's statistics vanish with its cluster, so the checkpoints
+ * of the last poll interval before the end may be missing.
+ */
+final class CheckpointMonitor implements AutoCloseable {
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final ObjectMapper json = new ObjectMapper();
+    private final URI uri;
+    private final Duration every;
+    private final TreeMap<Long, SoakReport.Checkpoint> completed = new TreeMap<>();
+    private final Thread thread;
+    private long failed;
+    private String lastError;
+    private String lastFailure;
+    private volatile boolean stopped;
+
+    /** @param restBase e.g. {@code http://127.0.0.1:8081} */
+    CheckpointMonitor(String restBase, JobID job, Duration every) {
+        this.uri = URI.create(restBase + "/jobs/" + job + "/checkpoints");
+        this.every = every;
+        this.thread = new Thread(this::loop, "flink-ivm soak checkpoint monitor");
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Every completed checkpoint seen so far, by id. */
+    synchronized List<SoakReport.Checkpoint> completed() {
+        return new ArrayList<>(completed.values());
+    }
+
+    /** The failed checkpoints Flink counted at the last successful poll. */
+    synchronized long failed() {
+        return failed;
+    }
+
+    /** Why the latest failed checkpoint failed, as Flink says, or null. */
+    synchronized String lastFailure() {
+        return lastFailure;
+    }
+
+    /** Why the last poll failed, or null. */
+    synchronized String lastError() {
+        return lastError;
+    }
+
+    /** Polls once more (while the job's cluster still answers), then stops. */
+    @Override
+    public void close() {
+        stopped = true;
+        thread.interrupt();
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One poll; false if the REST API did not answer with statistics. */
+    boolean poll() {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                remember("HTTP " + r.statusCode() + " from " + uri);
+                return false;
+            }
+            record(json.readTree(r.body()));
+            return true;
+        } catch (IOException e) {
+            remember(e.toString());
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private synchronized void remember(String error) {
+        lastError = error;
+    }
+
+    private synchronized void record(JsonNode root) {
+        lastError = null;
+        failed = root.path("counts").path("failed").asLong(failed);
+        for (JsonNode c : root.path("history")) {
+            if ("FAILED".equals(c.path("status").asText())) {
+                lastFailure = c.path("failure_message").asText(null);
+            }
+            if (!"COMPLETED".equals(c.path("status").asText()) || c.path("is_savepoint").asBoolean(false)) {
+                continue;
+            }
+            long id = c.path("id").asLong();
+            completed.put(id, new SoakReport.Checkpoint(id, c.path("trigger_timestamp").asLong(),
+                    c.path("end_to_end_duration").asLong(), c.path("state_size").asLong(),
+                    c.path("checkpointed_size").asLong()));
+        }
+    }
+
+    private void loop() {
+        while (!stopped) {
+            poll();
+            try {
+                Thread.sleep(every.toMillis());
+            } catch (InterruptedException e) {
+                break;
+            }
+        }
+        poll();
+    }
+}

@@ -1,0 +1,50 @@
+package io.flinkivm.examples.soak;
+
+import java.util.List;
+
+/**
+ * What a soak measured.
+ *
+ * @param inserts the stream's length
+ * @param tenths throughput per tenth of the stream, in order
+ * @param checkpoints the completed checkpoints seen, by id
+ * @param failedCheckpoints failed checkpoints Flink counted
+ * @param resultTuples size of the final result
+ * @param deadLetters records the job rejected
+ * @param matchesEngine whether the Flink result equals the in-memory engine's on the same stream
+ * @param millis wall-clock time of the Flink job, submission to the last result
+ */
+public record SoakReport(long inserts, List<Tenth> tenths, List<Checkpoint> checkpoints,
+        long failedCheckpoints, long resultTuples, long deadLetters, boolean matchesEngine, long millis) {
+
+    /**
+     * One stretch of the stream between two progress marks.
+     *
+     * @param fromInserts inserts fully processed at its start
+     * @param toInserts inserts fully processed at its end
+     * @param fromMillis wall clock at its start (epoch milliseconds)
+     * @param toMillis wall clock at its end
+     */
+    public record Tenth(long fromInserts, long toInserts, long fromMillis, long toMillis) {
+        /** Inserts per second in this stretch. */
+        public double throughput() {
+            return (toInserts - fromInserts) * 1000.0 / Math.max(1, toMillis - fromMillis);
+        }
+    }
+
+    /**
+     * A completed checkpoint as Flink reports it.
+     *
+     * @param triggerMillis when it was triggered (epoch milliseconds)
+     * @param durationMillis trigger to the last acknowledgement
+     * @param stateSize the full size of the state it refers to, in bytes
+     * @param checkpointedSize the bytes this checkpoint wrote (less than the full size when incremental)
+     */
+    public record Checkpoint(long id, long triggerMillis, long durationMillis, long stateSize, long checkpointedSize) {
+    }
+
+    /** The last tenth's throughput over the first's; NaN with fewer than two tenths. */
+    public double lastToFirst() {
+        return tenths.size() < 2 ? Double.NaN : tenths.get(tenths.size() - 1).throughput() / tenths.get(0).throughput();
+    }
+}

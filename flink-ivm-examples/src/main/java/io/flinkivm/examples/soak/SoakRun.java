@@ -1,0 +1,346 @@
+package io.flinkivm.examples.soak;
+
+import io.flinkivm.core.engine.Engines;
+import io.flinkivm.core.engine.IvmEngine;
+import io.flinkivm.core.engine.ResultTuple;
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.jobs.FlinkSettings;
+import io.flinkivm.examples.jobs.IvmStreams;
+import io.flinkivm.examples.jobs.StateBackendKind;
+import io.flinkivm.flink.DeadLetter;
+import io.flinkivm.flink.FlinkIvm;
+import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.IvmJob;
+import io.flinkivm.flink.IvmOptions;
+import io.flinkivm.flink.ResultRecord;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple3;
+import org.apache.flink.api.java.typeutils.EitherTypeInfo;
+import org.apache.flink.api.java.typeutils.TupleTypeInfo;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.WebOptions;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.types.Either;
+import org.apache.flink.util.CloseableIterator;
+
+/**
+ * Runs a soak: the generated stream through the flink-ivm job on the embedded local Flink with
+ * checkpoints, one snapshot at the end. It measures the throughput of each tenth of the stream at the
+ * sink ({@link ProgressOperator}: inserts fully processed, not merely read), polls the checkpoint
+ * statistics from the local cluster's REST API ({@link CheckpointMonitor}), and finally replays the same
+ * stream into the in-memory engine of flink-ivm-core and compares the two results tuple by tuple.
+ */
+public final class SoakRun {
+    private static final int SHOWN_DIFFERENCES = 5;
+
+    private SoakRun() {
+    }
+
+    /**
+     * Runs the soak and prints its figures to {@code out}.
+     *
+     * @param flink must enable checkpointing; RocksDB checkpoints are incremental
+     * @throws Exception if the Flink job fails
+     */
+    public static <T> SoakReport run(MaintenancePlan plan, Semiring<T> semiring, SoakStream<T> stream,
+            FlinkSettings flink, PrintWriter out) throws Exception {
+        long n = stream.count();
+        int restPort = freePort();
+        Configuration conf = flink.configuration();
+        if (flink.state() == StateBackendKind.ROCKSDB) {
+            conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+        }
+        conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+        conf.set(RestOptions.ADDRESS, "127.0.0.1");
+        conf.set(RestOptions.BIND_PORT, Integer.toString(restPort));
+        conf.set(RestOptions.PORT, restPort);
+        conf.set(WebOptions.CHECKPOINTS_HISTORY_SIZE, 100_000);
+        conf.set(RestOptions.CACHE_CHECKPOINT_STATISTICS_TIMEOUT, Duration.ofMillis(200));
+
+        Map<Tuple, T> result = new HashMap<>();
+        List<Tuple3<Integer, Long, Long>> marks = new ArrayList<>();
+        long deadLetters = 0;
+        long endRows = 0;
+        int ends = 0;
+        List<SoakReport.Checkpoint> checkpoints;
+        long failedCheckpoints;
+        long start = System.currentTimeMillis();
+        long millis;
+        try (StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf)) {
+            if (!(env instanceof LocalStreamEnvironment)) {
+                throw new IllegalStateException("the soak runs on the embedded local Flink only (its REST API gives"
+                        + " the checkpoint statistics); run it with java -jar, not flink run");
+            }
+            int parallelism = Math.max(1, env.getParallelism());
+            out.println("Flink: " + flink.describe(parallelism)
+                    + (flink.state() == StateBackendKind.ROCKSDB ? ", incremental checkpoints" : ""));
+            out.println();
+            out.flush();
+            DataStream<InputRecord<T>> inserts = env
+                    .fromSource(new DataGeneratorSource<>(stream, n, FlinkIvm.inputType(semiring)),
+                            WatermarkStrategy.noWatermarks(), "generated inserts (soak)")
+                    .setParallelism(1);
+            IvmJob<T> job = FlinkIvm.maintain(inserts, plan, semiring,
+                    IvmOptions.defaults().withSinkParallelism(parallelism));
+            TypeInformation<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>> type = new EitherTypeInfo<>(
+                    job.results().getType(), new TupleTypeInfo<>(Types.INT, Types.LONG, Types.LONG));
+            DataStream<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>> progressed = job.results()
+                    .transform("progress per tenth", type, new ProgressOperator<T>(n)).setParallelism(1);
+            DataStream<Either<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>, DeadLetter>> collected =
+                    IvmStreams.merged(progressed, job.deadLetters());
+            CloseableIterator<Either<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>, DeadLetter>> it =
+                    collected.collectAsync();
+            JobClient client = env.executeAsync("flink-ivm soak " + plan.query().name() + " (" + n + " inserts)");
+            try (CheckpointMonitor monitor = new CheckpointMonitor("http://127.0.0.1:" + restPort, client.getJobID(),
+                    Duration.ofMillis(500))) {
+                monitor.start();
+                try (it) {
+                    while (it.hasNext()) {
+                        Either<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>, DeadLetter> e = it.next();
+                        if (e.isRight()) {
+                            deadLetters++;
+                            continue;
+                        }
+                        Either<ResultRecord<T>, Tuple3<Integer, Long, Long>> l = e.left();
+                        if (l.isRight()) {
+                            marks.add(l.right());
+                            if (l.right().f0 == ProgressOperator.TENTH) {
+                                printProgress(out, marks, start);
+                            }
+                            continue;
+                        }
+                        ResultRecord<T> r = l.left();
+                        if (r.isEnd()) {
+                            ends++;
+                            endRows += r.rows();
+                        } else if (result.put(r.tuple(), r.payload()) != null) {
+                            throw new IllegalStateException("the final snapshot has tuple " + r.tuple() + " twice");
+                        }
+                    }
+                }
+                millis = System.currentTimeMillis() - start;
+                monitor.close();
+                checkpoints = monitor.completed();
+                failedCheckpoints = monitor.failed();
+                if (monitor.lastFailure() != null) {
+                    out.println("(the latest failed checkpoint: " + monitor.lastFailure() + ")");
+                }
+                if (checkpoints.isEmpty() && monitor.lastError() != null) {
+                    out.println("(checkpoint statistics unavailable: " + monitor.lastError() + ")");
+                }
+            }
+        }
+        if (endRows != result.size() || ends == 0) {
+            throw new IllegalStateException("the final snapshot is incomplete: " + result.size() + " rows, " + ends
+                    + " end markers counting " + endRows);
+        }
+        List<SoakReport.Tenth> tenths = tenths(marks);
+        long snapshotMillis = snapshotMillis(marks);
+        printSummary(out, n, millis, tenths, checkpoints, failedCheckpoints, result.size(), deadLetters, snapshotMillis);
+        boolean same = check(plan, semiring, stream, result, out);
+        return new SoakReport(n, tenths, checkpoints, failedCheckpoints, result.size(), deadLetters, same, millis);
+    }
+
+    /** The stretches between consecutive progress marks (START, then one per tenth). */
+    static List<SoakReport.Tenth> tenths(List<Tuple3<Integer, Long, Long>> marks) {
+        List<SoakReport.Tenth> tenths = new ArrayList<>();
+        Tuple3<Integer, Long, Long> previous = null;
+        for (Tuple3<Integer, Long, Long> m : marks) {
+            if (m.f0 == ProgressOperator.SNAPSHOT) {
+                continue;
+            }
+            if (previous != null) {
+                tenths.add(new SoakReport.Tenth(previous.f1, m.f1, previous.f2, m.f2));
+            }
+            previous = m;
+        }
+        return tenths;
+    }
+
+    /** From the last progress mark to the final snapshot's trigger passing the sink: its enumeration. */
+    private static long snapshotMillis(List<Tuple3<Integer, Long, Long>> marks) {
+        long lastProgress = -1;
+        for (Tuple3<Integer, Long, Long> m : marks) {
+            if (m.f0 == ProgressOperator.SNAPSHOT) {
+                return lastProgress < 0 ? -1 : m.f2 - lastProgress;
+            }
+            lastProgress = m.f2;
+        }
+        return -1;
+    }
+
+    private static void printProgress(PrintWriter out, List<Tuple3<Integer, Long, Long>> marks, long start) {
+        List<SoakReport.Tenth> t = tenths(marks);
+        if (!t.isEmpty()) {
+            SoakReport.Tenth last = t.get(t.size() - 1);
+            out.printf(Locale.ROOT, "  tenth %2d done at %8.1f s: %,13d inserts processed, %,10d inserts/s%n", t.size(),
+                    (last.toMillis() - start) / 1000.0, last.toInserts(), Math.round(last.throughput()));
+            out.flush();
+        }
+    }
+
+    /** One line per tenth: its throughput and the checkpoints that completed in it. */
+    private static void printTable(PrintWriter out, List<SoakReport.Tenth> tenths, List<SoakReport.Checkpoint> checkpoints) {
+        out.printf(Locale.ROOT, "  %-6s %13s %9s %13s %6s %9s %9s %12s %12s%n", "tenth", "inserts done", "seconds",
+                "inserts/s", "ckpts", "median ms", "max ms", "full state", "written");
+        for (int i = 0; i < tenths.size(); i++) {
+            SoakReport.Tenth last = tenths.get(i);
+            List<SoakReport.Checkpoint> in = new ArrayList<>();
+            for (SoakReport.Checkpoint c : checkpoints) {
+                long done = c.triggerMillis() + c.durationMillis();
+                if (done > last.fromMillis() && done <= last.toMillis()) {
+                    in.add(c);
+                }
+            }
+            long[] durations = in.stream().mapToLong(SoakReport.Checkpoint::durationMillis).sorted().toArray();
+            long[] incremental = in.stream().mapToLong(SoakReport.Checkpoint::checkpointedSize).sorted().toArray();
+            out.printf(Locale.ROOT, "  %-6d %,13d %9.1f %,13d %6d %9s %9s %12s %12s%n", i + 1, last.toInserts(),
+                    (last.toMillis() - last.fromMillis()) / 1000.0, Math.round(last.throughput()), in.size(),
+                    durations.length == 0 ? "-" : Long.toString(median(durations)),
+                    durations.length == 0 ? "-" : Long.toString(durations[durations.length - 1]),
+                    in.isEmpty() ? "-" : bytes(in.get(in.size() - 1).stateSize()),
+                    incremental.length == 0 ? "-" : bytes(median(incremental)));
+        }
+        out.flush();
+    }
+
+    private static void printSummary(PrintWriter out, long n, long millis, List<SoakReport.Tenth> tenths,
+            List<SoakReport.Checkpoint> checkpoints, long failed, long resultSize, long deadLetters,
+            long snapshotMillis) {
+        out.println();
+        printTable(out, tenths, checkpoints);
+        out.println();
+        out.printf(Locale.ROOT, "Done: %,d inserts in %.1f s (%,d inserts/s, start-up and final snapshot included),"
+                + " %,d dead letters; result: %,d tuples (final snapshot: %s)%n", n, millis / 1000.0,
+                Math.round(n * 1000.0 / Math.max(1, millis)), deadLetters, resultSize,
+                snapshotMillis < 0 ? "?" : snapshotMillis + " ms at the sink");
+        if (tenths.size() >= 2) {
+            SoakReport.Tenth first = tenths.get(0);
+            SoakReport.Tenth last = tenths.get(tenths.size() - 1);
+            out.printf(Locale.ROOT, "Throughput: first tenth %,d inserts/s, last tenth %,d inserts/s, last/first = %.3f%n",
+                    Math.round(first.throughput()), Math.round(last.throughput()),
+                    last.throughput() / first.throughput());
+        }
+        if (checkpoints.isEmpty()) {
+            out.println("Checkpoints: none completed (" + failed + " failed)");
+        } else {
+            long[] d = checkpoints.stream().mapToLong(SoakReport.Checkpoint::durationMillis).sorted().toArray();
+            long[] inc = checkpoints.stream().mapToLong(SoakReport.Checkpoint::checkpointedSize).sorted().toArray();
+            SoakReport.Checkpoint lastCheckpoint = checkpoints.get(checkpoints.size() - 1);
+            out.printf(Locale.ROOT, "Checkpoints: %d completed, %d failed; duration min %d ms, median %d ms, p90 %d ms,"
+                    + " max %d ms; written per checkpoint median %s, max %s%n", checkpoints.size(), failed, d[0],
+                    median(d), d[(int) Math.min(d.length - 1, Math.ceil(d.length * 0.9) - 1)], d[d.length - 1],
+                    bytes(median(inc)), bytes(inc[inc.length - 1]));
+            out.printf(Locale.ROOT, "State size: %s (full size of checkpoint %d, the last completed, after about %,d"
+                    + " inserts)%n", bytes(lastCheckpoint.stateSize()), lastCheckpoint.id(),
+                    insertsAt(tenths, lastCheckpoint.triggerMillis()));
+        }
+        out.flush();
+    }
+
+    /** About how many inserts were processed at {@code millis}, interpolated within its tenth. */
+    private static long insertsAt(List<SoakReport.Tenth> tenths, long millis) {
+        long at = 0;
+        for (SoakReport.Tenth t : tenths) {
+            if (millis >= t.toMillis()) {
+                at = t.toInserts();
+            } else if (millis >= t.fromMillis()) {
+                double f = (millis - t.fromMillis()) / (double) Math.max(1, t.toMillis() - t.fromMillis());
+                return t.fromInserts() + Math.round(f * (t.toInserts() - t.fromInserts()));
+            }
+        }
+        return at;
+    }
+
+    private static <T> boolean check(MaintenancePlan plan, Semiring<T> semiring, SoakStream<T> stream,
+            Map<Tuple, T> flinkResult, PrintWriter out) {
+        long start = System.nanoTime();
+        IvmEngine<T> engine = Engines.create(plan, semiring);
+        long n = stream.count();
+        for (long i = 0; i < n; i++) {
+            InputRecord<T> r = stream.record(i);
+            engine.insert(r.relation(), r.tuple(), r.payload());
+        }
+        long differences = 0;
+        long engineSize = 0;
+        long absentInFlink = 0;
+        List<String> shown = new ArrayList<>();
+        Iterator<ResultTuple<T>> it = engine.enumerate();
+        while (it.hasNext()) {
+            ResultTuple<T> e = it.next();
+            engineSize++;
+            T f = flinkResult.get(e.tuple());
+            if (f == null || !f.equals(e.payload())) {
+                differences++;
+                absentInFlink += f == null ? 1 : 0;
+                if (shown.size() < SHOWN_DIFFERENCES) {
+                    shown.add(e.tuple() + ": engine " + semiring.format(e.payload()) + ", Flink "
+                            + (f == null ? "absent" : semiring.format(f)));
+                }
+            }
+        }
+        // Tuples in the Flink result that the engine does not have.
+        differences += flinkResult.size() - (engineSize - absentInFlink);
+        long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+        if (differences == 0) {
+            out.printf(Locale.ROOT, "Check: the Flink result equals the in-memory engine's on the same stream"
+                    + " (%,d tuples; the engine took %d s)%n", engineSize, seconds);
+            out.flush();
+            return true;
+        }
+        out.printf(Locale.ROOT, "Check FAILED: the Flink result (%,d tuples) differs from the in-memory engine's"
+                + " (%,d tuples) in %,d tuples%s%n", flinkResult.size(), engineSize, differences,
+                shown.isEmpty() ? "" : ", e.g.:");
+        for (String s : shown) {
+            out.println("  " + s);
+        }
+        out.flush();
+        return false;
+    }
+
+    private static long median(long[] sorted) {
+        return sorted[(sorted.length - 1) / 2];
+    }
+
+    static String bytes(long b) {
+        if (b < 1024) {
+            return b + " B";
+        }
+        if (b < 1024 * 1024) {
+            return String.format(Locale.ROOT, "%.1f KiB", b / 1024.0);
+        }
+        if (b < 1024L * 1024 * 1024) {
+            return String.format(Locale.ROOT, "%.1f MiB", b / (1024.0 * 1024));
+        }
+        return String.format(Locale.ROOT, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free local port for Flink's REST API", e);
+        }
+    }
+}
