@@ -41,7 +41,7 @@ final class Rejects implements AutoCloseable {
 
     void reject(long lineNumber, String reason, String original) {
         count++;
-        String shortReason = reason.length() <= MAX_REASON_CHARS ? reason : reason.substring(0, MAX_REASON_CHARS) + "…";
+        String shortReason = shorten(reason);
         if (count <= MAX_REPORTED) {
             err.println("line " + lineNumber + ": " + shortReason);
         }
@@ -56,6 +56,15 @@ final class Rejects implements AutoCloseable {
                 throw failure(e);
             }
         }
+    }
+
+    /** The reason cut to {@link #MAX_REASON_CHARS}, never inside a surrogate pair (half a pair is not UTF-8). */
+    static String shorten(String reason) {
+        if (reason.length() <= MAX_REASON_CHARS) {
+            return reason;
+        }
+        int end = Character.isHighSurrogate(reason.charAt(MAX_REASON_CHARS - 1)) ? MAX_REASON_CHARS - 1 : MAX_REASON_CHARS;
+        return reason.substring(0, end) + "…";
     }
 
     long count() {

@@ -219,6 +219,11 @@ public final class KafkaCommand implements Callable<Integer> {
                     + " gives up; 0: fail at once. Default: ${DEFAULT-VALUE}."})
     int restartAttempts;
 
+    @Option(names = "--fail-once-after", paramLabel = "N", defaultValue = "0", hidden = true,
+            description = {"Test hook: fail the job once, N records after its first completed checkpoint (the records"
+                    + " are slowed down by 1 ms each until then). 0: off."})
+    long failOnceAfter;
+
     static final String DEFAULT_INPUT_TOPIC = "ivm-inserts";
 
     @Override
@@ -333,11 +338,14 @@ public final class KafkaCommand implements Callable<Integer> {
         if (parallelism < 1) {
             throw usage("--parallelism must be >= 1, got " + parallelism);
         }
+        if (failOnceAfter < 0) {
+            throw usage("--fail-once-after must be >= 0, got " + failOnceAfter);
+        }
         if (restartAttempts < 0) {
             throw usage("--restart-attempts must be >= 0, got " + restartAttempts);
         }
         return new KafkaPipeline.Settings(bootstrap.trim(), inputs, topicRelations, format, outputTopic,
-                deadLetterTopic, delivery.guarantee, groupId, bounded, parallelism, snapshotEvery);
+                deadLetterTopic, delivery.guarantee, groupId, bounded, parallelism, snapshotEvery, failOnceAfter);
     }
 
     /** Topic → relation from the --relation-topic options, in the order given; empty without them. */

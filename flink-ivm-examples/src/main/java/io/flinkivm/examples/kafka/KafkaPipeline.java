@@ -43,10 +43,12 @@ final class KafkaPipeline {
      *     topic whose records name their relation
      * @param groupId the consumer group (offsets are committed on checkpoints, for monitoring only) and the
      *     stem of the sinks' transactional ids
+     * @param failOnceAfter a test hook: 0, or fail the job once this many records after its first completed
+     *     checkpoint ({@link FailOnce})
      */
     record Settings(String bootstrapServers, List<String> inputTopics, Map<String, String> topicRelations,
             RecordFormat format, String outputTopic, String deadLetterTopic, DeliveryGuarantee delivery,
-            String groupId, boolean bounded, int parallelism, long snapshotEvery) {
+            String groupId, boolean bounded, int parallelism, long snapshotEvery, long failOnceAfter) {
     }
 
     /** Adds the job to {@code env}. */
@@ -74,7 +76,14 @@ final class KafkaPipeline {
                 .uid("kafka-parse")
                 .setParallelism(s.parallelism());
 
-        IvmJob<T> job = FlinkIvm.maintain(inserts, plan, semiring,
+        DataStream<InputRecord<T>> maintained = inserts;
+        if (s.failOnceAfter() > 0) {
+            maintained = inserts.map(new FailOnce<T>(s.failOnceAfter()), FlinkIvm.inputType(semiring))
+                    .name("fail once after " + s.failOnceAfter() + " records (test hook)")
+                    .uid("kafka-fail-once")
+                    .setParallelism(s.parallelism());
+        }
+        IvmJob<T> job = FlinkIvm.maintain(maintained, plan, semiring,
                 IvmOptions.defaults().withSnapshotEvery(s.snapshotEvery()).withSinkParallelism(s.parallelism()));
 
         // Same parallelism as flink-ivm's sink: a forward edge keeps each snapshot part in order.

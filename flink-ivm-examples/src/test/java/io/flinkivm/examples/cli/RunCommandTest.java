@@ -40,6 +40,30 @@ class RunCommandTest {
         assertThat(lines.subList(1, lines.size())).containsExactlyInAnyOrder("a1,c1,180", "a1,c2,120");
     }
 
+    /**
+     * Found by RunGarbageTest (seed 1022): a reason cut to 300 characters inside a surrogate pair left half a
+     * pair, which is not UTF-8, and the dead-letter file could not be written (exit code 1). One of the two
+     * payloads puts the cut inside a pair, whichever parity the reason's prefix has.
+     */
+    @Test
+    void aLongReasonIsCutBetweenCharacters() throws Exception {
+        String clefs = "\uD834\uDD1E".repeat(200);
+        Path in = Files.writeString(dir.resolve("in.csv"), "R,a,b," + clefs + "\nR,a,b,x" + clefs + "\n",
+                StandardCharsets.UTF_8);
+        Path dead = dir.resolve("dead.csv");
+
+        CliRun r = CliRun.of("run", "--engine", "memory", "--query", "Q(A) :- R(A,B)", "--semiring", "natural",
+                "--input", in.toString(), "--output", dir.resolve("out.csv").toString(), "--dead-letter", dead.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("inserts: 0, rejected: 2\n");
+        List<String> letters = Files.readAllLines(dead, StandardCharsets.UTF_8);
+        assertThat(letters).hasSize(2);
+        for (String letter : letters) {
+            assertThat(letter).contains("…,").endsWith(clefs + "\"");
+        }
+    }
+
     @Test
     void fallbackPlanGivesTheSameResult() throws Exception {
         Path out = dir.resolve("out.csv");

@@ -1,0 +1,46 @@
+package io.flinkivm.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** {@code soak} with a short stream: it runs on RocksDB with checkpoints, reports per tenth, and checks its result. */
+class SoakCommandTest {
+
+    private static final Pattern TENTH = Pattern.compile("^  (\\d+)\\s+([\\d,]+)\\s+[\\d.]+\\s+([\\d,]+)\\s", Pattern.MULTILINE);
+
+    @Test
+    void aShortSoakReportsEveryTenthAndMatchesTheEngine() {
+        CliRun r = CliRun.of("soak", "--inserts", "20000", "--checkpoint-interval", "200 ms", "--parallelism", "2");
+
+        assertThat(r.exitCode()).as(r.err() + r.out()).isZero();
+        assertThat(r.out()).contains("over natural (p-hierarchical plan)", "state rocksdb", "incremental checkpoints",
+                "Check: the Flink result equals the in-memory engine's on the same stream", "last/first = ",
+                "Checkpoints: ");
+        List<Long> done = new ArrayList<>();
+        Matcher m = TENTH.matcher(r.out());
+        while (m.find()) {
+            assertThat(Long.parseLong(m.group(1))).isEqualTo(done.size() + 1);
+            done.add(Long.parseLong(m.group(2).replace(",", "")));
+        }
+        assertThat(done).hasSize(10).isSorted();
+        for (int i = 0; i < 9; i++) {
+            assertThat(done.get(i)).as("tenth %d", i + 1).isGreaterThanOrEqualTo(2000L * (i + 1));
+        }
+        // The last tenth ends at the last progress watermark before the final snapshot (one every 256 inserts).
+        assertThat(done.get(9)).isBetween(20000L - 256, 20000L);
+    }
+
+    @Test
+    void badOptionsAreUsageErrors() {
+        assertThat(CliRun.of("soak", "--distribution", "normal").exitCode()).isEqualTo(CliException.USAGE);
+        assertThat(CliRun.of("soak", "--inserts", "0").exitCode()).isEqualTo(CliException.USAGE);
+        CliRun r = CliRun.of("soak", "--query", "Q(A) :- R(A");
+        assertThat(r.exitCode()).isEqualTo(CliException.USAGE);
+        assertThat(r.err()).contains("invalid query");
+    }
+}

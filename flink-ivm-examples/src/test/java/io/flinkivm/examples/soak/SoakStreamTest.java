@@ -1,0 +1,74 @@
+package io.flinkivm.examples.soak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.semiring.MinPlusSemiring;
+import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.examples.jobs.Ex10Job;
+import io.flinkivm.flink.InputRecord;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.api.java.tuple.Tuple3;
+import org.junit.jupiter.api.Test;
+
+class SoakStreamTest {
+
+    @Test
+    void insertsAreDeterministicAndFitTheQuery() {
+        ConjunctiveQuery q = QueryParser.parse(Ex10Job.QUERY);
+        SoakStream<Long> s = new SoakStream<>(q, NaturalSemiring.INSTANCE, 100_000, false, 3);
+        SoakStream<Long> same = new SoakStream<>(q, NaturalSemiring.INSTANCE, 100_000, false, 3);
+        Map<String, Set<Object>> valuesOfA = new HashMap<>();
+        Set<Object> valuesOfB = new HashSet<>();
+        for (long i = 0; i < 100_000; i++) {
+            InputRecord<Long> r = s.record(i);
+            assertThat(r).isEqualTo(same.record(i));
+            assertThat(r.tuple().arity()).isEqualTo(q.arityOf(r.relation()));
+            assertThat(r.payload()).isBetween(1L, 3L);
+            if (!r.relation().equals("R4")) {
+                valuesOfA.computeIfAbsent(r.relation(), k -> new HashSet<>()).add(r.tuple().get(0));
+            }
+            if (r.relation().equals("R1")) {
+                valuesOfB.add(r.tuple().get(1));
+            }
+        }
+        assertThat(valuesOfA).containsOnlyKeys("R1", "R2", "R3", "R5");
+        // A is free: n / 200 = 500 values; B is bound and shared: 8 values.
+        assertThat(valuesOfA.get("R1")).hasSize(500).contains("a1", "a500");
+        assertThat(valuesOfB).hasSize(SoakStream.SHARED_BOUND_DOMAIN);
+        assertThat(new SoakStream<>(q, NaturalSemiring.INSTANCE, 100_000, false, 4).record(0)).isNotEqualTo(s.record(0));
+    }
+
+    @Test
+    void constantsAreMatchedByHalfTheValuesAndPayloadsFitTheSemiring() {
+        ConjunctiveQuery q = QueryParser.parse("Q(A) :- R(A,'x'), S(A)");
+        SoakStream<Double> s = new SoakStream<>(q, MinPlusSemiring.INSTANCE, 10_000, true, 1);
+        int matching = 0;
+        int r = 0;
+        for (long i = 0; i < 10_000; i++) {
+            InputRecord<Double> rec = s.record(i);
+            assertThat(rec.payload()).isBetween(0.0, 9.0);
+            if (rec.relation().equals("R")) {
+                r++;
+                matching += rec.tuple().get(1).equals("x") ? 1 : 0;
+            }
+        }
+        assertThat(matching).isBetween(r * 4 / 10, r * 6 / 10);
+    }
+
+    @Test
+    void tenthsAreTheStretchesBetweenMarks() {
+        List<SoakReport.Tenth> t = SoakRun.tenths(List.of(Tuple3.of(ProgressOperator.START, 256L, 1000L),
+                Tuple3.of(ProgressOperator.TENTH, 1024L, 2000L), Tuple3.of(ProgressOperator.TENTH, 2048L, 2500L),
+                Tuple3.of(ProgressOperator.SNAPSHOT, 2050L, 2600L)));
+        assertThat(t).containsExactly(new SoakReport.Tenth(256, 1024, 1000, 2000),
+                new SoakReport.Tenth(1024, 2048, 2000, 2500));
+        assertThat(t.get(1).throughput()).isEqualTo(2048.0);
+        assertThat(new SoakReport(2050, t, List.of(), 0, 0, 0, true, 0).lastToFirst()).isEqualTo(2048.0 / 768.0);
+    }
+}
