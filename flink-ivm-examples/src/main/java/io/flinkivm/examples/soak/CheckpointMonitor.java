@@ -7,8 +7,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,6 +34,8 @@ final class CheckpointMonitor implements AutoCloseable {
     private long failed;
     private String lastError;
     private String lastFailure;
+    private final TreeMap<Long, String> failures = new TreeMap<>();
+    private static final Pattern TASK_ID = Pattern.compile("[0-9a-f]{32}(_[0-9a-f]{32})?(_\\d+)*");
     private volatile boolean stopped;
 
     /** @param restBase e.g. {@code http://127.0.0.1:8081} */
@@ -52,6 +58,16 @@ final class CheckpointMonitor implements AutoCloseable {
     /** The failed checkpoints Flink counted at the last successful poll. */
     synchronized long failed() {
         return failed;
+    }
+
+    /** How many failed checkpoints gave each reason (task ids elided), most frequent first. */
+    synchronized Map<String, Long> failureReasons() {
+        Map<String, Long> counts = new HashMap<>();
+        failures.values().forEach(m -> counts.merge(m, 1L, Long::sum));
+        Map<String, Long> sorted = new LinkedHashMap<>();
+        counts.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+        return sorted;
     }
 
     /** Why the latest failed checkpoint failed, as Flink says, or null. */
@@ -106,6 +122,8 @@ final class CheckpointMonitor implements AutoCloseable {
         for (JsonNode c : root.path("history")) {
             if ("FAILED".equals(c.path("status").asText())) {
                 lastFailure = c.path("failure_message").asText(null);
+                failures.put(c.path("id").asLong(), lastFailure == null ? "(no message)"
+                        : TASK_ID.matcher(lastFailure).replaceAll("<task>"));
             }
             if (!"COMPLETED".equals(c.path("status").asText()) || c.path("is_savepoint").asBoolean(false)) {
                 continue;

@@ -143,9 +143,8 @@ public final class SoakRun {
                 monitor.close();
                 checkpoints = monitor.completed();
                 failedCheckpoints = monitor.failed();
-                if (monitor.lastFailure() != null) {
-                    out.println("(the latest failed checkpoint: " + monitor.lastFailure() + ")");
-                }
+                monitor.failureReasons().forEach((reason, count) ->
+                        out.println("(" + count + " failed checkpoint" + (count == 1 ? "" : "s") + ": " + reason + ")"));
                 if (checkpoints.isEmpty() && monitor.lastError() != null) {
                     out.println("(checkpoint statistics unavailable: " + monitor.lastError() + ")");
                 }
