@@ -17,36 +17,54 @@ import picocli.CommandLine.TypeConversionException;
 
 /** {@code bench}: measures flink-ivm against its peers and writes DIR/results.csv. */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 100,
-        header = "Measures flink-ivm against its peers on generated streams and writes results.csv.",
+        header = "Measures flink-ivm against its peers on generated streams and writes results.csv and plot.png.",
         description = {
-            "Generates seeded insert streams for Ex. 10 of the paper, Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G),"
-                    + " R4(C), R5(A,C,H), over the natural numbers, with uniform and Zipf (s = 1.1) keys, once per"
-                    + " size and distribution, and runs every system of the chosen suites on the same streams.",
-            "  core   (Core II) ns per insert of the in-memory engines: the p-hierarchical plan and the fallback delta"
-                    + " joins; n = 10^4, 10^5, 10^6 (--quick: 10^4, 10^5); median of --reps runs after warm-up; the"
-                    + " ratio fallback/p-hierarchical and the flatness (ns per insert at the largest n ÷ at the smallest).",
-            "  flink  (Flink operators) inserts per second, wall time of each job (submission included) on a local cluster started once: the flink-ivm"
-                    + " job on heap and RocksDB, the query in Flink SQL, and a job that only forwards each insert through"
-                    + " as many keyBy hops; parallelism 1; n = 10^5, 10^6 (--quick: 10^4, 10^5). The flink-ivm result is"
-                    + " checked against the core engine's; a disagreement aborts the bench.",
+            "Generates seeded insert streams for four queries over the natural numbers and runs every system of the"
+                    + " chosen suites on the same streams:",
+            "  ex10   the paper's Ex. 10, Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)"
+                    + " (p-hierarchical, not q-hierarchical); uniform and Zipf (s = 1.1) keys",
+            "  tpch   revenue per (order, customer) of BUILDING customers over TPC-H rows from the TPC-H generator,"
+                    + " scale factor chosen from n (p-hierarchical, not q-hierarchical)",
+            "  star   Q(A,B) :- R(A,B,C), S(A,B,C), T(A,D) (q-hierarchical); uniform and Zipf",
+            "  path   Q(A,C) :- R(A,B), S(B,C) (not p-hierarchical: the fallback's honest cost); uniform and Zipf",
+            "Suites:",
+            "  core   ns per insert of the in-memory engines: the p-hierarchical plan, the paper's ablation (the same"
+                    + " semiring above the border) and the fallback delta joins; n = 10^4 .. 10^7 (ablation and fallback"
+                    + " up to 10^6; --quick: 10^4, 10^5); median of up to --reps runs after warm-up; then the"
+                    + " enumeration of the full result (payload recovery) against reading a plain list.",
+            "  flink  inserts per second, wall time of each job (submission included) on a local cluster started once:"
+                    + " the flink-ivm job on heap and RocksDB, the query in Flink SQL (and with"
+                    + " table.optimizer.multi-join.enabled where the plan has a MultiJoin), and a job that only"
+                    + " forwards each insert through as many keyBy hops; parallelism 1; n = 10^4 .. 10^6 for the first"
+                    + " distribution, up to 10^5 for Zipf (--quick: 10^4 and 5*10^4, Zipf 10^4). Every result is checked"
+                    + " against the core engine's; a disagreement aborts the bench.",
             "A run that exceeds its cap is stopped and reported as a bound ('>' ns per insert, '<' inserts per second)."},
         footerHeading = "%nOutput:%n",
         footer = {
-            "  DIR/results.csv, one row per system, distribution and n:",
+            "  DIR/results.csv, one row per system, query, distribution and n:",
             "      " + ResultsCsv.HEADER,
-            "    A bound carries '>' or '<' before the number; state_size is empty where it is not measured. The same"
-                    + " figures are printed as tables with ratio lines.",
+            "    A bound carries '>' or '<' before the number; state_size is empty where it is not measured. measure is"
+                    + " 'insert' (the figures are per insert) or 'enumerate' (per result tuple, enumerated after the"
+                    + " stream; state_size is the number of result tuples).",
+            "  DIR/plot.png: ns per insert against n, log-log, one panel per query and distribution, one line per system;"
+                    + " hollow markers are bounds (the run was stopped at its cap).",
+            "  The same figures are printed as tables with ratio and slope lines.",
             "",
             "Exit codes:",
             "  0  all suites ran",
             "  1  a result check failed or a run could not complete (the message says which)",
             "  2  bad option"})
 public final class BenchCommand implements Callable<Integer> {
+    static final long DEFAULT_CORE_CAP = 20;
+    static final long QUICK_CORE_CAP = 5;
+    static final long DEFAULT_FLINK_CAP = 30;
+    static final long QUICK_FLINK_CAP = 8;
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--quick", description = {"Smaller sizes: core 10^4 and 10^5, flink 10^4 and 10^5."})
+    @Option(names = "--quick", description = {"Smaller sizes and caps (a few minutes): core 10^4 and 10^5, flink 10^4 and"
+            + " 5*10^4."})
     boolean quick;
 
     @Option(names = "--suite", paramLabel = "core|flink|all", defaultValue = "all",
@@ -54,7 +72,7 @@ public final class BenchCommand implements Callable<Integer> {
     String suite;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-out",
-            description = {"Directory for results.csv (created if missing). Default: ${DEFAULT-VALUE}."})
+            description = {"Directory for results.csv and plot.png (created if missing). Default: ${DEFAULT-VALUE}."})
     Path out;
 
     @Option(names = "--seed", paramLabel = "SEED", defaultValue = "" + BenchSettings.DEFAULT_SEED,
@@ -69,13 +87,15 @@ public final class BenchCommand implements Callable<Integer> {
             description = {"Timed runs per Flink measurement. Default: ${DEFAULT-VALUE}."})
     int flinkReps;
 
-    @Option(names = "--core-cap", paramLabel = "SECONDS", defaultValue = "60",
-            description = {"Stop a core run after this many seconds. Default: ${DEFAULT-VALUE}."})
-    long coreCap;
+    @Option(names = "--core-cap", paramLabel = "SECONDS",
+            description = {"Stop a core run after this many seconds. Default: " + DEFAULT_CORE_CAP + " (--quick: "
+                    + QUICK_CORE_CAP + ")."})
+    Long coreCap;
 
-    @Option(names = "--flink-cap", paramLabel = "SECONDS", defaultValue = "120",
-            description = {"Cancel a Flink job after this many seconds. Default: ${DEFAULT-VALUE}."})
-    long flinkCap;
+    @Option(names = "--flink-cap", paramLabel = "SECONDS",
+            description = {"Cancel a Flink job after this many seconds (flink-ivm jobs: " + FlinkSuite.IVM_CAP_FACTOR
+                    + " times as long). Default: " + DEFAULT_FLINK_CAP + " (--quick: " + QUICK_FLINK_CAP + ")."})
+    Long flinkCap;
 
     @Option(names = "--sizes", paramLabel = "N", split = ",",
             description = {"Stream sizes that replace every suite's own, e.g. 1000,10000 (for quick experiments)."})
@@ -95,7 +115,9 @@ public final class BenchCommand implements Callable<Integer> {
             stderr.println("unknown suite '" + suite + "'; use core, flink or all");
             return 2;
         }
-        if (reps < 1 || flinkReps < 1 || coreCap < 1 || flinkCap < 1) {
+        long coreSeconds = coreCap != null ? coreCap : quick ? QUICK_CORE_CAP : DEFAULT_CORE_CAP;
+        long flinkSeconds = flinkCap != null ? flinkCap : quick ? QUICK_FLINK_CAP : DEFAULT_FLINK_CAP;
+        if (reps < 1 || flinkReps < 1 || coreSeconds < 1 || flinkSeconds < 1) {
             stderr.println("--reps, --flink-reps, --core-cap and --flink-cap must be at least 1");
             return 2;
         }
@@ -103,8 +125,8 @@ public final class BenchCommand implements Callable<Integer> {
             stderr.println("--sizes must list positive numbers");
             return 2;
         }
-        BenchSettings settings = new BenchSettings(quick, seed, reps, flinkReps, Duration.ofSeconds(coreCap),
-                Duration.ofSeconds(flinkCap), sizes == null ? null : new ArrayList<>(sizes), distributions, true);
+        BenchSettings settings = new BenchSettings(quick, seed, reps, flinkReps, Duration.ofSeconds(coreSeconds),
+                Duration.ofSeconds(flinkSeconds), sizes == null ? null : new ArrayList<>(sizes), distributions, true);
         try {
             run(suites, settings, out, stdout);
             return 0;
@@ -112,7 +134,7 @@ public final class BenchCommand implements Callable<Integer> {
             stderr.println("bench aborted: " + e.getMessage());
             return 1;
         } catch (IOException e) {
-            stderr.println("cannot write " + out.resolve(ResultsCsv.FILE_NAME) + ": " + e.getMessage());
+            stderr.println("cannot write to " + out + ": " + e.getMessage());
             return 1;
         } catch (Exception e) {
             stderr.println("bench aborted: a run could not complete: " + e);
@@ -125,7 +147,7 @@ public final class BenchCommand implements Callable<Integer> {
     static final class DistributionConverter implements ITypeConverter<Distribution> {
         @Override
         public Distribution convert(String value) {
-            for (Distribution d : Distribution.values()) {
+            for (Distribution d : List.of(Distribution.UNIFORM, Distribution.ZIPF)) {
                 if (d.toString().equals(value.trim().toLowerCase(Locale.ROOT))) {
                     return d;
                 }
@@ -158,6 +180,9 @@ public final class BenchCommand implements Callable<Integer> {
             }
             stdout.println("time: " + String.join(", ", durations));
             stdout.println("results: " + csv.path());
+            Path plot = dir.resolve(PlotPng.FILE_NAME);
+            PlotPng.write(harness.recorded(), plot);
+            stdout.println("plot: " + plot);
             stdout.flush();
             return harness.recorded();
         }

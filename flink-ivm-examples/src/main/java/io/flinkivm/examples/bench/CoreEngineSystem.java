@@ -1,60 +1,120 @@
 package io.flinkivm.examples.bench;
 
+import io.flinkivm.core.engine.AblationEngine;
 import io.flinkivm.core.engine.DeltaJoinEngine;
 import io.flinkivm.core.engine.IvmEngine;
 import io.flinkivm.core.engine.PHierarchicalEngine;
 import io.flinkivm.core.engine.ResultTuple;
 import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 
 /**
- * The in-memory engine of flink-ivm-core under one planner strategy: the p-hierarchical plan or the
- * fallback delta joins. Times only the insert loop over pre-built tuples (planning, engine creation and
- * the final enumeration are outside), in wall time and in this thread's CPU time plus GC time; the cap is checked every {@value #CAP_CHECK_EVERY} inserts.
+ * An in-memory engine of flink-ivm-core: the p-hierarchical plan, the paper's ablation (the same view
+ * trees with the natural numbers kept above the border, {@link AblationEngine}), or the fallback delta
+ * joins. Times only the insert loop over pre-built tuples (planning, engine creation and the final
+ * enumeration are outside), in wall time and in this thread's CPU time plus GC time; the cap is
+ * checked every {@value #CAP_CHECK_EVERY} inserts. The engine of the last completed run is kept until
+ * {@link #measureEnumeration()} or the next run.
  */
 final class CoreEngineSystem implements SystemUnderTest {
     static final int CAP_CHECK_EVERY = 256;
+    /** Enumeration and list reads are repeated until this much time has passed (or {@value #ENUMERATION_MAX_PASSES} passes). */
+    static final long ENUMERATION_MIN_NANOS = 300_000_000L;
+    static final int ENUMERATION_MAX_PASSES = 1000;
+    /** The name of the plain list the enumeration is compared with. */
+    static final String LIST = "in-memory-list";
 
-    private final String name;
-    private final Planner.Strategy strategy;
+    enum Kind {
+        P_HIERARCHICAL("p-hierarchical"), ABLATION("ablation"), FALLBACK("fallback");
 
-    private CoreEngineSystem(String name, Planner.Strategy strategy) {
-        this.name = name;
-        this.strategy = strategy;
+        final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+    }
+
+    private final Kind kind;
+    private final int maxSize;
+    private IvmEngine<Long> lastEngine;
+
+    private CoreEngineSystem(Kind kind, int maxSize) {
+        this.kind = kind;
+        this.maxSize = maxSize;
     }
 
     static CoreEngineSystem pHierarchical() {
-        return new CoreEngineSystem("p-hierarchical", Planner.Strategy.P_HIERARCHICAL);
+        return new CoreEngineSystem(Kind.P_HIERARCHICAL, Integer.MAX_VALUE);
+    }
+
+    static CoreEngineSystem ablation() {
+        return new CoreEngineSystem(Kind.ABLATION, Integer.MAX_VALUE);
     }
 
     static CoreEngineSystem fallback() {
-        return new CoreEngineSystem("fallback", Planner.Strategy.FALLBACK);
+        return new CoreEngineSystem(Kind.FALLBACK, Integer.MAX_VALUE);
+    }
+
+    /** The same system, measured only on streams of at most {@code n} inserts. */
+    CoreEngineSystem upTo(int n) {
+        return new CoreEngineSystem(kind, n);
     }
 
     @Override
     public String name() {
-        return name;
+        return kind.label;
+    }
+
+    @Override
+    public int maxSize() {
+        return maxSize;
+    }
+
+    @Override
+    public boolean appliesTo(Workload workload) {
+        return kind == Kind.FALLBACK || isPHierarchical(workload);
+    }
+
+    static boolean isPHierarchical(Workload workload) {
+        return Planner.plan(QueryParser.parse(workload.query()), NaturalSemiring.INSTANCE, Planner.Strategy.AUTO).kind()
+                == PlanKind.P_HIERARCHICAL;
     }
 
     @Override
     public String describe(Workload workload) {
-        return name + ": core in-memory engine, plan " + strategy + "; insert loop timed, single thread";
+        String what = switch (kind) {
+            case P_HIERARCHICAL -> "p-hierarchical plan, Boolean border";
+            case ABLATION -> "the same view trees, natural numbers above the border (first-order delta joins of the root views)";
+            case FALLBACK -> "fallback plan, first-order delta joins over the atoms";
+        };
+        return name() + ": core in-memory engine, " + what + "; insert loop timed, single thread"
+                + (maxSize == Integer.MAX_VALUE ? "" : "; n <= " + maxSize);
     }
 
     MaintenancePlan plan(Workload workload) {
+        Planner.Strategy strategy = kind == Kind.FALLBACK ? Planner.Strategy.FALLBACK : Planner.Strategy.P_HIERARCHICAL;
         return Planner.plan(QueryParser.parse(workload.query()), NaturalSemiring.INSTANCE, strategy);
+    }
+
+    private IvmEngine<Long> engine(MaintenancePlan plan) {
+        return switch (kind) {
+            case P_HIERARCHICAL -> new PHierarchicalEngine<>(plan, NaturalSemiring.INSTANCE);
+            case ABLATION -> new AblationEngine<>(plan, NaturalSemiring.INSTANCE);
+            case FALLBACK -> new DeltaJoinEngine<>(plan, NaturalSemiring.INSTANCE);
+        };
     }
 
     @Override
     public RunResult run(Workload workload, InsertStream stream, Duration cap) {
-        MaintenancePlan plan = plan(workload);
-        IvmEngine<Long> engine = strategy == Planner.Strategy.FALLBACK
-                ? new DeltaJoinEngine<>(plan, NaturalSemiring.INSTANCE)
-                : new PHierarchicalEngine<>(plan, NaturalSemiring.INSTANCE);
+        lastEngine = null;
+        IvmEngine<Long> engine = engine(plan(workload));
         int n = stream.size();
         long cpuStart = CpuClock.threadAndGc();
         long start = System.nanoTime();
@@ -80,12 +140,73 @@ final class CoreEngineSystem implements SystemUnderTest {
             checksum += it.next().payload();
             size++;
         }
+        lastEngine = engine;
         return new RunResult(elapsed, cpu, true, n, stateEntries(engine), "entries", size, checksum, "");
+    }
+
+    /**
+     * Enumeration of the full result of the last completed run, with payload recovery, against reading
+     * the same result tuples from an {@link ArrayList}: each pass reads every tuple's payload and
+     * arity; passes repeat until {@link #ENUMERATION_MIN_NANOS}. Forgets the engine afterwards.
+     *
+     * @return null if no completed run is kept or its result is empty
+     */
+    Enumeration measureEnumeration() {
+        IvmEngine<Long> engine = lastEngine;
+        lastEngine = null;
+        if (engine == null) {
+            return null;
+        }
+        List<ResultTuple<Long>> list = new ArrayList<>();
+        engine.enumerate().forEachRemaining(list::add);
+        if (list.isEmpty()) {
+            return null;
+        }
+        long checksum = 0;
+        long passes = 0;
+        long start = System.nanoTime();
+        do {
+            for (Iterator<ResultTuple<Long>> it = engine.enumerate(); it.hasNext(); ) {
+                ResultTuple<Long> t = it.next();
+                checksum += t.payload() + t.tuple().arity();
+            }
+            passes++;
+        } while (System.nanoTime() - start < ENUMERATION_MIN_NANOS && passes < ENUMERATION_MAX_PASSES);
+        long engineNanos = System.nanoTime() - start;
+        long listChecksum = 0;
+        long listPasses = 0;
+        start = System.nanoTime();
+        do {
+            for (int k = 0; k < list.size(); k++) {
+                ResultTuple<Long> t = list.get(k);
+                listChecksum += t.payload() + t.tuple().arity();
+            }
+            listPasses++;
+        } while (System.nanoTime() - start < ENUMERATION_MIN_NANOS && listPasses < ENUMERATION_MAX_PASSES);
+        long listNanos = System.nanoTime() - start;
+        if (checksum / passes != listChecksum / listPasses) {
+            throw new IllegalStateException(name() + ": enumeration and list disagree");
+        }
+        return new Enumeration(list.size(), (double) engineNanos / (passes * list.size()),
+                (double) listNanos / (listPasses * list.size()));
+    }
+
+    /**
+     * Enumeration rates of one result.
+     *
+     * @param tuples result tuples
+     * @param engineNsPerTuple ns per tuple enumerated by the engine, payload recovered
+     * @param listNsPerTuple ns per tuple read from a plain list
+     */
+    record Enumeration(long tuples, double engineNsPerTuple, double listNsPerTuple) {
     }
 
     private static long stateEntries(IvmEngine<Long> engine) {
         if (engine instanceof PHierarchicalEngine<Long> p) {
             return p.stateEntries();
+        }
+        if (engine instanceof AblationEngine<Long> a) {
+            return a.stateEntries();
         }
         if (engine instanceof DeltaJoinEngine<Long> d) {
             return d.stateEntries();

@@ -6,26 +6,35 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * "Core II": nanoseconds per insert of the core engines, the p-hierarchical plan against the fallback
- * delta joins, on the same streams, at growing n; the median of several runs after warm-up; the
- * fallback is stopped at its cap.
+ * "Core II": nanoseconds per insert of the core engines — the p-hierarchical plan, the paper's ablation
+ * and the fallback delta joins — on the same streams, at growing n, for each workload; the median of
+ * several runs after warm-up; slow systems are stopped at their cap. After each system's run at its
+ * largest n, the enumeration of the full result (payload recovered) is timed against reading as many
+ * tuples from a plain list.
  */
 final class CoreSuite implements Suite {
-    static final List<Integer> SIZES = List.of(10_000, 100_000, 1_000_000);
+    static final List<Integer> SIZES = List.of(10_000, 100_000, 1_000_000, 10_000_000);
     static final List<Integer> QUICK_SIZES = List.of(10_000, 100_000);
+    /** The ablation and the fallback stop here: beyond it they are far past any cap. */
+    static final int PEER_MAX_SIZE = 1_000_000;
     static final Duration WARM_UP = Duration.ofSeconds(2);
     static final int WARM_UP_SIZE = 10_000;
 
-    private final Workload workload;
+    private final List<Workload> workloads;
     private final List<CoreEngineSystem> systems;
 
-    CoreSuite(Workload workload, List<CoreEngineSystem> systems) {
-        this.workload = workload;
+    CoreSuite(List<Workload> workloads, List<CoreEngineSystem> systems) {
+        this.workloads = List.copyOf(workloads);
         this.systems = List.copyOf(systems);
     }
 
+    CoreSuite(Workload workload, List<CoreEngineSystem> systems) {
+        this(List.of(workload), systems);
+    }
+
     static CoreSuite defaults() {
-        return new CoreSuite(new Example10Workload(), List.of(CoreEngineSystem.pHierarchical(), CoreEngineSystem.fallback()));
+        return new CoreSuite(Workloads.all(), List.of(CoreEngineSystem.pHierarchical(),
+                CoreEngineSystem.ablation().upTo(PEER_MAX_SIZE), CoreEngineSystem.fallback().upTo(PEER_MAX_SIZE)));
     }
 
     @Override
@@ -35,68 +44,120 @@ final class CoreSuite implements Suite {
 
     @Override
     public List<Measurement> run(Harness harness, BenchSettings settings) throws Exception {
+        List<Measurement> mine = new ArrayList<>();
+        boolean warm = false;
+        for (Workload w : workloads) {
+            mine.addAll(run(harness, settings, w, !warm));
+            warm = true;
+        }
+        return mine;
+    }
+
+    private List<Measurement> run(Harness harness, BenchSettings settings, Workload workload, boolean warmUp) throws Exception {
         PrintWriter out = harness.out();
         List<Integer> sizes = settings.sizesOr(SIZES, QUICK_SIZES);
-        out.println("== suite core (Core II): ns per insert of the core engines, " + workload.name() + " "
-                + workload.query());
+        List<CoreEngineSystem> mineSystems = systems.stream().filter(s -> s.appliesTo(workload)).toList();
+        out.println("== suite core (Core II): ns per insert of the core engines, " + workload.name() + " " + workload.query());
         out.println("   stream: " + workload.describe(sizes.get(sizes.size() - 1)) + "; seed " + settings.seed());
-        for (SystemUnderTest s : systems) {
-            out.println("   " + s.describe(workload));
+        for (CoreEngineSystem s : systems) {
+            out.println("   " + (mineSystems.contains(s) ? s.describe(workload) : s.name() + ": does not apply (the query is"
+                    + " not p-hierarchical)"));
         }
-        out.println("   median of " + settings.coreReps() + " runs after " + (settings.warmUp() ? "a " + WARM_UP.toSeconds()
-                + " s warm-up per system" : "no warm-up") + "; a run is stopped at " + settings.coreCap().toSeconds()
-                + " s and reported as a bound");
+        out.println("   median of up to " + settings.coreReps() + " runs (none started after " + Harness.REPEAT_BUDGET.toSeconds()
+                + " s)" + (settings.warmUp() && warmUp ? " after a " + WARM_UP.toSeconds() + " s warm-up per system" : "")
+                + "; a run is stopped at " + settings.coreCap().toSeconds() + " s and reported as a bound");
         out.flush();
-        if (settings.warmUp()) {
-            InsertStream warm = workload.generate(Math.min(WARM_UP_SIZE, sizes.get(0)), Distribution.UNIFORM, settings.seed() + 1);
-            for (SystemUnderTest s : systems) {
+        if (settings.warmUp() && warmUp) {
+            InsertStream warm = workload.generate(Math.min(WARM_UP_SIZE, sizes.get(0)),
+                    workload.distributions(settings.distributions()).get(0), settings.seed() + 1);
+            for (SystemUnderTest s : mineSystems) {
                 harness.warmUp(s, workload, warm, WARM_UP, 50, settings.coreCap());
             }
         }
         List<Measurement> mine = new ArrayList<>();
-        for (Distribution d : settings.distributions()) {
+        for (Distribution d : workload.distributions(settings.distributions())) {
             for (int n : sizes) {
+                List<CoreEngineSystem> here = mineSystems.stream().filter(s -> n <= s.maxSize()).toList();
+                if (here.isEmpty()) {
+                    continue;
+                }
                 InsertStream stream = workload.generate(n, d, settings.seed());
-                RunResult agreed = null;
-                String agreedBy = null;
-                for (SystemUnderTest s : systems) {
-                    Harness.Outcome o = harness.measure(s, workload, stream, settings.coreReps(), settings.coreCap());
+                for (CoreEngineSystem s : here) {
+                    Harness.Outcome o = harness.measure(s, workload, stream, n >= 10_000_000 ? 1 : settings.coreReps(),
+                            settings.coreCap());
                     RunResult r = o.last();
-                    if (r.completed()) {
-                        if (agreed == null) {
-                            agreed = r;
-                            agreedBy = s.name();
-                        } else if (agreed.resultSize() != r.resultSize() || agreed.checksum() != r.checksum()) {
-                            throw new BenchFailure(workload.name() + " " + d.label() + " n=" + n + ": " + s.name()
-                                    + " ends with " + r.resultSize() + " result tuples (payload sum " + r.checksum() + "), "
-                                    + agreedBy + " with " + agreed.resultSize() + " (payload sum " + agreed.checksum() + ")");
-                        }
-                    }
+                    harness.check(workload, stream, s.name(), r);
                     Measurement m = o.measurement();
                     if (r.completed()) {
                         m = m.withNote((m.note().isEmpty() ? "" : m.note() + "; ") + r.resultSize() + " result tuples");
                     }
                     harness.record(m);
                     mine.add(m);
+                    boolean lastForSystem = n == largestAtMost(sizes, s.maxSize());
+                    CoreEngineSystem.Enumeration e = lastForSystem && r.completed() ? s.measureEnumeration() : null;
+                    if (e != null) {
+                        mine.addAll(recordEnumeration(harness, workload, stream, s, e));
+                    }
                 }
+                stream = null;
             }
         }
-        summary(out, mine, sizes);
+        summary(out, workload, mine, mineSystems);
         return mine;
     }
 
-    private void summary(PrintWriter out, List<Measurement> ms, List<Integer> sizes) {
+    private static int largestAtMost(List<Integer> sizes, int max) {
+        int best = -1;
+        for (int n : sizes) {
+            if (n <= max) {
+                best = Math.max(best, n);
+            }
+        }
+        return best;
+    }
+
+    private static List<Measurement> recordEnumeration(Harness harness, Workload w, InsertStream stream, CoreEngineSystem s,
+            CoreEngineSystem.Enumeration e) throws java.io.IOException {
+        String dist = stream.distribution().label();
+        Measurement engine = enumerationRow(w, s.name(), dist, stream.size(), e.engineNsPerTuple(), e.tuples(),
+                "full result with payload recovery, " + e.tuples() + " tuples");
+        Measurement list = enumerationRow(w, CoreEngineSystem.LIST + "(" + s.name() + ")", dist, stream.size(),
+                e.listNsPerTuple(), e.tuples(), "the same tuples read from an ArrayList");
+        harness.record(engine);
+        harness.record(list);
+        return List.of(engine, list);
+    }
+
+    private static Measurement enumerationRow(Workload w, String system, String dist, int n, double nsPerTuple, long tuples,
+            String note) {
+        Bounded ns = Bounded.exact(nsPerTuple);
+        return new Measurement(w.name(), system, dist, n, ns, ns.reciprocal(1e9), Bounded.UNKNOWN, tuples, "result tuples",
+                nsPerTuple * tuples / 1e9, 1, note, Measurement.ENUMERATE);
+    }
+
+    private void summary(PrintWriter out, Workload workload, List<Measurement> all, List<CoreEngineSystem> mineSystems) {
+        List<Measurement> ms = all.stream().filter(Measurement::isInsert).toList();
         out.println();
         out.println("Core II — " + workload.name() + ", ns per insert (median wall time; cpu: this thread's CPU time plus GC"
                 + " time), state in entries:");
-        Report.table(out, ms);
-        for (int i = 1; i < systems.size(); i++) {
-            Report.ratios(out, ms, systems.get(i).name(), systems.get(0).name(), Report.Metric.NS_PER_INSERT);
+        Report.table(out, all);
+        for (int i = 1; i < mineSystems.size(); i++) {
+            Report.ratios(out, ms, mineSystems.get(i).name(), mineSystems.get(0).name(), Report.Metric.NS_PER_INSERT);
         }
-        if (sizes.size() > 1) {
-            out.println("flatness (ns per insert at n=" + sizes.get(sizes.size() - 1) + " ÷ at n=" + sizes.get(0) + "):");
-            for (SystemUnderTest s : systems) {
-                Report.flatness(out, ms, s.name());
+        out.println("slope of ns per insert against n (log-log, smallest to largest n; 0 = flat, 1 = linear):");
+        for (SystemUnderTest s : mineSystems) {
+            Report.slope(out, ms, s.name());
+        }
+        for (Measurement m : all) {
+            if (!m.isInsert() && !m.system().startsWith(CoreEngineSystem.LIST)) {
+                Measurement list = Report.find(all, CoreEngineSystem.LIST + "(" + m.system() + ")", m.distribution(), m.n(),
+                        Measurement.ENUMERATE);
+                if (list != null) {
+                    out.println("enumeration " + m.system() + " " + m.distribution() + " n=" + m.n() + ": "
+                            + m.insertsPerSecond().format() + " tuples/s, a plain list " + list.insertsPerSecond().format()
+                            + " tuples/s (enumeration takes " + Bounded.number(m.nsPerInsert().value() / list.nsPerInsert().value())
+                            + "x the list's time per tuple), " + m.stateSize() + " tuples");
+                }
             }
         }
         out.println();

@@ -7,11 +7,17 @@ enum Distribution {
     /** Every value of the domain equally likely. */
     UNIFORM,
     /** Zipf with exponent {@link ZipfSampler#DEFAULT_EXPONENT}: value rank r has probability ∝ 1/r^s. */
-    ZIPF;
+    ZIPF,
+    /** The workload's own data as its generator makes it (TPC-H), neither uniform nor Zipf by choice. */
+    TPCH;
 
     /** The label in results.csv and the tables. */
     String label() {
-        return this == UNIFORM ? "uniform" : "zipf-" + ZipfSampler.DEFAULT_EXPONENT;
+        return switch (this) {
+            case UNIFORM -> "uniform";
+            case ZIPF -> "zipf-" + ZipfSampler.DEFAULT_EXPONENT;
+            case TPCH -> "tpch";
+        };
     }
 
     @Override

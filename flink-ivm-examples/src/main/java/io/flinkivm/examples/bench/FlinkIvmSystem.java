@@ -22,7 +22,9 @@ import org.apache.flink.util.Collector;
 /**
  * The flink-ivm job (p-hierarchical plan where it applies) on one state backend, parallelism 1, one
  * snapshot at the end of the input. The snapshot's rows are counted and their payloads summed, so the
- * bench can check them against the core engine.
+ * bench can check them against the core engine. On RocksDB the state size is what RocksDB's native
+ * gauges said at the end of the job ({@link StateSizeReporter}): the bytes of all SST files plus all
+ * memtables, over every operator and state, with RocksDB's estimate of its keys in the note.
  */
 final class FlinkIvmSystem implements SystemUnderTest {
     static final String ROWS = "ivm-rows";
@@ -62,8 +64,12 @@ final class FlinkIvmSystem implements SystemUnderTest {
                 .sinkTo(new DiscardingSink<>()).name("discard result rows").setParallelism(1);
         FlinkRuns.count(job.deadLetters(), DEAD_LETTERS);
         FlinkRuns.Execution e = FlinkRuns.execute(env, "bench " + name() + " " + workload.name() + " n=" + stream.size(), cap);
+        long bytes = e.rocksDbBytes();
+        String unit = "bytes (RocksDB SST files + memtables)";
+        String keys = e.rocksDbKeys() < 0 ? "" : "RocksDB estimate-num-keys " + e.rocksDbKeys();
         if (!e.completed()) {
-            return RunResult.capped(e.elapsedNanos(), e.cpuNanos(), -1, "cancelled at the cap");
+            return new RunResult(e.elapsedNanos(), e.cpuNanos(), false, -1, bytes, bytes < 0 ? "" : unit + " at the cap", -1, 0,
+                    "cancelled at the cap" + (keys.isEmpty() ? "" : "; " + keys));
         }
         long deadLetters = e.counter(DEAD_LETTERS);
         long snapshots = e.counter(SNAPSHOTS);
@@ -71,8 +77,8 @@ final class FlinkIvmSystem implements SystemUnderTest {
             throw new IllegalStateException(name() + " produced " + deadLetters + " dead letters and " + snapshots
                     + " snapshots; expected none and one");
         }
-        return new RunResult(e.elapsedNanos(), e.cpuNanos(), true, stream.size(), -1, "", e.counter(ROWS),
-                e.counter(CHECKSUM), "");
+        return new RunResult(e.elapsedNanos(), e.cpuNanos(), true, stream.size(), bytes, bytes < 0 ? "" : unit,
+                e.counter(ROWS), e.counter(CHECKSUM), keys);
     }
 
     /** Counts the rows and end markers of the snapshots and sums the rows' payloads. */

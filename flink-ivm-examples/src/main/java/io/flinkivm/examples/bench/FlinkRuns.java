@@ -28,6 +28,13 @@ import org.apache.flink.util.Collector;
  */
 final class FlinkRuns {
     private static MiniCluster cluster;
+    private static long jobs;
+
+    private static java.util.Map<String, Long> states(String job) {
+        java.util.Map<String, Long> totals = StateSizeReporter.totals(job);
+        StateSizeReporter.forget(job);
+        return totals;
+    }
 
     private FlinkRuns() {
     }
@@ -35,6 +42,7 @@ final class FlinkRuns {
     /** An environment for one job: parallelism 1, state backend {@code hashmap} or {@code rocksdb}. */
     static StreamExecutionEnvironment environment(String backend) {
         Configuration c = new Configuration();
+        StateSizeReporter.configure(c);
         c.setString("state.backend.type", backend);
         c.setString("parallelism.default", "1");
         return new StreamExecutionEnvironment(c);
@@ -42,8 +50,10 @@ final class FlinkRuns {
 
     private static synchronized MiniCluster cluster() throws Exception {
         if (cluster == null) {
+            Configuration config = new Configuration();
+            StateSizeReporter.configure(config);
             MiniCluster c = new MiniCluster(new MiniClusterConfiguration.Builder().setNumTaskManagers(1)
-                    .setNumSlotsPerTaskManager(1).setConfiguration(new Configuration()).build());
+                    .setNumSlotsPerTaskManager(1).setConfiguration(config).build());
             c.start();
             cluster = c;
         }
@@ -63,8 +73,22 @@ final class FlinkRuns {
      * The result of one execution.
      *
      * @param result the job's result, or null if it was cancelled at the cap
+     * @param rocksDb the job's RocksDB size gauges at its end, summed per property ({@link StateSizeReporter}); empty on heap
      */
-    record Execution(long elapsedNanos, long cpuNanos, JobExecutionResult result) {
+    record Execution(long elapsedNanos, long cpuNanos, JobExecutionResult result, java.util.Map<String, Long> rocksDb) {
+
+        /** Bytes RocksDB holds: SST files plus memtables; -1 if not known. */
+        long rocksDbBytes() {
+            Long sst = rocksDb.get("total-sst-files-size");
+            Long mem = rocksDb.get("size-all-mem-tables");
+            return sst == null || mem == null ? -1 : sst + mem;
+        }
+
+        /** RocksDB's estimate of its keys (state entries); -1 if not known. */
+        long rocksDbKeys() {
+            Long keys = rocksDb.get("estimate-num-keys");
+            return keys == null ? -1 : keys;
+        }
 
         boolean completed() {
             return result != null;
@@ -82,20 +106,22 @@ final class FlinkRuns {
         long cpuStart = CpuClock.process();
         long start = System.nanoTime();
         StreamGraph graph = env.getStreamGraph();
-        graph.setJobName(jobName);
+        String uniqueName = jobName + " #" + (++jobs);
+        graph.setJobName(uniqueName);
         JobID id = mc.submitJob(graph).get().getJobID();
         long left = cap.toNanos() - (System.nanoTime() - start);
         try {
             JobResult result = mc.requestJobResult(id).get(Math.max(left, 1), TimeUnit.NANOSECONDS);
             long elapsed = System.nanoTime() - start;
             long cpu = CpuClock.between(cpuStart, CpuClock.process());
-            return new Execution(elapsed, cpu, result.toJobExecutionResult(FlinkRuns.class.getClassLoader()));
+            JobExecutionResult r = result.toJobExecutionResult(FlinkRuns.class.getClassLoader());
+            return new Execution(elapsed, cpu, r, states(uniqueName));
         } catch (TimeoutException e) {
             long elapsed = System.nanoTime() - start;
             long cpu = CpuClock.between(cpuStart, CpuClock.process());
             mc.cancelJob(id).get(60, TimeUnit.SECONDS);
             mc.requestJobResult(id).get(60, TimeUnit.SECONDS);
-            return new Execution(elapsed, cpu, null);
+            return new Execution(elapsed, cpu, null, states(uniqueName));
         }
     }
 

@@ -25,21 +25,48 @@ import org.apache.flink.util.Collector;
  * mini-batch), heap state, parallelism 1. The changelog from {@code toChangelogStream} is counted, not
  * stored: the final result size is {@code +I − −D} and its payload sum {@code Σ(+I,+U) − Σ(−U,−D)}.
  * Planning happens before the timed {@code execute}.
+ *
+ * <p>The multi-way join variant sets {@link #MULTI_JOIN_OPTION} (Flink 2.1+): a chain of joins on a
+ * common key becomes one {@code StreamingMultiJoinOperator} that keeps the inputs and no intermediate
+ * join results. It is measured only for queries whose plan actually contains a {@code MultiJoin}
+ * ({@link #appliesTo}).
  */
 final class FlinkSqlSystem implements SystemUnderTest {
     static final String CHANGES = "sql-changelog-rows";
     static final String SIZE = "sql-result-size";
     static final String CHECKSUM = "sql-checksum";
+    /** {@code OptimizerConfigOptions.TABLE_OPTIMIZER_MULTI_JOIN_ENABLED} in Flink 2.2.1. */
+    static final String MULTI_JOIN_OPTION = "table.optimizer.multi-join.enabled";
+
+    private final boolean multiJoin;
+    private final java.util.Map<String, Boolean> multiJoinPlans = new java.util.concurrent.ConcurrentHashMap<>();
+
+    FlinkSqlSystem() {
+        this(false);
+    }
+
+    FlinkSqlSystem(boolean multiJoin) {
+        this.multiJoin = multiJoin;
+    }
 
     @Override
     public String name() {
-        return "flink-sql";
+        return multiJoin ? "flink-sql-multijoin" : "flink-sql";
     }
 
     @Override
     public String describe(Workload workload) {
-        return name() + ": Table API, joins + GROUP BY SUM, heap, parallelism 1, changelog counted via toChangelogStream;"
-                + " wall time of the job (submission included)";
+        return name() + ": Table API, joins + GROUP BY SUM" + (multiJoin ? ", " + MULTI_JOIN_OPTION + " = true" : "")
+                + ", heap, parallelism 1, changelog counted via toChangelogStream; wall time of the job (submission included)";
+    }
+
+    /** The multi-way join variant applies when the optimized plan of the query has a MultiJoin node. */
+    @Override
+    public boolean appliesTo(Workload workload) {
+        if (!multiJoin) {
+            return true;
+        }
+        return multiJoinPlans.computeIfAbsent(workload.name(), k -> explain(workload).contains("MultiJoin"));
     }
 
     /** The SQL text that is run, for the report. */
@@ -47,9 +74,18 @@ final class FlinkSqlSystem implements SystemUnderTest {
         return new SqlTranslation(QueryParser.parse(workload.query())).select();
     }
 
-    @Override
-    public RunResult run(Workload workload, InsertStream stream, Duration cap) throws Exception {
-        SqlTranslation sql = new SqlTranslation(QueryParser.parse(workload.query()));
+    /** The optimized plan of the query over a tiny stream of the workload, as {@code Table.explain()} prints it. */
+    String explain(Workload workload) {
+        InsertStream sample = workload.generate(200, workload.distributions(List.of(Distribution.UNIFORM)).get(0), 1);
+        Prepared p = prepare(workload, sample);
+        return p.result.explain();
+    }
+
+    private record Prepared(StreamExecutionEnvironment env, StreamTableEnvironment tEnv, Table result) {
+    }
+
+    private Prepared prepare(Workload workload, InsertStream stream) {
+        SqlTranslation sql = SqlTranslation.forStream(QueryParser.parse(workload.query()), stream);
         int w = sql.width();
         String[] names = new String[w + 2];
         TypeInformation<?>[] types = new TypeInformation<?>[w + 2];
@@ -57,7 +93,7 @@ final class FlinkSqlSystem implements SystemUnderTest {
         types[0] = Types.INT;
         for (int j = 1; j <= w; j++) {
             names[j] = "x" + j;
-            types[j] = Types.LONG;
+            types[j] = sql.isString(j - 1) ? Types.STRING : Types.LONG;
         }
         names[w + 1] = "p";
         types[w + 1] = Types.LONG;
@@ -67,9 +103,6 @@ final class FlinkSqlSystem implements SystemUnderTest {
             fields[0] = sql.relationCode(stream.relation(i));
             Tuple t = stream.tuple(i);
             for (int j = 0; j < t.arity(); j++) {
-                if (!(t.get(j) instanceof Long)) {
-                    throw new IllegalArgumentException("the SQL peer takes BIGINT values only, got " + t);
-                }
                 fields[j + 1] = t.get(j);
             }
             fields[w + 1] = stream.payload(i);
@@ -77,15 +110,23 @@ final class FlinkSqlSystem implements SystemUnderTest {
         }
         StreamExecutionEnvironment env = FlinkRuns.environment("hashmap");
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        if (multiJoin) {
+            tEnv.getConfig().set(MULTI_JOIN_OPTION, "true");
+        }
         DataStream<Row> inserts = env.fromData(rows, Types.ROW_NAMED(names, types));
         tEnv.createTemporaryView(SqlTranslation.INSERTS, inserts);
         for (String view : sql.viewStatements()) {
             tEnv.executeSql(view);
         }
-        Table result = tEnv.sqlQuery(sql.select());
-        tEnv.toChangelogStream(result).process(new CountChangelog()).name("count changelog").setParallelism(1)
+        return new Prepared(env, tEnv, tEnv.sqlQuery(sql.select()));
+    }
+
+    @Override
+    public RunResult run(Workload workload, InsertStream stream, Duration cap) throws Exception {
+        Prepared p = prepare(workload, stream);
+        p.tEnv.toChangelogStream(p.result).process(new CountChangelog()).name("count changelog").setParallelism(1)
                 .sinkTo(new DiscardingSink<>()).name("discard changelog").setParallelism(1);
-        FlinkRuns.Execution e = FlinkRuns.execute(env, "bench " + name() + " " + workload.name() + " n=" + stream.size(), cap);
+        FlinkRuns.Execution e = FlinkRuns.execute(p.env, "bench " + name() + " " + workload.name() + " n=" + stream.size(), cap);
         if (!e.completed()) {
             return RunResult.capped(e.elapsedNanos(), e.cpuNanos(), -1, "cancelled at the cap");
         }

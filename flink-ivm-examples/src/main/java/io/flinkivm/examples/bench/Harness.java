@@ -8,10 +8,14 @@ import java.util.List;
 
 /**
  * Measures systems the same way: warm-up runs that are thrown away, then timed runs whose median is
- * reported; a run stopped at the cap ends the repetitions and turns the figures into bounds (at least
- * cap/n ns per insert). Recorded measurements go to results.csv at once.
+ * reported (no further repetition once {@link #REPEAT_BUDGET} has been spent on one measurement); a
+ * run stopped at the cap ends the repetitions and turns the figures into bounds (at least cap/n ns per
+ * insert). Recorded measurements go to results.csv at once. Completed results (size and payload sum)
+ * are kept per stream, so that every later system on the same stream is checked against the first.
  */
 final class Harness {
+    /** After this much time on one measurement, no further repetition starts. */
+    static final Duration REPEAT_BUDGET = Duration.ofSeconds(4);
 
     /** A measurement and the last run behind it (for result checks). */
     record Outcome(Measurement measurement, RunResult last) {
@@ -20,6 +24,44 @@ final class Harness {
     private final PrintWriter out;
     private final ResultsCsv csv;
     private final List<Measurement> recorded = new ArrayList<>();
+    private final java.util.Map<String, Reference> references = new java.util.HashMap<>();
+
+    /** A completed result on one stream and the system that produced it. */
+    record Reference(String system, long size, long checksum, long stateEntries) {
+    }
+
+    private static String streamKey(Workload w, InsertStream s) {
+        return w.name() + "|" + s.distribution() + "|" + s.size() + "|" + s.seed();
+    }
+
+    /** The first completed result recorded for this stream, or null. */
+    Reference reference(Workload w, InsertStream s) {
+        return references.get(streamKey(w, s));
+    }
+
+    /**
+     * Checks a completed run against the first completed result on the same stream (or makes it the
+     * reference): a different size or payload sum is a {@link BenchFailure}.
+     *
+     * @return the reference it was checked against, or null if it became the reference
+     */
+    Reference check(Workload w, InsertStream s, String system, RunResult r) {
+        if (!r.completed() || r.resultSize() < 0) {
+            return null;
+        }
+        Reference ref = references.get(streamKey(w, s));
+        if (ref == null) {
+            references.put(streamKey(w, s), new Reference(system, r.resultSize(), r.checksum(),
+                    "entries".equals(r.stateUnit()) ? r.stateSize() : -1));
+            return null;
+        }
+        if (ref.size() != r.resultSize() || ref.checksum() != r.checksum()) {
+            throw new BenchFailure(system + " on " + w.name() + " " + s.distribution().label() + " n=" + s.size()
+                    + " ends with " + r.resultSize() + " result tuples (payload sum " + r.checksum() + "), " + ref.system()
+                    + " with " + ref.size() + " (payload sum " + ref.checksum() + ")");
+        }
+        return ref;
+    }
 
     Harness(PrintWriter out, ResultsCsv csv) {
         this.out = out;
@@ -54,7 +96,11 @@ final class Harness {
         List<Long> cpuTimes = new ArrayList<>();
         RunResult last = null;
         RunResult capped = null;
+        long budgetStart = System.nanoTime();
         for (int r = 0; r < reps; r++) {
+            if (r > 0 && System.nanoTime() - budgetStart > REPEAT_BUDGET.toNanos()) {
+                break;
+            }
             System.gc();
             last = sut.run(workload, stream, cap);
             if (!last.completed()) {

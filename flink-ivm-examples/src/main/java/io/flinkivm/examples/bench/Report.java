@@ -103,13 +103,58 @@ final class Report {
         return s >= 10 ? String.format(Locale.ROOT, "%.1f s", s) : String.format(Locale.ROOT, "%.3f s", s);
     }
 
+    /** The insert measurement of a system on one stream, or null. */
     static Measurement find(List<Measurement> ms, String system, String distribution, int n) {
+        return find(ms, system, distribution, n, Measurement.INSERT);
+    }
+
+    static Measurement find(List<Measurement> ms, String system, String distribution, int n, String measure) {
         for (Measurement m : ms) {
-            if (m.system().equals(system) && m.distribution().equals(distribution) && m.n() == n) {
+            if (m.system().equals(system) && m.distribution().equals(distribution) && m.n() == n
+                    && m.measure().equals(measure)) {
                 return m;
             }
         }
         return null;
+    }
+
+    /**
+     * The slope of ns per insert against n on log-log axes between the smallest and the largest n the
+     * system was measured at: 0 is flat (O(1) per insert), 0.5 is √n, 1 linear. A bound at the largest
+     * n makes the slope a bound.
+     */
+    static Bounded slope(List<Measurement> ms, String system, String distribution) {
+        List<Integer> sizes = new ArrayList<>();
+        for (int n : sizes(ms, distribution)) {
+            if (find(ms, system, distribution, n) != null) {
+                sizes.add(n);
+            }
+        }
+        if (sizes.size() < 2) {
+            return Bounded.UNKNOWN;
+        }
+        Measurement small = find(ms, system, distribution, sizes.get(0));
+        Measurement large = find(ms, system, distribution, sizes.get(sizes.size() - 1));
+        Bounded ratio = large.nsPerInsert().divide(small.nsPerInsert());
+        if (ratio.kind() == Bounded.Kind.UNKNOWN) {
+            return Bounded.UNKNOWN;
+        }
+        return new Bounded(Math.log(ratio.value()) / Math.log((double) large.n() / small.n()), ratio.kind());
+    }
+
+    /** One line: the system's slope per distribution, with the n range. */
+    static void slope(PrintWriter out, List<Measurement> ms, String system) {
+        List<String> cells = new ArrayList<>();
+        for (String d : distributions(ms)) {
+            Bounded s = slope(ms, system, d);
+            if (s.kind() != Bounded.Kind.UNKNOWN) {
+                List<Integer> sizes = sizes(ms, d).stream().filter(n -> find(ms, system, d, n) != null).toList();
+                cells.add(d + " " + s.format() + " (n=" + sizes.get(0) + ".." + sizes.get(sizes.size() - 1) + ")");
+            }
+        }
+        if (!cells.isEmpty()) {
+            out.println("  " + system + ": " + String.join(", ", cells));
+        }
     }
 
     static List<String> distributions(List<Measurement> ms) {

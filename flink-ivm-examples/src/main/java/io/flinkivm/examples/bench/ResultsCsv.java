@@ -10,11 +10,15 @@ import java.util.Locale;
 
 /**
  * results.csv: one row per {@link Measurement}, written and flushed as soon as it is measured. A value
- * that is only a bound carries {@code >} or {@code <} in front; an unmeasured state size is empty.
+ * that is only a bound carries {@code >} or {@code <} in front; an unmeasured state size is empty. The
+ * last column says what was measured: {@code insert} (the stream's inserts: inserts/s, ns per insert,
+ * state at the end) or {@code enumerate} (the full result after the stream: result tuples per second
+ * in {@code inserts_per_second}, ns per tuple in {@code ns_per_insert}, the number of result tuples in
+ * {@code state_size}).
  */
 final class ResultsCsv implements Closeable {
     static final String FILE_NAME = "results.csv";
-    static final String HEADER = "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit";
+    static final String HEADER = "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure";
 
     private final Path path;
     private final BufferedWriter writer;
@@ -35,7 +39,8 @@ final class ResultsCsv implements Closeable {
     void append(Measurement m) throws IOException {
         writer.write(String.join(",", field(m.query()), field(m.system()), field(m.distribution()),
                 Integer.toString(m.n()), cell(m.insertsPerSecond(), 0), cell(m.nsPerInsert(), 1),
-                m.stateSize() < 0 ? "" : Long.toString(m.stateSize()), field(m.stateSize() < 0 ? "n/a" : m.stateUnit())));
+                m.stateSize() < 0 ? "" : Long.toString(m.stateSize()), field(m.stateSize() < 0 ? "n/a" : m.stateUnit()),
+                m.measure()));
         writer.newLine();
         writer.flush();
     }

@@ -2,6 +2,7 @@ package io.flinkivm.examples.bench;
 
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.query.Constant;
 import io.flinkivm.core.query.Term;
 import io.flinkivm.core.query.Variable;
 import java.util.ArrayList;
@@ -12,12 +13,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A conjunctive query as Flink SQL over one table of inserts {@code ins(rel INT, x1..xw BIGINT, p BIGINT)}:
+ * A conjunctive query as Flink SQL over one table of inserts {@code ins(rel INT, x1..xw, p BIGINT)}, each
+ * value column {@code BIGINT} or, where some relation has text in that position, {@code STRING}:
  * one view per relation (its columns {@code c1..ck} and payload {@code p}), a chain of inner joins on the
  * shared variables, and {@code SUM} of the payload product grouped by the free variables. Joins follow
  * the first atom, then greedily the atom that shares most variables with those already joined (lowest
  * index on ties), as flink-ivm's fallback plan does, so no join degenerates into a needless cross product.
- * Queries with constants are not translated.
+ * A constant keeps the rows whose value's text equals it (as flink-ivm's selections do): {@code c = 'x'}
+ * on a {@code STRING} column, {@code CAST(c AS STRING) = 'x'} on a {@code BIGINT} one.
  */
 final class SqlTranslation {
     static final String INSERTS = "ins";
@@ -26,8 +29,15 @@ final class SqlTranslation {
     private final List<String> relations;
     private final Map<String, Integer> relationIndex = new HashMap<>();
     private final int width;
+    private final boolean[] stringColumns;
 
+    /** All value columns {@code BIGINT}. */
     SqlTranslation(ConjunctiveQuery query) {
+        this(query, new boolean[0]);
+    }
+
+    /** Column {@code x(j+1)} is {@code STRING} where {@code stringColumns[j]} is true, else {@code BIGINT}. */
+    SqlTranslation(ConjunctiveQuery query, boolean[] stringColumns) {
         this.query = query;
         this.relations = query.relations();
         int w = 0;
@@ -36,13 +46,35 @@ final class SqlTranslation {
             w = Math.max(w, query.arityOf(relations.get(i)));
         }
         this.width = w;
-        for (Atom a : query.body()) {
-            for (Term t : a.terms()) {
-                if (!(t instanceof Variable)) {
-                    throw new IllegalArgumentException("the SQL peer does not translate constants: " + a);
+        this.stringColumns = java.util.Arrays.copyOf(stringColumns, w);
+    }
+
+    /** The translation whose column types fit {@code stream}: STRING where any insert has a non-Long value. */
+    static SqlTranslation forStream(ConjunctiveQuery query, InsertStream stream) {
+        int w = 0;
+        for (String r : query.relations()) {
+            w = Math.max(w, query.arityOf(r));
+        }
+        boolean[] text = new boolean[w];
+        for (int i = 0; i < stream.size(); i++) {
+            io.flinkivm.core.query.Tuple t = stream.tuple(i);
+            for (int j = 0; j < t.arity() && j < w; j++) {
+                Object v = t.get(j);
+                if (!(v instanceof Long)) {
+                    if (!(v instanceof String)) {
+                        throw new IllegalArgumentException("the SQL peer takes Long and String values only, got " + v
+                                + " in " + t);
+                    }
+                    text[j] = true;
                 }
             }
         }
+        return new SqlTranslation(query, text);
+    }
+
+    /** Whether column {@code x(j+1)} is {@code STRING}. */
+    boolean isString(int j) {
+        return stringColumns[j];
     }
 
     /** Number of value columns x1..xw of the inserts table. */
@@ -86,8 +118,13 @@ final class SqlTranslation {
             String alias = "a" + a;
             List<String> conditions = new ArrayList<>();
             for (int j = 0; j < atom.arity(); j++) {
-                String v = ((Variable) atom.terms().get(j)).name();
                 String column = alias + ".c" + (j + 1);
+                if (atom.terms().get(j) instanceof Constant c) {
+                    String literal = "'" + c.text().replace("'", "''") + "'";
+                    where.add((stringColumns[j] ? column : "CAST(" + column + " AS STRING)") + " = " + literal);
+                    continue;
+                }
+                String v = ((Variable) atom.terms().get(j)).name();
                 String bound = first.putIfAbsent(v, column);
                 if (bound != null) {
                     conditions.add(column + " = " + bound);

@@ -15,6 +15,14 @@ interface Workload {
     /** How the streams are generated (domains, skew, payloads), for the printed report. */
     String describe(int n);
 
+    /**
+     * The distributions this workload is measured on, given those asked for ({@code --distributions}):
+     * by default the same; a workload with its own data (TPC-H) has one of its own.
+     */
+    default java.util.List<Distribution> distributions(java.util.List<Distribution> requested) {
+        return requested;
+    }
+
     /** A stream of exactly {@code n} inserts; the same arguments give the same stream. */
     InsertStream generate(int n, Distribution distribution, long seed);
 }

@@ -34,7 +34,7 @@ class BenchCommandTest {
 
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("Usage: flink-ivm bench", "--quick", "--suite", "--out", "Default: all",
-                "Default: bench-out", "--distributions", ResultsCsv.HEADER, "Exit codes:");
+                "bench-out", "--distributions", ResultsCsv.HEADER, "Exit codes:");
     }
 
     @Test
@@ -51,8 +51,21 @@ class BenchCommandTest {
                 "--out", dir.toString());
 
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(Files.readAllLines(dir.resolve("results.csv"))).hasSize(1 + 2 * 2);
-        assertThat(r.out()).contains("ratio fallback/p-hierarchical (ns per insert):", "flatness (ns per insert at n=300 ÷ at n=100):");
+        var lines = Files.readAllLines(dir.resolve("results.csv"));
+        // ex10, tpch and star: 3 systems at 2 sizes; path: the fallback only; then enumeration rows where a result is non-empty.
+        assertThat(lines.stream().filter(l -> l.endsWith(",insert"))).hasSize(3 * 3 * 2 + 2);
+        assertThat(lines.stream().filter(l -> l.endsWith(",enumerate"))).hasSize(lines.size() - 1 - (3 * 3 * 2 + 2));
+        assertThat(lines).anyMatch(l -> l.startsWith("tpch,ablation,tpch,300,"))
+                .anyMatch(l -> l.startsWith("star,p-hierarchical,zipf-1.1,300,") && l.endsWith(",entries,insert"))
+                .anyMatch(l -> l.startsWith("path,fallback,zipf-1.1,100,"))
+                .anyMatch(l -> l.startsWith("ex10,in-memory-list(p-hierarchical),zipf-1.1,300,") && l.endsWith(",result tuples,enumerate"))
+                .noneMatch(l -> l.startsWith("path,p-hierarchical") || l.startsWith("path,ablation"));
+        assertThat(r.out()).contains("ratio fallback/p-hierarchical (ns per insert):", "ratio ablation/p-hierarchical",
+                "slope of ns per insert against n", "p-hierarchical: does not apply", "enumeration p-hierarchical zipf-1.1 n=300:",
+                "plot: ");
+        var image = javax.imageio.ImageIO.read(dir.resolve("plot.png").toFile());
+        assertThat(image.getWidth()).isEqualTo(PlotPng.size(4, 3).width);
+        assertThat(image.getHeight()).isEqualTo(PlotPng.size(4, 3).height);
     }
 
     @Test

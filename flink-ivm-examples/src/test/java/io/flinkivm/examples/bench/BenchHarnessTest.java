@@ -23,7 +23,8 @@ class BenchHarnessTest {
         Workload w = new Example10Workload();
         List<Suite> suites = List.of(
                 new CoreSuite(w, List.of(CoreEngineSystem.pHierarchical())),
-                new FlinkSuite(w, List.of(new FlinkIvmSystem("hashmap"), new FlinkSqlSystem(), new TrivialKeyedSystem())));
+                new FlinkSuite(w, List.of(new FlinkIvmSystem("hashmap"), new FlinkIvmSystem("rocksdb"), new FlinkSqlSystem(),
+                        new TrivialKeyedSystem())));
         BenchSettings settings = new BenchSettings(false, 7, 1, 1, Duration.ofSeconds(60), Duration.ofSeconds(120),
                 List.of(200), List.of(Distribution.ZIPF), false);
         StringWriter printed = new StringWriter();
@@ -31,21 +32,32 @@ class BenchHarnessTest {
         List<Measurement> ms = BenchCommand.run(suites, settings, dir, new PrintWriter(printed));
 
         List<String> lines = Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8);
-        assertThat(lines.get(0)).isEqualTo("query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit");
-        assertThat(lines).hasSize(1 + 4).hasSize(1 + ms.size());
+        assertThat(lines.get(0)).isEqualTo(
+                "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure");
+        // p-hierarchical, its enumeration and the list read, then four Flink systems.
+        assertThat(lines).hasSize(1 + 3 + 4).hasSize(1 + ms.size());
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",", -1);
-            assertThat(f).as(line).hasSize(8);
+            assertThat(f).as(line).hasSize(9);
             assertThat(f[0]).isEqualTo("ex10");
-            assertThat(f[1]).isIn("p-hierarchical", "flink-ivm-heap", "flink-sql", "trivial-keyed");
+            assertThat(f[1]).isIn("p-hierarchical", "in-memory-list(p-hierarchical)", "flink-ivm-heap", "flink-ivm-rocksdb",
+                    "flink-sql", "trivial-keyed");
+            assertThat(f[8]).isIn("insert", "enumerate");
             assertThat(f[2]).isEqualTo("zipf-1.1");
             assertThat(f[3]).isEqualTo("200");
             assertThat(Double.parseDouble(f[4])).as(line).isPositive();
             assertThat(Double.parseDouble(f[5])).as(line).isPositive();
         }
-        assertThat(lines).anyMatch(l -> l.startsWith("ex10,flink-ivm-heap,zipf-1.1,200,") && l.endsWith(",entries (core engine)"));
-        assertThat(lines).anyMatch(l -> l.startsWith("ex10,flink-sql,zipf-1.1,200,") && l.endsWith(",,n/a"));
-        assertThat(printed.toString()).contains("Core II", "Flink operators", "result = core",
+        assertThat(lines).anyMatch(l -> l.startsWith("ex10,flink-ivm-heap,zipf-1.1,200,")
+                && l.endsWith(",entries (core engine) p-hierarchical,insert"));
+        assertThat(lines).anyMatch(l -> l.startsWith("ex10,flink-sql,zipf-1.1,200,") && l.endsWith(",,n/a,insert"));
+        String rocks = lines.stream().filter(l -> l.startsWith("ex10,flink-ivm-rocksdb,")).findFirst().orElseThrow();
+        assertThat(rocks).endsWith(",bytes (RocksDB SST files + memtables),insert");
+        assertThat(Long.parseLong(rocks.split(",")[6])).isPositive();
+        String enumerated = lines.stream().filter(l -> l.startsWith("ex10,p-hierarchical,") && l.endsWith(",enumerate"))
+                .findFirst().orElseThrow();
+        assertThat(Double.parseDouble(enumerated.split(",")[4])).isPositive();
+        assertThat(printed.toString()).contains("Core II", "Flink operators", "result = p-hierarchical", "estimate-num-keys",
                 "ratio flink-ivm-heap/flink-sql (inserts per second):", "ratio flink-ivm-heap/trivial-keyed",
                 "4 keyBy hops", "suite core:", "suite flink:");
     }
@@ -67,6 +79,6 @@ class BenchHarnessTest {
             assertThat(o.measurement().runs()).isEqualTo(1);
         }
         List<String> lines = Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8);
-        assertThat(lines.get(1)).startsWith("ex10,fallback,zipf-1.1,5000,<").contains(",>");
+        assertThat(lines.get(1)).startsWith("ex10,fallback,zipf-1.1,5000,<").contains(",>").endsWith(",insert");
     }
 }

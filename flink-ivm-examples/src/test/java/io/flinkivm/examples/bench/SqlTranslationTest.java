@@ -1,7 +1,6 @@
 package io.flinkivm.examples.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkivm.core.query.QueryParser;
 import org.junit.jupiter.api.Test;
@@ -39,8 +38,25 @@ class SqlTranslationTest {
     }
 
     @Test
-    void constantsAreNotTranslated() {
-        assertThatThrownBy(() -> new SqlTranslation(QueryParser.parse("Q(A) :- R(A, 3)")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("constants");
+    void constantsBecomeFiltersOnTheirColumnsAsText() {
+        SqlTranslation t = new SqlTranslation(QueryParser.parse(
+                "Revenue(O,C) :- Customer(C,N,'BUILDING'), Orders(O,C,D), Lineitem(O,L), Flag(O,3)"),
+                new boolean[] {false, false, true});
+
+        assertThat(t.isString(2)).isTrue();
+        assertThat(t.isString(1)).isFalse();
+        assertThat(t.select()).contains("WHERE a0.c3 = 'BUILDING' AND CAST(a3.c2 AS STRING) = '3'")
+                .contains("JOIN `Orders` AS a1 ON a1.c2 = a0.c1")
+                .startsWith("SELECT a1.c1 AS `O`, a0.c1 AS `C`, SUM(a0.p * a1.p * a2.p * a3.p) AS payload");
+    }
+
+    @Test
+    void columnTypesComeFromTheStream() {
+        InsertStream s = new TpchWorkload().generate(2_000, Distribution.TPCH, 1);
+        SqlTranslation t = SqlTranslation.forStream(QueryParser.parse(new TpchWorkload().query()), s);
+
+        assertThat(t.width()).isEqualTo(3);
+        assertThat(t.isString(0)).isFalse();
+        assertThat(t.isString(2)).isTrue();
     }
 }
