@@ -106,6 +106,14 @@ public final class BenchCommand implements Callable<Integer> {
             description = {"Key distributions to measure: uniform, zipf or both. Default: ${DEFAULT-VALUE}."})
     List<Distribution> distributions;
 
+    @Option(names = "--queries", paramLabel = "Q", split = ",",
+            description = {"Only these queries: ex10, tpch, star, path (for quick experiments and profiling)."})
+    List<String> queries;
+
+    @Option(names = "--systems", paramLabel = "S", split = ",",
+            description = {"Only these systems, by their name in results.csv (e.g. flink-ivm-heap,trivial-keyed)."})
+    List<String> systemNames;
+
     @Override
     public Integer call() {
         PrintWriter stdout = spec.commandLine().getOut();
@@ -126,7 +134,8 @@ public final class BenchCommand implements Callable<Integer> {
             return 2;
         }
         BenchSettings settings = new BenchSettings(quick, seed, reps, flinkReps, Duration.ofSeconds(coreSeconds),
-                Duration.ofSeconds(flinkSeconds), sizes == null ? null : new ArrayList<>(sizes), distributions, true);
+                Duration.ofSeconds(flinkSeconds), sizes == null ? null : new ArrayList<>(sizes), distributions, true, queries,
+                systemNames);
         try {
             run(suites, settings, out, stdout);
             return 0;

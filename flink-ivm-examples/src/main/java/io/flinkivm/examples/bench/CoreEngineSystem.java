@@ -164,6 +164,7 @@ final class CoreEngineSystem implements SystemUnderTest {
         }
         long checksum = 0;
         long passes = 0;
+        long cpuStart = CpuClock.threadAndGc();
         long start = System.nanoTime();
         do {
             for (Iterator<ResultTuple<Long>> it = engine.enumerate(); it.hasNext(); ) {
@@ -173,8 +174,10 @@ final class CoreEngineSystem implements SystemUnderTest {
             passes++;
         } while (System.nanoTime() - start < ENUMERATION_MIN_NANOS && passes < ENUMERATION_MAX_PASSES);
         long engineNanos = System.nanoTime() - start;
+        long engineCpu = CpuClock.between(cpuStart, CpuClock.threadAndGc());
         long listChecksum = 0;
         long listPasses = 0;
+        cpuStart = CpuClock.threadAndGc();
         start = System.nanoTime();
         do {
             for (int k = 0; k < list.size(); k++) {
@@ -184,11 +187,13 @@ final class CoreEngineSystem implements SystemUnderTest {
             listPasses++;
         } while (System.nanoTime() - start < ENUMERATION_MIN_NANOS && listPasses < ENUMERATION_MAX_PASSES);
         long listNanos = System.nanoTime() - start;
+        long listCpu = CpuClock.between(cpuStart, CpuClock.threadAndGc());
         if (checksum / passes != listChecksum / listPasses) {
             throw new IllegalStateException(name() + ": enumeration and list disagree");
         }
-        return new Enumeration(list.size(), (double) engineNanos / (passes * list.size()),
-                (double) listNanos / (listPasses * list.size()));
+        double tuples = list.size();
+        return new Enumeration(list.size(), engineNanos / (passes * tuples), listNanos / (listPasses * tuples),
+                engineCpu < 0 ? -1 : engineCpu / (passes * tuples), listCpu < 0 ? -1 : listCpu / (listPasses * tuples));
     }
 
     /**
@@ -197,8 +202,10 @@ final class CoreEngineSystem implements SystemUnderTest {
      * @param tuples result tuples
      * @param engineNsPerTuple ns per tuple enumerated by the engine, payload recovered
      * @param listNsPerTuple ns per tuple read from a plain list
+     * @param engineCpuNsPerTuple, listCpuNsPerTuple the same in this thread's CPU time plus GC time (-1 if unknown)
      */
-    record Enumeration(long tuples, double engineNsPerTuple, double listNsPerTuple) {
+    record Enumeration(long tuples, double engineNsPerTuple, double listNsPerTuple, double engineCpuNsPerTuple,
+            double listCpuNsPerTuple) {
     }
 
     private static long stateEntries(IvmEngine<Long> engine) {

@@ -47,6 +47,9 @@ final class CoreSuite implements Suite {
         List<Measurement> mine = new ArrayList<>();
         boolean warm = false;
         for (Workload w : workloads) {
+            if (!settings.runs(w)) {
+                continue;
+            }
             mine.addAll(run(harness, settings, w, !warm));
             warm = true;
         }
@@ -56,10 +59,16 @@ final class CoreSuite implements Suite {
     private List<Measurement> run(Harness harness, BenchSettings settings, Workload workload, boolean warmUp) throws Exception {
         PrintWriter out = harness.out();
         List<Integer> sizes = settings.sizesOr(SIZES, QUICK_SIZES);
-        List<CoreEngineSystem> mineSystems = systems.stream().filter(s -> s.appliesTo(workload)).toList();
+        List<CoreEngineSystem> mineSystems = systems.stream().filter(s -> settings.runs(s) && s.appliesTo(workload)).toList();
+        if (mineSystems.isEmpty()) {
+            return List.of();
+        }
         out.println("== suite core (Core II): ns per insert of the core engines, " + workload.name() + " " + workload.query());
         out.println("   stream: " + workload.describe(sizes.get(sizes.size() - 1)) + "; seed " + settings.seed());
         for (CoreEngineSystem s : systems) {
+            if (!settings.runs(s)) {
+                continue;
+            }
             out.println("   " + (mineSystems.contains(s) ? s.describe(workload) : s.name() + ": does not apply (the query is"
                     + " not p-hierarchical)"));
         }
@@ -119,19 +128,20 @@ final class CoreSuite implements Suite {
     private static List<Measurement> recordEnumeration(Harness harness, Workload w, InsertStream stream, CoreEngineSystem s,
             CoreEngineSystem.Enumeration e) throws java.io.IOException {
         String dist = stream.distribution().label();
-        Measurement engine = enumerationRow(w, s.name(), dist, stream.size(), e.engineNsPerTuple(), e.tuples(),
-                "full result with payload recovery, " + e.tuples() + " tuples");
+        Measurement engine = enumerationRow(w, s.name(), dist, stream.size(), e.engineNsPerTuple(), e.engineCpuNsPerTuple(),
+                e.tuples(), "full result with payload recovery, " + e.tuples() + " tuples");
         Measurement list = enumerationRow(w, CoreEngineSystem.LIST + "(" + s.name() + ")", dist, stream.size(),
-                e.listNsPerTuple(), e.tuples(), "the same tuples read from an ArrayList");
+                e.listNsPerTuple(), e.listCpuNsPerTuple(), e.tuples(), "the same tuples read from an ArrayList");
         harness.record(engine);
         harness.record(list);
         return List.of(engine, list);
     }
 
-    private static Measurement enumerationRow(Workload w, String system, String dist, int n, double nsPerTuple, long tuples,
-            String note) {
+    private static Measurement enumerationRow(Workload w, String system, String dist, int n, double nsPerTuple,
+            double cpuNsPerTuple, long tuples, String note) {
         Bounded ns = Bounded.exact(nsPerTuple);
-        return new Measurement(w.name(), system, dist, n, ns, ns.reciprocal(1e9), Bounded.UNKNOWN, tuples, "result tuples",
+        Bounded cpu = cpuNsPerTuple < 0 ? Bounded.UNKNOWN : Bounded.exact(cpuNsPerTuple);
+        return new Measurement(w.name(), system, dist, n, ns, ns.reciprocal(1e9), cpu, tuples, "result tuples",
                 nsPerTuple * tuples / 1e9, 1, note, Measurement.ENUMERATE);
     }
 
@@ -156,7 +166,8 @@ final class CoreSuite implements Suite {
                     out.println("enumeration " + m.system() + " " + m.distribution() + " n=" + m.n() + ": "
                             + m.insertsPerSecond().format() + " tuples/s, a plain list " + list.insertsPerSecond().format()
                             + " tuples/s (enumeration takes " + Bounded.number(m.nsPerInsert().value() / list.nsPerInsert().value())
-                            + "x the list's time per tuple), " + m.stateSize() + " tuples");
+                            + "x the list's time per tuple; cpu " + m.cpuNsPerInsert().divide(list.cpuNsPerInsert()).format()
+                            + "x), " + m.stateSize() + " tuples");
                 }
             }
         }

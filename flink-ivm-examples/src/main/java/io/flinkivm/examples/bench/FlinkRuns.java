@@ -52,6 +52,7 @@ final class FlinkRuns {
         if (cluster == null) {
             Configuration config = new Configuration();
             StateSizeReporter.configure(config);
+            config.setString("rest.bind-port", "0"); // any free port: several benches (or tests) may run at once
             MiniCluster c = new MiniCluster(new MiniClusterConfiguration.Builder().setNumTaskManagers(1)
                     .setNumSlotsPerTaskManager(1).setConfiguration(config).build());
             c.start();

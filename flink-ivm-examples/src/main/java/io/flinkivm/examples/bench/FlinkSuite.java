@@ -53,6 +53,9 @@ final class FlinkSuite implements Suite {
             List<Measurement> mine = new ArrayList<>();
             boolean warm = false;
             for (Workload w : workloads) {
+                if (!settings.runs(w)) {
+                    continue;
+                }
                 mine.addAll(run(harness, settings, w, !warm));
                 warm = true;
             }
@@ -65,10 +68,16 @@ final class FlinkSuite implements Suite {
     private List<Measurement> run(Harness harness, BenchSettings settings, Workload workload, boolean warmUp) throws Exception {
         PrintWriter out = harness.out();
         List<Integer> sizes = settings.sizesOr(SIZES, QUICK_SIZES);
-        List<SystemUnderTest> mineSystems = systems.stream().filter(s -> s.appliesTo(workload)).toList();
+        List<SystemUnderTest> mineSystems = systems.stream().filter(s -> settings.runs(s) && s.appliesTo(workload)).toList();
+        if (mineSystems.isEmpty()) {
+            return List.of();
+        }
         out.println("== suite flink (Flink operators): inserts per second, " + workload.name() + " " + workload.query());
         out.println("   stream: " + workload.describe(sizes.get(sizes.size() - 1)) + "; seed " + settings.seed());
         for (SystemUnderTest s : systems) {
+            if (!settings.runs(s)) {
+                continue;
+            }
             out.println("   " + (mineSystems.contains(s) ? s.describe(workload) : s.name() + ": does not apply (the optimized"
                     + " plan has no MultiJoin)"));
         }

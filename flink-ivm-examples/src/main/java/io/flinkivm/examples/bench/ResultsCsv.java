@@ -14,11 +14,13 @@ import java.util.Locale;
  * last column says what was measured: {@code insert} (the stream's inserts: inserts/s, ns per insert,
  * state at the end) or {@code enumerate} (the full result after the stream: result tuples per second
  * in {@code inserts_per_second}, ns per tuple in {@code ns_per_insert}, the number of result tuples in
- * {@code state_size}).
+ * {@code state_size}). {@code cpu_ns_per_insert} is CPU time per insert (or per tuple): the measuring
+ * thread's plus GC for the core engines, the whole process's for Flink jobs ({@link CpuClock}); on a
+ * shared machine it is the steadier figure, as wall time grows with other processes' load.
  */
 final class ResultsCsv implements Closeable {
     static final String FILE_NAME = "results.csv";
-    static final String HEADER = "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure";
+    static final String HEADER = "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure,cpu_ns_per_insert";
 
     private final Path path;
     private final BufferedWriter writer;
@@ -40,7 +42,7 @@ final class ResultsCsv implements Closeable {
         writer.write(String.join(",", field(m.query()), field(m.system()), field(m.distribution()),
                 Integer.toString(m.n()), cell(m.insertsPerSecond(), 0), cell(m.nsPerInsert(), 1),
                 m.stateSize() < 0 ? "" : Long.toString(m.stateSize()), field(m.stateSize() < 0 ? "n/a" : m.stateUnit()),
-                m.measure()));
+                m.measure(), cell(m.cpuNsPerInsert(), 1)));
         writer.newLine();
         writer.flush();
     }

@@ -33,12 +33,12 @@ class BenchHarnessTest {
 
         List<String> lines = Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8);
         assertThat(lines.get(0)).isEqualTo(
-                "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure");
+                "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure,cpu_ns_per_insert");
         // p-hierarchical, its enumeration and the list read, then four Flink systems.
         assertThat(lines).hasSize(1 + 3 + 4).hasSize(1 + ms.size());
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",", -1);
-            assertThat(f).as(line).hasSize(9);
+            assertThat(f).as(line).hasSize(10);
             assertThat(f[0]).isEqualTo("ex10");
             assertThat(f[1]).isIn("p-hierarchical", "in-memory-list(p-hierarchical)", "flink-ivm-heap", "flink-ivm-rocksdb",
                     "flink-sql", "trivial-keyed");
@@ -49,12 +49,12 @@ class BenchHarnessTest {
             assertThat(Double.parseDouble(f[5])).as(line).isPositive();
         }
         assertThat(lines).anyMatch(l -> l.startsWith("ex10,flink-ivm-heap,zipf-1.1,200,")
-                && l.endsWith(",entries (core engine) p-hierarchical,insert"));
-        assertThat(lines).anyMatch(l -> l.startsWith("ex10,flink-sql,zipf-1.1,200,") && l.endsWith(",,n/a,insert"));
+                && l.contains(",entries (core engine) p-hierarchical,insert,"));
+        assertThat(lines).anyMatch(l -> l.startsWith("ex10,flink-sql,zipf-1.1,200,") && l.contains(",,n/a,insert,"));
         String rocks = lines.stream().filter(l -> l.startsWith("ex10,flink-ivm-rocksdb,")).findFirst().orElseThrow();
-        assertThat(rocks).endsWith(",bytes (RocksDB SST files + memtables),insert");
+        assertThat(rocks).contains(",bytes (RocksDB SST files + memtables),insert,");
         assertThat(Long.parseLong(rocks.split(",")[6])).isPositive();
-        String enumerated = lines.stream().filter(l -> l.startsWith("ex10,p-hierarchical,") && l.endsWith(",enumerate"))
+        String enumerated = lines.stream().filter(l -> l.startsWith("ex10,p-hierarchical,") && l.contains(",enumerate,"))
                 .findFirst().orElseThrow();
         assertThat(Double.parseDouble(enumerated.split(",")[4])).isPositive();
         assertThat(printed.toString()).contains("Core II", "Flink operators", "result = p-hierarchical", "estimate-num-keys",
@@ -79,6 +79,6 @@ class BenchHarnessTest {
             assertThat(o.measurement().runs()).isEqualTo(1);
         }
         List<String> lines = Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8);
-        assertThat(lines.get(1)).startsWith("ex10,fallback,zipf-1.1,5000,<").contains(",>").endsWith(",insert");
+        assertThat(lines.get(1)).startsWith("ex10,fallback,zipf-1.1,5000,<").contains(",>").contains(",insert,>");
     }
 }

@@ -17,7 +17,7 @@ class PlotPngTest {
     Path dir;
 
     private static Measurement m(String query, String system, String dist, int n, Bounded ns) {
-        return new Measurement(query, system, dist, n, ns, ns.reciprocal(1e9), Bounded.UNKNOWN, -1, "", 1, 1, "");
+        return new Measurement(query, system, dist, n, ns, ns.reciprocal(1e9), ns, -1, "", 1, 1, "");
     }
 
     @Test
