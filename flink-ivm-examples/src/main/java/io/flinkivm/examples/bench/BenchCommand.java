@@ -189,9 +189,8 @@ public final class BenchCommand implements Callable<Integer> {
             }
             stdout.println("time: " + String.join(", ", durations));
             stdout.println("results: " + csv.path());
-            Path plot = dir.resolve(PlotPng.FILE_NAME);
-            PlotPng.write(harness.recorded(), plot);
-            stdout.println("plot: " + plot);
+            harness.plot();
+            stdout.println("plot: " + dir.resolve(PlotPng.FILE_NAME));
             stdout.flush();
             return harness.recorded();
         }

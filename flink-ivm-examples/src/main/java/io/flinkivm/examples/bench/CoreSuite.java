@@ -18,6 +18,8 @@ final class CoreSuite implements Suite {
     /** The ablation and the fallback stop here: beyond it they are far past any cap. */
     static final int PEER_MAX_SIZE = 1_000_000;
     static final Duration WARM_UP = Duration.ofSeconds(2);
+    /** The p-hierarchical plan, the subject, gets this many times the cap (it runs up to 10^7 inserts). */
+    static final int SUBJECT_CAP_FACTOR = 5;
     static final int WARM_UP_SIZE = 10_000;
 
     private final List<Workload> workloads;
@@ -74,7 +76,8 @@ final class CoreSuite implements Suite {
         }
         out.println("   median of up to " + settings.coreReps() + " runs (none started after " + Harness.REPEAT_BUDGET.toSeconds()
                 + " s)" + (settings.warmUp() && warmUp ? " after a " + WARM_UP.toSeconds() + " s warm-up per system" : "")
-                + "; a run is stopped at " + settings.coreCap().toSeconds() + " s and reported as a bound");
+                + "; a run is stopped at " + settings.coreCap().toSeconds() + " s (p-hierarchical: "
+                + settings.coreCap().multipliedBy(SUBJECT_CAP_FACTOR).toSeconds() + " s) and reported as a bound");
         out.flush();
         if (settings.warmUp() && warmUp) {
             InsertStream warm = workload.generate(Math.min(WARM_UP_SIZE, sizes.get(0)),
@@ -92,8 +95,9 @@ final class CoreSuite implements Suite {
                 }
                 InsertStream stream = workload.generate(n, d, settings.seed());
                 for (CoreEngineSystem s : here) {
-                    Harness.Outcome o = harness.measure(s, workload, stream, n >= 10_000_000 ? 1 : settings.coreReps(),
-                            settings.coreCap());
+                    Duration cap = s.name().equals("p-hierarchical") ? settings.coreCap().multipliedBy(SUBJECT_CAP_FACTOR)
+                            : settings.coreCap();
+                    Harness.Outcome o = harness.measure(s, workload, stream, n >= 10_000_000 ? 1 : settings.coreReps(), cap);
                     RunResult r = o.last();
                     harness.check(workload, stream, s.name(), r);
                     Measurement m = o.measurement();
@@ -112,6 +116,7 @@ final class CoreSuite implements Suite {
             }
         }
         summary(out, workload, mine, mineSystems);
+        harness.plot();
         return mine;
     }
 

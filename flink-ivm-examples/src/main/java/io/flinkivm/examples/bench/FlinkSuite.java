@@ -19,7 +19,7 @@ final class FlinkSuite implements Suite {
     /** Sizes for the second and later distributions of a workload (Zipf), to keep the suite in its time budget. */
     static final int OTHER_DISTRIBUTION_MAX = 100_000;
     static final int QUICK_OTHER_DISTRIBUTION_MAX = 10_000;
-    static final int IVM_CAP_FACTOR = 3;
+    static final int IVM_CAP_FACTOR = 2;
     static final int WARM_UP_SIZE = 10_000;
     /** The core engine's reference run, when the core suite has not produced one for the stream. */
     static final Duration REFERENCE_CAP = Duration.ofMinutes(1);
@@ -137,6 +137,7 @@ final class FlinkSuite implements Suite {
             }
         }
         summary(out, workload, mine, mineSystems);
+        harness.plot();
         return mine;
     }
 

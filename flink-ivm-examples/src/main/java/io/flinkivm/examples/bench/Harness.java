@@ -68,6 +68,11 @@ final class Harness {
         this.csv = csv;
     }
 
+    /** Redraws DIR/plot.png from everything recorded so far (after each workload, so a stopped run keeps a plot). */
+    void plot() throws IOException {
+        PlotPng.write(recorded, csv.path().resolveSibling(PlotPng.FILE_NAME));
+    }
+
     PrintWriter out() {
         return out;
     }
