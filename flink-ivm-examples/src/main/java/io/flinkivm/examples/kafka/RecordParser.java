@@ -30,6 +30,8 @@ final class RecordParser<T> implements Serializable {
     static final String CSV_SNAPSHOT = "#snapshot";
     /** The value of the JSON field "control" that asks for a snapshot. */
     static final String JSON_SNAPSHOT = "snapshot";
+    /** The longest value (and CSV field) accepted, in UTF-8 bytes. */
+    static final int MAX_VALUE_BYTES = 64 * 1024;
 
     private final Semiring<T> semiring;
     private final RecordFormat format;
@@ -114,6 +116,9 @@ final class RecordParser<T> implements Serializable {
             fields = new ArrayList<>();
         }
         csv.split(line, fields);
+        for (int i = 0; i < fields.size(); i++) {
+            checkSize(fields.get(i), "field " + (i + 1));
+        }
         String relation = topicRelation;
         int first = 0;
         if (relation == null) {
@@ -196,6 +201,7 @@ final class RecordParser<T> implements Serializable {
                 throw new RejectedRecordException("value " + (i + 1) + " of \"values\" is null");
             }
             values[i] = v.toString();
+            checkSize((String) values[i], "value " + (i + 1) + " of \"values\"");
         }
         T payload = semiring.one();
         if (object.containsKey("payload")) {
@@ -209,6 +215,21 @@ final class RecordParser<T> implements Serializable {
             payload = payload(p.toString());
         }
         return InputRecord.insert(relation, Tuple.wrap(values), payload, origin);
+    }
+
+    /** As for the {@code run} command's files: a value may have at most 64 KiB of UTF-8. */
+    private static void checkSize(String value, String what) throws RejectedRecordException {
+        if (value.length() * 3L <= MAX_VALUE_BYTES) {
+            return;
+        }
+        long bytes = 0;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            bytes += c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3;
+        }
+        if (bytes > MAX_VALUE_BYTES) {
+            throw new RejectedRecordException(what + " is longer than " + MAX_VALUE_BYTES + " bytes (64 KiB)");
+        }
     }
 
     private void checkRelation(String relation) throws RejectedRecordException {

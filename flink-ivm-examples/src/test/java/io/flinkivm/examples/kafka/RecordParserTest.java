@@ -145,6 +145,18 @@ class RecordParserTest {
     }
 
     @Test
+    void valuesOver64KiBAreRejected() throws Exception {
+        String limit = "v".repeat(RecordParser.MAX_VALUE_BYTES);
+        assertThat(parse(CSV, "in", "R4," + limit).tuple()).isEqualTo(Tuple.of(limit));
+        assertThatThrownBy(() -> parse(CSV, "in", "R4," + limit + "v,2")).isInstanceOf(RejectedRecordException.class)
+                .hasMessage("field 2 is longer than 65536 bytes (64 KiB)");
+        String euros = "\u20ac".repeat(RecordParser.MAX_VALUE_BYTES / 3 + 1);
+        assertThatThrownBy(() -> parse(JSON, "in", "{\"relation\":\"R4\",\"values\":[\"" + euros + "\"]}"))
+                .isInstanceOf(RejectedRecordException.class)
+                .hasMessage("value 1 of \"values\" is longer than 65536 bytes (64 KiB)");
+    }
+
+    @Test
     void tombstoneAndBadUtf8() {
         assertThatThrownBy(() -> CSV.parse("in", null, "o")).hasMessage("record has no value (a tombstone)");
         byte[] bad = {'R', '4', ',', (byte) 0xC3, (byte) 0x28};

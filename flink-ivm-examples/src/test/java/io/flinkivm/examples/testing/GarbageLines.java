@@ -337,7 +337,7 @@ public final class GarbageLines {
      * What the Kafka CSV parser (one topic, the relation first) must do with a record's value, a leading
      * byte-order mark skipped: reject it (not UTF-8, empty, a line break inside after one trailing LF or CRLF
      * is dropped, '#' first but not the control record, bad quoting, an unknown relation, neither arity nor
-     * arity + 1 fields after it, a payload that does not parse), take it as a snapshot request
+     * arity + 1 fields after it, a field over 64 KiB of UTF-8, a payload that does not parse), take it as a snapshot request
      * ({@code #snapshot}), or insert it (without a payload field the payload is the semiring's one).
      */
     public Expected kafkaExpects(byte[] value) {
@@ -366,6 +366,11 @@ public final class GarbageLines {
         String bad = split(text, fields);
         if (bad != null) {
             return Expected.reject(bad);
+        }
+        for (String f : fields) {
+            if (f.getBytes(StandardCharsets.UTF_8).length > MAX_FIELD_BYTES) {
+                return Expected.reject("is longer than " + MAX_FIELD_BYTES + " bytes");
+            }
         }
         String relation = fields.get(0);
         if (!relations.contains(relation)) {
