@@ -162,15 +162,21 @@ final class CoreEngineSystem implements SystemUnderTest {
         if (list.isEmpty()) {
             return null;
         }
+        // One pass's checksum (sums wrap around, the same way in both passes), compared pass by pass.
         long checksum = 0;
         long passes = 0;
         long cpuStart = CpuClock.threadAndGc();
         long start = System.nanoTime();
         do {
+            long pass = 0;
             for (Iterator<ResultTuple<Long>> it = engine.enumerate(); it.hasNext(); ) {
                 ResultTuple<Long> t = it.next();
-                checksum += t.payload() + t.tuple().arity();
+                pass += t.payload() + t.tuple().arity();
             }
+            if (passes > 0 && pass != checksum) {
+                throw new IllegalStateException(name() + ": enumeration pass " + passes + " differs from the first");
+            }
+            checksum = pass;
             passes++;
         } while (System.nanoTime() - start < ENUMERATION_MIN_NANOS && passes < ENUMERATION_MAX_PASSES);
         long engineNanos = System.nanoTime() - start;
@@ -180,15 +186,17 @@ final class CoreEngineSystem implements SystemUnderTest {
         cpuStart = CpuClock.threadAndGc();
         start = System.nanoTime();
         do {
+            long pass = 0;
             for (int k = 0; k < list.size(); k++) {
                 ResultTuple<Long> t = list.get(k);
-                listChecksum += t.payload() + t.tuple().arity();
+                pass += t.payload() + t.tuple().arity();
             }
+            listChecksum = pass;
             listPasses++;
         } while (System.nanoTime() - start < ENUMERATION_MIN_NANOS && listPasses < ENUMERATION_MAX_PASSES);
         long listNanos = System.nanoTime() - start;
         long listCpu = CpuClock.between(cpuStart, CpuClock.threadAndGc());
-        if (checksum / passes != listChecksum / listPasses) {
+        if (checksum != listChecksum) {
             throw new IllegalStateException(name() + ": enumeration and list disagree");
         }
         double tuples = list.size();

@@ -89,7 +89,7 @@ final class CoreSuite implements Suite {
         List<Measurement> mine = new ArrayList<>();
         for (Distribution d : workload.distributions(settings.distributions())) {
             for (int n : sizes) {
-                List<CoreEngineSystem> here = mineSystems.stream().filter(s -> n <= s.maxSize()).toList();
+                List<CoreEngineSystem> here = mineSystems.stream().filter(s -> n <= s.maxSize() && n <= workload.maxSize()).toList();
                 if (here.isEmpty()) {
                     continue;
                 }
@@ -106,7 +106,7 @@ final class CoreSuite implements Suite {
                     }
                     harness.record(m);
                     mine.add(m);
-                    boolean lastForSystem = n == largestAtMost(sizes, s.maxSize());
+                    boolean lastForSystem = n == largestAtMost(sizes, Math.min(s.maxSize(), workload.maxSize()));
                     CoreEngineSystem.Enumeration e = lastForSystem && r.completed() ? s.measureEnumeration() : null;
                     if (e != null) {
                         mine.addAll(recordEnumeration(harness, workload, stream, s, e));

@@ -23,6 +23,11 @@ interface Workload {
         return requested;
     }
 
+    /** The largest stream this workload is measured at (larger sizes of a suite are skipped for it). */
+    default int maxSize() {
+        return Integer.MAX_VALUE;
+    }
+
     /** A stream of exactly {@code n} inserts; the same arguments give the same stream. */
     InsertStream generate(int n, Distribution distribution, long seed);
 }
