@@ -101,7 +101,7 @@ final class CoreSuite implements Suite {
                     RunResult r = o.last();
                     harness.check(workload, stream, s.name(), r);
                     Measurement m = o.measurement();
-                    if (r.completed()) {
+                    if (r.completed() && r.resultSize() >= 0) {
                         m = m.withNote((m.note().isEmpty() ? "" : m.note() + "; ") + r.resultSize() + " result tuples");
                     }
                     harness.record(m);

@@ -37,16 +37,6 @@ final class TpchWorkload implements Workload {
         return List.of(Distribution.TPCH);
     }
 
-    /**
-     * 10^6: at 10^7 (scale factor about 1.35) the core engine stopped on a natural-number overflow
-     * (PayloadOverflowException, 70166965063438 * 653241) that is not explained yet; measured up to
-     * the size that is understood.
-     */
-    @Override
-    public int maxSize() {
-        return 1_000_000;
-    }
-
     /** The scale factor whose rows are generated for a stream of n inserts (about 3% more rows than n). */
     static double scaleFactor(int n) {
         return Math.max(MIN_SCALE_FACTOR, n * 1.03 / ROWS_PER_SCALE_FACTOR);

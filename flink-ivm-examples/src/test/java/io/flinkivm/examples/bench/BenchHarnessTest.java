@@ -2,6 +2,7 @@ package io.flinkivm.examples.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flinkivm.core.query.Tuple;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -80,5 +81,26 @@ class BenchHarnessTest {
         }
         List<String> lines = Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8);
         assertThat(lines.get(1)).startsWith("ex10,fallback,zipf-1.1,5000,<").contains(",>").contains(",insert,>");
+    }
+
+    @Test
+    void aResultWhosePayloadsExceed64BitsIsTimedButNotEnumerated() {
+        // Every view stays in range (R4's sum is 2^62, R5's is 4), but the result tuple's payload,
+        // the product of its root views' payloads, needs 64 bits and more.
+        Workload w = new Example10Workload();
+        InsertStream stream = new InsertStream(
+                new String[] {"R1", "R2", "R3", "R4", "R5"},
+                new Tuple[] {Tuple.of(1L, 2L, 3L, 4L), Tuple.of(1L, 2L, 3L, 5L), Tuple.of(1L, 2L, 6L), Tuple.of(7L),
+                        Tuple.of(1L, 7L, 8L)},
+                new Long[] {1L, 1L, 1L, 1L << 62, 4L}, Distribution.UNIFORM, 0);
+        CoreEngineSystem system = CoreEngineSystem.pHierarchical();
+
+        RunResult r = system.run(w, stream, Duration.ofMinutes(1));
+
+        assertThat(r.completed()).isTrue();
+        assertThat(r.processed()).isEqualTo(5);
+        assertThat(r.resultSize()).isEqualTo(-1);
+        assertThat(r.note()).contains("result payloads exceed 64 bits", "4611686018427387904", "not enumerated");
+        assertThat(system.measureEnumeration()).isNull();
     }
 }
