@@ -23,7 +23,6 @@ import java.util.List;
 public final class AblationEngine<T> implements IvmEngine<T> {
     private final ViewForest<T> forest;
     private final DeltaJoinEngine<T> aboveState;
-    private long inserts;
 
     public AblationEngine(MaintenancePlan plan, Semiring<T> semiring) {
         Engines.checkSemiring(plan, semiring);
@@ -33,7 +32,7 @@ public final class AblationEngine<T> implements IvmEngine<T> {
         MaintenancePlan rootPlan = Planner.plan(rootQuery(plan), semiring, Planner.Strategy.FALLBACK);
         this.aboveState = new DeltaJoinEngine<>(rootPlan, semiring);
         this.forest = new ViewForest<>(plan, semiring, new CompiledPlan(plan),
-                (tree, key, delta, old, updated) -> aboveState.insert(rootRelation(tree), key, delta));
+                (tree, key, delta, old, updated, crosses) -> aboveState.insert(rootRelation(tree), key, delta));
     }
 
     /** The full join of the root views: {@code Q(F) :- V0(F0), ..., Vk(Fk)}. */
@@ -56,7 +55,6 @@ public final class AblationEngine<T> implements IvmEngine<T> {
     @Override
     public void insert(String relation, Tuple tuple, T payload) {
         forest.insert(relation, tuple, payload);
-        inserts++;
     }
 
     @Override
@@ -71,7 +69,7 @@ public final class AblationEngine<T> implements IvmEngine<T> {
 
     @Override
     public long insertCount() {
-        return inserts;
+        return forest.insertCount();
     }
 
     /** Number of state entries below and above the border. */

@@ -14,12 +14,9 @@ import java.util.Iterator;
  */
 public final class CyclicPHierarchicalEngine<T> implements IvmEngine<T> {
     private final Semiring<T> semiring;
-    private final CompiledPlan compiled;
     private final ViewForest<T> forest;
     private final MemoryBagJoinStore store;
     private final CyclicBooleanJoin join;
-    private long inserts;
-    private long borderCrossings;
     private long bagTuples;
 
     public CyclicPHierarchicalEngine(MaintenancePlan plan, Semiring<T> semiring) {
@@ -28,13 +25,12 @@ public final class CyclicPHierarchicalEngine<T> implements IvmEngine<T> {
             throw new IllegalArgumentException("not a cyclic p-hierarchical plan: " + plan);
         }
         this.semiring = semiring;
-        this.compiled = new CompiledPlan(plan);
+        CompiledPlan compiled = new CompiledPlan(plan);
         CompiledBagJoin bags = new CompiledBagJoin(plan);
         this.store = new MemoryBagJoinStore(bags);
         this.join = new CyclicBooleanJoin(bags);
-        this.forest = new ViewForest<>(plan, semiring, compiled, (tree, key, delta, old, updated) -> {
-            if (RootViewLogic.crossesBorder(semiring, old, updated)) {
-                borderCrossings++;
+        this.forest = new ViewForest<>(plan, semiring, compiled, (tree, key, delta, old, updated, crosses) -> {
+            if (crosses) {
                 bagTuples += join.insert(store, tree, key);
             }
         });
@@ -43,7 +39,6 @@ public final class CyclicPHierarchicalEngine<T> implements IvmEngine<T> {
     @Override
     public void insert(String relation, Tuple tuple, T payload) {
         forest.insert(relation, tuple, payload);
-        inserts++;
     }
 
     @Override
@@ -53,25 +48,17 @@ public final class CyclicPHierarchicalEngine<T> implements IvmEngine<T> {
 
     @Override
     public T lookup(Tuple headTuple) {
-        T payload = semiring.one();
-        for (int i = 0; i < compiled.treeCount(); i++) {
-            T v = forest.root(i, compiled.rootKeyOfHead(i, headTuple));
-            if (v == null || semiring.isZero(v)) {
-                return semiring.zero();
-            }
-            payload = semiring.times(payload, v);
-        }
-        return payload;
+        return forest.payloadOf(headTuple);
     }
 
     @Override
     public long insertCount() {
-        return inserts;
+        return forest.insertCount();
     }
 
     /** Root tuples that crossed the border so far. */
     public long borderCrossings() {
-        return borderCrossings;
+        return forest.borderCrossings();
     }
 
     /** Bag tuples materialized so far (each counted once). */

@@ -12,22 +12,18 @@ import java.util.Iterator;
  */
 public final class PHierarchicalEngine<T> implements IvmEngine<T> {
     private final Semiring<T> semiring;
-    private final CompiledPlan compiled;
     private final ViewForest<T> forest;
     private final MemoryBooleanJoinStore joinStore;
     private final BooleanJoin join;
-    private long inserts;
-    private long borderCrossings;
 
     public PHierarchicalEngine(MaintenancePlan plan, Semiring<T> semiring) {
         Engines.checkSemiring(plan, semiring);
         this.semiring = semiring;
-        this.compiled = new CompiledPlan(plan);
+        CompiledPlan compiled = new CompiledPlan(plan);
         this.joinStore = new MemoryBooleanJoinStore(compiled);
         this.join = new BooleanJoin(compiled);
-        this.forest = new ViewForest<>(plan, semiring, compiled, (tree, key, delta, old, updated) -> {
-            if (RootViewLogic.crossesBorder(semiring, old, updated)) {
-                borderCrossings++;
+        this.forest = new ViewForest<>(plan, semiring, compiled, (tree, key, delta, old, updated, crosses) -> {
+            if (crosses) {
                 join.insert(joinStore, tree, key);
             }
         });
@@ -36,7 +32,6 @@ public final class PHierarchicalEngine<T> implements IvmEngine<T> {
     @Override
     public void insert(String relation, Tuple tuple, T payload) {
         forest.insert(relation, tuple, payload);
-        inserts++;
     }
 
     @Override
@@ -46,26 +41,17 @@ public final class PHierarchicalEngine<T> implements IvmEngine<T> {
 
     @Override
     public T lookup(Tuple headTuple) {
-        HeadArity.check(compiled.plan().query(), headTuple);
-        T payload = semiring.one();
-        for (int i = 0; i < compiled.treeCount(); i++) {
-            T v = forest.root(i, compiled.rootKeyOfHead(i, headTuple));
-            if (v == null || semiring.isZero(v)) {
-                return semiring.zero();
-            }
-            payload = semiring.times(payload, v);
-        }
-        return payload;
+        return forest.payloadOf(headTuple);
     }
 
     @Override
     public long insertCount() {
-        return inserts;
+        return forest.insertCount();
     }
 
     /** Root tuples that crossed the border so far. */
     public long borderCrossings() {
-        return borderCrossings;
+        return forest.borderCrossings();
     }
 
     /** Number of state entries: join-view keys, root-view tuples and Boolean-join entries. */

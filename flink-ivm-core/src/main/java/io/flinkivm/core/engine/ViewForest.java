@@ -15,7 +15,8 @@ import java.util.List;
  * the root views over K. Each insert costs O(1) lookups; every change of a root view is reported to
  * a {@link RootListener} (the Boolean join, or the ablation's join over K) once the whole insert has
  * succeeded. An insert that fails (e.g. natural-number overflow) is rolled back completely and
- * reports nothing. Not thread-safe.
+ * reports nothing. It also recovers a result tuple's payload from the root views ({@link #payloadOf})
+ * and counts inserts and border crossings. Not thread-safe.
  */
 final class ViewForest<T> {
 
@@ -24,8 +25,10 @@ final class ViewForest<T> {
         /**
          * @param old the payload before ({@code null} if the tuple had none)
          * @param updated the payload after adding {@code delta}
+         * @param crossesBorder whether the tuple just became visible above the border
+         *     ({@link RootViewLogic#crossesBorder}); it is then counted in {@link #borderCrossings()}
          */
-        void onRootDelta(int tree, Tuple key, T delta, T old, T updated);
+        void onRootDelta(int tree, Tuple key, T delta, T old, T updated, boolean crossesBorder);
     }
 
     private final Semiring<T> semiring;
@@ -42,6 +45,8 @@ final class ViewForest<T> {
     private int[] pendingTree = new int[4];
     private Object[] pending = new Object[16];
     private int pendingCount;
+    private long inserts;
+    private long borderCrossings;
 
     @SuppressWarnings("unchecked")
     ViewForest(MaintenancePlan plan, Semiring<T> semiring, CompiledPlan compiled, RootListener<T> listener) {
@@ -74,10 +79,14 @@ final class ViewForest<T> {
         }
     }
 
-    /** Applies one physical insert (one delta per matching atom of the relation, in body order). */
+    /**
+     * Applies one physical insert (one delta per matching atom of the relation, in body order) and
+     * counts it, a no-op included, once it and its listener calls have succeeded.
+     */
     void insert(String relation, Tuple tuple, T payload) {
         int[] targets = compiled.atomsOf(relation, tuple.arity());
         if (semiring.isZero(payload)) {
+            inserts++;
             return;
         }
         undo.clear();
@@ -96,11 +105,18 @@ final class ViewForest<T> {
             throw e;
         }
         for (int i = 0; i < pendingCount; i++) {
-            listener.onRootDelta(pendingTree[i], (Tuple) pending[4 * i], cast(pending[4 * i + 1]),
-                    cast(pending[4 * i + 2]), cast(pending[4 * i + 3]));
+            T old = cast(pending[4 * i + 2]);
+            T updated = cast(pending[4 * i + 3]);
+            boolean crosses = RootViewLogic.crossesBorder(semiring, old, updated);
+            if (crosses) {
+                borderCrossings++;
+            }
+            listener.onRootDelta(pendingTree[i], (Tuple) pending[4 * i], cast(pending[4 * i + 1]), old, updated,
+                    crosses);
         }
         Arrays.fill(pending, 0, 4 * pendingCount, null);
         pendingCount = 0;
+        inserts++;
     }
 
     @SuppressWarnings("unchecked")
@@ -153,6 +169,35 @@ final class ViewForest<T> {
     /** The payload of root tuple {@code key} of tree {@code tree}, or null. */
     T root(int tree, Tuple key) {
         return rootViews[tree].get(key);
+    }
+
+    /**
+     * The payload of result tuple {@code headTuple} (values of the free variables in head order):
+     * the product of the root-view payloads at its projections, zero if one is absent.
+     *
+     * @throws IllegalArgumentException if the tuple's arity is not the number of free variables
+     */
+    T payloadOf(Tuple headTuple) {
+        HeadArity.check(compiled.plan().query(), headTuple);
+        T payload = semiring.one();
+        for (int i = 0; i < compiled.treeCount(); i++) {
+            T v = rootViews[i].get(compiled.rootKeyOfHead(i, headTuple));
+            if (v == null || semiring.isZero(v)) {
+                return semiring.zero();
+            }
+            payload = semiring.times(payload, v);
+        }
+        return payload;
+    }
+
+    /** Physical inserts applied so far, no-ops included, rejected or rolled-back ones not. */
+    long insertCount() {
+        return inserts;
+    }
+
+    /** Root tuples that crossed the border so far (each once: inserts only). */
+    long borderCrossings() {
+        return borderCrossings;
     }
 
     /** Number of state entries: join-view keys and root-view tuples. */

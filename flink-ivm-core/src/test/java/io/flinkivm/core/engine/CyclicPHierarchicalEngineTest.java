@@ -154,6 +154,9 @@ class CyclicPHierarchicalEngineTest {
         assertThat(result(e)).containsOnly(entry(Tuple.of(1L, 2L, 3L), 45L), entry(Tuple.of(1L, 2L, 4L), 3L));
         assertThat(e.lookup(Tuple.of(1L, 2L, 4L))).isEqualTo(3L);
         assertThat(e.lookup(Tuple.of(2L, 2L, 4L))).isZero();
+        assertThatThrownBy(() -> e.lookup(Tuple.of(1L, 2L)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has 3 values (A,B,C), got 2");
         assertThat(e.bagTuples()).isEqualTo(2);
     }
 
