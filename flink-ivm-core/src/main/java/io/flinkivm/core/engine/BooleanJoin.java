@@ -2,7 +2,7 @@ package io.flinkivm.core.engine;
 
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
-import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
@@ -13,11 +13,14 @@ import java.util.NoSuchElementException;
  * result in its subtree. Each tuple becomes live at most once and waits at most once per child, so
  * the work is amortized O(1) per insert; enumeration walks live lists with constant delay.
  *
- * <p>Stateless: all state is in the {@link BooleanJoinStore}, so the same logic serves the in-memory
- * engine and the Flink sink.
+ * <p>All state is in the {@link BooleanJoinStore}, so the same logic serves the in-memory engine and
+ * the Flink sink; the object itself only holds a reused work stack, so use one per thread.
  */
 public final class BooleanJoin {
     private final JoinLayout plan;
+    /** The work stack of {@link #makeLive}: node and tuple of each entry; grows by doubling, never shrinks. */
+    private int[] workNodes = new int[16];
+    private Tuple[] workTuples = new Tuple[16];
 
     /**
      * @param plan the join tree: a {@link CompiledPlan} (over root views) or a {@link CompiledBagJoin} (over bags)
@@ -60,48 +63,61 @@ public final class BooleanJoin {
 
     /** Makes a tuple live, then the waiting tuples it completes; returns how many became live. */
     private int makeLive(BooleanJoinStore store, int startNode, Tuple startTuple) {
-        ArrayDeque<Object[]> work = new ArrayDeque<>();
-        work.push(new Object[] {startNode, startTuple});
+        workNodes[0] = startNode;
+        workTuples[0] = startTuple;
+        int top = 1;
         int made = 0;
-        while (!work.isEmpty()) {
-            made++;
-            Object[] item = work.pop();
-            int node = (Integer) item[0];
-            Tuple tuple = (Tuple) item[1];
-            Tuple key = plan.keyToParent(node, tuple);
-            KeyValueState<Tuple, Tuple> heads = store.liveHead(node);
-            Tuple head = heads.get(key);
-            if (head != null) {
-                store.liveNext(node).put(tuple, head);
-            }
-            heads.put(key, tuple);
-            int parent = plan.joinParent(node);
-            if (head != null || parent < 0) {
-                continue;
-            }
-            // The key's first live tuple: wake the parent's tuples waiting for it.
-            int c = plan.childIndexInParent(node);
-            KeyValueState<Tuple, Tuple> waitHeads = store.waitHead(parent, c);
-            KeyValueState<Tuple, Tuple> waitNext = store.waitNext(parent, c);
-            KeyValueState<Tuple, Integer> missing = store.missing(parent);
-            Tuple waiting = waitHeads.get(key);
-            if (waiting != null) {
-                waitHeads.remove(key);
-            }
-            while (waiting != null) {
-                Tuple next = waitNext.get(waiting);
-                if (next != null) {
-                    waitNext.remove(waiting);
+        try {
+            while (top > 0) {
+                made++;
+                top--;
+                int node = workNodes[top];
+                Tuple tuple = workTuples[top];
+                workTuples[top] = null;
+                Tuple key = plan.keyToParent(node, tuple);
+                KeyValueState<Tuple, Tuple> heads = store.liveHead(node);
+                Tuple head = heads.get(key);
+                if (head != null) {
+                    store.liveNext(node).put(tuple, head);
                 }
-                int left = missing.get(waiting) - 1;
-                if (left == 0) {
-                    missing.remove(waiting);
-                    work.push(new Object[] {parent, waiting});
-                } else {
-                    missing.put(waiting, left);
+                heads.put(key, tuple);
+                int parent = plan.joinParent(node);
+                if (head != null || parent < 0) {
+                    continue;
                 }
-                waiting = next;
+                // The key's first live tuple: wake the parent's tuples waiting for it.
+                int c = plan.childIndexInParent(node);
+                KeyValueState<Tuple, Tuple> waitHeads = store.waitHead(parent, c);
+                KeyValueState<Tuple, Tuple> waitNext = store.waitNext(parent, c);
+                KeyValueState<Tuple, Integer> missing = store.missing(parent);
+                Tuple waiting = waitHeads.get(key);
+                if (waiting != null) {
+                    waitHeads.remove(key);
+                }
+                while (waiting != null) {
+                    Tuple next = waitNext.get(waiting);
+                    if (next != null) {
+                        waitNext.remove(waiting);
+                    }
+                    int left = missing.get(waiting) - 1;
+                    if (left == 0) {
+                        missing.remove(waiting);
+                        if (top == workNodes.length) {
+                            workNodes = Arrays.copyOf(workNodes, 2 * top);
+                            workTuples = Arrays.copyOf(workTuples, 2 * top);
+                        }
+                        workNodes[top] = parent;
+                        workTuples[top] = waiting;
+                        top++;
+                    } else {
+                        missing.put(waiting, left);
+                    }
+                    waiting = next;
+                }
             }
+        } finally {
+            // Keep no tuples reachable after a failed store call.
+            Arrays.fill(workTuples, 0, top, null);
         }
         return made;
     }

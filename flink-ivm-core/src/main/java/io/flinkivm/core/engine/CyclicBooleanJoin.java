@@ -22,13 +22,15 @@ import java.util.Iterator;
  * most N^ρ* tuples, and the generic join's work over all inserts is bounded like a worst-case-optimal
  * evaluation of the bag, hence amortized O(N^(fhtw-1)) per insert.
  *
- * <p>All state is in the {@link BagJoinStore}; the object itself only holds scratch bindings and
- * counters of its work and of the tuples it added, so use one per thread.
+ * <p>All state is in the {@link BagJoinStore}; the object itself only holds scratch bindings, the
+ * scratch list keys of each step and counters of its work and of the tuples it added, so use one per thread.
  */
 public final class CyclicBooleanJoin {
     private final CompiledBagJoin layout;
     private final BooleanJoin join;
     private final Object[][] binding;
+    /** The list keys of the delta join's step at each depth (the recursion uses one row per depth). */
+    private final Tuple[][] stepKeys;
     private long scanned;
     private long madeLive;
     private final long[] produced;
@@ -41,6 +43,17 @@ public final class CyclicBooleanJoin {
             binding[b] = new Object[layout.bagWidth(b)];
         }
         produced = new long[binding.length];
+        int depth = 0;
+        int width = 0;
+        for (int t = 0; t < layout.treeCount(); t++) {
+            for (Member m : layout.membersOf(t)) {
+                depth = Math.max(depth, m.program.steps.length);
+                for (Step s : m.program.steps) {
+                    width = Math.max(width, s.lists.length);
+                }
+            }
+        }
+        stepKeys = new Tuple[depth][width];
     }
 
     /**
@@ -106,7 +119,7 @@ public final class CyclicBooleanJoin {
         }
         Step s = program.steps[step];
         int lists = s.lists.length;
-        Tuple[] keys = new Tuple[lists];
+        Tuple[] keys = stepKeys[step];
         int smallest = -1;
         int smallestSize = Integer.MAX_VALUE;
         for (int l = 0; l < lists; l++) {
