@@ -32,6 +32,9 @@ final class FlinkIvmSystem implements SystemUnderTest {
     static final String SNAPSHOTS = "ivm-snapshots";
     static final String DEAD_LETTERS = "ivm-dead-letters";
 
+    /** The unit of RocksDB state sizes: the native gauges' SST files plus memtables, over all operators. */
+    static final String ROCKSDB_BYTES = "bytes (RocksDB SST files + memtables)";
+
     private final String backend;
 
     FlinkIvmSystem(String backend) {
@@ -65,7 +68,7 @@ final class FlinkIvmSystem implements SystemUnderTest {
         FlinkRuns.count(job.deadLetters(), DEAD_LETTERS);
         FlinkRuns.Execution e = FlinkRuns.execute(env, "bench " + name() + " " + workload.name() + " n=" + stream.size(), cap);
         long bytes = e.rocksDbBytes();
-        String unit = "bytes (RocksDB SST files + memtables)";
+        String unit = ROCKSDB_BYTES;
         String keys = e.rocksDbKeys() < 0 ? "" : "RocksDB estimate-num-keys " + e.rocksDbKeys();
         if (!e.completed()) {
             return new RunResult(e.elapsedNanos(), e.cpuNanos(), false, -1, bytes, bytes < 0 ? "" : unit + " at the cap", -1, 0,

@@ -39,11 +39,17 @@ final class FlinkRuns {
     private FlinkRuns() {
     }
 
-    /** An environment for one job: parallelism 1, state backend {@code hashmap} or {@code rocksdb}. */
+    /**
+     * An environment for one job: parallelism 1, state backend {@code hashmap} or {@code rocksdb} (with
+     * bloom filters, as the command-line jobs use it, for flink-ivm and Flink SQL alike).
+     */
     static StreamExecutionEnvironment environment(String backend) {
         Configuration c = new Configuration();
         StateSizeReporter.configure(c);
         c.setString("state.backend.type", backend);
+        if (backend.equals("rocksdb")) {
+            c.setString("state.backend.rocksdb.use-bloom-filter", "true");
+        }
         c.setString("parallelism.default", "1");
         return new StreamExecutionEnvironment(c);
     }

@@ -22,7 +22,7 @@ import org.apache.flink.util.Collector;
  * The same query in Flink SQL ({@link SqlTranslation}): the inserts as one table over
  * {@code env.fromData} rows {@code (rel, x1..xw, p)}, one view per relation, regular joins and
  * {@code SUM} of the payload product grouped by the free variables, default table configuration (no
- * mini-batch), heap state, parallelism 1. The changelog from {@code toChangelogStream} is counted, not
+ * mini-batch), heap state (or RocksDB: {@code flink-sql-rocksdb}, with its state bytes), parallelism 1. The changelog from {@code toChangelogStream} is counted, not
  * stored: the final result size is {@code +I − −D} and its payload sum {@code Σ(+I,+U) − Σ(−U,−D)}.
  * Planning happens before the timed {@code execute}.
  *
@@ -39,6 +39,8 @@ final class FlinkSqlSystem implements SystemUnderTest {
     static final String MULTI_JOIN_OPTION = "table.optimizer.multi-join.enabled";
 
     private final boolean multiJoin;
+    /** {@code state.backend.type}: hashmap or rocksdb. */
+    private final String backend;
     private final java.util.Map<String, Boolean> multiJoinPlans = new java.util.concurrent.ConcurrentHashMap<>();
 
     FlinkSqlSystem() {
@@ -46,18 +48,28 @@ final class FlinkSqlSystem implements SystemUnderTest {
     }
 
     FlinkSqlSystem(boolean multiJoin) {
+        this(multiJoin, "hashmap");
+    }
+
+    private FlinkSqlSystem(boolean multiJoin, String backend) {
         this.multiJoin = multiJoin;
+        this.backend = backend;
+    }
+
+    /** Joins + GROUP BY on RocksDB state: the peer of {@code flink-ivm-rocksdb}, with its state in bytes. */
+    static FlinkSqlSystem onRocksDb() {
+        return new FlinkSqlSystem(false, "rocksdb");
     }
 
     @Override
     public String name() {
-        return multiJoin ? "flink-sql-multijoin" : "flink-sql";
+        return (multiJoin ? "flink-sql-multijoin" : "flink-sql") + (backend.equals("hashmap") ? "" : "-" + backend);
     }
 
     @Override
     public String describe(Workload workload) {
         return name() + ": Table API, joins + GROUP BY SUM" + (multiJoin ? ", " + MULTI_JOIN_OPTION + " = true" : "")
-                + ", heap, parallelism 1, changelog counted via toChangelogStream; wall time of the job (submission included)";
+                + (backend.equals("hashmap") ? ", heap" : ", " + backend) + ", parallelism 1, changelog counted via toChangelogStream; wall time of the job (submission included)";
     }
 
     /** The multi-way join variant applies when the optimized plan of the query has a MultiJoin node. */
@@ -108,7 +120,7 @@ final class FlinkSqlSystem implements SystemUnderTest {
             fields[w + 1] = stream.payload(i);
             rows.add(Row.of(fields));
         }
-        StreamExecutionEnvironment env = FlinkRuns.environment("hashmap");
+        StreamExecutionEnvironment env = FlinkRuns.environment(backend);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
         if (multiJoin) {
             tEnv.getConfig().set(MULTI_JOIN_OPTION, "true");
@@ -127,11 +139,14 @@ final class FlinkSqlSystem implements SystemUnderTest {
         p.tEnv.toChangelogStream(p.result).process(new CountChangelog()).name("count changelog").setParallelism(1)
                 .sinkTo(new DiscardingSink<>()).name("discard changelog").setParallelism(1);
         FlinkRuns.Execution e = FlinkRuns.execute(p.env, "bench " + name() + " " + workload.name() + " n=" + stream.size(), cap);
+        long bytes = e.rocksDbBytes();
+        String unit = bytes < 0 ? "n/a" : FlinkIvmSystem.ROCKSDB_BYTES;
         if (!e.completed()) {
-            return RunResult.capped(e.elapsedNanos(), e.cpuNanos(), -1, "cancelled at the cap");
+            return new RunResult(e.elapsedNanos(), e.cpuNanos(), false, -1, bytes, bytes < 0 ? "" : unit + " at the cap",
+                    -1, 0, "cancelled at the cap");
         }
-        return new RunResult(e.elapsedNanos(), e.cpuNanos(), true, stream.size(), -1, "n/a", e.counter(SIZE), e.counter(CHECKSUM),
-                e.counter(CHANGES) + " changelog rows");
+        return new RunResult(e.elapsedNanos(), e.cpuNanos(), true, stream.size(), bytes, unit, e.counter(SIZE),
+                e.counter(CHECKSUM), e.counter(CHANGES) + " changelog rows");
     }
 
     /** Counts changelog rows and keeps the running result size and payload sum; the payload is the last field. */

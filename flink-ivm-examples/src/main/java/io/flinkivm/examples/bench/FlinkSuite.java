@@ -39,7 +39,7 @@ final class FlinkSuite implements Suite {
 
     static FlinkSuite defaults() {
         return new FlinkSuite(Workloads.all(), List.of(new FlinkIvmSystem("hashmap"), new FlinkIvmSystem("rocksdb"),
-                new FlinkSqlSystem(), new FlinkSqlSystem(true), new TrivialKeyedSystem()));
+                new FlinkSqlSystem(), new FlinkSqlSystem(true), FlinkSqlSystem.onRocksDb(), new TrivialKeyedSystem()));
     }
 
     @Override

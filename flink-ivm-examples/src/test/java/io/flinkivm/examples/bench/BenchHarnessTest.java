@@ -25,7 +25,7 @@ class BenchHarnessTest {
         List<Suite> suites = List.of(
                 new CoreSuite(w, List.of(CoreEngineSystem.pHierarchical())),
                 new FlinkSuite(w, List.of(new FlinkIvmSystem("hashmap"), new FlinkIvmSystem("rocksdb"), new FlinkSqlSystem(),
-                        new TrivialKeyedSystem())));
+                        FlinkSqlSystem.onRocksDb(), new TrivialKeyedSystem())));
         BenchSettings settings = new BenchSettings(false, 7, 1, 1, Duration.ofSeconds(60), Duration.ofSeconds(120),
                 List.of(200), List.of(Distribution.ZIPF), false);
         StringWriter printed = new StringWriter();
@@ -35,14 +35,14 @@ class BenchHarnessTest {
         List<String> lines = Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8);
         assertThat(lines.get(0)).isEqualTo(
                 "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure,cpu_ns_per_insert");
-        // p-hierarchical, its enumeration and the list read, then four Flink systems.
-        assertThat(lines).hasSize(1 + 3 + 4).hasSize(1 + ms.size());
+        // p-hierarchical, its enumeration and the list read, then five Flink systems.
+        assertThat(lines).hasSize(1 + 3 + 5).hasSize(1 + ms.size());
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",", -1);
             assertThat(f).as(line).hasSize(10);
             assertThat(f[0]).isEqualTo("ex10");
             assertThat(f[1]).isIn("p-hierarchical", "in-memory-list(p-hierarchical)", "flink-ivm-heap", "flink-ivm-rocksdb",
-                    "flink-sql", "trivial-keyed");
+                    "flink-sql", "flink-sql-rocksdb", "trivial-keyed");
             assertThat(f[8]).isIn("insert", "enumerate");
             assertThat(f[2]).isEqualTo("zipf-1.1");
             assertThat(f[3]).isEqualTo("200");
@@ -55,11 +55,14 @@ class BenchHarnessTest {
         String rocks = lines.stream().filter(l -> l.startsWith("ex10,flink-ivm-rocksdb,")).findFirst().orElseThrow();
         assertThat(rocks).contains(",bytes (RocksDB SST files + memtables),insert,");
         assertThat(Long.parseLong(rocks.split(",")[6])).isPositive();
+        String sqlRocks = lines.stream().filter(l -> l.startsWith("ex10,flink-sql-rocksdb,")).findFirst().orElseThrow();
+        assertThat(sqlRocks).contains(",bytes (RocksDB SST files + memtables),insert,");
+        assertThat(Long.parseLong(sqlRocks.split(",")[6])).isPositive();
         String enumerated = lines.stream().filter(l -> l.startsWith("ex10,p-hierarchical,") && l.contains(",enumerate,"))
                 .findFirst().orElseThrow();
         assertThat(Double.parseDouble(enumerated.split(",")[4])).isPositive();
         assertThat(printed.toString()).contains("Core II", "Flink operators", "result = p-hierarchical", "estimate-num-keys",
-                "ratio flink-ivm-heap/flink-sql (inserts per second):", "ratio flink-ivm-heap/trivial-keyed",
+                "ratio flink-ivm-heap/flink-sql (inserts per second):", "ratio flink-ivm-rocksdb/flink-sql-rocksdb", "ratio flink-ivm-heap/trivial-keyed",
                 "4 keyBy hops", "suite core:", "suite flink:");
     }
 
