@@ -8,23 +8,26 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import picocli.CommandLine.ITypeConverter;
 import org.apache.flink.util.TimeUtils;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Picocli converters for the options shared by the subcommands; a failed conversion exits with 2. */
-final class Converters {
+/**
+ * Picocli converters for the options of every subcommand (the {@code kafka} command's included); a
+ * failed conversion exits with 2.
+ */
+public final class Converters {
 
     private Converters() {
     }
 
     /** The command-line spelling of an enum constant: lower case, '_' as '-' (P_HIERARCHICAL → p-hierarchical). */
-    static String cliName(Enum<?> e) {
+    public static String cliName(Enum<?> e) {
         return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** A built-in semiring by name, see {@link Semirings#byName}. */
-    static final class SemiringConverter implements ITypeConverter<Semiring<?>> {
+    public static final class SemiringConverter implements ITypeConverter<Semiring<?>> {
         @Override
         public Semiring<?> convert(String value) {
             try {
@@ -36,10 +39,10 @@ final class Converters {
     }
 
     /** An enum constant by its {@link #cliName}, ignoring letter case. */
-    abstract static class EnumConverter<E extends Enum<E>> implements ITypeConverter<E> {
+    public abstract static class EnumConverter<E extends Enum<E>> implements ITypeConverter<E> {
         private final Class<E> type;
 
-        EnumConverter(Class<E> type) {
+        protected EnumConverter(Class<E> type) {
             this.type = type;
         }
 
@@ -68,7 +71,8 @@ final class Converters {
         }
     }
 
-    static final class StateConverter extends EnumConverter<StateBackendKind> {
+    /** A state backend: heap or rocksdb. */
+    public static final class StateConverter extends EnumConverter<StateBackendKind> {
         StateConverter() {
             super(StateBackendKind.class);
         }

@@ -1,25 +1,51 @@
 package io.flinkivm.examples.cli;
 
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * RFC 4180 fields within one line: a field in double quotes may contain commas, and {@code ""}
  * stands for one quote inside it. A quoted field cannot span lines, so one bad quote costs one
- * line, not the rest of the file. Instances reuse a buffer and are not thread-safe.
+ * line, not the rest of the file. The {@code run} command's input files ({@link #forFileLines()})
+ * and the {@code kafka} command's CSV records ({@link #forRecords()}) share these rules; only the
+ * wording of the reasons differs (a record's reason names CSV, as a topic may carry JSON, and has
+ * no lines to span), and a file line's fields are limited to {@link #MAX_FIELD_BYTES} while it is
+ * split (the Kafka parser checks the values of both its formats after splitting). Each caller
+ * passes its own exception for a bad line. Instances reuse a buffer and are not thread-safe.
  */
-final class Csv {
+public final class Csv {
 
-    /** The largest field, in UTF-8 bytes. */
+    /** The largest field of a file line, in UTF-8 bytes. */
     static final int MAX_FIELD_BYTES = 64 * 1024;
 
     private final StringBuilder field = new StringBuilder();
+    private final String badQuoting;
+    private final String unclosedNote;
+    private final int maxFieldBytes;
+
+    private Csv(String badQuoting, String unclosedNote, int maxFieldBytes) {
+        this.badQuoting = badQuoting;
+        this.unclosedNote = unclosedNote;
+        this.maxFieldBytes = maxFieldBytes;
+    }
+
+    /** The splitter of the {@code run} command's input lines: fields of at most 64 KiB of UTF-8. */
+    static Csv forFileLines() {
+        return new Csv("bad quoting", " (a quoted field cannot span lines)", MAX_FIELD_BYTES);
+    }
+
+    /** The splitter of Kafka CSV records: reasons say "bad CSV quoting"; no limit on a field's size. */
+    public static Csv forRecords() {
+        return new Csv("bad CSV quoting", "", Integer.MAX_VALUE);
+    }
 
     /**
      * Splits {@code line} into {@code out} (cleared first).
      *
-     * @throws RejectedLineException for bad quoting or a field longer than {@link #MAX_FIELD_BYTES}
+     * @param reject makes the caller's exception from a reason
+     * @throws E for bad quoting or (file lines) a field longer than {@link #MAX_FIELD_BYTES}
      */
-    void split(String line, List<String> out) throws RejectedLineException {
+    public <E extends Exception> void split(String line, List<String> out, Function<String, E> reject) throws E {
         out.clear();
         int n = line.length();
         int i = 0;
@@ -31,8 +57,8 @@ final class Csv {
                 int open = i++;
                 while (true) {
                     if (i == n) {
-                        throw new RejectedLineException("bad quoting: the quote that opens field " + number
-                                + " at column " + (open + 1) + " is never closed (a quoted field cannot span lines)");
+                        throw reject.apply(badQuoting + ": the quote that opens field " + number + " at column "
+                                + (open + 1) + " is never closed" + unclosedNote);
                     }
                     char c = line.charAt(i++);
                     if (c == '"') {
@@ -43,10 +69,10 @@ final class Csv {
                         }
                     }
                     field.append(c);
-                    bytes = checkedSize(bytes, c, number);
+                    bytes = checkedSize(bytes, c, number, reject);
                 }
                 if (i < n && line.charAt(i) != ',') {
-                    throw new RejectedLineException("bad quoting: '" + line.charAt(i) + "' at column " + (i + 1)
+                    throw reject.apply(badQuoting + ": '" + line.charAt(i) + "' at column " + (i + 1)
                             + " follows the closing quote of field " + number + "; write \"\" for a quote inside a"
                             + " quoted field");
                 }
@@ -57,11 +83,11 @@ final class Csv {
                         break;
                     }
                     if (c == '"') {
-                        throw new RejectedLineException("bad quoting: quote at column " + (i + 1) + " inside unquoted"
-                                + " field " + number + "; put the whole field in quotes and write \"\" for the quote");
+                        throw reject.apply(badQuoting + ": quote at column " + (i + 1) + " inside unquoted field "
+                                + number + "; put the whole field in quotes and write \"\" for the quote");
                     }
                     field.append(c);
-                    bytes = checkedSize(bytes, c, number);
+                    bytes = checkedSize(bytes, c, number, reject);
                     i++;
                 }
             }
@@ -73,12 +99,12 @@ final class Csv {
         }
     }
 
-    private static int checkedSize(int bytes, char c, int number) throws RejectedLineException {
+    private <E extends Exception> int checkedSize(int bytes, char c, int number, Function<String, E> reject)
+            throws E {
         // UTF-8 length; a surrogate pair (4 bytes) counts 2 per half.
         int size = bytes + (c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3);
-        if (size > MAX_FIELD_BYTES) {
-            throw new RejectedLineException("field " + number + " is longer than " + MAX_FIELD_BYTES
-                    + " bytes (64 KiB)");
+        if (size > maxFieldBytes) {
+            throw reject.apply("field " + number + " is longer than " + maxFieldBytes + " bytes (64 KiB)");
         }
         return size;
     }

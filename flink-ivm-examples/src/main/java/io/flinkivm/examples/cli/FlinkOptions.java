@@ -37,9 +37,14 @@ final class FlinkOptions {
 
     /** The settings; a parallelism below 1 ends the command with exit code 2. */
     FlinkSettings settings() {
+        checkParallelism(parallelism);
+        return new FlinkSettings(state, parallelism, checkpointDir, checkpointInterval);
+    }
+
+    /** A {@code --parallelism} below 1 ends the command with exit code 2; null (not given) passes. */
+    static void checkParallelism(Integer parallelism) {
         if (parallelism != null && parallelism < 1) {
             throw CliException.usage("--parallelism must be at least 1, got " + parallelism);
         }
-        return new FlinkSettings(state, parallelism, checkpointDir, checkpointInterval);
     }
 }

@@ -2,10 +2,7 @@ package io.flinkivm.examples.cli;
 
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
-import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.query.ConjunctiveQuery;
-import io.flinkivm.core.query.InvalidQueryException;
-import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.semiring.Semiring;
 import picocli.CommandLine.Option;
 
@@ -26,19 +23,11 @@ final class QueryOptions {
 
     /** The parsed query; a malformed one ends the command with exit code 2 and the parser's positioned message. */
     ConjunctiveQuery parse() {
-        try {
-            return QueryParser.parse(query);
-        } catch (InvalidQueryException e) {
-            throw CliException.usage("invalid query: " + e.getMessage());
-        }
+        return QueryPlanning.parse(query, CliException::usage);
     }
 
     /** The plan of {@code q} over {@code semiring}; an unsupported plan ends the command with exit code 2. */
     MaintenancePlan plan(ConjunctiveQuery q, Semiring<?> semiring) {
-        try {
-            return Planner.plan(q, semiring, strategy);
-        } catch (UnsupportedPlanException e) {
-            throw CliException.usage("unsupported plan: " + e.getMessage());
-        }
+        return QueryPlanning.plan(q, semiring, strategy, CliException::usage);
     }
 }

@@ -243,7 +243,7 @@ final class RunCommand implements Callable<Integer> {
         for (String r : query.relations()) {
             arities.put(r, query.arityOf(r));
         }
-        Csv csv = new Csv();
+        Csv csv = Csv.forFileLines();
         List<String> fields = new ArrayList<>();
         long accepted = 0;
         while (reader.next()) {
@@ -259,7 +259,7 @@ final class RunCommand implements Callable<Integer> {
                 continue;
             }
             try {
-                csv.split(text, fields);
+                csv.split(text, fields, RejectedLineException::new);
                 insert(fields, arities, query, sink, s, reader.lineNumber());
                 accepted++;
             } catch (RejectedLineException e) {

@@ -2,10 +2,7 @@ package io.flinkivm.examples.cli;
 
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
-import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.query.ConjunctiveQuery;
-import io.flinkivm.core.query.InvalidQueryException;
-import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.jobs.Ex10Job;
 import io.flinkivm.examples.jobs.FlinkSettings;
@@ -96,25 +93,13 @@ final class SoakCommand implements Callable<Integer> {
         if (inserts < 1) {
             throw CliException.usage("--inserts must be at least 1, got " + inserts);
         }
-        if (parallelism != null && parallelism < 1) {
-            throw CliException.usage("--parallelism must be at least 1, got " + parallelism);
-        }
+        FlinkOptions.checkParallelism(parallelism);
         String d = distribution.toLowerCase(Locale.ROOT);
         if (!d.equals("uniform") && !d.equals("zipf")) {
             throw CliException.usage("--distribution must be uniform or zipf, got '" + distribution + "'");
         }
-        ConjunctiveQuery q;
-        try {
-            q = QueryParser.parse(query);
-        } catch (InvalidQueryException e) {
-            throw CliException.usage("invalid query: " + e.getMessage());
-        }
-        MaintenancePlan plan;
-        try {
-            plan = Planner.plan(q, semiring);
-        } catch (UnsupportedPlanException e) {
-            throw CliException.usage("unsupported plan: " + e.getMessage());
-        }
+        ConjunctiveQuery q = QueryPlanning.parse(query, CliException::usage);
+        MaintenancePlan plan = QueryPlanning.plan(q, semiring, Planner.Strategy.AUTO, CliException::usage);
         return soak(plan, semiring, d.equals("zipf"));
     }
 

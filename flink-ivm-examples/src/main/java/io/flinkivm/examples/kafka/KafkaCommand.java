@@ -2,13 +2,13 @@ package io.flinkivm.examples.kafka;
 
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
-import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.query.ConjunctiveQuery;
-import io.flinkivm.core.query.InvalidQueryException;
-import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.cli.Converters;
+import io.flinkivm.examples.cli.QueryPlanning;
+import io.flinkivm.examples.jobs.FlinkSettings;
+import io.flinkivm.examples.jobs.StateBackendKind;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,12 +23,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobExecutionResult;
-import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.CoreOptions;
-import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ExceptionUtils;
@@ -118,15 +114,15 @@ public final class KafkaCommand implements Callable<Integer> {
         }
     }
 
-    /** Flink state backends. */
-    enum StateBackend {
-        HEAP("hashmap"),
-        ROCKSDB("rocksdb");
+    static final class FormatConverter extends Converters.EnumConverter<RecordFormat> {
+        FormatConverter() {
+            super(RecordFormat.class);
+        }
+    }
 
-        final String flinkName;
-
-        StateBackend(String flinkName) {
-            this.flinkName = flinkName;
+    static final class DeliveryConverter extends Converters.EnumConverter<Delivery> {
+        DeliveryConverter() {
+            super(Delivery.class);
         }
     }
 
@@ -141,7 +137,7 @@ public final class KafkaCommand implements Callable<Integer> {
     String query;
 
     @Option(names = "--semiring", required = true, paramLabel = "SEMIRING",
-            converter = OptionConverters.SemiringConverter.class,
+            converter = Converters.SemiringConverter.class,
             description = {"The payload semiring: natural, boolean, min-plus, max-plus, viterbi, provenance or"
                     + " covariance:<m>."})
     Semiring<?> semiring;
@@ -161,7 +157,7 @@ public final class KafkaCommand implements Callable<Integer> {
     List<String> relationTopics = new ArrayList<>();
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "csv",
-            converter = OptionConverters.FormatConverter.class,
+            converter = FormatConverter.class,
             description = {"Input records: csv or json (see Record formats). Default: ${DEFAULT-VALUE}."})
     RecordFormat format;
 
@@ -190,7 +186,7 @@ public final class KafkaCommand implements Callable<Integer> {
     String checkpointDir;
 
     @Option(names = "--delivery", paramLabel = "GUARANTEE", defaultValue = "exactly-once",
-            converter = OptionConverters.DeliveryConverter.class,
+            converter = DeliveryConverter.class,
             description = {"exactly-once (Kafka transactions, read with isolation.level=read_committed) or"
                     + " at-least-once. Default: ${DEFAULT-VALUE}."})
     Delivery delivery;
@@ -210,9 +206,9 @@ public final class KafkaCommand implements Callable<Integer> {
     int parallelism;
 
     @Option(names = "--state", paramLabel = "BACKEND", defaultValue = "heap",
-            converter = OptionConverters.StateConverter.class,
+            converter = Converters.StateConverter.class,
             description = {"Flink state backend: heap or rocksdb. Default: ${DEFAULT-VALUE}."})
-    StateBackend state;
+    StateBackendKind state;
 
     @Option(names = "--restart-attempts", paramLabel = "N", defaultValue = "3",
             description = {"Restarts from the last checkpoint after a failure, 1 s apart, before the command"
@@ -242,11 +238,11 @@ public final class KafkaCommand implements Callable<Integer> {
             err.println(problem);
             return FAILURE;
         }
-        out.println("kafka: " + plan.query() + " over " + k.name() + " (" + OptionConverters.cliName(plan.kind())
-                + " plan); reading " + describeInputs(s) + " as " + OptionConverters.cliName(s.format()) + " from "
+        out.println("kafka: " + plan.query() + " over " + k.name() + " (" + Converters.cliName(plan.kind())
+                + " plan); reading " + describeInputs(s) + " as " + Converters.cliName(s.format()) + " from "
                 + s.bootstrapServers());
         out.println("kafka: results to " + s.outputTopic() + ", dead letters to " + s.deadLetterTopic() + ", "
-                + OptionConverters.cliName(delivery) + (bounded ? ", bounded" : ", until stopped"));
+                + Converters.cliName(delivery) + (bounded ? ", bounded" : ", until stopped"));
         out.flush();
         if (!bounded && snapshotEvery == 0) {
             err.println("note: with --snapshot-every 0 an unbounded job writes a snapshot only on control records");
@@ -288,19 +284,11 @@ public final class KafkaCommand implements Callable<Integer> {
     }
 
     private ConjunctiveQuery parseQuery() {
-        try {
-            return QueryParser.parse(query);
-        } catch (InvalidQueryException e) {
-            throw usage("invalid query: " + e.getMessage());
-        }
+        return QueryPlanning.parse(query, this::usage);
     }
 
     private MaintenancePlan plan(ConjunctiveQuery q) {
-        try {
-            return Planner.plan(q, semiring);
-        } catch (UnsupportedPlanException e) {
-            throw usage("unsupported plan: " + e.getMessage());
-        }
+        return QueryPlanning.plan(q, semiring, Planner.Strategy.AUTO, this::usage);
     }
 
     /** Checks the options against each other and the query. */
@@ -433,19 +421,11 @@ public final class KafkaCommand implements Callable<Integer> {
         }
     }
 
+    /** The Flink settings of the options ({@link FlinkSettings#configuration()}), with this command's restarts. */
     private Configuration flinkConfiguration() {
-        Configuration c = new Configuration();
-        c.set(StateBackendOptions.STATE_BACKEND, state.flinkName);
-        c.set(CoreOptions.DEFAULT_PARALLELISM, parallelism);
-        c.set(PipelineOptions.GENERIC_TYPES, false);
-        if (checkpointInterval > 0) {
-            c.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(checkpointInterval));
-        }
-        if (checkpointDir != null) {
-            c.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
-            c.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDir.contains("://")
-                    ? checkpointDir : Path.of(checkpointDir).toAbsolutePath().toUri().toString());
-        }
+        boolean checkpoints = checkpointInterval > 0;
+        Configuration c = new FlinkSettings(state, parallelism, checkpoints ? checkpointDir : null,
+                checkpoints ? Duration.ofMillis(checkpointInterval) : null).configuration();
         if (restartAttempts == 0) {
             c.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         } else {

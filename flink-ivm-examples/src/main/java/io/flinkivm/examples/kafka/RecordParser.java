@@ -3,6 +3,7 @@ package io.flinkivm.examples.kafka;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.cli.Csv;
 import io.flinkivm.flink.InputRecord;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
@@ -41,7 +42,7 @@ final class RecordParser<T> implements Serializable {
 
     private transient CharsetDecoder decoder;
     private transient CharBuffer chars;
-    private transient CsvFields csv;
+    private transient Csv csv;
     private transient List<String> fields;
 
     /**
@@ -112,10 +113,10 @@ final class RecordParser<T> implements Serializable {
                     + CSV_SNAPSHOT);
         }
         if (csv == null) {
-            csv = new CsvFields();
+            csv = Csv.forRecords();
             fields = new ArrayList<>();
         }
-        csv.split(line, fields);
+        csv.split(line, fields, RejectedRecordException::new);
         for (int i = 0; i < fields.size(); i++) {
             checkSize(fields.get(i), "field " + (i + 1));
         }

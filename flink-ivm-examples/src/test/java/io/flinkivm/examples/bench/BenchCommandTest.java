@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.semiring.NaturalSemiring;
-import io.flinkivm.examples.cli.Main;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import io.flinkivm.examples.testing.CliRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -18,21 +16,15 @@ class BenchCommandTest {
     @TempDir
     Path dir;
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(out), new PrintWriter(err), args);
-        return new Run(code, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     @Test
     void helpDocumentsTheContract() {
-        Run r = run("bench", "--help");
+        CliRun r = run("bench", "--help");
 
-        assertThat(r.code()).isZero();
+        assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("Usage: flink-ivm bench", "--quick", "--suite", "--out", "Default: all",
                 "bench-out", "--distributions", "--queries", "--systems", "plot.png", "Exit codes:");
         assertThat(r.out().replaceAll("\\s+", "")).as("the header, however it is wrapped").contains(ResultsCsv.HEADER);
@@ -40,18 +32,18 @@ class BenchCommandTest {
 
     @Test
     void anUnknownSuiteIsAUsageError() {
-        Run r = run("bench", "--suite", "nope", "--out", dir.toString());
+        CliRun r = run("bench", "--suite", "nope", "--out", dir.toString());
 
-        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("unknown suite 'nope'");
     }
 
     @Test
     void coreSuiteOnTinyStreamsFromTheCommandLine() throws Exception {
-        Run r = run("bench", "--suite", "core", "--sizes", "100,300", "--reps", "1", "--distributions", "zipf",
+        CliRun r = run("bench", "--suite", "core", "--sizes", "100,300", "--reps", "1", "--distributions", "zipf",
                 "--out", dir.toString());
 
-        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.exitCode()).as(r.err()).isZero();
         var lines = Files.readAllLines(dir.resolve("results.csv"));
         // ex10, tpch and star: 3 systems at 2 sizes; path: the fallback only; then enumeration rows where a result is non-empty.
         assertThat(lines.stream().filter(l -> l.contains(",insert,"))).hasSize(3 * 3 * 2 + 2);
@@ -71,9 +63,9 @@ class BenchCommandTest {
 
     @Test
     void anUnknownDistributionIsAUsageError() {
-        Run r = run("bench", "--distributions", "gauss", "--out", dir.toString());
+        CliRun r = run("bench", "--distributions", "gauss", "--out", dir.toString());
 
-        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("unknown distribution 'gauss'");
     }
 

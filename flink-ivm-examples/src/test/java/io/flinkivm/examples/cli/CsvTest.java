@@ -9,11 +9,18 @@ import org.junit.jupiter.api.Test;
 
 class CsvTest {
 
-    private final Csv csv = new Csv();
+    private final Csv csv = Csv.forFileLines();
+    private final Csv records = Csv.forRecords();
 
     private List<String> split(String line) throws RejectedLineException {
         List<String> out = new ArrayList<>();
-        csv.split(line, out);
+        csv.split(line, out, RejectedLineException::new);
+        return out;
+    }
+
+    private List<String> splitRecord(String record) {
+        List<String> out = new ArrayList<>();
+        records.split(record, out, IllegalArgumentException::new);
         return out;
     }
 
@@ -48,6 +55,21 @@ class CsvTest {
         // 'é' takes two bytes in UTF-8.
         assertThatThrownBy(() -> split("\"" + "é".repeat(Csv.MAX_FIELD_BYTES / 2 + 1) + "\""))
                 .isInstanceOf(RejectedLineException.class).hasMessageContaining("field 1 is longer");
+    }
+
+    @Test
+    void recordsSplitAlikeButSayCsvAndHaveNoFieldLimit() {
+        assertThat(splitRecord("R1,a,\"b,c\",\"say \"\"hi\"\"\",,"))
+                .containsExactly("R1", "a", "b,c", "say \"hi\"", "", "");
+        assertThat(splitRecord("x")).containsExactly("x");
+        assertThat(splitRecord("")).containsExactly("");
+        assertThat(splitRecord("R," + "x".repeat(Csv.MAX_FIELD_BYTES + 1)).get(1)).hasSize(Csv.MAX_FIELD_BYTES + 1);
+        assertThatThrownBy(() -> splitRecord("R,\"a")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("bad CSV quoting: the quote that opens field 2 at column 3 is never closed");
+        assertThatThrownBy(() -> splitRecord("R,\"a\"b")).hasMessage("bad CSV quoting: 'b' at column 6 follows the"
+                + " closing quote of field 2; write \"\" for a quote inside a quoted field");
+        assertThatThrownBy(() -> splitRecord("R,a\"b")).hasMessage("bad CSV quoting: quote at column 4 inside unquoted"
+                + " field 2; put the whole field in quotes and write \"\" for the quote");
     }
 
     @Test

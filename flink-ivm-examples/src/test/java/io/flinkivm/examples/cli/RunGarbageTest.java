@@ -9,6 +9,7 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.MinPlusSemiring;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.testing.CliRun;
 import io.flinkivm.examples.testing.GarbageLines;
 import io.flinkivm.examples.testing.GarbageLines.Expected;
 import io.flinkivm.examples.testing.GarbageLines.Fate;

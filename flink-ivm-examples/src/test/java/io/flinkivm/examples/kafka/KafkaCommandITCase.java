@@ -10,6 +10,7 @@ import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.examples.testing.CliRun;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
