@@ -19,6 +19,7 @@ import java.util.Comparator;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import org.apache.flink.configuration.MemorySize;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -88,12 +89,28 @@ final class SoakCommand implements Callable<Integer> {
             description = {"Seed of the generator. Default: ${DEFAULT-VALUE}."})
     long seed;
 
+    private MemorySize managed;
+
+    @Option(names = "--managed-memory", paramLabel = "SIZE", defaultValue = SoakCommand.MANAGED_MEMORY,
+            description = {"Managed memory of the embedded TaskManager, where RocksDB keeps its block cache and"
+                    + " memtables (Flink's local default is 128 MiB; a cluster's TaskManager gets a fraction of its"
+                    + " memory, 0.4 by default), e.g. 512 mb or 2 gb. Default: ${DEFAULT-VALUE}."})
+    String managedMemory;
+
+    /** The soak's managed memory: room for RocksDB to cache the 10^7-insert state (about 120 MiB on disk). */
+    static final String MANAGED_MEMORY = "1 gb";
+
     @Override
     public Integer call() {
         if (inserts < 1) {
             throw CliException.usage("--inserts must be at least 1, got " + inserts);
         }
         FlinkOptions.checkParallelism(parallelism);
+        try {
+            managed = MemorySize.parse(managedMemory);
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage("--managed-memory: not a memory size: '" + managedMemory + "' (e.g. 512 mb, 1 gb)");
+        }
         String d = distribution.toLowerCase(Locale.ROOT);
         if (!d.equals("uniform") && !d.equals("zipf")) {
             throw CliException.usage("--distribution must be uniform or zipf, got '" + distribution + "'");
@@ -121,7 +138,7 @@ final class SoakCommand implements Callable<Integer> {
         out.flush();
         SoakReport report;
         try {
-            report = SoakRun.run(plan, s, stream, flink, out);
+            report = SoakRun.run(plan, s, stream, flink, managed, out);
         } catch (Exception e) {
             Throwable root = e;
             while (root.getCause() != null) {

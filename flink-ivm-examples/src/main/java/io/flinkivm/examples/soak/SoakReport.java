@@ -24,8 +24,21 @@ public record SoakReport(long inserts, List<Tenth> tenths, List<Checkpoint> chec
      * @param toInserts inserts fully processed at its end
      * @param fromMillis wall clock at its start (epoch milliseconds)
      * @param toMillis wall clock at its end
+     * @param cpuNanos CPU time of the whole process (every Flink thread: tasks, RocksDB compaction,
+     *     checkpoints, GC) in this stretch, or -1 if not known; unlike the throughput, it hardly depends
+     *     on other processes' load
      */
-    public record Tenth(long fromInserts, long toInserts, long fromMillis, long toMillis) {
+    public record Tenth(long fromInserts, long toInserts, long fromMillis, long toMillis, long cpuNanos) {
+        /** A stretch whose CPU time is not known. */
+        public Tenth(long fromInserts, long toInserts, long fromMillis, long toMillis) {
+            this(fromInserts, toInserts, fromMillis, toMillis, -1);
+        }
+
+        /** CPU microseconds per insert in this stretch; NaN if not known. */
+        public double cpuMicrosPerInsert() {
+            return cpuNanos < 0 ? Double.NaN : cpuNanos / 1000.0 / Math.max(1, toInserts - fromInserts);
+        }
+
         /** Inserts per second in this stretch. */
         public double throughput() {
             return (toInserts - fromInserts) * 1000.0 / Math.max(1, toMillis - fromMillis);
@@ -41,6 +54,12 @@ public record SoakReport(long inserts, List<Tenth> tenths, List<Checkpoint> chec
      * @param checkpointedSize the bytes this checkpoint wrote (less than the full size when incremental)
      */
     public record Checkpoint(long id, long triggerMillis, long durationMillis, long stateSize, long checkpointedSize) {
+    }
+
+    /** The last tenth's CPU time per insert over the first's; NaN with fewer than two tenths or unknown CPU time. */
+    public double cpuLastToFirst() {
+        return tenths.size() < 2 ? Double.NaN
+                : tenths.get(tenths.size() - 1).cpuMicrosPerInsert() / tenths.get(0).cpuMicrosPerInsert();
     }
 
     /** The last tenth's throughput over the first's; NaN with fewer than two tenths. */

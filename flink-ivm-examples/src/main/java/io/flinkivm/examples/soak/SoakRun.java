@@ -18,6 +18,7 @@ import io.flinkivm.flink.ResultRecord;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,7 +35,9 @@ import org.apache.flink.api.java.typeutils.EitherTypeInfo;
 import org.apache.flink.api.java.typeutils.TupleTypeInfo;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.core.execution.JobClient;
@@ -61,15 +64,20 @@ public final class SoakRun {
      * Runs the soak and prints its figures to {@code out}.
      *
      * @param flink must enable checkpointing; RocksDB checkpoints are incremental
+     * @param managedMemory the embedded TaskManager's managed memory (RocksDB's block cache and
+     *     memtables), or null for Flink's local default (128 MiB)
      * @throws Exception if the Flink job fails
      */
     public static <T> SoakReport run(MaintenancePlan plan, Semiring<T> semiring, SoakStream<T> stream,
-            FlinkSettings flink, PrintWriter out) throws Exception {
+            FlinkSettings flink, MemorySize managedMemory, PrintWriter out) throws Exception {
         long n = stream.count();
         int restPort = freePort();
         Configuration conf = flink.configuration();
         if (flink.state() == StateBackendKind.ROCKSDB) {
             conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+        }
+        if (managedMemory != null) {
+            conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, managedMemory);
         }
         conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
         conf.set(RestOptions.ADDRESS, "127.0.0.1");
@@ -80,6 +88,8 @@ public final class SoakRun {
 
         Map<Tuple, T> result = new HashMap<>();
         List<Tuple3<Integer, Long, Long>> marks = new ArrayList<>();
+        // The process's CPU time when each mark arrived (the marks' own clock is the sink's wall clock).
+        List<Long> cpuAtMarks = new ArrayList<>();
         long deadLetters = 0;
         long endRows = 0;
         int ends = 0;
@@ -125,8 +135,9 @@ public final class SoakRun {
                         Either<ResultRecord<T>, Tuple3<Integer, Long, Long>> l = e.left();
                         if (l.isRight()) {
                             marks.add(l.right());
+                            cpuAtMarks.add(processCpuNanos());
                             if (l.right().f0 == ProgressOperator.TENTH) {
-                                printProgress(out, marks, start);
+                                printProgress(out, tenths(marks, cpuAtMarks), start);
                             }
                             continue;
                         }
@@ -154,7 +165,7 @@ public final class SoakRun {
             throw new IllegalStateException("the final snapshot is incomplete: " + result.size() + " rows, " + ends
                     + " end markers counting " + endRows);
         }
-        List<SoakReport.Tenth> tenths = tenths(marks);
+        List<SoakReport.Tenth> tenths = tenths(marks, cpuAtMarks);
         long snapshotMillis = snapshotMillis(marks);
         printSummary(out, n, millis, tenths, checkpoints, failedCheckpoints, result.size(), deadLetters, snapshotMillis);
         boolean same = check(plan, semiring, stream, result, out);
@@ -163,18 +174,39 @@ public final class SoakRun {
 
     /** The stretches between consecutive progress marks (START, then one per tenth). */
     static List<SoakReport.Tenth> tenths(List<Tuple3<Integer, Long, Long>> marks) {
+        return tenths(marks, null);
+    }
+
+    /**
+     * The stretches between consecutive progress marks, with the process's CPU time in each when
+     * {@code cpuAtMarks} (one reading per mark, -1 if unknown) is given.
+     */
+    static List<SoakReport.Tenth> tenths(List<Tuple3<Integer, Long, Long>> marks, List<Long> cpuAtMarks) {
         List<SoakReport.Tenth> tenths = new ArrayList<>();
         Tuple3<Integer, Long, Long> previous = null;
-        for (Tuple3<Integer, Long, Long> m : marks) {
+        long previousCpu = -1;
+        for (int i = 0; i < marks.size(); i++) {
+            Tuple3<Integer, Long, Long> m = marks.get(i);
             if (m.f0 == ProgressOperator.SNAPSHOT) {
                 continue;
             }
+            long cpu = cpuAtMarks == null ? -1 : cpuAtMarks.get(i);
             if (previous != null) {
-                tenths.add(new SoakReport.Tenth(previous.f1, m.f1, previous.f2, m.f2));
+                long spent = cpu < 0 || previousCpu < 0 ? -1 : cpu - previousCpu;
+                tenths.add(new SoakReport.Tenth(previous.f1, m.f1, previous.f2, m.f2, spent));
             }
             previous = m;
+            previousCpu = cpu;
         }
         return tenths;
+    }
+
+    /** CPU time of this process (the embedded Flink runs in it), or -1 if the JVM does not tell. */
+    private static long processCpuNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return -1;
     }
 
     /** From the last progress mark to the final snapshot's trigger passing the sink: its enumeration. */
@@ -189,20 +221,20 @@ public final class SoakRun {
         return -1;
     }
 
-    private static void printProgress(PrintWriter out, List<Tuple3<Integer, Long, Long>> marks, long start) {
-        List<SoakReport.Tenth> t = tenths(marks);
+    private static void printProgress(PrintWriter out, List<SoakReport.Tenth> t, long start) {
         if (!t.isEmpty()) {
             SoakReport.Tenth last = t.get(t.size() - 1);
-            out.printf(Locale.ROOT, "  tenth %2d done at %8.1f s: %,13d inserts processed, %,10d inserts/s%n", t.size(),
-                    (last.toMillis() - start) / 1000.0, last.toInserts(), Math.round(last.throughput()));
+            out.printf(Locale.ROOT, "  tenth %2d done at %8.1f s: %,13d inserts processed, %,10d inserts/s, %6.1f µs CPU"
+                    + " per insert%n", t.size(), (last.toMillis() - start) / 1000.0, last.toInserts(),
+                    Math.round(last.throughput()), last.cpuMicrosPerInsert());
             out.flush();
         }
     }
 
     /** One line per tenth: its throughput and the checkpoints that completed in it. */
     private static void printTable(PrintWriter out, List<SoakReport.Tenth> tenths, List<SoakReport.Checkpoint> checkpoints) {
-        out.printf(Locale.ROOT, "  %-6s %13s %9s %13s %6s %9s %9s %12s %12s%n", "tenth", "inserts done", "seconds",
-                "inserts/s", "ckpts", "median ms", "max ms", "full state", "written");
+        out.printf(Locale.ROOT, "  %-6s %13s %9s %13s %10s %6s %9s %9s %12s %12s%n", "tenth", "inserts done", "seconds",
+                "inserts/s", "cpu µs/ins", "ckpts", "median ms", "max ms", "full state", "written");
         for (int i = 0; i < tenths.size(); i++) {
             SoakReport.Tenth last = tenths.get(i);
             List<SoakReport.Checkpoint> in = new ArrayList<>();
@@ -214,8 +246,9 @@ public final class SoakRun {
             }
             long[] durations = in.stream().mapToLong(SoakReport.Checkpoint::durationMillis).sorted().toArray();
             long[] incremental = in.stream().mapToLong(SoakReport.Checkpoint::checkpointedSize).sorted().toArray();
-            out.printf(Locale.ROOT, "  %-6d %,13d %9.1f %,13d %6d %9s %9s %12s %12s%n", i + 1, last.toInserts(),
-                    (last.toMillis() - last.fromMillis()) / 1000.0, Math.round(last.throughput()), in.size(),
+            out.printf(Locale.ROOT, "  %-6d %,13d %9.1f %,13d %10.1f %6d %9s %9s %12s %12s%n", i + 1, last.toInserts(),
+                    (last.toMillis() - last.fromMillis()) / 1000.0, Math.round(last.throughput()),
+                    last.cpuMicrosPerInsert(), in.size(),
                     durations.length == 0 ? "-" : Long.toString(median(durations)),
                     durations.length == 0 ? "-" : Long.toString(durations[durations.length - 1]),
                     in.isEmpty() ? "-" : bytes(in.get(in.size() - 1).stateSize()),
@@ -240,6 +273,9 @@ public final class SoakRun {
             out.printf(Locale.ROOT, "Throughput: first tenth %,d inserts/s, last tenth %,d inserts/s, last/first = %.3f%n",
                     Math.round(first.throughput()), Math.round(last.throughput()),
                     last.throughput() / first.throughput());
+            out.printf(Locale.ROOT, "CPU per insert (the whole process): first tenth %.1f µs, last tenth %.1f µs,"
+                    + " last/first = %.3f%n", first.cpuMicrosPerInsert(), last.cpuMicrosPerInsert(),
+                    last.cpuMicrosPerInsert() / first.cpuMicrosPerInsert());
         }
         if (checkpoints.isEmpty()) {
             out.println("Checkpoints: none completed (" + failed + " failed)");

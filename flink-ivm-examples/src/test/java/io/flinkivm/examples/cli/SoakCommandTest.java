@@ -16,12 +16,13 @@ class SoakCommandTest {
 
     @Test
     void aShortSoakReportsEveryTenthAndMatchesTheEngine() {
-        CliRun r = CliRun.of("soak", "--inserts", "20000", "--checkpoint-interval", "200 ms", "--parallelism", "2");
+        CliRun r = CliRun.of("soak", "--inserts", "20000", "--checkpoint-interval", "200 ms", "--parallelism", "2",
+                "--managed-memory", "256 mb");
 
         assertThat(r.exitCode()).as(r.err() + r.out()).isZero();
         assertThat(r.out()).contains("over natural (p-hierarchical plan)", "state rocksdb", "incremental checkpoints",
                 "Check: the Flink result equals the in-memory engine's on the same stream", "last/first = ",
-                "Checkpoints: ");
+                "Checkpoints: ", "CPU per insert (the whole process): first tenth ", "cpu µs/ins");
         List<Long> done = new ArrayList<>();
         Matcher m = TENTH.matcher(r.out());
         while (m.find()) {
@@ -40,6 +41,9 @@ class SoakCommandTest {
     void badOptionsAreUsageErrors() {
         assertThat(CliRun.of("soak", "--distribution", "normal").exitCode()).isEqualTo(CliException.USAGE);
         assertThat(CliRun.of("soak", "--inserts", "0").exitCode()).isEqualTo(CliException.USAGE);
+        CliRun memory = CliRun.of("soak", "--managed-memory", "lots");
+        assertThat(memory.exitCode()).isEqualTo(CliException.USAGE);
+        assertThat(memory.err()).contains("--managed-memory", "'lots'");
         CliRun r = CliRun.of("soak", "--query", "Q(A) :- R(A");
         assertThat(r.exitCode()).isEqualTo(CliException.USAGE);
         assertThat(r.err()).contains("invalid query");

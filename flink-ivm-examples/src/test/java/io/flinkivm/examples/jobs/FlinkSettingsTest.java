@@ -21,6 +21,7 @@ class FlinkSettingsTest {
                 .configuration().toMap();
 
         assertThat(c).containsEntry("state.backend.type", "rocksdb")
+                .containsEntry("state.backend.rocksdb.use-bloom-filter", "true")
                 .containsEntry("parallelism.default", "4")
                 .containsEntry("execution.checkpointing.interval", "500 ms")
                 .containsEntry("execution.checkpointing.storage", "filesystem")
@@ -28,7 +29,8 @@ class FlinkSettingsTest {
                 .containsEntry("restart-strategy.type", "fixed-delay")
                 .containsEntry("restart-strategy.fixed-delay.attempts", "3");
         assertThat(new FlinkSettings(StateBackendKind.HEAP, null, null, null).configuration().toMap())
-                .containsEntry("state.backend.type", "hashmap").doesNotContainKey("execution.checkpointing.interval");
+                .containsEntry("state.backend.type", "hashmap").doesNotContainKey("execution.checkpointing.interval")
+                .doesNotContainKey("state.backend.rocksdb.use-bloom-filter");
     }
 
     @Test
