@@ -1,8 +1,5 @@
 package io.flinkivm.examples.bench;
 
-import io.flinkivm.core.query.Tuple;
-import java.util.Random;
-
 /**
  * Ex. 10 of the paper, {@code Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)}: a
  * p-hierarchical, not q-hierarchical query. Each insert goes to one of the five relations, chosen
@@ -34,55 +31,27 @@ final class Example10Workload implements Workload {
         return QUERY;
     }
 
-    static int keyDomain(int n) {
-        return Math.max(1, (int) Math.ceil(Math.sqrt(n)));
-    }
-
     @Override
     public String describe(int n) {
         return "inserts spread uniformly over R1..R5, payloads uniform in 1.." + MAX_PAYLOAD + "; |A| = |B| = |C| = ⌈√n⌉"
-                + " (" + keyDomain(n) + " at n = " + n + "), |D| = " + D_VALUES + ", |E| = |F| = |G| = |H| = "
-                + EFGH_VALUES + "; zipf: A and C Zipf(s = " + ZipfSampler.DEFAULT_EXPONENT + "), the rest uniform";
+                + " (" + GeneratedStream.keyDomain(n) + " at n = " + n + "), |D| = " + D_VALUES
+                + ", |E| = |F| = |G| = |H| = " + EFGH_VALUES + "; zipf: A and C Zipf(s = " + ZipfSampler.DEFAULT_EXPONENT + "), the rest uniform";
     }
 
     @Override
     public InsertStream generate(int n, Distribution distribution, long seed) {
-        if (n < 0) {
-            throw new IllegalArgumentException("n must be >= 0, got " + n);
-        }
-        Random random = new Random(seed * 1_000_003L + n * 31L + distribution.ordinal());
-        int keys = keyDomain(n);
-        Long[] pool = new Long[Math.max(keys, EFGH_VALUES)];
-        for (int i = 0; i < pool.length; i++) {
-            pool[i] = (long) i;
-        }
-        ZipfSampler zipf = distribution == Distribution.ZIPF ? new ZipfSampler(keys, ZipfSampler.DEFAULT_EXPONENT) : null;
-        Long[] payloads = new Long[MAX_PAYLOAD + 1];
-        for (int i = 0; i < payloads.length; i++) {
-            payloads[i] = (long) i;
-        }
-        String[] relation = new String[n];
-        Tuple[] tuples = new Tuple[n];
-        Long[] payload = new Long[n];
+        GeneratedStream g = new GeneratedStream(n, distribution, seed, 1_000_003L, 31L,
+                Math.max(EFGH_VALUES, MAX_PAYLOAD + 1));
         for (int i = 0; i < n; i++) {
-            int r = random.nextInt(RELATIONS.length);
+            int r = g.random.nextInt(RELATIONS.length);
             Object[] v = switch (r) {
-                case 0, 1 -> new Object[] {pool[skewed(random, zipf, keys)], pool[random.nextInt(keys)],
-                        pool[random.nextInt(D_VALUES)], pool[random.nextInt(EFGH_VALUES)]};
-                case 2 -> new Object[] {pool[skewed(random, zipf, keys)], pool[random.nextInt(keys)],
-                        pool[random.nextInt(EFGH_VALUES)]};
-                case 3 -> new Object[] {pool[skewed(random, zipf, keys)]};
-                default -> new Object[] {pool[skewed(random, zipf, keys)], pool[skewed(random, zipf, keys)],
-                        pool[random.nextInt(EFGH_VALUES)]};
+                case 0, 1 -> new Object[] {g.skewedKey(), g.uniformKey(), g.value(D_VALUES), g.value(EFGH_VALUES)};
+                case 2 -> new Object[] {g.skewedKey(), g.uniformKey(), g.value(EFGH_VALUES)};
+                case 3 -> new Object[] {g.skewedKey()};
+                default -> new Object[] {g.skewedKey(), g.skewedKey(), g.value(EFGH_VALUES)};
             };
-            relation[i] = RELATIONS[r];
-            tuples[i] = Tuple.wrap(v);
-            payload[i] = payloads[1 + random.nextInt(MAX_PAYLOAD)];
+            g.add(RELATIONS[r], v, g.payload(MAX_PAYLOAD));
         }
-        return new InsertStream(relation, tuples, payload, distribution, seed);
-    }
-
-    private static int skewed(Random random, ZipfSampler zipf, int keys) {
-        return zipf == null ? random.nextInt(keys) : zipf.sample(random);
+        return g.build();
     }
 }

@@ -1,8 +1,5 @@
 package io.flinkivm.examples.bench;
 
-import io.flinkivm.core.query.Tuple;
-import java.util.Random;
-
 /**
  * A q-hierarchical query, {@code Q(A,B) :- R(A,B,C), S(A,B,C), T(A,D)}: a join view at C keyed by
  * (A,B,C) under the root view V[A,B], and V[A] over T. For such queries first-order IVM is already
@@ -34,31 +31,21 @@ final class StarWorkload implements Workload {
     @Override
     public String describe(int n) {
         return "q-hierarchical; inserts spread uniformly over R, S, T, payloads uniform in 1.." + MAX_PAYLOAD
-                + "; |A| = ⌈√n⌉ (" + Example10Workload.keyDomain(n) + " at n = " + n + "), |B| = " + B_VALUES
+                + "; |A| = ⌈√n⌉ (" + GeneratedStream.keyDomain(n) + " at n = " + n + "), |B| = " + B_VALUES
                 + ", |C| = |D| = " + CD_VALUES + "; zipf: A Zipf(s = " + ZipfSampler.DEFAULT_EXPONENT + "), the rest uniform";
     }
 
     @Override
     public InsertStream generate(int n, Distribution distribution, long seed) {
-        if (n < 0) {
-            throw new IllegalArgumentException("n must be >= 0, got " + n);
-        }
-        Random random = new Random(seed * 1_000_033L + n * 37L + distribution.ordinal());
-        int keys = Example10Workload.keyDomain(n);
-        Long[] pool = Values.pool(Math.max(keys, MAX_PAYLOAD + 1));
-        ZipfSampler zipf = distribution == Distribution.ZIPF ? new ZipfSampler(keys, ZipfSampler.DEFAULT_EXPONENT) : null;
-        String[] relation = new String[n];
-        Tuple[] tuples = new Tuple[n];
-        Long[] payload = new Long[n];
+        GeneratedStream g = new GeneratedStream(n, distribution, seed, 1_000_033L, 37L, MAX_PAYLOAD + 1);
         for (int i = 0; i < n; i++) {
-            int r = random.nextInt(RELATIONS.length);
-            Long a = pool[zipf == null ? random.nextInt(keys) : zipf.sample(random)];
-            tuples[i] = r < 2
-                    ? Tuple.wrap(new Object[] {a, pool[random.nextInt(B_VALUES)], pool[random.nextInt(CD_VALUES)]})
-                    : Tuple.wrap(new Object[] {a, pool[random.nextInt(CD_VALUES)]});
-            relation[i] = RELATIONS[r];
-            payload[i] = pool[1 + random.nextInt(MAX_PAYLOAD)];
+            int r = g.random.nextInt(RELATIONS.length);
+            Long a = g.skewedKey();
+            Object[] v = r < 2
+                    ? new Object[] {a, g.value(B_VALUES), g.value(CD_VALUES)}
+                    : new Object[] {a, g.value(CD_VALUES)};
+            g.add(RELATIONS[r], v, g.payload(MAX_PAYLOAD));
         }
-        return new InsertStream(relation, tuples, payload, distribution, seed);
+        return g.build();
     }
 }

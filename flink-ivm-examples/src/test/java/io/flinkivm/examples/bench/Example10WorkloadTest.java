@@ -38,7 +38,7 @@ class Example10WorkloadTest {
         for (int i = 0; i < n; i++) {
             assertThat(s.tuple(i).arity()).isEqualTo(q.arityOf(s.relation(i)));
             for (int j = 0; j < s.tuple(i).arity(); j++) {
-                assertThat((Long) s.tuple(i).get(j)).isBetween(0L, (long) Example10Workload.keyDomain(n) - 1);
+                assertThat((Long) s.tuple(i).get(j)).isBetween(0L, (long) GeneratedStream.keyDomain(n) - 1);
             }
             assertThat(s.payload(i)).isBetween(1L, (long) Example10Workload.MAX_PAYLOAD);
             perRelation.merge(s.relation(i), 1, Integer::sum);
@@ -61,7 +61,7 @@ class Example10WorkloadTest {
                 }
             }
         }
-        double expected = new ZipfSampler(Example10Workload.keyDomain(n), ZipfSampler.DEFAULT_EXPONENT).probability(0);
+        double expected = new ZipfSampler(GeneratedStream.keyDomain(n), ZipfSampler.DEFAULT_EXPONENT).probability(0);
         assertThat((double) hot / total).isCloseTo(expected, org.assertj.core.data.Offset.offset(0.02));
     }
 

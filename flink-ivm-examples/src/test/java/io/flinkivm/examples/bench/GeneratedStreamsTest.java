@@ -1,9 +1,13 @@
 package io.flinkivm.examples.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkivm.core.query.Tuple;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -49,5 +53,31 @@ class GeneratedStreamsTest {
         assertThat(checksum(s)).as("checksum of %s n=%d %s seed=%d", name, n, d, seed).isEqualTo(expected);
         assertThat(checksum(w.generate(n, d, seed))).as("the same arguments give the same stream")
                 .isEqualTo(checksum(s));
+    }
+
+    @Test
+    void theSharedScaffoldingBoxesEachValueOnceAndChecksItsArguments() {
+        assertThat(GeneratedStream.keyDomain(0)).isEqualTo(1);
+        assertThat(GeneratedStream.keyDomain(10)).isEqualTo(4);
+        GeneratedStream g = new GeneratedStream(2, Distribution.UNIFORM, 1, 7, 3, 5);
+        assertThat(g.capacity()).isEqualTo(2);
+        g.add("R", new Object[] {g.value(5), g.skewedKey()}, g.payload(3));
+        assertThatThrownBy(g::build).isInstanceOf(IllegalStateException.class).hasMessage("added 1 of 2 inserts");
+        g.add("R", new Object[] {g.uniformKey()}, g.payload(3));
+        InsertStream s = g.build();
+        assertThat(s.payload(0)).isBetween(1L, 3L);
+        assertThat((Long) s.tuple(0).get(0)).isBetween(0L, 4L);
+
+        // Far past Long's own cache of -128..127: equal values are the same object, the pool's.
+        InsertStream path = new PathWorkload().generate(100_000, Distribution.UNIFORM, 1);
+        Map<Long, Long> seen = new HashMap<>();
+        for (int i = 0; i < path.size(); i++) {
+            Long v = (Long) path.tuple(i).get(0);
+            assertThat(seen.computeIfAbsent(v, x -> v)).isSameAs(v);
+        }
+        assertThat(seen.keySet()).anyMatch(v -> v > 200);
+
+        assertThatThrownBy(() -> new GeneratedStream(-1, Distribution.ZIPF, 1, 7, 3, 5))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("n must be >= 0, got -1");
     }
 }
