@@ -32,6 +32,11 @@ public final class Draws {
         return keys.sample(nextDouble());
     }
 
+    /** A value such as {@code a17}: the prefix and a key's rank from 1 (a1 is the hottest under skew). */
+    public String key(String prefix, KeyDistribution keys) {
+        return prefix + (next(keys) + 1);
+    }
+
     private static long mix(long z) {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;

@@ -54,9 +54,8 @@ public final class Ex10Job implements ExampleJob<Long> {
     }
 
     /** R1 and R2 30% each, R3 20%, R4 5%, R5 15%; A has n/200 values, C n/400, B 8, D 4, E to H 50. */
-    static final class Generator extends InsertGenerator<Long> {
+    static final class Generator extends SeededGenerator<Long> {
         private static final long serialVersionUID = 1L;
-        private final GeneratorSettings s;
         private final KeyDistribution a;
         private final KeyDistribution c;
         private final KeyDistribution b = new KeyDistribution(8, 0);
@@ -64,44 +63,32 @@ public final class Ex10Job implements ExampleJob<Long> {
         private final KeyDistribution other = new KeyDistribution(50, 0);
 
         Generator(GeneratorSettings s) {
-            this.s = s;
+            super(s);
             this.a = new KeyDistribution(s.domain(200, 5), s.skew());
             this.c = new KeyDistribution(s.domain(400, 5), s.skew());
         }
 
         @Override
-        public long count() {
-            return s.inserts();
-        }
-
-        @Override
-        public InputRecord<Long> record(long index) {
-            Draws r = new Draws(s.seed(), index);
+        InputRecord<Long> draw(Draws r, long index, String origin) {
             int which = r.nextInt(100);
             long payload = 1 + r.nextInt(3);
-            String origin = "insert " + index;
             if (which < 30) {
                 return InputRecord.insert("R1", Tuple.wrap(new Object[] {
-                        key("a", r, a), key("b", r, b), key("d", r, d), key("e", r, other)}), payload, origin);
+                        r.key("a", a), r.key("b", b), r.key("d", d), r.key("e", other)}), payload, origin);
             }
             if (which < 60) {
                 return InputRecord.insert("R2", Tuple.wrap(new Object[] {
-                        key("a", r, a), key("b", r, b), key("d", r, d), key("f", r, other)}), payload, origin);
+                        r.key("a", a), r.key("b", b), r.key("d", d), r.key("f", other)}), payload, origin);
             }
             if (which < 80) {
                 return InputRecord.insert("R3", Tuple.wrap(new Object[] {
-                        key("a", r, a), key("b", r, b), key("g", r, other)}), payload, origin);
+                        r.key("a", a), r.key("b", b), r.key("g", other)}), payload, origin);
             }
             if (which < 85) {
-                return InputRecord.insert("R4", Tuple.wrap(new Object[] {key("c", r, c)}), payload, origin);
+                return InputRecord.insert("R4", Tuple.wrap(new Object[] {r.key("c", c)}), payload, origin);
             }
             return InputRecord.insert("R5", Tuple.wrap(new Object[] {
-                    key("a", r, a), key("c", r, c), key("h", r, other)}), payload, origin);
+                    r.key("a", a), r.key("c", c), r.key("h", other)}), payload, origin);
         }
-    }
-
-    /** A value such as {@code a17}: the prefix and the key's rank from 1 (a1 is the hottest under skew). */
-    static String key(String prefix, Draws r, KeyDistribution keys) {
-        return prefix + (r.next(keys) + 1);
     }
 }

@@ -55,34 +55,26 @@ public final class FallbackJob implements ExampleJob<Long> {
     }
 
     /** Follows 60%, Posted 40%; n/20 users, n/100 authors (following --skew), 12 topics. */
-    static final class Generator extends InsertGenerator<Long> {
+    static final class Generator extends SeededGenerator<Long> {
         private static final long serialVersionUID = 1L;
-        private final GeneratorSettings s;
         private final KeyDistribution user;
         private final KeyDistribution author;
         private final KeyDistribution topic = new KeyDistribution(12, 0);
 
         Generator(GeneratorSettings s) {
-            this.s = s;
+            super(s);
             this.user = new KeyDistribution(s.domain(20, 5), 0);
             this.author = new KeyDistribution(s.domain(100, 5), s.skew());
         }
 
         @Override
-        public long count() {
-            return s.inserts();
-        }
-
-        @Override
-        public InputRecord<Long> record(long index) {
-            Draws r = new Draws(s.seed(), index);
-            String origin = "insert " + index;
+        InputRecord<Long> draw(Draws r, long index, String origin) {
             if (r.nextInt(100) < 60) {
-                return InputRecord.insert("Follows", Tuple.wrap(new Object[] {Ex10Job.key("u", r, user),
-                        Ex10Job.key("author", r, author)}), 1L, origin);
+                return InputRecord.insert("Follows", Tuple.wrap(new Object[] {r.key("u", user),
+                        r.key("author", author)}), 1L, origin);
             }
-            return InputRecord.insert("Posted", Tuple.wrap(new Object[] {Ex10Job.key("author", r, author),
-                    Ex10Job.key("topic", r, topic)}), 1L, origin);
+            return InputRecord.insert("Posted", Tuple.wrap(new Object[] {r.key("author", author),
+                    r.key("topic", topic)}), 1L, origin);
         }
     }
 }

@@ -77,9 +77,8 @@ public final class ProvenanceJob implements ExampleJob<Polynomial> {
     }
 
     /** Prescribed and Dispensed 40% each, Insured 20%; n/10 patients, 50 drugs, 20 doctors, 10 pharmacies, 4 plans. */
-    static final class Generator extends InsertGenerator<Polynomial> {
+    static final class Generator extends SeededGenerator<Polynomial> {
         private static final long serialVersionUID = 1L;
-        private final GeneratorSettings s;
         private final KeyDistribution patient;
         private final KeyDistribution drug;
         private final KeyDistribution doctor = new KeyDistribution(20, 0);
@@ -87,34 +86,27 @@ public final class ProvenanceJob implements ExampleJob<Polynomial> {
         private final KeyDistribution plan = new KeyDistribution(4, 0);
 
         Generator(GeneratorSettings s) {
-            this.s = s;
+            super(s);
             // Skew on patients would multiply their alternatives into huge polynomials; drugs carry it.
             this.patient = new KeyDistribution(s.domain(10, 5), 0);
             this.drug = new KeyDistribution(50, s.skew());
         }
 
         @Override
-        public long count() {
-            return s.inserts();
-        }
-
-        @Override
-        public InputRecord<Polynomial> record(long index) {
-            Draws r = new Draws(s.seed(), index);
+        InputRecord<Polynomial> draw(Draws r, long index, String origin) {
             int which = r.nextInt(100);
-            String origin = "insert " + index;
             if (which < 40) {
-                return InputRecord.insert("Prescribed", Tuple.wrap(new Object[] {Ex10Job.key("p", r, patient),
-                        Ex10Job.key("drug", r, drug), Ex10Job.key("dr", r, doctor)}),
+                return InputRecord.insert("Prescribed", Tuple.wrap(new Object[] {r.key("p", patient),
+                        r.key("drug", drug), r.key("dr", doctor)}),
                         Polynomial.variable("rx_" + index), origin);
             }
             if (which < 80) {
-                return InputRecord.insert("Dispensed", Tuple.wrap(new Object[] {Ex10Job.key("p", r, patient),
-                        Ex10Job.key("drug", r, drug), Ex10Job.key("pharmacy", r, pharmacy)}),
+                return InputRecord.insert("Dispensed", Tuple.wrap(new Object[] {r.key("p", patient),
+                        r.key("drug", drug), r.key("pharmacy", pharmacy)}),
                         Polynomial.variable("disp_" + index), origin);
             }
-            return InputRecord.insert("Insured", Tuple.wrap(new Object[] {Ex10Job.key("p", r, patient),
-                    Ex10Job.key("plan", r, plan)}), Polynomial.variable("ins_" + index), origin);
+            return InputRecord.insert("Insured", Tuple.wrap(new Object[] {r.key("p", patient),
+                    r.key("plan", plan)}), Polynomial.variable("ins_" + index), origin);
         }
     }
 }

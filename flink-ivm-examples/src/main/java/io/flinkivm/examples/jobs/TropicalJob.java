@@ -77,10 +77,9 @@ public final class TropicalJob implements ExampleJob<Double> {
     }
 
     /** Pick and Pack 30% each, Store 15%, Toll 5%, Truck 20%; n/200 warehouses, n/400 regions, 10 bins, 3 shifts. */
-    static final class Generator extends InsertGenerator<Double> {
+    static final class Generator extends SeededGenerator<Double> {
         private static final long serialVersionUID = 1L;
         private static final String[] SHIFTS = {"early", "late", "night"};
-        private final GeneratorSettings s;
         private final KeyDistribution wh;
         private final KeyDistribution region;
         private final KeyDistribution bin = new KeyDistribution(10, 0);
@@ -90,41 +89,34 @@ public final class TropicalJob implements ExampleJob<Double> {
         private final KeyDistribution carriers = new KeyDistribution(6, 0);
 
         Generator(GeneratorSettings s) {
-            this.s = s;
+            super(s);
             this.wh = new KeyDistribution(s.domain(200, 5), s.skew());
             this.region = new KeyDistribution(s.domain(400, 5), s.skew());
         }
 
         @Override
-        public long count() {
-            return s.inserts();
-        }
-
-        @Override
-        public InputRecord<Double> record(long index) {
-            Draws r = new Draws(s.seed(), index);
+        InputRecord<Double> draw(Draws r, long index, String origin) {
             int which = r.nextInt(100);
-            String origin = "insert " + index;
             if (which < 30) {
-                return InputRecord.insert("Pick", Tuple.wrap(new Object[] {Ex10Job.key("wh", r, wh),
-                        Ex10Job.key("bin", r, bin), SHIFTS[r.next(shift)], Ex10Job.key("picker", r, staff)}),
+                return InputRecord.insert("Pick", Tuple.wrap(new Object[] {r.key("wh", wh),
+                        r.key("bin", bin), SHIFTS[r.next(shift)], r.key("picker", staff)}),
                         euros(r, 1, 9), origin);
             }
             if (which < 60) {
-                return InputRecord.insert("Pack", Tuple.wrap(new Object[] {Ex10Job.key("wh", r, wh),
-                        Ex10Job.key("bin", r, bin), SHIFTS[r.next(shift)], Ex10Job.key("packer", r, staff)}),
+                return InputRecord.insert("Pack", Tuple.wrap(new Object[] {r.key("wh", wh),
+                        r.key("bin", bin), SHIFTS[r.next(shift)], r.key("packer", staff)}),
                         euros(r, 1, 9), origin);
             }
             if (which < 75) {
-                return InputRecord.insert("Store", Tuple.wrap(new Object[] {Ex10Job.key("wh", r, wh),
-                        Ex10Job.key("bin", r, bin), Ex10Job.key("rack", r, racks)}), euros(r, 1, 20), origin);
+                return InputRecord.insert("Store", Tuple.wrap(new Object[] {r.key("wh", wh),
+                        r.key("bin", bin), r.key("rack", racks)}), euros(r, 1, 20), origin);
             }
             if (which < 80) {
-                return InputRecord.insert("Toll", Tuple.wrap(new Object[] {Ex10Job.key("region", r, region)}),
+                return InputRecord.insert("Toll", Tuple.wrap(new Object[] {r.key("region", region)}),
                         euros(r, 0, 30), origin);
             }
-            return InputRecord.insert("Truck", Tuple.wrap(new Object[] {Ex10Job.key("wh", r, wh),
-                    Ex10Job.key("region", r, region), Ex10Job.key("carrier", r, carriers)}), euros(r, 20, 200), origin);
+            return InputRecord.insert("Truck", Tuple.wrap(new Object[] {r.key("wh", wh),
+                    r.key("region", region), r.key("carrier", carriers)}), euros(r, 20, 200), origin);
         }
 
         private static Double euros(Draws r, int min, int max) {

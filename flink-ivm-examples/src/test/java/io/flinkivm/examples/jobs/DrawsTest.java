@@ -21,6 +21,18 @@ class DrawsTest {
     }
 
     @Test
+    void aKeyIsThePrefixAndTheRankFromOneOfOneDraw() {
+        KeyDistribution keys = new KeyDistribution(5, 1.0);
+        for (int i = 0; i < 100; i++) {
+            Draws a = new Draws(3, i);
+            Draws b = new Draws(3, i);
+            assertThat(a.key("wh", keys)).isEqualTo("wh" + (b.next(keys) + 1));
+            assertThat(a.nextLong()).as("one draw each").isEqualTo(b.nextLong());
+        }
+        assertThat(new Draws(3, 0).key("a", new KeyDistribution(1, 0))).isEqualTo("a1");
+    }
+
+    @Test
     void drawsStayInRange() {
         Set<Integer> seen = new HashSet<>();
         for (int i = 0; i < 1_000; i++) {
