@@ -29,8 +29,9 @@ import picocli.CommandLine.TypeConversionException;
             "  path   Q(A,C) :- R(A,B), S(B,C) (not p-hierarchical: the fallback's honest cost); uniform and Zipf",
             "Suites:",
             "  core   ns per insert of the in-memory engines: the p-hierarchical plan, the paper's ablation (the same"
-                    + " semiring above the border) and the fallback delta joins; n = 10^4 .. 10^7 (ablation and fallback"
-                    + " up to 10^6; --quick: 10^4, 10^5); median of up to --reps runs after warm-up; then the"
+                    + " semiring above the border) and the fallback delta joins, and of hash-map (one HashMap upsert per"
+                    + " insert, the memory-hierarchy peer); n = 10^4 .. 10^7 (ablation and fallback up to 10^6;"
+                    + " --quick: 10^4, 10^5); median of up to --reps runs after warm-up; then the"
                     + " enumeration of the full result (payload recovery) against reading a plain list.",
             "  flink  inserts per second, wall time of each job (submission included) on a local cluster started once:"
                     + " the flink-ivm job on heap and RocksDB, the query in Flink SQL (and with"

@@ -12,14 +12,19 @@ import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.PayloadOverflowException;
 import java.time.Duration;
+import io.flinkivm.core.query.Tuple;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An in-memory engine of flink-ivm-core: the p-hierarchical plan, the paper's ablation (the same view
  * trees with the natural numbers kept above the border, {@link AblationEngine}), or the fallback delta
- * joins. Times only the insert loop over pre-built tuples (planning, engine creation and the final
+ * joins; or the memory-hierarchy peer {@code hash-map}, which does one hash-map upsert per insert (the
+ * insert's tuple in its relation's {@link HashMap}, payloads summed) and maintains no query: it shows
+ * how the cost of a single hash-map update grows with n on the same stream, timed the same way. Times only the insert loop over pre-built tuples (planning, engine creation and the final
  * enumeration are outside), in wall time and in this thread's CPU time plus GC time; the cap is
  * checked every {@value #CAP_CHECK_EVERY} inserts. The engine of the last completed run is kept until
  * {@link #measureEnumeration()} or the next run.
@@ -33,7 +38,7 @@ final class CoreEngineSystem implements SystemUnderTest {
     static final String LIST = "in-memory-list";
 
     enum Kind {
-        P_HIERARCHICAL("p-hierarchical"), ABLATION("ablation"), FALLBACK("fallback");
+        P_HIERARCHICAL("p-hierarchical"), ABLATION("ablation"), FALLBACK("fallback"), HASH_MAP("hash-map");
 
         final String label;
 
@@ -63,6 +68,15 @@ final class CoreEngineSystem implements SystemUnderTest {
         return new CoreEngineSystem(Kind.FALLBACK, Integer.MAX_VALUE);
     }
 
+    /** One hash-map upsert per insert: the peer that shows how a single map update grows with n. */
+    static CoreEngineSystem hashMap() {
+        return new CoreEngineSystem(Kind.HASH_MAP, Integer.MAX_VALUE);
+    }
+
+    boolean isHashMap() {
+        return kind == Kind.HASH_MAP;
+    }
+
     /** The same system, measured only on streams of at most {@code n} inserts. */
     CoreEngineSystem upTo(int n) {
         return new CoreEngineSystem(kind, n);
@@ -80,7 +94,7 @@ final class CoreEngineSystem implements SystemUnderTest {
 
     @Override
     public boolean appliesTo(Workload workload) {
-        return kind == Kind.FALLBACK || isPHierarchical(workload);
+        return kind == Kind.FALLBACK || kind == Kind.HASH_MAP || isPHierarchical(workload);
     }
 
     static boolean isPHierarchical(Workload workload) {
@@ -90,10 +104,17 @@ final class CoreEngineSystem implements SystemUnderTest {
 
     @Override
     public String describe(Workload workload) {
+        if (kind == Kind.HASH_MAP) {
+            return name() + ": not a query engine: per insert one upsert of the tuple into its relation's"
+                    + " java.util.HashMap<Tuple, Long> (payloads summed), the cost of a single hash-map update at this n;"
+                    + " insert loop timed like the engines', single thread; its result is not the query's (not checked)"
+                    + (maxSize == Integer.MAX_VALUE ? "" : "; n <= " + maxSize);
+        }
         String what = switch (kind) {
             case P_HIERARCHICAL -> "p-hierarchical plan, Boolean border";
             case ABLATION -> "the same view trees, natural numbers above the border (first-order delta joins of the root views)";
             case FALLBACK -> "fallback plan, first-order delta joins over the atoms";
+            case HASH_MAP -> throw new AssertionError();
         };
         return name() + ": core in-memory engine, " + what + "; insert loop timed, single thread"
                 + (maxSize == Integer.MAX_VALUE ? "" : "; n <= " + maxSize);
@@ -109,32 +130,59 @@ final class CoreEngineSystem implements SystemUnderTest {
             case P_HIERARCHICAL -> new PHierarchicalEngine<>(plan, NaturalSemiring.INSTANCE);
             case ABLATION -> new AblationEngine<>(plan, NaturalSemiring.INSTANCE);
             case FALLBACK -> new DeltaJoinEngine<>(plan, NaturalSemiring.INSTANCE);
+            case HASH_MAP -> throw new AssertionError();
         };
+    }
+
+    /** One insert of a stream into the system being timed. */
+    private interface Inserter {
+        void insert(String relation, Tuple tuple, Long payload);
+    }
+
+    /** The {@code hash-map} peer's state: per relation, each distinct tuple with the sum of its payloads. */
+    private static final class Upserts implements Inserter {
+        final Map<String, Map<Tuple, Long>> relations = new HashMap<>();
+
+        @Override
+        public void insert(String relation, Tuple tuple, Long payload) {
+            Map<Tuple, Long> m = relations.get(relation);
+            if (m == null) {
+                m = new HashMap<>();
+                relations.put(relation, m);
+            }
+            m.merge(tuple, payload, Long::sum);
+        }
+
+        long entries() {
+            long total = 0;
+            for (Map<Tuple, Long> m : relations.values()) {
+                total += m.size();
+            }
+            return total;
+        }
     }
 
     @Override
     public RunResult run(Workload workload, InsertStream stream, Duration cap) {
         lastEngine = null;
-        IvmEngine<Long> engine = engine(plan(workload));
-        int n = stream.size();
-        long cpuStart = CpuClock.threadAndGc();
-        long start = System.nanoTime();
-        long deadline = start + cap.toNanos();
-        int i = 0;
-        while (i < n) {
-            int end = Math.min(n, i + CAP_CHECK_EVERY);
-            for (; i < end; i++) {
-                engine.insert(stream.relation(i), stream.tuple(i), stream.payload(i));
-            }
-            if (i < n && System.nanoTime() - deadline > 0) {
-                long elapsed = System.nanoTime() - start;
-                long cpu = CpuClock.between(cpuStart, CpuClock.threadAndGc());
-                return new RunResult(elapsed, cpu, false, i, stateEntries(engine), "entries", -1, 0,
-                        "stopped after " + i + " of " + n + " inserts");
-            }
+        if (kind == Kind.HASH_MAP) {
+            Upserts upserts = new Upserts();
+            long[] times = new long[2];
+            int done = timedInserts(upserts, stream, cap, times);
+            // resultSize -1: not the query's result, so it takes no part in the harness's result check.
+            return new RunResult(times[0], times[1], done == stream.size(), done, upserts.entries(), "entries", -1, 0,
+                    done == stream.size() ? "" : "stopped after " + done + " of " + stream.size() + " inserts");
         }
-        long elapsed = System.nanoTime() - start;
-        long cpu = CpuClock.between(cpuStart, CpuClock.threadAndGc());
+        IvmEngine<Long> engine = engine(plan(workload));
+        long[] times = new long[2];
+        int done = timedInserts(engine::insert, stream, cap, times);
+        long elapsed = times[0];
+        long cpu = times[1];
+        int n = stream.size();
+        if (done < n) {
+            return new RunResult(elapsed, cpu, false, done, stateEntries(engine), "entries", -1, 0,
+                    "stopped after " + done + " of " + n + " inserts");
+        }
         long size = 0;
         long checksum = 0;
         try {
@@ -152,6 +200,32 @@ final class CoreEngineSystem implements SystemUnderTest {
         }
         lastEngine = engine;
         return new RunResult(elapsed, cpu, true, n, stateEntries(engine), "entries", size, checksum, "");
+    }
+
+    /**
+     * The timed insert loop, the same for every kind: wall time and CPU time into {@code times}; the cap
+     * is checked every {@value #CAP_CHECK_EVERY} inserts.
+     *
+     * @return the inserts applied (fewer than the stream's if the cap stopped the loop)
+     */
+    private static int timedInserts(Inserter target, InsertStream stream, Duration cap, long[] times) {
+        int n = stream.size();
+        long cpuStart = CpuClock.threadAndGc();
+        long start = System.nanoTime();
+        long deadline = start + cap.toNanos();
+        int i = 0;
+        while (i < n) {
+            int end = Math.min(n, i + CAP_CHECK_EVERY);
+            for (; i < end; i++) {
+                target.insert(stream.relation(i), stream.tuple(i), stream.payload(i));
+            }
+            if (i < n && System.nanoTime() - deadline > 0) {
+                break;
+            }
+        }
+        times[0] = System.nanoTime() - start;
+        times[1] = CpuClock.between(cpuStart, CpuClock.threadAndGc());
+        return i;
     }
 
     /**

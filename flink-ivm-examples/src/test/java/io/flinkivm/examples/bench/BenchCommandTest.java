@@ -8,6 +8,7 @@ import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.examples.testing.CliRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,20 +46,29 @@ class BenchCommandTest {
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         var lines = Files.readAllLines(dir.resolve("results.csv"));
-        // ex10, tpch and star: 3 systems at 2 sizes; path: the fallback only; then enumeration rows where a result is non-empty.
-        assertThat(lines.stream().filter(l -> l.contains(",insert,"))).hasSize(3 * 3 * 2 + 2);
-        assertThat(lines.stream().filter(l -> l.contains(",enumerate,"))).hasSize(lines.size() - 1 - (3 * 3 * 2 + 2));
+        // ex10, tpch and star: 4 systems at 2 sizes; path: the fallback and hash-map; then enumeration rows where a
+        // result is non-empty (never for hash-map, which maintains no query).
+        assertThat(lines.stream().filter(l -> l.contains(",insert,"))).hasSize(3 * 4 * 2 + 2 * 2);
+        assertThat(lines.stream().filter(l -> l.contains(",enumerate,"))).hasSize(lines.size() - 1 - (3 * 4 * 2 + 2 * 2))
+                .noneMatch(l -> l.contains("hash-map"));
+        for (String q : List.of("ex10", "tpch", "star", "path")) {
+            for (String n : List.of("100", "300")) {
+                assertThat(lines).as(q + " n=" + n).anyMatch(l -> l.startsWith(q + ",hash-map,") && l.contains("," + n + ",")
+                        && l.contains(",entries,insert,"));
+            }
+        }
         assertThat(lines).anyMatch(l -> l.startsWith("tpch,ablation,tpch,300,"))
                 .anyMatch(l -> l.startsWith("star,p-hierarchical,zipf-1.1,300,") && l.contains(",entries,insert,"))
                 .anyMatch(l -> l.startsWith("path,fallback,zipf-1.1,100,"))
                 .anyMatch(l -> l.startsWith("ex10,in-memory-list(p-hierarchical),zipf-1.1,300,") && l.contains(",result tuples,enumerate,"))
                 .noneMatch(l -> l.startsWith("path,p-hierarchical") || l.startsWith("path,ablation"));
         assertThat(r.out()).contains("ratio fallback/p-hierarchical (ns per insert):", "ratio ablation/p-hierarchical",
-                "slope of ns per insert against n", "p-hierarchical: does not apply", "enumeration p-hierarchical zipf-1.1 n=300:",
+                "slope of ns per insert against n", "p-hierarchical: does not apply",
+                "ratio p-hierarchical/hash-map (ns per insert):", "ratio fallback/hash-map (ns per insert):", "enumeration p-hierarchical zipf-1.1 n=300:",
                 "plot: ");
         var image = javax.imageio.ImageIO.read(dir.resolve("plot.png").toFile());
-        assertThat(image.getWidth()).isEqualTo(PlotPng.size(4, 3).width);
-        assertThat(image.getHeight()).isEqualTo(PlotPng.size(4, 3).height);
+        assertThat(image.getWidth()).isEqualTo(PlotPng.size(4, 4).width);
+        assertThat(image.getHeight()).isEqualTo(PlotPng.size(4, 4).height);
     }
 
     @Test

@@ -23,7 +23,7 @@ class BenchHarnessTest {
     void writesOneCsvRowPerSystemDistributionAndSize() throws Exception {
         Workload w = new Example10Workload();
         List<Suite> suites = List.of(
-                new CoreSuite(w, List.of(CoreEngineSystem.pHierarchical())),
+                new CoreSuite(w, List.of(CoreEngineSystem.pHierarchical(), CoreEngineSystem.hashMap())),
                 new FlinkSuite(w, List.of(new FlinkIvmSystem("hashmap"), new FlinkIvmSystem("rocksdb"), new FlinkSqlSystem(),
                         FlinkSqlSystem.onRocksDb(), new TrivialKeyedSystem())));
         BenchSettings settings = new BenchSettings(false, 7, 1, 1, Duration.ofSeconds(60), Duration.ofSeconds(120),
@@ -35,13 +35,13 @@ class BenchHarnessTest {
         List<String> lines = Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8);
         assertThat(lines.get(0)).isEqualTo(
                 "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure,cpu_ns_per_insert");
-        // p-hierarchical, its enumeration and the list read, then five Flink systems.
-        assertThat(lines).hasSize(1 + 3 + 5).hasSize(1 + ms.size());
+        // p-hierarchical, its enumeration and the list read, hash-map, then five Flink systems.
+        assertThat(lines).hasSize(1 + 3 + 1 + 5).hasSize(1 + ms.size());
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",", -1);
             assertThat(f).as(line).hasSize(10);
             assertThat(f[0]).isEqualTo("ex10");
-            assertThat(f[1]).isIn("p-hierarchical", "in-memory-list(p-hierarchical)", "flink-ivm-heap", "flink-ivm-rocksdb",
+            assertThat(f[1]).isIn("p-hierarchical", "in-memory-list(p-hierarchical)", "hash-map", "flink-ivm-heap", "flink-ivm-rocksdb",
                     "flink-sql", "flink-sql-rocksdb", "trivial-keyed");
             assertThat(f[8]).isIn("insert", "enumerate");
             assertThat(f[2]).isEqualTo("zipf-1.1");
@@ -58,10 +58,20 @@ class BenchHarnessTest {
         String sqlRocks = lines.stream().filter(l -> l.startsWith("ex10,flink-sql-rocksdb,")).findFirst().orElseThrow();
         assertThat(sqlRocks).contains(",bytes (RocksDB SST files + memtables),insert,");
         assertThat(Long.parseLong(sqlRocks.split(",")[6])).isPositive();
+        // hash-map: one upsert per insert, its state the distinct (relation, tuple) pairs of the stream.
+        InsertStream stream = w.generate(200, Distribution.ZIPF, 7);
+        java.util.Set<String> distinct = new java.util.HashSet<>();
+        for (int i = 0; i < stream.size(); i++) {
+            distinct.add(stream.relation(i) + stream.tuple(i));
+        }
+        String hashMap = lines.stream().filter(l -> l.startsWith("ex10,hash-map,zipf-1.1,200,")).findFirst().orElseThrow();
+        assertThat(hashMap).contains(",entries,insert,");
+        assertThat(Long.parseLong(hashMap.split(",")[6])).isEqualTo(distinct.size());
         String enumerated = lines.stream().filter(l -> l.startsWith("ex10,p-hierarchical,") && l.contains(",enumerate,"))
                 .findFirst().orElseThrow();
         assertThat(Double.parseDouble(enumerated.split(",")[4])).isPositive();
-        assertThat(printed.toString()).contains("Core II", "Flink operators", "result = p-hierarchical", "estimate-num-keys",
+        assertThat(printed.toString()).contains("Core II", "ratio p-hierarchical/hash-map (ns per insert):",
+                "hash-map: not a query engine", "Flink operators", "result = p-hierarchical", "estimate-num-keys",
                 "ratio flink-ivm-heap/flink-sql (inserts per second):", "ratio flink-ivm-rocksdb/flink-sql-rocksdb", "ratio flink-ivm-heap/trivial-keyed",
                 "4 keyBy hops", "suite core:", "suite flink:");
     }
