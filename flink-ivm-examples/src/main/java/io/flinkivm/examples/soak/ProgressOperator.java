@@ -1,5 +1,8 @@
 package io.flinkivm.examples.soak;
 
+import java.lang.management.ManagementFactory;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import io.flinkivm.flink.ResultRecord;
 import io.flinkivm.flink.runtime.EventTime;
 import org.apache.flink.api.java.tuple.Tuple3;
@@ -17,6 +20,12 @@ import org.apache.flink.types.Either;
  * {@link #TENTH} at the first one at or past each tenth of the stream (the last tenth ends at the last
  * progress watermark before the final snapshot), {@link #SNAPSHOT} when the final snapshot's trigger
  * passes (after the sink enumerated it). Results pass through as Left.
+ *
+ * <p>At each mark it also takes the process's CPU time and, except for a last tenth that is only
+ * known at the snapshot trigger, the CPU time per thread group ({@link ThreadCpu}), and leaves them
+ * in {@link #SAMPLES} under the mark's insert count: the soak runs on the embedded local Flink only,
+ * in the JVM that reads them, and a reading taken when the mark arrives at the client would be late
+ * by the collect sink's batching.
  */
 final class ProgressOperator<T> extends AbstractStreamOperator<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>>
         implements OneInputStreamOperator<ResultRecord<T>, Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>> {
@@ -27,7 +36,15 @@ final class ProgressOperator<T> extends AbstractStreamOperator<Either<ResultReco
     static final int SNAPSHOT = 2;
     static final int TENTHS = 10;
 
+    /** What the process had used at a mark. */
+    record Sample(long processCpuNanos, Map<String, Long> threads) {
+    }
+
+    /** Samples of the running soak by mark (kind, inserts); cleared by {@link #clearSamples()}. */
+    static final Map<String, Sample> SAMPLES = new ConcurrentHashMap<>();
+
     private final long total;
+    private transient long lastProgressCpu;
     private transient int tenthsDone;
     private transient long lastProgress;
     private transient long lastProgressMillis;
@@ -51,6 +68,7 @@ final class ProgressOperator<T> extends AbstractStreamOperator<Either<ResultReco
             long now = System.currentTimeMillis();
             if (EventTime.isTrigger(w)) {
                 if (!lastMarked && lastProgress > 0 && tenthsDone < TENTHS) {
+                    SAMPLES.put(key(TENTH, lastProgress), new Sample(lastProgressCpu, Map.of()));
                     emit(TENTH, lastProgress, lastProgressMillis);
                     tenthsDone++;
                 }
@@ -58,14 +76,17 @@ final class ProgressOperator<T> extends AbstractStreamOperator<Either<ResultReco
             } else if (k > lastProgress) {
                 lastProgress = k;
                 lastProgressMillis = now;
+                lastProgressCpu = processCpuNanos();
                 lastMarked = false;
                 if (!started) {
                     started = true;
+                    SAMPLES.put(key(START, k), new Sample(lastProgressCpu, ThreadCpu.sample()));
                     emit(START, k, now);
                     lastMarked = true;
                 }
                 while (tenthsDone < TENTHS && k >= boundary(tenthsDone + 1)) {
                     if (!lastMarked) {
+                        SAMPLES.put(key(TENTH, k), new Sample(lastProgressCpu, ThreadCpu.sample()));
                         emit(TENTH, k, now);
                         lastMarked = true;
                     }
@@ -74,6 +95,22 @@ final class ProgressOperator<T> extends AbstractStreamOperator<Either<ResultReco
             }
         }
         super.processWatermark(mark);
+    }
+
+    static String key(int kind, long inserts) {
+        return kind + "@" + inserts;
+    }
+
+    static void clearSamples() {
+        SAMPLES.clear();
+    }
+
+    /** CPU time of this process, or -1 if the JVM does not tell. */
+    static long processCpuNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return -1;
     }
 
     /** The insert count that ends tenth {@code i} (1 to 10). */

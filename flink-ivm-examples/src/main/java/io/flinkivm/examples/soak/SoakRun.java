@@ -18,7 +18,6 @@ import io.flinkivm.flink.ResultRecord;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,10 +85,13 @@ public final class SoakRun {
         conf.set(WebOptions.CHECKPOINTS_HISTORY_SIZE, 100_000);
         conf.set(RestOptions.CACHE_CHECKPOINT_STATISTICS_TIMEOUT, Duration.ofMillis(200));
 
+        ProgressOperator.clearSamples();
         Map<Tuple, T> result = new HashMap<>();
         List<Tuple3<Integer, Long, Long>> marks = new ArrayList<>();
-        // The process's CPU time when each mark arrived (the marks' own clock is the sink's wall clock).
+        // The process's CPU time at each mark, as the progress operator sampled it.
         List<Long> cpuAtMarks = new ArrayList<>();
+        // Per thread group, at the start and at each tenth's mark: where the CPU time goes.
+        List<Map<String, Long>> threadsAtTenths = new ArrayList<>();
         long deadLetters = 0;
         long endRows = 0;
         int ends = 0;
@@ -135,7 +137,12 @@ public final class SoakRun {
                         Either<ResultRecord<T>, Tuple3<Integer, Long, Long>> l = e.left();
                         if (l.isRight()) {
                             marks.add(l.right());
-                            cpuAtMarks.add(processCpuNanos());
+                            ProgressOperator.Sample sample = ProgressOperator.SAMPLES.remove(
+                                    ProgressOperator.key(l.right().f0, l.right().f1));
+                            cpuAtMarks.add(sample == null ? -1 : sample.processCpuNanos());
+                            if (l.right().f0 != ProgressOperator.SNAPSHOT) {
+                                threadsAtTenths.add(sample == null ? Map.of() : sample.threads());
+                            }
                             if (l.right().f0 == ProgressOperator.TENTH) {
                                 printProgress(out, tenths(marks, cpuAtMarks), start);
                             }
@@ -168,6 +175,7 @@ public final class SoakRun {
         List<SoakReport.Tenth> tenths = tenths(marks, cpuAtMarks);
         long snapshotMillis = snapshotMillis(marks);
         printSummary(out, n, millis, tenths, checkpoints, failedCheckpoints, result.size(), deadLetters, snapshotMillis);
+        printThreads(out, tenths, threadsAtTenths);
         boolean same = check(plan, semiring, stream, result, out);
         return new SoakReport(n, tenths, checkpoints, failedCheckpoints, result.size(), deadLetters, same, millis);
     }
@@ -201,13 +209,6 @@ public final class SoakRun {
         return tenths;
     }
 
-    /** CPU time of this process (the embedded Flink runs in it), or -1 if the JVM does not tell. */
-    private static long processCpuNanos() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            return os.getProcessCpuTime();
-        }
-        return -1;
-    }
 
     /** From the last progress mark to the final snapshot's trigger passing the sink: its enumeration. */
     private static long snapshotMillis(List<Tuple3<Integer, Long, Long>> marks) {
@@ -291,6 +292,39 @@ public final class SoakRun {
                     + " inserts)%n", bytes(lastCheckpoint.stateSize()), lastCheckpoint.id(),
                     insertsAt(tenths, lastCheckpoint.triggerMillis()));
         }
+        out.flush();
+    }
+
+    /**
+     * CPU microseconds per insert by thread group ({@link ThreadCpu}) in the first and the last tenth:
+     * which part of the job got more expensive as the state grew.
+     */
+    private static void printThreads(PrintWriter out, List<SoakReport.Tenth> tenths, List<Map<String, Long>> samples) {
+        // The last tenth may end at the snapshot trigger, where no per-thread sample is taken: then the
+        // last tenth with samples at both ends is compared.
+        int lastIndex = -1;
+        for (int i = tenths.size() - 1; i >= 1 && lastIndex < 0; i--) {
+            if (i + 1 < samples.size() && !samples.get(i).isEmpty() && !samples.get(i + 1).isEmpty()) {
+                lastIndex = i;
+            }
+        }
+        if (lastIndex < 0 || samples.size() < 2 || samples.get(0).isEmpty() || samples.get(1).isEmpty()) {
+            return;
+        }
+        SoakReport.Tenth first = tenths.get(0);
+        SoakReport.Tenth last = tenths.get(lastIndex);
+        Map<String, Long> a = ThreadCpu.minus(samples.get(1), samples.get(0));
+        Map<String, Long> b = ThreadCpu.minus(samples.get(lastIndex + 1), samples.get(lastIndex));
+        double na = Math.max(1, first.toInserts() - first.fromInserts());
+        double nb = Math.max(1, last.toInserts() - last.fromInserts());
+        out.println("CPU per insert by thread (µs; first tenth -> tenth " + (lastIndex + 1) + "):");
+        b.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).forEach(e -> {
+            double before = a.getOrDefault(e.getKey(), 0L) / 1000.0 / na;
+            double after = e.getValue() / 1000.0 / nb;
+            if (before >= 0.05 || after >= 0.05) {
+                out.printf(Locale.ROOT, "  %-45s %8.1f -> %8.1f%n", e.getKey(), before, after);
+            }
+        });
         out.flush();
     }
 

@@ -23,6 +23,9 @@ class SoakCommandTest {
         assertThat(r.out()).contains("over natural (p-hierarchical plan)", "state rocksdb", "incremental checkpoints",
                 "Check: the Flink result equals the in-memory engine's on the same stream", "last/first = ",
                 "Checkpoints: ", "CPU per insert (the whole process): first tenth ", "cpu µs/ins");
+        if (java.nio.file.Files.isDirectory(java.nio.file.Path.of("/proc/self/task"))) {
+            assertThat(r.out()).contains("CPU per insert by thread (µs; first tenth -> tenth ");
+        }
         List<Long> done = new ArrayList<>();
         Matcher m = TENTH.matcher(r.out());
         while (m.find()) {
