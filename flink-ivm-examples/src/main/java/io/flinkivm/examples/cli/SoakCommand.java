@@ -85,6 +85,12 @@ final class SoakCommand implements Callable<Integer> {
             description = {"Values of the free variables: uniform or zipf. Default: ${DEFAULT-VALUE}."})
     String distribution;
 
+    @Option(names = "--domain", paramLabel = "KIND", defaultValue = "fixed",
+            description = {"Domain of the free variables: fixed (n/200 values from the first insert on) or growing"
+                    + " (insert i draws from the first i/200 of them: the chance that an insert joins stays the same,"
+                    + " so the work per insert is stationary; uniform only). Default: ${DEFAULT-VALUE}."})
+    String domain;
+
     @Option(names = "--seed", paramLabel = "X", defaultValue = "1",
             description = {"Seed of the generator. Default: ${DEFAULT-VALUE}."})
     long seed;
@@ -117,12 +123,19 @@ final class SoakCommand implements Callable<Integer> {
         }
         ConjunctiveQuery q = QueryPlanning.parse(query, CliException::usage);
         MaintenancePlan plan = QueryPlanning.plan(q, semiring, Planner.Strategy.AUTO, CliException::usage);
-        return soak(plan, semiring, d.equals("zipf"));
+        String k = domain.toLowerCase(Locale.ROOT);
+        if (!k.equals("fixed") && !k.equals("growing")) {
+            throw CliException.usage("--domain must be fixed or growing, got '" + domain + "'");
+        }
+        if (k.equals("growing") && d.equals("zipf")) {
+            throw CliException.usage("--domain growing draws uniformly; it cannot be combined with --distribution zipf");
+        }
+        return soak(plan, semiring, d.equals("zipf"), k.equals("growing"));
     }
 
-    private <T> int soak(MaintenancePlan plan, Semiring<T> s, boolean zipf) {
+    private <T> int soak(MaintenancePlan plan, Semiring<T> s, boolean zipf, boolean growing) {
         PrintWriter out = spec.commandLine().getOut();
-        SoakStream<T> stream = new SoakStream<>(plan.query(), s, inserts, zipf, seed);
+        SoakStream<T> stream = new SoakStream<>(plan.query(), s, inserts, zipf, growing, seed);
         boolean temporary = checkpointDir == null;
         Path dir;
         try {
@@ -134,7 +147,8 @@ final class SoakCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "flink-ivm soak: %s over %s (%s plan)%n", plan.query(), s.name(),
                 Converters.cliName(plan.kind()));
         out.printf(Locale.ROOT, "Data: %,d generated inserts, %s values of the free variables, seed %d%n", inserts,
-                zipf ? "Zipf (s = " + SoakStream.ZIPF_EXPONENT + ")" : "uniform", seed);
+                (zipf ? "Zipf (s = " + SoakStream.ZIPF_EXPONENT + ")" : "uniform")
+                        + (growing ? " over a domain growing with the stream" : ""), seed);
         out.flush();
         SoakReport report;
         try {

@@ -19,7 +19,12 @@ import java.util.Locale;
  * A generated insert stream for any query: each insert picks one of the query's relations uniformly and
  * draws each value from the domain of the variable at that position (in the relation's first atom).
  * A free variable has {@code max(5, n / 200)} values, so the state and the result grow with the stream,
- * and follows the distribution (uniform or Zipf); a bound variable shared by several atoms has
+ * and follows the distribution (uniform or Zipf). With a <em>growing</em> domain (uniform only), insert i
+ * draws a free variable from the first {@code max(5, ⌈(i + 1) / 200⌉)} of those values instead: new
+ * keys keep arriving at a steady rate and the chance that an insert joins is the same all along the
+ * stream, so the work per insert is stationary; with the fixed domain, the first inserts mostly find
+ * nothing to join with and the share of inserts whose delta reaches the root views rises as the views
+ * fill. A bound variable shared by several atoms has
  * {@value #SHARED_BOUND_DOMAIN} values (a bounded fan-out); any other variable has {@value #LOCAL_DOMAIN}.
  * A constant in the atom is matched by half of the values at its position. Payloads are small values of
  * the semiring (naturals 1-3, tropical 0-9, ...). Insert i is the same wherever and however often it is made.
@@ -41,6 +46,9 @@ public final class SoakStream<T> extends InsertGenerator<T> {
     /** Per relation and position: the value prefix (the variable in lower case), or null for a constant. */
     private final String[][] prefixes;
     private final KeyDistribution[][] domains;
+    /** Per relation and position: whether a growing domain applies (free variables when growing). */
+    private final boolean[][] grows;
+    private final int finalDomain;
     private final String[][] constants;
     private final String[] payloadTexts;
     private transient List<T> payloads;
@@ -53,6 +61,18 @@ public final class SoakStream<T> extends InsertGenerator<T> {
      * @param seed the same seed gives the same stream
      */
     public SoakStream(ConjunctiveQuery query, Semiring<T> semiring, long count, boolean zipf, long seed) {
+        this(query, semiring, count, zipf, false, seed);
+    }
+
+    /**
+     * @param growing whether the free variables' domain grows with the stream (uniform draws only)
+     * @throws IllegalArgumentException if {@code growing} and {@code zipf}
+     */
+    public SoakStream(ConjunctiveQuery query, Semiring<T> semiring, long count, boolean zipf, boolean growing,
+            long seed) {
+        if (growing && zipf) {
+            throw new IllegalArgumentException("a growing domain is drawn uniformly, not Zipf");
+        }
         if (count < 1) {
             throw new IllegalArgumentException("count must be >= 1, got " + count);
         }
@@ -64,13 +84,15 @@ public final class SoakStream<T> extends InsertGenerator<T> {
         this.prefixes = new String[relations.length][];
         this.domains = new KeyDistribution[relations.length][];
         this.constants = new String[relations.length][];
-        int growing = (int) Math.max(5, Math.min(Integer.MAX_VALUE, count / 200));
+        this.grows = new boolean[relations.length][];
+        this.finalDomain = (int) Math.max(5, Math.min(Integer.MAX_VALUE, count / 200));
         for (int r = 0; r < relations.length; r++) {
             Atom atom = query.atomsOfRelation(relations[r]).get(0);
             int arity = atom.arity();
             prefixes[r] = new String[arity];
             domains[r] = new KeyDistribution[arity];
             constants[r] = new String[arity];
+            grows[r] = new boolean[arity];
             for (int j = 0; j < arity; j++) {
                 Term t = atom.terms().get(j);
                 if (t instanceof Constant c) {
@@ -80,7 +102,8 @@ public final class SoakStream<T> extends InsertGenerator<T> {
                     String v = ((Variable) t).name();
                     prefixes[r][j] = v.toLowerCase(Locale.ROOT);
                     if (query.isFree(v)) {
-                        domains[r][j] = new KeyDistribution(growing, zipf ? ZIPF_EXPONENT : 0);
+                        domains[r][j] = new KeyDistribution(finalDomain, zipf ? ZIPF_EXPONENT : 0);
+                        grows[r][j] = growing;
                     } else if (query.atomsOf(v).cardinality() >= 2) {
                         domains[r][j] = new KeyDistribution(SHARED_BOUND_DOMAIN, 0);
                     } else {
@@ -122,6 +145,11 @@ public final class SoakStream<T> extends InsertGenerator<T> {
         return new String[] {s.format(s.one())};
     }
 
+    /** The size of a growing domain at insert {@code index}: {@code max(5, ⌈(index + 1) / 200⌉)}, at most the final one. */
+    int domainAt(long index) {
+        return (int) Math.min(finalDomain, Math.max(5, (index + 200) / 200));
+    }
+
     @Override
     public long count() {
         return count;
@@ -142,7 +170,7 @@ public final class SoakStream<T> extends InsertGenerator<T> {
         int arity = prefixes[r].length;
         Object[] values = new Object[arity];
         for (int j = 0; j < arity; j++) {
-            int rank = d.next(domains[r][j]);
+            int rank = grows[r][j] ? d.nextInt(domainAt(index)) : d.next(domains[r][j]);
             values[j] = prefixes[r][j] == null
                     ? (rank == 0 ? constants[r][j] : constants[r][j] + "~")
                     : prefixes[r][j] + (rank + 1);

@@ -44,6 +44,9 @@ class SoakCommandTest {
     void badOptionsAreUsageErrors() {
         assertThat(CliRun.of("soak", "--distribution", "normal").exitCode()).isEqualTo(CliException.USAGE);
         assertThat(CliRun.of("soak", "--inserts", "0").exitCode()).isEqualTo(CliException.USAGE);
+        assertThat(CliRun.of("soak", "--domain", "shrinking").exitCode()).isEqualTo(CliException.USAGE);
+        assertThat(CliRun.of("soak", "--domain", "growing", "--distribution", "zipf").exitCode())
+                .isEqualTo(CliException.USAGE);
         CliRun memory = CliRun.of("soak", "--managed-memory", "lots");
         assertThat(memory.exitCode()).isEqualTo(CliException.USAGE);
         assertThat(memory.err()).contains("--managed-memory", "'lots'");

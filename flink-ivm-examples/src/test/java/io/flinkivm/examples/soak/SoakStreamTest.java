@@ -45,6 +45,40 @@ class SoakStreamTest {
     }
 
     @Test
+    void aGrowingDomainOffersTheFirstIOver200ValuesAtInsertI() {
+        ConjunctiveQuery q = QueryParser.parse(Ex10Job.QUERY);
+        SoakStream<Long> s = new SoakStream<>(q, NaturalSemiring.INSTANCE, 100_000, false, true, 3);
+        Set<Object> firstHalf = new HashSet<>();
+        Set<Object> all = new HashSet<>();
+        for (long i = 0; i < 100_000; i++) {
+            InputRecord<Long> r = s.record(i);
+            assertThat(r).isEqualTo(s.record(i));
+            Object c = r.tuple().get(r.relation().equals("R4") ? 0 : r.relation().equals("R5") ? 1 : 0);
+            int rank = Integer.parseInt(c.toString().substring(1));
+            assertThat(rank).as("insert %d: %s", i, r).isBetween(1, s.domainAt(i));
+            if (!r.relation().equals("R4")) {
+                (i < 50_000 ? firstHalf : all).add(r.tuple().get(0));
+                all.add(r.tuple().get(0));
+            }
+        }
+        assertThat(s.domainAt(0)).isEqualTo(5);
+        assertThat(s.domainAt(1_999)).isEqualTo(10);
+        assertThat(s.domainAt(99_999)).isEqualTo(500);
+        // The domain at the end is the fixed one (n / 200 = 500 values of A; the last few are offered to
+        // a few inserts only); halfway it was half of it.
+        assertThat(all.size()).isBetween(480, 500);
+        assertThat(firstHalf.size()).isBetween(240, 250);
+    }
+
+    @Test
+    void aGrowingDomainIsUniformOnly() {
+        ConjunctiveQuery q = QueryParser.parse(Ex10Job.QUERY);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> new SoakStream<>(q, NaturalSemiring.INSTANCE, 1_000, true, true, 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("uniformly");
+    }
+
+    @Test
     void constantsAreMatchedByHalfTheValuesAndPayloadsFitTheSemiring() {
         ConjunctiveQuery q = QueryParser.parse("Q(A) :- R(A,'x'), S(A)");
         SoakStream<Double> s = new SoakStream<>(q, MinPlusSemiring.INSTANCE, 10_000, true, 1);
