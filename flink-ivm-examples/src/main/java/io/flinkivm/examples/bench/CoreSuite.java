@@ -48,16 +48,7 @@ final class CoreSuite implements Suite {
 
     @Override
     public List<Measurement> run(Harness harness, BenchSettings settings) throws Exception {
-        List<Measurement> mine = new ArrayList<>();
-        boolean warm = false;
-        for (Workload w : workloads) {
-            if (!settings.runs(w)) {
-                continue;
-            }
-            mine.addAll(run(harness, settings, w, !warm));
-            warm = true;
-        }
-        return mine;
+        return Suite.eachWorkload(workloads, settings, (w, warmUp) -> run(harness, settings, w, warmUp));
     }
 
     private List<Measurement> run(Harness harness, BenchSettings settings, Workload workload, boolean warmUp) throws Exception {

@@ -1,5 +1,6 @@
 package io.flinkivm.examples.bench;
 
+import io.flinkivm.examples.jobs.FlinkSettings;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -48,7 +49,7 @@ final class FlinkRuns {
         StateSizeReporter.configure(c);
         c.setString("state.backend.type", backend);
         if (backend.equals("rocksdb")) {
-            c.setString("state.backend.rocksdb.use-bloom-filter", "true");
+            FlinkSettings.tuneRocksDb(c);
         }
         c.setString("parallelism.default", "1");
         return new StreamExecutionEnvironment(c);

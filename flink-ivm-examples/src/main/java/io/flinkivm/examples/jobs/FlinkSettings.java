@@ -71,10 +71,7 @@ public record FlinkSettings(StateBackendKind state, Integer parallelism, String 
             c.set(StateBackendOptions.STATE_BACKEND, state.configValue());
         }
         if (state == StateBackendKind.ROCKSDB) {
-            // Most of flink-ivm's state reads are point lookups, many of absent keys (a view's first
-            // tuple of a key, a join key nobody waits for): a bloom filter answers those without
-            // reading data blocks from every level and every checkpoint's L0 file.
-            c.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, true);
+            tuneRocksDb(c);
         }
         if (parallelism != null) {
             c.set(CoreOptions.DEFAULT_PARALLELISM, parallelism);
@@ -92,6 +89,16 @@ public record FlinkSettings(StateBackendKind state, Integer parallelism, String 
             c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofSeconds(1));
         }
         return c;
+    }
+
+    /**
+     * flink-ivm's RocksDB settings on top of {@code c}: bloom filters. Most of flink-ivm's state reads are
+     * point lookups, many of absent keys (a view's first tuple of a key, a join key nobody waits for);
+     * a bloom filter answers those without reading data blocks from every level and every
+     * checkpoint's L0 file.
+     */
+    public static void tuneRocksDb(Configuration c) {
+        c.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, true);
     }
 
     /**
