@@ -56,9 +56,9 @@ import picocli.CommandLine.TypeConversionException;
             "  1  a result check failed or a run could not complete (the message says which)",
             "  2  bad option"})
 public final class BenchCommand implements Callable<Integer> {
-    static final long DEFAULT_CORE_CAP = 20;
+    static final long DEFAULT_CORE_CAP = 10;
     static final long QUICK_CORE_CAP = 5;
-    static final long DEFAULT_FLINK_CAP = 30;
+    static final long DEFAULT_FLINK_CAP = 15;
     static final long QUICK_FLINK_CAP = 8;
 
     @Spec

@@ -195,6 +195,18 @@ public final class BorderSinkOperator<T> extends SnapshotOperator<RootUpdate<T>,
         }
     }
 
+    /**
+     * The sink's state after a batch is the same in any order: a root tuple's updates all come from
+     * the one upstream subtask that owns its key, in order, so its last payload wins either way, and
+     * the Boolean join of a set of root tuples does not depend on the order they were added in.
+     * Snapshots read the state only at watermarks, after whole batches. (The sort was a tenth of
+     * the sink's time on TPC-H.)
+     */
+    @Override
+    protected boolean ordersAcrossKeys() {
+        return false;
+    }
+
     @Override
     protected T zero() {
         return semiring.zero();

@@ -131,7 +131,10 @@ abstract class TimeOrderedOperator<IN, OUT> extends AbstractStreamOperator<OUT>
         super.processWatermark(mark);
     }
 
-    /** Processes every held-back record up to {@code watermark}, in timestamp order across keys (ties: arrival order). */
+    /**
+     * Processes every held-back record up to {@code watermark}, in timestamp order across keys (ties:
+     * arrival order), or in arrival order where {@link #ordersAcrossKeys()} says order does not matter.
+     */
     private void release(long watermark) throws Exception {
         if (buffer.isEmpty()) {
             return;
@@ -145,11 +148,23 @@ abstract class TimeOrderedOperator<IN, OUT> extends AbstractStreamOperator<OUT>
             return;
         }
         buffer = later;
-        ready.sort((a, b) -> Long.compare(a.timestamp(), b.timestamp()));
+        if (ordersAcrossKeys()) {
+            ready.sort((a, b) -> Long.compare(a.timestamp(), b.timestamp()));
+        }
         for (Held<IN> h : ready) {
             setCurrentKey(h.key());
             process(h.value(), h.timestamp());
         }
+    }
+
+    /**
+     * Whether released records must be processed in timestamp order across keys (the default). An
+     * operator whose state after a batch does not depend on the order of its records, and that
+     * emits nothing while processing them, returns false: it then gets each batch in arrival order,
+     * which keeps every input channel's (and so every key's) own order, without the sort.
+     */
+    protected boolean ordersAcrossKeys() {
+        return true;
     }
 
     /** Processes one record under the current key, in timestamp order. */
