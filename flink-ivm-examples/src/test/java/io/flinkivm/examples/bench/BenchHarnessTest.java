@@ -77,6 +77,27 @@ class BenchHarnessTest {
     }
 
     @Test
+    void aFlinkSystemStoppedAtItsCapIsNotRunAtLargerSizes() throws Exception {
+        Workload w = new Example10Workload();
+        // A cap of 1 ms stops every job at the first size; only the core engine's reference completes.
+        BenchSettings settings = new BenchSettings(false, 7, 1, 1, Duration.ofSeconds(60), Duration.ofMillis(1),
+                List.of(100, 200), List.of(Distribution.UNIFORM), false);
+        StringWriter printed = new StringWriter();
+
+        List<Measurement> ms = BenchCommand.run(List.of(new FlinkSuite(w, List.of(new FlinkSqlSystem(),
+                new TrivialKeyedSystem()))), settings, dir, new PrintWriter(printed));
+
+        assertThat(ms).extracting(Measurement::system).containsExactly("flink-sql", "trivial-keyed");
+        assertThat(ms).allSatisfy(m -> {
+            assertThat(m.n()).isEqualTo(100);
+            assertThat(m.nsPerInsert().kind()).isEqualTo(Bounded.Kind.AT_LEAST);
+        });
+        assertThat(printed.toString()).contains("flink-sql ex10 uniform n=200: not run, it was stopped at its cap at n=100",
+                "trivial-keyed ex10 uniform n=200: not run, it was stopped at its cap at n=100");
+        assertThat(Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8)).hasSize(1 + 2);
+    }
+
+    @Test
     void aCappedRunIsReportedAsABound() throws Exception {
         Workload w = new Example10Workload();
         InsertStream stream = w.generate(5_000, Distribution.ZIPF, 1);
