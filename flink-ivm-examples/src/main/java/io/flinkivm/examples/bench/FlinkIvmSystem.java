@@ -67,12 +67,9 @@ final class FlinkIvmSystem implements SystemUnderTest {
                 .sinkTo(new DiscardingSink<>()).name("discard result rows").setParallelism(1);
         FlinkRuns.count(job.deadLetters(), DEAD_LETTERS);
         FlinkRuns.Execution e = FlinkRuns.execute(env, "bench " + name() + " " + workload.name() + " n=" + stream.size(), cap);
-        long bytes = e.rocksDbBytes();
-        String unit = ROCKSDB_BYTES;
         String keys = e.rocksDbKeys() < 0 ? "" : "RocksDB estimate-num-keys " + e.rocksDbKeys();
         if (!e.completed()) {
-            return new RunResult(e.elapsedNanos(), e.cpuNanos(), false, -1, bytes, bytes < 0 ? "" : unit + " at the cap", -1, 0,
-                    "cancelled at the cap" + (keys.isEmpty() ? "" : "; " + keys));
+            return e.toResult(stream.size(), -1, 0, "cancelled at the cap" + (keys.isEmpty() ? "" : "; " + keys), "");
         }
         long deadLetters = e.counter(DEAD_LETTERS);
         long snapshots = e.counter(SNAPSHOTS);
@@ -80,8 +77,7 @@ final class FlinkIvmSystem implements SystemUnderTest {
             throw new IllegalStateException(name() + " produced " + deadLetters + " dead letters and " + snapshots
                     + " snapshots; expected none and one");
         }
-        return new RunResult(e.elapsedNanos(), e.cpuNanos(), true, stream.size(), bytes, bytes < 0 ? "" : unit,
-                e.counter(ROWS), e.counter(CHECKSUM), keys);
+        return e.toResult(stream.size(), e.counter(ROWS), e.counter(CHECKSUM), keys, "");
     }
 
     /** Counts the rows and end markers of the snapshots and sums the rows' payloads. */

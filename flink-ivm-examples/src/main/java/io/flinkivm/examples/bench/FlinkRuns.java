@@ -106,6 +106,19 @@ final class FlinkRuns {
             Long v = result.getAccumulatorResult(name);
             return v == null ? 0 : v;
         }
+
+        /**
+         * This run as a {@link RunResult} whose state is its RocksDB bytes ("at the cap" if it was
+         * cancelled), or -1 in {@code noStateUnit} without RocksDB. A cancelled run keeps only its
+         * times, state and {@code note}; the result figures count for completed runs.
+         */
+        RunResult toResult(long n, long resultSize, long checksum, String note, String noStateUnit) {
+            long bytes = rocksDbBytes();
+            String unit = bytes < 0 ? noStateUnit : FlinkIvmSystem.ROCKSDB_BYTES + (completed() ? "" : " at the cap");
+            return completed()
+                    ? new RunResult(elapsedNanos, cpuNanos, true, n, bytes, unit, resultSize, checksum, note)
+                    : new RunResult(elapsedNanos, cpuNanos, false, -1, bytes, unit, -1, 0, note);
+        }
     }
 
     /** Executes the environment's job on the shared cluster; cancels it when {@code cap} has passed. */

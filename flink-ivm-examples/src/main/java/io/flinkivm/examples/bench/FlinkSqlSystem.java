@@ -139,14 +139,10 @@ final class FlinkSqlSystem implements SystemUnderTest {
         p.tEnv.toChangelogStream(p.result).process(new CountChangelog()).name("count changelog").setParallelism(1)
                 .sinkTo(new DiscardingSink<>()).name("discard changelog").setParallelism(1);
         FlinkRuns.Execution e = FlinkRuns.execute(p.env, "bench " + name() + " " + workload.name() + " n=" + stream.size(), cap);
-        long bytes = e.rocksDbBytes();
-        String unit = bytes < 0 ? "n/a" : FlinkIvmSystem.ROCKSDB_BYTES;
         if (!e.completed()) {
-            return new RunResult(e.elapsedNanos(), e.cpuNanos(), false, -1, bytes, bytes < 0 ? "" : unit + " at the cap",
-                    -1, 0, "cancelled at the cap");
+            return e.toResult(stream.size(), -1, 0, "cancelled at the cap", "n/a");
         }
-        return new RunResult(e.elapsedNanos(), e.cpuNanos(), true, stream.size(), bytes, unit, e.counter(SIZE),
-                e.counter(CHECKSUM), e.counter(CHANGES) + " changelog rows");
+        return e.toResult(stream.size(), e.counter(SIZE), e.counter(CHECKSUM), e.counter(CHANGES) + " changelog rows", "n/a");
     }
 
     /** Counts changelog rows and keeps the running result size and payload sum; the payload is the last field. */
