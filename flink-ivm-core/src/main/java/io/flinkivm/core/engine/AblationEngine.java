@@ -12,6 +12,7 @@ import io.flinkivm.core.semiring.Semiring;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The paper's ablation (Sec. 4.1): the same view trees, but the same semiring kept above the
@@ -25,14 +26,26 @@ public final class AblationEngine<T> implements IvmEngine<T> {
     private final DeltaJoinEngine<T> aboveState;
 
     public AblationEngine(MaintenancePlan plan, Semiring<T> semiring) {
+        this(plan, semiring, MemoryMaps.PLAIN);
+    }
+
+    /**
+     * An engine that counts its state operations into {@code counts} (for benchmarks and tests; each
+     * operation costs a little more).
+     */
+    public AblationEngine(MaintenancePlan plan, Semiring<T> semiring, StateCounts counts) {
+        this(plan, semiring, MemoryMaps.countingInto(Objects.requireNonNull(counts, "counts")));
+    }
+
+    private AblationEngine(MaintenancePlan plan, Semiring<T> semiring, MemoryMaps maps) {
         Engines.checkSemiring(plan, semiring);
         if (plan.kind() != PlanKind.P_HIERARCHICAL) {
             throw new IllegalArgumentException("the ablation needs a p-hierarchical plan, got " + plan);
         }
         MaintenancePlan rootPlan = Planner.plan(rootQuery(plan), semiring, Planner.Strategy.FALLBACK);
-        this.aboveState = new DeltaJoinEngine<>(rootPlan, semiring);
+        this.aboveState = new DeltaJoinEngine<>(rootPlan, semiring, maps);
         this.forest = new ViewForest<>(plan, semiring, new CompiledPlan(plan),
-                (tree, key, delta, old, updated, crosses) -> aboveState.insert(rootRelation(tree), key, delta));
+                (tree, key, delta, old, updated, crosses) -> aboveState.insert(rootRelation(tree), key, delta), maps);
     }
 
     /** The full join of the root views: {@code Q(F) :- V0(F0), ..., Vk(Fk)}. */

@@ -5,6 +5,7 @@ import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
+import java.util.Objects;
 
 /**
  * The in-memory engine for the cyclic p-hierarchical plan: the view trees over K below the border
@@ -20,6 +21,18 @@ public final class CyclicPHierarchicalEngine<T> implements IvmEngine<T> {
     private long bagTuples;
 
     public CyclicPHierarchicalEngine(MaintenancePlan plan, Semiring<T> semiring) {
+        this(plan, semiring, MemoryMaps.PLAIN);
+    }
+
+    /**
+     * An engine that counts its state operations into {@code counts} (for benchmarks and tests; each
+     * operation costs a little more).
+     */
+    public CyclicPHierarchicalEngine(MaintenancePlan plan, Semiring<T> semiring, StateCounts counts) {
+        this(plan, semiring, MemoryMaps.countingInto(Objects.requireNonNull(counts, "counts")));
+    }
+
+    private CyclicPHierarchicalEngine(MaintenancePlan plan, Semiring<T> semiring, MemoryMaps maps) {
         Engines.checkSemiring(plan, semiring);
         if (plan.kind() != PlanKind.CYCLIC_P_HIERARCHICAL) {
             throw new IllegalArgumentException("not a cyclic p-hierarchical plan: " + plan);
@@ -27,13 +40,13 @@ public final class CyclicPHierarchicalEngine<T> implements IvmEngine<T> {
         this.semiring = semiring;
         CompiledPlan compiled = new CompiledPlan(plan);
         CompiledBagJoin bags = new CompiledBagJoin(plan);
-        this.store = new MemoryBagJoinStore(bags);
+        this.store = new MemoryBagJoinStore(bags, maps);
         this.join = new CyclicBooleanJoin(bags);
         this.forest = new ViewForest<>(plan, semiring, compiled, (tree, key, delta, old, updated, crosses) -> {
             if (crosses) {
                 bagTuples += join.insert(store, tree, key);
             }
-        });
+        }, maps);
     }
 
     @Override

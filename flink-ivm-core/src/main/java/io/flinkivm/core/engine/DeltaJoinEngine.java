@@ -1,11 +1,11 @@
 package io.flinkivm.core.engine;
 
-import io.flinkivm.core.engine.MemoryBooleanJoinStore.MapState;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The in-memory fallback engine: {@link DeltaJoinLogic} over hash maps. Correct for every query and
@@ -18,9 +18,21 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
     private long inserts;
 
     public DeltaJoinEngine(MaintenancePlan plan, Semiring<T> semiring) {
+        this(plan, semiring, MemoryMaps.PLAIN);
+    }
+
+    /**
+     * An engine that counts its state operations into {@code counts} (for benchmarks and tests; each
+     * operation costs a little more).
+     */
+    public DeltaJoinEngine(MaintenancePlan plan, Semiring<T> semiring, StateCounts counts) {
+        this(plan, semiring, MemoryMaps.countingInto(Objects.requireNonNull(counts, "counts")));
+    }
+
+    DeltaJoinEngine(MaintenancePlan plan, Semiring<T> semiring, MemoryMaps maps) {
         this.semiring = semiring;
         this.logic = new DeltaJoinLogic<>(plan, semiring);
-        this.store = new Store<>(logic);
+        this.store = new Store<>(logic, maps);
     }
 
     @Override
@@ -59,26 +71,27 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
     }
 
     private static final class Store<T> implements DeltaJoinStore<T> {
-        final MapState<Tuple, T>[] relations;
-        final MapState<Tuple, Tuple>[][] heads;
-        final MapState<Tuple, Tuple>[][] nexts;
-        final MapState<Tuple, T> result = new MapState<>();
+        final OpenHashMap<Tuple, T>[] relations;
+        final OpenHashMap<Tuple, Tuple>[][] heads;
+        final OpenHashMap<Tuple, Tuple>[][] nexts;
+        final OpenHashMap<Tuple, T> result;
 
         @SuppressWarnings("unchecked")
-        Store(DeltaJoinLogic<T> logic) {
+        Store(DeltaJoinLogic<T> logic, MemoryMaps maps) {
             int n = logic.query().body().size();
-            relations = new MapState[n];
-            heads = new MapState[n][];
-            nexts = new MapState[n][];
+            relations = new OpenHashMap[n];
+            heads = new OpenHashMap[n][];
+            nexts = new OpenHashMap[n][];
             for (int a = 0; a < n; a++) {
-                relations[a] = new MapState<>();
-                heads[a] = new MapState[logic.indexCount(a)];
-                nexts[a] = new MapState[logic.indexCount(a)];
+                relations[a] = maps.map(StateCounts.Role.DELTA_JOIN);
+                heads[a] = new OpenHashMap[logic.indexCount(a)];
+                nexts[a] = new OpenHashMap[logic.indexCount(a)];
                 for (int i = 0; i < heads[a].length; i++) {
-                    heads[a][i] = new MapState<>();
-                    nexts[a][i] = new MapState<>();
+                    heads[a][i] = maps.map(StateCounts.Role.DELTA_JOIN);
+                    nexts[a][i] = maps.map(StateCounts.Role.DELTA_JOIN);
                 }
             }
+            result = maps.map(StateCounts.Role.RESULT);
         }
 
         @Override

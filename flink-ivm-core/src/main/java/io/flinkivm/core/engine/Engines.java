@@ -17,6 +17,18 @@ public final class Engines {
         };
     }
 
+    /**
+     * The same engine as {@link #create(MaintenancePlan, Semiring)}, counting its state operations
+     * into {@code counts} (for benchmarks and tests).
+     */
+    public static <T> IvmEngine<T> create(MaintenancePlan plan, Semiring<T> semiring, StateCounts counts) {
+        return switch (plan.kind()) {
+            case P_HIERARCHICAL -> new PHierarchicalEngine<>(plan, semiring, counts);
+            case CYCLIC_P_HIERARCHICAL -> new CyclicPHierarchicalEngine<>(plan, semiring, counts);
+            case FALLBACK_DELTA_JOIN -> new DeltaJoinEngine<>(plan, semiring, counts);
+        };
+    }
+
     static void checkSemiring(MaintenancePlan plan, Semiring<?> semiring) {
         if (!plan.semiring().equals(semiring.name())) {
             throw new IllegalArgumentException("plan was made for semiring " + plan.semiring() + ", not "

@@ -5,7 +5,11 @@ final class MemoryBagJoinStore extends BagJoinMaps {
     private final MemoryBooleanJoinStore.Maps maps;
 
     MemoryBagJoinStore(CompiledBagJoin layout) {
-        this(layout, new MemoryBooleanJoinStore.Maps());
+        this(layout, MemoryMaps.PLAIN);
+    }
+
+    MemoryBagJoinStore(CompiledBagJoin layout, MemoryMaps made) {
+        this(layout, new MemoryBooleanJoinStore.Maps(made));
     }
 
     private MemoryBagJoinStore(CompiledBagJoin layout, MemoryBooleanJoinStore.Maps maps) {

@@ -9,7 +9,11 @@ final class MemoryBooleanJoinStore extends BooleanJoinMaps {
     private final Maps maps;
 
     MemoryBooleanJoinStore(JoinLayout layout) {
-        this(layout, new Maps());
+        this(layout, MemoryMaps.PLAIN);
+    }
+
+    MemoryBooleanJoinStore(JoinLayout layout, MemoryMaps made) {
+        this(layout, new Maps(made));
     }
 
     private MemoryBooleanJoinStore(JoinLayout layout, Maps maps) {
@@ -22,13 +26,18 @@ final class MemoryBooleanJoinStore extends BooleanJoinMaps {
         return maps.entries();
     }
 
-    /** Makes hash maps and remembers them, for {@link #entries()}. */
+    /** Makes hash maps (of role {@link StateCounts.Role#BOOLEAN_JOIN}) and remembers them, for {@link #entries()}. */
     static final class Maps implements MapFactory {
-        private final List<MapState<?, ?>> made = new ArrayList<>();
+        private final MemoryMaps made;
+        private final List<OpenHashMap<?, ?>> all = new ArrayList<>();
 
-        private <V> MapState<Tuple, V> make() {
-            MapState<Tuple, V> m = new MapState<>();
-            made.add(m);
+        Maps(MemoryMaps made) {
+            this.made = made;
+        }
+
+        private <V> OpenHashMap<Tuple, V> make() {
+            OpenHashMap<Tuple, V> m = made.map(StateCounts.Role.BOOLEAN_JOIN);
+            all.add(m);
             return m;
         }
 
@@ -49,38 +58,10 @@ final class MemoryBooleanJoinStore extends BooleanJoinMaps {
 
         long entries() {
             long total = 0;
-            for (MapState<?, ?> m : made) {
+            for (OpenHashMap<?, ?> m : all) {
                 total += m.size();
             }
             return total;
-        }
-    }
-
-    /** A hash map as {@link KeyValueState}. */
-    static final class MapState<K, V> implements KeyValueState<K, V> {
-        private final OpenHashMap<K, V> map = new OpenHashMap<>();
-
-        @Override
-        public V get(K key) {
-            return map.get(key);
-        }
-
-        @Override
-        public void put(K key, V value) {
-            map.put(key, value);
-        }
-
-        @Override
-        public void remove(K key) {
-            map.remove(key);
-        }
-
-        int size() {
-            return map.size();
-        }
-
-        java.util.Iterator<java.util.Map.Entry<K, V>> entries() {
-            return map.entries();
         }
     }
 }

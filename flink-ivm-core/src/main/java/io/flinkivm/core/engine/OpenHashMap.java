@@ -16,8 +16,11 @@ import java.util.NoSuchElementException;
  * <p>A map of width w > 1 keeps w value slots per key in place (a join view's child payloads), read
  * and written through {@link #entry}, {@link #addEntry}, {@link #slots} and {@link #base}; an
  * entry's index is valid until the next {@link #addEntry} or {@link #remove}.
+ *
+ * <p>Not final only for {@link MemoryMaps}' counting subclass; an engine that does not count never
+ * loads it.
  */
-final class OpenHashMap<K, V> implements KeyValueState<K, V> {
+class OpenHashMap<K, V> implements KeyValueState<K, V> {
     private static final int MIN_CAPACITY = 16;
 
     /** Stored hash codes; 0 marks an empty slot (a hash code of 0 is stored as 1). */

@@ -4,6 +4,7 @@ import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
+import java.util.Objects;
 
 /**
  * The in-memory engine for the p-hierarchical plan: view trees over K in hash maps, root views,
@@ -17,16 +18,28 @@ public final class PHierarchicalEngine<T> implements IvmEngine<T> {
     private final BooleanJoin join;
 
     public PHierarchicalEngine(MaintenancePlan plan, Semiring<T> semiring) {
+        this(plan, semiring, MemoryMaps.PLAIN);
+    }
+
+    /**
+     * An engine that counts its state operations into {@code counts} (for benchmarks and tests; each
+     * operation costs a little more).
+     */
+    public PHierarchicalEngine(MaintenancePlan plan, Semiring<T> semiring, StateCounts counts) {
+        this(plan, semiring, MemoryMaps.countingInto(Objects.requireNonNull(counts, "counts")));
+    }
+
+    private PHierarchicalEngine(MaintenancePlan plan, Semiring<T> semiring, MemoryMaps maps) {
         Engines.checkSemiring(plan, semiring);
         this.semiring = semiring;
         CompiledPlan compiled = new CompiledPlan(plan);
-        this.joinStore = new MemoryBooleanJoinStore(compiled);
+        this.joinStore = new MemoryBooleanJoinStore(compiled, maps);
         this.join = new BooleanJoin(compiled);
         this.forest = new ViewForest<>(plan, semiring, compiled, (tree, key, delta, old, updated, crosses) -> {
             if (crosses) {
                 join.insert(joinStore, tree, key);
             }
-        });
+        }, maps);
     }
 
     @Override

@@ -48,8 +48,14 @@ final class ViewForest<T> {
     private long inserts;
     private long borderCrossings;
 
-    @SuppressWarnings("unchecked")
     ViewForest(MaintenancePlan plan, Semiring<T> semiring, CompiledPlan compiled, RootListener<T> listener) {
+        this(plan, semiring, compiled, listener, MemoryMaps.PLAIN);
+    }
+
+    /** With the join views' and root views' maps made by {@code maps}. */
+    @SuppressWarnings("unchecked")
+    ViewForest(MaintenancePlan plan, Semiring<T> semiring, CompiledPlan compiled, RootListener<T> listener,
+            MemoryMaps maps) {
         this.semiring = semiring;
         this.compiled = compiled;
         this.listener = listener;
@@ -65,7 +71,7 @@ final class ViewForest<T> {
         for (ViewNode n : nodes) {
             if (n.isStateful()) {
                 logic[n.id()] = new JoinViewLogic<>(semiring, n.arity());
-                nodeState[n.id()] = new OpenHashMap<>(n.arity());
+                nodeState[n.id()] = maps.map(StateCounts.Role.JOIN_VIEW, n.arity());
             }
             nodeRoutes[n.id()] = plan.nodeRoute(n.id());
         }
@@ -75,7 +81,7 @@ final class ViewForest<T> {
         }
         rootViews = new OpenHashMap[compiled.treeCount()];
         for (int i = 0; i < rootViews.length; i++) {
-            rootViews[i] = new OpenHashMap<>();
+            rootViews[i] = maps.map(StateCounts.Role.ROOT_VIEW);
         }
     }
 

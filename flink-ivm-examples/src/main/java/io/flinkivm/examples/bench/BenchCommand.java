@@ -32,7 +32,10 @@ import picocli.CommandLine.TypeConversionException;
                     + " semiring above the border) and the fallback delta joins, and of hash-map (one HashMap upsert per"
                     + " insert, the memory-hierarchy peer); n = 10^4 .. 10^7 (ablation and fallback up to 10^6;"
                     + " --quick: 10^4, 10^5); median of up to --reps runs after warm-up; then the"
-                    + " enumeration of the full result (payload recovery) against reading a plain list.",
+                    + " enumeration of the full result (payload recovery) against reading a plain list; and, from a"
+                    + " separate untimed run over the same inserts whose hash maps count, the state operations per insert"
+                    + " (keys read or written in the join views, root views, Boolean join, delta joins and result) with"
+                    + " the timed ns per state operation against hash-map's ns per upsert.",
             "  flink  inserts per second, wall time of each job (submission included) on a local cluster started once:"
                     + " the flink-ivm job on heap and RocksDB, the query in Flink SQL (and with"
                     + " table.optimizer.multi-join.enabled where the plan has a MultiJoin), and a job that only"
@@ -46,7 +49,8 @@ import picocli.CommandLine.TypeConversionException;
             "      " + ResultsCsv.HEADER,
             "    A bound carries '>' or '<' before the number; state_size is empty where it is not measured. measure is"
                     + " 'insert' (the figures are per insert) or 'enumerate' (per result tuple, enumerated after the"
-                    + " stream; state_size is the number of result tuples).",
+                    + " stream; state_size is the number of result tuples). state_ops_per_insert: the core suite's"
+                    + " state operations per insert (1 for hash-map's upsert), empty where not counted.",
             "  DIR/plot.png: ns per insert against n, log-log, one panel per query and distribution, one line per system;"
                     + " hollow markers are bounds (the run was stopped at its cap).",
             "  The same figures are printed as tables with ratio and slope lines.",

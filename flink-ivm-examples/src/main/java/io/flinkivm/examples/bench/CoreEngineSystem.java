@@ -5,6 +5,7 @@ import io.flinkivm.core.engine.DeltaJoinEngine;
 import io.flinkivm.core.engine.IvmEngine;
 import io.flinkivm.core.engine.PHierarchicalEngine;
 import io.flinkivm.core.engine.ResultTuple;
+import io.flinkivm.core.engine.StateCounts;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.Planner;
@@ -132,6 +133,55 @@ final class CoreEngineSystem implements SystemUnderTest {
             case FALLBACK -> new DeltaJoinEngine<>(plan, NaturalSemiring.INSTANCE);
             case HASH_MAP -> throw new AssertionError();
         };
+    }
+
+    /** Forgets the engine of the last run (kept for {@link #measureEnumeration()}), so that its state can be collected. */
+    void releaseEngine() {
+        lastEngine = null;
+    }
+
+    /**
+     * Counts the state operations of the first {@code inserts} inserts of {@code stream} in an untimed
+     * run of an engine that counts ({@link StateCounts}); its own engine, so that the timed runs' maps
+     * never count. The hash-map peer does one upsert per insert by construction and is not run.
+     */
+    OperationCount countOperations(Workload workload, InsertStream stream, long inserts) {
+        if (kind == Kind.HASH_MAP) {
+            return new OperationCount(inserts, null, -1, 0);
+        }
+        StateCounts counts = new StateCounts();
+        MaintenancePlan plan = plan(workload);
+        IvmEngine<Long> engine = switch (kind) {
+            case P_HIERARCHICAL -> new PHierarchicalEngine<>(plan, NaturalSemiring.INSTANCE, counts);
+            case ABLATION -> new AblationEngine<>(plan, NaturalSemiring.INSTANCE, counts);
+            case FALLBACK -> new DeltaJoinEngine<>(plan, NaturalSemiring.INSTANCE, counts);
+            case HASH_MAP -> throw new AssertionError();
+        };
+        long start = System.nanoTime();
+        for (int i = 0; i < inserts; i++) {
+            engine.insert(stream.relation(i), stream.tuple(i), stream.payload(i));
+        }
+        long crossings = engine instanceof PHierarchicalEngine<Long> p ? p.borderCrossings() : -1;
+        return new OperationCount(inserts, counts.snapshot(), crossings, System.nanoTime() - start);
+    }
+
+    /**
+     * The state operations of a counted run.
+     *
+     * @param inserts inserts counted (a capped system's: as many as its timed run applied)
+     * @param counts the engine's counts; null for the hash-map peer (one upsert per insert)
+     * @param borderCrossings root tuples that crossed the border (p-hierarchical plan; else -1)
+     * @param nanos wall time of the counting run
+     */
+    record OperationCount(long inserts, StateCounts counts, long borderCrossings, long nanos) {
+        /** All reads and writes per insert (1 for the hash-map peer). */
+        double perInsert() {
+            return counts == null ? 1 : perInsert(counts.operations());
+        }
+
+        double perInsert(long count) {
+            return inserts == 0 ? 0 : (double) count / inserts;
+        }
     }
 
     /** One insert of a stream into the system being timed. */

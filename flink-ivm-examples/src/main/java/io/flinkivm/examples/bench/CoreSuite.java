@@ -2,8 +2,13 @@ package io.flinkivm.examples.bench;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import io.flinkivm.core.engine.StateCounts;
+import io.flinkivm.core.engine.StateCounts.Role;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * "Core II": nanoseconds per insert of the core engines — the p-hierarchical plan, the paper's ablation
@@ -11,7 +16,9 @@ import java.util.List;
  * per insert) on the same streams, at growing n, for each workload; the median of
  * several runs after warm-up; slow systems are stopped at their cap. After each system's run at its
  * largest n, the enumeration of the full result (payload recovered) is timed against reading as many
- * tuples from a plain list.
+ * tuples from a plain list. After the timed runs, a separate untimed run of an engine that counts
+ * ({@link io.flinkivm.core.engine.StateCounts}) gives the state operations per insert over the same
+ * inserts, and from them the time per state operation against the hash-map peer's time per upsert.
  */
 final class CoreSuite implements Suite {
     static final List<Integer> SIZES = List.of(10_000, 100_000, 1_000_000, 10_000_000);
@@ -80,6 +87,7 @@ final class CoreSuite implements Suite {
             }
         }
         List<Measurement> mine = new ArrayList<>();
+        Map<String, CoreEngineSystem.OperationCount> counted = new HashMap<>();
         for (Distribution d : workload.distributions(settings.distributions())) {
             for (int n : sizes) {
                 List<CoreEngineSystem> here = mineSystems.stream().filter(s -> n <= s.maxSize() && n <= workload.maxSize()).toList();
@@ -97,10 +105,20 @@ final class CoreSuite implements Suite {
                     if (r.completed() && r.resultSize() >= 0) {
                         m = m.withNote((m.note().isEmpty() ? "" : m.note() + "; ") + r.resultSize() + " result tuples");
                     }
-                    harness.record(m);
-                    mine.add(m);
                     boolean lastForSystem = n == largestAtMost(sizes, Math.min(s.maxSize(), workload.maxSize()));
                     CoreEngineSystem.Enumeration e = lastForSystem && r.completed() ? s.measureEnumeration() : null;
+                    // The timed engine is released before the counting run builds its own.
+                    s.releaseEngine();
+                    CoreEngineSystem.OperationCount ops = s.countOperations(workload, stream, r.processed());
+                    m = m.withStateOps(ops.perInsert());
+                    counted.put(key(m), ops);
+                    harness.record(m);
+                    mine.add(m);
+                    if (ops.counts() != null) {
+                        out.println("    state operations: " + Bounded.number(ops.perInsert()) + " per insert"
+                                + (ops.inserts() < n ? " (over the first " + ops.inserts() + " inserts)" : "") + ", counted in "
+                                + Report.seconds(ops.nanos() / 1e9) + " (untimed run)");
+                    }
                     if (e != null) {
                         mine.addAll(recordEnumeration(harness, workload, stream, s, e));
                     }
@@ -109,8 +127,61 @@ final class CoreSuite implements Suite {
             }
         }
         summary(out, workload, mine, mineSystems);
+        stateOperations(out, mine, counted);
         harness.plot();
         return mine;
+    }
+
+    private static String key(Measurement m) {
+        return m.system() + "|" + m.distribution() + "|" + m.n();
+    }
+
+    /**
+     * The table of state operations per insert from the counting runs, by role of the state, next to
+     * the timed ns per insert, with the time per operation against the hash-map peer's time per upsert.
+     */
+    private static void stateOperations(PrintWriter out, List<Measurement> all, Map<String, CoreEngineSystem.OperationCount> counted) {
+        List<Measurement> ms = all.stream().filter(m -> m.isInsert() && counted.containsKey(key(m))
+                && counted.get(key(m)).counts() != null).toList();
+        if (ms.isEmpty()) {
+            return;
+        }
+        out.println("State operations per insert, from a separate untimed run over the same inserts with hash maps that"
+                + " count (one key read or written is one operation, as one hash-map upsert is; a capped run's: over the"
+                + " inserts it applied), in total and by state: join views, root views, Boolean join, delta joins (over the"
+                + " atoms or the root views), materialized result; deltas: deltas applied to join and root views. ns/op:"
+                + " the timed run's time per state operation (cpu in brackets), against hash-map's ns per upsert at the same n:");
+        String format = "%-6s %-9s %8s  %-14s %8s %6s %6s %6s %6s %6s %7s %6s %6s %15s %13s %13s %12s%n";
+        out.printf(Locale.ROOT, format, "query", "distrib.", "n", "system", "ops/ins", "reads", "writes", "join-v", "root-v",
+                "bool-j", "delta-j", "result", "deltas", "ns/insert (cpu)", "ns/op (cpu)", "hash-map/ups", "op/ups (cpu)");
+        for (Measurement m : ms) {
+            CoreEngineSystem.OperationCount c = counted.get(key(m));
+            StateCounts k = c.counts();
+            double opsPerInsert = c.perInsert();
+            // Per operation over the inserts actually run: a capped run's bound is its time ÷ n, not ÷ what it applied.
+            double scale = (double) m.n() / c.inserts() / opsPerInsert;
+            double ns = m.nsPerInsert().value() * scale;
+            boolean cpuKnown = m.cpuNsPerInsert().kind() != Bounded.Kind.UNKNOWN;
+            double cpu = m.cpuNsPerInsert().value() * scale;
+            Measurement peer = Report.find(all, "hash-map", m.distribution(), m.n());
+            String peerNs = peer == null ? "n/a" : peer.nsPerInsert().format() + " (" + peer.cpuNsPerInsert().format() + ")";
+            String ratio = peer == null ? "n/a" : Bounded.number(ns / peer.nsPerInsert().value()) + " ("
+                    + (cpuKnown && peer.cpuNsPerInsert().kind() != Bounded.Kind.UNKNOWN
+                            ? Bounded.number(cpu / peer.cpuNsPerInsert().value()) : "n/a") + ")";
+            out.printf(Locale.ROOT, format, m.query(), m.distribution(), m.n(), m.system(), Bounded.number(opsPerInsert),
+                    perInsert(c, k.reads()), perInsert(c, k.writes()), perInsert(c, k.operations(Role.JOIN_VIEW)),
+                    perInsert(c, k.operations(Role.ROOT_VIEW)), perInsert(c, k.operations(Role.BOOLEAN_JOIN)),
+                    perInsert(c, k.operations(Role.DELTA_JOIN)), perInsert(c, k.operations(Role.RESULT)),
+                    perInsert(c, k.reads(Role.JOIN_VIEW) + k.writes(Role.ROOT_VIEW)),
+                    m.nsPerInsert().format() + " (" + m.cpuNsPerInsert().format() + ")",
+                    Bounded.number(ns) + " (" + (cpuKnown ? Bounded.number(cpu) : "n/a") + ")", peerNs, ratio);
+        }
+        out.println();
+        out.flush();
+    }
+
+    private static String perInsert(CoreEngineSystem.OperationCount c, long count) {
+        return Bounded.number(c.perInsert(count));
     }
 
     private static int largestAtMost(List<Integer> sizes, int max) {

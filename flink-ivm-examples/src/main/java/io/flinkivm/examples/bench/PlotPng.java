@@ -113,7 +113,7 @@ final class PlotPng {
         Bounded v = m.cpuNsPerInsert().kind() != Bounded.Kind.UNKNOWN && m.cpuNsPerInsert().value() > 0 ? m.cpuNsPerInsert()
                 : m.nsPerInsert();
         return new Measurement(m.query(), m.system(), m.distribution(), m.n(), v, m.insertsPerSecond(), m.cpuNsPerInsert(),
-                m.stateSize(), m.stateUnit(), m.seconds(), m.runs(), m.note(), m.measure());
+                m.stateSize(), m.stateUnit(), m.seconds(), m.runs(), m.note(), m.measure(), m.stateOpsPerInsert());
     }
 
     private static List<Panel> panels(List<Measurement> ms) {

@@ -17,10 +17,12 @@ import java.util.Locale;
  * {@code state_size}). {@code cpu_ns_per_insert} is CPU time per insert (or per tuple): the measuring
  * thread's plus GC for the core engines, the whole process's for Flink jobs ({@link CpuClock}); on a
  * shared machine it is the steadier figure, as wall time grows with other processes' load.
+ * {@code state_ops_per_insert} (the last column, empty where not counted) is the core suite's count of
+ * state operations per insert from a separate, untimed run over the same inserts ({@link Measurement#stateOpsPerInsert}).
  */
 final class ResultsCsv implements Closeable {
     static final String FILE_NAME = "results.csv";
-    static final String HEADER = "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure,cpu_ns_per_insert";
+    static final String HEADER = "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure,cpu_ns_per_insert,state_ops_per_insert";
 
     private final Path path;
     private final BufferedWriter writer;
@@ -42,7 +44,8 @@ final class ResultsCsv implements Closeable {
         writer.write(String.join(",", field(m.query()), field(m.system()), field(m.distribution()),
                 Integer.toString(m.n()), cell(m.insertsPerSecond(), 0), cell(m.nsPerInsert(), 1),
                 m.stateSize() < 0 ? "" : Long.toString(m.stateSize()), field(m.stateSize() < 0 ? "n/a" : m.stateUnit()),
-                m.measure(), cell(m.cpuNsPerInsert(), 1)));
+                m.measure(), cell(m.cpuNsPerInsert(), 1),
+                m.stateOpsPerInsert() < 0 ? "" : String.format(Locale.ROOT, "%.3f", m.stateOpsPerInsert())));
         writer.newLine();
         writer.flush();
     }

@@ -2,7 +2,11 @@ package io.flinkivm.examples.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flinkivm.core.engine.Engines;
+import io.flinkivm.core.engine.IvmEngine;
+import io.flinkivm.core.engine.StateCounts;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.NaturalSemiring;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -34,12 +38,13 @@ class BenchHarnessTest {
 
         List<String> lines = Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8);
         assertThat(lines.get(0)).isEqualTo(
-                "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure,cpu_ns_per_insert");
+                "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure,cpu_ns_per_insert,"
+                        + "state_ops_per_insert");
         // p-hierarchical, its enumeration and the list read, hash-map, then five Flink systems.
         assertThat(lines).hasSize(1 + 3 + 1 + 5).hasSize(1 + ms.size());
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",", -1);
-            assertThat(f).as(line).hasSize(10);
+            assertThat(f).as(line).hasSize(11);
             assertThat(f[0]).isEqualTo("ex10");
             assertThat(f[1]).isIn("p-hierarchical", "in-memory-list(p-hierarchical)", "hash-map", "flink-ivm-heap", "flink-ivm-rocksdb",
                     "flink-sql", "flink-sql-rocksdb", "trivial-keyed");
@@ -70,6 +75,12 @@ class BenchHarnessTest {
         String enumerated = lines.stream().filter(l -> l.startsWith("ex10,p-hierarchical,") && l.contains(",enumerate,"))
                 .findFirst().orElseThrow();
         assertThat(Double.parseDouble(enumerated.split(",")[4])).isPositive();
+        assertThat(enumerated).endsWith(",");
+        assertThat(hashMap).endsWith(",1.000");
+        String pHierarchical = lines.stream().filter(l -> l.startsWith("ex10,p-hierarchical,") && l.contains(",insert,"))
+                .findFirst().orElseThrow();
+        assertThat(Double.parseDouble(pHierarchical.substring(pHierarchical.lastIndexOf(',') + 1))).isPositive();
+        assertThat(lines).filteredOn(l -> l.startsWith("ex10,flink-")).allMatch(l -> l.endsWith(","));
         assertThat(printed.toString()).contains("Core II", "ratio p-hierarchical/hash-map (ns per insert):",
                 "hash-map: not a query engine", "Flink operators", "result = p-hierarchical", "estimate-num-keys",
                 "ratio flink-ivm-heap/flink-sql (inserts per second):", "ratio flink-ivm-rocksdb/flink-sql-rocksdb", "ratio flink-ivm-heap/trivial-keyed",
@@ -95,6 +106,41 @@ class BenchHarnessTest {
         assertThat(printed.toString()).contains("flink-sql ex10 uniform n=200: not run, it was stopped at its cap at n=100",
                 "trivial-keyed ex10 uniform n=200: not run, it was stopped at its cap at n=100");
         assertThat(Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8)).hasSize(1 + 2);
+    }
+
+    @Test
+    void theCoreSuiteReportsStateOperationsPerInsertFromACountingRun() throws Exception {
+        Workload w = new Example10Workload();
+        List<Suite> suites = List.of(new CoreSuite(w, List.of(CoreEngineSystem.pHierarchical(), CoreEngineSystem.fallback(),
+                CoreEngineSystem.hashMap())));
+        BenchSettings settings = new BenchSettings(false, 7, 1, 1, Duration.ofSeconds(60), Duration.ofSeconds(120),
+                List.of(300, 3_000), List.of(Distribution.UNIFORM), false);
+        StringWriter printed = new StringWriter();
+
+        BenchCommand.run(suites, settings, dir, new PrintWriter(printed));
+
+        List<String> lines = Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8);
+        for (int n : List.of(300, 3_000)) {
+            InsertStream stream = w.generate(n, Distribution.UNIFORM, 7);
+            for (CoreEngineSystem s : List.of(CoreEngineSystem.pHierarchical(), CoreEngineSystem.fallback())) {
+                // The same count, independently: an engine that counts, over the same stream.
+                StateCounts counts = new StateCounts();
+                IvmEngine<Long> engine = Engines.create(s.plan(w), NaturalSemiring.INSTANCE, counts);
+                for (int i = 0; i < n; i++) {
+                    engine.insert(stream.relation(i), stream.tuple(i), stream.payload(i));
+                }
+                String row = lines.stream().filter(l -> l.startsWith("ex10," + s.name() + ",uniform," + n + ",")
+                        && l.contains(",insert,")).findFirst().orElseThrow();
+                assertThat(Double.parseDouble(row.substring(row.lastIndexOf(',') + 1))).as(row)
+                        .isCloseTo((double) counts.operations() / n, org.assertj.core.data.Offset.offset(0.001));
+            }
+        }
+        assertThat(printed.toString()).contains("State operations per insert", "state operations: ", "(untimed run)",
+                "ops/ins", "op/ups (cpu)");
+        String table = printed.toString().substring(printed.toString().indexOf("State operations per insert"));
+        // One row per counted system and n (not hash-map: its one upsert is the unit).
+        assertThat(table.lines().filter(l -> l.startsWith("ex10 ")).toList()).as(table).hasSize(4)
+                .allMatch(l -> l.contains("p-hierarchical") || l.contains("fallback"));
     }
 
     @Test
