@@ -17,10 +17,13 @@ import java.util.NoSuchElementException;
  * and written through {@link #entry}, {@link #addEntry}, {@link #slots} and {@link #base}; an
  * entry's index is valid until the next {@link #addEntry} or {@link #remove}.
  *
- * <p>Not final only for {@link MemoryMaps}' counting subclass; an engine that does not count never
- * loads it.
+ * <p>A map made with a {@link StateCounts} cell counts its lookups ({@link #get}, {@link #entry}) as
+ * reads and its {@link #put}s, {@link #addEntry}s and {@link #remove}s as writes (see {@link MemoryMaps});
+ * without one it only tests a field that is always null. A counting subclass would cost nothing in a JVM
+ * that never loads it, but where both kinds run (the benchmark's timed and counting runs) it splits
+ * the JIT's type profiles at every call site of the maps.
  */
-class OpenHashMap<K, V> implements KeyValueState<K, V> {
+final class OpenHashMap<K, V> implements KeyValueState<K, V> {
     private static final int MIN_CAPACITY = 16;
 
     /** Stored hash codes; 0 marks an empty slot (a hash code of 0 is stored as 1). */
@@ -31,6 +34,8 @@ class OpenHashMap<K, V> implements KeyValueState<K, V> {
     private int mask;
     private int size;
     private int resizeAt;
+    /** Where reads and writes are counted; null: not counted. */
+    private final StateCounts.Cell counts;
 
     /** A map with one value per key. */
     OpenHashMap() {
@@ -39,9 +44,15 @@ class OpenHashMap<K, V> implements KeyValueState<K, V> {
 
     /** A map with {@code width} value slots per key. */
     OpenHashMap(int width) {
+        this(width, null);
+    }
+
+    /** A map with {@code width} value slots per key that counts its operations into {@code counts} (if not null). */
+    OpenHashMap(int width, StateCounts.Cell counts) {
         if (width < 1) {
             throw new IllegalArgumentException("width must be >= 1, got " + width);
         }
+        this.counts = counts;
         this.width = width;
         allocate(MIN_CAPACITY);
     }
@@ -78,17 +89,26 @@ class OpenHashMap<K, V> implements KeyValueState<K, V> {
     @Override
     @SuppressWarnings("unchecked")
     public V get(K key) {
+        if (counts != null) {
+            counts.reads++;
+        }
         int i = find(key, hash(key));
         return i < 0 ? null : (V) values[i * width];
     }
 
     /** The index of {@code key}'s entry, or -1. */
     int entry(K key) {
+        if (counts != null) {
+            counts.reads++;
+        }
         return find(key, hash(key));
     }
 
     /** Adds an entry for {@code key}, which must be absent, with all slots null; returns its index. */
     int addEntry(K key) {
+        if (counts != null) {
+            counts.writes++;
+        }
         int h = hash(key);
         if (size + 1 > resizeAt) {
             rehash(2 * hashes.length);
@@ -120,6 +140,9 @@ class OpenHashMap<K, V> implements KeyValueState<K, V> {
             remove(key);
             return;
         }
+        if (counts != null) {
+            counts.writes++;
+        }
         int h = hash(key);
         int i = h & mask;
         while (true) {
@@ -143,6 +166,9 @@ class OpenHashMap<K, V> implements KeyValueState<K, V> {
 
     @Override
     public void remove(K key) {
+        if (counts != null) {
+            counts.writes++;
+        }
         int i = find(key, hash(key));
         if (i < 0) {
             return;

@@ -8,8 +8,8 @@ package io.flinkivm.core.engine;
  * the join view it reaches, so {@link #reads(Role) reads(JOIN_VIEW)} is also the number of deltas
  * applied to join views, and {@link #writes(Role) writes(ROOT_VIEW)} the number of root-view updates.
  *
- * <p>For benchmarks and tests: an engine made without one counts nothing and pays nothing (its maps
- * are plain {@link OpenHashMap}s); an engine made with one counts in every map. Not thread-safe.
+ * <p>For benchmarks and tests: an engine made with one counts in every map; an engine made without
+ * one counts nothing (its maps test a null field per operation). Not thread-safe.
  */
 public final class StateCounts {
 
