@@ -1,6 +1,7 @@
 package io.flinkivm.examples.soak;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a soak measured.
@@ -27,21 +28,40 @@ public record SoakReport(long inserts, List<Tenth> tenths, List<Checkpoint> chec
      * @param cpuNanos CPU time of the whole process (every Flink thread: tasks, RocksDB compaction,
      *     checkpoints, GC) in this stretch, or -1 if not known; unlike the throughput, it hardly depends
      *     on other processes' load
+     * @param threadNanos CPU time in this stretch per thread group (see {@link ThreadCpu}: task threads by
+     *     operator, RocksDB compaction, GC, JIT, ...), empty if not known
      */
-    public record Tenth(long fromInserts, long toInserts, long fromMillis, long toMillis, long cpuNanos) {
+    public record Tenth(long fromInserts, long toInserts, long fromMillis, long toMillis, long cpuNanos,
+            Map<String, Long> threadNanos) {
+        public Tenth {
+            threadNanos = Map.copyOf(threadNanos);
+        }
+
         /** A stretch whose CPU time is not known. */
         public Tenth(long fromInserts, long toInserts, long fromMillis, long toMillis) {
-            this(fromInserts, toInserts, fromMillis, toMillis, -1);
+            this(fromInserts, toInserts, fromMillis, toMillis, -1, Map.of());
         }
 
         /** CPU microseconds per insert in this stretch; NaN if not known. */
         public double cpuMicrosPerInsert() {
-            return cpuNanos < 0 ? Double.NaN : cpuNanos / 1000.0 / Math.max(1, toInserts - fromInserts);
+            return cpuNanos < 0 ? Double.NaN : cpuNanos / 1000.0 / inserts();
+        }
+
+        /**
+         * CPU microseconds per insert of one thread group in this stretch: 0 for a group that did not run,
+         * NaN if the per-thread times are not known.
+         */
+        public double threadMicrosPerInsert(String group) {
+            return threadNanos.isEmpty() ? Double.NaN : threadNanos.getOrDefault(group, 0L) / 1000.0 / inserts();
         }
 
         /** Inserts per second in this stretch. */
         public double throughput() {
             return (toInserts - fromInserts) * 1000.0 / Math.max(1, toMillis - fromMillis);
+        }
+
+        private double inserts() {
+            return Math.max(1, toInserts - fromInserts);
         }
     }
 

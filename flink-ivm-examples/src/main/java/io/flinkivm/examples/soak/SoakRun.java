@@ -26,6 +26,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -65,10 +66,12 @@ public final class SoakRun {
      * @param flink must enable checkpointing; RocksDB checkpoints are incremental
      * @param managedMemory the embedded TaskManager's managed memory (RocksDB's block cache and
      *     memtables), or null for Flink's local default (128 MiB)
+     * @param extra Flink configuration entries set last, over the soak's own (e.g. RocksDB options to compare)
      * @throws Exception if the Flink job fails
      */
     public static <T> SoakReport run(MaintenancePlan plan, Semiring<T> semiring, SoakStream<T> stream,
-            FlinkSettings flink, MemorySize managedMemory, PrintWriter out) throws Exception {
+            FlinkSettings flink, MemorySize managedMemory, Map<String, String> extra, PrintWriter out)
+            throws Exception {
         long n = stream.count();
         int restPort = freePort();
         Configuration conf = flink.configuration();
@@ -84,14 +87,12 @@ public final class SoakRun {
         conf.set(RestOptions.PORT, restPort);
         conf.set(WebOptions.CHECKPOINTS_HISTORY_SIZE, 100_000);
         conf.set(RestOptions.CACHE_CHECKPOINT_STATISTICS_TIMEOUT, Duration.ofMillis(200));
+        conf.addAll(Configuration.fromMap(extra));
 
         ProgressOperator.clearSamples();
         Map<Tuple, T> result = new HashMap<>();
-        List<Tuple3<Integer, Long, Long>> marks = new ArrayList<>();
-        // The process's CPU time at each mark, as the progress operator sampled it.
-        List<Long> cpuAtMarks = new ArrayList<>();
-        // Per thread group, at the start and at each tenth's mark: where the CPU time goes.
-        List<Map<String, Long>> threadsAtTenths = new ArrayList<>();
+        // The progress marks with what the progress operator sampled at each.
+        List<Mark> marks = new ArrayList<>();
         long deadLetters = 0;
         long endRows = 0;
         int ends = 0;
@@ -107,6 +108,9 @@ public final class SoakRun {
             int parallelism = Math.max(1, env.getParallelism());
             out.println("Flink: " + flink.describe(parallelism)
                     + (flink.state() == StateBackendKind.ROCKSDB ? ", incremental checkpoints" : ""));
+            if (!extra.isEmpty()) {
+                out.println("Flink configuration added: " + new TreeMap<>(extra));
+            }
             out.println();
             out.flush();
             DataStream<InputRecord<T>> inserts = env
@@ -136,15 +140,11 @@ public final class SoakRun {
                         }
                         Either<ResultRecord<T>, Tuple3<Integer, Long, Long>> l = e.left();
                         if (l.isRight()) {
-                            marks.add(l.right());
-                            ProgressOperator.Sample sample = ProgressOperator.SAMPLES.remove(
-                                    ProgressOperator.key(l.right().f0, l.right().f1));
-                            cpuAtMarks.add(sample == null ? -1 : sample.processCpuNanos());
-                            if (l.right().f0 != ProgressOperator.SNAPSHOT) {
-                                threadsAtTenths.add(sample == null ? Map.of() : sample.threads());
-                            }
-                            if (l.right().f0 == ProgressOperator.TENTH) {
-                                printProgress(out, tenths(marks, cpuAtMarks), start);
+                            Tuple3<Integer, Long, Long> m = l.right();
+                            marks.add(new Mark(m.f0, m.f1, m.f2,
+                                    ProgressOperator.SAMPLES.remove(ProgressOperator.key(m.f0, m.f1))));
+                            if (m.f0 == ProgressOperator.TENTH) {
+                                printProgress(out, tenths(marks), start);
                             }
                             continue;
                         }
@@ -172,52 +172,67 @@ public final class SoakRun {
             throw new IllegalStateException("the final snapshot is incomplete: " + result.size() + " rows, " + ends
                     + " end markers counting " + endRows);
         }
-        List<SoakReport.Tenth> tenths = tenths(marks, cpuAtMarks);
+        List<SoakReport.Tenth> tenths = tenths(marks);
         long snapshotMillis = snapshotMillis(marks);
         printSummary(out, n, millis, tenths, checkpoints, failedCheckpoints, result.size(), deadLetters, snapshotMillis);
-        printThreads(out, tenths, threadsAtTenths);
+        printThreads(out, tenths);
         boolean same = check(plan, semiring, stream, result, out);
         return new SoakReport(n, tenths, checkpoints, failedCheckpoints, result.size(), deadLetters, same, millis);
     }
 
-    /** The stretches between consecutive progress marks (START, then one per tenth). */
-    static List<SoakReport.Tenth> tenths(List<Tuple3<Integer, Long, Long>> marks) {
-        return tenths(marks, null);
+    /**
+     * A progress mark of {@link ProgressOperator} and what it sampled there.
+     *
+     * @param kind {@link ProgressOperator#START}, {@link ProgressOperator#TENTH} or {@link ProgressOperator#SNAPSHOT}
+     * @param inserts inserts fully processed
+     * @param millis wall clock (epoch milliseconds)
+     * @param sample the process's CPU time and its threads' at the mark, or null if not known
+     */
+    record Mark(int kind, long inserts, long millis, ProgressOperator.Sample sample) {
+        Mark(int kind, long inserts, long millis) {
+            this(kind, inserts, millis, null);
+        }
+
+        long cpuNanos() {
+            return sample == null ? -1 : sample.processCpuNanos();
+        }
+
+        Map<String, Long> threads() {
+            return sample == null ? Map.of() : sample.threads();
+        }
     }
 
     /**
-     * The stretches between consecutive progress marks, with the process's CPU time in each when
-     * {@code cpuAtMarks} (one reading per mark, -1 if unknown) is given.
+     * The stretches between consecutive progress marks (START, then one per tenth; the snapshot's mark is
+     * skipped), with the process's and each thread group's CPU time in each where both ends sampled it.
      */
-    static List<SoakReport.Tenth> tenths(List<Tuple3<Integer, Long, Long>> marks, List<Long> cpuAtMarks) {
+    static List<SoakReport.Tenth> tenths(List<Mark> marks) {
         List<SoakReport.Tenth> tenths = new ArrayList<>();
-        Tuple3<Integer, Long, Long> previous = null;
-        long previousCpu = -1;
-        for (int i = 0; i < marks.size(); i++) {
-            Tuple3<Integer, Long, Long> m = marks.get(i);
-            if (m.f0 == ProgressOperator.SNAPSHOT) {
+        Mark previous = null;
+        for (Mark m : marks) {
+            if (m.kind() == ProgressOperator.SNAPSHOT) {
                 continue;
             }
-            long cpu = cpuAtMarks == null ? -1 : cpuAtMarks.get(i);
             if (previous != null) {
-                long spent = cpu < 0 || previousCpu < 0 ? -1 : cpu - previousCpu;
-                tenths.add(new SoakReport.Tenth(previous.f1, m.f1, previous.f2, m.f2, spent));
+                long spent = m.cpuNanos() < 0 || previous.cpuNanos() < 0 ? -1 : m.cpuNanos() - previous.cpuNanos();
+                Map<String, Long> threads = m.threads().isEmpty() || previous.threads().isEmpty() ? Map.of()
+                        : ThreadCpu.minus(m.threads(), previous.threads());
+                tenths.add(new SoakReport.Tenth(previous.inserts(), m.inserts(), previous.millis(), m.millis(), spent,
+                        threads));
             }
             previous = m;
-            previousCpu = cpu;
         }
         return tenths;
     }
 
-
     /** From the last progress mark to the final snapshot's trigger passing the sink: its enumeration. */
-    private static long snapshotMillis(List<Tuple3<Integer, Long, Long>> marks) {
+    private static long snapshotMillis(List<Mark> marks) {
         long lastProgress = -1;
-        for (Tuple3<Integer, Long, Long> m : marks) {
-            if (m.f0 == ProgressOperator.SNAPSHOT) {
-                return lastProgress < 0 ? -1 : m.f2 - lastProgress;
+        for (Mark m : marks) {
+            if (m.kind() == ProgressOperator.SNAPSHOT) {
+                return lastProgress < 0 ? -1 : m.millis() - lastProgress;
             }
-            lastProgress = m.f2;
+            lastProgress = m.millis();
         }
         return -1;
     }
@@ -226,16 +241,21 @@ public final class SoakRun {
         if (!t.isEmpty()) {
             SoakReport.Tenth last = t.get(t.size() - 1);
             out.printf(Locale.ROOT, "  tenth %2d done at %8.1f s: %,13d inserts processed, %,10d inserts/s, %6.1f µs CPU"
-                    + " per insert%n", t.size(), (last.toMillis() - start) / 1000.0, last.toInserts(),
-                    Math.round(last.throughput()), last.cpuMicrosPerInsert());
+                    + " per insert (%s in compaction)%n", t.size(), (last.toMillis() - start) / 1000.0,
+                    last.toInserts(), Math.round(last.throughput()), last.cpuMicrosPerInsert(),
+                    micros(last.threadMicrosPerInsert(ThreadCpu.COMPACTION)));
             out.flush();
         }
     }
 
-    /** One line per tenth: its throughput and the checkpoints that completed in it. */
+    /**
+     * One line per tenth: its throughput, CPU time per insert (all threads, and RocksDB's compaction
+     * threads alone) and the checkpoints that completed in it.
+     */
     private static void printTable(PrintWriter out, List<SoakReport.Tenth> tenths, List<SoakReport.Checkpoint> checkpoints) {
-        out.printf(Locale.ROOT, "  %-6s %13s %9s %13s %10s %6s %9s %9s %12s %12s%n", "tenth", "inserts done", "seconds",
-                "inserts/s", "cpu µs/ins", "ckpts", "median ms", "max ms", "full state", "written");
+        out.printf(Locale.ROOT, "  %-6s %13s %9s %13s %10s %10s %6s %9s %9s %12s %12s%n", "tenth", "inserts done",
+                "seconds", "inserts/s", "cpu µs/ins", "compact µs", "ckpts", "median ms", "max ms", "full state",
+                "written");
         for (int i = 0; i < tenths.size(); i++) {
             SoakReport.Tenth last = tenths.get(i);
             List<SoakReport.Checkpoint> in = new ArrayList<>();
@@ -247,9 +267,9 @@ public final class SoakRun {
             }
             long[] durations = in.stream().mapToLong(SoakReport.Checkpoint::durationMillis).sorted().toArray();
             long[] incremental = in.stream().mapToLong(SoakReport.Checkpoint::checkpointedSize).sorted().toArray();
-            out.printf(Locale.ROOT, "  %-6d %,13d %9.1f %,13d %10.1f %6d %9s %9s %12s %12s%n", i + 1, last.toInserts(),
-                    (last.toMillis() - last.fromMillis()) / 1000.0, Math.round(last.throughput()),
-                    last.cpuMicrosPerInsert(), in.size(),
+            out.printf(Locale.ROOT, "  %-6d %,13d %9.1f %,13d %10.1f %10s %6d %9s %9s %12s %12s%n", i + 1,
+                    last.toInserts(), (last.toMillis() - last.fromMillis()) / 1000.0, Math.round(last.throughput()),
+                    last.cpuMicrosPerInsert(), micros(last.threadMicrosPerInsert(ThreadCpu.COMPACTION)), in.size(),
                     durations.length == 0 ? "-" : Long.toString(median(durations)),
                     durations.length == 0 ? "-" : Long.toString(durations[durations.length - 1]),
                     in.isEmpty() ? "-" : bytes(in.get(in.size() - 1).stateSize()),
@@ -299,33 +319,34 @@ public final class SoakRun {
      * CPU microseconds per insert by thread group ({@link ThreadCpu}) in the first and the last tenth:
      * which part of the job got more expensive as the state grew.
      */
-    private static void printThreads(PrintWriter out, List<SoakReport.Tenth> tenths, List<Map<String, Long>> samples) {
+    private static void printThreads(PrintWriter out, List<SoakReport.Tenth> tenths) {
         // The last tenth may end at the snapshot trigger, where no per-thread sample is taken: then the
         // last tenth with samples at both ends is compared.
         int lastIndex = -1;
         for (int i = tenths.size() - 1; i >= 1 && lastIndex < 0; i--) {
-            if (i + 1 < samples.size() && !samples.get(i).isEmpty() && !samples.get(i + 1).isEmpty()) {
+            if (!tenths.get(i).threadNanos().isEmpty()) {
                 lastIndex = i;
             }
         }
-        if (lastIndex < 0 || samples.size() < 2 || samples.get(0).isEmpty() || samples.get(1).isEmpty()) {
+        if (lastIndex < 0 || tenths.get(0).threadNanos().isEmpty()) {
             return;
         }
         SoakReport.Tenth first = tenths.get(0);
         SoakReport.Tenth last = tenths.get(lastIndex);
-        Map<String, Long> a = ThreadCpu.minus(samples.get(1), samples.get(0));
-        Map<String, Long> b = ThreadCpu.minus(samples.get(lastIndex + 1), samples.get(lastIndex));
-        double na = Math.max(1, first.toInserts() - first.fromInserts());
-        double nb = Math.max(1, last.toInserts() - last.fromInserts());
         out.println("CPU per insert by thread (µs; first tenth -> tenth " + (lastIndex + 1) + "):");
-        b.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).forEach(e -> {
-            double before = a.getOrDefault(e.getKey(), 0L) / 1000.0 / na;
-            double after = e.getValue() / 1000.0 / nb;
-            if (before >= 0.05 || after >= 0.05) {
-                out.printf(Locale.ROOT, "  %-45s %8.1f -> %8.1f%n", e.getKey(), before, after);
-            }
-        });
+        last.threadNanos().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> {
+                    double before = first.threadMicrosPerInsert(e.getKey());
+                    double after = last.threadMicrosPerInsert(e.getKey());
+                    if (before >= 0.05 || after >= 0.05) {
+                        out.printf(Locale.ROOT, "  %-45s %8.1f -> %8.1f%n", e.getKey(), before, after);
+                    }
+                });
         out.flush();
+    }
+
+    private static String micros(double perInsert) {
+        return Double.isNaN(perInsert) ? "-" : String.format(Locale.ROOT, "%.1f", perInsert);
     }
 
     /** About how many inserts were processed at {@code millis}, interpolated within its tenth. */

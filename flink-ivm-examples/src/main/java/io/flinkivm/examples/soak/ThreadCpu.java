@@ -25,6 +25,11 @@ final class ThreadCpu {
     /** A Flink task thread: "operator chain (subtask/parallelism)#attempt". */
     private static final Pattern TASK_THREAD = Pattern.compile("(.*) \\(\\d+/\\d+\\)#\\d+");
 
+    /** The group of RocksDB's compaction threads. */
+    static final String COMPACTION = "RocksDB compaction";
+    /** The group of RocksDB's flush threads. */
+    static final String FLUSH = "RocksDB flush";
+
     private ThreadCpu() {
     }
 
@@ -76,10 +81,10 @@ final class ThreadCpu {
     /** The group of a thread with Linux name {@code name} and Java name {@code javaName} (the same for native threads). */
     static String group(String name, String javaName) {
         if (name.equals("rocksdb:low")) {
-            return "RocksDB compaction";
+            return COMPACTION;
         }
         if (name.equals("rocksdb:high")) {
-            return "RocksDB flush";
+            return FLUSH;
         }
         if (name.startsWith("GC Thread") || name.startsWith("G1 ") || name.startsWith("VM Thread")) {
             return "GC";

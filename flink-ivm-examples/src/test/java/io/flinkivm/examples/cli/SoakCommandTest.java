@@ -17,10 +17,12 @@ class SoakCommandTest {
     @Test
     void aShortSoakReportsEveryTenthAndMatchesTheEngine() {
         CliRun r = CliRun.of("soak", "--inserts", "20000", "--checkpoint-interval", "200 ms", "--parallelism", "2",
-                "--managed-memory", "256 mb");
+                "--managed-memory", "256 mb", "--flink-conf", "state.backend.rocksdb.thread.num=1");
 
         assertThat(r.exitCode()).as(r.err() + r.out()).isZero();
         assertThat(r.out()).contains("over natural (p-hierarchical plan)", "state rocksdb", "incremental checkpoints",
+                "uniform over a domain growing with the stream", // the default domain
+                "Flink configuration added: {state.backend.rocksdb.thread.num=1}", "compact µs",
                 "Check: the Flink result equals the in-memory engine's on the same stream", "last/first = ",
                 "Checkpoints: ", "CPU per insert (the whole process): first tenth ", "cpu µs/ins");
         if (java.nio.file.Files.isDirectory(java.nio.file.Path.of("/proc/self/task"))) {
@@ -41,12 +43,25 @@ class SoakCommandTest {
     }
 
     @Test
+    void zipfDrawsFromTheFixedDomainAndFlinkConfReachesTheJob() {
+        // An invalid RocksDB setting fails the job only if it reaches the state backend.
+        CliRun r = CliRun.of("soak", "--inserts", "2000", "--distribution", "zipf", "--parallelism", "1",
+                "--managed-memory", "256 mb", "--flink-conf", "state.backend.rocksdb.compaction.style=SIDEWAYS");
+
+        assertThat(r.out()).contains("Zipf (s = 1.1) values of the free variables").doesNotContain("growing");
+        assertThat(r.exitCode()).as(r.err() + r.out()).isEqualTo(CliException.FAILURE);
+        assertThat(r.err()).contains("CompactionStyle", "UNIVERSAL");
+    }
+
+    @Test
     void badOptionsAreUsageErrors() {
         assertThat(CliRun.of("soak", "--distribution", "normal").exitCode()).isEqualTo(CliException.USAGE);
         assertThat(CliRun.of("soak", "--inserts", "0").exitCode()).isEqualTo(CliException.USAGE);
         assertThat(CliRun.of("soak", "--domain", "shrinking").exitCode()).isEqualTo(CliException.USAGE);
         assertThat(CliRun.of("soak", "--domain", "growing", "--distribution", "zipf").exitCode())
                 .isEqualTo(CliException.USAGE);
+        assertThat(CliRun.of("soak", "--flink-conf", "no-value").exitCode()).isEqualTo(CliException.USAGE);
+        assertThat(CliRun.of("soak", "--flink-conf", "=1").exitCode()).isEqualTo(CliException.USAGE);
         CliRun memory = CliRun.of("soak", "--managed-memory", "lots");
         assertThat(memory.exitCode()).isEqualTo(CliException.USAGE);
         assertThat(memory.err()).contains("--managed-memory", "'lots'");

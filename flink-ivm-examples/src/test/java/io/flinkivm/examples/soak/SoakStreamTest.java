@@ -13,7 +13,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.flink.api.java.tuple.Tuple3;
 import org.junit.jupiter.api.Test;
 
 class SoakStreamTest {
@@ -97,12 +96,36 @@ class SoakStreamTest {
 
     @Test
     void tenthsAreTheStretchesBetweenMarks() {
-        List<SoakReport.Tenth> t = SoakRun.tenths(List.of(Tuple3.of(ProgressOperator.START, 256L, 1000L),
-                Tuple3.of(ProgressOperator.TENTH, 1024L, 2000L), Tuple3.of(ProgressOperator.TENTH, 2048L, 2500L),
-                Tuple3.of(ProgressOperator.SNAPSHOT, 2050L, 2600L)));
+        List<SoakReport.Tenth> t = SoakRun.tenths(List.of(new SoakRun.Mark(ProgressOperator.START, 256L, 1000L),
+                new SoakRun.Mark(ProgressOperator.TENTH, 1024L, 2000L),
+                new SoakRun.Mark(ProgressOperator.TENTH, 2048L, 2500L),
+                new SoakRun.Mark(ProgressOperator.SNAPSHOT, 2050L, 2600L)));
         assertThat(t).containsExactly(new SoakReport.Tenth(256, 1024, 1000, 2000),
                 new SoakReport.Tenth(1024, 2048, 2000, 2500));
         assertThat(t.get(1).throughput()).isEqualTo(2048.0);
+        assertThat(t.get(1).cpuMicrosPerInsert()).isNaN();
+        assertThat(t.get(1).threadMicrosPerInsert(ThreadCpu.COMPACTION)).isNaN();
         assertThat(new SoakReport(2050, t, List.of(), 0, 0, 0, true, 0).lastToFirst()).isEqualTo(2048.0 / 768.0);
+    }
+
+    @Test
+    void tenthsTakeTheCpuTimeOfEachThreadGroupBetweenTheirSamples() {
+        List<SoakReport.Tenth> t = SoakRun.tenths(List.of(
+                new SoakRun.Mark(ProgressOperator.START, 0L, 1000L,
+                        new ProgressOperator.Sample(5_000_000L, Map.of("task V", 1_000_000L))),
+                new SoakRun.Mark(ProgressOperator.TENTH, 1000L, 2000L,
+                        new ProgressOperator.Sample(9_000_000L, Map.of("task V", 2_000_000L, ThreadCpu.COMPACTION, 500_000L))),
+                // The last tenth ends at the snapshot trigger: the process's CPU time only.
+                new SoakRun.Mark(ProgressOperator.TENTH, 3000L, 3000L, new ProgressOperator.Sample(15_000_000L, Map.of())),
+                new SoakRun.Mark(ProgressOperator.SNAPSHOT, 3000L, 3100L)));
+
+        assertThat(t).hasSize(2);
+        assertThat(t.get(0).cpuMicrosPerInsert()).isEqualTo(4.0);
+        assertThat(t.get(0).threadMicrosPerInsert("task V")).isEqualTo(1.0);
+        assertThat(t.get(0).threadMicrosPerInsert(ThreadCpu.COMPACTION)).isEqualTo(0.5);
+        assertThat(t.get(0).threadMicrosPerInsert(ThreadCpu.FLUSH)).isZero();
+        assertThat(t.get(1).cpuMicrosPerInsert()).isEqualTo(3.0);
+        assertThat(t.get(1).threadNanos()).isEmpty();
+        assertThat(t.get(1).threadMicrosPerInsert(ThreadCpu.COMPACTION)).isNaN();
     }
 }
