@@ -11,12 +11,13 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.rocksdb.CompactionStyle;
 
 /**
  * How a job runs on Flink. A null field leaves Flink's own setting alone: the embedded local Flink's
  * default, or the cluster's configuration under {@code flink run}. Generic (Kryo) types are always off,
  * so that a payload without a real serializer fails when the job is built, not on the hot path. With
- * RocksDB, bloom filters are on ({@code state.backend.rocksdb.use-bloom-filter}).
+ * RocksDB, flink-ivm's RocksDB settings apply ({@link #tuneRocksDb}: bloom filters, universal compaction).
  *
  * @param state the state backend, or null
  * @param parallelism the default parallelism ({@code parallelism.default}), or null
@@ -92,13 +93,28 @@ public record FlinkSettings(StateBackendKind state, Integer parallelism, String 
     }
 
     /**
-     * flink-ivm's RocksDB settings on top of {@code c}: bloom filters. Most of flink-ivm's state reads are
-     * point lookups, many of absent keys (a view's first tuple of a key, a join key nobody waits for);
-     * a bloom filter answers those without reading data blocks from every level and every
-     * checkpoint's L0 file.
+     * flink-ivm's RocksDB settings on top of {@code c}:
+     * <ul>
+     *   <li>bloom filters ({@code state.backend.rocksdb.use-bloom-filter}). Most of flink-ivm's state reads
+     *       are point lookups, many of absent keys (a view's first tuple of a key, a join key nobody waits
+     *       for); a bloom filter answers those without reading data blocks from every level and every
+     *       checkpoint's L0 file.</li>
+     *   <li>universal compaction ({@code state.backend.rocksdb.compaction.style: UNIVERSAL}). Each
+     *       checkpoint flushes every column family's memtable into a small L0 file. Under leveled
+     *       compaction (RocksDB's default) every few of those are merged into all of L1 (an L0 file
+     *       holds keys from across the key range, so it overlaps every L1 file), and L1 grows with the
+     *       state: the compaction work per insert grows with the state. Universal compaction merges sorted runs of
+     *       similar size, so a byte is rewritten about log(state / flush) times. In the 10^7-insert soak
+     *       (growing domain, checkpoints every 3 s) compaction took 1.9 µs per insert in the first tenth
+     *       and 16.0 µs in the ninth under leveled compaction, 2.0 and 8.4 µs under universal, which used
+     *       6 to 9 µs less CPU per insert in tenths 6 to 9. It keeps more on disk between full
+     *       compactions (142 MiB of state at the end, against 126 MiB) and uploads less per incremental
+     *       checkpoint (median 10.8 MiB, against 15.7 MiB).</li>
+     * </ul>
      */
     public static void tuneRocksDb(Configuration c) {
         c.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, true);
+        c.set(RocksDBConfigurableOptions.COMPACTION_STYLE, CompactionStyle.UNIVERSAL);
     }
 
     /**

@@ -22,6 +22,7 @@ class FlinkSettingsTest {
 
         assertThat(c).containsEntry("state.backend.type", "rocksdb")
                 .containsEntry("state.backend.rocksdb.use-bloom-filter", "true")
+                .containsEntry("state.backend.rocksdb.compaction.style", "UNIVERSAL")
                 .containsEntry("parallelism.default", "4")
                 .containsEntry("execution.checkpointing.interval", "500 ms")
                 .containsEntry("execution.checkpointing.storage", "filesystem")
@@ -30,7 +31,8 @@ class FlinkSettingsTest {
                 .containsEntry("restart-strategy.fixed-delay.attempts", "3");
         assertThat(new FlinkSettings(StateBackendKind.HEAP, null, null, null).configuration().toMap())
                 .containsEntry("state.backend.type", "hashmap").doesNotContainKey("execution.checkpointing.interval")
-                .doesNotContainKey("state.backend.rocksdb.use-bloom-filter");
+                .doesNotContainKey("state.backend.rocksdb.use-bloom-filter")
+                .doesNotContainKey("state.backend.rocksdb.compaction.style");
     }
 
     @Test
