@@ -33,7 +33,8 @@ import picocli.CommandLine.TypeConversionException;
                     + " insert, the memory-hierarchy peer); n = 10^4 .. 10^7 (ablation and fallback up to 10^6;"
                     + " --quick: 10^4, 10^5); median of up to --reps runs after warm-up; then the"
                     + " enumeration of the full result (payload recovery) against reading a plain list; and, from a"
-                    + " separate untimed run over the same inserts whose hash maps count, the state operations per insert"
+                    + " separate untimed run over the same inserts whose hash maps count (completed runs up to"
+                    + " --count-up-to), the state operations per insert"
                     + " (keys read or written in the join views, root views, Boolean join, delta joins and result) with"
                     + " the timed ns per state operation against hash-map's ns per upsert.",
             "  flink  inserts per second, wall time of each job (submission included) on a local cluster started once:"
@@ -102,6 +103,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + " times as long). Default: " + DEFAULT_FLINK_CAP + " (--quick: " + QUICK_FLINK_CAP + ")."})
     Long flinkCap;
 
+    @Option(names = "--count-up-to", paramLabel = "N", defaultValue = "" + BenchSettings.DEFAULT_COUNT_UP_TO,
+            description = {"Count the state operations of the core runs up to this n (a completed run only; the counting"
+                    + " run is untimed and takes about as long as the timed one). Default: ${DEFAULT-VALUE}."})
+    int countUpTo;
+
     @Option(names = "--sizes", paramLabel = "N", split = ",",
             description = {"Stream sizes that replace every suite's own, e.g. 1000,10000 (for quick experiments)."})
     List<Integer> sizes;
@@ -134,13 +140,17 @@ public final class BenchCommand implements Callable<Integer> {
             stderr.println("--reps, --flink-reps, --core-cap and --flink-cap must be at least 1");
             return 2;
         }
+        if (countUpTo < 0) {
+            stderr.println("--count-up-to must not be negative (0 counts nothing)");
+            return 2;
+        }
         if (sizes != null && (sizes.isEmpty() || sizes.stream().anyMatch(n -> n < 1))) {
             stderr.println("--sizes must list positive numbers");
             return 2;
         }
         BenchSettings settings = new BenchSettings(quick, seed, reps, flinkReps, Duration.ofSeconds(coreSeconds),
                 Duration.ofSeconds(flinkSeconds), sizes == null ? null : new ArrayList<>(sizes), distributions, true, queries,
-                systemNames);
+                systemNames, countUpTo);
         try {
             run(suites, settings, out, stdout);
             return 0;

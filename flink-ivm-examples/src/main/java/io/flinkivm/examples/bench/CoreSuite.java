@@ -109,12 +109,16 @@ final class CoreSuite implements Suite {
                     CoreEngineSystem.Enumeration e = lastForSystem && r.completed() ? s.measureEnumeration() : null;
                     // The timed engine is released before the counting run builds its own.
                     s.releaseEngine();
-                    CoreEngineSystem.OperationCount ops = s.countOperations(workload, stream, r.processed());
-                    m = m.withStateOps(ops.perInsert());
-                    counted.put(key(m), ops);
+                    // A capped run is not counted: its counting run would take the cap again.
+                    CoreEngineSystem.OperationCount ops = n <= settings.countUpTo() && r.completed()
+                            ? s.countOperations(workload, stream, r.processed()) : null;
+                    if (ops != null) {
+                        m = m.withStateOps(ops.perInsert());
+                        counted.put(key(m), ops);
+                    }
                     harness.record(m);
                     mine.add(m);
-                    if (ops.counts() != null) {
+                    if (ops != null && ops.counts() != null) {
                         out.println("    state operations: " + Bounded.number(ops.perInsert()) + " per insert"
                                 + (ops.inserts() < n ? " (over the first " + ops.inserts() + " inserts)" : "") + ", counted in "
                                 + Report.seconds(ops.nanos() / 1e9) + " (untimed run)");
