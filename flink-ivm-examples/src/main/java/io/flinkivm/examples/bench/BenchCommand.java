@@ -43,7 +43,8 @@ import picocli.CommandLine.TypeConversionException;
                     + " forwards each insert through as many keyBy hops; parallelism 1; n = 10^4 .. 10^6 for the first"
                     + " distribution, up to 10^5 for Zipf (--quick: 10^4 and 5*10^4, Zipf 10^4). Every result is checked"
                     + " against the core engine's; a disagreement aborts the bench.",
-            "A run that exceeds its cap is stopped and reported as a bound ('>' ns per insert, '<' inserts per second)."},
+            "A run that exceeds its cap is stopped and reported as a bound ('>' ns per insert, '<' inserts per second);"
+                    + " the system is then not run at the larger sizes of that query and distribution."},
         footerHeading = "%nOutput:%n",
         footer = {
             "  DIR/results.csv, one row per system, query, distribution and n:",
@@ -99,8 +100,8 @@ public final class BenchCommand implements Callable<Integer> {
     Long coreCap;
 
     @Option(names = "--flink-cap", paramLabel = "SECONDS",
-            description = {"Cancel a Flink job after this many seconds (flink-ivm jobs: " + FlinkSuite.IVM_CAP_FACTOR
-                    + " times as long). Default: " + DEFAULT_FLINK_CAP + " (--quick: " + QUICK_FLINK_CAP + ")."})
+            description = {"Cancel a Flink job after this many seconds (flink-ivm jobs on a p-hierarchical query: "
+                    + FlinkSuite.IVM_CAP_FACTOR + " times as long). Default: " + DEFAULT_FLINK_CAP + " (--quick: " + QUICK_FLINK_CAP + ")."})
     Long flinkCap;
 
     @Option(names = "--count-up-to", paramLabel = "N", defaultValue = "" + BenchSettings.DEFAULT_COUNT_UP_TO,

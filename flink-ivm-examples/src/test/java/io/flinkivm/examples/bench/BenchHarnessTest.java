@@ -144,6 +144,24 @@ class BenchHarnessTest {
     }
 
     @Test
+    void aCoreSystemStoppedAtItsCapIsNotRunAtLargerSizes() throws Exception {
+        Workload w = new Example10Workload();
+        // A zero cap stops the fallback at its first check of the clock (as in aCappedRunIsReportedAsABound).
+        BenchSettings settings = new BenchSettings(false, 7, 1, 1, Duration.ZERO, Duration.ofSeconds(60),
+                List.of(5_000, 10_000), List.of(Distribution.ZIPF), false);
+        StringWriter printed = new StringWriter();
+
+        List<Measurement> ms = BenchCommand.run(List.of(new CoreSuite(w, List.of(CoreEngineSystem.fallback()))),
+                settings, dir, new PrintWriter(printed));
+
+        assertThat(ms).singleElement().satisfies(m -> {
+            assertThat(m.n()).isEqualTo(5_000);
+            assertThat(m.nsPerInsert().kind()).isEqualTo(Bounded.Kind.AT_LEAST);
+        });
+        assertThat(printed.toString()).contains("fallback ex10 zipf-1.1 n=10000: not run, it was stopped at its cap at n=5000");
+    }
+
+    @Test
     void aCappedRunIsReportedAsABound() throws Exception {
         Workload w = new Example10Workload();
         InsertStream stream = w.generate(5_000, Distribution.ZIPF, 1);
