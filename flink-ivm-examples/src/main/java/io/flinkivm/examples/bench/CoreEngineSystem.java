@@ -126,11 +126,13 @@ final class CoreEngineSystem implements SystemUnderTest {
         return Planner.plan(QueryParser.parse(workload.query()), NaturalSemiring.INSTANCE, strategy);
     }
 
-    private IvmEngine<Long> engine(MaintenancePlan plan) {
+    /** This system's engine for {@code plan}; one that counts into {@code counts} unless it is null. */
+    private IvmEngine<Long> engine(MaintenancePlan plan, StateCounts counts) {
+        NaturalSemiring n = NaturalSemiring.INSTANCE;
         return switch (kind) {
-            case P_HIERARCHICAL -> new PHierarchicalEngine<>(plan, NaturalSemiring.INSTANCE);
-            case ABLATION -> new AblationEngine<>(plan, NaturalSemiring.INSTANCE);
-            case FALLBACK -> new DeltaJoinEngine<>(plan, NaturalSemiring.INSTANCE);
+            case P_HIERARCHICAL -> counts == null ? new PHierarchicalEngine<>(plan, n) : new PHierarchicalEngine<>(plan, n, counts);
+            case ABLATION -> counts == null ? new AblationEngine<>(plan, n) : new AblationEngine<>(plan, n, counts);
+            case FALLBACK -> counts == null ? new DeltaJoinEngine<>(plan, n) : new DeltaJoinEngine<>(plan, n, counts);
             case HASH_MAP -> throw new AssertionError();
         };
     }
@@ -151,12 +153,7 @@ final class CoreEngineSystem implements SystemUnderTest {
         }
         StateCounts counts = new StateCounts();
         MaintenancePlan plan = plan(workload);
-        IvmEngine<Long> engine = switch (kind) {
-            case P_HIERARCHICAL -> new PHierarchicalEngine<>(plan, NaturalSemiring.INSTANCE, counts);
-            case ABLATION -> new AblationEngine<>(plan, NaturalSemiring.INSTANCE, counts);
-            case FALLBACK -> new DeltaJoinEngine<>(plan, NaturalSemiring.INSTANCE, counts);
-            case HASH_MAP -> throw new AssertionError();
-        };
+        IvmEngine<Long> engine = engine(plan, counts);
         long start = System.nanoTime();
         for (int i = 0; i < inserts; i++) {
             engine.insert(stream.relation(i), stream.tuple(i), stream.payload(i));
@@ -223,7 +220,7 @@ final class CoreEngineSystem implements SystemUnderTest {
             return new RunResult(times[0], times[1], done == stream.size(), done, upserts.entries(), "entries", -1, 0,
                     done == stream.size() ? "" : "stopped after " + done + " of " + stream.size() + " inserts");
         }
-        IvmEngine<Long> engine = engine(plan(workload));
+        IvmEngine<Long> engine = engine(plan(workload), null);
         long[] times = new long[2];
         int done = timedInserts(engine::insert, stream, cap, times);
         long elapsed = times[0];
