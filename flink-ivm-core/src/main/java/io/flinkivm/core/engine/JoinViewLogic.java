@@ -36,19 +36,27 @@ public final class JoinViewLogic<T> implements Serializable {
     public T onChildDelta(ChildPayloads<T> state, int slot, T delta) {
         T old = state.get(slot);
         T updated = old == null ? delta : semiring.plus(old, delta);
+        T product = product(state, slot, delta);
+        state.set(slot, updated);
+        return product;
+    }
+
+    /**
+     * The delta for the projection view above when child {@code slot} receives {@code delta}:
+     * {@code delta} times every other child's payload, zero (see {@link Semiring#isZero}) when some
+     * other child is still zero. Reads only.
+     */
+    public T product(ChildPayloads<T> state, int slot, T delta) {
         T product = delta;
-        boolean zero = false;
-        for (int i = 0; i < arity && !zero; i++) {
+        for (int i = 0; i < arity; i++) {
             if (i != slot) {
                 T other = state.get(i);
                 if (other == null || semiring.isZero(other)) {
-                    zero = true;
-                } else {
-                    product = semiring.times(product, other);
+                    return semiring.zero();
                 }
+                product = semiring.times(product, other);
             }
         }
-        state.set(slot, updated);
-        return zero ? semiring.zero() : product;
+        return product;
     }
 }

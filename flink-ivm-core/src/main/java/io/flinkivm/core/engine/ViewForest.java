@@ -1,7 +1,6 @@
 package io.flinkivm.core.engine;
 
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.Route;
 import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.AtomMatcher;
@@ -34,13 +33,11 @@ final class ViewForest<T> {
     private final Semiring<T> semiring;
     private final CompiledPlan compiled;
     private final AtomMatcher[] matchers;
-    private final JoinViewLogic<T>[] logic;
+    private final ViewTreeLogic<T> walk;
     private final OpenHashMap<Tuple, Object>[] nodeState;
-    private final Route[] atomRoutes;
-    private final Route[] nodeRoutes;
+    private final MapStore store = new MapStore();
     private final OpenHashMap<Tuple, T>[] rootViews;
     private final RootListener<T> listener;
-    private final ArrayChildPayloads<T> cursor = new ArrayChildPayloads<>();
     private final UndoLog undo = new UndoLog();
     private int[] pendingTree = new int[4];
     private Object[] pending = new Object[16];
@@ -64,20 +61,13 @@ final class ViewForest<T> {
         for (Atom a : atoms) {
             matchers[a.index()] = a.matcher();
         }
+        walk = new ViewTreeLogic<>(semiring, compiled);
         List<ViewNode> nodes = plan.viewNodes();
-        logic = new JoinViewLogic[nodes.size()];
         nodeState = new OpenHashMap[nodes.size()];
-        nodeRoutes = new Route[nodes.size()];
         for (ViewNode n : nodes) {
             if (n.isStateful()) {
-                logic[n.id()] = new JoinViewLogic<>(semiring, n.arity());
                 nodeState[n.id()] = maps.map(StateCounts.Role.JOIN_VIEW, n.arity());
             }
-            nodeRoutes[n.id()] = plan.nodeRoute(n.id());
-        }
-        atomRoutes = new Route[atoms.size()];
-        for (int a = 0; a < atoms.size(); a++) {
-            atomRoutes[a] = plan.atomRoute(a);
         }
         rootViews = new OpenHashMap[compiled.treeCount()];
         for (int i = 0; i < rootViews.length; i++) {
@@ -101,7 +91,7 @@ final class ViewForest<T> {
             for (int a : targets) {
                 Tuple matched = matchers[a].match(tuple);
                 if (matched != null) {
-                    propagate(atomRoutes[a], compiled.atomKey(a, matched), payload);
+                    apply(a, compiled.atomKey(a, matched), payload);
                 }
             }
         } catch (RuntimeException e) {
@@ -144,32 +134,28 @@ final class ViewForest<T> {
         pendingCount++;
     }
 
-    private void propagate(Route route, Tuple key, T delta) {
-        while (!route.toRoot()) {
-            int node = route.node();
-            OpenHashMap<Tuple, Object> state = nodeState[node];
-            int entry = state.entry(key);
-            if (entry < 0) {
-                entry = state.addEntry(key);
-                undo.mapEntry(state, key, null);
-            }
-            cursor.values = state.slots();
-            cursor.base = state.base(entry);
-            undo.entrySlot(state, key, route.slot(), cursor.values[cursor.base + route.slot()]);
-            T out = logic[node].onChildDelta(cursor, route.slot(), delta);
-            if (semiring.isZero(out)) {
-                return;
-            }
-            key = compiled.nodeOutputKey(node, key);
-            route = nodeRoutes[node];
-            delta = out;
+    /** One atom's delta: its walk up the tree, then the root view, written only once both succeeded. */
+    private void apply(int atom, Tuple key, T delta) {
+        T rootDelta = walk.walk(store, atom, key, delta);
+        if (rootDelta == null) {
+            walk.commit(store);
+            return;
         }
-        OpenHashMap<Tuple, T> root = rootViews[route.tree()];
-        T old = root.get(key);
-        T updated = RootViewLogic.add(semiring, old, delta);
-        root.put(key, updated);
-        undo.mapEntry(root, key, old);
-        addPending(route.tree(), key, delta, old, updated);
+        int tree = walk.rootTree();
+        Tuple rootKey = walk.rootKey();
+        OpenHashMap<Tuple, T> root = rootViews[tree];
+        T old = root.get(rootKey);
+        T updated;
+        try {
+            updated = RootViewLogic.add(semiring, old, rootDelta);
+        } catch (RuntimeException e) {
+            walk.discard();
+            throw e;
+        }
+        walk.commit(store);
+        root.put(rootKey, updated);
+        undo.mapEntry(root, rootKey, old);
+        addPending(tree, rootKey, rootDelta, old, updated);
     }
 
     /** The payload of root tuple {@code key} of tree {@code tree}, or null. */
@@ -220,20 +206,52 @@ final class ViewForest<T> {
         return total;
     }
 
-    /** Reused view of one key's child slots in a join view's map. */
-    private static final class ArrayChildPayloads<T> implements ChildPayloads<T> {
-        Object[] values;
-        int base;
+    /**
+     * The join views in their maps, with every write recorded in the undo log. A read keeps the entry
+     * it found per step, so the write of the same step needs no second lookup (a walk visits each
+     * view once, and views have maps of their own, so no other write of the walk moves that entry).
+     */
+    private final class MapStore implements ViewTreeStore<T>, ChildPayloads<T> {
+        private int[] entries = new int[8];
+        private Object[] values;
+        private int base;
+
+        @Override
+        public ChildPayloads<T> read(int step, int node, Tuple key) {
+            OpenHashMap<Tuple, Object> state = nodeState[node];
+            int e = state.entry(key);
+            if (step == entries.length) {
+                entries = Arrays.copyOf(entries, 2 * step);
+            }
+            entries[step] = e;
+            values = e < 0 ? null : state.slots();
+            base = e < 0 ? 0 : state.base(e);
+            return this;
+        }
 
         @Override
         @SuppressWarnings("unchecked")
         public T get(int slot) {
-            return (T) values[base + slot];
+            return values == null ? null : (T) values[base + slot];
         }
 
         @Override
         public void set(int slot, T payload) {
-            values[base + slot] = payload;
+            throw new UnsupportedOperationException("read-only view of a join view's children");
+        }
+
+        @Override
+        public void write(int step, int node, Tuple key, int slot, T value) {
+            OpenHashMap<Tuple, Object> state = nodeState[node];
+            int e = entries[step];
+            if (e < 0) {
+                e = state.addEntry(key);
+                undo.mapEntry(state, key, null);
+            }
+            Object[] slots = state.slots();
+            int at = state.base(e) + slot;
+            undo.entrySlot(state, key, slot, slots[at]);
+            slots[at] = value;
         }
     }
 }
