@@ -25,7 +25,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * read with a deterministic assignment: at parallelism P, reader subtask i reads the partitions p
  * with {@code p mod P == i}, each in order, one after another in increasing p. A forward edge to a
  * chained next stage thus shows subtask i exactly partition i's records in order when P equals the
- * number of partitions. A reader with no partition (left) is told so and finishes.
+ * number of partitions. A reader with no partition (left) is told so and finishes (its watermark
+ * goes to +inf, as a finished source's does).
  *
  * <p>The records are held serialized with the type's {@link TypeSerializer}, created when the
  * source is built. A reader's checkpointed state is the partition it reads and its position in it
@@ -33,13 +34,15 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * checkpoint. The enumerator's state is the partitions not assigned yet; it assigns them one at a
  * time, when a reader runs out.
  *
- * <p>Restored at another parallelism P', the splits in the readers' state are redistributed by
- * Flink: the old subtasks' lists, concatenated in subtask order, are cut into P' consecutive runs
- * whose lengths differ by at most one, the longer runs first (with one split in flight per old
- * subtask and P' at least as large: new subtask j continues old subtask j's partition). Each reader
- * finishes those first, in increasing partition index, then gets the unassigned partitions p
- * with {@code p mod P' == j}. Every record is still read exactly once. At the same parallelism
- * every subtask gets its own state back.
+ * <p>Restored at another parallelism P', Flink redistributes the readers' split states (a reader
+ * usually holds one, its partition in flight): it lists them in old subtask order and hands new
+ * subtasks 0, 1, ... consecutive runs of them whose lengths differ by at most one, longer runs
+ * first. From 2 to 4, new subtask j continues old subtask j's partition and 2, 3 get none; from 4
+ * to 2, new subtask 0 gets old 0's and 1's, new subtask 1 old 2's and 3's; to 1, subtask 0 gets all.
+ * Each reader finishes its restored splits in increasing partition index, then asks for more: the
+ * restored enumerator hands each unassigned partition p to subtask p mod P'. Every record is read
+ * exactly once over both jobs ({@code PartitionedSourceITCase} checks 2 to 1, 2 to 4 and 4 to 2).
+ * At the same parallelism every subtask gets its own state back.
  *
  * <pre>{@code
  * PartitionedSource<Long> source = PartitionedSource.of(PartitionedSource.roundRobin(records, 4), Types.LONG)
