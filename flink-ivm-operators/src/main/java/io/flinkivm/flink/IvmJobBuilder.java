@@ -2,20 +2,20 @@ package io.flinkivm.flink;
 
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PlanKind;
-import io.flinkivm.core.plan.Route;
-import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.plan.ViewTree;
+import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.runtime.BorderSinkOperator;
 import io.flinkivm.flink.runtime.Delta;
 import io.flinkivm.flink.runtime.DeltaJoinOperator;
+import io.flinkivm.flink.runtime.EpochEnd;
 import io.flinkivm.flink.runtime.IngestOperator;
 import io.flinkivm.flink.runtime.RootUpdate;
-import io.flinkivm.flink.runtime.RootViewOperator;
-import io.flinkivm.flink.runtime.ViewNodeOperator;
+import io.flinkivm.flink.runtime.ViewTreeOperator;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
 import io.flinkivm.flink.types.DeltaTypeInfo;
+import io.flinkivm.flink.types.EpochEndTypeInfo;
 import io.flinkivm.flink.types.PayloadTypes;
 import io.flinkivm.flink.types.ResultRecordTypeInfo;
 import io.flinkivm.flink.types.RootUpdateTypeInfo;
@@ -24,21 +24,21 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.util.OutputTag;
 
 /**
- * Maps a {@link MaintenancePlan} onto operators (DESIGN.md, "Mapping onto Flink"): ingest at
- * parallelism 1, one keyed function per stateful view, one keyed root view per tree, and the border
- * sink (which, for the cyclic plan, also holds the bags); or ingest and the single fallback operator. Names and uids say which view an operator holds;
- * uids are derived from the query and semiring, so they are stable across runs of the same query.
+ * Builds a plan's Flink job as its {@link FlinkJobLayout} says (DESIGN.md, "Mapping onto Flink"):
+ * the ingest at the job's parallelism, one keyed operator per view tree, and the parallel border sink
+ * (which, for the cyclic plan, also holds the bags); or the ingest and the partitioned fallback. Epoch
+ * ends go from the ingest to the sink on a broadcast edge. Uids are derived from the query and
+ * semiring, so they are stable across runs of the same query.
  */
 final class IvmJobBuilder<T> {
     private final MaintenancePlan plan;
@@ -46,7 +46,10 @@ final class IvmJobBuilder<T> {
     private final IvmOptions options;
     private final TypeInformation<T> payloadType;
     private final TypeInformation<Delta<T>> deltaType;
+    private final TypeInformation<RootUpdate<T>> rootType;
+    private final TypeInformation<ResultRecord<T>> resultType;
     private final OutputTag<DeadLetter> deadLetterTag;
+    private final OutputTag<EpochEnd> epochTag;
     private final String uidPrefix;
 
     IvmJobBuilder(MaintenancePlan plan, Semiring<T> semiring, IvmOptions options) {
@@ -58,7 +61,10 @@ final class IvmJobBuilder<T> {
         this.options = options;
         this.payloadType = PayloadTypes.of(semiring);
         this.deltaType = new DeltaTypeInfo<>(payloadType);
+        this.rootType = new RootUpdateTypeInfo<>(payloadType);
+        this.resultType = new ResultRecordTypeInfo<>(payloadType);
         this.deadLetterTag = new OutputTag<>("ivm-dead-letters", DeadLetterTypeInfo.INSTANCE);
+        this.epochTag = new OutputTag<>("ivm-epochs", EpochEndTypeInfo.INSTANCE);
         this.uidPrefix = "ivm-" + fingerprint(this.plan) + "-";
     }
 
@@ -74,120 +80,88 @@ final class IvmJobBuilder<T> {
     }
 
     IvmJob<T> build(DataStream<InputRecord<T>> inserts) {
-        Map<Integer, OutputTag<Delta<T>>> tags = new HashMap<>();
-        if (plan.kind() != PlanKind.FALLBACK_DELTA_JOIN) {
-            for (ViewNode n : plan.statefulNodes()) {
-                tags.put(n.id(), new OutputTag<>("ivm-node-" + n.id(), deltaType));
-            }
+        int parallelism = options.parallelism() > 0 ? options.parallelism()
+                : Math.max(1, inserts.getExecutionEnvironment().getParallelism());
+        FlinkJobLayout layout = FlinkJobLayout.of(plan, parallelism);
+        int sinkParallelism = layout.sink().parallelism();
+        int configuredMax = inserts.getExecutionEnvironment().getConfig().getMaxParallelism();
+        int sinkMaxParallelism = configuredMax > 0 ? configuredMax
+                : KeyGroupRangeAssignment.computeDefaultMaxParallelism(sinkParallelism);
+        boolean fallback = plan.kind() == PlanKind.FALLBACK_DELTA_JOIN;
+        List<OutputTag<Delta<T>>> treeTags = new ArrayList<>();
+        if (!fallback) {
             for (ViewTree t : plan.viewTrees()) {
-                tags.put(Delta.rootTarget(t.index()), new OutputTag<>("ivm-root-" + t.index(), deltaType));
+                treeTags.add(new OutputTag<>("ivm-tree-" + t.index(), deltaType));
             }
-        } else {
-            tags.put(Delta.FALLBACK_TARGET, new OutputTag<>("ivm-fallback", deltaType));
         }
-        SingleOutputStreamOperator<DeadLetter> ingest = inserts
-                .transform("ingest " + plan.query().name() + " (sequence, validate, route)", DeadLetterTypeInfo.INSTANCE,
-                        new IngestOperator<>(plan, semiring, options.snapshotEvery(), options.progressEvery(), tags))
+        OutputTag<Delta<T>> fallbackTag = fallback ? new OutputTag<>("ivm-fallback", deltaType) : null;
+        DataStream<InputRecord<T>> input = inserts.getParallelism() == parallelism ? inserts : inserts.rebalance();
+        long period = options.snapshotPeriod() == null ? 0 : options.snapshotPeriod().toMillis();
+        SingleOutputStreamOperator<DeadLetter> ingest = input
+                .transform(layout.ingest().name(), DeadLetterTypeInfo.INSTANCE,
+                        new IngestOperator<>(plan, semiring, treeTags, fallbackTag, fallback ? layout.shares() : null,
+                                sinkParallelism, sinkMaxParallelism, epochTag, options.snapshotEvery(), options.progressEvery(), period))
                 .uid(uidPrefix + "ingest")
-                .setParallelism(1)
-                .setMaxParallelism(1);
+                .setParallelism(parallelism);
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
         deadLetters.add(ingest);
-        long period = options.snapshotPeriod() == null ? 0 : options.snapshotPeriod().toMillis();
-        TypeInformation<ResultRecord<T>> resultType = new ResultRecordTypeInfo<>(payloadType);
+        DataStream<EpochEnd> epochEnds = ingest.getSideOutput(epochTag);
+        DataStream<EpochEnd> epochs = epochEnds.broadcast();
+        boolean changelog = options.outputMode() == OutputMode.CHANGELOG;
         SingleOutputStreamOperator<ResultRecord<T>> results;
-        if (plan.kind() != PlanKind.FALLBACK_DELTA_JOIN) {
-            results = buildViewTrees(ingest, tags, deadLetters, resultType, period);
-        } else {
-            results = ingest.getSideOutput(tags.get(Delta.FALLBACK_TARGET))
-                    .keyBy(new ConstantKey<>(), TupleTypeInfo.INSTANCE)
-                    .transform("delta joins over " + semiring.name() + " (fallback)", resultType,
-                            new DeltaJoinOperator<>(plan, semiring, payloadType, deltaType, deadLetterTag, period,
-                                    options.outputMode() == OutputMode.CHANGELOG))
+        if (fallback) {
+            KeySelector<Delta<T>, Tuple> key = layout.hashVariable() != null
+                    ? new AtomValueKey<>(positionsOf(layout.hashVariable())) : new PartitionKey<>();
+            results = ingest.getSideOutput(fallbackTag)
+                    .keyBy(key, TupleTypeInfo.INSTANCE)
+                    .connect(epochs)
+                    .transform(layout.sink().name(), resultType,
+                            new DeltaJoinOperator<>(plan, semiring, payloadType, deltaType, deadLetterTag, changelog))
                     .uid(uidPrefix + "fallback")
-                    .setParallelism(1);
-            deadLetters.add(results.getSideOutput(deadLetterTag));
-        }
-        return new IvmJob<>(plan, results, union(deadLetters));
-    }
-
-    private SingleOutputStreamOperator<ResultRecord<T>> buildViewTrees(SingleOutputStreamOperator<DeadLetter> ingest,
-            Map<Integer, OutputTag<Delta<T>>> tags, List<DataStream<DeadLetter>> deadLetters,
-            TypeInformation<ResultRecord<T>> resultType, long period) {
-        Map<Integer, List<DataStream<Delta<T>>>> inputs = new HashMap<>();
-        tags.forEach((target, tag) -> inputs.computeIfAbsent(target, k -> new ArrayList<>()).add(ingest.getSideOutput(tag)));
-        // Node ids are assigned in pre-order, so children have larger ids: build bottom-up.
-        List<ViewNode> stateful = new ArrayList<>(plan.statefulNodes());
-        stateful.sort((a, b) -> Integer.compare(b.id(), a.id()));
-        for (ViewNode n : stateful) {
-            List<DataStream<Delta<T>>> in = inputs.get(n.id());
-            SingleOutputStreamOperator<Delta<T>> out = union(in)
-                    .keyBy(new DeltaKey<>(), TupleTypeInfo.INSTANCE)
-                    .transform(n.displayName(), deltaType, new ViewNodeOperator<>(plan, semiring, n.id(), payloadType,
-                            deltaType, deadLetterTag, singleChannel(in)))
-                    .uid(uidPrefix + n.displayName());
-            deadLetters.add(out.getSideOutput(deadLetterTag));
-            Route r = plan.nodeRoute(n.id());
-            int target = r.toRoot() ? Delta.rootTarget(r.tree()) : r.node();
-            inputs.get(target).add(out);
-        }
-        TypeInformation<RootUpdate<T>> rootType = new RootUpdateTypeInfo<>(payloadType);
-        List<DataStream<RootUpdate<T>>> roots = new ArrayList<>();
-        for (ViewTree t : plan.viewTrees()) {
-            List<DataStream<Delta<T>>> in = inputs.get(Delta.rootTarget(t.index()));
-            SingleOutputStreamOperator<RootUpdate<T>> root = union(in)
-                    .keyBy(new DeltaKey<>(), TupleTypeInfo.INSTANCE)
-                    .transform(t.displayName(), rootType, new RootViewOperator<>(semiring, t.index(), t.displayName(),
-                            payloadType, deltaType, deadLetterTag, singleChannel(in)))
-                    .uid(uidPrefix + t.displayName());
-            deadLetters.add(root.getSideOutput(deadLetterTag));
-            roots.add(root);
-        }
-        // Acyclic and cyclic plans alike: keyed by a free variable of every root schema if there is one
-        // (each root update then belongs to one partition, and the join restricted to one value of the
-        // variable is the join of the restricted root views, bags included), else one constant key at
-        // parallelism 1. A cyclic query has no such variable when its cycle runs through the free
-        // variables (the triangle, 4-cycle, 4-clique): its bags then live in one sink subtask.
-        int[] sinkKey = sharedVariablePositions();
-        KeySelector<RootUpdate<T>, Tuple> selector = sinkKey == null ? new ConstantKey<>() : new SharedVariableKey<>(sinkKey);
-        String sinkName = plan.kind() == PlanKind.CYCLIC_P_HIERARCHICAL
-                ? "bags (worst-case-optimal delta joins) + Boolean join of " + plan.bags().size()
-                        + " bags + payload recovery (sink)"
-                : "Boolean join + payload recovery (sink)";
-        return union(roots)
-                .keyBy(selector, TupleTypeInfo.INSTANCE)
-                .transform(sinkName, resultType,
-                        new BorderSinkOperator<>(plan, semiring, payloadType, rootType, sinkKey != null,
-                                singleChannel(roots), period, options.outputMode() == OutputMode.CHANGELOG))
-                .uid(uidPrefix + "sink")
-                .setParallelism(sinkKey == null ? 1 : options.sinkParallelism());
-    }
-
-    /**
-     * For the first free variable in every root schema, its position in each tree's root schema;
-     * null if no variable is shared by all (then the sink runs under one constant key).
-     */
-    private int[] sharedVariablePositions() {
-        for (String v : plan.query().head()) {
-            int[] positions = new int[plan.viewTrees().size()];
-            boolean everywhere = true;
+                    .setParallelism(sinkParallelism);
+        } else {
+            List<DataStream<RootUpdate<T>>> roots = new ArrayList<>();
             for (ViewTree t : plan.viewTrees()) {
-                positions[t.index()] = t.schema().indexOf(v);
-                everywhere &= positions[t.index()] >= 0;
+                SingleOutputStreamOperator<RootUpdate<T>> tree = ingest.getSideOutput(treeTags.get(t.index()))
+                        .keyBy(new TreeKey<>(ViewTreeOperator.keyLength(t)), TupleTypeInfo.INSTANCE)
+                        .transform(layout.trees().get(t.index()).name(), rootType,
+                                new ViewTreeOperator<>(plan, semiring, t.index(), payloadType, deltaType, rootType,
+                                        deadLetterTag, layout.shares(), sinkParallelism, sinkMaxParallelism))
+                        .uid(uidPrefix + "tree-" + t.index())
+                        .setParallelism(parallelism);
+                deadLetters.add(tree.getSideOutput(deadLetterTag));
+                roots.add(tree);
             }
-            if (everywhere) {
-                return positions;
-            }
+            KeySelector<RootUpdate<T>, Tuple> key = layout.hashVariable() != null
+                    ? new RootValueKey<>(rootPositionsOf(layout.hashVariable())) : new CellKey<>();
+            results = union(roots)
+                    .keyBy(key, TupleTypeInfo.INSTANCE)
+                    .connect(epochs)
+                    .transform(layout.sink().name(), resultType,
+                            new BorderSinkOperator<>(plan, semiring, payloadType, rootType, deadLetterTag, changelog))
+                    .uid(uidPrefix + "sink")
+                    .setParallelism(sinkParallelism);
         }
-        return null;
+        deadLetters.add(results.getSideOutput(deadLetterTag));
+        return new IvmJob<>(plan, layout, results, union(deadLetters), epochEnds);
     }
 
-    /**
-     * Whether the streams together reach each downstream subtask on one channel only (one stream
-     * from one subtask); then records arrive in insert order and need not be held back.
-     */
-    private static boolean singleChannel(List<? extends DataStream<?>> streams) {
-        return streams.size() == 1 && streams.get(0).getParallelism() == 1;
+    /** Per atom, the position of {@code variable} among the atom's variables. */
+    private int[] positionsOf(String variable) {
+        int[] out = new int[plan.query().body().size()];
+        for (Atom a : plan.query().body()) {
+            out[a.index()] = a.variables().indexOf(variable);
+        }
+        return out;
+    }
+
+    /** Per view tree, the position of {@code variable} in its root schema. */
+    private int[] rootPositionsOf(String variable) {
+        int[] out = new int[plan.viewTrees().size()];
+        for (ViewTree t : plan.viewTrees()) {
+            out[t.index()] = t.schema().indexOf(variable);
+        }
+        return out;
     }
 
     private static <X> DataStream<X> union(List<DataStream<X>> streams) {
@@ -200,32 +174,75 @@ final class IvmJobBuilder<T> {
         return first.union(rest);
     }
 
-    /** Keys a delta by its view key. */
-    static final class DeltaKey<T> implements KeySelector<Delta<T>, Tuple> {
+    /**
+     * Keys a delta for its view tree's operator: the leading values of its key (the root schema, or
+     * the top bound variable), or the partition the ingest chose for a delta without state on the way.
+     */
+    static final class TreeKey<T> implements KeySelector<Delta<T>, Tuple> {
+        private static final long serialVersionUID = 1L;
+        private final int[] prefix;
+
+        TreeKey(int length) {
+            prefix = new int[length];
+            for (int i = 0; i < length; i++) {
+                prefix[i] = i;
+            }
+        }
+
+        @Override
+        public Tuple getKey(Delta<T> delta) {
+            if (delta.partition() != null) {
+                return delta.partition();
+            }
+            Tuple key = delta.key();
+            return key.arity() == prefix.length ? key : key.project(prefix);
+        }
+    }
+
+    /** Keys a delta by the cell the ingest sent it to. */
+    static final class PartitionKey<T> implements KeySelector<Delta<T>, Tuple> {
         private static final long serialVersionUID = 1L;
 
         @Override
         public Tuple getKey(Delta<T> delta) {
-            return delta.key();
+            return delta.partition();
         }
     }
 
-    /** One key for everything: the operator holds all state under {@link Tuple#EMPTY}. */
-    static final class ConstantKey<X> implements KeySelector<X, Tuple> {
+    /** Keys a fallback delta by the value of the variable that every atom has. */
+    static final class AtomValueKey<T> implements KeySelector<Delta<T>, Tuple> {
+        private static final long serialVersionUID = 1L;
+        private final int[][] positions;
+
+        AtomValueKey(int[] positions) {
+            this.positions = new int[positions.length][];
+            for (int i = 0; i < positions.length; i++) {
+                this.positions[i] = new int[] {positions[i]};
+            }
+        }
+
+        @Override
+        public Tuple getKey(Delta<T> delta) {
+            return delta.key().project(positions[delta.atom()]);
+        }
+    }
+
+    /** Keys a root update by the cell the tree operator sent it to. */
+    static final class CellKey<T> implements KeySelector<RootUpdate<T>, Tuple> {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public Tuple getKey(X value) {
-            return Tuple.EMPTY;
+        public Tuple getKey(RootUpdate<T> update) {
+            return update.cell();
         }
     }
 
     /** Keys a root update by the value of the free variable that every root schema has. */
-    static final class SharedVariableKey<T> implements KeySelector<RootUpdate<T>, Tuple> {
+    static final class RootValueKey<T> implements KeySelector<RootUpdate<T>, Tuple> {
         private static final long serialVersionUID = 1L;
         private final int[][] positions;
 
-        SharedVariableKey(int[] positions) {
+        RootValueKey(int[] positions) {
             this.positions = new int[positions.length][];
             for (int i = 0; i < positions.length; i++) {
                 this.positions[i] = new int[] {positions[i]};

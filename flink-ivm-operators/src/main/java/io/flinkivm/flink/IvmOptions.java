@@ -7,22 +7,20 @@ import java.time.Duration;
 /**
  * Options of a flink-ivm job. Immutable; each {@code with...} returns a copy.
  *
- * @param snapshotEvery emit a prefix-exact snapshot every this many inserts (0, the default: only
- *     at the end of bounded input and on control records)
- * @param snapshotPeriod also emit a recent (not prefix-exact) snapshot on this processing-time
- *     period (null, the default: never)
- * @param sinkParallelism parallelism of the sink when every root view shares a free variable to
- *     key it by (default 1); otherwise the sink always runs at parallelism 1
+ * @param snapshotEvery end an epoch, and so take a snapshot, after every this many inserts of each
+ *     ingest subtask (0, the default: only at the end of bounded input and on control records)
+ * @param snapshotPeriod also end an epoch on every tick of this processing-time period (null, the
+ *     default: never); every ingest subtask ticks at the same wall-clock times, so this keeps
+ *     subtasks with unequal input rates, and idle ones, in step
+ * @param parallelism the parallelism of every flink-ivm operator (0, the default: the environment's)
  * @param strategy the planner strategy (default {@link Planner.Strategy#AUTO})
- * @param progressEvery emit a progress watermark every this many inserts (default 256): the sink
- *     holds back at most about this many inserts' updates before applying them
  * @param outputMode snapshots (default) or a changelog of upserts
+ * @param progressEvery end an epoch without a snapshot after every this many inserts of each ingest
+ *     subtask (0, the default: never): the watermark after the sink then says how far the job is
+ *     ({@link IvmJob#epochs()} tells how many inserts each epoch holds)
  */
-public record IvmOptions(long snapshotEvery, Duration snapshotPeriod, int sinkParallelism,
-        Planner.Strategy strategy, long progressEvery, OutputMode outputMode) implements Serializable {
-
-    /** Default of {@link #progressEvery()}. */
-    public static final long DEFAULT_PROGRESS_EVERY = 256;
+public record IvmOptions(long snapshotEvery, Duration snapshotPeriod, int parallelism, Planner.Strategy strategy,
+        OutputMode outputMode, long progressEvery) implements Serializable {
 
     public IvmOptions {
         if (snapshotEvery < 0) {
@@ -31,51 +29,49 @@ public record IvmOptions(long snapshotEvery, Duration snapshotPeriod, int sinkPa
         if (snapshotPeriod != null && (snapshotPeriod.isNegative() || snapshotPeriod.isZero())) {
             throw new IllegalArgumentException("snapshotPeriod must be positive, got " + snapshotPeriod);
         }
-        if (sinkParallelism < 1) {
-            throw new IllegalArgumentException("sinkParallelism must be >= 1, got " + sinkParallelism);
+        if (parallelism < 0) {
+            throw new IllegalArgumentException("parallelism must be >= 0 (0: the environment's), got " + parallelism);
         }
         if (strategy == null) {
             throw new IllegalArgumentException("strategy must not be null");
         }
-        if (progressEvery < 1) {
-            throw new IllegalArgumentException("progressEvery must be >= 1, got " + progressEvery);
-        }
         if (outputMode == null) {
             throw new IllegalArgumentException("outputMode must not be null");
         }
+        if (progressEvery < 0) {
+            throw new IllegalArgumentException("progressEvery must be >= 0, got " + progressEvery);
+        }
     }
 
-    /** Snapshots at the end of input and on control records, sink parallelism 1, AUTO planning. */
+    /** Snapshots at the end of input and on control records, the environment's parallelism, AUTO planning. */
     public static IvmOptions defaults() {
-        return new IvmOptions(0, null, 1, Planner.Strategy.AUTO, DEFAULT_PROGRESS_EVERY, OutputMode.SNAPSHOT);
+        return new IvmOptions(0, null, 0, Planner.Strategy.AUTO, OutputMode.SNAPSHOT, 0);
     }
 
     public IvmOptions withSnapshotEvery(long inserts) {
-        return inserts == snapshotEvery ? this
-                : new IvmOptions(inserts, snapshotPeriod, sinkParallelism, strategy, progressEvery, outputMode);
+        return inserts == snapshotEvery ? this : new IvmOptions(inserts, snapshotPeriod, parallelism, strategy, outputMode, progressEvery);
     }
 
     public IvmOptions withSnapshotPeriod(Duration period) {
-        return new IvmOptions(snapshotEvery, period, sinkParallelism, strategy, progressEvery, outputMode);
+        return new IvmOptions(snapshotEvery, period, parallelism, strategy, outputMode, progressEvery);
     }
 
-    public IvmOptions withSinkParallelism(int parallelism) {
-        return parallelism == sinkParallelism ? this
-                : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, progressEvery, outputMode);
-    }
-
-    public IvmOptions withProgressEvery(long inserts) {
-        return inserts == progressEvery ? this
-                : new IvmOptions(snapshotEvery, snapshotPeriod, sinkParallelism, strategy, inserts, outputMode);
+    /** Runs every flink-ivm operator at {@code p} subtasks (0: the environment's parallelism). */
+    public IvmOptions withParallelism(int p) {
+        return p == parallelism ? this : new IvmOptions(snapshotEvery, snapshotPeriod, p, strategy, outputMode, progressEvery);
     }
 
     public IvmOptions withOutputMode(OutputMode mode) {
-        return mode == outputMode ? this
-                : new IvmOptions(snapshotEvery, snapshotPeriod, sinkParallelism, strategy, progressEvery, mode);
+        return mode == outputMode ? this : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, mode, progressEvery);
     }
 
     public IvmOptions withStrategy(Planner.Strategy s) {
-        return s == strategy ? this
-                : new IvmOptions(snapshotEvery, snapshotPeriod, sinkParallelism, s, progressEvery, outputMode);
+        return s == strategy ? this : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, s, outputMode, progressEvery);
+    }
+
+    /** Ends an epoch without a snapshot after every {@code inserts} inserts of each ingest subtask (0: never). */
+    public IvmOptions withProgressEvery(long inserts) {
+        return inserts == progressEvery ? this
+                : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, outputMode, inserts);
     }
 }

@@ -49,6 +49,27 @@ public final class Snapshots {
         return out;
     }
 
+    /**
+     * The cut of every snapshot with an end marker, by snapshot id: per ingest subtask, how many of
+     * its inserts the snapshot reflects ({@link ResultRecord#cut()}).
+     *
+     * @throws IllegalStateException if two end markers of one snapshot disagree on its cut
+     */
+    public static <T> TreeMap<Long, long[]> cuts(Iterable<ResultRecord<T>> records) {
+        TreeMap<Long, long[]> out = new TreeMap<>();
+        for (ResultRecord<T> r : records) {
+            if (r.isEnd()) {
+                long[] cut = r.cut();
+                long[] before = out.putIfAbsent(r.snapshotId(), cut);
+                if (before != null && !java.util.Arrays.equals(before, cut)) {
+                    throw new IllegalStateException("snapshot " + r.snapshotId() + " has the cuts "
+                            + java.util.Arrays.toString(before) + " and " + java.util.Arrays.toString(cut));
+                }
+            }
+        }
+        return out;
+    }
+
     /** The rows of the latest complete prefix-exact snapshot (empty if there is none). */
     public static <T> Map<Tuple, T> latest(Iterable<ResultRecord<T>> records, int parts) {
         TreeMap<Long, Map<Tuple, T>> all = byId(records, parts);

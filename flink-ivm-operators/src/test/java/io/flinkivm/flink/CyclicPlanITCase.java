@@ -19,14 +19,17 @@ import io.flinkivm.core.testing.Insert;
 import io.flinkivm.core.testing.RandomStreams;
 import io.flinkivm.core.testing.ResultDiff;
 import io.flinkivm.core.testing.TestSemirings;
+import io.flinkivm.flink.source.PartitionedSource;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -85,7 +88,7 @@ class CyclicPlanITCase {
         Random r = new Random(seed);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
                 FlinkIvmITCase.config(backend, parallelism));
-        List<List<Insert<T>>> streams = new ArrayList<>();
+        List<IvmTestJobs.Partitioned<T>> streams = new ArrayList<>();
         List<MaintenancePlan> plans = new ArrayList<>();
         String run = "cyclic " + k.name() + " " + backend + " p=" + parallelism + " seed=" + seed + " query ";
         for (int i = 0; i < QUERIES.size(); i++) {
@@ -97,13 +100,13 @@ class CyclicPlanITCase {
             RandomStreams.Domain domain = new RandomStreams.Domain(q.body().size() > 4 ? 2 : 3,
                     RandomStreams.ValueType.LONG);
             List<Insert<T>> stream = RandomStreams.generate(q, k, r, 96, domain, TestSemirings.payloads(k));
-            DataStream<InputRecord<T>> input = env.fromData(IvmTestJobs.records(stream), FlinkIvm.inputType(k))
-                    .uid("test-inserts-" + i);
-            IvmJob<T> job = FlinkIvm.maintain(input, plan, k,
-                    IvmOptions.defaults().withSnapshotEvery(SNAPSHOT_EVERY).withSinkParallelism(parallelism));
+            IvmTestJobs.Partitioned<T> parts = IvmTestJobs.Partitioned.roundRobin(stream, parallelism);
+            DataStream<InputRecord<T>> input = env.fromSource(PartitionedSource.of(parts.records(), FlinkIvm.inputType(k)),
+                    WatermarkStrategy.noWatermarks(), "inserts " + i).setParallelism(parallelism).uid("test-inserts-" + i);
+            IvmJob<T> job = FlinkIvm.maintain(input, plan, k, IvmOptions.defaults().withSnapshotEvery(SNAPSHOT_EVERY));
             assertThat(job.plan().kind()).isEqualTo(PlanKind.CYCLIC_P_HIERARCHICAL);
             IvmTestJobs.record(job.results(), run + i);
-            streams.add(stream);
+            streams.add(parts);
             plans.add(plan);
         }
         env.execute(run);
@@ -112,53 +115,18 @@ class CyclicPlanITCase {
             for (IvmTestJobs.Seen<T> seen : IvmTestJobs.<T>seen(run + i)) {
                 records.add(seen.record());
             }
-            compare(plans.get(i), k, streams.get(i), records, FlinkIvmITCase.sinkParts(plans.get(i), parallelism),
-                    run + i + ": " + QUERIES.get(i));
+            TreeMap<Long, Map<Tuple, T>> snapshots = IvmTestJobs.checkSnapshots(plans.get(i), k, streams.get(i), records,
+                    FlinkIvmITCase.sinkParts(plans.get(i), parallelism), run + i + ": " + QUERIES.get(i));
+            assertThat(snapshots).as("snapshots of %s", QUERIES.get(i))
+                    .hasSizeGreaterThanOrEqualTo(streams.get(i).stream().size() / SNAPSHOT_EVERY / parallelism);
+            assertThat(snapshots.values().stream().mapToLong(Map::size).sum())
+                    .as("result rows over all snapshots of %s (the stream must produce some)", QUERIES.get(i)).isPositive();
         }
     }
 
     static final int SNAPSHOT_EVERY = 6;
 
-    /** Every prefix-exact snapshot against the naive evaluator, the last one against the core engine. */
-    private static <T> void compare(MaintenancePlan plan, Semiring<T> k, List<Insert<T>> stream,
-            List<ResultRecord<T>> records, int parts, String label) {
-        ConjunctiveQuery q = plan.query();
-        Map<Long, Map<Tuple, T>> snapshots = Snapshots.byId(records, parts);
-        Set<Long> ids = new TreeSet<>();
-        for (long n = SNAPSHOT_EVERY; n <= stream.size(); n += SNAPSHOT_EVERY) {
-            ids.add(n);
-        }
-        ids.add((long) stream.size());
-        assertThat(snapshots.keySet()).as("snapshots of %s", label).isEqualTo(ids);
-        String context = label + "\nstream: " + RandomStreams.format(stream);
-        KDatabase<T> db = new KDatabase<>(k);
-        int applied = 0;
-        long rows = 0;
-        for (Map.Entry<Long, Map<Tuple, T>> e : snapshots.entrySet()) {
-            while (applied < e.getKey()) {
-                Insert<T> i = stream.get(applied++);
-                db.insert(i.relation(), i.tuple(), i.payload());
-            }
-            Map<Tuple, T> expected = NaiveEvaluator.evaluate(q, k, db.relations());
-            assertThat(ResultDiff.compare(k, expected, List.copyOf(e.getValue().entrySet())))
-                    .as("snapshot %d of %s", e.getKey(), context).isEmpty();
-            rows += e.getValue().size();
-        }
-        assertThat(rows).as("result rows over all snapshots of %s (the stream must produce some)", context).isPositive();
-        IvmEngine<T> engine = Engines.create(plan, k);
-        for (Insert<T> i : stream) {
-            engine.insert(i.relation(), i.tuple(), i.payload());
-        }
-        List<Map.Entry<Tuple, T>> core = new ArrayList<>();
-        for (Iterator<ResultTuple<T>> it = engine.enumerate(); it.hasNext(); ) {
-            ResultTuple<T> t = it.next();
-            core.add(Map.entry(t.tuple(), t.payload()));
-        }
-        assertThat(ResultDiff.compare(k, snapshots.get((long) stream.size()), core))
-                .as("final snapshot vs core engine, %s", context).isEmpty();
-    }
-
-    /** The job holds the cyclic plan: bags in the sink, keyed (in parallel) only under a shared variable. */
+    /** The job holds the cyclic plan: bags in the sink, keyed by a shared variable, or else over HyperCube cells. */
     @Test
     void theJobShowsTheCyclicPlan() {
         Semiring<Long> k = NaturalSemiring.INSTANCE;
@@ -167,11 +135,12 @@ class CyclicPlanITCase {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
                     FlinkIvmITCase.config("hashmap", 2));
             IvmJob<Long> job = FlinkIvm.maintain(env.fromData(List.of(InputRecord.insert("S", Tuple.of(1L, 2L), 1L)),
-                    FlinkIvm.inputType(k)), plan, k, IvmOptions.defaults().withSinkParallelism(2));
+                    FlinkIvm.inputType(k)), plan, k, IvmOptions.defaults().withParallelism(2));
             assertThat(job.plan()).isSameAs(plan);
             assertThat(job.plan().explain()).contains("fhtw = 1.5");
             assertThat(job.results().getTransformation().getName()).startsWith("bags (worst-case-optimal delta joins)");
-            assertThat(job.results().getParallelism()).as(text).isEqualTo(text.equals(KEYED_TRIANGLE) ? 2 : 1);
+            assertThat(job.results().getParallelism()).as(text).isEqualTo(2);
+            assertThat(job.layout().sink().input()).as(text).startsWith(text.equals(KEYED_TRIANGLE) ? "hash(" : "shares ");
         }
     }
 }

@@ -37,16 +37,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Exactly-once on a MiniCluster: RocksDB with incremental checkpoints every 100 ms, a throttled
- * replayable source, and failures injected between the source and flink-ivm. Every snapshot of a
- * run with failures equals the same snapshot of a run without, and the core engine's result after
- * as many inserts; the last one equals the naive oracle's. Snapshots that are emitted again after a
- * restore have the same rows as the first time.
+ * replayable source in two partitions, and failures injected between the source and flink-ivm.
+ * Every snapshot of a run with failures equals the same snapshot of a run without, and the core
+ * engine's result over the inserts its cut claims; the last one equals the naive oracle's.
+ * Snapshots that are emitted again after a restore have the same rows as the first time.
  */
 class ExactlyOnceITCase {
 
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
 
     /** Two trees, V[A] (a join at B) and V[A,C]; the sink is keyed by A and runs in parallel. */
     static final String QUERY = "Q(A,C) :- R(A,B), S(A,B,D), T(A,C,E)";
@@ -62,56 +62,47 @@ class ExactlyOnceITCase {
     static final RateLimiterStrategy PER_CHECKPOINT = RateLimiterStrategy.perCheckpoint(200);
 
     static List<Insert<Long>> stream;
+    static IvmTestJobs.Partitioned<Long> input;
     static TreeMap<Long, Map<Tuple, Long>> reference;
-    static TreeMap<Long, Map<Tuple, Long>> core;
 
     @BeforeAll
     static void referenceRun(@TempDir Path checkpoints) throws Exception {
         stream = RandomStreams.generate(PLAN.query(), K, new Random(42), INSERTS,
                 new RandomStreams.Domain(8, RandomStreams.ValueType.LONG), TestSemirings.payloads(K));
-        Set<Long> ids = new TreeSet<>();
-        for (long n = SNAPSHOT_EVERY; n <= INSERTS; n += SNAPSHOT_EVERY) {
-            ids.add(n);
-        }
-        ids.add((long) INSERTS);
-        core = IvmTestJobs.coreSnapshots(PLAN, K, stream, ids);
-        reference = run("reference", checkpoints, RateLimiterStrategy.noOp(), new long[0]);
-
-        assertThat(reference.keySet()).isEqualTo(ids);
-        assertThat(reference).isEqualTo(core);
+        input = IvmTestJobs.Partitioned.roundRobin(stream, PARALLELISM);
+        List<ResultRecord<Long>> records = run("reference", checkpoints, RateLimiterStrategy.noOp(), List.of());
+        reference = Snapshots.byId(records, PARALLELISM);
+        assertThat(reference.keySet()).hasSizeGreaterThanOrEqualTo(INSERTS / (int) SNAPSHOT_EVERY / PARALLELISM)
+                .contains((long) INSERTS);
+        assertThat(reference).isEqualTo(IvmTestJobs.overCuts(PLAN, K, input, Snapshots.cuts(records)));
         assertThat(reference.get((long) INSERTS)).as("final snapshot vs the oracle")
                 .isEqualTo(IvmTestJobs.oracle(PLAN, K, stream))
                 .isNotEmpty();
     }
 
-    /** Runs the job and returns its snapshots as the (exactly-once) collect sink delivered them. */
-    static TreeMap<Long, Map<Tuple, Long>> run(String name, Path checkpoints, RateLimiterStrategy rate, long[] failAfter)
+    /** Runs the job and returns what the (exactly-once) collect sink delivered. */
+    static List<ResultRecord<Long>> run(String name, Path checkpoints, RateLimiterStrategy<?> rate, List<Fault> faults)
             throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
                 IvmTestJobs.checkpointed("rocksdb", PARALLELISM, checkpoints));
-        DataStream<InputRecord<Long>> inserts = IvmTestJobs.source(env, IvmTestJobs.records(stream),
-                FlinkIvm.inputType(K), rate);
-        List<Fault> faults = new ArrayList<>();
-        for (long n : failAfter) {
-            faults.add(new Fault(FaultKind.AT_RECORD, true, n));
-        }
+        DataStream<InputRecord<Long>> inserts = IvmTestJobs.source(env, input, FlinkIvm.inputType(K), rate);
         if (!faults.isEmpty()) {
-            inserts = IvmTestJobs.injectFaults(inserts, name, faults, SNAPSHOT_EVERY, PARALLELISM);
+            inserts = IvmTestJobs.injectFaults(inserts, name, faults);
         }
-        IvmJob<Long> job = FlinkIvm.maintain(inserts, PLAN, K,
-                IvmOptions.defaults().withSnapshotEvery(SNAPSHOT_EVERY).withSinkParallelism(PARALLELISM));
+        IvmJob<Long> job = FlinkIvm.maintain(inserts, PLAN, K, IvmOptions.defaults().withSnapshotEvery(SNAPSHOT_EVERY));
         IvmTestJobs.record(job.results(), name, faults, PARALLELISM);
         List<ResultRecord<Long>> collected = new ArrayList<>();
         try (CloseableIterator<ResultRecord<Long>> it = job.results().executeAndCollect(name)) {
             it.forEachRemaining(collected::add);
         }
-        return Snapshots.byId(collected, PARALLELISM);
+        return collected;
     }
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void oneFailureMidStreamChangesNoSnapshot(@TempDir Path checkpoints) throws Exception {
-        TreeMap<Long, Map<Tuple, Long>> snapshots = run("one-failure", checkpoints, PER_CHECKPOINT, new long[] {650});
+        TreeMap<Long, Map<Tuple, Long>> snapshots = Snapshots.byId(run("one-failure", checkpoints, PER_CHECKPOINT,
+                List.of(new Fault(FaultKind.AT_RECORD, true, 325))), PARALLELISM);
         assertThat(IvmTestJobs.FAILURES.get("one-failure")).hasSize(1);
         assertThat(snapshots).isEqualTo(reference);
         checkReEmittedSnapshots("one-failure", 1);
@@ -120,12 +111,12 @@ class ExactlyOnceITCase {
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void failuresInThreeSuccessiveAttemptsChangeNoSnapshot(@TempDir Path checkpoints) throws Exception {
-        TreeMap<Long, Map<Tuple, Long>> snapshots = run("three-failures", checkpoints, PER_CHECKPOINT,
-                new long[] {450, 520, 260});
+        TreeMap<Long, Map<Tuple, Long>> snapshots = Snapshots.byId(run("three-failures", checkpoints, PER_CHECKPOINT,
+                List.of(new Fault(FaultKind.AT_RECORD, true, 225), new Fault(FaultKind.AFTER_SNAPSHOT, false, 3),
+                        new Fault(FaultKind.AT_RECORD, true, 130))), PARALLELISM);
         assertThat(IvmTestJobs.FAILURES.get("three-failures")).hasSize(3);
         assertThat(snapshots).isEqualTo(reference);
-        // Each failure waits until the last snapshot before it is out; a restore from an earlier
-        // checkpoint emits it again (a restore point after it, though possible, is unlikely thrice).
+        // The failure right after a snapshot restores from a checkpoint before it: the snapshot comes again.
         assertThat(checkReEmittedSnapshots("three-failures", 3)).as("snapshots emitted completely by two attempts")
                 .isPositive();
     }

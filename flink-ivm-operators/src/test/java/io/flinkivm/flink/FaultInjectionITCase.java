@@ -46,9 +46,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Randomized fault injection on a MiniCluster, RocksDB with incremental checkpoints every 100 ms,
- * parallelism 2. Each case is drawn from its seed: a random query (even seeds p-hierarchical, from
- * {@link RandomQueries#pHierarchical}, with a parallel sink or a join view ({@link Shape}); odd
- * seeds not p-hierarchical, run by the fallback plan), a
+ * parallelism 1, 2 or 4 (by seed; the input in as many partitions, subtask i reads partition i).
+ * Each case is drawn from its seed: a random query (even seeds p-hierarchical, from
+ * {@link RandomQueries#pHierarchical}, with a sink keyed by a shared variable or a join view
+ * ({@link Shape}); odd seeds not p-hierarchical, run by the fallback plan), a
  * semiring (natural, min-plus, max-plus, Boolean), a random stream of {@value #INSERTS} inserts, and
  * a schedule of {@value #FAULTS} failures, one per attempt ({@link FaultKind}): at a random record
  * between the source and flink-ivm, in {@code snapshotState} of a random checkpoint (a checkpoint in
@@ -59,13 +60,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * middle of the stream and every fault comes before its end.
  *
  * <p>After recovery, every snapshot delivered by the exactly-once collect sink equals the run without
- * failures and the core engine's result after as many inserts, and the last one equals the naive
- * oracle's. Across all attempts (the recorder sees every emitted record), every snapshot that was
+ * failures, whose snapshots each equal the core engine's result over the inserts their cut claims,
+ * and the last one equals the naive oracle's. Across all attempts (the recorder sees every emitted record), every snapshot that was
  * emitted completely has the reference's contents, so no snapshot id is emitted twice with
  * different contents; the snapshot after which a failure was injected was emitted completely again.
  *
  * <p>A failing case prints its seed; rerun it alone with {@code -Dflinkivm.faults.seed=S}. The
- * number of cases (default 4, about 10 s each on an idle machine) is {@code -Dflinkivm.faults.cases=N}, e.g.
+ * number of cases (default 6, two per parallelism, about 10 s each on an idle machine) is {@code -Dflinkivm.faults.cases=N}, e.g.
  * {@code mvn -o -pl flink-ivm-operators -am verify -Dtest=FaultInjectionITCase
  * -Dsurefire.failIfNoSpecifiedTests=false -Dflinkivm.faults.cases=40} for a longer run.
  */
@@ -73,12 +74,12 @@ class FaultInjectionITCase {
 
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
 
     static final int INSERTS = 1000;
     static final int PER_CHECKPOINT = 150;
-    static final long SNAPSHOT_EVERY = 40;
-    static final int PARALLELISM = 2;
+    static final long SNAPSHOT_EVERY = 20;
+    static final int[] PARALLELISMS = {1, 2, 4};
     static final int FAULTS = 3;
     static final long FIRST_SEED = 7000;
     static final List<String> SEMIRINGS = List.of("natural", "min-plus", "max-plus", "boolean");
@@ -88,7 +89,7 @@ class FaultInjectionITCase {
         if (one != null && !one.isBlank()) {
             return Stream.of(Long.parseLong(one.trim()));
         }
-        int cases = Integer.getInteger("flinkivm.faults.cases", 4);
+        int cases = Integer.getInteger("flinkivm.faults.cases", 6);
         return LongStream.range(FIRST_SEED, FIRST_SEED + cases).boxed();
     }
 
@@ -103,34 +104,35 @@ class FaultInjectionITCase {
 
     private static <T> void check(long seed, Random r, Semiring<T> k, Path dir) throws Exception {
         long start = System.nanoTime();
+        int parallelism = PARALLELISMS[(int) Math.floorMod(seed / 2, 3L)];
         Case<T> c = Case.generate(Shape.of(seed), r, k);
+        IvmTestJobs.Partitioned<T> input = IvmTestJobs.Partitioned.roundRobin(c.stream(), parallelism);
         long generated = System.nanoTime();
-        List<Fault> faults = schedule(r);
+        List<Fault> faults = schedule(r, parallelism);
         String run = "faults seed " + seed;
         String context = "seed " + seed + " (rerun with -Dflinkivm.faults.seed=" + seed + "): " + k.name() + ", "
-                + c.plan().kind() + " plan of " + c.plan().query() + ", faults " + faults;
+                + c.plan().kind() + " plan of " + c.plan().query() + ", parallelism " + parallelism + ", faults " + faults;
         try {
-            int parts = FlinkIvmITCase.sinkParts(c.plan(), PARALLELISM);
-            Set<Long> ids = new TreeSet<>();
-            for (long n = SNAPSHOT_EVERY; n <= INSERTS; n += SNAPSHOT_EVERY) {
-                ids.add(n);
-            }
-            ids.add((long) INSERTS);
-            TreeMap<Long, Map<Tuple, T>> core = IvmTestJobs.coreSnapshots(c.plan(), k, c.stream(), ids);
-            TreeMap<Long, Map<Tuple, T>> reference = run(run + " reference", c, k, parts, List.of(), RateLimiterStrategy.noOp(),
-                    Files.createDirectories(dir.resolve("reference")));
-            assertThat(reference).as("run without failures vs the core engine").isEqualTo(core);
+            int parts = FlinkIvmITCase.sinkParts(c.plan(), parallelism);
+            List<ResultRecord<T>> referenceRecords = run(run + " reference", c, input, k, List.of(),
+                    RateLimiterStrategy.noOp(), Files.createDirectories(dir.resolve("reference")));
+            TreeMap<Long, Map<Tuple, T>> reference = Snapshots.byId(referenceRecords, parts);
+            TreeMap<Long, long[]> cuts = Snapshots.cuts(referenceRecords);
+            assertThat(reference.keySet()).as("snapshots of the run without failures").isEqualTo(cuts.keySet())
+                    .contains((long) INSERTS);
+            assertThat(reference).as("run without failures vs the core engine over each cut")
+                    .isEqualTo(IvmTestJobs.overCuts(c.plan(), k, input, cuts));
             assertThat(reference.get((long) INSERTS)).as("final snapshot vs the naive oracle")
                     .isEqualTo(IvmTestJobs.oracle(c.plan(), k, c.stream()));
 
             long referenced = System.nanoTime();
-            TreeMap<Long, Map<Tuple, T>> recovered = run(run, c, k, parts, faults,
-                    RateLimiterStrategy.perCheckpoint(PER_CHECKPOINT), Files.createDirectories(dir.resolve("faults")));
+            TreeMap<Long, Map<Tuple, T>> recovered = Snapshots.byId(run(run, c, input, k, faults,
+                    RateLimiterStrategy.perCheckpoint(PER_CHECKPOINT), Files.createDirectories(dir.resolve("faults"))), parts);
             List<Fired> fired = IvmTestJobs.fired(run);
             context += "\nfired: " + fired;
-            System.out.printf("fault injection seed %d: %s, %s plan (%s) of %s; case %d ms, reference run %d ms, "
-                    + "run with faults %d ms; fired: %s%n", seed, k.name(), c.plan().kind(), Shape.of(seed), c.plan().query(),
-                    (generated - start) / 1_000_000, (referenced - generated) / 1_000_000,
+            System.out.printf("fault injection seed %d: %s, %s plan (%s) of %s at parallelism %d; case %d ms, reference run"
+                    + " %d ms, run with faults %d ms; fired: %s%n", seed, k.name(), c.plan().kind(), Shape.of(seed),
+                    c.plan().query(), parallelism, (generated - start) / 1_000_000, (referenced - generated) / 1_000_000,
                     (System.nanoTime() - referenced) / 1_000_000, fired);
             assertThat(fired).as("failures thrown").hasSize(faults.size());
             assertThat(recovered).as("snapshots after recovery vs the run without failures").isEqualTo(reference);
@@ -150,9 +152,10 @@ class FaultInjectionITCase {
     /**
      * {@value #FAULTS} faults in random order: one during or at the end of a checkpoint, one right
      * after a snapshot, one of any kind. Each lets the stream advance by at most two checkpoints'
-     * worth of inserts (or three snapshots'), so that the last one still comes before the end.
+     * worth of inserts (at-record faults count the records of one of {@code parallelism} subtasks),
+     * or three snapshots', so that the last one still comes before the end.
      */
-    static List<Fault> schedule(Random r) {
+    static List<Fault> schedule(Random r, int parallelism) {
         List<FaultKind> kinds = new ArrayList<>();
         kinds.add(r.nextBoolean() ? FaultKind.IN_CHECKPOINT : FaultKind.ON_CHECKPOINT_COMPLETE);
         kinds.add(FaultKind.AFTER_SNAPSHOT);
@@ -163,7 +166,7 @@ class FaultInjectionITCase {
         List<Fault> out = new ArrayList<>();
         for (FaultKind kind : kinds) {
             out.add(switch (kind) {
-                case AT_RECORD -> new Fault(kind, true, 1 + r.nextInt(2 * PER_CHECKPOINT));
+                case AT_RECORD -> new Fault(kind, true, 1 + r.nextInt(2 * PER_CHECKPOINT / parallelism));
                 case IN_CHECKPOINT, ON_CHECKPOINT_COMPLETE -> new Fault(kind, r.nextBoolean(), 1 + r.nextInt(2));
                 case AFTER_SNAPSHOT -> new Fault(kind, false, 1 + r.nextInt(3));
             });
@@ -171,27 +174,25 @@ class FaultInjectionITCase {
         return out;
     }
 
-    /** Runs the job (with the faults injected) and returns the snapshots the collect sink delivered. */
-    private static <T> TreeMap<Long, Map<Tuple, T>> run(String run, Case<T> c, Semiring<T> k, int parts,
-            List<Fault> faults, RateLimiterStrategy rate, Path checkpoints) throws Exception {
+    /** Runs the job (with the faults injected) and returns the records the collect sink delivered. */
+    private static <T> List<ResultRecord<T>> run(String run, Case<T> c, IvmTestJobs.Partitioned<T> input, Semiring<T> k,
+            List<Fault> faults, RateLimiterStrategy<?> rate, Path checkpoints) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-                IvmTestJobs.checkpointed("rocksdb", PARALLELISM, checkpoints));
+                IvmTestJobs.checkpointed("rocksdb", input.parallelism(), checkpoints));
         DataStream<InputRecord<T>> inserts = IvmTestJobs.injectFaults(
-                IvmTestJobs.source(env, IvmTestJobs.records(c.stream()), FlinkIvm.inputType(k), rate),
-                run, faults, SNAPSHOT_EVERY, parts);
-        IvmJob<T> job = FlinkIvm.maintain(inserts, c.plan(), k,
-                IvmOptions.defaults().withSnapshotEvery(SNAPSHOT_EVERY).withSinkParallelism(PARALLELISM));
-        IvmTestJobs.record(job.results(), run, faults, parts);
+                IvmTestJobs.source(env, input, FlinkIvm.inputType(k), rate), run, faults);
+        IvmJob<T> job = FlinkIvm.maintain(inserts, c.plan(), k, IvmOptions.defaults().withSnapshotEvery(SNAPSHOT_EVERY));
+        IvmTestJobs.record(job.results(), run, faults, job.results().getParallelism());
         List<ResultRecord<T>> collected = new ArrayList<>();
         try (CloseableIterator<ResultRecord<T>> it = job.results().executeAndCollect(run)) {
             it.forEachRemaining(collected::add);
         }
-        return Snapshots.byId(collected, parts);
+        return collected;
     }
 
     /** What a case's plan must have. */
     enum Shape {
-        /** P-hierarchical, the sink keyed by a variable of every root view and running in parallel. */
+        /** P-hierarchical, the sink keyed by a variable of every root view. */
         PARALLEL_SINK,
         /** P-hierarchical, with a join view below a root view. */
         JOIN_VIEW,
@@ -228,7 +229,7 @@ class FaultInjectionITCase {
                 }
                 // Operators whose input has several channels (they hold records back in their state
                 // across checkpoints): a sink keyed by a shared variable, or a join view below a root.
-                if ((shape == Shape.PARALLEL_SINK && FlinkIvmITCase.sinkParts(plan, PARALLELISM) < 2)
+                if ((shape == Shape.PARALLEL_SINK && FlinkJobLayout.of(plan, 2).hashVariable() == null)
                         || (shape == Shape.JOIN_VIEW && plan.statefulNodes().isEmpty())) {
                     continue;
                 }

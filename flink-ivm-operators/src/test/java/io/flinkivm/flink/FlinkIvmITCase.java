@@ -20,12 +20,15 @@ import io.flinkivm.core.testing.DifferentialCase;
 import io.flinkivm.core.testing.Insert;
 import io.flinkivm.core.testing.RandomStreams;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -38,15 +41,15 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * flink-ivm jobs on a MiniCluster, heap and RocksDB, parallelism 1 and 2: every prefix-exact
- * snapshot equals the naive evaluator's result after that many inserts, and the final one equals the
- * core engine's.
+ * flink-ivm jobs on a MiniCluster, heap and RocksDB, parallelism 1, 2 and 4, the input in as many
+ * partitions (subtask i reads partition i): every snapshot equals the naive evaluator's result over
+ * exactly the inserts its cut claims, and the final one equals the core engine's over the stream.
  */
 class FlinkIvmITCase {
 
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
 
     static Configuration config(String backend, int parallelism) {
         Configuration c = new Configuration();
@@ -61,7 +64,7 @@ class FlinkIvmITCase {
         String[] semirings = {"natural", "min-plus", "provenance", "boolean"};
         long seed = 1;
         for (String backend : List.of("hashmap", "rocksdb")) {
-            for (int parallelism : List.of(1, 2)) {
+            for (int parallelism : List.of(1, 2, 4)) {
                 for (String semiring : semirings) {
                     out.add(Arguments.of(backend, parallelism, semiring, seed++));
                 }
@@ -94,55 +97,36 @@ class FlinkIvmITCase {
             int parallelism, String label, OutputMode mode) throws Exception {
         MaintenancePlan plan = Planner.plan(q, k);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config(backend, parallelism));
-        List<InputRecord<T>> records = new ArrayList<>();
-        for (Insert<T> i : stream) {
-            records.add(InputRecord.insert(i.relation(), i.tuple(), i.payload()));
-        }
-        DataStream<InputRecord<T>> input = env.fromData(records, FlinkIvm.inputType(k));
-        IvmJob<T> job = FlinkIvm.maintain(input, plan, k,
-                IvmOptions.defaults().withSnapshotEvery(3).withSinkParallelism(parallelism).withOutputMode(mode));
+        IvmTestJobs.Partitioned<T> parts = IvmTestJobs.Partitioned.roundRobin(stream, parallelism);
+        DataStream<InputRecord<T>> input = IvmTestJobs.source(env, parts, FlinkIvm.inputType(k), RateLimiterStrategy.noOp());
+        IvmJob<T> job = FlinkIvm.maintain(input, plan, k, IvmOptions.defaults().withSnapshotEvery(3).withOutputMode(mode));
         List<ResultRecord<T>> collected = new ArrayList<>();
         try (CloseableIterator<ResultRecord<T>> it = job.results().executeAndCollect("ivm " + label)) {
             it.forEachRemaining(collected::add);
         }
-        int parts = sinkParts(plan, parallelism);
-        Map<Long, Map<Tuple, T>> snapshots = mode == OutputMode.SNAPSHOT ? Snapshots.byId(collected, parts)
-                : Snapshots.changelogStates(collected, parts, k);
-        assertThat(snapshots).as("snapshots of %s", label).containsKey((long) stream.size());
-        KDatabase<T> db = new KDatabase<>(k);
-        int applied = 0;
-        String context = label + "\nquery: " + q + "\nplan: " + plan.kind() + "\nstream: " + RandomStreams.format(stream);
-        for (Map.Entry<Long, Map<Tuple, T>> e : snapshots.entrySet()) {
-            while (applied < e.getKey()) {
-                Insert<T> i = stream.get(applied++);
+        int sinks = job.results().getParallelism();
+        assertThat(sinks).isEqualTo(sinkParts(plan, parallelism));
+        if (mode == OutputMode.SNAPSHOT) {
+            IvmTestJobs.checkSnapshots(plan, k, parts, collected, sinks, label);
+            return;
+        }
+        // A changelog folds into the snapshots.
+        TreeMap<Long, Map<Tuple, T>> states = Snapshots.changelogStates(collected, sinks, k);
+        Map<Long, long[]> cuts = Snapshots.cuts(collected);
+        assertThat(states).containsKey((long) stream.size());
+        for (Map.Entry<Long, Map<Tuple, T>> e : states.entrySet()) {
+            KDatabase<T> db = new KDatabase<>(k);
+            for (Insert<T> i : parts.claimed(cuts.get(e.getKey()))) {
                 db.insert(i.relation(), i.tuple(), i.payload());
             }
-            Map<Tuple, T> expected = NaiveEvaluator.evaluate(q, k, db.relations());
-            assertThat(e.getValue()).as("snapshot %d of %s", e.getKey(), context).isEqualTo(expected);
+            assertThat(e.getValue()).as("changelog state %d of %s", e.getKey(), label)
+                    .isEqualTo(NaiveEvaluator.evaluate(q, k, db.relations()));
         }
-        IvmEngine<T> engine = Engines.create(plan, k);
-        for (Insert<T> i : stream) {
-            engine.insert(i.relation(), i.tuple(), i.payload());
-        }
-        Map<Tuple, T> core = new HashMap<>();
-        for (Iterator<ResultTuple<T>> it = engine.enumerate(); it.hasNext(); ) {
-            ResultTuple<T> r = it.next();
-            core.put(r.tuple(), r.payload());
-        }
-        assertThat(snapshots.get((long) stream.size())).as("final snapshot vs core engine, %s", context).isEqualTo(core);
     }
 
     /** Sink subtasks that emit an end marker per snapshot. */
     static int sinkParts(MaintenancePlan plan, int parallelism) {
-        if (plan.kind() == PlanKind.FALLBACK_DELTA_JOIN) {
-            return 1;
-        }
-        for (String v : plan.query().head()) {
-            if (plan.viewTrees().stream().allMatch(t -> t.schema().contains(v))) {
-                return parallelism;
-            }
-        }
-        return 1;
+        return FlinkJobLayout.of(plan, parallelism).sink().parallelism();
     }
 
     @ParameterizedTest(name = "{0} p={1}")
@@ -174,6 +158,6 @@ class FlinkIvmITCase {
     }
 
     static Stream<Arguments> backends() {
-        return Stream.of(Arguments.of("hashmap", 1), Arguments.of("rocksdb", 2));
+        return Stream.of(Arguments.of("hashmap", 1), Arguments.of("rocksdb", 2), Arguments.of("hashmap", 4));
     }
 }

@@ -11,6 +11,8 @@ import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.testing.Insert;
+import io.flinkivm.core.testing.RandomStreams;
+import io.flinkivm.core.testing.ResultDiff;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,14 +34,14 @@ import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import io.flinkivm.flink.source.PartitionedSource;
 
 /**
  * Pieces of the MiniCluster jobs that check checkpoints, failures and savepoints: a replayable
@@ -81,39 +83,121 @@ final class IvmTestJobs {
     }
 
     /**
-     * The records in order from a checkpointed source at parallelism 1 (a restore resumes at the
-     * checkpointed position), throttled by {@code rate}: e.g. {@link RateLimiterStrategy#perCheckpoint}
-     * guarantees checkpoints in the middle of the stream however slow the machine is.
+     * A stream dealt round robin into {@code p} partitions; partition i is read, in order, by source
+     * subtask i and so by ingest subtask i (chained, forward). A snapshot's cut claims the first
+     * cut[i] inserts of partition i.
      */
-    static <T> DataStream<InputRecord<T>> source(StreamExecutionEnvironment env, List<InputRecord<T>> records,
-            TypeInformation<InputRecord<T>> type, RateLimiterStrategy rate) {
-        return env.fromSource(new DataGeneratorSource<>(new FromList<>(records), records.size(), rate, type),
-                        WatermarkStrategy.noWatermarks(), "inserts")
-                .setParallelism(1)
+    record Partitioned<T>(List<Insert<T>> stream, List<List<Insert<T>>> partitions) {
+        static <T> Partitioned<T> roundRobin(List<Insert<T>> stream, int p) {
+            return new Partitioned<>(stream, PartitionedSource.roundRobin(stream, p));
+        }
+
+        int parallelism() {
+            return partitions.size();
+        }
+
+        /** The inserts a cut claims. */
+        List<Insert<T>> claimed(long[] cut) {
+            List<Insert<T>> out = new ArrayList<>();
+            for (int i = 0; i < cut.length; i++) {
+                out.addAll(partitions.get(i).subList(0, Math.toIntExact(cut[i])));
+            }
+            return out;
+        }
+
+        /** The records of each partition, with origins {@code insert n} (n: the position in the whole stream, from 1). */
+        List<List<InputRecord<T>>> records() {
+            return PartitionedSource.roundRobin(IvmTestJobs.records(stream), partitions.size());
+        }
+    }
+
+    /**
+     * The partitions from a checkpointed {@link PartitionedSource} at their number's parallelism (a
+     * restore resumes at the checkpointed positions), throttled by {@code rate}: e.g.
+     * {@link RateLimiterStrategy#perCheckpoint} guarantees checkpoints in the middle of the stream
+     * however slow the machine is.
+     */
+    static <T> SingleOutputStreamOperator<InputRecord<T>> source(StreamExecutionEnvironment env, Partitioned<T> parts,
+            TypeInformation<InputRecord<T>> type, RateLimiterStrategy<?> rate) {
+        return env.fromSource(PartitionedSource.of(parts.records(), type, env.getConfig().getSerializerConfig())
+                                .withRateLimit(rate), WatermarkStrategy.noWatermarks(), "inserts")
+                .setParallelism(parts.parallelism())
                 .uid("test-inserts");
     }
 
-    /** The i-th record of a list. */
-    static final class FromList<T> implements GeneratorFunction<Long, InputRecord<T>> {
-        private static final long serialVersionUID = 1L;
-        private final ArrayList<InputRecord<T>> records;
-
-        FromList(List<InputRecord<T>> records) {
-            this.records = new ArrayList<>(records);
+    /**
+     * For each snapshot (by id, with its cut), the core engine's result over exactly the inserts the
+     * cut claims; the cuts grow from one snapshot to the next, so each insert is applied once.
+     */
+    static <T> TreeMap<Long, Map<Tuple, T>> overCuts(MaintenancePlan plan, Semiring<T> k, Partitioned<T> parts,
+            Map<Long, long[]> cuts) {
+        IvmEngine<T> engine = Engines.create(plan, k);
+        long[] applied = new long[parts.parallelism()];
+        TreeMap<Long, Map<Tuple, T>> out = new TreeMap<>();
+        for (Map.Entry<Long, long[]> e : new TreeMap<>(cuts).entrySet()) {
+            long[] cut = e.getValue();
+            long total = 0;
+            for (int i = 0; i < cut.length; i++) {
+                assertThat(cut[i]).as("cut of snapshot %d at subtask %d", e.getKey(), i).isGreaterThanOrEqualTo(applied[i]);
+                for (long j = applied[i]; j < cut[i]; j++) {
+                    Insert<T> insert = parts.partitions().get(i).get(Math.toIntExact(j));
+                    engine.insert(insert.relation(), insert.tuple(), insert.payload());
+                }
+                applied[i] = cut[i];
+                total += cut[i];
+            }
+            assertThat(total).as("snapshot id is the inserts its cut claims").isEqualTo(e.getKey());
+            out.put(e.getKey(), enumerate(engine));
         }
+        return out;
+    }
 
-        @Override
-        public InputRecord<T> map(Long index) {
-            return records.get(Math.toIntExact(index));
+    /**
+     * Checks every snapshot in {@code records} against the naive evaluator over exactly the inserts its
+     * cut claims, and the one over the whole stream against the core engine; returns the snapshots.
+     */
+    static <T> TreeMap<Long, Map<Tuple, T>> checkSnapshots(MaintenancePlan plan, Semiring<T> k, Partitioned<T> input,
+            List<ResultRecord<T>> records, int parts, String label) {
+        TreeMap<Long, Map<Tuple, T>> snapshots = Snapshots.byId(records, parts);
+        Map<Long, long[]> cuts = Snapshots.cuts(records);
+        long n = input.stream().size();
+        String context = label + "\nquery: " + plan.query() + "\nplan: " + plan.kind() + "\nstream: "
+                + RandomStreams.format(input.stream());
+        assertThat(snapshots).as("snapshots of %s", context).containsKey(n);
+        for (Map.Entry<Long, Map<Tuple, T>> e : snapshots.entrySet()) {
+            long[] cut = cuts.get(e.getKey());
+            assertThat(cut).as("cut of snapshot %d", e.getKey()).hasSize(input.parallelism());
+            KDatabase<T> db = new KDatabase<>(k);
+            for (Insert<T> i : input.claimed(cut)) {
+                db.insert(i.relation(), i.tuple(), i.payload());
+            }
+            Map<Tuple, T> expected = NaiveEvaluator.evaluate(plan.query(), k, db.relations());
+            assertThat(ResultDiff.compare(k, expected, List.copyOf(e.getValue().entrySet())))
+                    .as("snapshot %d (cut %s) of %s", e.getKey(), java.util.Arrays.toString(cut), context).isEmpty();
         }
+        IvmEngine<T> engine = Engines.create(plan, k);
+        for (Insert<T> i : input.stream()) {
+            engine.insert(i.relation(), i.tuple(), i.payload());
+        }
+        assertThat(ResultDiff.compare(k, snapshots.get(n), List.copyOf(enumerate(engine).entrySet())))
+                .as("final snapshot vs core engine, %s", context).isEmpty();
+        return snapshots;
+    }
+
+    static <T> Map<Tuple, T> enumerate(IvmEngine<T> engine) {
+        Map<Tuple, T> result = new HashMap<>();
+        for (Iterator<ResultTuple<T>> it = engine.enumerate(); it.hasNext(); ) {
+            ResultTuple<T> r = it.next();
+            result.put(r.tuple(), r.payload());
+        }
+        return result;
     }
 
     /** Where and when an injected failure happens; see {@link Fault}. */
     enum FaultKind {
         /**
-         * Upstream (between the source and flink-ivm), at the {@code at}-th record of the attempt once
-         * a checkpoint has completed in it, after the last snapshot triggered before that record
-         * is out (so that a restore emits it again).
+         * Upstream (between the source and flink-ivm), at the {@code at}-th record of the attempt (at
+         * the injector's subtask 0) once a checkpoint has completed in it.
          */
         AT_RECORD,
         /**
@@ -171,25 +255,24 @@ final class IvmTestJobs {
     }
 
     /**
-     * Passes the inserts through an injector that throws the upstream faults of {@code schedule}.
-     * The i-th fault of the schedule belongs to the attempt that starts after i failures were
-     * thrown; {@code snapshotEvery} and {@code parts} (sink subtasks) let an AT_RECORD fault wait for
-     * the last snapshot before it. Records must have origins "insert n" ({@link #records}).
+     * Passes the inserts through an injector (chained to the source, at its parallelism) that throws
+     * the upstream faults of {@code schedule}. The i-th fault of the schedule belongs to the attempt
+     * that starts after i failures were thrown.
      */
     static <T> DataStream<InputRecord<T>> injectFaults(DataStream<InputRecord<T>> inserts, String run,
-            List<Fault> schedule, long snapshotEvery, int parts) {
+            List<Fault> schedule) {
         FAILURES.put(run, new ConcurrentLinkedQueue<>());
-        return inserts.map(new InputFaults<>(run, schedule, snapshotEvery, parts))
+        return inserts.map(new InputFaults<>(run, schedule))
                 .returns(inserts.getType())
-                .setParallelism(1)
+                .setParallelism(inserts.getParallelism())
                 .uid("test-input-faults");
     }
 
     /**
-     * Throws the faults of a schedule assigned to it (upstream or downstream), one per attempt: the
-     * attempt's fault is the schedule's entry number "failures thrown so far in this run", read when
-     * the injector opens (before any fault of the attempt can be thrown, since each needs records or
-     * a checkpoint to flow through every task).
+     * Throws the faults of a schedule assigned to it (upstream or downstream), one per attempt, at its
+     * subtask 0: the attempt's fault is the schedule's entry number "failures thrown so far in this
+     * run", read when the injector opens (before any fault of the attempt can be thrown, since each
+     * needs records or a checkpoint to flow through every task).
      */
     abstract static class FaultInjector<X> extends RichMapFunction<X, X> implements CheckpointedFunction, CheckpointListener {
         private static final long serialVersionUID = 1L;
@@ -212,7 +295,8 @@ final class IvmTestJobs {
             attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
             int thrown = fired(run).size();
             Fault next = thrown < schedule.size() ? schedule.get(thrown) : null;
-            fault = next != null && next.upstream() == upstream ? next : null;
+            boolean first = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0;
+            fault = next != null && next.upstream() == upstream && first ? next : null;
         }
 
         @Override
@@ -250,42 +334,19 @@ final class IvmTestJobs {
     /** The upstream injector; also throws {@link FaultKind#AT_RECORD} faults. */
     static final class InputFaults<T> extends FaultInjector<InputRecord<T>> {
         private static final long serialVersionUID = 1L;
-        private final long snapshotEvery;
-        private final int parts;
         private transient long seen;
-        private transient long firstInsert;
 
-        InputFaults(String run, List<Fault> schedule, long snapshotEvery, int parts) {
+        InputFaults(String run, List<Fault> schedule) {
             super(run, schedule, true);
-            this.snapshotEvery = snapshotEvery;
-            this.parts = parts;
         }
 
         @Override
         public InputRecord<T> map(InputRecord<T> r) throws Exception {
             seen++;
-            long insert = Long.parseLong(r.origin().substring("insert ".length()));
-            if (seen == 1) {
-                firstInsert = insert;
-            }
             if (is(FaultKind.AT_RECORD) && checkpointsCompleted > 0 && seen >= fault.at()) {
-                // The last snapshot before this insert, if this attempt triggers it (it restored
-                // from before it): wait until the recorder saw it complete in this attempt.
-                long lastSnapshot = snapshotEvery == 0 ? 0 : (insert - 1) / snapshotEvery * snapshotEvery;
-                long deadline = System.nanoTime() + 10_000_000_000L;
-                while (lastSnapshot >= firstInsert && endMarkers(lastSnapshot) < parts && System.nanoTime() < deadline) {
-                    Thread.sleep(20);
-                }
-                fail("at insert " + insert + " after " + seen + " records", -1);
+                fail("at " + r.origin() + " after " + seen + " records", -1);
             }
             return r;
-        }
-
-        private long endMarkers(long snapshot) {
-            Queue<Seen<?>> recorded = SEEN.get(run);
-            return recorded == null ? 0 : recorded.stream()
-                    .filter(s -> s.attempt() == attempt && s.record().isEnd() && s.record().snapshotId() == snapshot)
-                    .count();
         }
     }
 

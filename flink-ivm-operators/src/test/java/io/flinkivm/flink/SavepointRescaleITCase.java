@@ -2,6 +2,8 @@ package io.flinkivm.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flinkivm.core.oracle.KDatabase;
+import io.flinkivm.core.oracle.NaiveEvaluator;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
@@ -12,12 +14,12 @@ import io.flinkivm.core.testing.Insert;
 import io.flinkivm.core.testing.RandomStreams;
 import io.flinkivm.core.testing.TestSemirings;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.JobStatus;
@@ -37,88 +39,131 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Stop with a savepoint in the middle of the stream, restore at the same or another parallelism
- * ({@code execution.state-recovery.path}) and continue: the snapshots of both jobs together are
- * those of an uninterrupted run, and the last one is the oracle's. The first job's source stops by
- * itself after {@link #STOP_AT} inserts (a rate limiter that waits for a checkpoint that never
- * comes), so the savepoint is taken at a known position, between two triggers: the operators with
- * several input channels hold the last inserts' deltas back in their state across the savepoint
- * (the sink in the first case; the root view and the sink, which have one in-order channel after
- * the restore, in the second). The same query also restores at its own parallelism, and a query
- * that is not p-hierarchical (the fallback operator) restores with the rest of the job rescaled.
+ * ({@code execution.state-recovery.path}) and continue. The input is in as many partitions as the
+ * first job's parallelism; the first job's sources stop by themselves after {@link #STOP_AT} inserts
+ * of each partition (a rate limiter that waits for a checkpoint that never comes), so the savepoint
+ * is taken at a known position. The first job's snapshots equal an uninterrupted run's; every
+ * snapshot of the second job equals the naive evaluator's result over exactly the inserts its cut
+ * claims; the last one is the oracle's over the whole stream. Restored at another parallelism, new
+ * ingest subtask j takes over a run of consecutive old subtasks (as Flink deals out the source
+ * readers' splits) and reads the rest of their partitions one after another, which is how a cut of
+ * the second job is read. Covered: a sink keyed by a shared variable, a sink over HyperCube cells
+ * (whose cells keep their number and keys across the restore), and the fallback over cells.
  */
 class SavepointRescaleITCase {
 
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
 
     static final Semiring<Long> K = NaturalSemiring.INSTANCE;
     static final int INSERTS = 1200;
-    static final int STOP_AT = 610;
-    static final long SNAPSHOT_EVERY = 50;
+    /** Inserts of each partition before the first job stops. */
+    static final int STOP_AT = 150;
+    static final long SNAPSHOT_EVERY = 25;
+
+    static final String KEYED = "Q(A,C) :- R(A,B), S(A,B,D), T(A,C,E)";
+    static final String ONE_TREE = "Q(A) :- R(A,B), S(A,B,C)";
+    static final String CELLS = "Q(A,C) :- R(A,B), S(C,D), T(A,C)";
+    static final String PATH = "Q(A,C) :- R(A,B), S(B,C)";
 
     static Stream<Arguments> rescales() {
         return Stream.of(
-                // Two trees; the sink is keyed by A and runs at the job's parallelism.
-                Arguments.of("Q(A,C) :- R(A,B), S(A,B,D), T(A,C,E)", 1, 2),
-                // One tree whose root view and the sink go from two subtasks to one.
-                Arguments.of("Q(A) :- R(A,B), S(A,B,C)", 2, 1),
-                // The first query again, at parallelism 2 before and after.
-                Arguments.of("Q(A,C) :- R(A,B), S(A,B,D), T(A,C,E)", 2, 2),
-                // Not p-hierarchical: the fallback operator (parallelism 1) in a job going from 2 to 1.
-                Arguments.of("Q(A,C) :- R(A,B), S(B,C)", 2, 1));
+                Arguments.of(KEYED, 2, 4),
+                Arguments.of(ONE_TREE, 2, 1),
+                Arguments.of(KEYED, 2, 2),
+                Arguments.of(CELLS, 2, 4),
+                Arguments.of(CELLS, 4, 1),
+                Arguments.of(PATH, 2, 4),
+                Arguments.of(PATH, 2, 1));
     }
 
     @ParameterizedTest(name = "{0}: parallelism {1} -> {2}")
     @MethodSource("rescales")
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void stopWithSavepointAndResume(String query, int before, int after, @TempDir Path dir)
-            throws Exception {
+    void stopWithSavepointAndResume(String query, int before, int after, @TempDir Path dir) throws Exception {
         MaintenancePlan plan = Planner.plan(QueryParser.parse(query), K);
         List<Insert<Long>> stream = RandomStreams.generate(plan.query(), K, new Random(query.hashCode()), INSERTS,
                 new RandomStreams.Domain(6, RandomStreams.ValueType.LONG), TestSemirings.payloads(K));
+        IvmTestJobs.Partitioned<Long> input = IvmTestJobs.Partitioned.roundRobin(stream, before);
         String run = "savepoint " + query + " " + before + "->" + after;
 
         // The uninterrupted run.
-        execute(plan, stream, before, RateLimiterStrategy.noOp(), null, run + " uninterrupted").getJobExecutionResult().get();
-        TreeMap<Long, Map<Tuple, Long>> uninterrupted = Snapshots.byId(IvmTestJobs.ofAttempt(
-                IvmTestJobs.seen(run + " uninterrupted"), 0), parts(plan, before));
+        JobClient whole = execute(plan, input, before, RateLimiterStrategy.noOp(), null, run + " uninterrupted");
+        whole.getJobExecutionResult().get();
+        List<ResultRecord<Long>> wholeRecords = IvmTestJobs.ofAttempt(IvmTestJobs.seen(run + " uninterrupted"), 0);
+        TreeMap<Long, Map<Tuple, Long>> uninterrupted = IvmTestJobs.checkSnapshots(plan, K, input, wholeRecords,
+                FlinkIvmITCase.sinkParts(plan, before), run + " uninterrupted");
 
-        // The first job stops emitting after STOP_AT inserts; wait for its last snapshot, then stop it.
-        JobClient first = execute(plan, stream, before, RateLimiterStrategy.perCheckpoint(STOP_AT), null, run + " first");
-        long lastBefore = STOP_AT / SNAPSHOT_EVERY * SNAPSHOT_EVERY;
-        waitForSnapshot(run + " first", lastBefore, parts(plan, before));
+        // The first job stops after STOP_AT inserts per partition; wait for its last snapshot, then stop it.
+        JobClient first = execute(plan, input, before, RateLimiterStrategy.perCheckpoint(STOP_AT * before), null,
+                run + " first");
+        long lastBefore = (long) before * (STOP_AT / SNAPSHOT_EVERY * SNAPSHOT_EVERY);
+        waitForSnapshot(run + " first", lastBefore, FlinkIvmITCase.sinkParts(plan, before));
         String savepoint = first.stopWithSavepoint(false, dir.resolve("savepoints").toUri().toString(),
                 SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
         first.getJobExecutionResult().get();
         TreeMap<Long, Map<Tuple, Long>> firstSnapshots = Snapshots.byId(IvmTestJobs.ofAttempt(
-                IvmTestJobs.seen(run + " first"), 0), parts(plan, before));
+                IvmTestJobs.seen(run + " first"), 0), FlinkIvmITCase.sinkParts(plan, before));
+        assertThat(firstSnapshots.lastKey()).as("the first job stopped in the middle").isEqualTo(lastBefore);
+        assertThat(uninterrupted).as("the first job's snapshots are the uninterrupted run's").containsAllEntriesOf(firstSnapshots);
 
         // The second job restores the savepoint at the other parallelism and reads the rest.
-        JobClient second = execute(plan, stream, after, RateLimiterStrategy.noOp(), savepoint, run + " second");
+        JobClient second = execute(plan, input, after, RateLimiterStrategy.noOp(), savepoint, run + " second");
         assertThat(second.getJobExecutionResult().get().getJobExecutionResult()).isNotNull();
         assertThat(second.getJobStatus().get()).isEqualTo(JobStatus.FINISHED);
-        TreeMap<Long, Map<Tuple, Long>> secondSnapshots = Snapshots.byId(IvmTestJobs.ofAttempt(
-                IvmTestJobs.seen(run + " second"), 0), parts(plan, after));
+        List<ResultRecord<Long>> secondRecords = IvmTestJobs.ofAttempt(IvmTestJobs.seen(run + " second"), 0);
+        int secondParts = FlinkIvmITCase.sinkParts(plan, after);
+        TreeMap<Long, Map<Tuple, Long>> secondSnapshots = Snapshots.byId(secondRecords, secondParts);
+        Map<Long, long[]> cuts = Snapshots.cuts(secondRecords);
 
-        Set<Long> ids = new TreeSet<>();
-        for (long n = SNAPSHOT_EVERY; n <= INSERTS; n += SNAPSHOT_EVERY) {
-            ids.add(n);
+        assertThat(secondSnapshots.firstKey()).as("the second job resumed after the first").isGreaterThan(lastBefore);
+        assertThat(secondSnapshots.lastKey()).isEqualTo(INSERTS);
+        Resumed resumed = new Resumed(input, before, after);
+        for (Map.Entry<Long, Map<Tuple, Long>> e : secondSnapshots.entrySet()) {
+            long[] cut = cuts.get(e.getKey());
+            assertThat(cut).as("cut of snapshot %d", e.getKey()).hasSize(after);
+            KDatabase<Long> db = new KDatabase<>(K);
+            for (Insert<Long> i : resumed.claimed(cut)) {
+                db.insert(i.relation(), i.tuple(), i.payload());
+            }
+            assertThat(e.getValue()).as("snapshot %d (cut %s) of the second job", e.getKey(), Arrays.toString(cut))
+                    .isEqualTo(NaiveEvaluator.evaluate(plan.query(), K, db.relations()));
         }
-        assertThat(uninterrupted.keySet()).isEqualTo(ids);
-        assertThat(uninterrupted).isEqualTo(IvmTestJobs.coreSnapshots(plan, K, stream, ids));
-        assertThat(uninterrupted.get((long) INSERTS)).isEqualTo(IvmTestJobs.oracle(plan, K, stream)).isNotEmpty();
-
-        assertThat(firstSnapshots.lastKey()).as("the first job stopped in the middle").isEqualTo(lastBefore);
-        assertThat(secondSnapshots.firstKey()).as("the second job resumed where the first stopped")
-                .isEqualTo(lastBefore + SNAPSHOT_EVERY);
-        TreeMap<Long, Map<Tuple, Long>> both = new TreeMap<>(firstSnapshots);
-        both.putAll(secondSnapshots);
-        assertThat(both).isEqualTo(uninterrupted);
+        assertThat(secondSnapshots.get((long) INSERTS)).isEqualTo(IvmTestJobs.oracle(plan, K, stream)).isNotEmpty();
     }
 
-    private static JobClient execute(MaintenancePlan plan, List<Insert<Long>> stream, int parallelism,
-            RateLimiterStrategy rate, String savepoint, String run) throws Exception {
+    /**
+     * What the subtasks of the second job read: new subtask j continues the partitions of a run of
+     * consecutive old subtasks (each read {@link #STOP_AT} of its own partition), one after another in
+     * partition order, and its counts start at their sum.
+     */
+    record Resumed(IvmTestJobs.Partitioned<Long> input, int before, int after) {
+        List<Insert<Long>> claimed(long[] cut) {
+            List<Insert<Long>> out = new ArrayList<>();
+            for (List<Insert<Long>> p : input.partitions()) {
+                out.addAll(p.subList(0, Math.min(STOP_AT, p.size())));
+            }
+            int base = before / after;
+            int extra = before % after;
+            for (int j = 0; j < after; j++) {
+                int from = j * base + Math.min(j, extra);
+                int to = from + base + (j < extra ? 1 : 0);
+                List<Insert<Long>> rest = new ArrayList<>();
+                long restored = 0;
+                for (int p = from; p < to; p++) {
+                    List<Insert<Long>> partition = input.partitions().get(p);
+                    restored += Math.min(STOP_AT, partition.size());
+                    rest.addAll(partition.subList(Math.min(STOP_AT, partition.size()), partition.size()));
+                }
+                out.addAll(rest.subList(0, Math.toIntExact(cut[j] - restored)));
+            }
+            return out;
+        }
+    }
+
+    private static JobClient execute(MaintenancePlan plan, IvmTestJobs.Partitioned<Long> input, int parallelism,
+            RateLimiterStrategy<?> rate, String savepoint, String run) throws Exception {
         Configuration c = new Configuration();
         c.setString("state.backend.type", "rocksdb");
         c.setString("pipeline.generic-types", "false");
@@ -128,16 +173,10 @@ class SavepointRescaleITCase {
             c.setString("execution.state-recovery.path", savepoint);
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(c);
-        IvmJob<Long> job = FlinkIvm.maintain(
-                IvmTestJobs.source(env, IvmTestJobs.records(stream), FlinkIvm.inputType(K), rate), plan, K,
-                IvmOptions.defaults().withSnapshotEvery(SNAPSHOT_EVERY).withSinkParallelism(parallelism));
+        IvmJob<Long> job = FlinkIvm.maintain(IvmTestJobs.source(env, input, FlinkIvm.inputType(K), rate)
+                .setParallelism(parallelism), plan, K, IvmOptions.defaults().withSnapshotEvery(SNAPSHOT_EVERY));
         IvmTestJobs.record(job.results(), run);
         return env.executeAsync(run);
-    }
-
-    /** Sink subtasks (parts per snapshot): the parallelism when the sink is keyed, else 1. */
-    private static int parts(MaintenancePlan plan, int parallelism) {
-        return FlinkIvmITCase.sinkParts(plan, parallelism);
     }
 
     private static void waitForSnapshot(String run, long id, int parts) throws InterruptedException {

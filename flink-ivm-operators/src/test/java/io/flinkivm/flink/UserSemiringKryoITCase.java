@@ -29,6 +29,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.java.typeutils.GenericTypeInfo;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
@@ -100,8 +101,9 @@ class UserSemiringKryoITCase {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config(true));
         assertThat(env.getConfig().getSerializerConfig().getRegisteredTypesWithKryoSerializerClasses())
                 .containsEntry(Capacity.class, CapacityKryoSerializer.class);
-        IvmJob<Capacity> job = FlinkIvm.maintain(env.fromData(records(stream), FlinkIvm.inputType(K)), plan, K,
-                IvmOptions.defaults().withSnapshotEvery(50).withSinkParallelism(2));
+        IvmTestJobs.Partitioned<Capacity> input = IvmTestJobs.Partitioned.roundRobin(stream, 2);
+        IvmJob<Capacity> job = FlinkIvm.maintain(IvmTestJobs.source(env, input, FlinkIvm.inputType(K),
+                RateLimiterStrategy.noOp()), plan, K, IvmOptions.defaults().withSnapshotEvery(25));
         long writesBefore = CapacityKryoSerializer.WRITES.get();
         List<ResultRecord<Capacity>> collected = new ArrayList<>();
         try (CloseableIterator<ResultRecord<Capacity>> it = job.results().executeAndCollect("bottleneck")) {
@@ -110,26 +112,10 @@ class UserSemiringKryoITCase {
         assertThat(CapacityKryoSerializer.WRITES.get()).as("capacities written by the registered serializer")
                 .isGreaterThan(writesBefore);
 
-        TreeMap<Long, Map<Tuple, Capacity>> snapshots = Snapshots.byId(collected, 2);
+        TreeMap<Long, Map<Tuple, Capacity>> snapshots = IvmTestJobs.checkSnapshots(plan, K, input, collected,
+                job.results().getParallelism(), "bottleneck");
         assertThat(snapshots).containsOnlyKeys(50L, 100L, 150L, 200L, 250L, 300L);
-        KDatabase<Capacity> db = new KDatabase<>(K);
-        int applied = 0;
-        for (Map.Entry<Long, Map<Tuple, Capacity>> e : snapshots.entrySet()) {
-            while (applied < e.getKey()) {
-                Insert<Capacity> i = stream.get(applied++);
-                db.insert(i.relation(), i.tuple(), i.payload());
-            }
-            assertThat(e.getValue()).as("snapshot %d", e.getKey())
-                    .isEqualTo(NaiveEvaluator.evaluate(plan.query(), K, db.relations()));
-        }
-        IvmEngine<Capacity> engine = Engines.create(plan, K);
-        stream.forEach(i -> engine.insert(i.relation(), i.tuple(), i.payload()));
-        Map<Tuple, Capacity> core = new HashMap<>();
-        for (Iterator<ResultTuple<Capacity>> it = engine.enumerate(); it.hasNext(); ) {
-            ResultTuple<Capacity> r = it.next();
-            core.put(r.tuple(), r.payload());
-        }
-        assertThat(snapshots.lastEntry().getValue()).isEqualTo(core).isNotEmpty();
+        assertThat(snapshots.lastEntry().getValue()).isNotEmpty();
     }
 
     @Test

@@ -123,7 +123,7 @@ public final class DeltaJoinLogic<T> {
             for (int a : atoms) {
                 Tuple matched = matchers[a].match(tuple);
                 if (matched != null) {
-                    insertAtom(store, a, matched, payload);
+                    applyAtom(store, a, matched, payload);
                 }
             }
         } catch (RuntimeException e) {
@@ -133,7 +133,26 @@ public final class DeltaJoinLogic<T> {
         undo.clear();
     }
 
-    private void insertAtom(DeltaJoinStore<T> store, int a, Tuple matched, T payload) {
+    /**
+     * Applies the delta of one atom: {@code matched} is the atom's tuple over its variables (what its
+     * {@link io.flinkivm.core.query.AtomMatcher} returns). For a partitioned store that receives the
+     * atoms of one insert separately, in body order. Rolled back completely if it fails.
+     */
+    public void insertAtom(DeltaJoinStore<T> store, int atom, Tuple matched, T payload) {
+        if (semiring.isZero(payload)) {
+            return;
+        }
+        undo.clear();
+        try {
+            applyAtom(store, atom, matched, payload);
+        } catch (RuntimeException e) {
+            undo.rollback();
+            throw e;
+        }
+        undo.clear();
+    }
+
+    private void applyAtom(DeltaJoinStore<T> store, int a, Tuple matched, T payload) {
         int[] own = atomVarSlots[a];
         for (int i = 0; i < own.length; i++) {
             binding[own[i]] = matched.get(i);

@@ -332,7 +332,8 @@ public final class MaintenancePlan implements Serializable {
                 .append(" over boolean; only a root tuple that is new crosses it\n");
     }
 
-    private String rootName(ViewTree t) {
+    /** How the plan names tree {@code t}'s root view: {@code V[A,C]}, or the atom of a trivial tree. */
+    public String rootName(ViewTree t) {
         if (t.isTrivial()) {
             return query.body().get(t.atoms().get(0)).toString();
         }

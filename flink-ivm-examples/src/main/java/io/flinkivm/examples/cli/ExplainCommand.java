@@ -3,6 +3,7 @@ package io.flinkivm.examples.cli;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.flink.FlinkJobLayout;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -18,7 +19,9 @@ import picocli.CommandLine.Spec;
         description = {"Classifies a query (hierarchical, q-hierarchical, p-hierarchical, α-acyclic, free-connex,"
                 + " with a witness for each 'no') and prints how it would be maintained: the view trees below the"
                 + " Boolean border, the Boolean join tree above it and the complexity guarantee, or the"
-                + " fallback delta joins and why they were chosen."},
+                + " fallback delta joins and why they were chosen. The text ends with the section 'Flink job:',"
+                + " one line per operator of the job flink-ivm builds at --parallelism: its name (as the web UI"
+                + " shows it), its parallelism and how its input is partitioned."},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  the plan was printed",
                 "  2  malformed query (the message gives the position), unknown semiring, unsupported plan or"
@@ -56,12 +59,21 @@ final class ExplainCommand implements Callable<Integer> {
                     + " Default: ${DEFAULT-VALUE}."})
     Format format;
 
+    @Option(names = "--parallelism", paramLabel = "P", defaultValue = "1",
+            description = {"The parallelism of the Flink job whose operators the section 'Flink job:' lists."
+                    + " Default: ${DEFAULT-VALUE}."})
+    int parallelism;
+
     @Override
     public Integer call() {
+        if (parallelism < 1) {
+            throw CliException.usage("--parallelism must be at least 1, got " + parallelism);
+        }
         ConjunctiveQuery query = queryOptions.parse();
         MaintenancePlan plan = queryOptions.plan(query, semiring);
         PrintWriter out = spec.commandLine().getOut();
-        out.print(format == Format.MERMAID ? plan.toMermaid() : plan.explain());
+        out.print(format == Format.MERMAID ? plan.toMermaid()
+                : plan.explain() + FlinkJobLayout.of(plan, parallelism).explain());
         out.flush();
         return 0;
     }

@@ -11,30 +11,36 @@ import io.flinkivm.flink.InputRecord;
 import io.flinkivm.flink.IvmJob;
 import io.flinkivm.flink.IvmOptions;
 import io.flinkivm.flink.ResultRecord;
+import io.flinkivm.flink.source.PartitionedSource;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.types.Either;
 import org.apache.flink.util.CloseableIterator;
 
 /**
- * {@code run --engine flink}: the accepted inserts of the input, in order, become a bounded source;
- * the job takes one snapshot, at the end of the input, and its rows are the output. Dead letters come
- * back on the same collected stream; the ingest operator numbers inserts from 1 in source order, so
- * the origin "insert k" of a dead letter is the k-th accepted line.
+ * {@code run --engine flink}: the accepted inserts of the input become a bounded source at the job's
+ * parallelism p, dealt round robin ({@link PartitionedSource}: subtask i reads accepted inserts i,
+ * i + p, i + 2p, ... in order); the job takes one snapshot, at the end of the input, and its rows are
+ * the output. Dead letters come back on the same collected stream; an update that fails in the job
+ * names its insert as "record n of ingest subtask i", which is accepted insert i + (n - 1) p.
  */
 final class FlinkRun<T> {
-    private static final String INSERT_ORIGIN = "insert ";
+    private static final Pattern INSERT_ORIGIN = Pattern.compile("record (\\d+) of ingest subtask (\\d+)");
     private static final String LINE_ORIGIN = "line ";
 
     private final MaintenancePlan plan;
     private final Semiring<T> semiring;
     private final FlinkSettings settings;
     private final List<InputRecord<T>> records = new ArrayList<>();
+    private int parallelism = 1;
     private long[] lines = new long[1024];
 
     /** An insert that Flink rejected. {@code line} is 0 if its origin is unknown; then {@code record} says what it was. */
@@ -72,12 +78,14 @@ final class FlinkRun<T> {
         List<DeadLetter> deadLetters = new ArrayList<>();
         try (StreamExecutionEnvironment env = settings.environment()) {
             int parallelism = Math.max(1, env.getParallelism());
-            DataStream<InputRecord<T>> input = env.fromData(records, FlinkIvm.inputType(semiring))
-                    .setParallelism(1)
-                    .name("inserts (" + count + " lines)");
+            this.parallelism = parallelism;
+            DataStream<InputRecord<T>> input = env.fromSource(PartitionedSource.of(
+                            PartitionedSource.roundRobin(records, parallelism), FlinkIvm.inputType(semiring),
+                            env.getConfig().getSerializerConfig()),
+                    WatermarkStrategy.noWatermarks(), "inserts (" + count + " lines)")
+                    .setParallelism(parallelism);
             records.clear(); // the source holds them serialized now
-            IvmJob<T> job = FlinkIvm.maintain(input, plan, semiring,
-                    IvmOptions.defaults().withSinkParallelism(parallelism));
+            IvmJob<T> job = FlinkIvm.maintain(input, plan, semiring, IvmOptions.defaults());
             int parts = job.results().getParallelism();
             long snapshot = -1;
             int ends = 0;
@@ -142,8 +150,8 @@ final class FlinkRun<T> {
         List<Rejected> unknown = new ArrayList<>();
         for (DeadLetter d : deadLetters) {
             long line = lineOf(d.origin(), count);
-            String reason = d.origin().startsWith(INSERT_ORIGIN)
-                    ? d.reason() + "; the insert was rejected, but views it reached before the failure may include it"
+            String reason = INSERT_ORIGIN.matcher(d.origin()).matches()
+                    ? d.reason() + "; this update of the insert was not applied (in a self-join, its other atoms may have been)"
                     : d.reason();
             if (line <= 0) {
                 unknown.add(new Rejected(0, reason + " (from " + d.origin() + ")", d.record()));
@@ -158,9 +166,10 @@ final class FlinkRun<T> {
 
     private long lineOf(String origin, int count) {
         try {
-            if (origin.startsWith(INSERT_ORIGIN)) {
-                long k = Long.parseLong(origin.substring(INSERT_ORIGIN.length()));
-                return k >= 1 && k <= count ? lines[(int) (k - 1)] : 0;
+            Matcher m = INSERT_ORIGIN.matcher(origin);
+            if (m.matches()) {
+                long k = (Long.parseLong(m.group(1)) - 1) * parallelism + Long.parseLong(m.group(2));
+                return k >= 0 && k < count ? lines[(int) k] : 0;
             }
             if (origin.startsWith(LINE_ORIGIN)) {
                 return Long.parseLong(origin.substring(LINE_ORIGIN.length()));

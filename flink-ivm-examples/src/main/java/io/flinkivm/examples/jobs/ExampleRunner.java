@@ -70,9 +70,11 @@ public final class ExampleRunner {
             DataStream<InputRecord<T>> inserts = env
                     .fromSource(new DataGeneratorSource<>(generator, n, FlinkIvm.inputType(job.semiring())),
                             WatermarkStrategy.noWatermarks(), "generated inserts (" + job.name() + ")")
-                    .setParallelism(1);
+                    .setParallelism(parallelism);
+            // Each ingest subtask ends an epoch after every'th insert of its own: a snapshot about every
+            // `every` inserts of the whole stream.
             IvmJob<T> ivm = FlinkIvm.maintain(inserts, plan, job.semiring(),
-                    IvmOptions.defaults().withSnapshotEvery(every).withSinkParallelism(parallelism));
+                    IvmOptions.defaults().withSnapshotEvery(Math.max(1, every / parallelism)));
             int parts = ivm.results().getParallelism();
             DataStream<Either<Tuple2<Long, ResultRecord<T>>, DeadLetter>> collected = IvmStreams.merged(
                     IvmStreams.stamped(IvmStreams.rowsOfSnapshot(ivm.results(), n)), ivm.deadLetters());

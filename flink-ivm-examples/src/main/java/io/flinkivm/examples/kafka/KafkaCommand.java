@@ -230,19 +230,27 @@ public final class KafkaCommand implements Callable<Integer> {
         return execute(plan, settings, semiring);
     }
 
-    private <T> int execute(MaintenancePlan plan, KafkaPipeline.Settings s, Semiring<T> k) {
+    private <T> int execute(MaintenancePlan plan, KafkaPipeline.Settings settings, Semiring<T> k) {
+        KafkaPipeline.Settings s = settings;
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        String problem = prepareTopics(s);
+        int[] partitions = new int[1];
+        String problem = prepareTopics(s, partitions);
         if (problem != null) {
             err.println(problem);
             return FAILURE;
         }
+        s = s.withInputPartitions(partitions[0]);
         out.println("kafka: " + plan.query() + " over " + k.name() + " (" + Converters.cliName(plan.kind())
                 + " plan); reading " + describeInputs(s) + " as " + Converters.cliName(s.format()) + " from "
                 + s.bootstrapServers());
         out.println("kafka: results to " + s.outputTopic() + ", dead letters to " + s.deadLetterTopic() + ", "
                 + Converters.cliName(delivery) + (bounded ? ", bounded" : ", until stopped"));
+        if (s.sourceParallelism() < s.parallelism()) {
+            out.println("kafka: " + s.inputPartitions() + " input partition" + (s.inputPartitions() == 1 ? "" : "s")
+                    + ": the source reads at parallelism " + s.sourceParallelism() + ", flink-ivm runs at "
+                    + s.parallelism());
+        }
         out.flush();
         if (!bounded && snapshotEvery == 0) {
             err.println("note: with --snapshot-every 0 an unbounded job writes a snapshot only on control records");
@@ -333,7 +341,7 @@ public final class KafkaCommand implements Callable<Integer> {
             throw usage("--restart-attempts must be >= 0, got " + restartAttempts);
         }
         return new KafkaPipeline.Settings(bootstrap.trim(), inputs, topicRelations, format, outputTopic,
-                deadLetterTopic, delivery.guarantee, groupId, bounded, parallelism, snapshotEvery, failOnceAfter);
+                deadLetterTopic, delivery.guarantee, groupId, bounded, parallelism, snapshotEvery, failOnceAfter, 0);
     }
 
     /** Topic → relation from the --relation-topic options, in the order given; empty without them. */
@@ -373,9 +381,10 @@ public final class KafkaCommand implements Callable<Integer> {
 
     /**
      * Checks that Kafka answers and the input topics exist, and creates missing output topics; returns
-     * a message for the user if the job cannot start, else null.
+     * a message for the user if the job cannot start, else null. Puts the number of input partitions
+     * (over all input topics) into {@code partitions[0]}.
      */
-    private static String prepareTopics(KafkaPipeline.Settings s) {
+    private static String prepareTopics(KafkaPipeline.Settings s, int[] partitions) {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, s.bootstrapServers());
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) KAFKA_TIMEOUT.toMillis());
@@ -393,6 +402,9 @@ public final class KafkaCommand implements Callable<Integer> {
                         + (missing.size() == 1 ? " does" : " do") + " not exist on " + s.bootstrapServers()
                         + "; create " + (missing.size() == 1 ? "it" : "them") + " first";
             }
+            partitions[0] = admin.describeTopics(s.inputTopics()).allTopicNames()
+                    .get(KAFKA_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).values().stream()
+                    .mapToInt(d -> d.partitions().size()).sum();
             List<NewTopic> create = new ArrayList<>();
             for (String t : List.of(s.outputTopic(), s.deadLetterTopic())) {
                 if (!existing.contains(t)) {

@@ -45,10 +45,26 @@ final class KafkaPipeline {
      *     stem of the sinks' transactional ids
      * @param failOnceAfter a test hook: 0, or fail the job once this many records after its first completed
      *     checkpoint ({@link FailOnce})
+     * @param inputPartitions the input topics' partitions (0: not known)
      */
     record Settings(String bootstrapServers, List<String> inputTopics, Map<String, String> topicRelations,
             RecordFormat format, String outputTopic, String deadLetterTopic, DeliveryGuarantee delivery,
-            String groupId, boolean bounded, int parallelism, long snapshotEvery, long failOnceAfter) {
+            String groupId, boolean bounded, int parallelism, long snapshotEvery, long failOnceAfter,
+            int inputPartitions) {
+
+        Settings withInputPartitions(int partitions) {
+            return new Settings(bootstrapServers, inputTopics, topicRelations, format, outputTopic, deadLetterTopic,
+                    delivery, groupId, bounded, parallelism, snapshotEvery, failOnceAfter, partitions);
+        }
+
+        /**
+         * The source's parallelism: no more subtasks than partitions. A reader without a partition would
+         * never end an epoch of an unbounded stream and hold every snapshot back; the ingest then runs
+         * at {@link #parallelism()} behind a rebalance.
+         */
+        int sourceParallelism() {
+            return inputPartitions > 0 ? Math.min(parallelism, inputPartitions) : parallelism;
+        }
     }
 
     /** Adds the job to {@code env}. */
@@ -68,23 +84,23 @@ final class KafkaPipeline {
         DataStream<RawKafkaRecord> raw = env
                 .fromSource(source.build(), WatermarkStrategy.noWatermarks(), "kafka " + String.join(", ", s.inputTopics()))
                 .uid("kafka-source")
-                .setParallelism(s.parallelism());
+                .setParallelism(s.sourceParallelism());
         SingleOutputStreamOperator<InputRecord<T>> inserts = raw
                 .process(new ParseRecords<>(new RecordParser<>(plan.query(), semiring, s.format(), s.topicRelations())),
                         FlinkIvm.inputType(semiring))
                 .name("parse " + s.format().name().toLowerCase(Locale.ROOT) + " records")
                 .uid("kafka-parse")
-                .setParallelism(s.parallelism());
+                .setParallelism(s.sourceParallelism());
 
         DataStream<InputRecord<T>> maintained = inserts;
         if (s.failOnceAfter() > 0) {
             maintained = inserts.map(new FailOnce<T>(s.failOnceAfter()), FlinkIvm.inputType(semiring))
                     .name("fail once after " + s.failOnceAfter() + " records (test hook)")
                     .uid("kafka-fail-once")
-                    .setParallelism(s.parallelism());
+                    .setParallelism(s.sourceParallelism());
         }
         IvmJob<T> job = FlinkIvm.maintain(maintained, plan, semiring,
-                IvmOptions.defaults().withSnapshotEvery(s.snapshotEvery()).withSinkParallelism(s.parallelism()));
+                IvmOptions.defaults().withSnapshotEvery(s.snapshotEvery()).withParallelism(s.parallelism()));
 
         // Same parallelism as flink-ivm's sink: a forward edge keeps each snapshot part in order.
         int parts = job.results().getParallelism();

@@ -1,35 +1,41 @@
 package io.flinkivm.examples.soak;
 
 import java.lang.management.ManagementFactory;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import io.flinkivm.flink.IvmJob;
 import io.flinkivm.flink.ResultRecord;
-import io.flinkivm.flink.runtime.EventTime;
+import io.flinkivm.flink.runtime.EpochEnd;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
-import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.types.Either;
 
 /**
  * Runs after the sink (parallelism 1) and turns the watermarks the sink forwards into progress marks.
- * A progress watermark 2k reaches this operator only once every sink subtask has processed every delta
- * of the first k inserts (see {@link EventTime}), so a mark {@code (kind, k, millis)} says when the
- * whole job had fully processed k inserts. Marks: {@link #START} at the first progress watermark,
- * {@link #TENTH} at the first one at or past each tenth of the stream (the last tenth ends at the last
- * progress watermark before the final snapshot), {@link #SNAPSHOT} when the final snapshot's trigger
- * passes (after the sink enumerated it). Results pass through as Left.
+ * Its second input is the ingest subtasks' epoch ends ({@link IvmJob#epochs()}, broadcast): watermark w
+ * reaches this operator only once every sink subtask has applied every insert of the epochs up to w,
+ * so a mark {@code (kind, k, millis)} says when the whole job had fully processed k inserts, k being
+ * the sum over the ingest subtasks of the inserts their epochs up to w hold. The job ends progress
+ * epochs ({@code IvmOptions.withProgressEvery}) for these marks. Marks: {@link #START} at the first
+ * watermark that covers inserts, {@link #TENTH} at the first one at or past each tenth of the stream
+ * (the last tenth ends at the last watermark before the final one), {@link #SNAPSHOT} when the final
+ * watermark passes (after the sink enumerated the final snapshot). Results pass through as Left.
  *
  * <p>At each mark it also takes the process's CPU time and, except for a last tenth that is only
- * known at the snapshot trigger, the CPU time per thread group ({@link ThreadCpu}), and leaves them
+ * known at the final watermark, the CPU time per thread group ({@link ThreadCpu}), and leaves them
  * in {@link #SAMPLES} under the mark's insert count: the soak runs on the embedded local Flink only,
  * in the JVM that reads them, and a reading taken when the mark arrives at the client would be late
  * by the collect sink's batching.
  */
 final class ProgressOperator<T> extends AbstractStreamOperator<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>>
-        implements OneInputStreamOperator<ResultRecord<T>, Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>> {
-    private static final long serialVersionUID = 1L;
+        implements TwoInputStreamOperator<ResultRecord<T>, EpochEnd,
+                Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>> {
+    private static final long serialVersionUID = 2L;
 
     static final int START = 0;
     static final int TENTH = 1;
@@ -44,6 +50,8 @@ final class ProgressOperator<T> extends AbstractStreamOperator<Either<ResultReco
     static final Map<String, Sample> SAMPLES = new ConcurrentHashMap<>();
 
     private final long total;
+    /** Per ingest subtask, its inserts at the end of each epoch not yet passed (and the last passed one). */
+    private transient Map<Integer, TreeMap<Long, Long>> ends;
     private transient long lastProgressCpu;
     private transient int tenthsDone;
     private transient long lastProgress;
@@ -56,17 +64,42 @@ final class ProgressOperator<T> extends AbstractStreamOperator<Either<ResultReco
     }
 
     @Override
-    public void processElement(StreamRecord<ResultRecord<T>> element) {
+    public void open() throws Exception {
+        super.open();
+        ends = new HashMap<>();
+    }
+
+    @Override
+    public void processElement1(StreamRecord<ResultRecord<T>> element) {
         output.collect(element.replace(Either.Left(element.getValue())));
+    }
+
+    @Override
+    public void processElement2(StreamRecord<EpochEnd> element) {
+        EpochEnd e = element.getValue();
+        ends.computeIfAbsent(e.subtask(), s -> new TreeMap<>()).put(e.epoch(), e.inserts());
+    }
+
+    /** Inserts in the epochs up to {@code watermark} of every ingest subtask; forgets the older ends. */
+    private long insertsUpTo(long watermark) {
+        long k = 0;
+        for (TreeMap<Long, Long> perEpoch : ends.values()) {
+            Map.Entry<Long, Long> latest = perEpoch.floorEntry(watermark);
+            if (latest != null) {
+                k += latest.getValue();
+                perEpoch.headMap(latest.getKey(), false).clear();
+            }
+        }
+        return k;
     }
 
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         long w = mark.getTimestamp();
-        if (w != Long.MAX_VALUE && w >= 0) {
-            long k = EventTime.inserts(w);
+        if (w >= 0) {
+            long k = insertsUpTo(w);
             long now = System.currentTimeMillis();
-            if (EventTime.isTrigger(w)) {
+            if (w == Long.MAX_VALUE) {
                 if (!lastMarked && lastProgress > 0 && tenthsDone < TENTHS) {
                     SAMPLES.put(key(TENTH, lastProgress), new Sample(lastProgressCpu, Map.of()));
                     emit(TENTH, lastProgress, lastProgressMillis);

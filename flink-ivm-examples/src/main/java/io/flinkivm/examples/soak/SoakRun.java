@@ -116,12 +116,14 @@ public final class SoakRun {
             DataStream<InputRecord<T>> inserts = env
                     .fromSource(new DataGeneratorSource<>(stream, n, FlinkIvm.inputType(semiring)),
                             WatermarkStrategy.noWatermarks(), "generated inserts (soak)")
-                    .setParallelism(1);
+                    .setParallelism(parallelism);
+            // Progress epochs (no snapshot) about every thousandth of the stream: the progress marks.
             IvmJob<T> job = FlinkIvm.maintain(inserts, plan, semiring,
-                    IvmOptions.defaults().withSinkParallelism(parallelism));
+                    IvmOptions.defaults().withProgressEvery(Math.max(1, n / (1000L * parallelism))));
             TypeInformation<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>> type = new EitherTypeInfo<>(
                     job.results().getType(), new TupleTypeInfo<>(Types.INT, Types.LONG, Types.LONG));
             DataStream<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>> progressed = job.results()
+                    .connect(job.epochs().broadcast())
                     .transform("progress per tenth", type, new ProgressOperator<T>(n)).setParallelism(1);
             DataStream<Either<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>, DeadLetter>> collected =
                     IvmStreams.merged(progressed, job.deadLetters());

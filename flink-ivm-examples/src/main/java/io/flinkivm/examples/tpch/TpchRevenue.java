@@ -10,6 +10,7 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.FlinkIvm;
+import io.flinkivm.flink.FlinkJobLayout;
 import io.flinkivm.flink.InputRecord;
 import io.flinkivm.flink.IvmJob;
 import io.flinkivm.flink.IvmOptions;
@@ -133,12 +134,13 @@ public final class TpchRevenue {
         config.setString("pipeline.generic-types", "false");
         try (StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config)) {
             DataStream<InputRecord<Long>> input = env.fromData(records, FlinkIvm.inputType(NaturalSemiring.INSTANCE));
-            long snapshotEvery = Math.max(1, records.size() / PROGRESS_LINES);
+            // Every ingest subtask ends an epoch after its share of a tenth of the stream.
+            long snapshotEvery = Math.max(1, records.size() / PROGRESS_LINES / parallelism);
             IvmJob<Long> job = FlinkIvm.maintain(input, plan, NaturalSemiring.INSTANCE,
-                    IvmOptions.defaults().withSnapshotEvery(snapshotEvery).withSinkParallelism(parallelism));
+                    IvmOptions.defaults().withSnapshotEvery(snapshotEvery).withParallelism(parallelism));
             job.deadLetters().map(new FailOnDeadLetter()).returns(DeadLetterTypeInfo.INSTANCE)
                     .name("fail on dead letter").sinkTo(new DiscardingSink<>());
-            Outcome outcome = collect(job, sinkParts(plan, parallelism), records.size(),
+            Outcome outcome = collect(job, job.results().getParallelism(), records.size(),
                     "TPC-H revenue, scale factor " + scaleFactor, out);
             printTop(outcome, out);
             return outcome;
@@ -211,24 +213,9 @@ public final class TpchRevenue {
         return BigDecimal.valueOf(payload, REVENUE_SCALE).toPlainString();
     }
 
-    /**
-     * The number of sink subtasks that end each snapshot: {@code parallelism} if a head variable is in
-     * every view tree's root schema (then the sink is keyed by it), else 1.
-     */
+    /** The number of sink subtasks that end each snapshot at {@code parallelism} ({@link FlinkJobLayout}). */
     static int sinkParts(MaintenancePlan plan, int parallelism) {
-        if (plan.kind() != PlanKind.P_HIERARCHICAL) {
-            return 1;
-        }
-        for (String v : plan.query().head()) {
-            boolean everywhere = true;
-            for (ViewTree t : plan.viewTrees()) {
-                everywhere &= t.schema().contains(v);
-            }
-            if (everywhere) {
-                return parallelism;
-            }
-        }
-        return 1;
+        return FlinkJobLayout.of(plan, parallelism).sink().parallelism();
     }
 
     /** Generated TPC-H rows are never rejected; if one is, fail the job rather than lose it. */

@@ -20,6 +20,32 @@ class ExplainCommandTest {
     }
 
     @Test
+    void endsWithTheFlinkJobAtTheGivenParallelism() {
+        CliRun r = CliRun.of("explain", "--query", EX10, "--parallelism", "4");
+
+        assertThat(r.exitCode()).isZero();
+        String job = r.out().substring(r.out().indexOf("Flink job:\n"));
+        assertThat(job.lines().skip(1)).containsExactly(
+                "  ingest Q (validate, route, epochs): parallelism 4, forward from a source at the same parallelism,"
+                        + " else rebalance",
+                "  tree 0 V[A] (views V[A,B], V[A,B,D]): parallelism 4, hash(A)",
+                "  tree 1 V[A,C]: parallelism 4, hash(A,C)",
+                "  tree 2 R4(C): parallelism 4, hash(C)",
+                "  Boolean join + payload recovery (sink): parallelism 4, shares A=2 C=2 (4 cells; replication: V[A] 2,"
+                        + " V[A,C] 1, R4(C) 2); epoch ends: broadcast from the ingest");
+        assertThat(CliRun.of("explain", "--query", EX10).out()).contains("Flink job:\n", "hash(A)\n",
+                "(sink): parallelism 1, shares none (1 cell;");
+    }
+
+    @Test
+    void aParallelismBelowOneIsAUsageError() {
+        CliRun r = CliRun.of("explain", "--query", EX10, "--parallelism", "0");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--parallelism must be at least 1, got 0");
+    }
+
+    @Test
     void printsMermaid() {
         CliRun r = CliRun.of("explain", "--query", EX10, "--format", "mermaid");
 

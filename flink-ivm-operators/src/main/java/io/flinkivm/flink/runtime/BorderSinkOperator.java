@@ -8,10 +8,12 @@ import io.flinkivm.core.engine.CompiledPlan;
 import io.flinkivm.core.engine.CyclicBooleanJoin;
 import io.flinkivm.core.engine.JoinLayout;
 import io.flinkivm.core.engine.ResultTuple;
+import io.flinkivm.core.engine.RootViewLogic;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.state.FlinkJoinMaps;
 import io.flinkivm.flink.state.MapStateAdapter;
 import io.flinkivm.flink.state.StateNames;
@@ -26,6 +28,8 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.util.OutputTag;
 
 /**
  * The sink above the border: keeps the root-view payloads and the Boolean full join of the indicator
@@ -35,18 +39,20 @@ import org.apache.flink.runtime.state.VoidNamespace;
  * worst-case-optimal delta joins, and the Boolean join over the bags. The state is laid out by
  * core's {@link BooleanJoinMaps} / {@link BagJoinMaps} over {@link FlinkJoinMaps}.
  *
- * <p>Keyed by a free variable shared by every root schema when there is one, otherwise by the
- * constant empty tuple (then at parallelism 1). Such a variable partitions the cyclic plan too: each
- * root update then belongs to exactly one value of it, and the full join restricted to one value is
- * the join of the restricted root views, so every partition keeps its own bags.
+ * <p>Keyed by the value of a free variable that every root schema has, when there is one: each root
+ * update then belongs to one key, and the join restricted to one value of the variable is the join of
+ * the restricted root views (bags included). Otherwise keyed by the cells of a HyperCube over the
+ * free variables: each root update reaches the cells that agree with its values, each result tuple
+ * is produced in exactly one cell, and each cell keeps its own join (and bags). A root view with an
+ * empty schema arrives as partial aggregates, which every cell adds up.
  */
-public final class BorderSinkOperator<T> extends SnapshotOperator<RootUpdate<T>, T> {
-    private static final long serialVersionUID = 1L;
+public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate<T>, T> {
+    private static final long serialVersionUID = 2L;
 
     private final MaintenancePlan plan;
     private final Semiring<T> semiring;
     private final TypeInformation<T> payloadType;
-    private final boolean keyedBySharedVariable;
+    private final OutputTag<DeadLetter> deadLetters;
 
     private transient JoinLayout layout;
     private transient BooleanJoin join;
@@ -56,6 +62,7 @@ public final class BorderSinkOperator<T> extends SnapshotOperator<RootUpdate<T>,
     private transient FlinkJoinMaps maps;
     private transient MapStateAdapter<Tuple, T>[] rootPayloads;
     private transient Counter joinInserts;
+    private transient Counter failed;
     private transient boolean restored;
     /** Live join tuples (over all join-tree nodes) in this subtask's state at open, and made live since. */
     private transient long liveAtOpen;
@@ -66,16 +73,15 @@ public final class BorderSinkOperator<T> extends SnapshotOperator<RootUpdate<T>,
     private transient AtomicLongArray bagTuples;
 
     public BorderSinkOperator(MaintenancePlan plan, Semiring<T> semiring, TypeInformation<T> payloadType,
-            TypeInformation<RootUpdate<T>> inputType, boolean keyedBySharedVariable, boolean inOrderInput,
-            long periodMillis, boolean changelog) {
-        super(inputType, inOrderInput, periodMillis, changelog, payloadType);
+            TypeInformation<RootUpdate<T>> inputType, OutputTag<DeadLetter> deadLetters, boolean changelog) {
+        super(inputType, changelog, payloadType);
         if (plan.kind() == PlanKind.FALLBACK_DELTA_JOIN) {
             throw new IllegalArgumentException("the border sink needs a p-hierarchical plan: " + plan);
         }
         this.plan = plan;
         this.semiring = semiring;
         this.payloadType = payloadType;
-        this.keyedBySharedVariable = keyedBySharedVariable;
+        this.deadLetters = deadLetters;
     }
 
     @Override
@@ -106,6 +112,7 @@ public final class BorderSinkOperator<T> extends SnapshotOperator<RootUpdate<T>,
                     new MapStateDescriptor<>(name, TupleTypeInfo.INSTANCE, payloadType)), name);
         }
         joinInserts = getMetricGroup().counter(Metrics.BORDER_CROSSINGS);
+        failed = getMetricGroup().counter(Metrics.FAILED_UPDATES);
         registerJoinSizeGauges();
         super.open();
     }
@@ -182,9 +189,31 @@ public final class BorderSinkOperator<T> extends SnapshotOperator<RootUpdate<T>,
     }
 
     @Override
-    protected void process(RootUpdate<T> u, long timestamp) {
-        rootPayloads[u.tree()].put(u.tuple(), u.payload());
-        if (u.isNew()) {
+    protected long epochOf(RootUpdate<T> u) {
+        return u.epoch();
+    }
+
+    @Override
+    protected void apply(RootUpdate<T> u) {
+        boolean isNew = u.isNew();
+        if (u.isPartial()) {
+            T old = rootPayloads[u.tree()].get(u.tuple());
+            T updated;
+            try {
+                updated = RootViewLogic.add(semiring, old, u.payload());
+            } catch (ArithmeticException e) {
+                failed.inc();
+                output.collect(deadLetters, new StreamRecord<>(new DeadLetter("epoch " + u.epoch(),
+                        "partial aggregate of " + plan.viewTrees().get(u.tree()).displayName() + " not added: "
+                                + e.getMessage(), u.toString())));
+                return;
+            }
+            rootPayloads[u.tree()].put(u.tuple(), updated);
+            isNew = RootViewLogic.crossesBorder(semiring, old, updated);
+        } else {
+            rootPayloads[u.tree()].put(u.tuple(), u.payload());
+        }
+        if (isNew) {
             joinInserts.inc();
             if (bagJoin != null) {
                 bagJoin.insert(bagStore, u.tree(), u.tuple());
@@ -195,18 +224,6 @@ public final class BorderSinkOperator<T> extends SnapshotOperator<RootUpdate<T>,
         }
     }
 
-    /**
-     * The sink's state after a batch is the same in any order: a root tuple's updates all come from
-     * the one upstream subtask that owns its key, in order, so its last payload wins either way, and
-     * the Boolean join of a set of root tuples does not depend on the order they were added in.
-     * Snapshots read the state only at watermarks, after whole batches. (The sort was a tenth of
-     * the sink's time on TPC-H.)
-     */
-    @Override
-    protected boolean ordersAcrossKeys() {
-        return false;
-    }
-
     @Override
     protected T zero() {
         return semiring.zero();
@@ -214,7 +231,7 @@ public final class BorderSinkOperator<T> extends SnapshotOperator<RootUpdate<T>,
 
     @Override
     protected String keyedStateName() {
-        return keyedBySharedVariable ? BooleanJoinMaps.liveHeadName(layout.order()[0]) : null;
+        return BooleanJoinMaps.liveHeadName(layout.order()[0]);
     }
 
     @Override

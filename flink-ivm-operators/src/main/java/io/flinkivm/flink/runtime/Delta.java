@@ -5,38 +5,38 @@ import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * A delta travelling between view-tree operators: add {@code payload} to child {@code slot} of the
- * view at {@code key}. {@code target} is a stateful node id, or {@code -(tree + 1)} for a root view.
+ * One atom's delta, from the ingest operator to the operator that holds the atom's state: add
+ * {@code payload} at {@code key}. For a view tree the key is the atom's tuple projected onto its
+ * route ({@link io.flinkivm.core.engine.CompiledPlan#atomKey}); for the fallback it is the atom's
+ * matched tuple. {@code epoch} is the epoch of the insert ({@link Epochs}), {@code insert} where it
+ * came from ({@link Epochs#insertId}), and {@code partition}, when not null, the key of the cell the
+ * delta is sent to (HyperCube partitioning); otherwise the receiver's key is derived from the key.
  */
 public final class Delta<T> implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
-    private final int target;
-    private final int slot;
+    private final long epoch;
+    private final int atom;
     private final Tuple key;
     private final T payload;
+    private final long insert;
+    private final Tuple partition;
 
-    public Delta(int target, int slot, Tuple key, T payload) {
-        this.target = target;
-        this.slot = slot;
+    public Delta(long epoch, int atom, Tuple key, T payload, long insert, Tuple partition) {
+        this.epoch = epoch;
+        this.atom = atom;
         this.key = key;
         this.payload = payload;
+        this.insert = insert;
+        this.partition = partition;
     }
 
-    /** The target of the fallback plan's single operator. */
-    public static final int FALLBACK_TARGET = Integer.MIN_VALUE;
-
-    /** The target code of tree {@code tree}'s root view. */
-    public static int rootTarget(int tree) {
-        return -(tree + 1);
+    public long epoch() {
+        return epoch;
     }
 
-    public int target() {
-        return target;
-    }
-
-    public int slot() {
-        return slot;
+    public int atom() {
+        return atom;
     }
 
     public Tuple key() {
@@ -47,19 +47,31 @@ public final class Delta<T> implements Serializable {
         return payload;
     }
 
+    /** The insert this delta belongs to, as {@link Epochs#insertId}. */
+    public long insert() {
+        return insert;
+    }
+
+    /** The key of the cell it is sent to, or null. */
+    public Tuple partition() {
+        return partition;
+    }
+
     @Override
     public boolean equals(Object o) {
-        return o instanceof Delta<?> d && d.target == target && d.slot == slot && d.key.equals(key)
-                && d.payload.equals(payload);
+        return o instanceof Delta<?> d && d.epoch == epoch && d.atom == atom && d.insert == insert
+                && Objects.equals(d.key, key) && Objects.equals(d.payload, payload)
+                && Objects.equals(d.partition, partition);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(target, slot, key, payload);
+        return Objects.hash(epoch, atom, key, payload, insert, partition);
     }
 
     @Override
     public String toString() {
-        return "Delta[" + target + "/" + slot + " " + key + " += " + payload + "]";
+        return "Delta[atom " + atom + " " + key + " += " + payload + ", epoch " + epoch
+                + (partition == null ? "" : ", cell " + partition) + "]";
     }
 }

@@ -6,19 +6,23 @@ import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.state.FlinkDeltaJoinStore;
+import io.flinkivm.flink.state.StateNames;
 import java.util.Iterator;
-import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.OutputTag;
 
 /**
- * The fallback plan on Flink: core's {@link DeltaJoinLogic} over keyed state under one constant key
- * (parallelism 1), with the result materialized and emitted as snapshots. Its only input is the
- * ingest operator's single channel, so records arrive in insert order and are never held back.
+ * The fallback plan on Flink: core's {@link DeltaJoinLogic} over keyed state, with the result
+ * materialized and emitted as snapshots. Keyed by the value of a free variable that every atom has,
+ * when there is one, or else by the cells of a HyperCube over the free variables: each atom tuple
+ * reaches the cells that agree with its values, so each result tuple is computed, from all of its
+ * parts, in exactly one partition. An atom tuple's deltas are applied in the order the ingest sent
+ * them (one channel), which keeps a self-join's one-atom-after-another semantics.
  */
-public final class DeltaJoinOperator<T> extends SnapshotOperator<Delta<T>, T> {
-    private static final long serialVersionUID = 1L;
+public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T> {
+    private static final long serialVersionUID = 2L;
 
     private final MaintenancePlan plan;
     private final Semiring<T> semiring;
@@ -27,13 +31,11 @@ public final class DeltaJoinOperator<T> extends SnapshotOperator<Delta<T>, T> {
 
     private transient DeltaJoinLogic<T> logic;
     private transient FlinkDeltaJoinStore<T> store;
-    private transient List<String> relations;
     private transient Counter failed;
 
     public DeltaJoinOperator(MaintenancePlan plan, Semiring<T> semiring, TypeInformation<T> payloadType,
-            TypeInformation<Delta<T>> deltaType, OutputTag<DeadLetter> deadLetters, long periodMillis,
-            boolean changelog) {
-        super(deltaType, true, periodMillis, changelog, payloadType);
+            TypeInformation<Delta<T>> deltaType, OutputTag<DeadLetter> deadLetters, boolean changelog) {
+        super(deltaType, changelog, payloadType);
         this.plan = plan;
         this.semiring = semiring;
         this.payloadType = payloadType;
@@ -44,19 +46,23 @@ public final class DeltaJoinOperator<T> extends SnapshotOperator<Delta<T>, T> {
     public void open() throws Exception {
         logic = new DeltaJoinLogic<>(plan, semiring);
         store = new FlinkDeltaJoinStore<>(logic, payloadType, getRuntimeContext());
-        relations = plan.query().relations();
         failed = getMetricGroup().counter(Metrics.FAILED_UPDATES);
         super.open();
     }
 
     @Override
-    protected void process(Delta<T> d, long timestamp) {
+    protected long epochOf(Delta<T> d) {
+        return d.epoch();
+    }
+
+    @Override
+    protected void apply(Delta<T> d) {
         try {
-            logic.insert(store, relations.get(d.slot()), d.key(), d.payload());
+            logic.insertAtom(store, d.atom(), d.key(), d.payload());
         } catch (ArithmeticException e) {
             failed.inc();
-            emit(deadLetters, new DeadLetter("insert " + EventTime.inserts(timestamp), "update failed: " + e.getMessage(),
-                    d.toString()), timestamp);
+            output.collect(deadLetters, new StreamRecord<>(new DeadLetter(Epochs.describeInsert(d.insert()),
+                    "update failed: " + e.getMessage(), d.toString())));
         }
     }
 
@@ -67,7 +73,7 @@ public final class DeltaJoinOperator<T> extends SnapshotOperator<Delta<T>, T> {
 
     @Override
     protected String keyedStateName() {
-        return null;
+        return StateNames.RESULT;
     }
 
     @Override

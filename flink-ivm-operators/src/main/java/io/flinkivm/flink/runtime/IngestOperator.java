@@ -1,9 +1,10 @@
 package io.flinkivm.flink.runtime;
 
 import io.flinkivm.core.engine.CompiledPlan;
+import io.flinkivm.core.partition.CellRouter;
+import io.flinkivm.core.partition.Shares;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PlanKind;
-import io.flinkivm.core.plan.Route;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.AtomMatcher;
 import io.flinkivm.core.query.ConjunctiveQuery;
@@ -12,6 +13,7 @@ import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.InputRecord;
 import io.flinkivm.flink.state.StateNames;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,77 +31,177 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.OutputTag;
 
 /**
- * The entry of a flink-ivm job (parallelism 1): numbers the inserts (the sequence number becomes the
- * records' event time), validates them, applies each atom's selection, and routes one delta per
- * matching atom to the side output of the operator that receives it. Rejected records go to the
- * main output as {@link DeadLetter}s.
+ * The entry of a flink-ivm job, one subtask per input split: validates each record, applies each
+ * atom's selection and sends one {@link Delta} per matching atom to the operator that holds the
+ * atom's state (its view tree, or the fallback's cells). Rejected records go to the main output as
+ * {@link DeadLetter}s. It also runs this subtask's epochs ({@link Epochs}): every delta carries the
+ * current epoch; an epoch ends, asking for a snapshot, after {@code snapshotEvery} inserts of this
+ * subtask, on a control record, on a processing-time tick every {@code periodMillis} and at the end of
+ * the input, and without one after {@code progressEvery} inserts, with an {@link EpochEnd} to every
+ * sink subtask and a watermark. Upstream watermarks other than the final
+ * one carry no meaning here and are dropped.
  *
- * <p>Watermarks carry flink-ivm's progress and snapshot triggers ({@link EventTime}): upstream
- * watermarks are swallowed; the operator emits a progress watermark every {@code progressEvery}
- * inserts and a trigger when a snapshot is due (every N inserts, a control record, the end of the
- * input). A trigger reaches the sink only after every delta of the inserts before it, so the
- * snapshot at trigger n is exactly the result after n inserts.
+ * <p>Its operator state is this subtask's epoch, counts and position (union state: restored at
+ * another parallelism, each new subtask takes over the counts of a run of consecutive old subtasks,
+ * the runs as Flink deals out source readers' splits, every subtask starts after the largest old
+ * epoch, and the generation increases, which tells the sinks to start a new cut from the restored
+ * totals).
  */
 public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         implements OneInputStreamOperator<InputRecord<T>, DeadLetter>, BoundedOneInput {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     private final MaintenancePlan plan;
     private final Semiring<T> semiring;
     private final long snapshotEvery;
     private final long progressEvery;
-    private final Map<Integer, OutputTag<Delta<T>>> tags;
+    private final long periodMillis;
+    private final List<OutputTag<Delta<T>>> treeTags;
+    private final OutputTag<Delta<T>> fallbackTag;
+    private final OutputTag<EpochEnd> epochTag;
+    /** The fallback's cells (null: partitioned by the value of {@link #fallbackHashVariable}, or no fallback). */
+    private final Shares fallbackShares;
+    private final int fallbackParallelism;
+    private final int fallbackMaxParallelism;
 
     private transient CompiledPlan compiled;
     private transient ConjunctiveQuery query;
-    private transient Map<String, Integer> relationIndex;
     private transient AtomMatcher[] matchers;
-    private transient ListState<Long> sequencerState;
+    private transient int[][] atomsOfRelation;
+    private transient Map<String, Integer> relationIndex;
+    private transient CellLayout layout;
+    private transient CellRouter[] atomRouters;
+    private transient int[] cells;
+    private transient int subtask;
+    private transient Tuple spreadKey;
+    private transient ListState<String> epochState;
+    private transient int generation;
+    private transient long epoch;
+    private transient long inEpoch;
+    private transient long sinceSnapshot;
     private transient long count;
-    private transient long lastWatermark;
+    private transient long position;
+    private transient boolean bridge;
+    private transient boolean started;
+    private transient boolean ended;
     private transient Counter insertsCounter;
     private transient Counter deadLetterCounter;
-    private transient Map<String, Counter> perRelation;
+    private transient Counter epochsCounter;
+    private transient Counter[] perRelation;
 
     /**
-     * @param tags the side output of each target: a stateful node id, {@link Delta#rootTarget(int)},
-     *     or {@link Delta#FALLBACK_TARGET} for the fallback plan
-     * @param snapshotEvery emit a snapshot trigger every this many inserts (0: never)
-     * @param progressEvery emit a progress watermark every this many inserts (bounds what the sink holds back)
+     * @param treeTags the side output of each view tree's deltas, by tree index (empty for the fallback)
+     * @param fallbackTag the side output of the fallback's deltas (null for a p-hierarchical plan)
+     * @param fallbackShares the fallback's HyperCube cells, or null when it is partitioned by the value
+     *     of a free variable in every atom (or runs in one cell)
+     * @param fallbackParallelism the fallback operator's parallelism and its number of key groups (to
+     *     place the cells)
+     * @param epochTag the side output of epoch ends, broadcast to the sinks
+     * @param snapshotEvery end an epoch with a snapshot after this many inserts of the subtask (0: never)
+     * @param progressEvery end an epoch without a snapshot after this many inserts of the subtask (0:
+     *     never): the watermark then tells downstream operators how far the job is
+     * @param periodMillis end an epoch with a snapshot on every tick of this processing-time period (0: never)
      */
-    public IngestOperator(MaintenancePlan plan, Semiring<T> semiring, long snapshotEvery, long progressEvery,
-            Map<Integer, OutputTag<Delta<T>>> tags) {
-        if (progressEvery < 1) {
-            throw new IllegalArgumentException("progressEvery must be >= 1, got " + progressEvery);
+    public IngestOperator(MaintenancePlan plan, Semiring<T> semiring, List<OutputTag<Delta<T>>> treeTags,
+            OutputTag<Delta<T>> fallbackTag, Shares fallbackShares, int fallbackParallelism, int fallbackMaxParallelism,
+            OutputTag<EpochEnd> epochTag, long snapshotEvery, long progressEvery, long periodMillis) {
+        if (snapshotEvery < 0 || progressEvery < 0 || periodMillis < 0) {
+            throw new IllegalArgumentException("snapshotEvery, progressEvery and periodMillis must be >= 0");
+        }
+        if ((plan.kind() == PlanKind.FALLBACK_DELTA_JOIN) != (fallbackTag != null)) {
+            throw new IllegalArgumentException("a fallback tag goes with the fallback plan, tree tags with the others");
         }
         this.plan = plan;
         this.semiring = semiring;
+        this.treeTags = new ArrayList<>(treeTags);
+        this.fallbackTag = fallbackTag;
+        this.fallbackShares = fallbackShares;
+        this.fallbackParallelism = fallbackParallelism;
+        this.fallbackMaxParallelism = fallbackMaxParallelism;
+        this.epochTag = epochTag;
         this.snapshotEvery = snapshotEvery;
         this.progressEvery = progressEvery;
-        this.tags = new HashMap<>(tags);
+        this.periodMillis = periodMillis;
     }
 
     @Override
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
-        sequencerState = context.getOperatorStateStore()
-                .getListState(new ListStateDescriptor<>(StateNames.SEQUENCER, Types.LONG));
+        subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        int parallelism = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
+        epochState = context.getOperatorStateStore()
+                .getUnionListState(new ListStateDescriptor<>(StateNames.INGEST_EPOCHS, Types.STRING));
+        List<long[]> restored = new ArrayList<>();
+        for (String s : epochState.get()) {
+            restored.add(decode(s));
+        }
+        generation = 0;
+        epoch = Epochs.FIRST;
+        inEpoch = 0;
+        sinceSnapshot = 0;
         count = 0;
-        lastWatermark = -1;
-        List<Long> restored = new java.util.ArrayList<>();
-        for (Long v : sequencerState.get()) {
-            restored.add(v);
+        position = 0;
+        bridge = false;
+        boolean sameParallelism = !restored.isEmpty() && restored.stream().allMatch(r -> r[1] == parallelism);
+        if (sameParallelism) {
+            for (long[] r : restored) {
+                if (r[0] == subtask) {
+                    generation = (int) r[2];
+                    epoch = r[3];
+                    inEpoch = r[4];
+                    count = r[5];
+                    position = r[6];
+                    sinceSnapshot = r[7];
+                }
+            }
+        } else if (!restored.isEmpty()) {
+            // Rescaled: every subtask starts after the largest old epoch, and this one takes over the
+            // counts of the old subtasks it stands for, a run of consecutive ones (as Flink deals the
+            // source readers' split states out); the first thing it sends is that bridge.
+            restored.sort((x, y) -> Long.compare(x[0], y[0]));
+            int base = restored.size() / parallelism;
+            int extra = restored.size() % parallelism;
+            int from = subtask * base + Math.min(subtask, extra);
+            int to = from + base + (subtask < extra ? 1 : 0);
+            long largest = 0;
+            int oldGeneration = 0;
+            for (int i = 0; i < restored.size(); i++) {
+                long[] r = restored.get(i);
+                largest = Math.max(largest, r[3]);
+                oldGeneration = Math.max(oldGeneration, (int) r[2]);
+                if (i >= from && i < to) {
+                    count += r[5];
+                    position += r[6];
+                }
+            }
+            generation = oldGeneration + 1;
+            epoch = largest;
+            bridge = true;
         }
-        if (restored.size() >= 2) {
-            count = restored.get(0);
-            lastWatermark = restored.get(1);
+        if (plan.kind() == PlanKind.FALLBACK_DELTA_JOIN && fallbackShares != null) {
+            layout = CellLayout.restoreOr(context,
+                    CellLayout.create(fallbackShares, fallbackParallelism, fallbackMaxParallelism));
         }
+    }
+
+    private static long[] decode(String s) {
+        String[] f = s.split(",");
+        long[] out = new long[f.length];
+        for (int i = 0; i < f.length; i++) {
+            out[i] = Long.parseLong(f[i]);
+        }
+        if (out.length != 8) {
+            throw new IllegalStateException("corrupt ingest state: " + s);
+        }
+        return out;
     }
 
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
-        sequencerState.update(List.of(count, lastWatermark));
+        int parallelism = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
+        epochState.update(List.of(subtask + "," + parallelism + "," + generation + "," + epoch + "," + inEpoch + ","
+                + count + "," + position + "," + sinceSnapshot));
     }
 
     @Override
@@ -112,53 +214,100 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             matchers[a.index()] = a.matcher();
         }
         relationIndex = new HashMap<>();
-        perRelation = new HashMap<>();
         List<String> relations = query.relations();
+        atomsOfRelation = new int[relations.size()][];
+        perRelation = new Counter[relations.size()];
         for (int i = 0; i < relations.size(); i++) {
-            relationIndex.put(relations.get(i), i);
-            perRelation.put(relations.get(i),
-                    getMetricGroup().addGroup("relation", relations.get(i)).counter(Metrics.INSERTS));
+            String r = relations.get(i);
+            relationIndex.put(r, i);
+            atomsOfRelation[i] = query.body().stream().filter(a -> a.relation().equals(r)).mapToInt(Atom::index).toArray();
+            perRelation[i] = getMetricGroup().addGroup("relation", r).counter(Metrics.INSERTS);
         }
+        if (layout != null) {
+            atomRouters = new CellRouter[query.body().size()];
+            for (Atom a : query.body()) {
+                atomRouters[a.index()] = new CellRouter(layout.shares(), a.variables());
+            }
+            cells = new int[layout.cells()];
+        }
+        spreadKey = Tuple.of(subtask);
         insertsCounter = getMetricGroup().counter(Metrics.INSERTS);
         deadLetterCounter = getMetricGroup().counter(Metrics.DEAD_LETTERS);
+        epochsCounter = getMetricGroup().counter(Metrics.EPOCHS);
+        if (periodMillis > 0) {
+            scheduleTick();
+        }
+    }
+
+    private void scheduleTick() {
+        long now = getProcessingTimeService().getCurrentProcessingTime();
+        getProcessingTimeService().registerTimer((now / periodMillis + 1) * periodMillis, time -> {
+            if (!ended) {
+                start();
+                endEpoch(false, true, Epochs.tickEpoch(epoch, time, periodMillis));
+                scheduleTick();
+            }
+        });
+    }
+
+    /** Before anything else after a (re)start: the bridge of a rescale, and the watermark of the epochs ended so far. */
+    private void start() {
+        if (started) {
+            return;
+        }
+        started = true;
+        if (bridge) {
+            bridge = false;
+            endEpoch(true, true, epoch + 1);
+        } else if (epoch > Epochs.FIRST) {
+            output.emitWatermark(new Watermark(epoch - 1));
+        } else {
+            output.emitWatermark(new Watermark(0));
+        }
     }
 
     @Override
     public void processElement(StreamRecord<InputRecord<T>> element) {
+        start();
+        position++;
         InputRecord<T> r = element.getValue();
         if (r.isSnapshotRequest()) {
-            emitTrigger();
+            endEpoch(true, true, epoch + 1);
             return;
         }
-        String problem = validate(r);
+        Integer relation = r.relation() == null ? null : relationIndex.get(r.relation());
+        String problem = validate(r, relation);
         if (problem != null) {
-            reject(r, problem);
+            deadLetterCounter.inc();
+            output.collect(new StreamRecord<>(new DeadLetter(r.origin(), problem, String.valueOf(r))));
             return;
         }
         count++;
+        inEpoch++;
+        sinceSnapshot++;
         insertsCounter.inc();
-        perRelation.get(r.relation()).inc();
+        perRelation[relation].inc();
         if (!semiring.isZero(r.payload())) {
-            route(r);
+            route(relation, r.tuple(), r.payload(), Epochs.insertId(subtask, position));
         }
-        if (snapshotEvery > 0 && count % snapshotEvery == 0) {
-            emitTrigger();
-        } else if (count % progressEvery == 0) {
-            emitWatermark(EventTime.progress(count));
+        if (snapshotEvery > 0 && sinceSnapshot >= snapshotEvery) {
+            endEpoch(true, true, epoch + 1);
+        } else if (progressEvery > 0 && inEpoch >= progressEvery) {
+            endEpoch(true, false, epoch + 1);
         }
     }
 
-    private String validate(InputRecord<T> r) {
+    private String validate(InputRecord<T> r, Integer relation) {
         if (r.relation() == null || r.tuple() == null) {
             return "insert without relation or tuple";
         }
         if (r.payload() == null) {
             return "insert without payload";
         }
-        int arity = query.arityOf(r.relation());
-        if (arity < 0) {
+        if (relation == null) {
             return "unknown relation '" + r.relation() + "'; the query uses " + String.join(", ", query.relations());
         }
+        int arity = query.arityOf(r.relation());
         if (arity != r.tuple().arity()) {
             return "relation " + r.relation() + " has arity " + arity + ", got " + r.tuple().arity() + " values";
         }
@@ -168,54 +317,72 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         return null;
     }
 
-    private void route(InputRecord<T> r) {
-        if (compiled == null) {
-            emit(Delta.FALLBACK_TARGET, relationIndex.get(r.relation()), r.tuple(), r.payload());
-            return;
-        }
-        for (int a : compiled.atomsOf(r.relation(), r.tuple().arity())) {
-            Tuple matched = matchers[a].match(r.tuple());
-            if (matched != null) {
-                Route route = plan.atomRoute(a);
-                int target = route.toRoot() ? Delta.rootTarget(route.tree()) : route.node();
-                emit(target, route.slot(), compiled.atomKey(a, matched), r.payload());
+    private void route(int relation, Tuple tuple, T payload, long insert) {
+        for (int a : atomsOfRelation[relation]) {
+            Tuple matched = matchers[a].match(tuple);
+            if (matched == null) {
+                continue;
+            }
+            if (compiled != null) {
+                Tuple key = compiled.atomKey(a, matched);
+                // A delta into the root view of a tree without free variables needs no state on the
+                // way: spread such deltas over the tree's subtasks by the ingest subtask.
+                Tuple partition = key.arity() == 0 ? spreadKey : null;
+                emit(treeTags.get(plan.atomRoute(a).tree()), new Delta<>(epoch, a, key, payload, insert, partition));
+            } else if (atomRouters == null) {
+                emit(fallbackTag, new Delta<>(epoch, a, matched, payload, insert, null));
+            } else {
+                int n = atomRouters[a].cells(matched, cells);
+                for (int i = 0; i < n; i++) {
+                    emit(fallbackTag, new Delta<>(epoch, a, matched, payload, insert, layout.key(cells[i])));
+                }
             }
         }
     }
 
-    private void emit(int target, int slot, Tuple key, T payload) {
-        output.collect(tags.get(target), new StreamRecord<>(new Delta<>(target, slot, key, payload),
-                EventTime.ofInsert(count)));
+    private void emit(OutputTag<Delta<T>> tag, Delta<T> delta) {
+        output.collect(tag, new StreamRecord<>(delta));
     }
 
-    private void reject(InputRecord<T> r, String reason) {
-        deadLetterCounter.inc();
-        output.collect(new StreamRecord<>(new DeadLetter(r.origin(), reason, String.valueOf(r)),
-                EventTime.ofInsert(count)));
-    }
-
-    private void emitTrigger() {
-        emitWatermark(EventTime.trigger(count));
-    }
-
-    private void emitWatermark(long time) {
-        if (time > lastWatermark) {
-            lastWatermark = time;
-            output.emitWatermark(new Watermark(time));
+    /**
+     * Ends the current epoch (its end to every sink, then the watermark), asking for a snapshot or
+     * not, and starts epoch {@code next}.
+     */
+    private void endEpoch(boolean deterministic, boolean snapshot, long next) {
+        output.collect(epochTag, new StreamRecord<>(new EpochEnd(subtask, generation, epoch, count, deterministic, snapshot)));
+        output.emitWatermark(new Watermark(epoch));
+        epochsCounter.inc();
+        epoch = next;
+        inEpoch = 0;
+        if (snapshot) {
+            sinceSnapshot = 0;
         }
     }
 
-    /** Upstream watermarks carry no meaning here; only the end of the input is passed on. */
+    /** Only the end of the input is passed on, after this subtask's last epoch ended. */
     @Override
     public void processWatermark(Watermark mark) {
         if (mark.getTimestamp() == Long.MAX_VALUE) {
-            emitTrigger();
-            output.emitWatermark(mark);
+            closeInput();
         }
     }
 
+    /**
+     * Ends the last epoch and then sends the final watermark: this subtask sends nothing more, and
+     * downstream operators must not wait for its epochs while other subtasks go on (a finished
+     * input's last watermark would otherwise hold them back until every input finished).
+     */
     @Override
     public void endInput() {
-        emitTrigger();
+        closeInput();
+    }
+
+    private void closeInput() {
+        if (!ended) {
+            start();
+            ended = true;
+            endEpoch(true, true, epoch + 1);
+            output.emitWatermark(Watermark.MAX_WATERMARK);
+        }
     }
 }

@@ -28,6 +28,10 @@ public final class Metrics {
     public static final String LAST_SNAPSHOT_ROWS = "ivmLastSnapshotRows";
     /** Milliseconds the last snapshot's enumeration took. */
     public static final String LAST_ENUMERATION_MS = "ivmLastEnumerationMillis";
+    /** Epochs ended by an ingest subtask ({@link Epochs}). */
+    public static final String EPOCHS = "ivmEpochs";
+    /** Records an operator holds back until the watermark reaches their epoch (ingest subtasks ahead of others). */
+    public static final String HELD_BACK = "ivmHeldBack";
     /** Updates that failed arithmetically (e.g. natural-number overflow) and were dead-lettered. */
     public static final String FAILED_UPDATES = "ivmFailedUpdates";
 }

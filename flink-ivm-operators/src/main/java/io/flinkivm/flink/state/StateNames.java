@@ -5,12 +5,16 @@ public final class StateNames {
     private StateNames() {
     }
 
-    /** A join view's child payload. */
-    public static String child(int slot) {
-        return "child-" + slot;
+    /** A stateful join view of a view tree: its children's payloads by key (within the tree's key). */
+    public static String view(int node) {
+        return "view-" + node;
     }
 
+    /** A view tree's root payload, under the tree operator's key (the root tuple). */
     public static final String ROOT_PAYLOAD = "root-payload";
+
+    /** A tree operator's partial aggregates of a root view with an empty schema, per epoch. */
+    public static final String PARTIALS = "root-partials";
 
     /** The sink's copy of tree {@code tree}'s root-view payloads. */
     public static String rootPayloads(int tree) {
@@ -34,7 +38,11 @@ public final class StateNames {
 
     public static final String RESULT = "result";
 
-    public static final String SEQUENCER = "sequencer";
+    /** An ingest subtask's epoch, counts and position (union operator state). */
+    public static final String INGEST_EPOCHS = "ingest-epochs";
+
+    /** A sink's record of the epochs the ingest subtasks ended (union operator state). */
+    public static final String EPOCH_CUTS = "epoch-cuts";
 
     /** In changelog mode, the rows last emitted. */
     public static final String EMITTED = "emitted";

@@ -10,15 +10,17 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Serializer for {@link Delta}s. Format (version 1): target and slot (ints), a flags byte (which of
- * key and payload are present), then the present key and payload.
+ * Serializer for {@link Delta}s. Format (version 2): epoch, atom and insert id (var-ints), a flags
+ * byte (which of key, payload and partition are present), then the present key, payload and
+ * partition.
  */
 public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, T> {
     private static final long serialVersionUID = 1L;
 
     private static final int KEY = 1;
     private static final int PAYLOAD = 2;
-    private static final int KNOWN = 3;
+    private static final int PARTITION = 4;
+    private static final int KNOWN = 7;
 
     public DeltaSerializer(TypeSerializer<T> payloadSerializer) {
         super(payloadSerializer);
@@ -31,45 +33,54 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
 
     @Override
     public Delta<T> createInstance() {
-        return new Delta<>(0, 0, Tuple.EMPTY, payloadSerializer.createInstance());
+        return new Delta<>(0, 0, Tuple.EMPTY, payloadSerializer.createInstance(), 0, null);
     }
 
     @Override
     public Delta<T> copy(Delta<T> from) {
         T payload = from.payload();
         T copy = copyPayload(payload);
-        return copy == payload ? from : new Delta<>(from.target(), from.slot(), from.key(), copy);
+        return copy == payload ? from
+                : new Delta<>(from.epoch(), from.atom(), from.key(), copy, from.insert(), from.partition());
     }
 
     @Override
     public void serialize(Delta<T> delta, DataOutputView out) throws IOException {
         Tuple key = delta.key();
         T payload = delta.payload();
-        out.writeInt(delta.target());
-        out.writeInt(delta.slot());
-        out.writeByte((key != null ? KEY : 0) | (payload != null ? PAYLOAD : 0));
+        Tuple partition = delta.partition();
+        VarInts.writeLong(delta.epoch(), out);
+        VarInts.write(delta.atom(), out);
+        VarInts.writeLong(delta.insert(), out);
+        out.writeByte((key != null ? KEY : 0) | (payload != null ? PAYLOAD : 0) | (partition != null ? PARTITION : 0));
         if (key != null) {
             TupleSerializer.INSTANCE.serialize(key, out);
         }
         if (payload != null) {
             payloadSerializer.serialize(payload, out);
         }
+        if (partition != null) {
+            TupleSerializer.INSTANCE.serialize(partition, out);
+        }
     }
 
     @Override
     public Delta<T> deserialize(DataInputView in) throws IOException {
-        int target = in.readInt();
-        int slot = in.readInt();
+        long epoch = VarInts.readLong(in);
+        int atom = VarInts.read(in);
+        long insert = VarInts.readLong(in);
         int flags = checkFlags(in.readUnsignedByte(), KNOWN, "delta");
         Tuple key = (flags & KEY) != 0 ? TupleSerializer.INSTANCE.deserialize(in) : null;
         T payload = (flags & PAYLOAD) != 0 ? payloadSerializer.deserialize(in) : null;
-        return new Delta<>(target, slot, key, payload);
+        Tuple partition = (flags & PARTITION) != 0 ? TupleSerializer.INSTANCE.deserialize(in) : null;
+        return new Delta<>(epoch, atom, key, payload, insert, partition);
     }
 
     @Override
     public void copy(DataInputView source, DataOutputView target) throws IOException {
-        target.writeInt(source.readInt());
-        target.writeInt(source.readInt());
+        VarInts.writeLong(VarInts.readLong(source), target);
+        VarInts.copy(source, target);
+        VarInts.writeLong(VarInts.readLong(source), target);
         int flags = checkFlags(source.readUnsignedByte(), KNOWN, "delta");
         target.writeByte(flags);
         if ((flags & KEY) != 0) {
@@ -77,6 +88,9 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
         }
         if ((flags & PAYLOAD) != 0) {
             payloadSerializer.copy(source, target);
+        }
+        if ((flags & PARTITION) != 0) {
+            TupleSerializer.INSTANCE.copy(source, target);
         }
     }
 
@@ -88,7 +102,7 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
     /** Snapshot of a {@link DeltaSerializer}: the nested payload serializer's snapshot. */
     public static final class DeltaSerializerSnapshot<T>
             extends CompositeTypeSerializerSnapshot<Delta<T>, DeltaSerializer<T>> {
-        private static final int VERSION = 1;
+        private static final int VERSION = 2;
 
         /** For reading a snapshot. */
         public DeltaSerializerSnapshot() {}

@@ -10,9 +10,10 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Serializer for {@link ResultRecord}s. Format (version 1): snapshot id and insert count (longs), a
- * flags byte (end, prefix-exact, then which of tuple, payload, a non-zero row count are present),
- * then the present tuple, payload and row count (long).
+ * Serializer for {@link ResultRecord}s. Format (version 2): snapshot id and insert count (longs), a
+ * flags byte (end, prefix-exact, then which of tuple, payload, a non-zero row count and a non-empty
+ * cut are present), then the present tuple, payload, row count (long) and cut (its length as a
+ * var-int, then each count as a var-long).
  */
 public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<ResultRecord<T>, T> {
     private static final long serialVersionUID = 1L;
@@ -22,7 +23,8 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
     private static final int TUPLE = 4;
     private static final int PAYLOAD = 8;
     private static final int ROWS = 16;
-    private static final int KNOWN = 31;
+    private static final int CUT = 32;
+    private static final int KNOWN = 63;
 
     public ResultRecordSerializer(TypeSerializer<T> payloadSerializer) {
         super(payloadSerializer);
@@ -43,7 +45,7 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
         T payload = from.payload();
         T copy = copyPayload(payload);
         return copy == payload ? from : ResultRecord.of(from.snapshotId(), from.insertCount(), from.isEnd(),
-                from.tuple(), copy, from.rows(), from.isPrefixExact());
+                from.tuple(), copy, from.rows(), from.isPrefixExact(), from.cut());
     }
 
     @Override
@@ -51,8 +53,11 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
         Tuple tuple = record.tuple();
         T payload = record.payload();
         long rows = record.rows();
+        long[] cut = record.isEnd() ? record.cut() : null;
+        boolean hasCut = cut != null && cut.length > 0;
         int flags = (record.isEnd() ? END : 0) | (record.isPrefixExact() ? PREFIX_EXACT : 0)
-                | (tuple != null ? TUPLE : 0) | (payload != null ? PAYLOAD : 0) | (rows != 0 ? ROWS : 0);
+                | (tuple != null ? TUPLE : 0) | (payload != null ? PAYLOAD : 0) | (rows != 0 ? ROWS : 0)
+                | (hasCut ? CUT : 0);
         out.writeLong(record.snapshotId());
         out.writeLong(record.insertCount());
         out.writeByte(flags);
@@ -65,6 +70,12 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
         if (rows != 0) {
             out.writeLong(rows);
         }
+        if (hasCut) {
+            VarInts.write(cut.length, out);
+            for (long c : cut) {
+                VarInts.writeLong(c, out);
+            }
+        }
     }
 
     @Override
@@ -75,8 +86,15 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
         Tuple tuple = (flags & TUPLE) != 0 ? TupleSerializer.INSTANCE.deserialize(in) : null;
         T payload = (flags & PAYLOAD) != 0 ? payloadSerializer.deserialize(in) : null;
         long rows = (flags & ROWS) != 0 ? in.readLong() : 0;
+        long[] cut = null;
+        if ((flags & CUT) != 0) {
+            cut = new long[VarInts.read(in)];
+            for (int i = 0; i < cut.length; i++) {
+                cut[i] = VarInts.readLong(in);
+            }
+        }
         return ResultRecord.of(snapshotId, insertCount, (flags & END) != 0, tuple, payload, rows,
-                (flags & PREFIX_EXACT) != 0);
+                (flags & PREFIX_EXACT) != 0, cut);
     }
 
     @Override
@@ -94,6 +112,12 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
         if ((flags & ROWS) != 0) {
             target.writeLong(source.readLong());
         }
+        if ((flags & CUT) != 0) {
+            int n = VarInts.copy(source, target);
+            for (int i = 0; i < n; i++) {
+                VarInts.writeLong(VarInts.readLong(source), target);
+            }
+        }
     }
 
     @Override
@@ -104,7 +128,7 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
     /** Snapshot of a {@link ResultRecordSerializer}: the nested payload serializer's snapshot. */
     public static final class ResultRecordSerializerSnapshot<T>
             extends CompositeTypeSerializerSnapshot<ResultRecord<T>, ResultRecordSerializer<T>> {
-        private static final int VERSION = 1;
+        private static final int VERSION = 2;
 
         /** For reading a snapshot. */
         public ResultRecordSerializerSnapshot() {}

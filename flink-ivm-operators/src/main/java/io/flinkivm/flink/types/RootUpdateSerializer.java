@@ -10,8 +10,9 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Serializer for {@link RootUpdate}s. Format (version 1): the tree (int), a flags byte (is-new, then
- * which of tuple and payload are present), then the present tuple and payload.
+ * Serializer for {@link RootUpdate}s. Format (version 2): epoch and tree (var-ints), a flags byte
+ * (is-new, is-partial, then which of tuple, payload and cell are present), then the present tuple,
+ * payload and cell.
  */
 public final class RootUpdateSerializer<T> extends PayloadRecordSerializer<RootUpdate<T>, T> {
     private static final long serialVersionUID = 1L;
@@ -19,7 +20,9 @@ public final class RootUpdateSerializer<T> extends PayloadRecordSerializer<RootU
     private static final int NEW = 1;
     private static final int TUPLE = 2;
     private static final int PAYLOAD = 4;
-    private static final int KNOWN = 7;
+    private static final int PARTIAL = 8;
+    private static final int CELL = 16;
+    private static final int KNOWN = 31;
 
     public RootUpdateSerializer(TypeSerializer<T> payloadSerializer) {
         super(payloadSerializer);
@@ -32,42 +35,52 @@ public final class RootUpdateSerializer<T> extends PayloadRecordSerializer<RootU
 
     @Override
     public RootUpdate<T> createInstance() {
-        return new RootUpdate<>(0, Tuple.EMPTY, payloadSerializer.createInstance(), false);
+        return RootUpdate.of(0, 0, Tuple.EMPTY, payloadSerializer.createInstance(), false);
     }
 
     @Override
     public RootUpdate<T> copy(RootUpdate<T> from) {
         T payload = from.payload();
         T copy = copyPayload(payload);
-        return copy == payload ? from : new RootUpdate<>(from.tree(), from.tuple(), copy, from.isNew());
+        return copy == payload ? from : new RootUpdate<>(from.epoch(), from.tree(), from.tuple(), copy, from.isNew(),
+                from.isPartial(), from.cell());
     }
 
     @Override
     public void serialize(RootUpdate<T> update, DataOutputView out) throws IOException {
         Tuple tuple = update.tuple();
         T payload = update.payload();
-        out.writeInt(update.tree());
-        out.writeByte((update.isNew() ? NEW : 0) | (tuple != null ? TUPLE : 0) | (payload != null ? PAYLOAD : 0));
+        Tuple cell = update.cell();
+        VarInts.writeLong(update.epoch(), out);
+        VarInts.write(update.tree(), out);
+        out.writeByte((update.isNew() ? NEW : 0) | (tuple != null ? TUPLE : 0) | (payload != null ? PAYLOAD : 0)
+                | (update.isPartial() ? PARTIAL : 0) | (cell != null ? CELL : 0));
         if (tuple != null) {
             TupleSerializer.INSTANCE.serialize(tuple, out);
         }
         if (payload != null) {
             payloadSerializer.serialize(payload, out);
         }
+        if (cell != null) {
+            TupleSerializer.INSTANCE.serialize(cell, out);
+        }
     }
 
     @Override
     public RootUpdate<T> deserialize(DataInputView in) throws IOException {
-        int tree = in.readInt();
+        long epoch = VarInts.readLong(in);
+        int tree = VarInts.read(in);
         int flags = checkFlags(in.readUnsignedByte(), KNOWN, "root update");
         Tuple tuple = (flags & TUPLE) != 0 ? TupleSerializer.INSTANCE.deserialize(in) : null;
         T payload = (flags & PAYLOAD) != 0 ? payloadSerializer.deserialize(in) : null;
-        return new RootUpdate<>(tree, tuple, payload, (flags & NEW) != 0);
+        Tuple cell = (flags & CELL) != 0 ? TupleSerializer.INSTANCE.deserialize(in) : null;
+        return new RootUpdate<>(epoch, tree, tuple, payload, (flags & NEW) != 0, (flags & PARTIAL) != 0, cell);
     }
 
     @Override
     public void copy(DataInputView source, DataOutputView target) throws IOException {
-        target.writeInt(source.readInt());
+        VarInts.writeLong(VarInts.readLong(source), target);
+        VarInts.copy(source, target);
         int flags = checkFlags(source.readUnsignedByte(), KNOWN, "root update");
         target.writeByte(flags);
         if ((flags & TUPLE) != 0) {
@@ -75,6 +88,9 @@ public final class RootUpdateSerializer<T> extends PayloadRecordSerializer<RootU
         }
         if ((flags & PAYLOAD) != 0) {
             payloadSerializer.copy(source, target);
+        }
+        if ((flags & CELL) != 0) {
+            TupleSerializer.INSTANCE.copy(source, target);
         }
     }
 
@@ -86,7 +102,7 @@ public final class RootUpdateSerializer<T> extends PayloadRecordSerializer<RootU
     /** Snapshot of a {@link RootUpdateSerializer}: the nested payload serializer's snapshot. */
     public static final class RootUpdateSerializerSnapshot<T>
             extends CompositeTypeSerializerSnapshot<RootUpdate<T>, RootUpdateSerializer<T>> {
-        private static final int VERSION = 1;
+        private static final int VERSION = 2;
 
         /** For reading a snapshot. */
         public RootUpdateSerializerSnapshot() {}

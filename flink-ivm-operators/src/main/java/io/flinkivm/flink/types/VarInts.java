@@ -4,7 +4,7 @@ import java.io.IOException;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
-/** Unsigned variable-length ints (7 bits a byte, low bits first). */
+/** Unsigned variable-length ints and longs (7 bits a byte, low bits first). */
 final class VarInts {
     private VarInts() {}
 
@@ -40,5 +40,28 @@ final class VarInts {
         int value = read(in);
         write(value, out);
         return value;
+    }
+
+    static void writeLong(long value, DataOutputView out) throws IOException {
+        if (value < 0) {
+            throw new IllegalArgumentException("not an unsigned var-long: " + value);
+        }
+        while ((value & ~0x7FL) != 0) {
+            out.writeByte((int) ((value & 0x7F) | 0x80));
+            value >>>= 7;
+        }
+        out.writeByte((int) value);
+    }
+
+    static long readLong(DataInputView in) throws IOException {
+        long value = 0;
+        for (int shift = 0; shift < 63; shift += 7) {
+            int b = in.readUnsignedByte();
+            value |= (long) (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return value;
+            }
+        }
+        throw new IOException("corrupt data: var-long exceeds 63 bits");
     }
 }

@@ -2,10 +2,14 @@ package io.flinkivm.flink.runtime;
 
 import static io.flinkivm.flink.runtime.Harnesses.element;
 import static io.flinkivm.flink.runtime.Harnesses.mark;
+import static io.flinkivm.flink.runtime.Harnesses.second;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkivm.core.oracle.KDatabase;
 import io.flinkivm.core.oracle.NaiveEvaluator;
+import io.flinkivm.core.partition.CellRouter;
+import io.flinkivm.core.partition.HyperCube;
+import io.flinkivm.core.partition.Shares;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.Planner;
@@ -13,66 +17,67 @@ import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.ResultRecord;
 import io.flinkivm.flink.Snapshots;
 import io.flinkivm.flink.runtime.Harnesses.Backend;
 import io.flinkivm.flink.runtime.Harnesses.Outputs;
 import io.flinkivm.flink.runtime.Harnesses.Step;
+import io.flinkivm.flink.types.DeadLetterTypeInfo;
 import io.flinkivm.flink.types.PayloadTypes;
 import io.flinkivm.flink.types.RootUpdateTypeInfo;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.streaming.api.watermark.Watermark;
-import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
+import org.apache.flink.util.OutputTag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The border sink in a harness: root updates in, snapshots (rows with recovered payloads, one end
- * marker) out on trigger watermarks. Natural numbers throughout.
+ * The border sink in a harness: root updates (input 1) and the ingest subtasks' epoch ends (input 2)
+ * in, snapshots (rows with recovered payloads, an end marker with the cut) out when the watermark
+ * passes an ended epoch. Natural numbers throughout.
  */
 class BorderSinkOperatorTest {
+    static final NaturalSemiring K = NaturalSemiring.INSTANCE;
     /** Trees V[A] (from R, S) and V[A,C] (from T); the sink is keyed by A, which both root schemas have. */
-    static final MaintenancePlan SHARED = Planner.plan(
-            QueryParser.parse("Q(A,C) :- R(A,B), S(A,B,D), T(A,C,E)"), NaturalSemiring.INSTANCE);
-    /** A cross product: no shared variable, the sink runs under one constant key. */
-    static final MaintenancePlan CROSS = Planner.plan(QueryParser.parse("Q(A,C) :- R(A), S(C)"), NaturalSemiring.INSTANCE);
+    static final MaintenancePlan SHARED = Planner.plan(QueryParser.parse("Q(A,C) :- R(A,B), S(A,B,D), T(A,C,E)"), K);
+    /** A cross product: no shared variable, the sink is spread over HyperCube cells. */
+    static final MaintenancePlan CROSS = Planner.plan(QueryParser.parse("Q(A,C) :- R(A), S(C)"), K);
+    /** An aggregate tree (partial sums) next to T(C). */
+    static final MaintenancePlan COUNT = Planner.plan(QueryParser.parse("Q(C) :- R(A,B), S(B), T(C)"), K);
+    /** The triangle, cyclic: one view tree per atom, one bag {A,B,C} above the border. */
+    static final MaintenancePlan TRIANGLE = Planner.plan(QueryParser.parse("Q(A,B,C) :- R(A,B), S(B,C), T(A,C)"), K);
+    static final OutputTag<DeadLetter> DEAD = new OutputTag<>("dead", DeadLetterTypeInfo.INSTANCE);
 
-    /**
-     * The triangle, cyclic: one view tree per atom (its root view is the atom's relation), one bag
-     * {A,B,C} above the border, the sink under the constant key.
-     */
-    static final MaintenancePlan TRIANGLE = Planner.plan(
-            QueryParser.parse("Q(A,B,C) :- R(A,B), S(B,C), T(A,C)"), NaturalSemiring.INSTANCE);
-
-    static KeyedOneInputStreamOperatorTestHarness<Tuple, RootUpdate<Long>, ResultRecord<Long>> harness(
-            MaintenancePlan plan, long periodMillis, Backend backend, OperatorSubtaskState restored) throws Exception {
-        boolean keyed = plan == SHARED;
-        KeySelector<RootUpdate<Long>, Tuple> keys = keyed
-                ? Harnesses.byPositions(new int[][] {{0}, {0}})
-                : u -> Tuple.EMPTY;
-        return Harnesses.keyed(() -> new BorderSinkOperator<>(plan, NaturalSemiring.INSTANCE,
-                PayloadTypes.of(NaturalSemiring.INSTANCE), RootUpdateTypeInfo.of(NaturalSemiring.INSTANCE), keyed, false,
-                periodMillis, false), keys, backend, restored);
+    static KeyedTwoInputStreamOperatorTestHarness<Tuple, RootUpdate<Long>, EpochEnd, ResultRecord<Long>> harness(
+            MaintenancePlan plan, boolean changelog, Backend backend, OperatorSubtaskState restored) throws Exception {
+        KeySelector<RootUpdate<Long>, Tuple> keys = plan == SHARED ? u -> u.tuple().project(new int[] {0}) : RootUpdate::cell;
+        return Harnesses.keyedTwo(() -> new BorderSinkOperator<>(plan, K, PayloadTypes.of(K), RootUpdateTypeInfo.of(K),
+                DEAD, changelog), keys, backend, restored);
     }
 
-    private static RootUpdate<Long> v0(long a, long payload, boolean isNew) {
-        return new RootUpdate<>(0, Tuple.of(a), payload, isNew);
+    private static RootUpdate<Long> v0(long epoch, long a, long payload, boolean isNew) {
+        return RootUpdate.of(epoch, 0, Tuple.of(a), payload, isNew);
     }
 
-    private static RootUpdate<Long> v1(long a, long c, long payload, boolean isNew) {
-        return new RootUpdate<>(1, Tuple.of(a, c), payload, isNew);
+    private static RootUpdate<Long> v1(long epoch, long a, long c, long payload, boolean isNew) {
+        return RootUpdate.of(epoch, 1, Tuple.of(a, c), payload, isNew);
+    }
+
+    private static EpochEnd end(int subtask, long epoch, long inserts) {
+        return new EpochEnd(subtask, 0, epoch, inserts, true, true);
     }
 
     private static Map<Tuple, Long> rows(Object... tupleAndPayload) {
-        Map<Tuple, Long> out = new java.util.HashMap<>();
+        Map<Tuple, Long> out = new HashMap<>();
         for (int i = 0; i < tupleAndPayload.length; i += 2) {
             out.put((Tuple) tupleAndPayload[i], (Long) tupleAndPayload[i + 1]);
         }
@@ -88,241 +93,238 @@ class BorderSinkOperatorTest {
         return out;
     }
 
+    /**
+     * Two ingest subtasks: the first ends epochs 1 and 2, the second epoch 1 only, then epoch 3 (it
+     * skipped 2). A snapshot is emitted per ended epoch the watermark passes, with its cut; an update
+     * of epoch 3 that arrives while epoch 2 is open waits; a cut that adds nothing is not emitted again.
+     */
     @ParameterizedTest
     @EnumSource(Backend.class)
-    void emitsAPrefixExactSnapshotWithRecoveredPayloadsOnEachTrigger(Backend backend) throws Exception {
-        try (var h = harness(SHARED, 0, backend, null)) {
-            h.processWatermark(EventTime.trigger(0)); // the empty result before any insert
-            h.processElement(v0(1, 2, true), 2);
-            h.processElement(v1(1, 1, 3, true), 2);
-            h.processElement(v1(1, 2, 1, true), 4);
-            h.processElement(v1(2, 1, 5, true), 4); // V[A](2) is still zero: no result yet
-            h.processWatermark(4);
-            h.processWatermark(EventTime.trigger(2));
-            h.processElement(v0(1, 4, false), 6); // a payload change only
-            h.processElement(v0(2, 1, true), 6);
-            h.processWatermark(EventTime.trigger(3));
-            h.processWatermark(EventTime.trigger(3)); // the same trigger again: no second snapshot
-            h.processWatermark(EventTime.progress(4)); // progress, not a trigger
-
+    void emitsTheSnapshotOfEachCutWithItsIdAndCut(Backend backend) throws Exception {
+        try (var h = harness(SHARED, false, backend, null)) {
+            List<Step<RootUpdate<Long>>> steps = List.of(
+                    mark(0),
+                    element(v0(1, 1, 2, true)),
+                    element(v1(1, 1, 1, 3, true)),
+                    element(v1(1, 2, 1, 5, true)), // V[A](2) is still zero: no result yet
+                    second(end(0, 1, 2)),
+                    second(end(1, 1, 1)),
+                    mark(1),
+                    element(v0(3, 1, 4, false)), // epoch 3 while 2 is open: waits
+                    element(v0(2, 2, 1, true)),
+                    second(end(0, 2, 3)),
+                    mark(2),
+                    second(end(1, 3, 3)),
+                    second(end(0, 3, 3)), // nothing new from subtask 0
+                    mark(3),
+                    second(end(0, 4, 3)),
+                    second(end(1, 4, 3)),
+                    mark(4)); // the same cut again: no snapshot
+            Harnesses.playTwo(h, steps);
             List<ResultRecord<Long>> out = results(Harnesses.outputs(h, null));
             TreeMap<Long, Map<Tuple, Long>> snapshots = Snapshots.byId(out, 1);
-            assertThat(snapshots).containsOnlyKeys(0L, 2L, 3L);
-            assertThat(snapshots.get(0L)).isEmpty();
-            assertThat(snapshots.get(2L)).isEqualTo(rows(Tuple.of(1L, 1L), 6L, Tuple.of(1L, 2L), 2L));
-            assertThat(snapshots.get(3L)).isEqualTo(
-                    rows(Tuple.of(1L, 1L), 12L, Tuple.of(1L, 2L), 4L, Tuple.of(2L, 1L), 5L));
+            assertThat(snapshots).containsOnlyKeys(3L, 4L, 6L);
+            assertThat(snapshots.get(3L)).isEqualTo(rows(Tuple.of(1L, 1L), 6L));
+            assertThat(snapshots.get(4L)).isEqualTo(rows(Tuple.of(1L, 1L), 6L, Tuple.of(2L, 1L), 5L));
+            assertThat(snapshots.get(6L)).isEqualTo(rows(Tuple.of(1L, 1L), 12L, Tuple.of(2L, 1L), 5L));
+            assertThat(out).filteredOn(ResultRecord::isEnd).extracting(r -> List.of(r.cut()[0], r.cut()[1]))
+                    .containsExactly(List.of(2L, 1L), List.of(3L, 1L), List.of(3L, 3L));
             assertThat(out).allSatisfy(r -> {
                 assertThat(r.isPrefixExact()).isTrue();
                 assertThat(r.insertCount()).isEqualTo(r.snapshotId());
             });
-            assertThat(out).filteredOn(ResultRecord::isEnd)
-                    .containsExactly(ResultRecord.end(0, 0, 0, true), ResultRecord.end(2, 2, 2, true),
-                            ResultRecord.end(3, 3, 3, true));
-            // Each snapshot's records carry its trigger's timestamp and precede the trigger.
-            List<Object> main = new ArrayList<>(h.getOutput());
-            int end2 = main.indexOf(new StreamRecord<>(ResultRecord.end(2, 2, 2, true), EventTime.trigger(2)));
-            assertThat(end2).isPositive();
-            assertThat(main.get(end2 + 1)).isEqualTo(new Watermark(EventTime.trigger(2)));
         }
     }
 
     /**
-     * Two channels' records interleaved out of timestamp order across trees (the sink processes each
-     * released batch in arrival order): a record of a later insert that arrives before a trigger is
-     * held back, and a root tuple's later payload replaces its earlier one.
+     * A cross product over HyperCube cells: every root update goes to the cells that agree with it,
+     * each cell joins what it holds, and together the cells emit every result tuple exactly once.
      */
     @ParameterizedTest
     @EnumSource(Backend.class)
-    void recordsOvertakingAcrossChannelsGiveThePrefixExactSnapshots(Backend backend) throws Exception {
-        try (var h = harness(SHARED, 0, backend, null)) {
-            h.processElement(v1(1, 1, 3, true), EventTime.ofInsert(2));
-            h.processElement(v1(1, 2, 1, true), EventTime.ofInsert(4)); // insert 4, after trigger 2
-            h.processElement(v0(1, 2, true), EventTime.ofInsert(1));
-            h.processElement(v0(1, 5, false), EventTime.ofInsert(3));
-            h.processWatermark(EventTime.trigger(2));
-            h.processWatermark(EventTime.trigger(4));
+    void theCellsOfACrossProductTogetherEmitEachResultOnce(Backend backend) throws Exception {
+        List<ViewTree> trees = CROSS.viewTrees();
+        Shares shares = HyperCube.shares(CROSS.query().head(), trees.stream().map(ViewTree::schema).toList(), 4);
+        assertThat(shares.describe()).isEqualTo("A=2 C=2");
+        CellLayout layout = CellLayout.create(shares, 4, 128);
+        List<Step<RootUpdate<Long>>> steps = new ArrayList<>();
+        steps.add(mark(0));
+        KDatabase<Long> db = new KDatabase<>(K);
+        int[] cells = new int[4];
+        for (int i = 0; i < 12; i++) {
+            int tree = i % 2;
+            Tuple t = Tuple.of((long) i);
+            db.insert(CROSS.query().body().get(trees.get(tree).atoms().get(0)).relation(), t, 1L + i);
+            RootUpdate<Long> u = RootUpdate.of(1, tree, t, 1L + i, true);
+            int n = new CellRouter(shares, trees.get(tree).schema()).cells(t, cells);
+            assertThat(n).isEqualTo(2);
+            for (int c = 0; c < n; c++) {
+                steps.add(element(u.toCell(layout.key(cells[c]))));
+            }
+        }
+        steps.add(second(end(0, 1, 12)));
+        steps.add(mark(1));
+        try (var h = harness(CROSS, false, backend, null)) {
+            Harnesses.playTwo(h, steps);
+            Map<Tuple, Long> result = Snapshots.byId(results(Harnesses.outputs(h, null)), 1).get(12L);
+            assertThat(result).hasSize(36).isEqualTo(NaiveEvaluator.evaluate(CROSS.query(), K, db.relations()));
+        }
+    }
+
+    /** An aggregate tree's partial sums from two tree subtasks add up; its root tuple crosses the border once. */
+    @Test
+    void partialAggregatesAddUp() throws Exception {
+        Shares shares = HyperCube.shares(List.of("C"), List.of(List.of(), List.of("C")), 1);
+        Tuple cell = CellLayout.create(shares, 1, 128).key(0);
+        try (var h = harness(COUNT, false, Backend.HEAP, null)) {
+            Harnesses.playTwo(h, List.of(
+                    mark(0),
+                    element(new RootUpdate<>(1, 0, Tuple.EMPTY, 2L, false, true, cell)),
+                    element(RootUpdate.of(1, 1, Tuple.of("c"), 5L, true).toCell(cell)),
+                    element(new RootUpdate<>(1, 0, Tuple.EMPTY, 3L, false, true, cell)),
+                    second(end(0, 1, 4)),
+                    mark(1),
+                    element(new RootUpdate<>(2, 0, Tuple.EMPTY, 1L, false, true, cell)),
+                    second(end(0, 2, 5)),
+                    mark(2)));
             TreeMap<Long, Map<Tuple, Long>> snapshots = Snapshots.byId(results(Harnesses.outputs(h, null)), 1);
-            assertThat(snapshots).containsOnlyKeys(2L, 4L);
-            assertThat(snapshots.get(2L)).isEqualTo(rows(Tuple.of(1L, 1L), 6L));
-            assertThat(snapshots.get(4L)).isEqualTo(rows(Tuple.of(1L, 1L), 15L, Tuple.of(1L, 2L), 5L));
+            assertThat(snapshots.get(4L)).isEqualTo(rows(Tuple.of("c"), 25L));
+            assertThat(snapshots.get(5L)).isEqualTo(rows(Tuple.of("c"), 30L));
+            assertThat(((BorderSinkOperator<?>) h.getOperator()).liveJoinTuples()).isEqualTo(2);
         }
     }
 
     @ParameterizedTest
     @EnumSource(Backend.class)
-    void aCrossProductRunsUnderTheConstantKey(Backend backend) throws Exception {
-        try (var h = harness(CROSS, 0, backend, null)) {
-            h.processElement(new RootUpdate<>(0, Tuple.of("a"), 2L, true), 2);
-            h.processElement(new RootUpdate<>(1, Tuple.of("x"), 3L, true), 4);
-            h.processElement(new RootUpdate<>(1, Tuple.of("y"), 1L, true), 6);
-            h.processWatermark(EventTime.trigger(3));
-            h.processElement(new RootUpdate<>(0, Tuple.of("b"), 5L, true), 8);
-            h.processElement(new RootUpdate<>(1, Tuple.of("y"), 4L, false), 10);
-            h.processWatermark(EventTime.trigger(5));
-            TreeMap<Long, Map<Tuple, Long>> snapshots = Snapshots.byId(results(Harnesses.outputs(h, null)), 1);
-            assertThat(snapshots.get(3L)).isEqualTo(rows(Tuple.of("a", "x"), 6L, Tuple.of("a", "y"), 2L));
-            assertThat(snapshots.get(5L)).isEqualTo(rows(Tuple.of("a", "x"), 6L, Tuple.of("a", "y"), 8L,
-                    Tuple.of("b", "x"), 15L, Tuple.of("b", "y"), 20L));
-        }
-    }
-
-    @ParameterizedTest
-    @EnumSource(Backend.class)
-    void theJoinAndHeldBackUpdatesSurviveSnapshotAndRestore(Backend backend) throws Exception {
+    void theJoinHeldBackUpdatesAndCutsSurviveSnapshotAndRestore(Backend backend) throws Exception {
         List<Step<RootUpdate<Long>>> before = List.of(
-                element(v0(1, 2, true), 2),
-                element(v1(1, 1, 3, true), 4),
-                element(v1(2, 7, 1, true), 10), // held back across the snapshot
-                element(v0(2, 3, true), 8),
-                mark(EventTime.trigger(2)),
-                element(v1(1, 5, 1, true), 6));
+                mark(0),
+                element(v0(1, 1, 2, true)),
+                element(v1(1, 1, 1, 3, true)),
+                element(v1(3, 2, 7, 1, true)), // held back across the snapshot
+                element(v0(2, 2, 3, true)), // held back too
+                second(end(0, 1, 2)),
+                second(end(1, 2, 3)), // subtask 1 is ahead; its end of epoch 2 waits for subtask 0
+                mark(1),
+                element(v1(2, 1, 5, 1, true)));
         List<Step<RootUpdate<Long>>> after = List.of(
-                mark(EventTime.trigger(3)),
-                element(v0(1, 10, false), 12),
-                mark(EventTime.trigger(4)),
-                mark(EventTime.trigger(6)));
-        Outputs[] runs = Harnesses.straightAndRestored(restored -> harness(SHARED, 0, backend, restored), null,
-                before, after);
+                second(end(0, 2, 4)),
+                mark(2),
+                element(v0(3, 1, 10, false)),
+                second(end(0, 3, 5)),
+                second(end(1, 3, 5)),
+                mark(3));
+        Outputs[] runs = Harnesses.straightAndRestored(restored -> harness(SHARED, false, backend, restored),
+                Harnesses::playTwo, null, before, after);
         assertThat(runs[1].normalized()).isEqualTo(runs[0].normalized());
         TreeMap<Long, Map<Tuple, Long>> snapshots = Snapshots.byId(results(runs[0]), 1);
-        assertThat(snapshots).containsOnlyKeys(2L, 3L, 4L, 6L);
+        assertThat(snapshots).containsOnlyKeys(2L, 7L, 10L);
         assertThat(snapshots.get(2L)).isEqualTo(rows(Tuple.of(1L, 1L), 6L));
-        assertThat(snapshots.get(3L)).isEqualTo(rows(Tuple.of(1L, 1L), 6L, Tuple.of(1L, 5L), 2L));
-        assertThat(snapshots.get(4L)).isEqualTo(snapshots.get(3L));
-        assertThat(snapshots.get(6L)).isEqualTo(rows(Tuple.of(1L, 1L), 30L, Tuple.of(1L, 5L), 10L, Tuple.of(2L, 7L), 3L));
+        assertThat(snapshots.get(7L)).isEqualTo(rows(Tuple.of(1L, 1L), 6L, Tuple.of(1L, 5L), 2L));
+        assertThat(snapshots.get(10L)).isEqualTo(rows(Tuple.of(1L, 1L), 30L, Tuple.of(1L, 5L), 10L, Tuple.of(2L, 7L), 3L));
     }
 
     /**
      * The cyclic plan's state (member sets, value lists, the bag and the Boolean join over it) survives
-     * a snapshot and a restore into a fresh operator: random root updates of the triangle, a snapshot
-     * every ten inserts, each equal to the naive evaluator's result, the same outputs as a run without
-     * the restore, and the join-size gauges recounted from the restored state.
+     * a snapshot and a restore into a fresh operator: random root updates of the triangle, an epoch
+     * every ten inserts, each snapshot equal to the naive evaluator's result, the same outputs as a run
+     * without the restore, and the join-size gauges recounted from the restored state.
      */
     @ParameterizedTest
     @EnumSource(Backend.class)
     void theBagsSurviveSnapshotAndRestore(Backend backend) throws Exception {
         assertThat(TRIANGLE.kind()).isEqualTo(PlanKind.CYCLIC_P_HIERARCHICAL);
-        NaturalSemiring k = NaturalSemiring.INSTANCE;
+        Shares shares = HyperCube.shares(TRIANGLE.query().head(),
+                TRIANGLE.viewTrees().stream().map(ViewTree::schema).toList(), 1);
+        Tuple cell = CellLayout.create(shares, 1, 128).key(0);
         Random random = new Random(5);
-        KDatabase<Long> db = new KDatabase<>(k);
+        KDatabase<Long> db = new KDatabase<>(K);
         Map<Long, Map<Tuple, Long>> expected = new TreeMap<>();
-        Map<String, Long> rootPayloads = new java.util.HashMap<>();
+        Map<String, Long> rootPayloads = new HashMap<>();
         List<Step<RootUpdate<Long>>> steps = new ArrayList<>();
+        steps.add(mark(0));
         int inserts = 160;
         for (int n = 1; n <= inserts; n++) {
             ViewTree tree = TRIANGLE.viewTrees().get(random.nextInt(3));
             var atom = TRIANGLE.query().body().get(tree.atoms().get(0));
-            assertThat(tree.schema()).as("root tuples are atom tuples").isEqualTo(atom.variables());
-            String relation = atom.relation();
             Tuple t = Tuple.of((long) random.nextInt(5), (long) random.nextInt(5));
             long payload = 1 + random.nextInt(3);
-            db.insert(relation, t, payload);
-            Long before = rootPayloads.merge(tree.index() + "|" + t, payload, Long::sum);
-            steps.add(element(new RootUpdate<>(tree.index(), t, before, before == payload), EventTime.ofInsert(n)));
+            db.insert(atom.relation(), t, payload);
+            Long now = rootPayloads.merge(tree.index() + "|" + t, payload, Long::sum);
+            long epoch = 1 + (n - 1) / 10;
+            steps.add(element(RootUpdate.of(epoch, tree.index(), t, now, now == payload).toCell(cell)));
             if (n % 10 == 0) {
-                steps.add(mark(EventTime.trigger(n)));
-                expected.put((long) n, NaiveEvaluator.evaluate(TRIANGLE.query(), k, db.relations()));
+                steps.add(second(end(0, epoch, n)));
+                steps.add(mark(epoch));
+                expected.put((long) n, NaiveEvaluator.evaluate(TRIANGLE.query(), K, db.relations()));
             }
         }
         List<Step<RootUpdate<Long>>> before = steps.subList(0, steps.size() / 2);
         List<Step<RootUpdate<Long>>> after = steps.subList(steps.size() / 2, steps.size());
-        Outputs[] runs = Harnesses.straightAndRestored(restored -> harness(TRIANGLE, 0, backend, restored), null,
-                before, after);
+        Outputs[] runs = Harnesses.straightAndRestored(restored -> harness(TRIANGLE, false, backend, restored),
+                Harnesses::playTwo, null, before, after);
         assertThat(runs[1].normalized()).isEqualTo(runs[0].normalized());
-        TreeMap<Long, Map<Tuple, Long>> snapshots = Snapshots.byId(results(runs[0]), 1);
-        assertThat(snapshots).isEqualTo(expected);
+        assertThat(Snapshots.byId(results(runs[0]), 1)).isEqualTo(expected);
         Map<Tuple, Long> last = expected.get((long) inserts);
         assertThat(last).hasSizeGreaterThan(10);
 
-        // The gauges, counted from the restored state and then kept up to date, equal a straight run's.
         long[] straight = new long[2];
-        try (var h = harness(TRIANGLE, 0, backend, null)) {
-            Harnesses.play(h, steps);
-            BorderSinkOperator<?> op = (BorderSinkOperator<?>) h.getOneInputOperator();
+        try (var h = harness(TRIANGLE, false, backend, null)) {
+            Harnesses.playTwo(h, steps);
+            BorderSinkOperator<?> op = (BorderSinkOperator<?>) h.getOperator();
             straight[0] = op.liveJoinTuples();
             straight[1] = op.bagTuples(0);
         }
         assertThat(straight).as("one bag {A,B,C}, the root: each of its tuples is live and a result")
                 .containsExactly(last.size(), last.size());
         OperatorSubtaskState snapshot;
-        try (var h = harness(TRIANGLE, 0, backend, null)) {
-            Harnesses.play(h, before);
+        try (var h = harness(TRIANGLE, false, backend, null)) {
+            Harnesses.playTwo(h, before);
             snapshot = h.snapshot(1, 100);
         }
-        try (var h = harness(TRIANGLE, 0, backend, snapshot)) {
-            Harnesses.play(h, after);
-            BorderSinkOperator<?> op = (BorderSinkOperator<?>) h.getOneInputOperator();
+        try (var h = harness(TRIANGLE, false, backend, snapshot)) {
+            Harnesses.playTwo(h, after);
+            BorderSinkOperator<?> op = (BorderSinkOperator<?>) h.getOperator();
             assertThat(new long[] {op.liveJoinTuples(), op.bagTuples(0)}).isEqualTo(straight);
         }
     }
 
-    /** The acyclic join's live-tuple gauge: each root tuple with a live match, recounted after a restore. */
-    @ParameterizedTest
-    @EnumSource(Backend.class)
-    void theLiveTupleGaugeCountsRootTuplesWithMatches(Backend backend) throws Exception {
-        OperatorSubtaskState snapshot;
-        try (var h = harness(SHARED, 0, backend, null)) {
-            h.processElement(v0(1, 2, true), 2);
-            h.processElement(v1(1, 1, 3, true), 4); // V[A](1) and V[A,C](1,1) live
-            h.processElement(v1(2, 1, 5, true), 6); // waits for V[A](2)
-            h.processWatermark(EventTime.progress(3)); // releases the held-back updates
-            assertThat(((BorderSinkOperator<?>) h.getOneInputOperator()).liveJoinTuples()).isEqualTo(2);
-            snapshot = h.snapshot(1, 100);
-        }
-        try (var h = harness(SHARED, 0, backend, snapshot)) {
-            BorderSinkOperator<?> op = (BorderSinkOperator<?>) h.getOneInputOperator();
-            assertThat(op.liveJoinTuples()).isEqualTo(2);
-            h.processElement(v0(2, 1, true), 8); // V[A](2) and the waiting V[A,C](2,1)
-            h.processWatermark(EventTime.progress(4));
-            assertThat(op.liveJoinTuples()).isEqualTo(4);
-        }
-    }
-
+    /** A progress epoch applies its updates but emits no snapshot; the next snapshot's cut includes it. */
     @Test
-    void processingTimeSnapshotsAreRecentButNotPrefixExact() throws Exception {
-        try (var h = harness(SHARED, 100, Backend.HEAP, null)) {
-            h.processElement(v0(1, 2, true), 2);
-            h.processElement(v1(1, 1, 3, true), 2);
-            h.processWatermark(EventTime.trigger(1));
-            h.processElement(v1(1, 2, 4, true), 4);
-            h.processWatermark(EventTime.progress(2));
-            h.setProcessingTime(100);
+    void aProgressEpochEmitsNoSnapshot() throws Exception {
+        try (var h = harness(SHARED, false, Backend.HEAP, null)) {
+            Harnesses.playTwo(h, List.of(
+                    mark(0),
+                    element(v0(1, 1, 2, true)),
+                    element(v1(1, 1, 1, 3, true)),
+                    second(new EpochEnd(0, 0, 1, 2, true, false)),
+                    mark(1),
+                    element(v1(2, 1, 2, 1, true)),
+                    second(end(0, 2, 3)),
+                    mark(2)));
             List<ResultRecord<Long>> out = results(Harnesses.outputs(h, null));
-            List<ResultRecord<Long>> recent = out.stream().filter(r -> !r.isPrefixExact()).toList();
-            assertThat(recent).containsExactlyInAnyOrder(
-                    ResultRecord.row(1, 1, Tuple.of(1L, 1L), 6L, false),
-                    ResultRecord.row(1, 1, Tuple.of(1L, 2L), 8L, false),
-                    ResultRecord.end(1, 1, 2, false));
-            assertThat(Snapshots.byId(out, 1)).as("only prefix-exact snapshots").containsOnlyKeys(1L);
+            assertThat(Snapshots.byId(out, 1)).containsOnlyKeys(3L);
+            assertThat(Snapshots.byId(out, 1).get(3L)).isEqualTo(rows(Tuple.of(1L, 1L), 6L, Tuple.of(1L, 2L), 2L));
         }
     }
 
-    /** The counters of processing-time snapshots and the last trigger are part of the state. */
+    /** In changelog mode a snapshot holds only the rows whose payload changed since the previous one. */
     @Test
-    void processingTimeSnapshotIdsAndInsertCountsContinueAfterARestore() throws Exception {
-        OperatorSubtaskState snapshot;
-        List<ResultRecord<Long>> before;
-        try (var h = harness(SHARED, 100, Backend.HEAP, null)) {
-            h.processElement(v0(1, 2, true), 2);
-            h.processElement(v1(1, 1, 3, true), 2);
-            h.processWatermark(EventTime.trigger(1));
-            h.setProcessingTime(100);
-            before = results(Harnesses.outputs(h, null));
-            snapshot = h.snapshot(1, 100);
-        }
-        try (var h = harness(SHARED, 100, Backend.HEAP, snapshot)) {
-            h.processElement(v1(1, 2, 4, true), 4);
-            h.processWatermark(EventTime.progress(2));
-            h.setProcessingTime(100);
-            List<ResultRecord<Long>> after = results(Harnesses.outputs(h, null));
-            ResultRecord<Long> firstEnd = before.stream().filter(r -> r.isEnd() && !r.isPrefixExact()).findFirst().orElseThrow();
-            ResultRecord<Long> secondEnd = after.stream().filter(r -> r.isEnd() && !r.isPrefixExact()).findFirst().orElseThrow();
-            assertThat(firstEnd).isEqualTo(ResultRecord.end(1, 1, 1, false));
-            assertThat(secondEnd.rows()).isEqualTo(2);
-            assertThat(secondEnd.snapshotId()).as("id of the first processing-time snapshot after the restore")
-                    .isGreaterThan(firstEnd.snapshotId());
-            assertThat(secondEnd.insertCount()).as("inserts reflected (the last trigger was after 1)").isEqualTo(1);
+    void aChangelogEmitsOnlyChangedRows() throws Exception {
+        try (var h = harness(SHARED, true, Backend.HEAP, null)) {
+            Harnesses.playTwo(h, List.of(
+                    mark(0),
+                    element(v0(1, 1, 2, true)),
+                    element(v1(1, 1, 1, 3, true)),
+                    element(v1(1, 1, 2, 1, true)),
+                    second(end(0, 1, 3)),
+                    mark(1),
+                    element(v1(2, 1, 2, 4, false)),
+                    second(end(0, 2, 4)),
+                    mark(2)));
+            TreeMap<Long, Map<Tuple, Long>> changes = Snapshots.byId(results(Harnesses.outputs(h, null)), 1);
+            assertThat(changes.get(3L)).isEqualTo(rows(Tuple.of(1L, 1L), 6L, Tuple.of(1L, 2L), 2L));
+            assertThat(changes.get(4L)).isEqualTo(rows(Tuple.of(1L, 2L), 8L));
         }
     }
 }

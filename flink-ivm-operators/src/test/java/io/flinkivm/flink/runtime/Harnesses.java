@@ -13,15 +13,20 @@ import org.apache.flink.runtime.state.StateBackend;
 import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.TwoInputStreamOperatorTestHarness;
 import org.apache.flink.util.OutputTag;
 
 /**
- * Operator test harnesses for flink-ivm's operators: scripts of records and watermarks, played
- * straight through or with a snapshot, a fresh operator and a restore in the middle, on the heap
- * and RocksDB backends.
+ * Operator test harnesses for flink-ivm's operators: scripts of records and watermarks (epochs are
+ * in the records, {@link Epochs}), played straight through or with a snapshot, a fresh operator and a
+ * restore in the middle, on the heap and RocksDB backends.
  */
 final class Harnesses {
     private Harnesses() {
@@ -36,43 +41,60 @@ final class Harnesses {
         }
     }
 
-    /** One input event of a script: a record with its timestamp, or a watermark. */
-    sealed interface Step<IN> permits Element, Mark {
+    /** One input event of a script: a record (of the first or second input), or a watermark (to every input). */
+    sealed interface Step<IN> permits Element, Second, Mark {
     }
 
-    record Element<IN>(IN value, long timestamp) implements Step<IN> {
+    record Element<IN>(IN value) implements Step<IN> {
+    }
+
+    record Second<IN>(Object value) implements Step<IN> {
     }
 
     record Mark<IN>(long watermark) implements Step<IN> {
     }
 
-    static <IN> Step<IN> element(IN value, long timestamp) {
-        return new Element<>(value, timestamp);
+    static <IN> Step<IN> element(IN value) {
+        return new Element<>(value);
+    }
+
+    /** A record of a two-input operator's second input. */
+    static <IN> Step<IN> second(Object value) {
+        return new Second<>(value);
     }
 
     static <IN> Step<IN> mark(long watermark) {
         return new Mark<>(watermark);
     }
 
-    /** Feeds {@code steps} to {@code harness}. */
+    /** Feeds {@code steps} to a one-input {@code harness}. */
     static <IN> void play(OneInputStreamOperatorTestHarness<IN, ?> harness, List<Step<IN>> steps) throws Exception {
         for (Step<IN> s : steps) {
             if (s instanceof Element<IN> e) {
-                harness.processElement(e.value(), e.timestamp());
+                harness.processElement(new StreamRecord<>(e.value()));
+            } else if (s instanceof Mark<IN> m) {
+                harness.processWatermark(m.watermark());
             } else {
-                harness.processWatermark(((Mark<IN>) s).watermark());
+                throw new IllegalArgumentException("a one-input harness has no second input: " + s);
             }
         }
     }
 
-    /** Keys a delta by its view key (as the job does). */
-    static <T> KeySelector<Delta<T>, Tuple> byDeltaKey() {
-        return Delta::key;
-    }
-
-    /** Keys a root update by the values at {@code positions[tree]} of its tuple. */
-    static <T> KeySelector<RootUpdate<T>, Tuple> byPositions(int[][] positions) {
-        return u -> u.tuple().project(positions[u.tree()]);
+    /** Feeds {@code steps} to a two-input {@code harness}; a watermark goes to both inputs. */
+    @SuppressWarnings("unchecked")
+    static <IN, IN2> void playTwo(TwoInputStreamOperatorTestHarness<IN, IN2, ?> harness, List<Step<IN>> steps)
+            throws Exception {
+        for (Step<IN> s : steps) {
+            if (s instanceof Element<IN> e) {
+                harness.processElement1(new StreamRecord<>(e.value()));
+            } else if (s instanceof Second<IN> e) {
+                harness.processElement2(new StreamRecord<>((IN2) e.value()));
+            } else {
+                long w = ((Mark<IN>) s).watermark();
+                harness.processWatermark1(new Watermark(w));
+                harness.processWatermark2(new Watermark(w));
+            }
+        }
     }
 
     /** Everything a harness emitted: main output (records and watermarks) and one side output. */
@@ -125,11 +147,17 @@ final class Harnesses {
 
     /** Opens a harness around a fresh operator, from {@code restored} state unless it is null. */
     @FunctionalInterface
-    interface HarnessFactory<IN> {
-        OneInputStreamOperatorTestHarness<IN, ?> open(OperatorSubtaskState restored) throws Exception;
+    interface HarnessFactory<H extends AbstractStreamOperatorTestHarness<?>> {
+        H open(OperatorSubtaskState restored) throws Exception;
     }
 
-    static Outputs outputs(OneInputStreamOperatorTestHarness<?, ?> harness, OutputTag<?> side) {
+    /** Plays a script on a harness. */
+    @FunctionalInterface
+    interface Player<H, IN> {
+        void play(H harness, List<Step<IN>> steps) throws Exception;
+    }
+
+    static Outputs outputs(AbstractStreamOperatorTestHarness<?> harness, OutputTag<?> side) {
         List<Object> s = new ArrayList<>();
         if (side != null && harness.getSideOutput(side) != null) {
             s.addAll(harness.getSideOutput(side));
@@ -149,7 +177,19 @@ final class Harnesses {
         return open(h, backend, restored);
     }
 
-    static <H extends OneInputStreamOperatorTestHarness<?, ?>> H open(H h, Backend backend,
+    /**
+     * A keyed two-input harness: input 1 keyed by {@code keys}, input 2 (broadcast in the job) under
+     * one constant key, which the operators never use.
+     */
+    static <IN, IN2, OUT> KeyedTwoInputStreamOperatorTestHarness<Tuple, IN, IN2, OUT> keyedTwo(
+            Supplier<? extends TwoInputStreamOperator<IN, IN2, OUT>> operators, KeySelector<IN, Tuple> keys,
+            Backend backend, OperatorSubtaskState restored) throws Exception {
+        KeyedTwoInputStreamOperatorTestHarness<Tuple, IN, IN2, OUT> h = new KeyedTwoInputStreamOperatorTestHarness<>(
+                operators.get(), keys, x -> Tuple.EMPTY, TupleTypeInfo.INSTANCE);
+        return open(h, backend, restored);
+    }
+
+    static <H extends AbstractStreamOperatorTestHarness<?>> H open(H h, Backend backend,
             OperatorSubtaskState restored) throws Exception {
         h.setStateBackend(backend.create());
         if (restored != null) {
@@ -164,25 +204,25 @@ final class Harnesses {
      * snapshots it, restores the snapshot into a third around a fresh operator and plays
      * {@code after} there. Returns both outputs (straight, restored) for comparison.
      */
-    static <IN> Outputs[] straightAndRestored(
-            HarnessFactory<IN> harnesses,
+    static <H extends AbstractStreamOperatorTestHarness<?>, IN> Outputs[] straightAndRestored(
+            HarnessFactory<H> harnesses, Player<H, IN> player,
             OutputTag<?> side, List<Step<IN>> before, List<Step<IN>> after) throws Exception {
         Outputs straight;
-        try (OneInputStreamOperatorTestHarness<IN, ?> h = harnesses.open(null)) {
-            play(h, before);
-            play(h, after);
+        try (H h = harnesses.open(null)) {
+            player.play(h, before);
+            player.play(h, after);
             straight = outputs(h, side);
         }
         Outputs first;
         OperatorSubtaskState snapshot;
-        try (OneInputStreamOperatorTestHarness<IN, ?> h = harnesses.open(null)) {
-            play(h, before);
+        try (H h = harnesses.open(null)) {
+            player.play(h, before);
             first = outputs(h, side);
             snapshot = h.snapshot(1L, 100L);
         }
         Outputs second;
-        try (OneInputStreamOperatorTestHarness<IN, ?> h = harnesses.open(snapshot)) {
-            play(h, after);
+        try (H h = harnesses.open(snapshot)) {
+            player.play(h, after);
             second = outputs(h, side);
         }
         return new Outputs[] {straight, first.append(second)};

@@ -1,186 +1,236 @@
 package io.flinkivm.flink.runtime;
 
-import static io.flinkivm.flink.runtime.Harnesses.element;
-import static io.flinkivm.flink.runtime.Harnesses.mark;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flinkivm.core.partition.HyperCube;
+import io.flinkivm.core.partition.Shares;
 import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.Planner;
-import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.InputRecord;
-import io.flinkivm.flink.runtime.Harnesses.Backend;
-import io.flinkivm.flink.runtime.Harnesses.Outputs;
-import io.flinkivm.flink.runtime.Harnesses.Step;
 import io.flinkivm.flink.types.DeltaTypeInfo;
+import io.flinkivm.flink.types.EpochEndTypeInfo;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.apache.flink.util.OutputTag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
-/**
- * The sequencer in a harness: numbering, validation, routing to the side output of each view, and
- * the progress and trigger watermarks ({@link EventTime}).
- */
+/** The ingest operator in a harness: validation, routing, and the subtask's epochs. Natural numbers. */
 class IngestOperatorTest {
-    /** Node 0 is V[A,B]: R goes to its slot 0 and S (projected) to its slot 1. */
-    static final MaintenancePlan JOIN = plan("Q(A) :- R(A,B), S(A,B,C)");
+    static final NaturalSemiring K = NaturalSemiring.INSTANCE;
+    /** Trees V[A] (R, S) and V[A,C] (T). */
+    static final MaintenancePlan SHARED = Planner.plan(QueryParser.parse("Q(A,C) :- R(A,B), S(A,B,D), T(A,C,E)"), K);
+    /** A self-join (each atom its own tree) with a selection. */
+    static final MaintenancePlan SELF = Planner.plan(QueryParser.parse("Q(A) :- R(A,B), R(A,C), S(A,'x')"), K);
+    /** Not p-hierarchical: the fallback, over HyperCube cells of A and C. */
+    static final MaintenancePlan PATH = Planner.plan(QueryParser.parse("Q(A,C) :- R(A,B), S(B,C)"), K);
+    static final OutputTag<EpochEnd> EPOCHS = new OutputTag<>("epochs", EpochEndTypeInfo.INSTANCE);
 
-    static MaintenancePlan plan(String query) {
-        return Planner.plan(QueryParser.parse(query), NaturalSemiring.INSTANCE);
-    }
-
-    /** The side outputs, as the job builder names them. */
-    static Map<Integer, OutputTag<Delta<Long>>> tags(MaintenancePlan plan) {
-        DeltaTypeInfo<Long> type = DeltaTypeInfo.of(NaturalSemiring.INSTANCE);
-        Map<Integer, OutputTag<Delta<Long>>> tags = new HashMap<>();
-        for (ViewNode n : plan.statefulNodes()) {
-            tags.put(n.id(), new OutputTag<>("ivm-node-" + n.id(), type));
-        }
-        for (ViewTree t : plan.viewTrees()) {
-            tags.put(Delta.rootTarget(t.index()), new OutputTag<>("ivm-root-" + t.index(), type));
+    static List<OutputTag<Delta<Long>>> treeTags(MaintenancePlan plan) {
+        List<OutputTag<Delta<Long>>> tags = new ArrayList<>();
+        if (plan.kind() != PlanKind.FALLBACK_DELTA_JOIN) {
+            for (ViewTree t : plan.viewTrees()) {
+                tags.add(new OutputTag<>("tree-" + t.index(), DeltaTypeInfo.of(K)));
+            }
         }
         return tags;
     }
 
-    static OneInputStreamOperatorTestHarness<InputRecord<Long>, DeadLetter> harness(MaintenancePlan plan,
-            long snapshotEvery, long progressEvery, Backend backend, OperatorSubtaskState restored) throws Exception {
-        var h = new OneInputStreamOperatorTestHarness<>(
-                new IngestOperator<>(plan, NaturalSemiring.INSTANCE, snapshotEvery, progressEvery, tags(plan)));
-        return Harnesses.open(h, backend, restored);
+    static final OutputTag<Delta<Long>> FALLBACK = new OutputTag<>("fallback", DeltaTypeInfo.of(K));
+
+    static OneInputStreamOperatorTestHarness<InputRecord<Long>, DeadLetter> harness(MaintenancePlan plan, long every,
+            long period, int parallelism, int subtask, OperatorSubtaskState restored) throws Exception {
+        return harness(plan, every, 0, period, parallelism, subtask, restored);
     }
 
-    private static InputRecord<Long> insert(String relation, long payload, Object... values) {
+    static OneInputStreamOperatorTestHarness<InputRecord<Long>, DeadLetter> harness(MaintenancePlan plan, long every,
+            long progress, long period, int parallelism, int subtask, OperatorSubtaskState restored) throws Exception {
+        boolean fallback = plan.kind() == PlanKind.FALLBACK_DELTA_JOIN;
+        Shares shares = fallback ? HyperCube.shares(List.of("A", "C"), List.of(List.of("A"), List.of("C")), 4) : null;
+        var h = new OneInputStreamOperatorTestHarness<>(new IngestOperator<>(plan, K, treeTags(plan),
+                fallback ? FALLBACK : null, shares, 4, 128, EPOCHS, every, progress, period), 128, parallelism, subtask);
+        if (restored != null) {
+            h.initializeState(restored);
+        }
+        h.open();
+        return h;
+    }
+
+    static InputRecord<Long> insert(String relation, long payload, Object... values) {
         return InputRecord.insert(relation, Tuple.of(values), payload);
     }
 
-    private static StreamRecord<Delta<Long>> delta(int target, int slot, Tuple key, long payload, long insert) {
-        return new StreamRecord<>(new Delta<>(target, slot, key, payload), EventTime.ofInsert(insert));
-    }
-
-    private static List<Object> side(OneInputStreamOperatorTestHarness<?, ?> h, OutputTag<?> tag) {
-        return h.getSideOutput(tag) == null ? List.of() : new ArrayList<>(h.getSideOutput(tag));
-    }
-
-    @Test
-    void routesEachInsertToItsViewStampedWithItsSequenceNumber() throws Exception {
-        try (var h = harness(JOIN, 0, 2, Backend.HEAP, null)) {
-            h.processElement(insert("R", 2, 1L, 2L), 0);
-            h.processElement(insert("S", 1, 1L, 2L, 3L), 0);
-            h.processElement(insert("S", 0, 1L, 2L, 4L), 0); // payload zero: counted, routed nowhere
-            h.processElement(insert("R", 1, 5L, "5"), 0);
-            OutputTag<Delta<Long>> node = tags(JOIN).get(0);
-            assertThat(side(h, node)).containsExactly(
-                    delta(0, 0, Tuple.of(1L, 2L), 2, 1),
-                    delta(0, 1, Tuple.of(1L, 2L), 1, 2),
-                    delta(0, 0, Tuple.of(5L, "5"), 1, 4));
-            assertThat(side(h, tags(JOIN).get(Delta.rootTarget(0)))).as("the root view gets only V[A,B]'s deltas").isEmpty();
-            assertThat(h.getOutput()).containsExactly(new Watermark(EventTime.progress(2)), new Watermark(EventTime.progress(4)));
-        }
-    }
-
-    @Test
-    void aSelfJoinTurnsOneInsertIntoOneDeltaPerAtomAndSelectionsFilter() throws Exception {
-        MaintenancePlan self = plan("Q(A,B) :- R(A,B), R(B,A)");
-        try (var h = harness(self, 0, 100, Backend.HEAP, null)) {
-            h.processElement(insert("R", 3, 1L, 2L), 0);
-            assertThat(side(h, tags(self).get(Delta.rootTarget(0)))).containsExactly(
-                    delta(Delta.rootTarget(0), 0, Tuple.of(1L, 2L), 3, 1));
-            assertThat(side(h, tags(self).get(Delta.rootTarget(1)))).containsExactly(
-                    delta(Delta.rootTarget(1), 0, Tuple.of(2L, 1L), 3, 1));
-        }
-        MaintenancePlan selection = plan("Q(A) :- R(A,'1'), S(A)");
-        try (var h = harness(selection, 0, 100, Backend.HEAP, null)) {
-            h.processElement(insert("R", 1, 7L, 2L), 0); // does not match R(A,'1')
-            h.processElement(insert("R", 1, 7L, 1L), 0);
-            h.processElement(insert("R", 1, 8L, "1"), 0);
-            assertThat(side(h, tags(selection).get(Delta.rootTarget(0)))).containsExactly(
-                    delta(Delta.rootTarget(0), 0, Tuple.of(7L), 1, 2),
-                    delta(Delta.rootTarget(0), 0, Tuple.of(8L), 1, 3));
-        }
-    }
-
-    @Test
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    void rejectsUnknownRelationsWrongAritiesAndForeignPayloadsAsDeadLetters() throws Exception {
-        try (var h = harness(JOIN, 0, 100, Backend.HEAP, null)) {
-            h.processElement(insert("R", 1, 1L, 2L), 0);
-            h.processElement(InputRecord.insert("X", Tuple.of(1L), 1L, "line 2"), 0);
-            h.processElement(InputRecord.insert("R", Tuple.of(1L, 2L, 3L), 1L, "line 3"), 0);
-            h.processElement((InputRecord) InputRecord.insert("S", Tuple.of(1L, 2L, 3L), "three", "line 4"), 0);
-            h.processElement(insert("S", 4, 1L, 2L, 3L), 0);
-            assertThat(h.extractOutputStreamRecords()).containsExactly(
-                    new StreamRecord<>(new DeadLetter("line 2", "unknown relation 'X'; the query uses R, S",
-                            "Insert[X(1) ↦ 1 from line 2]"), EventTime.ofInsert(1)),
-                    new StreamRecord<>(new DeadLetter("line 3", "relation R has arity 2, got 3 values",
-                            "Insert[R(1, 2, 3) ↦ 1 from line 3]"), EventTime.ofInsert(1)),
-                    new StreamRecord<>(new DeadLetter("line 4", "payload three is not a natural payload",
-                            "Insert[S(1, 2, 3) ↦ three from line 4]"), EventTime.ofInsert(1)));
-            // Rejected records are not numbered: the next insert is the second.
-            assertThat(side(h, tags(JOIN).get(0))).containsExactly(
-                    delta(0, 0, Tuple.of(1L, 2L), 1, 1),
-                    delta(0, 1, Tuple.of(1L, 2L), 4, 2));
-        }
-    }
-
-    @Test
-    void emitsProgressAndTriggerWatermarksAndSwallowsUpstreamOnes() throws Exception {
-        try (var h = harness(JOIN, 3, 2, Backend.HEAP, null)) {
-            for (int i = 1; i <= 4; i++) {
-                h.processElement(insert("R", 1, (long) i, 0L), 0);
+    @SuppressWarnings("unchecked")
+    static <X> List<X> side(AbstractStreamOperatorTestHarness<?> h, OutputTag<X> tag) {
+        List<X> out = new ArrayList<>();
+        if (h.getSideOutput(tag) != null) {
+            for (Object o : h.getSideOutput(tag)) {
+                out.add(((StreamRecord<X>) o).getValue());
             }
-            h.processElement(InputRecord.snapshotRequest(), 0);
-            h.processElement(InputRecord.snapshotRequest(), 0); // nothing new since the last trigger
-            h.processWatermark(1_000); // upstream event time means nothing here
-            h.processElement(insert("R", 1, 5L, 0L), 0);
-            h.processWatermark(Long.MAX_VALUE); // end of input: a last trigger, then the end
+        }
+        return out;
+    }
+
+    static List<Object> watermarks(AbstractStreamOperatorTestHarness<?> h) {
+        return h.getOutput().stream().filter(o -> o instanceof Watermark).map(o -> (Object) o).toList();
+    }
+
+    @Test
+    void epochsEndByCountOnControlRecordsAndAtTheEnd() throws Exception {
+        try (var h = harness(SHARED, 2, 0, 1, 0, null)) {
+            h.processElement(new StreamRecord<>(insert("R", 1, 1L, 1L)));
+            h.processElement(new StreamRecord<>(insert("S", 2, 1L, 1L, 1L)));
+            h.processElement(new StreamRecord<>(insert("T", 3, 1L, 1L, 1L)));
+            h.processElement(new StreamRecord<>(InputRecord.snapshotRequest()));
+            h.processElement(new StreamRecord<>(insert("R", 4, 2L, 2L)));
+            h.processWatermark(new Watermark(17)); // upstream watermarks carry no meaning here
             h.endInput();
-            assertThat(h.getOutput()).containsExactly(
-                    new Watermark(EventTime.progress(2)),
-                    new Watermark(EventTime.trigger(3)), // every 3 inserts
-                    new Watermark(EventTime.progress(4)),
-                    new Watermark(EventTime.trigger(4)), // the control record
-                    new Watermark(EventTime.trigger(5)),
-                    new Watermark(Long.MAX_VALUE));
+            h.processWatermark(Watermark.MAX_WATERMARK);
+            assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 0, 1, 2, true, true), new EpochEnd(0, 0, 2, 3, true, true),
+                    new EpochEnd(0, 0, 3, 4, true, true));
+            assertThat(watermarks(h)).containsExactly(new Watermark(0), new Watermark(1), new Watermark(2),
+                    new Watermark(3), Watermark.MAX_WATERMARK);
+            List<Delta<Long>> v0 = side(h, treeTags(SHARED).get(0));
+            assertThat(v0).extracting(Delta::epoch).containsExactly(1L, 1L, 3L);
+            assertThat(v0).extracting(Delta::key).containsExactly(Tuple.of(1L, 1L), Tuple.of(1L, 1L), Tuple.of(2L, 2L));
+            assertThat(v0).extracting(Delta::insert).containsExactly(Epochs.insertId(0, 1), Epochs.insertId(0, 2),
+                    Epochs.insertId(0, 5));
+            assertThat(side(h, treeTags(SHARED).get(1))).extracting(Delta::epoch).containsExactly(2L);
         }
     }
 
-    @ParameterizedTest
-    @EnumSource(Backend.class)
-    void theSequenceNumberAndLastWatermarkSurviveSnapshotAndRestore(Backend backend) throws Exception {
-        List<Step<InputRecord<Long>>> before = List.of(
-                element(insert("R", 1, 1L, 2L), 0),
-                element(insert("S", 2, 1L, 2L, 9L), 0),
-                element(InputRecord.snapshotRequest(), 0));
-        List<Step<InputRecord<Long>>> after = List.of(
-                element(InputRecord.snapshotRequest(), 0), // still after 2 inserts: no second trigger
-                element(insert("R", 3, 1L, 2L), 0),
-                element(InputRecord.insert("X", Tuple.of(1L), 1L), 0),
-                mark(5),
-                element(insert("S", 4, 1L, 2L, 9L), 0),
-                element(InputRecord.snapshotRequest(), 0));
-        Outputs[] runs = Harnesses.straightAndRestored(restored -> harness(JOIN, 0, 4, backend, restored),
-                tags(JOIN).get(0), before, after);
-        assertThat(runs[1]).isEqualTo(runs[0]);
-        assertThat(runs[0].side()).containsExactly(
-                delta(0, 0, Tuple.of(1L, 2L), 1, 1),
-                delta(0, 1, Tuple.of(1L, 2L), 2, 2),
-                delta(0, 0, Tuple.of(1L, 2L), 3, 3),
-                delta(0, 1, Tuple.of(1L, 2L), 4, 4));
-        assertThat(runs[0].main()).filteredOn(o -> o instanceof Watermark).containsExactly(
-                new Watermark(EventTime.trigger(2)), new Watermark(EventTime.progress(4)),
-                new Watermark(EventTime.trigger(4)));
+    @Test
+    void aSelfJoinSendsOneDeltaPerAtomAndSelectionsFilter() throws Exception {
+        try (var h = harness(SELF, 0, 0, 1, 0, null)) {
+            h.processElement(new StreamRecord<>(insert("R", 1, 1L, 2L)));
+            h.processElement(new StreamRecord<>(insert("S", 1, 1L, "y")));
+            h.processElement(new StreamRecord<>(insert("S", 1, 1L, "x")));
+            int deltas = 0;
+            Set<Integer> atoms = new HashSet<>();
+            for (OutputTag<Delta<Long>> tag : treeTags(SELF)) {
+                for (Delta<Long> d : side(h, tag)) {
+                    deltas++;
+                    atoms.add(d.atom());
+                }
+            }
+            assertThat(deltas).isEqualTo(3);
+            assertThat(atoms).containsExactlyInAnyOrder(0, 1, 2);
+        }
+    }
+
+    @Test
+    void theFallbacksDeltasGoToTheirCells() throws Exception {
+        try (var h = harness(PATH, 0, 0, 1, 0, null)) {
+            h.processElement(new StreamRecord<>(insert("R", 1, 1L, 2L)));
+            h.processElement(new StreamRecord<>(insert("S", 1, 2L, 3L)));
+            List<Delta<Long>> out = side(h, FALLBACK);
+            // Shares A=2 C=2: R(A,B) goes to both C-cells of its A, S(B,C) to both A-cells of its C.
+            assertThat(out).hasSize(4);
+            assertThat(out.subList(0, 2)).extracting(Delta::atom).containsOnly(0);
+            assertThat(out.subList(0, 2).stream().map(Delta::partition).distinct()).hasSize(2);
+            assertThat(out).allSatisfy(d -> assertThat(d.partition()).isNotNull());
+        }
+    }
+
+    @Test
+    void badRecordsAreDeadLetteredAndNotCounted() throws Exception {
+        try (var h = harness(SHARED, 1, 0, 1, 0, null)) {
+            h.processElement(new StreamRecord<>(InputRecord.insert("X", Tuple.of(1L), 1L, "line 1")));
+            h.processElement(new StreamRecord<>(InputRecord.insert("R", Tuple.of(1L), 1L, "line 2")));
+            h.processElement(new StreamRecord<>(InputRecord.of(false, "R", Tuple.of(1L, 2L), null, "line 3")));
+            h.processElement(new StreamRecord<>(insert("R", 1, 1L, 2L)));
+            List<DeadLetter> dead = h.getOutput().stream().filter(o -> o instanceof StreamRecord<?>)
+                    .map(o -> (DeadLetter) ((StreamRecord<?>) o).getValue()).toList();
+            assertThat(dead).extracting(DeadLetter::origin).containsExactly("line 1", "line 2", "line 3");
+            assertThat(dead.get(0).reason()).isEqualTo("unknown relation 'X'; the query uses R, S, T");
+            assertThat(dead.get(1).reason()).isEqualTo("relation R has arity 2, got 1 values");
+            assertThat(dead.get(2).reason()).isEqualTo("insert without payload");
+            assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 0, 1, 1, true, true));
+        }
+    }
+
+    @Test
+    void aRestoreContinuesTheEpochsCountsAndPositions() throws Exception {
+        OperatorSubtaskState snapshot;
+        try (var h = harness(SHARED, 2, 0, 1, 0, null)) {
+            h.processElement(new StreamRecord<>(insert("R", 1, 1L, 1L)));
+            h.processElement(new StreamRecord<>(insert("R", 1, 2L, 1L)));
+            h.processElement(new StreamRecord<>(insert("R", 1, 3L, 1L)));
+            snapshot = h.snapshot(1, 1);
+        }
+        try (var h = harness(SHARED, 2, 0, 1, 0, snapshot)) {
+            h.processElement(new StreamRecord<>(insert("R", 1, 4L, 1L)));
+            assertThat(watermarks(h)).as("the epochs ended before the checkpoint").containsExactly(new Watermark(1),
+                    new Watermark(2));
+            assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 0, 2, 4, true, true));
+            assertThat(side(h, treeTags(SHARED).get(0))).containsExactly(
+                    new Delta<>(2, 0, Tuple.of(4L, 1L), 1L, Epochs.insertId(0, 4), null));
+        }
+    }
+
+    /**
+     * Restored from two subtasks into one: it takes over both subtasks' counts, starts after the
+     * largest old epoch, and first sends the bridge of a new generation.
+     */
+    @Test
+    void aRescaleBridgesToANewGeneration() throws Exception {
+        OperatorSubtaskState[] parts = new OperatorSubtaskState[2];
+        for (int s = 0; s < 2; s++) {
+            try (var h = harness(SHARED, 2, 0, 2, s, null)) {
+                for (int i = 0; i < 3 + 2 * s; i++) {
+                    h.processElement(new StreamRecord<>(insert("R", 1, (long) i, 1L)));
+                }
+                parts[s] = h.snapshot(1, 1);
+            }
+        }
+        // Subtask 0 read 3 inserts (epoch 2 open), subtask 1 read 5 (epoch 3 open).
+        OperatorSubtaskState merged = AbstractStreamOperatorTestHarness.repackageState(parts);
+        OperatorSubtaskState one = AbstractStreamOperatorTestHarness.repartitionOperatorState(merged, 128, 2, 1, 0);
+        try (var h = harness(SHARED, 2, 0, 1, 0, one)) {
+            h.processElement(new StreamRecord<>(insert("R", 1, 9L, 1L)));
+            assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 1, 3, 8, true, true));
+            assertThat(watermarks(h)).containsExactly(new Watermark(3));
+            assertThat(side(h, treeTags(SHARED).get(0))).extracting(Delta::epoch).containsExactly(4L);
+        }
+    }
+
+    /** Progress epochs end without asking for a snapshot, and do not restart the count to the next snapshot. */
+    @Test
+    void progressEpochsAskForNoSnapshot() throws Exception {
+        try (var h = harness(SHARED, 3, 2, 0, 1, 0, null)) {
+            for (long i = 0; i < 6; i++) {
+                h.processElement(new StreamRecord<>(insert("R", 1, i, 1L)));
+            }
+            assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 0, 1, 2, true, false),
+                    new EpochEnd(0, 0, 2, 3, true, true), new EpochEnd(0, 0, 3, 5, true, false),
+                    new EpochEnd(0, 0, 4, 6, true, true));
+        }
+    }
+
+    /** A processing-time tick ends the epoch, not deterministically, and moves to the tick's epoch. */
+    @Test
+    void aTickEndsTheEpoch() throws Exception {
+        try (var h = harness(SHARED, 0, 100, 1, 0, null)) {
+            h.setProcessingTime(0);
+            h.processElement(new StreamRecord<>(insert("R", 1, 1L, 1L)));
+            h.setProcessingTime(150);
+            h.processElement(new StreamRecord<>(insert("R", 1, 2L, 1L)));
+            assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 0, 1, 1, false, true));
+            long tick = Epochs.tickEpoch(1, 100, 100);
+            assertThat(tick).isEqualTo(2L << 20);
+            assertThat(side(h, treeTags(SHARED).get(0))).extracting(Delta::epoch).containsExactly(1L, tick);
+        }
     }
 }

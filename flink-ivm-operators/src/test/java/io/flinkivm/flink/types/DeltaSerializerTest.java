@@ -22,9 +22,11 @@ class DeltaSerializerTest {
         @SuppressWarnings("unchecked")
         Delta<T>[] out = new Delta[payloads.length + 1];
         for (int i = 0; i < payloads.length; i++) {
-            out[i] = new Delta<>(i, i % 3, tuples[i % tuples.length], payloads[i]);
+            out[i] = new Delta<>(1 + i, i % 3, tuples[i % tuples.length], payloads[i], (long) i << 16 | i,
+                    i % 2 == 0 ? null : Tuple.of(i));
         }
-        out[payloads.length] = new Delta<>(Delta.rootTarget(2), Integer.MAX_VALUE, Tuple.EMPTY, payloads[0]);
+        out[payloads.length] = new Delta<>(Long.MAX_VALUE, Integer.MAX_VALUE, Tuple.EMPTY, payloads[0], Long.MAX_VALUE,
+                Tuple.EMPTY);
         return out;
     }
 
@@ -67,21 +69,23 @@ class DeltaSerializerTest {
     @Test
     void aNaturalDeltaIsSmall() throws IOException {
         DataOutputSerializer out = new DataOutputSerializer(32);
-        new DeltaSerializer<>(LongSerializer.INSTANCE).serialize(new Delta<>(3, 1, Tuple.of(42L), 5L), out);
-        // target, slot, flags, tuple (arity, tag, long), payload
-        assertThat(out.length()).isEqualTo(4 + 4 + 1 + (1 + 1 + 8) + 8);
+        new DeltaSerializer<>(LongSerializer.INSTANCE)
+                .serialize(new Delta<>(3, 1, Tuple.of(42L), 5L, (100L << 16) | 2, null), out);
+        // epoch, atom, insert id (4 bytes: 6,553,602), flags, tuple (arity, tag, long), payload
+        assertThat(out.length()).isEqualTo(1 + 1 + 4 + 1 + (1 + 1 + 8) + 8);
     }
 
     @Test
     void nullKeyAndPayloadRoundTrip() throws IOException {
         // Not in the suites above: Delta.equals does not accept null fields.
         DeltaSerializer<Long> s = new DeltaSerializer<>(LongSerializer.INSTANCE);
-        Delta<Long> noKey = RoundTrip.of(s, new Delta<>(Integer.MIN_VALUE, 0, null, 9L));
-        assertThat(noKey.target()).isEqualTo(Integer.MIN_VALUE);
+        Delta<Long> noKey = RoundTrip.of(s, new Delta<>(7, 0, null, 9L, 0, null));
+        assertThat(noKey.epoch()).isEqualTo(7);
         assertThat(noKey.key()).isNull();
         assertThat(noKey.payload()).isEqualTo(9L);
-        Delta<Long> noPayload = RoundTrip.of(s, new Delta<>(1, 2, Tuple.of("k"), null));
-        assertThat(noPayload.slot()).isEqualTo(2);
+        Delta<Long> noPayload = RoundTrip.of(s, new Delta<>(1, 2, Tuple.of("k"), null, 3, Tuple.of(1)));
+        assertThat(noPayload.atom()).isEqualTo(2);
+        assertThat(noPayload.partition()).isEqualTo(Tuple.of(1));
         assertThat(noPayload.key()).isEqualTo(Tuple.of("k"));
         assertThat(noPayload.payload()).isNull();
     }

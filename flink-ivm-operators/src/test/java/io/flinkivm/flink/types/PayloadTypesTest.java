@@ -52,7 +52,7 @@ class PayloadTypesTest {
             assertThat(RoundTrip.of(s, payload)).as("%s payload %s", k.name(), k.format(payload)).isEqualTo(payload);
         }
         assertThat(RoundTrip.of(new DeltaTypeInfo<>(PayloadTypes.of(k)).createSerializer(NO_GENERICS),
-                new Delta<>(1, 0, Tuple.of(1L), two)).payload())
+                new Delta<>(1, 0, Tuple.of(1L), two, 0, null)).payload())
                 .isEqualTo(two);
     }
 

@@ -1,0 +1,182 @@
+package io.flinkivm.flink;
+
+import io.flinkivm.core.partition.HyperCube;
+import io.flinkivm.core.partition.Shares;
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.PlanKind;
+import io.flinkivm.core.plan.ViewNode;
+import io.flinkivm.core.plan.ViewTree;
+import io.flinkivm.core.query.Atom;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Flink job flink-ivm builds for a plan at a parallelism: its operators in order, each with its
+ * name (as the web UI shows it), parallelism and how its input is partitioned. An insert crosses two
+ * shuffles: from the ingest to the operator of its view tree (keyed by the tree's root schema), and
+ * from there to the sink (keyed by a free variable that every root schema has, or else spread over
+ * the cells of a HyperCube over the free variables, {@link Shares}). The fallback has one: from the
+ * ingest to its partitions. {@link #explain()} prints the layout; the job builder follows it.
+ */
+public final class FlinkJobLayout implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private static final String BROADCAST = "; epoch ends: broadcast from the ingest";
+
+    /** One operator of the job: its name, parallelism and input partitioning. */
+    public record Operator(String name, int parallelism, String input) implements Serializable {
+    }
+
+    private final MaintenancePlan plan;
+    private final int parallelism;
+    private final Operator ingest;
+    private final List<Operator> trees;
+    private final Operator sink;
+    private final Shares shares;
+    private final String hashVariable;
+
+    private FlinkJobLayout(MaintenancePlan plan, int parallelism) {
+        this.plan = plan;
+        this.parallelism = parallelism;
+        this.ingest = new Operator("ingest " + plan.query().name() + " (validate, route, epochs)", parallelism,
+                "forward from a source at the same parallelism, else rebalance");
+        List<String> head = plan.query().head();
+        List<List<String>> schemas = new ArrayList<>();
+        if (plan.kind() == PlanKind.FALLBACK_DELTA_JOIN) {
+            for (Atom a : plan.query().body()) {
+                schemas.add(a.variables().stream().filter(head::contains).toList());
+            }
+        } else {
+            for (ViewTree t : plan.viewTrees()) {
+                schemas.add(t.schema());
+            }
+        }
+        // A free variable in every part of the result keys the sink by its value (each part then belongs
+        // to one key, at any parallelism); otherwise HyperCube cells.
+        String everywhere = null;
+        for (String v : head) {
+            if (everywhere == null && schemas.stream().allMatch(schema -> schema.contains(v))) {
+                everywhere = v;
+            }
+        }
+        this.hashVariable = everywhere;
+        this.shares = everywhere != null ? null : HyperCube.shares(head, schemas, parallelism);
+        int sinkParallelism = everywhere != null ? parallelism : Math.min(parallelism, shares.cells());
+        List<Operator> t = new ArrayList<>();
+        if (plan.kind() == PlanKind.FALLBACK_DELTA_JOIN) {
+            this.trees = List.of();
+            this.sink = new Operator("delta joins over " + plan.semiring() + " (fallback)", sinkParallelism,
+                    partitioning(schemas, plan.query().body().stream().map(Atom::toString).toList()) + BROADCAST);
+            return;
+        }
+        for (ViewTree tree : plan.viewTrees()) {
+            List<String> key = treeKey(plan, tree);
+            t.add(new Operator(treeName(plan, tree), parallelism,
+                    key.isEmpty() ? "hash(ingest subtask)" : "hash(" + String.join(",", key) + ")"));
+        }
+        this.trees = List.copyOf(t);
+        List<String> roots = plan.viewTrees().stream().map(plan::rootName).toList();
+        String name = plan.kind() == PlanKind.CYCLIC_P_HIERARCHICAL
+                ? "bags (worst-case-optimal delta joins) + Boolean join of " + plan.bags().size()
+                        + " bags + payload recovery (sink)"
+                : "Boolean join + payload recovery (sink)";
+        this.sink = new Operator(name, sinkParallelism, partitioning(schemas, roots) + BROADCAST);
+    }
+
+    /** The layout of {@code plan}'s job with every operator at (up to) {@code parallelism}. */
+    public static FlinkJobLayout of(MaintenancePlan plan, int parallelism) {
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
+        }
+        return new FlinkJobLayout(plan, parallelism);
+    }
+
+    private String partitioning(List<List<String>> schemas, List<String> names) {
+        if (hashVariable != null) {
+            return "hash(" + hashVariable + ")";
+        }
+        StringBuilder sb = new StringBuilder("shares ").append(shares.describe()).append(" (").append(shares.cells())
+                .append(shares.cells() == 1 ? " cell" : " cells").append("; replication: ");
+        for (int i = 0; i < schemas.size(); i++) {
+            sb.append(i == 0 ? "" : ", ").append(names.get(i)).append(' ').append(shares.replication(schemas.get(i)));
+        }
+        sb.append(")");
+        if (shares.cells() == 1 && parallelism > 1) {
+            sb.append(plan.query().head().isEmpty()
+                    ? "; one cell: the query has no free variables to partition its result by"
+                    : "; one cell: no free variable splits every part of the result");
+        }
+        return sb.toString();
+    }
+
+    /** The operator name of view tree {@code t}: its root view and the stateful views it holds. */
+    static String treeName(MaintenancePlan plan, ViewTree t) {
+        List<String> views = new ArrayList<>();
+        for (ViewNode n : plan.statefulNodes()) {
+            if (n.tree() == t.index()) {
+                views.add("V[" + String.join(",", n.schema()) + "]");
+            }
+        }
+        return "tree " + t.index() + " " + plan.rootName(t) + (views.isEmpty() ? "" : " (views " + String.join(", ", views) + ")");
+    }
+
+    /** The variables tree {@code t}'s operator is keyed by: its root schema, or its top bound variable. */
+    static List<String> treeKey(MaintenancePlan plan, ViewTree t) {
+        if (!t.schema().isEmpty()) {
+            return t.schema();
+        }
+        return t.rootNode() < 0 ? List.of() : List.of(plan.viewNodes().get(t.rootNode()).variable());
+    }
+
+    public MaintenancePlan plan() {
+        return plan;
+    }
+
+    /** The job's parallelism: of the ingest and the tree operators. */
+    public int parallelism() {
+        return parallelism;
+    }
+
+    public Operator ingest() {
+        return ingest;
+    }
+
+    /** The view tree operators, by tree index (none for the fallback). */
+    public List<Operator> trees() {
+        return trees;
+    }
+
+    /** The operator that holds the result: the border sink, or the fallback. */
+    public Operator sink() {
+        return sink;
+    }
+
+    /** The sink's (or fallback's) HyperCube cells, or null when it is keyed by {@link #hashVariable()}. */
+    public Shares shares() {
+        return shares;
+    }
+
+    /** The free variable every part of the result has, which the sink (or fallback) is keyed by; or null. */
+    public String hashVariable() {
+        return hashVariable;
+    }
+
+    /** Every operator, from the ingest to the sink. */
+    public List<Operator> operators() {
+        List<Operator> all = new ArrayList<>();
+        all.add(ingest);
+        all.addAll(trees);
+        all.add(sink);
+        return all;
+    }
+
+    /** The section {@code Flink job:} of {@code explain}: one line per operator. */
+    public String explain() {
+        StringBuilder sb = new StringBuilder("Flink job:\n");
+        for (Operator o : operators()) {
+            sb.append("  ").append(o.name()).append(": parallelism ").append(o.parallelism()).append(", ").append(o.input())
+                    .append('\n');
+        }
+        return sb.toString();
+    }
+}

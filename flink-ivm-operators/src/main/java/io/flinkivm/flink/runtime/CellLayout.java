@@ -1,0 +1,117 @@
+package io.flinkivm.flink.runtime;
+
+import io.flinkivm.core.partition.Shares;
+import io.flinkivm.core.query.Tuple;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.runtime.state.StateInitializationContext;
+
+/**
+ * The cells of a HyperCube-partitioned operator ({@link Shares}) and the key of each: cell c's key is
+ * the smallest integer tuple that Flink's key groups send to subtask c mod p, so that the cells
+ * spread evenly over the operator's p subtasks. The keys name the cells' state, so a job keeps its
+ * layout when it restores from a checkpoint or savepoint at another parallelism ({@link #restoreOr}):
+ * the cells then move between subtasks with their key groups, and their number stays what the job
+ * started with.
+ */
+final class CellLayout implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private static final String STATE = "cell-layout";
+
+    private final Shares shares;
+    private final Tuple[] keys;
+
+    private CellLayout(Shares shares, Tuple[] keys) {
+        this.shares = shares;
+        this.keys = keys;
+    }
+
+    /** The layout of {@code shares} on an operator with {@code parallelism} subtasks of {@code maxParallelism} key groups. */
+    static CellLayout create(Shares shares, int parallelism, int maxParallelism) {
+        int cells = shares.cells();
+        Tuple[] keys = new Tuple[cells];
+        Set<Integer> used = new HashSet<>();
+        for (int c = 0; c < cells; c++) {
+            int target = c % parallelism;
+            for (int m = 0; ; m++) {
+                Tuple key = Tuple.of(m);
+                if (!used.contains(m)
+                        && KeyGroupRangeAssignment.assignKeyToParallelOperator(key, maxParallelism, parallelism) == target) {
+                    used.add(m);
+                    keys[c] = key;
+                    break;
+                }
+            }
+        }
+        return new CellLayout(shares, keys);
+    }
+
+    /**
+     * The layout restored from operator state under {@link #STATE} if the job restored one, else
+     * {@code fresh}; the state is updated, so the next checkpoint keeps it.
+     */
+    static CellLayout restoreOr(StateInitializationContext context, CellLayout fresh) throws Exception {
+        ListState<String> state = context.getOperatorStateStore()
+                .getUnionListState(new ListStateDescriptor<>(STATE, Types.STRING));
+        CellLayout layout = fresh;
+        for (String encoded : state.get()) {
+            layout = decode(encoded);
+            break;
+        }
+        state.update(List.of(layout.encode()));
+        return layout;
+    }
+
+    Shares shares() {
+        return shares;
+    }
+
+    int cells() {
+        return keys.length;
+    }
+
+    Tuple key(int cell) {
+        return keys[cell];
+    }
+
+    /** {@code variables;shares;keys}, e.g. {@code A,C;2,2;0,3,1,7}. */
+    String encode() {
+        StringBuilder sb = new StringBuilder(String.join(",", shares.variables())).append(';');
+        int[] s = shares.shares();
+        for (int i = 0; i < s.length; i++) {
+            sb.append(i == 0 ? "" : ",").append(s[i]);
+        }
+        sb.append(';');
+        for (int i = 0; i < keys.length; i++) {
+            sb.append(i == 0 ? "" : ",").append(keys[i].get(0));
+        }
+        return sb.toString();
+    }
+
+    static CellLayout decode(String encoded) {
+        String[] parts = encoded.split(";", -1);
+        if (parts.length != 3) {
+            throw new IllegalStateException("corrupt cell layout in state: " + encoded);
+        }
+        List<String> variables = parts[0].isEmpty() ? List.of() : Arrays.asList(parts[0].split(","));
+        int[] shares = parts[1].isEmpty() ? new int[0]
+                : Arrays.stream(parts[1].split(",")).mapToInt(Integer::parseInt).toArray();
+        List<Tuple> keys = new ArrayList<>();
+        for (String k : parts[2].split(",")) {
+            keys.add(Tuple.of(Integer.parseInt(k)));
+        }
+        Shares s = new Shares(variables, shares);
+        if (s.cells() != keys.size()) {
+            throw new IllegalStateException("corrupt cell layout in state: " + encoded);
+        }
+        return new CellLayout(s, keys.toArray(new Tuple[0]));
+    }
+}

@@ -1,0 +1,256 @@
+package io.flinkivm.flink.runtime;
+
+import io.flinkivm.core.engine.CompiledPlan;
+import io.flinkivm.core.engine.RootViewLogic;
+import io.flinkivm.core.engine.ViewTreeLogic;
+import io.flinkivm.core.partition.CellRouter;
+import io.flinkivm.core.partition.Shares;
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.ViewNode;
+import io.flinkivm.core.plan.ViewTree;
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.flink.DeadLetter;
+import io.flinkivm.flink.state.MapStateViewTreeStore;
+import io.flinkivm.flink.state.StateNames;
+import io.flinkivm.flink.types.PayloadArraySerializer;
+import io.flinkivm.flink.types.TupleSerializer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * One whole view tree in one keyed operator. Every view of a tree has the tree's root schema (its
+ * free variables) in its key, so the operator is keyed by the root tuple, and an atom's delta goes
+ * from the atom to the root in one call of core's {@link ViewTreeLogic}: one state read and write
+ * per stateful view on the way ({@link MapStateViewTreeStore}), then the root view's payload. A
+ * root tuple's new payload crosses to the sink ({@link RootUpdate}, marked new the one time it
+ * becomes non-zero), to the one sink subtask of its value of the shared variable, or to the cells of
+ * the sink's HyperCube that agree with it.
+ *
+ * <p>A tree whose root schema is empty (an aggregate, or a part of a disconnected query) has a single
+ * root tuple, the empty one, so it is keyed by its top bound variable instead (which every view of
+ * the tree has in its key); each subtask sums the root deltas of an epoch into a partial aggregate
+ * and sends it to every sink cell when the epoch ends, and the sink adds them up. A sink then
+ * receives per epoch one record per tree subtask, not one per insert.
+ *
+ * <p>Deltas of the lowest open epoch are applied when they arrive; later ones wait ({@link HeldBack}).
+ */
+public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate<T>>
+        implements OneInputStreamOperator<Delta<T>, RootUpdate<T>> {
+    private static final long serialVersionUID = 1L;
+
+    private final MaintenancePlan plan;
+    private final Semiring<T> semiring;
+    private final int tree;
+    private final TypeInformation<T> payloadType;
+    private final TypeInformation<Delta<T>> deltaType;
+    private final TypeInformation<RootUpdate<T>> updateType;
+    private final OutputTag<DeadLetter> deadLetters;
+    /** The sink's cells, or null when the sink is keyed by a shared variable's value. */
+    private final Shares sinkShares;
+    private final int sinkParallelism;
+    private final int sinkMaxParallelism;
+
+    private transient String name;
+    private transient boolean aggregate;
+    private transient ViewTreeLogic<T> walk;
+    private transient MapStateViewTreeStore<T> store;
+    private transient ValueState<T> root;
+    private transient HeldBack<Delta<T>> heldBack;
+    private transient CellLayout layout;
+    private transient CellRouter router;
+    private transient int[] cells;
+    private transient TreeMap<Long, T> partials;
+    private transient ListState<RootUpdate<T>> partialState;
+    private transient long watermark;
+    private transient Counter deltasIn;
+    private transient Counter updatesOut;
+    private transient Counter crossings;
+    private transient Counter failed;
+
+    public ViewTreeOperator(MaintenancePlan plan, Semiring<T> semiring, int tree, TypeInformation<T> payloadType,
+            TypeInformation<Delta<T>> deltaType, TypeInformation<RootUpdate<T>> updateType,
+            OutputTag<DeadLetter> deadLetters, Shares sinkShares, int sinkParallelism, int sinkMaxParallelism) {
+        this.plan = plan;
+        this.semiring = semiring;
+        this.tree = tree;
+        this.payloadType = payloadType;
+        this.deltaType = deltaType;
+        this.updateType = updateType;
+        this.deadLetters = deadLetters;
+        this.sinkShares = sinkShares;
+        this.sinkParallelism = sinkParallelism;
+        this.sinkMaxParallelism = sinkMaxParallelism;
+    }
+
+    /**
+     * How many leading values of a view key of tree {@code t} its operator is keyed by: the root
+     * schema, or the top bound variable when the root schema is empty.
+     */
+    public static int keyLength(ViewTree t) {
+        return t.schema().isEmpty() ? 1 : t.schema().size();
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        ViewTree t = plan.viewTrees().get(tree);
+        aggregate = t.schema().isEmpty();
+        partials = new TreeMap<>();
+        if (aggregate) {
+            partialState = context.getOperatorStateStore()
+                    .getListState(new ListStateDescriptor<>(StateNames.PARTIALS, updateType));
+            for (RootUpdate<T> p : partialState.get()) {
+                addPartial(p.epoch(), p.payload());
+            }
+        }
+        if (sinkShares != null) {
+            layout = CellLayout.restoreOr(context, CellLayout.create(sinkShares, sinkParallelism, sinkMaxParallelism));
+        }
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        heldBack.snapshot();
+        if (aggregate) {
+            List<RootUpdate<T>> out = new ArrayList<>();
+            partials.forEach((epoch, p) -> out.add(new RootUpdate<>(epoch, tree, Tuple.EMPTY, p, false, true, null)));
+            partialState.update(out);
+        }
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        ViewTree t = plan.viewTrees().get(tree);
+        name = t.displayName();
+        CompiledPlan compiled = new CompiledPlan(plan);
+        walk = new ViewTreeLogic<>(semiring, compiled);
+        List<ViewNode> stateful = new ArrayList<>();
+        for (ViewNode n : plan.statefulNodes()) {
+            if (n.tree() == tree) {
+                stateful.add(n);
+            }
+        }
+        store = new MapStateViewTreeStore<>(getRuntimeContext(), stateful, plan.viewNodes().size(), keyLength(t),
+                TupleSerializer.INSTANCE,
+                new PayloadArraySerializer<>(payloadType.createSerializer(getExecutionConfig().getSerializerConfig())));
+        if (!aggregate) {
+            root = getRuntimeContext().getState(new ValueStateDescriptor<>(StateNames.ROOT_PAYLOAD, payloadType));
+        }
+        if (layout != null) {
+            router = new CellRouter(layout.shares(), t.schema());
+            cells = new int[layout.cells()];
+        }
+        heldBack = new HeldBack<>(this, deltaType, Delta::epoch);
+        watermark = Long.MIN_VALUE;
+        deltasIn = getMetricGroup().counter(Metrics.DELTAS_IN);
+        updatesOut = getMetricGroup().counter(Metrics.DELTAS_OUT);
+        crossings = getMetricGroup().counter(Metrics.BORDER_CROSSINGS);
+        failed = getMetricGroup().counter(Metrics.FAILED_UPDATES);
+        getMetricGroup().gauge(Metrics.HELD_BACK, () -> heldBack.size());
+    }
+
+    @Override
+    public void processElement(StreamRecord<Delta<T>> element) throws Exception {
+        Delta<T> d = element.getValue();
+        if (d.epoch() <= Epochs.lowestOpen(watermark)) {
+            apply(d);
+        } else {
+            heldBack.add(getCurrentKey(), d);
+        }
+    }
+
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        watermark = mark.getTimestamp();
+        heldBack.release(Epochs.lowestOpen(watermark), this::apply);
+        while (!partials.isEmpty() && partials.firstKey() <= watermark) {
+            Map.Entry<Long, T> p = partials.pollFirstEntry();
+            toSink(new RootUpdate<>(p.getKey(), tree, Tuple.EMPTY, p.getValue(), false, true, null));
+        }
+        super.processWatermark(mark);
+    }
+
+    private void apply(Delta<T> d) throws Exception {
+        deltasIn.inc();
+        T delta;
+        try {
+            delta = walk.walk(store, d.atom(), d.key(), d.payload());
+        } catch (ArithmeticException e) {
+            fail(d, e);
+            return;
+        }
+        if (delta == null) {
+            walk.commit(store);
+            return;
+        }
+        if (aggregate) {
+            try {
+                addPartial(d.epoch(), delta);
+            } catch (ArithmeticException e) {
+                walk.discard();
+                fail(d, e);
+                return;
+            }
+            walk.commit(store);
+            return;
+        }
+        T old = root.value();
+        T updated;
+        try {
+            updated = RootViewLogic.add(semiring, old, delta);
+        } catch (ArithmeticException e) {
+            walk.discard();
+            fail(d, e);
+            return;
+        }
+        walk.commit(store);
+        root.update(updated);
+        boolean isNew = RootViewLogic.crossesBorder(semiring, old, updated);
+        if (isNew) {
+            crossings.inc();
+        }
+        toSink(RootUpdate.of(d.epoch(), tree, walk.rootKey(), updated, isNew));
+    }
+
+    private void addPartial(long epoch, T delta) {
+        T sum = partials.get(epoch);
+        partials.put(epoch, sum == null ? delta : semiring.plus(sum, delta));
+    }
+
+    private void fail(Delta<T> d, ArithmeticException e) {
+        failed.inc();
+        output.collect(deadLetters, new StreamRecord<>(new DeadLetter(Epochs.describeInsert(d.insert()),
+                "update of " + name + " failed: " + e.getMessage(), d.toString())));
+    }
+
+    private void toSink(RootUpdate<T> u) {
+        if (router == null) {
+            updatesOut.inc();
+            output.collect(new StreamRecord<>(u));
+            return;
+        }
+        int n = router.cells(u.tuple(), cells);
+        for (int i = 0; i < n; i++) {
+            updatesOut.inc();
+            output.collect(new StreamRecord<>(u.toCell(layout.key(cells[i]))));
+        }
+    }
+}

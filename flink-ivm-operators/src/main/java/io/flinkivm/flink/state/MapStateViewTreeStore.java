@@ -1,0 +1,94 @@
+package io.flinkivm.flink.state;
+
+import io.flinkivm.core.engine.ChildPayloads;
+import io.flinkivm.core.engine.ViewTreeStore;
+import io.flinkivm.core.plan.ViewNode;
+import io.flinkivm.core.query.Tuple;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+
+/**
+ * A view tree's stateful join views in keyed state, for core's {@link io.flinkivm.core.engine.ViewTreeLogic}:
+ * one {@link MapState} per view ({@link StateNames#view}), under the tree operator's key (which the
+ * first {@code keyLength} values of every view key of the tree are), mapping the rest of the view's
+ * key to the children's payloads. A walk costs one state read and one write per view it passes.
+ * Create it in {@code open()} of the tree operator.
+ */
+public final class MapStateViewTreeStore<T> implements ViewTreeStore<T>, ChildPayloads<T> {
+    private final MapState<Tuple, Object[]>[] views;
+    private final int[] arity;
+    private final int[][] suffix;
+    private final String[] names;
+    private Tuple[] mapKeys = new Tuple[8];
+    private Object[][] read = new Object[8][];
+    private Object[] current;
+
+    /**
+     * @param nodes the tree's stateful views
+     * @param keyLength how many leading values of a view key the operator's key holds
+     * @param children the serializer of a view's children's payloads
+     */
+    @SuppressWarnings("unchecked")
+    public MapStateViewTreeStore(RuntimeContext context, List<ViewNode> nodes, int nodeCount, int keyLength,
+            TypeSerializer<Tuple> keys, TypeSerializer<Object[]> children) {
+        views = new MapState[nodeCount];
+        arity = new int[nodeCount];
+        suffix = new int[nodeCount][];
+        names = new String[nodeCount];
+        for (ViewNode n : nodes) {
+            names[n.id()] = n.displayName();
+            views[n.id()] = context.getMapState(new MapStateDescriptor<>(StateNames.view(n.id()), keys, children));
+            arity[n.id()] = n.arity();
+            int width = n.schema().size() - keyLength;
+            suffix[n.id()] = new int[width];
+            for (int i = 0; i < width; i++) {
+                suffix[n.id()][i] = keyLength + i;
+            }
+        }
+    }
+
+    @Override
+    public ChildPayloads<T> read(int step, int node, Tuple key) {
+        if (step == mapKeys.length) {
+            mapKeys = Arrays.copyOf(mapKeys, 2 * step);
+            read = Arrays.copyOf(read, 2 * step);
+        }
+        Tuple mapKey = key.project(suffix[node]);
+        try {
+            current = views[node].get(mapKey);
+        } catch (Exception e) {
+            throw new StateAccessException("cannot read state of " + names[node], e);
+        }
+        mapKeys[step] = mapKey;
+        read[step] = current;
+        return this;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public T get(int slot) {
+        return current == null ? null : (T) current[slot];
+    }
+
+    @Override
+    public void set(int slot, T payload) {
+        throw new UnsupportedOperationException("read-only view of a join view's children");
+    }
+
+    @Override
+    public void write(int step, int node, Tuple key, int slot, T value) {
+        Object[] children = read[step] == null ? new Object[arity[node]] : read[step];
+        children[slot] = value;
+        try {
+            views[node].put(mapKeys[step], children);
+        } catch (Exception e) {
+            throw new StateAccessException("cannot write state of " + names[node], e);
+        }
+        mapKeys[step] = null;
+        read[step] = null;
+    }
+}
