@@ -38,13 +38,16 @@ import picocli.CommandLine.TypeConversionException;
                     + " (keys read or written in the join views, root views, Boolean join, delta joins and result) with"
                     + " the timed ns per state operation against hash-map's ns per upsert.",
             "  flink  inserts per second, wall time of each job (submission included) on a local cluster started once:"
-                    + " the flink-ivm job on heap and RocksDB, the query in Flink SQL (and with"
-                    + " table.optimizer.multi-join.enabled where the plan has a MultiJoin), and a job that only"
-                    + " forwards each insert through as many keyBy hops; parallelism 1; n = 10^4 .. 10^6 for the first"
+                    + " the flink-ivm job on heap and RocksDB, the query in Flink SQL (plain, with mini-batch and two-phase"
+                    + " aggregation, with table.optimizer.multi-join.enabled where the plan has a MultiJoin, and on RocksDB),"
+                    + " and jobs that only forward each insert through as many keyBy hops and through two; each at every"
+                    + " --parallelism P (default 1), with the serial share of the task threads' CPU, Amdahl's bound and the"
+                    + " most imbalanced chain above P = 1; n = 10^4 .. 10^6 for the first"
                     + " distribution, up to 10^5 for Zipf (--quick: 10^4 and 5*10^4, Zipf 10^4). Every result is checked"
                     + " against the core engine's; a disagreement aborts the bench.",
             "A run that exceeds its cap is stopped and reported as a bound ('>' ns per insert, '<' inserts per second);"
-                    + " the system is then not run at the larger sizes of that query and distribution."},
+                    + " the system is then not run at the larger sizes of that query and distribution (at that P). To run"
+                    + " peers uncapped once at one size: --sizes N --flink-cap SECONDS with a cap above their time."},
         footerHeading = "%nOutput:%n",
         footer = {
             "  DIR/results.csv, one row per system, query, distribution and n:",
@@ -52,9 +55,12 @@ import picocli.CommandLine.TypeConversionException;
             "    A bound carries '>' or '<' before the number; state_size is empty where it is not measured. measure is"
                     + " 'insert' (the figures are per insert) or 'enumerate' (per result tuple, enumerated after the"
                     + " stream; state_size is the number of result tuples). state_ops_per_insert: the core suite's"
-                    + " state operations per insert (1 for hash-map's upsert), empty where not counted.",
-            "  DIR/plot.png: ns per insert against n, log-log, one panel per query and distribution, one line per system;"
-                    + " hollow markers are bounds (the run was stopped at its cap).",
+                    + " state operations per insert (1 for hash-map's upsert), empty where not counted. parallelism: the"
+                    + " Flink job's P (1 for the core engines); serial_share: CPU of its task threads in chains at parallelism"
+                    + " 1 / CPU of all its task threads; max_subtask_imbalance: max/mean subtask CPU of its most uneven chain"
+                    + " at parallelism > 1 (with at least 5% of the task CPU); both empty where not measured.",
+            "  DIR/plot.png: ns per insert against n, log-log, one panel per query and distribution, one line per system"
+                    + " (a Flink system at its smallest P); hollow markers are bounds (the run was stopped at its cap).",
             "  The same figures are printed as tables with ratio and slope lines.",
             "",
             "Exit codes:",
@@ -66,6 +72,8 @@ public final class BenchCommand implements Callable<Integer> {
     static final long QUICK_CORE_CAP = 5;
     static final long DEFAULT_FLINK_CAP = 15;
     static final long QUICK_FLINK_CAP = 8;
+    /** The largest --parallelism: the cluster's slots, each with 128 MB managed and 64 MB network memory. */
+    static final int MAX_PARALLELISM = 16;
 
     @Spec
     CommandSpec spec;
@@ -122,6 +130,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = {"Only these queries: ex10, tpch, star, path (for quick experiments and profiling)."})
     List<String> queries;
 
+    @Option(names = "--parallelism", paramLabel = "P", split = ",", defaultValue = "1",
+            description = {"Parallelisms of every Flink job, e.g. 1,2,4: each Flink system runs at each (one task manager"
+                    + " with as many slots as the largest, each slot with a 1-slot cluster's memory). Default: ${DEFAULT-VALUE}."})
+    List<Integer> parallelisms;
+
     @Option(names = "--systems", paramLabel = "S", split = ",",
             description = {"Only these systems, by their name in results.csv (e.g. flink-ivm-heap,trivial-keyed)."})
     List<String> systemNames;
@@ -149,9 +162,15 @@ public final class BenchCommand implements Callable<Integer> {
             stderr.println("--sizes must list positive numbers");
             return 2;
         }
+        if (parallelisms.isEmpty() || parallelisms.stream().anyMatch(p -> p < 1 || p > MAX_PARALLELISM)) {
+            stderr.println("--parallelism must list numbers from 1 to " + MAX_PARALLELISM + " (e.g. 1,2,4), not "
+                    + parallelisms.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","))
+                    + ": every subtask runs in this JVM, on one task manager");
+            return 2;
+        }
         BenchSettings settings = new BenchSettings(quick, seed, reps, flinkReps, Duration.ofSeconds(coreSeconds),
                 Duration.ofSeconds(flinkSeconds), sizes == null ? null : new ArrayList<>(sizes), distributions, true, queries,
-                systemNames, countUpTo);
+                systemNames, countUpTo, parallelisms);
         try {
             run(suites, settings, out, stdout);
             return 0;

@@ -13,15 +13,16 @@ import java.util.List;
  * @param queries the workloads to run by name (null: all)
  * @param systems the systems to run by name (null: all)
  * @param countUpTo the largest n whose core runs are followed by a counting run (state operations per insert)
+ * @param parallelisms the parallelisms every Flink system runs at, ascending, without repeats
  */
 record BenchSettings(boolean quick, long seed, int coreReps, int flinkReps, Duration coreCap, Duration flinkCap,
         List<Integer> sizes, List<Distribution> distributions, boolean warmUp, List<String> queries, List<String> systems,
-        int countUpTo) {
+        int countUpTo, List<Integer> parallelisms) {
 
     BenchSettings(boolean quick, long seed, int coreReps, int flinkReps, Duration coreCap, Duration flinkCap,
             List<Integer> sizes, List<Distribution> distributions, boolean warmUp) {
         this(quick, seed, coreReps, flinkReps, coreCap, flinkCap, sizes, distributions, warmUp, null, null,
-                DEFAULT_COUNT_UP_TO);
+                DEFAULT_COUNT_UP_TO, List.of(1));
     }
 
     static final long DEFAULT_SEED = 42;
@@ -42,6 +43,21 @@ record BenchSettings(boolean quick, long seed, int coreReps, int flinkReps, Dura
         if (distributions.isEmpty()) {
             throw new IllegalArgumentException("at least one distribution is needed");
         }
+        parallelisms = parallelisms.stream().distinct().sorted().toList();
+        if (parallelisms.isEmpty() || parallelisms.get(0) < 1) {
+            throw new IllegalArgumentException("parallelisms must be at least 1: " + parallelisms);
+        }
+    }
+
+    /** These settings with Flink jobs at {@code ps}. */
+    BenchSettings withParallelisms(List<Integer> ps) {
+        return new BenchSettings(quick, seed, coreReps, flinkReps, coreCap, flinkCap, sizes, distributions, warmUp, queries,
+                systems, countUpTo, ps);
+    }
+
+    /** The largest parallelism: the slots of the suite's cluster. */
+    int maxParallelism() {
+        return parallelisms.get(parallelisms.size() - 1);
     }
 
     /** Whether the workload is selected ({@code --queries}). */

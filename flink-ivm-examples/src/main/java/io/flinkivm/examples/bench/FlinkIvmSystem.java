@@ -10,7 +10,6 @@ import io.flinkivm.flink.IvmJob;
 import io.flinkivm.flink.IvmOptions;
 import io.flinkivm.flink.ResultRecord;
 import java.time.Duration;
-import java.util.List;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -20,13 +19,15 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.util.Collector;
 
 /**
- * The flink-ivm job (p-hierarchical plan where it applies) on one state backend, parallelism 1, one
- * snapshot at the end of the input. The snapshot's rows are counted and their payloads summed, so the
- * bench can check them against the core engine. On RocksDB the state size is what RocksDB's native
+ * The flink-ivm job (p-hierarchical plan where it applies) on one state backend, built by
+ * {@code FlinkIvm.maintain} on an input at the environment's parallelism P ({@link IndexedInput}), with
+ * default options: one snapshot at the end of the input, an end marker from each of the sink's parts
+ * ({@code job.results().getParallelism()} of them). The snapshot's rows are counted and their payloads
+ * summed, at the sink's parallelism and chained to it, so the bench can check them against the core engine. On RocksDB the state size is what RocksDB's native
  * gauges said at the end of the job ({@link StateSizeReporter}): the bytes of all SST files plus all
  * memtables, over every operator and state, with RocksDB's estimate of its keys in the note.
  */
-final class FlinkIvmSystem implements SystemUnderTest {
+final class FlinkIvmSystem implements FlinkSystem {
     static final String ROWS = "ivm-rows";
     static final String CHECKSUM = "ivm-checksum";
     static final String SNAPSHOTS = "ivm-snapshots";
@@ -48,8 +49,8 @@ final class FlinkIvmSystem implements SystemUnderTest {
 
     @Override
     public String describe(Workload workload) {
-        return name() + ": FlinkIvm.maintain, plan AUTO, state.backend.type " + backend
-                + ", parallelism 1, one snapshot at the end; wall time of the job (submission included)";
+        return name() + ": FlinkIvm.maintain, plan AUTO, IvmOptions.defaults(), state.backend.type " + backend
+                + ", the environment's parallelism P, one snapshot at the end; wall time of the job (submission included)";
     }
 
     static MaintenancePlan plan(Workload workload) {
@@ -57,30 +58,35 @@ final class FlinkIvmSystem implements SystemUnderTest {
     }
 
     @Override
-    public RunResult run(Workload workload, InsertStream stream, Duration cap) throws Exception {
+    public RunResult run(Workload workload, InsertStream stream, Duration cap, int parallelism) throws Exception {
         MaintenancePlan plan = plan(workload);
-        List<InputRecord<Long>> records = stream.toInputRecords();
-        StreamExecutionEnvironment env = FlinkRuns.environment(backend);
-        DataStream<InputRecord<Long>> input = env.fromData(records, FlinkIvm.inputType(NaturalSemiring.INSTANCE));
-        IvmJob<Long> job = FlinkIvm.maintain(input, plan, NaturalSemiring.INSTANCE, IvmOptions.defaults());
-        job.results().process(new CountResults()).name("count result rows").setParallelism(1)
-                .sinkTo(new DiscardingSink<>()).name("discard result rows").setParallelism(1);
-        FlinkRuns.count(job.deadLetters(), DEAD_LETTERS);
-        FlinkRuns.Execution e = FlinkRuns.execute(env, "bench " + name() + " " + workload.name() + " n=" + stream.size(), cap);
+        StreamExecutionEnvironment env = FlinkRuns.environment(backend, parallelism);
+        FlinkRuns.Execution e;
+        int parts;
+        try (IndexedInput<InputRecord<Long>> records = IndexedInput.of(stream.toInputRecords())) {
+            DataStream<InputRecord<Long>> input = records.source(env, FlinkIvm.inputType(NaturalSemiring.INSTANCE), "inserts");
+            IvmJob<Long> job = FlinkIvm.maintain(input, plan, NaturalSemiring.INSTANCE, IvmOptions.defaults());
+            parts = FlinkRuns.parallelism(job.results());
+            job.results().process(new CountResults()).name("count result rows").setParallelism(parts)
+                    .sinkTo(new DiscardingSink<>()).name("discard result rows").setParallelism(parts);
+            FlinkRuns.count(job.deadLetters(), DEAD_LETTERS);
+            e = FlinkRuns.execute(env, "bench " + name() + " " + workload.name() + " n=" + stream.size(), cap);
+        }
         String keys = e.rocksDbKeys() < 0 ? "" : "RocksDB estimate-num-keys " + e.rocksDbKeys();
         if (!e.completed()) {
             return e.toResult(stream.size(), -1, 0, "cancelled at the cap" + (keys.isEmpty() ? "" : "; " + keys), "");
         }
         long deadLetters = e.counter(DEAD_LETTERS);
         long snapshots = e.counter(SNAPSHOTS);
-        if (deadLetters != 0 || snapshots != 1) {
-            throw new IllegalStateException(name() + " produced " + deadLetters + " dead letters and " + snapshots
-                    + " snapshots; expected none and one");
+        if (deadLetters != 0 || snapshots != parts) {
+            throw new IllegalStateException(name() + " at parallelism " + parallelism + " produced " + deadLetters
+                    + " dead letters and " + snapshots + " snapshot end markers; expected none and one per sink part ("
+                    + parts + ")");
         }
         return e.toResult(stream.size(), e.counter(ROWS), e.counter(CHECKSUM), keys, "");
     }
 
-    /** Counts the rows and end markers of the snapshots and sums the rows' payloads. */
+    /** Counts the rows and end markers of the snapshots and sums the rows' payloads (accumulators summed over subtasks). */
     static final class CountResults extends ProcessFunction<ResultRecord<Long>, Void> {
         private static final long serialVersionUID = 1L;
         private transient LongCounter rows;
@@ -89,12 +95,9 @@ final class FlinkIvmSystem implements SystemUnderTest {
 
         @Override
         public void open(OpenContext context) {
-            rows = new LongCounter();
-            checksum = new LongCounter();
-            snapshots = new LongCounter();
-            getRuntimeContext().addAccumulator(ROWS, rows);
-            getRuntimeContext().addAccumulator(CHECKSUM, checksum);
-            getRuntimeContext().addAccumulator(SNAPSHOTS, snapshots);
+            rows = getRuntimeContext().getLongCounter(ROWS);
+            checksum = getRuntimeContext().getLongCounter(CHECKSUM);
+            snapshots = getRuntimeContext().getLongCounter(SNAPSHOTS);
         }
 
         @Override

@@ -135,9 +135,11 @@ final class Harness {
             }
         }
         RunResult state = capped != null ? capped : last;
+        RunResult behind = times.isEmpty() ? capped : last;
         Measurement m = new Measurement(workload.name(), sut.name(), stream.distribution().label(), n, ns,
-                ns.reciprocal(1e9), cpu, state.stateSize(), state.stateUnit(), seconds, times.isEmpty() ? 1 : times.size(), note);
-        return new Outcome(m, times.isEmpty() ? capped : last);
+                ns.reciprocal(1e9), cpu, state.stateSize(), state.stateUnit(), seconds, times.isEmpty() ? 1 : times.size(), note)
+                .withParallelism(behind.parallelism(), behind.taskCpu());
+        return new Outcome(m, behind);
     }
 
     private static long median(List<Long> values) {
@@ -151,7 +153,7 @@ final class Harness {
     void record(Measurement m) throws IOException {
         recorded.add(m);
         csv.append(m);
-        out.println("  " + m.system() + " " + m.distribution() + " n=" + m.n() + ": " + m.nsPerInsert().format()
+        out.println("  " + m.system() + (m.parallelism() > 1 ? " P=" + m.parallelism() : "") + " " + m.distribution() + " n=" + m.n() + ": " + m.nsPerInsert().format()
                 + " ns/insert (cpu " + m.cpuNsPerInsert().format() + "), " + m.insertsPerSecond().format() + " inserts/s, "
                 + Report.seconds(m.seconds()) + " per run (" + m.runs() + (m.runs() == 1 ? " run" : " runs") + ")"
                 + (m.note().isEmpty() ? "" : ", " + m.note()));

@@ -32,7 +32,9 @@ import javax.imageio.ImageIO;
  * grows with other processes' load — one panel per query and distribution, one
  * line per system, with one colour and marker per system across all panels and a shared legend. A
  * filled marker is a measured value; a hollow marker with an arrow up is a lower bound (the run was
- * stopped at its cap, so the true cost is higher). Drawn with Java 2D, headless.
+ * stopped at its cap, so the true cost is higher). A Flink system run at several parallelisms is drawn
+ * at its smallest (P = 1 unless {@code --parallelism} leaves it out); the others are in the tables and
+ * results.csv. Drawn with Java 2D, headless.
  */
 final class PlotPng {
     static final String FILE_NAME = "plot.png";
@@ -75,7 +77,12 @@ final class PlotPng {
     }
 
     static BufferedImage render(List<Measurement> all) {
-        List<Measurement> ms = all.stream().filter(Measurement::isInsert).map(PlotPng::plotted)
+        Map<String, Integer> lowest = new LinkedHashMap<>();
+        for (Measurement m : all) {
+            lowest.merge(m.system(), m.parallelism(), Math::min);
+        }
+        List<Measurement> ms = all.stream().filter(Measurement::isInsert).filter(m -> m.parallelism() == lowest.get(m.system()))
+                .map(PlotPng::plotted)
                 .filter(m -> m.nsPerInsert().kind() != Bounded.Kind.UNKNOWN && m.nsPerInsert().value() > 0).toList();
         List<Panel> panels = panels(ms);
         List<String> systems = new ArrayList<>(new LinkedHashSet<>(ms.stream().map(Measurement::system).toList()));
@@ -112,8 +119,7 @@ final class PlotPng {
     private static Measurement plotted(Measurement m) {
         Bounded v = m.cpuNsPerInsert().kind() != Bounded.Kind.UNKNOWN && m.cpuNsPerInsert().value() > 0 ? m.cpuNsPerInsert()
                 : m.nsPerInsert();
-        return new Measurement(m.query(), m.system(), m.distribution(), m.n(), v, m.insertsPerSecond(), m.cpuNsPerInsert(),
-                m.stateSize(), m.stateUnit(), m.seconds(), m.runs(), m.note(), m.measure(), m.stateOpsPerInsert());
+        return m.withNsPerInsert(v);
     }
 
     private static List<Panel> panels(List<Measurement> ms) {

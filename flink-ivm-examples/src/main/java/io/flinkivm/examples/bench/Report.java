@@ -32,13 +32,134 @@ final class Report {
     }
 
     static void table(PrintWriter out, List<Measurement> ms) {
-        String format = "%-6s %-9s %8s  %-18s %11s %11s %11s %22s %9s  %s%n";
-        out.printf(Locale.ROOT, format, "query", "distrib.", "n", "system", "ns/insert", "inserts/s", "cpu ns/ins", "state",
-                "time/run", "note");
+        table(out, ms, false);
+    }
+
+    /** The measurements, one row each; with {@code withParallelism} a column P after the system. */
+    static void table(PrintWriter out, List<Measurement> ms, boolean withParallelism) {
+        String format = "%-6s %-9s %8s  %-21s" + (withParallelism ? " %2s" : "%s") + " %11s %11s %11s %22s %9s  %s%n";
+        out.printf(Locale.ROOT, format, "query", "distrib.", "n", "system", withParallelism ? "P" : "", "ns/insert", "inserts/s",
+                "cpu ns/ins", "state", "time/run", "note");
         for (Measurement m : ms) {
             String state = m.stateSize() < 0 ? "n/a" : m.stateSize() + " " + m.stateUnit();
-            out.printf(Locale.ROOT, format, m.query(), m.distribution(), m.n(), m.system(), m.nsPerInsert().format(),
+            out.printf(Locale.ROOT, format, m.query(), m.distribution(), m.n(), m.system(),
+                    withParallelism ? Integer.toString(m.parallelism()) : "", m.nsPerInsert().format(),
                     m.insertsPerSecond().format(), m.cpuNsPerInsert().format(), state, seconds(m.seconds()), m.note());
+        }
+    }
+
+    /**
+     * Per measurement (system × P): inserts per second, CPU per insert of the process and of the task
+     * threads alone, the serial share, Amdahl's bound and the most imbalanced chain ({@link TaskCpu}).
+     */
+    static void parallelismTable(PrintWriter out, List<Measurement> ms) {
+        String format = "%-6s %-9s %8s  %-21s %2s %11s %11s %11s %7s %7s  %s%n";
+        out.printf(Locale.ROOT, format, "query", "distrib.", "n", "system", "P", "inserts/s", "cpu ns/ins", "task ns/ins",
+                "serial", "amdahl", "imbalance (chain)");
+        for (Measurement m : ms) {
+            TaskCpu t = m.taskCpu();
+            TaskCpu.Chain worst = t.mostImbalanced();
+            out.printf(Locale.ROOT, format, m.query(), m.distribution(), m.n(), m.system(), m.parallelism(),
+                    m.insertsPerSecond().format(), m.cpuNsPerInsert().format(),
+                    t.totalNanos() <= 0 ? "n/a" : Bounded.number((double) t.totalNanos() / m.n()), share(t.serialShare()),
+                    amdahl(t.amdahlBound()),
+                    worst == null ? "n/a" : String.format(Locale.ROOT, "%.2f (%s)", worst.imbalance(), chainName(worst.name())));
+        }
+    }
+
+    /**
+     * For each system and parallelism above 1, at the largest n of each distribution: every chain with
+     * its parallelism, share of the task CPU and imbalance across its subtasks.
+     */
+    static void chainsAtLargestN(PrintWriter out, List<Measurement> ms) {
+        out.println("task CPU by operator chain at the largest n (chain (its parallelism) share of the job's task CPU,"
+                + " max/mean across its subtasks):");
+        for (String d : distributions(ms)) {
+            int n = sizes(ms, d).get(sizes(ms, d).size() - 1);
+            for (Measurement m : ms) {
+                if (!m.distribution().equals(d) || m.n() != n || m.parallelism() < 2 || m.taskCpu().totalNanos() <= 0) {
+                    continue;
+                }
+                List<String> cells = new ArrayList<>();
+                for (TaskCpu.Chain c : m.taskCpu().chains()) {
+                    cells.add(chainName(c.name()) + " (" + c.parallelism() + ") " + String.format(Locale.ROOT, "%.1f%%",
+                            100 * m.taskCpu().share(c)) + (c.parallelism() > 1 && !Double.isNaN(c.imbalance())
+                                    ? String.format(Locale.ROOT, " %.2f", c.imbalance()) : ""));
+                }
+                out.println("  " + m.system() + " P=" + m.parallelism() + " " + d + " n=" + n + ": " + String.join("; ", cells));
+            }
+        }
+    }
+
+    /** Up to 60 characters of a chain's name, without the bench's own counting sinks chained to it. */
+    static String chainName(String chain) {
+        int counters = chain.indexOf(" -> count ");
+        String name = counters < 0 ? chain : chain.substring(0, counters);
+        return name.length() <= 60 ? name : name.substring(0, 59) + "…";
+    }
+
+    private static String share(double s) {
+        return Double.isNaN(s) ? "n/a" : String.format(Locale.ROOT, "%.3f", s);
+    }
+
+    private static String amdahl(double bound) {
+        return Double.isNaN(bound) ? "n/a" : Double.isInfinite(bound) ? "∞" : String.format(Locale.ROOT, "%.2f", bound);
+    }
+
+    /** The measurements at parallelism {@code p}. */
+    static List<Measurement> atParallelism(List<Measurement> ms, int p) {
+        return ms.stream().filter(m -> m.parallelism() == p).toList();
+    }
+
+    /**
+     * One line per distribution: {@code numerator/denominator} in inserts per second at each parallelism,
+     * at the largest n where both completed (exact figures), with the same ratio in CPU per insert in
+     * brackets; nothing if there is no such n.
+     */
+    static void ratiosAtLargestN(PrintWriter out, List<Measurement> ms, String numerator, String denominator,
+            List<Integer> parallelisms) {
+        List<String> lines = new ArrayList<>();
+        for (String d : distributions(ms)) {
+            List<String> cells = new ArrayList<>();
+            for (int p : parallelisms) {
+                List<Integer> sizes = sizes(ms, d);
+                for (int k = sizes.size() - 1; k >= 0; k--) {
+                    Measurement a = find(ms, numerator, d, sizes.get(k), p);
+                    Measurement b = find(ms, denominator, d, sizes.get(k), p);
+                    if (a != null && b != null && a.insertsPerSecond().isExact() && b.insertsPerSecond().isExact()) {
+                        cells.add("P=" + p + " n=" + sizes.get(k) + " " + a.insertsPerSecond().divide(b.insertsPerSecond()).format()
+                                + " (cpu " + b.cpuNsPerInsert().divide(a.cpuNsPerInsert()).format() + ")");
+                        break;
+                    }
+                }
+            }
+            if (!cells.isEmpty()) {
+                lines.add("  " + d + ": " + String.join(", ", cells));
+            }
+        }
+        if (!lines.isEmpty()) {
+            out.println("ratio " + numerator + "/" + denominator + " (inserts per second, at the largest n where both completed;"
+                    + " above 1: " + numerator + " is faster):");
+            lines.forEach(out::println);
+        }
+    }
+
+    /** One line: the system's CPU per insert at {@code high} ÷ at {@code low}, per distribution, at the largest n where both completed. */
+    static void cpuScaling(PrintWriter out, List<Measurement> ms, String system, int low, int high) {
+        List<String> cells = new ArrayList<>();
+        for (String d : distributions(ms)) {
+            List<Integer> sizes = sizes(ms, d);
+            for (int k = sizes.size() - 1; k >= 0; k--) {
+                Measurement a = find(ms, system, d, sizes.get(k), high);
+                Measurement b = find(ms, system, d, sizes.get(k), low);
+                if (a != null && b != null && a.cpuNsPerInsert().isExact() && b.cpuNsPerInsert().isExact()) {
+                    cells.add(d + " n=" + sizes.get(k) + " " + a.cpuNsPerInsert().divide(b.cpuNsPerInsert()).format());
+                    break;
+                }
+            }
+        }
+        if (!cells.isEmpty()) {
+            out.println("  " + system + ": " + String.join(", ", cells));
         }
     }
 
@@ -112,6 +233,17 @@ final class Report {
         for (Measurement m : ms) {
             if (m.system().equals(system) && m.distribution().equals(distribution) && m.n() == n
                     && m.measure().equals(measure)) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /** The insert measurement of a system on one stream at parallelism {@code p}, or null. */
+    static Measurement find(List<Measurement> ms, String system, String distribution, int n, int p) {
+        for (Measurement m : ms) {
+            if (m.system().equals(system) && m.distribution().equals(distribution) && m.n() == n && m.parallelism() == p
+                    && m.isInsert()) {
                 return m;
             }
         }

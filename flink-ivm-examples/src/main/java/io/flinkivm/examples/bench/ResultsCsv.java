@@ -17,12 +17,17 @@ import java.util.Locale;
  * {@code state_size}). {@code cpu_ns_per_insert} is CPU time per insert (or per tuple): the measuring
  * thread's plus GC for the core engines, the whole process's for Flink jobs ({@link CpuClock}); on a
  * shared machine it is the steadier figure, as wall time grows with other processes' load.
- * {@code state_ops_per_insert} (the last column, empty where not counted) is the core suite's count of
- * state operations per insert from a separate, untimed run over the same inserts ({@link Measurement#stateOpsPerInsert}).
+ * {@code state_ops_per_insert} (empty where not counted) is the core suite's count of state operations
+ * per insert from a separate, untimed run over the same inserts ({@link Measurement#stateOpsPerInsert}).
+ * The last three columns are the Flink job's: {@code parallelism} P (1 for the core engines, which run
+ * on one thread), {@code serial_share} (CPU of the task threads of chains at parallelism 1 ÷ CPU of
+ * all task threads, {@link TaskCpu#serialShare}) and {@code max_subtask_imbalance} (max/mean subtask CPU
+ * of the most uneven chain at parallelism > 1, {@link TaskCpu#maxImbalance}); both empty where not measured.
  */
 final class ResultsCsv implements Closeable {
     static final String FILE_NAME = "results.csv";
-    static final String HEADER = "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure,cpu_ns_per_insert,state_ops_per_insert";
+    static final String HEADER = "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure,cpu_ns_per_insert,state_ops_per_insert,"
+            + "parallelism,serial_share,max_subtask_imbalance";
 
     private final Path path;
     private final BufferedWriter writer;
@@ -45,7 +50,9 @@ final class ResultsCsv implements Closeable {
                 Integer.toString(m.n()), cell(m.insertsPerSecond(), 0), cell(m.nsPerInsert(), 1),
                 m.stateSize() < 0 ? "" : Long.toString(m.stateSize()), field(m.stateSize() < 0 ? "n/a" : m.stateUnit()),
                 m.measure(), cell(m.cpuNsPerInsert(), 1),
-                m.stateOpsPerInsert() < 0 ? "" : String.format(Locale.ROOT, "%.3f", m.stateOpsPerInsert())));
+                m.stateOpsPerInsert() < 0 ? "" : String.format(Locale.ROOT, "%.3f", m.stateOpsPerInsert()),
+                Integer.toString(m.parallelism()), decimal(m.taskCpu().serialShare(), 3),
+                decimal(m.taskCpu().maxImbalance(), 3)));
         writer.newLine();
         writer.flush();
     }
@@ -60,6 +67,10 @@ final class ResultsCsv implements Closeable {
             default -> "";
         };
         return prefix + String.format(Locale.ROOT, "%." + decimals + "f", b.value());
+    }
+
+    private static String decimal(double v, int decimals) {
+        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%." + decimals + "f", v);
     }
 
     private static String field(String s) {

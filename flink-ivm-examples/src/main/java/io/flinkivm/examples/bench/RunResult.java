@@ -12,9 +12,17 @@ package io.flinkivm.examples.bench;
  * @param resultSize result tuples at the end, or -1 if not known
  * @param checksum the sum of the result's payloads (mod 2^64), meaningful when resultSize >= 0
  * @param note a short remark for the printed table (may be empty)
+ * @param parallelism the Flink job's parallelism (1 for a core engine)
+ * @param taskCpu the CPU of the Flink job's task threads ({@link TaskCpu#NONE} for a core engine)
  */
 record RunResult(long elapsedNanos, long cpuNanos, boolean completed, long processed, long stateSize, String stateUnit,
-        long resultSize, long checksum, String note) {
+        long resultSize, long checksum, String note, int parallelism, TaskCpu taskCpu) {
+
+    /** A run on one thread, outside Flink. */
+    RunResult(long elapsedNanos, long cpuNanos, boolean completed, long processed, long stateSize, String stateUnit,
+            long resultSize, long checksum, String note) {
+        this(elapsedNanos, cpuNanos, completed, processed, stateSize, stateUnit, resultSize, checksum, note, 1, TaskCpu.NONE);
+    }
 
     static RunResult capped(long elapsedNanos, long cpuNanos, long processed, String note) {
         return new RunResult(elapsedNanos, cpuNanos, false, processed, -1, "", -1, 0, note);

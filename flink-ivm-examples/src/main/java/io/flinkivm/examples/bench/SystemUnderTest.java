@@ -8,6 +8,11 @@ interface SystemUnderTest {
     /** The {@code system} column of results.csv. */
     String name();
 
+    /** The name in progress lines and skip notes ({@link FlinkSystem#at} adds the parallelism above 1). */
+    default String label() {
+        return name();
+    }
+
     /** A one-line description for the printed report (what is timed, configuration). */
     String describe(Workload workload);
 

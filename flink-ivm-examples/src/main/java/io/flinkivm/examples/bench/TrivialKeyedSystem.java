@@ -19,21 +19,44 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * The engine's own limit: the same input records through as many keyBy hops as the flink-ivm job has
  * on its longest path (ingest → stateful views → root view → sink), each hop keyed by the insert's
- * tuple and doing nothing but forwarding, on the heap backend at parallelism 1.
+ * tuple and doing nothing but forwarding, on the heap backend, with the source, every hop and the
+ * counting sink at the environment's parallelism P. {@link #minimal()} ({@code trivial-keyed-minimal})
+ * has exactly two hops whatever the query: source → keyBy → map → keyBy → map → counting sink.
  */
-final class TrivialKeyedSystem implements SystemUnderTest {
+final class TrivialKeyedSystem implements FlinkSystem {
     static final String OUT = "trivial-out";
+    /** The hops of {@link #minimal()}. */
+    static final int MINIMAL_HOPS = 2;
+
+    private final boolean minimal;
+
+    TrivialKeyedSystem() {
+        this(false);
+    }
+
+    private TrivialKeyedSystem(boolean minimal) {
+        this.minimal = minimal;
+    }
+
+    /** Two keyBy hops of forwarding on every workload: the least a job with two shuffles pays per insert. */
+    static TrivialKeyedSystem minimal() {
+        return new TrivialKeyedSystem(true);
+    }
 
     @Override
     public String name() {
-        return "trivial-keyed";
+        return minimal ? "trivial-keyed-minimal" : "trivial-keyed";
     }
 
     @Override
     public String describe(Workload workload) {
+        if (minimal) {
+            return name() + ": exactly " + MINIMAL_HOPS + " keyBy hops of pure forwarding (source → keyBy → map → keyBy → map"
+                    + " → counting sink), heap, the environment's parallelism P; wall time of the job (submission included)";
+        }
         MaintenancePlan plan = FlinkIvmSystem.plan(workload);
         return name() + ": " + keyedHops(plan) + " keyBy hops of pure forwarding (as many as flink-ivm's longest path: "
-                + path(plan) + "), heap, parallelism 1; wall time of the job (submission included)";
+                + path(plan) + "), heap, the environment's parallelism P; wall time of the job (submission included)";
     }
 
     /** keyBy hops from ingest to the sink on the longest path of the flink-ivm job for {@code plan}. */
@@ -69,24 +92,27 @@ final class TrivialKeyedSystem implements SystemUnderTest {
     }
 
     @Override
-    public RunResult run(Workload workload, InsertStream stream, Duration cap) throws Exception {
-        int hops = keyedHops(FlinkIvmSystem.plan(workload));
+    public RunResult run(Workload workload, InsertStream stream, Duration cap, int parallelism) throws Exception {
+        int hops = minimal ? MINIMAL_HOPS : keyedHops(FlinkIvmSystem.plan(workload));
         TypeInformation<InputRecord<Long>> type = FlinkIvm.inputType(NaturalSemiring.INSTANCE);
-        StreamExecutionEnvironment env = FlinkRuns.environment("hashmap");
-        DataStream<InputRecord<Long>> s = env.fromData(stream.toInputRecords(), type);
-        for (int h = 0; h < hops; h++) {
-            s = s.keyBy(new TupleKey(), TupleTypeInfo.INSTANCE).map(new Forward()).returns(type).name("forward " + (h + 1));
+        StreamExecutionEnvironment env = FlinkRuns.environment("hashmap", parallelism);
+        FlinkRuns.Execution e;
+        try (IndexedInput<InputRecord<Long>> records = IndexedInput.of(stream.toInputRecords())) {
+            DataStream<InputRecord<Long>> s = records.source(env, type, "inserts");
+            for (int h = 0; h < hops; h++) {
+                s = s.keyBy(new TupleKey(), TupleTypeInfo.INSTANCE).map(new Forward()).returns(type).name("forward " + (h + 1));
+            }
+            FlinkRuns.count(s, OUT);
+            e = FlinkRuns.execute(env, "bench " + name() + " " + workload.name() + " n=" + stream.size(), cap);
         }
-        FlinkRuns.count(s, OUT);
-        FlinkRuns.Execution e = FlinkRuns.execute(env, "bench " + name() + " " + workload.name() + " n=" + stream.size(), cap);
         if (!e.completed()) {
-            return RunResult.capped(e.elapsedNanos(), e.cpuNanos(), -1, "cancelled at the cap");
+            return e.toResult(-1, "cancelled at the cap");
         }
         long out = e.counter(OUT);
         if (out != stream.size()) {
             throw new IllegalStateException(name() + " forwarded " + out + " of " + stream.size() + " records");
         }
-        return new RunResult(e.elapsedNanos(), e.cpuNanos(), true, stream.size(), 0, "entries", -1, 0, hops + " hops");
+        return e.toResult(stream.size(), hops + " hops");
     }
 
     static final class TupleKey implements KeySelector<InputRecord<Long>, Tuple> {

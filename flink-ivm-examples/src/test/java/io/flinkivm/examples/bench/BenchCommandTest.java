@@ -1,6 +1,7 @@
 package io.flinkivm.examples.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
@@ -27,7 +28,7 @@ class BenchCommandTest {
 
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("Usage: flink-ivm bench", "--quick", "--suite", "--out", "Default: all",
-                "bench-out", "--distributions", "--queries", "--systems", "plot.png", "Exit codes:");
+                "bench-out", "--distributions", "--queries", "--systems", "--parallelism", "plot.png", "Exit codes:");
         assertThat(r.out().replaceAll("\\s+", "")).as("the header, however it is wrapped").contains(ResultsCsv.HEADER);
     }
 
@@ -69,6 +70,35 @@ class BenchCommandTest {
         var image = javax.imageio.ImageIO.read(dir.resolve("plot.png").toFile());
         assertThat(image.getWidth()).isEqualTo(PlotPng.size(4, 4).width);
         assertThat(image.getHeight()).isEqualTo(PlotPng.size(4, 4).height);
+    }
+
+    @Test
+    void aParallelismBelowOneOrAboveTheLimitIsAUsageError() {
+        for (String bad : List.of("0", "1,0", "-2", "17")) {
+            CliRun r = run("bench", "--suite", "flink", "--parallelism", bad, "--out", dir.toString());
+
+            assertThat(r.exitCode()).as(bad).isEqualTo(2);
+            assertThat(r.err()).as(bad).contains("--parallelism must list numbers from 1 to 16 (e.g. 1,2,4), not " + bad);
+        }
+        assertThat(Files.exists(dir.resolve("results.csv"))).as("nothing ran").isFalse();
+    }
+
+    @Test
+    void aParallelismThatIsNotANumberIsAUsageError() {
+        CliRun r = run("bench", "--parallelism", "1,two", "--out", dir.toString());
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--parallelism", "two");
+    }
+
+    @Test
+    void theParallelismsAreSortedWithoutRepeats() {
+        BenchSettings s = new BenchSettings(false, 1, 1, 1, java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(1),
+                null, List.of(Distribution.UNIFORM), false).withParallelisms(List.of(4, 1, 2, 4));
+
+        assertThat(s.parallelisms()).containsExactly(1, 2, 4);
+        assertThat(s.maxParallelism()).isEqualTo(4);
+        assertThatThrownBy(() -> s.withParallelisms(List.of())).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -39,12 +39,13 @@ class BenchHarnessTest {
         List<String> lines = Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8);
         assertThat(lines.get(0)).isEqualTo(
                 "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure,cpu_ns_per_insert,"
-                        + "state_ops_per_insert");
+                        + "state_ops_per_insert,parallelism,serial_share,max_subtask_imbalance");
         // p-hierarchical, its enumeration and the list read, hash-map, then five Flink systems.
         assertThat(lines).hasSize(1 + 3 + 1 + 5).hasSize(1 + ms.size());
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",", -1);
-            assertThat(f).as(line).hasSize(11);
+            assertThat(f).as(line).hasSize(14);
+            assertThat(f[11]).as(line).isEqualTo("1");
             assertThat(f[0]).isEqualTo("ex10");
             assertThat(f[1]).isIn("p-hierarchical", "in-memory-list(p-hierarchical)", "hash-map", "flink-ivm-heap", "flink-ivm-rocksdb",
                     "flink-sql", "flink-sql-rocksdb", "trivial-keyed");
@@ -75,12 +76,16 @@ class BenchHarnessTest {
         String enumerated = lines.stream().filter(l -> l.startsWith("ex10,p-hierarchical,") && l.contains(",enumerate,"))
                 .findFirst().orElseThrow();
         assertThat(Double.parseDouble(enumerated.split(",")[4])).isPositive();
-        assertThat(enumerated).endsWith(",");
-        assertThat(hashMap).endsWith(",1.000");
+        assertThat(enumerated.split(",", -1)[10]).isEmpty();
+        assertThat(hashMap.split(",", -1)[10]).isEqualTo("1.000");
         String pHierarchical = lines.stream().filter(l -> l.startsWith("ex10,p-hierarchical,") && l.contains(",insert,"))
                 .findFirst().orElseThrow();
-        assertThat(Double.parseDouble(pHierarchical.substring(pHierarchical.lastIndexOf(',') + 1))).isPositive();
-        assertThat(lines).filteredOn(l -> l.startsWith("ex10,flink-")).allMatch(l -> l.endsWith(","));
+        assertThat(Double.parseDouble(pHierarchical.split(",", -1)[10])).isPositive();
+        // Core rows: one thread, no task threads; Flink rows at P = 1: every chain is serial, none can be uneven.
+        assertThat(lines.subList(1, lines.size())).filteredOn(l -> !l.contains(",flink-") && !l.contains(",trivial-"))
+                .allMatch(l -> l.endsWith(",1,,"));
+        assertThat(lines).filteredOn(l -> l.startsWith("ex10,flink-") || l.startsWith("ex10,trivial-")).hasSize(5)
+                .allMatch(l -> l.split(",", -1)[10].isEmpty() && l.endsWith(",1,1.000,"));
         assertThat(printed.toString()).contains("Core II", "ratio p-hierarchical/hash-map (ns per insert):",
                 "hash-map: not a query engine", "Flink operators", "result = p-hierarchical", "estimate-num-keys",
                 "ratio flink-ivm-heap/flink-sql (inserts per second):", "ratio flink-ivm-rocksdb/flink-sql-rocksdb", "ratio flink-ivm-heap/trivial-keyed",
@@ -88,24 +93,27 @@ class BenchHarnessTest {
     }
 
     @Test
-    void aFlinkSystemStoppedAtItsCapIsNotRunAtLargerSizes() throws Exception {
+    void aFlinkSystemStoppedAtItsCapIsNotRunAtLargerSizesAtThatParallelism() throws Exception {
         Workload w = new Example10Workload();
         // A cap of 1 ms stops every job at the first size; only the core engine's reference completes.
         BenchSettings settings = new BenchSettings(false, 7, 1, 1, Duration.ofSeconds(60), Duration.ofMillis(1),
-                List.of(100, 200), List.of(Distribution.UNIFORM), false);
+                List.of(100, 200), List.of(Distribution.UNIFORM), false).withParallelisms(List.of(1, 2));
         StringWriter printed = new StringWriter();
 
         List<Measurement> ms = BenchCommand.run(List.of(new FlinkSuite(w, List.of(new FlinkSqlSystem(),
                 new TrivialKeyedSystem()))), settings, dir, new PrintWriter(printed));
 
-        assertThat(ms).extracting(Measurement::system).containsExactly("flink-sql", "trivial-keyed");
+        assertThat(ms).extracting(m -> m.system() + " " + m.parallelism())
+                .containsExactly("flink-sql 1", "flink-sql 2", "trivial-keyed 1", "trivial-keyed 2");
         assertThat(ms).allSatisfy(m -> {
             assertThat(m.n()).isEqualTo(100);
             assertThat(m.nsPerInsert().kind()).isEqualTo(Bounded.Kind.AT_LEAST);
         });
         assertThat(printed.toString()).contains("flink-sql ex10 uniform n=200: not run, it was stopped at its cap at n=100",
-                "trivial-keyed ex10 uniform n=200: not run, it was stopped at its cap at n=100");
-        assertThat(Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8)).hasSize(1 + 2);
+                "flink-sql P=2 ex10 uniform n=200: not run, it was stopped at its cap at n=100",
+                "trivial-keyed ex10 uniform n=200: not run, it was stopped at its cap at n=100",
+                "trivial-keyed P=2 ex10 uniform n=200: not run, it was stopped at its cap at n=100");
+        assertThat(Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8)).hasSize(1 + 4);
     }
 
     @Test
@@ -131,7 +139,7 @@ class BenchHarnessTest {
                 }
                 String row = lines.stream().filter(l -> l.startsWith("ex10," + s.name() + ",uniform," + n + ",")
                         && l.contains(",insert,")).findFirst().orElseThrow();
-                assertThat(Double.parseDouble(row.substring(row.lastIndexOf(',') + 1))).as(row)
+                assertThat(Double.parseDouble(row.split(",", -1)[10])).as(row)
                         .isCloseTo((double) counts.operations() / n, org.assertj.core.data.Offset.offset(0.001));
             }
         }

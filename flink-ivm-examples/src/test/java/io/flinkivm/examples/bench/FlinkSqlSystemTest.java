@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** The multi-way join option is real: Flink 2.2.1's planner makes a MultiJoin with it and none without. */
+/** The variants' options are real: Flink 2.2.1's planner changes the plan as they say. */
 class FlinkSqlSystemTest {
 
     @Test
@@ -15,5 +15,19 @@ class FlinkSqlSystemTest {
         assertThat(new FlinkSqlSystem(false).explain(ex10)).doesNotContain("MultiJoin").contains("Join(");
         assertThat(new FlinkSqlSystem(true).appliesTo(ex10)).isTrue();
         assertThat(new FlinkSqlSystem(false).appliesTo(new PathWorkload())).isTrue();
+    }
+
+    @Test
+    void miniBatchMakesMiniBatchJoinsAndATwoPhaseAggregate() {
+        Workload ex10 = new Example10Workload();
+
+        String plan = FlinkSqlSystem.miniBatch().explain(ex10);
+        String optimized = plan.substring(plan.indexOf("== Optimized Execution Plan =="));
+
+        assertThat(FlinkSqlSystem.miniBatch().name()).isEqualTo("flink-sql-minibatch");
+        assertThat(optimized).contains("MiniBatchAssigner(interval=[2000ms], mode=[ProcTime])", "LocalGroupAggregate(",
+                "GlobalGroupAggregate(", "miniBatch=[true]").doesNotContain("MultiJoin");
+        assertThat(new FlinkSqlSystem().explain(ex10)).doesNotContain("MiniBatchAssigner", "LocalGroupAggregate",
+                "miniBatch=[true]");
     }
 }

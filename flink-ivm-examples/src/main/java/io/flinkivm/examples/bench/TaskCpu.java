@@ -1,0 +1,177 @@
+package io.flinkivm.examples.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * CPU time of one Flink job's task threads, per subtask, and what it says about the job's parallel
+ * speed-up: the serial share (CPU of the chains running at parallelism 1 ÷ CPU of all task threads),
+ * Amdahl's bound 1 / serial share, and per chain the imbalance across its subtasks (max ÷ mean).
+ * Task threads are told apart by Flink's thread name {@code "chain name (i/P)#attempt"}
+ * ({@link #parse}); a task's helper threads named after it (its network output flusher, a source's
+ * split fetcher) count as that subtask, and chains with the same name and parallelism count as one.
+ *
+ * @param subtasks the job's task threads, one entry per thread
+ */
+record TaskCpu(List<Subtask> subtasks) {
+
+    /** No task threads were sampled (a core engine, or not on a JVM with per-thread CPU clocks). */
+    static final TaskCpu NONE = new TaskCpu(List.of());
+
+    /**
+     * A chain whose share of the job's task CPU is below this is left out of {@link #maxImbalance}: on
+     * a few milliseconds (a counter of dead letters, a source that only reads an array) the ratio is noise.
+     */
+    static final double IMBALANCE_MIN_SHARE = 0.05;
+
+    /**
+     * "chain name (subtask/parallelism)#attempt", Flink's name of a task thread, or of a helper thread of
+     * the task that carries its name after one of {@link #HELPERS}.
+     */
+    private static final Pattern TASK_THREAD = Pattern.compile("(.*) \\((\\d+)/(\\d+)\\)#(\\d+)");
+    /** Prefixes of Flink's per-task helper threads: the network buffers' flusher, a source's split fetcher. */
+    private static final List<String> HELPERS = List.of("OutputFlusher for ", "Source Data Fetcher for ");
+
+    /**
+     * One task thread.
+     *
+     * @param chain the operator chain's name
+     * @param index the subtask, 1-based as in the thread name
+     * @param parallelism the chain's parallelism
+     * @param cpuNanos CPU time the thread used during the job
+     */
+    record Subtask(String chain, int index, int parallelism, long cpuNanos) {
+    }
+
+    /**
+     * One operator chain: its subtasks' CPU (index i-1 for subtask i; 0 for a subtask never seen).
+     *
+     * @param cpuNanos CPU per subtask
+     */
+    record Chain(String name, int parallelism, long[] cpuNanos) {
+
+        long total() {
+            long sum = 0;
+            for (long c : cpuNanos) {
+                sum += c;
+            }
+            return sum;
+        }
+
+        /** Max subtask CPU ÷ mean subtask CPU: 1 is even, P means one subtask did all; NaN without CPU. */
+        double imbalance() {
+            long total = total();
+            if (total <= 0) {
+                return Double.NaN;
+            }
+            long max = 0;
+            for (long c : cpuNanos) {
+                max = Math.max(max, c);
+            }
+            return max / ((double) total / cpuNanos.length);
+        }
+    }
+
+    TaskCpu {
+        subtasks = List.copyOf(subtasks);
+    }
+
+    /** The subtask a thread name stands for (with no CPU yet), or null if it is not a Flink task thread. */
+    static Subtask parse(String threadName) {
+        Matcher m = TASK_THREAD.matcher(threadName);
+        if (!m.matches()) {
+            return null;
+        }
+        int index = Integer.parseInt(m.group(2));
+        int parallelism = Integer.parseInt(m.group(3));
+        if (index < 1 || index > parallelism) {
+            return null;
+        }
+        String chain = m.group(1);
+        for (String helper : HELPERS) {
+            if (chain.startsWith(helper)) {
+                chain = chain.substring(helper.length());
+            }
+        }
+        return new Subtask(chain, index, parallelism, 0);
+    }
+
+    /** CPU of all task threads. */
+    long totalNanos() {
+        long sum = 0;
+        for (Subtask s : subtasks) {
+            sum += s.cpuNanos();
+        }
+        return sum;
+    }
+
+    /** CPU of the task threads of chains at parallelism 1. */
+    long serialNanos() {
+        long sum = 0;
+        for (Subtask s : subtasks) {
+            if (s.parallelism() == 1) {
+                sum += s.cpuNanos();
+            }
+        }
+        return sum;
+    }
+
+    /** Serial CPU ÷ all task CPU, in [0, 1]; NaN if no task CPU was measured. At P = 1 it is 1. */
+    double serialShare() {
+        long total = totalNanos();
+        return total <= 0 ? Double.NaN : (double) serialNanos() / total;
+    }
+
+    /**
+     * Amdahl's bound on the speed-up of the job's task work over any number of cores, 1 / serial share
+     * (infinite when nothing runs at parallelism 1); NaN if unknown.
+     */
+    double amdahlBound() {
+        double s = serialShare();
+        return Double.isNaN(s) ? Double.NaN : 1 / s;
+    }
+
+    /** The chains in the order their first subtask was seen, each with its subtasks' CPU. */
+    List<Chain> chains() {
+        Map<String, Chain> chains = new LinkedHashMap<>();
+        for (Subtask s : subtasks) {
+            Chain c = chains.computeIfAbsent(s.chain() + " (" + s.parallelism() + ")",
+                    k -> new Chain(s.chain(), s.parallelism(), new long[s.parallelism()]));
+            c.cpuNanos()[s.index() - 1] += s.cpuNanos();
+        }
+        return new ArrayList<>(chains.values());
+    }
+
+    /** A chain's share of all task CPU. */
+    double share(Chain c) {
+        long total = totalNanos();
+        return total <= 0 ? Double.NaN : (double) c.total() / total;
+    }
+
+    /**
+     * The chain at parallelism > 1 with the largest {@link Chain#imbalance} among those with at least
+     * {@link #IMBALANCE_MIN_SHARE} of the task CPU; null if there is none (every chain at parallelism 1).
+     */
+    Chain mostImbalanced() {
+        Chain worst = null;
+        for (Chain c : chains()) {
+            if (c.parallelism() < 2 || !(share(c) >= IMBALANCE_MIN_SHARE) || Double.isNaN(c.imbalance())) {
+                continue;
+            }
+            if (worst == null || c.imbalance() > worst.imbalance()) {
+                worst = c;
+            }
+        }
+        return worst;
+    }
+
+    /** {@link #mostImbalanced}'s imbalance; NaN if there is no such chain. */
+    double maxImbalance() {
+        Chain c = mostImbalanced();
+        return c == null ? Double.NaN : c.imbalance();
+    }
+}
