@@ -2,8 +2,6 @@ package io.flinkivm.examples.bench;
 
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PlanKind;
-import io.flinkivm.core.plan.ViewNode;
-import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.flink.FlinkIvm;
@@ -18,7 +16,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * The engine's own limit: the same input records through as many keyBy hops as the flink-ivm job has
- * on its longest path (ingest → stateful views → root view → sink), each hop keyed by the insert's
+ * on the way of an insert (ingest → view tree → sink; the fallback: one), each hop keyed by the insert's
  * tuple and doing nothing but forwarding, on the heap backend, with the source, every hop and the
  * counting sink at the environment's parallelism P. {@link #minimal()} ({@code trivial-keyed-minimal})
  * has exactly two hops whatever the query: source → keyBy → map → keyBy → map → counting sink.
@@ -55,40 +53,20 @@ final class TrivialKeyedSystem implements FlinkSystem {
                     + " → counting sink), heap, the environment's parallelism P; wall time of the job (submission included)";
         }
         MaintenancePlan plan = FlinkIvmSystem.plan(workload);
-        return name() + ": " + keyedHops(plan) + " keyBy hops of pure forwarding (as many as flink-ivm's longest path: "
+        return name() + ": " + keyedHops(plan) + " keyBy hops of pure forwarding (as many as an insert crosses in flink-ivm: "
                 + path(plan) + "), heap, the environment's parallelism P; wall time of the job (submission included)";
     }
 
-    /** keyBy hops from ingest to the sink on the longest path of the flink-ivm job for {@code plan}. */
+    /**
+     * keyBy hops an insert crosses in the flink-ivm job for {@code plan}: ingest to its view tree's
+     * operator and on to the sink (the p-hierarchical plans), or ingest to the fallback.
+     */
     static int keyedHops(MaintenancePlan plan) {
-        if (plan.kind() != PlanKind.P_HIERARCHICAL) {
-            return 1;
-        }
-        return longestStatefulChain(plan) + 2;
-    }
-
-    private static int longestStatefulChain(MaintenancePlan plan) {
-        int longest = 0;
-        for (ViewNode n : plan.statefulNodes()) {
-            int chain = 0;
-            for (ViewNode cur = n; cur != null; cur = cur.parent() < 0 ? null : plan.viewNodes().get(cur.parent())) {
-                if (cur.isStateful()) {
-                    chain++;
-                }
-            }
-            longest = Math.max(longest, chain);
-        }
-        return longest;
+        return plan.kind() == PlanKind.FALLBACK_DELTA_JOIN ? 1 : 2;
     }
 
     private static String path(MaintenancePlan plan) {
-        if (plan.kind() != PlanKind.P_HIERARCHICAL) {
-            return "ingest → fallback operator";
-        }
-        int chain = longestStatefulChain(plan);
-        boolean trivialOnly = plan.viewTrees().stream().allMatch(ViewTree::isTrivial);
-        return "ingest → " + (trivialOnly ? "" : chain + " stateful view" + (chain == 1 ? "" : "s") + " → ")
-                + "root view → sink";
+        return plan.kind() == PlanKind.FALLBACK_DELTA_JOIN ? "ingest → fallback" : "ingest → view tree → sink";
     }
 
     @Override
