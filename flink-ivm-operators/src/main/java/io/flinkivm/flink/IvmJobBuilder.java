@@ -126,7 +126,8 @@ final class IvmJobBuilder<T> {
                         .keyBy(new TreeKey<>(ViewTreeOperator.keyLength(t)), TupleTypeInfo.INSTANCE)
                         .transform(layout.trees().get(t.index()).name(), rootType,
                                 new ViewTreeOperator<>(plan, semiring, t.index(), payloadType, deltaType, rootType,
-                                        deadLetterTag, layout.shares(), sinkParallelism, sinkMaxParallelism))
+                                        deadLetterTag, layout.shares(), sinkParallelism, sinkMaxParallelism,
+                                        options.miniBatch()))
                         .uid(uidPrefix + "tree-" + t.index())
                         .setParallelism(parallelism);
                 deadLetters.add(tree.getSideOutput(deadLetterTag));

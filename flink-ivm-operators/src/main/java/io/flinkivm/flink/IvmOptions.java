@@ -18,9 +18,16 @@ import java.time.Duration;
  * @param progressEvery end an epoch without a snapshot after every this many inserts of each ingest
  *     subtask (0, the default: never): the watermark after the sink then says how far the job is
  *     ({@link IvmJob#epochs()} tells how many inserts each epoch holds)
+ * @param miniBatch how many root tuples a view tree operator collects before it sends their last
+ *     updates to the sink (default {@value #DEFAULT_MINI_BATCH}; 1: every update at once); a batch also
+ *     goes out when its epoch ends and before a checkpoint, so it only saves the sink the updates a
+ *     root tuple gets within one batch
  */
 public record IvmOptions(long snapshotEvery, Duration snapshotPeriod, int parallelism, Planner.Strategy strategy,
-        OutputMode outputMode, long progressEvery) implements Serializable {
+        OutputMode outputMode, long progressEvery, int miniBatch) implements Serializable {
+
+    /** Default of {@link #miniBatch()}. */
+    public static final int DEFAULT_MINI_BATCH = 10_000;
 
     public IvmOptions {
         if (snapshotEvery < 0) {
@@ -41,37 +48,46 @@ public record IvmOptions(long snapshotEvery, Duration snapshotPeriod, int parall
         if (progressEvery < 0) {
             throw new IllegalArgumentException("progressEvery must be >= 0, got " + progressEvery);
         }
+        if (miniBatch < 1) {
+            throw new IllegalArgumentException("miniBatch must be >= 1, got " + miniBatch);
+        }
     }
 
     /** Snapshots at the end of input and on control records, the environment's parallelism, AUTO planning. */
     public static IvmOptions defaults() {
-        return new IvmOptions(0, null, 0, Planner.Strategy.AUTO, OutputMode.SNAPSHOT, 0);
+        return new IvmOptions(0, null, 0, Planner.Strategy.AUTO, OutputMode.SNAPSHOT, 0, DEFAULT_MINI_BATCH);
     }
 
     public IvmOptions withSnapshotEvery(long inserts) {
-        return inserts == snapshotEvery ? this : new IvmOptions(inserts, snapshotPeriod, parallelism, strategy, outputMode, progressEvery);
+        return inserts == snapshotEvery ? this : new IvmOptions(inserts, snapshotPeriod, parallelism, strategy, outputMode, progressEvery, miniBatch);
     }
 
     public IvmOptions withSnapshotPeriod(Duration period) {
-        return new IvmOptions(snapshotEvery, period, parallelism, strategy, outputMode, progressEvery);
+        return new IvmOptions(snapshotEvery, period, parallelism, strategy, outputMode, progressEvery, miniBatch);
     }
 
     /** Runs every flink-ivm operator at {@code p} subtasks (0: the environment's parallelism). */
     public IvmOptions withParallelism(int p) {
-        return p == parallelism ? this : new IvmOptions(snapshotEvery, snapshotPeriod, p, strategy, outputMode, progressEvery);
+        return p == parallelism ? this : new IvmOptions(snapshotEvery, snapshotPeriod, p, strategy, outputMode, progressEvery, miniBatch);
     }
 
     public IvmOptions withOutputMode(OutputMode mode) {
-        return mode == outputMode ? this : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, mode, progressEvery);
+        return mode == outputMode ? this : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, mode, progressEvery, miniBatch);
     }
 
     public IvmOptions withStrategy(Planner.Strategy s) {
-        return s == strategy ? this : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, s, outputMode, progressEvery);
+        return s == strategy ? this : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, s, outputMode, progressEvery, miniBatch);
     }
 
     /** Ends an epoch without a snapshot after every {@code inserts} inserts of each ingest subtask (0: never). */
     public IvmOptions withProgressEvery(long inserts) {
         return inserts == progressEvery ? this
-                : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, outputMode, inserts);
+                : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, outputMode, inserts, miniBatch);
+    }
+
+    /** Root tuples a view tree operator collects before it sends their last updates to the sink (1: no batching). */
+    public IvmOptions withMiniBatch(int rootTuples) {
+        return rootTuples == miniBatch ? this
+                : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, outputMode, progressEvery, rootTuples);
     }
 }

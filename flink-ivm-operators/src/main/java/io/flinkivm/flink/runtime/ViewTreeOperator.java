@@ -16,6 +16,7 @@ import io.flinkivm.flink.state.StateNames;
 import io.flinkivm.flink.types.PayloadArraySerializer;
 import io.flinkivm.flink.types.TupleSerializer;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -49,6 +50,8 @@ import org.apache.flink.util.OutputTag;
  * receives per epoch one record per tree subtask, not one per insert.
  *
  * <p>Deltas of the lowest open epoch are applied when they arrive; later ones wait ({@link HeldBack}).
+ * Root updates wait in a small batch ({@code batchSize} root tuples) that keeps only the last
+ * update of each root tuple, as Flink SQL's mini-batch does.
  */
 public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate<T>>
         implements OneInputStreamOperator<Delta<T>, RootUpdate<T>> {
@@ -65,6 +68,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private final Shares sinkShares;
     private final int sinkParallelism;
     private final int sinkMaxParallelism;
+    private final int batchSize;
 
     private transient String name;
     private transient boolean aggregate;
@@ -76,6 +80,9 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private transient CellRouter router;
     private transient int[] cells;
     private transient TreeMap<Long, T> partials;
+    /** Root updates not sent yet, by root tuple (the last payload of each), all of epoch {@link #batchEpoch}. */
+    private transient LinkedHashMap<Tuple, RootUpdate<T>> batch;
+    private transient long batchEpoch;
     private transient ListState<RootUpdate<T>> partialState;
     private transient long watermark;
     private transient Counter deltasIn;
@@ -85,7 +92,8 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
 
     public ViewTreeOperator(MaintenancePlan plan, Semiring<T> semiring, int tree, TypeInformation<T> payloadType,
             TypeInformation<Delta<T>> deltaType, TypeInformation<RootUpdate<T>> updateType,
-            OutputTag<DeadLetter> deadLetters, Shares sinkShares, int sinkParallelism, int sinkMaxParallelism) {
+            OutputTag<DeadLetter> deadLetters, Shares sinkShares, int sinkParallelism, int sinkMaxParallelism,
+            int batchSize) {
         this.plan = plan;
         this.semiring = semiring;
         this.tree = tree;
@@ -96,6 +104,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         this.sinkShares = sinkShares;
         this.sinkParallelism = sinkParallelism;
         this.sinkMaxParallelism = sinkMaxParallelism;
+        this.batchSize = batchSize;
     }
 
     /**
@@ -159,6 +168,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
             cells = new int[layout.cells()];
         }
         heldBack = new HeldBack<>(this, deltaType, Delta::epoch);
+        batch = new LinkedHashMap<>();
         watermark = Long.MIN_VALUE;
         deltasIn = getMetricGroup().counter(Metrics.DELTAS_IN);
         updatesOut = getMetricGroup().counter(Metrics.DELTAS_OUT);
@@ -181,6 +191,9 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     public void processWatermark(Watermark mark) throws Exception {
         watermark = mark.getTimestamp();
         heldBack.release(Epochs.lowestOpen(watermark), this::apply);
+        if (batchEpoch <= watermark) {
+            flush();
+        }
         while (!partials.isEmpty() && partials.firstKey() <= watermark) {
             Map.Entry<Long, T> p = partials.pollFirstEntry();
             toSink(new RootUpdate<>(p.getKey(), tree, Tuple.EMPTY, p.getValue(), false, true, null));
@@ -227,7 +240,54 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         if (isNew) {
             crossings.inc();
         }
-        toSink(RootUpdate.of(d.epoch(), tree, walk.rootKey(), updated, isNew));
+        batch(RootUpdate.of(d.epoch(), tree, walk.rootKey(), updated, isNew));
+    }
+
+    /**
+     * Keeps a root update for the sink in the batch, where a later update of the same root tuple
+     * replaces it (new if either was): a tree whose root tuples change often sends each changed one
+     * once per batch. The batch holds one epoch; it goes out when a later epoch's update comes, when
+     * it holds {@code batchSize} root tuples, when the watermark passes its epoch, and before a
+     * checkpoint barrier, so it is never part of a checkpoint.
+     */
+    private void batch(RootUpdate<T> u) {
+        if (batchSize <= 1) {
+            toSink(u);
+            return;
+        }
+        if (!batch.isEmpty() && u.epoch() != batchEpoch) {
+            flush();
+        }
+        batchEpoch = u.epoch();
+        RootUpdate<T> before = batch.put(u.tuple(), u);
+        if (before != null && before.isNew()) {
+            batch.put(u.tuple(), RootUpdate.of(u.epoch(), tree, u.tuple(), u.payload(), true));
+        }
+        if (batch.size() >= batchSize) {
+            flush();
+        }
+    }
+
+    private void flush() {
+        if (batch.isEmpty()) {
+            return;
+        }
+        for (RootUpdate<T> u : batch.values()) {
+            toSink(u);
+        }
+        batch.clear();
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        flush();
+    }
+
+    @Override
+    public void finish() throws Exception {
+        flush();
+        super.finish();
     }
 
     private void addPartial(long epoch, T delta) {

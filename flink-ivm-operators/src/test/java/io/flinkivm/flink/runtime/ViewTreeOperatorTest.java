@@ -54,6 +54,11 @@ class ViewTreeOperatorTest {
 
     static KeyedOneInputStreamOperatorTestHarness<Tuple, Delta<Long>, RootUpdate<Long>> harness(MaintenancePlan plan,
             int tree, Shares sinkShares, Backend backend, OperatorSubtaskState restored) throws Exception {
+        return harness(plan, tree, sinkShares, 1, backend, restored);
+    }
+
+    static KeyedOneInputStreamOperatorTestHarness<Tuple, Delta<Long>, RootUpdate<Long>> harness(MaintenancePlan plan,
+            int tree, Shares sinkShares, int batch, Backend backend, OperatorSubtaskState restored) throws Exception {
         int length = ViewTreeOperator.keyLength(plan.viewTrees().get(tree));
         int[] prefix = new int[length];
         for (int i = 0; i < length; i++) {
@@ -61,7 +66,7 @@ class ViewTreeOperatorTest {
         }
         KeySelector<Delta<Long>, Tuple> keys = d -> d.partition() != null ? d.partition() : d.key().project(prefix);
         return Harnesses.keyed(() -> new ViewTreeOperator<>(plan, K, tree, PayloadTypes.of(K), DeltaTypeInfo.of(K),
-                RootUpdateTypeInfo.of(K), DEAD, sinkShares, 4, 128), keys, backend, restored);
+                RootUpdateTypeInfo.of(K), DEAD, sinkShares, 4, 128, batch), keys, backend, restored);
     }
 
     /** The deltas the ingest sends to tree {@code tree} for one insert (self-joins: one per atom). */
@@ -130,6 +135,40 @@ class ViewTreeOperatorTest {
         assertThat(runs[0].side()).isEmpty();
         long news = runs[0].values().stream().filter(v -> ((RootUpdate<?>) v).isNew()).count();
         assertThat(news).isEqualTo(expected.size());
+    }
+
+    /**
+     * With a batch, each root tuple's last update of an epoch goes out once, new if any was; the batch
+     * goes out when the watermark passes its epoch, when it is full, and before a checkpoint barrier;
+     * the last payloads equal an unbatched run's.
+     */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void aBatchSendsEachRootTuplesLastUpdateOnce(Backend backend) throws Exception {
+        try (var h = harness(EX10, 1, null, 3, backend, null)) {
+            h.processWatermark(0);
+            long[][] inserts = {{1, 2, 9, 4}, {1, 2, 8, 1}, {2, 2, 9, 1}, {1, 2, 7, 2}};
+            for (long[] i : inserts) {
+                for (Delta<Long> d : deltas(EX10, 1, "R5", Tuple.of(i[0], i[1], i[2]), i[3], 1)) {
+                    h.processElement(new StreamRecord<>(d));
+                }
+            }
+            assertThat(Harnesses.outputs(h, null).values()).as("two root tuples, below the batch size").isEmpty();
+            h.processWatermark(1);
+            assertThat(Harnesses.outputs(h, null).values()).containsExactly(
+                    RootUpdate.of(1, 1, Tuple.of(1L, 2L), 7L, true), RootUpdate.of(1, 1, Tuple.of(2L, 2L), 1L, true));
+            for (long a = 3; a <= 5; a++) {
+                for (Delta<Long> d : deltas(EX10, 1, "R5", Tuple.of(a, 1L, 1L), 1, 2)) {
+                    h.processElement(new StreamRecord<>(d));
+                }
+            }
+            assertThat(Harnesses.outputs(h, null).values()).as("a full batch goes out").hasSize(5);
+            for (Delta<Long> d : deltas(EX10, 1, "R5", Tuple.of(6L, 1L, 1L), 1, 2)) {
+                h.processElement(new StreamRecord<>(d));
+            }
+            h.prepareSnapshotPreBarrier(1);
+            assertThat(Harnesses.outputs(h, null).values()).as("before a barrier").hasSize(6);
+        }
     }
 
     /** A delta of a later epoch than the lowest open one waits for the watermark; its update keeps its epoch. */
