@@ -127,7 +127,7 @@ final class IvmJobBuilder<T> {
                         .transform(layout.trees().get(t.index()).name(), rootType,
                                 new ViewTreeOperator<>(plan, semiring, t.index(), payloadType, deltaType, rootType,
                                         deadLetterTag, layout.shares(), sinkParallelism, sinkMaxParallelism,
-                                        options.miniBatch()))
+                                        options.miniBatch(), options.managedState()))
                         .uid(uidPrefix + "tree-" + t.index())
                         .setParallelism(parallelism);
                 deadLetters.add(tree.getSideOutput(deadLetterTag));
@@ -139,7 +139,8 @@ final class IvmJobBuilder<T> {
                     .keyBy(key, TupleTypeInfo.INSTANCE)
                     .connect(epochs)
                     .transform(layout.sink().name(), resultType,
-                            new BorderSinkOperator<>(plan, semiring, payloadType, rootType, deadLetterTag, changelog))
+                            new BorderSinkOperator<>(plan, semiring, payloadType, rootType, deadLetterTag, changelog,
+                                    options.managedState()))
                     .uid(uidPrefix + "sink")
                     .setParallelism(sinkParallelism);
         }

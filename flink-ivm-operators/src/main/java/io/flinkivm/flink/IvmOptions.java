@@ -22,9 +22,12 @@ import java.time.Duration;
  *     updates to the sink (default {@value #DEFAULT_MINI_BATCH}; 1: every update at once); a batch also
  *     goes out when its epoch ends and before a checkpoint, so it only saves the sink the updates a
  *     root tuple gets within one batch
+ * @param managedState keep the view trees' and the sink's state in Flink's managed keyed state also
+ *     on the heap backend (default false: there it lives in the operators' own hash maps, written to
+ *     raw keyed state at checkpoints, which is faster but ties savepoints to the heap backend)
  */
 public record IvmOptions(long snapshotEvery, Duration snapshotPeriod, int parallelism, Planner.Strategy strategy,
-        OutputMode outputMode, long progressEvery, int miniBatch) implements Serializable {
+        OutputMode outputMode, long progressEvery, int miniBatch, boolean managedState) implements Serializable {
 
     /** Default of {@link #miniBatch()}. */
     public static final int DEFAULT_MINI_BATCH = 10_000;
@@ -55,39 +58,46 @@ public record IvmOptions(long snapshotEvery, Duration snapshotPeriod, int parall
 
     /** Snapshots at the end of input and on control records, the environment's parallelism, AUTO planning. */
     public static IvmOptions defaults() {
-        return new IvmOptions(0, null, 0, Planner.Strategy.AUTO, OutputMode.SNAPSHOT, 0, DEFAULT_MINI_BATCH);
+        return new IvmOptions(0, null, 0, Planner.Strategy.AUTO, OutputMode.SNAPSHOT, 0, DEFAULT_MINI_BATCH, false);
     }
 
     public IvmOptions withSnapshotEvery(long inserts) {
-        return inserts == snapshotEvery ? this : new IvmOptions(inserts, snapshotPeriod, parallelism, strategy, outputMode, progressEvery, miniBatch);
+        return inserts == snapshotEvery ? this : new IvmOptions(inserts, snapshotPeriod, parallelism, strategy, outputMode, progressEvery, miniBatch, managedState);
     }
 
     public IvmOptions withSnapshotPeriod(Duration period) {
-        return new IvmOptions(snapshotEvery, period, parallelism, strategy, outputMode, progressEvery, miniBatch);
+        return new IvmOptions(snapshotEvery, period, parallelism, strategy, outputMode, progressEvery, miniBatch, managedState);
     }
 
     /** Runs every flink-ivm operator at {@code p} subtasks (0: the environment's parallelism). */
     public IvmOptions withParallelism(int p) {
-        return p == parallelism ? this : new IvmOptions(snapshotEvery, snapshotPeriod, p, strategy, outputMode, progressEvery, miniBatch);
+        return p == parallelism ? this : new IvmOptions(snapshotEvery, snapshotPeriod, p, strategy, outputMode, progressEvery, miniBatch, managedState);
     }
 
     public IvmOptions withOutputMode(OutputMode mode) {
-        return mode == outputMode ? this : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, mode, progressEvery, miniBatch);
+        return mode == outputMode ? this : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, mode, progressEvery, miniBatch, managedState);
     }
 
     public IvmOptions withStrategy(Planner.Strategy s) {
-        return s == strategy ? this : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, s, outputMode, progressEvery, miniBatch);
+        return s == strategy ? this : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, s, outputMode, progressEvery, miniBatch, managedState);
     }
 
     /** Ends an epoch without a snapshot after every {@code inserts} inserts of each ingest subtask (0: never). */
     public IvmOptions withProgressEvery(long inserts) {
         return inserts == progressEvery ? this
-                : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, outputMode, inserts, miniBatch);
+                : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, outputMode, inserts, miniBatch, managedState);
     }
 
     /** Root tuples a view tree operator collects before it sends their last updates to the sink (1: no batching). */
     public IvmOptions withMiniBatch(int rootTuples) {
         return rootTuples == miniBatch ? this
-                : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, outputMode, progressEvery, rootTuples);
+                : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, outputMode, progressEvery, rootTuples, managedState);
+    }
+
+    /** Keeps flink-ivm's state in Flink's managed keyed state also on the heap backend (see {@link #managedState()}). */
+    public IvmOptions withManagedState(boolean managed) {
+        return managed == managedState ? this
+                : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, outputMode, progressEvery, miniBatch,
+                        managed);
     }
 }

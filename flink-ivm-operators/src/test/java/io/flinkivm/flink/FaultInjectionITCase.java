@@ -45,8 +45,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Randomized fault injection on a MiniCluster, RocksDB with incremental checkpoints every 100 ms,
- * parallelism 1, 2 or 4 (by seed; the input in as many partitions, subtask i reads partition i).
+ * Randomized fault injection on a MiniCluster, checkpoints every 100 ms (incremental on RocksDB),
+ * RocksDB or the heap backend (where the view trees and the sink keep their state in their own hash
+ * maps, written to raw keyed state) and parallelism 1, 2 or 4, both by seed (the input in as many
+ * partitions, subtask i reads partition i).
  * Each case is drawn from its seed: a random query (even seeds p-hierarchical, from
  * {@link RandomQueries#pHierarchical}, with a sink keyed by a shared variable or a join view
  * ({@link Shape}); odd seeds not p-hierarchical, run by the fallback plan), a
@@ -105,16 +107,18 @@ class FaultInjectionITCase {
     private static <T> void check(long seed, Random r, Semiring<T> k, Path dir) throws Exception {
         long start = System.nanoTime();
         int parallelism = PARALLELISMS[(int) Math.floorMod(seed / 2, 3L)];
+        String backend = Math.floorMod(seed, 4L) < 2 ? "hashmap" : "rocksdb";
         Case<T> c = Case.generate(Shape.of(seed), r, k);
         IvmTestJobs.Partitioned<T> input = IvmTestJobs.Partitioned.roundRobin(c.stream(), parallelism);
         long generated = System.nanoTime();
         List<Fault> faults = schedule(r, parallelism);
         String run = "faults seed " + seed;
         String context = "seed " + seed + " (rerun with -Dflinkivm.faults.seed=" + seed + "): " + k.name() + ", "
-                + c.plan().kind() + " plan of " + c.plan().query() + ", parallelism " + parallelism + ", faults " + faults;
+                + c.plan().kind() + " plan of " + c.plan().query() + ", " + backend + ", parallelism " + parallelism
+                + ", faults " + faults;
         try {
             int parts = FlinkIvmITCase.sinkParts(c.plan(), parallelism);
-            List<ResultRecord<T>> referenceRecords = run(run + " reference", c, input, k, List.of(),
+            List<ResultRecord<T>> referenceRecords = run(run + " reference", c, input, k, backend, List.of(),
                     RateLimiterStrategy.noOp(), Files.createDirectories(dir.resolve("reference")));
             TreeMap<Long, Map<Tuple, T>> reference = Snapshots.byId(referenceRecords, parts);
             TreeMap<Long, long[]> cuts = Snapshots.cuts(referenceRecords);
@@ -126,13 +130,13 @@ class FaultInjectionITCase {
                     .isEqualTo(IvmTestJobs.oracle(c.plan(), k, c.stream()));
 
             long referenced = System.nanoTime();
-            TreeMap<Long, Map<Tuple, T>> recovered = Snapshots.byId(run(run, c, input, k, faults,
+            TreeMap<Long, Map<Tuple, T>> recovered = Snapshots.byId(run(run, c, input, k, backend, faults,
                     RateLimiterStrategy.perCheckpoint(PER_CHECKPOINT), Files.createDirectories(dir.resolve("faults"))), parts);
             List<Fired> fired = IvmTestJobs.fired(run);
             context += "\nfired: " + fired;
-            System.out.printf("fault injection seed %d: %s, %s plan (%s) of %s at parallelism %d; case %d ms, reference run"
-                    + " %d ms, run with faults %d ms; fired: %s%n", seed, k.name(), c.plan().kind(), Shape.of(seed),
-                    c.plan().query(), parallelism, (generated - start) / 1_000_000, (referenced - generated) / 1_000_000,
+            System.out.printf("fault injection seed %d: %s, %s plan (%s) of %s on %s at parallelism %d; case %d ms,"
+                    + " reference run %d ms, run with faults %d ms; fired: %s%n", seed, k.name(), c.plan().kind(),
+                    Shape.of(seed), c.plan().query(), backend, parallelism, (generated - start) / 1_000_000, (referenced - generated) / 1_000_000,
                     (System.nanoTime() - referenced) / 1_000_000, fired);
             assertThat(fired).as("failures thrown").hasSize(faults.size());
             assertThat(recovered).as("snapshots after recovery vs the run without failures").isEqualTo(reference);
@@ -176,9 +180,9 @@ class FaultInjectionITCase {
 
     /** Runs the job (with the faults injected) and returns the records the collect sink delivered. */
     private static <T> List<ResultRecord<T>> run(String run, Case<T> c, IvmTestJobs.Partitioned<T> input, Semiring<T> k,
-            List<Fault> faults, RateLimiterStrategy<?> rate, Path checkpoints) throws Exception {
+            String backend, List<Fault> faults, RateLimiterStrategy<?> rate, Path checkpoints) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-                IvmTestJobs.checkpointed("rocksdb", input.parallelism(), checkpoints));
+                IvmTestJobs.checkpointed(backend, input.parallelism(), checkpoints));
         DataStream<InputRecord<T>> inserts = IvmTestJobs.injectFaults(
                 IvmTestJobs.source(env, input, FlinkIvm.inputType(k), rate), run, faults);
         IvmJob<T> job = FlinkIvm.maintain(inserts, c.plan(), k, IvmOptions.defaults().withSnapshotEvery(SNAPSHOT_EVERY));

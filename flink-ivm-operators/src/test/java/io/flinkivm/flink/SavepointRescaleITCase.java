@@ -67,36 +67,41 @@ class SavepointRescaleITCase {
     static final String CELLS = "Q(A,C) :- R(A,B), S(C,D), T(A,C)";
     static final String PATH = "Q(A,C) :- R(A,B), S(B,C)";
 
+    static final String TRIANGLE = "Q(A,B,C) :- R(A,B), S(B,C), T(A,C)";
+
     static Stream<Arguments> rescales() {
         return Stream.of(
-                Arguments.of(KEYED, 2, 4),
-                Arguments.of(ONE_TREE, 2, 1),
-                Arguments.of(KEYED, 2, 2),
-                Arguments.of(CELLS, 2, 4),
-                Arguments.of(CELLS, 4, 1),
-                Arguments.of(PATH, 2, 4),
-                Arguments.of(PATH, 2, 1));
+                Arguments.of(KEYED, 2, 4, "rocksdb"),
+                Arguments.of(KEYED, 2, 4, "hashmap"),
+                Arguments.of(ONE_TREE, 2, 1, "rocksdb"),
+                Arguments.of(KEYED, 2, 2, "hashmap"),
+                Arguments.of(CELLS, 2, 4, "rocksdb"),
+                Arguments.of(CELLS, 4, 1, "hashmap"),
+                Arguments.of(TRIANGLE, 2, 4, "hashmap"),
+                Arguments.of(PATH, 2, 4, "rocksdb"),
+                Arguments.of(PATH, 2, 1, "hashmap"));
     }
 
-    @ParameterizedTest(name = "{0}: parallelism {1} -> {2}")
+    @ParameterizedTest(name = "{0}: parallelism {1} -> {2}, {3}")
     @MethodSource("rescales")
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void stopWithSavepointAndResume(String query, int before, int after, @TempDir Path dir) throws Exception {
+    void stopWithSavepointAndResume(String query, int before, int after, String backend, @TempDir Path dir)
+            throws Exception {
         MaintenancePlan plan = Planner.plan(QueryParser.parse(query), K);
         List<Insert<Long>> stream = RandomStreams.generate(plan.query(), K, new Random(query.hashCode()), INSERTS,
                 new RandomStreams.Domain(6, RandomStreams.ValueType.LONG), TestSemirings.payloads(K));
         IvmTestJobs.Partitioned<Long> input = IvmTestJobs.Partitioned.roundRobin(stream, before);
-        String run = "savepoint " + query + " " + before + "->" + after;
+        String run = "savepoint " + query + " " + before + "->" + after + " " + backend;
 
         // The uninterrupted run.
-        JobClient whole = execute(plan, input, before, RateLimiterStrategy.noOp(), null, run + " uninterrupted");
+        JobClient whole = execute(plan, input, before, backend, RateLimiterStrategy.noOp(), null, run + " uninterrupted");
         whole.getJobExecutionResult().get();
         List<ResultRecord<Long>> wholeRecords = IvmTestJobs.ofAttempt(IvmTestJobs.seen(run + " uninterrupted"), 0);
         TreeMap<Long, Map<Tuple, Long>> uninterrupted = IvmTestJobs.checkSnapshots(plan, K, input, wholeRecords,
                 FlinkIvmITCase.sinkParts(plan, before), run + " uninterrupted");
 
         // The first job stops after STOP_AT inserts per partition; wait for its last snapshot, then stop it.
-        JobClient first = execute(plan, input, before, RateLimiterStrategy.perCheckpoint(STOP_AT * before), null,
+        JobClient first = execute(plan, input, before, backend, RateLimiterStrategy.perCheckpoint(STOP_AT * before), null,
                 run + " first");
         long lastBefore = (long) before * (STOP_AT / SNAPSHOT_EVERY * SNAPSHOT_EVERY);
         waitForSnapshot(run + " first", lastBefore, FlinkIvmITCase.sinkParts(plan, before));
@@ -109,7 +114,7 @@ class SavepointRescaleITCase {
         assertThat(uninterrupted).as("the first job's snapshots are the uninterrupted run's").containsAllEntriesOf(firstSnapshots);
 
         // The second job restores the savepoint at the other parallelism and reads the rest.
-        JobClient second = execute(plan, input, after, RateLimiterStrategy.noOp(), savepoint, run + " second");
+        JobClient second = execute(plan, input, after, backend, RateLimiterStrategy.noOp(), savepoint, run + " second");
         assertThat(second.getJobExecutionResult().get().getJobExecutionResult()).isNotNull();
         assertThat(second.getJobStatus().get()).isEqualTo(JobStatus.FINISHED);
         List<ResultRecord<Long>> secondRecords = IvmTestJobs.ofAttempt(IvmTestJobs.seen(run + " second"), 0);
@@ -131,6 +136,32 @@ class SavepointRescaleITCase {
                     .isEqualTo(NaiveEvaluator.evaluate(plan.query(), K, db.relations()));
         }
         assertThat(secondSnapshots.get((long) INSERTS)).isEqualTo(IvmTestJobs.oracle(plan, K, stream)).isNotEmpty();
+    }
+
+    /** A savepoint of the heap backend's in-memory state does not restore on RocksDB: a clear error, no silent loss. */
+    @org.junit.jupiter.api.Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aHeapSavepointRestoredOnRocksDbFailsClearly(@TempDir Path dir) throws Exception {
+        MaintenancePlan plan = Planner.plan(QueryParser.parse(KEYED), K);
+        List<Insert<Long>> stream = RandomStreams.generate(plan.query(), K, new Random(5), INSERTS,
+                new RandomStreams.Domain(6, RandomStreams.ValueType.LONG), TestSemirings.payloads(K));
+        IvmTestJobs.Partitioned<Long> input = IvmTestJobs.Partitioned.roundRobin(stream, 2);
+        String run = "savepoint across backends";
+        JobClient first = execute(plan, input, 2, "hashmap", RateLimiterStrategy.perCheckpoint(STOP_AT * 2), null,
+                run + " first");
+        waitForSnapshot(run + " first", 2L * (STOP_AT / SNAPSHOT_EVERY * SNAPSHOT_EVERY), 2);
+        String savepoint = first.stopWithSavepoint(false, dir.resolve("savepoints").toUri().toString(),
+                SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
+        first.getJobExecutionResult().get();
+        JobClient second = execute(plan, input, 2, "rocksdb", RateLimiterStrategy.noOp(), savepoint, run + " second");
+        Throwable failure = org.assertj.core.api.Assertions.catchThrowable(() -> second.getJobExecutionResult().get());
+        assertThat(failure).isNotNull();
+        StringBuilder messages = new StringBuilder();
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            messages.append(t.getMessage()).append('\n');
+        }
+        assertThat(messages.toString()).contains("holds the in-memory state of the hashmap state backend",
+                "restore it with state.backend.type: hashmap");
     }
 
     /**
@@ -163,9 +194,9 @@ class SavepointRescaleITCase {
     }
 
     private static JobClient execute(MaintenancePlan plan, IvmTestJobs.Partitioned<Long> input, int parallelism,
-            RateLimiterStrategy<?> rate, String savepoint, String run) throws Exception {
+            String backend, RateLimiterStrategy<?> rate, String savepoint, String run) throws Exception {
         Configuration c = new Configuration();
-        c.setString("state.backend.type", "rocksdb");
+        c.setString("state.backend.type", backend);
         c.setString("pipeline.generic-types", "false");
         c.setString("parallelism.default", String.valueOf(parallelism));
         c.setString("restart-strategy.type", "none");

@@ -23,7 +23,7 @@ import java.util.NoSuchElementException;
  * that never loads it, but where both kinds run (the benchmark's timed and counting runs) it splits
  * the JIT's type profiles at every call site of the maps.
  */
-final class OpenHashMap<K, V> implements KeyValueState<K, V> {
+public final class OpenHashMap<K, V> implements KeyValueState<K, V> {
     private static final int MIN_CAPACITY = 16;
 
     /** Stored hash codes; 0 marks an empty slot (a hash code of 0 is stored as 1). */
@@ -38,12 +38,12 @@ final class OpenHashMap<K, V> implements KeyValueState<K, V> {
     private final StateCounts.Cell counts;
 
     /** A map with one value per key. */
-    OpenHashMap() {
+    public OpenHashMap() {
         this(1);
     }
 
     /** A map with {@code width} value slots per key. */
-    OpenHashMap(int width) {
+    public OpenHashMap(int width) {
         this(width, null);
     }
 
@@ -97,7 +97,7 @@ final class OpenHashMap<K, V> implements KeyValueState<K, V> {
     }
 
     /** The index of {@code key}'s entry, or -1. */
-    int entry(K key) {
+    public int entry(K key) {
         if (counts != null) {
             counts.reads++;
         }
@@ -105,7 +105,7 @@ final class OpenHashMap<K, V> implements KeyValueState<K, V> {
     }
 
     /** Adds an entry for {@code key}, which must be absent, with all slots null; returns its index. */
-    int addEntry(K key) {
+    public int addEntry(K key) {
         if (counts != null) {
             counts.writes++;
         }
@@ -124,12 +124,12 @@ final class OpenHashMap<K, V> implements KeyValueState<K, V> {
     }
 
     /** The value slots of every entry: entry {@code e}'s slot {@code s} is at {@code base(e) + s}. */
-    Object[] slots() {
+    public Object[] slots() {
         return values;
     }
 
     /** Where entry {@code e}'s value slots start in {@link #slots()}. */
-    int base(int e) {
+    public int base(int e) {
         return e * width;
     }
 
@@ -216,8 +216,25 @@ final class OpenHashMap<K, V> implements KeyValueState<K, V> {
         }
     }
 
-    int size() {
+    /** Number of keys. */
+    public int size() {
         return size;
+    }
+
+    /** Value slots per key. */
+    public int width() {
+        return width;
+    }
+
+    /** The slot positions of the table: entries are at indexes below this whose {@link #keyAt} is not null. */
+    public int capacity() {
+        return hashes.length;
+    }
+
+    /** The key at table index {@code i} (below {@link #capacity()}), or null if that slot is empty. */
+    @SuppressWarnings("unchecked")
+    public K keyAt(int i) {
+        return hashes[i] == 0 ? null : (K) keys[i];
     }
 
     void clear() {
@@ -228,7 +245,7 @@ final class OpenHashMap<K, V> implements KeyValueState<K, V> {
     }
 
     /** The entries (for width 1), in no particular order; the map must not change while iterating. */
-    Iterator<Map.Entry<K, V>> entries() {
+    public Iterator<Map.Entry<K, V>> entries() {
         return new Iterator<>() {
             private int next = advance(0);
 

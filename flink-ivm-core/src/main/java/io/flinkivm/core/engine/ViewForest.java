@@ -1,7 +1,6 @@
 package io.flinkivm.core.engine;
 
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.AtomMatcher;
 import io.flinkivm.core.query.Tuple;
@@ -34,8 +33,7 @@ final class ViewForest<T> {
     private final CompiledPlan compiled;
     private final AtomMatcher[] matchers;
     private final ViewTreeLogic<T> walk;
-    private final OpenHashMap<Tuple, Object>[] nodeState;
-    private final MapStore store = new MapStore();
+    private final MemoryViewTreeStore<T> store;
     private final OpenHashMap<Tuple, T>[] rootViews;
     private final RootListener<T> listener;
     private final UndoLog undo = new UndoLog();
@@ -62,13 +60,7 @@ final class ViewForest<T> {
             matchers[a.index()] = a.matcher();
         }
         walk = new ViewTreeLogic<>(semiring, compiled);
-        List<ViewNode> nodes = plan.viewNodes();
-        nodeState = new OpenHashMap[nodes.size()];
-        for (ViewNode n : nodes) {
-            if (n.isStateful()) {
-                nodeState[n.id()] = maps.map(StateCounts.Role.JOIN_VIEW, n.arity());
-            }
-        }
+        store = new MemoryViewTreeStore<>(plan, -1, maps, undo);
         rootViews = new OpenHashMap[compiled.treeCount()];
         for (int i = 0; i < rootViews.length; i++) {
             rootViews[i] = maps.map(StateCounts.Role.ROOT_VIEW);
@@ -194,64 +186,10 @@ final class ViewForest<T> {
 
     /** Number of state entries: join-view keys and root-view tuples. */
     long stateEntries() {
-        long total = 0;
-        for (OpenHashMap<Tuple, Object> m : nodeState) {
-            if (m != null) {
-                total += m.size();
-            }
-        }
+        long total = store.entries();
         for (OpenHashMap<Tuple, T> m : rootViews) {
             total += m.size();
         }
         return total;
-    }
-
-    /**
-     * The join views in their maps, with every write recorded in the undo log. A read keeps the entry
-     * it found per step, so the write of the same step needs no second lookup (a walk visits each
-     * view once, and views have maps of their own, so no other write of the walk moves that entry).
-     */
-    private final class MapStore implements ViewTreeStore<T>, ChildPayloads<T> {
-        private int[] entries = new int[8];
-        private Object[] values;
-        private int base;
-
-        @Override
-        public ChildPayloads<T> read(int step, int node, Tuple key) {
-            OpenHashMap<Tuple, Object> state = nodeState[node];
-            int e = state.entry(key);
-            if (step == entries.length) {
-                entries = Arrays.copyOf(entries, 2 * step);
-            }
-            entries[step] = e;
-            values = e < 0 ? null : state.slots();
-            base = e < 0 ? 0 : state.base(e);
-            return this;
-        }
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public T get(int slot) {
-            return values == null ? null : (T) values[base + slot];
-        }
-
-        @Override
-        public void set(int slot, T payload) {
-            throw new UnsupportedOperationException("read-only view of a join view's children");
-        }
-
-        @Override
-        public void write(int step, int node, Tuple key, int slot, T value) {
-            OpenHashMap<Tuple, Object> state = nodeState[node];
-            int e = entries[step];
-            if (e < 0) {
-                e = state.addEntry(key);
-                undo.mapEntry(state, key, null);
-            }
-            Object[] slots = state.slots();
-            int at = state.base(e) + slot;
-            undo.entrySlot(state, key, slot, slots[at]);
-            slots[at] = value;
-        }
     }
 }

@@ -7,6 +7,8 @@ import io.flinkivm.core.engine.CompiledBagJoin;
 import io.flinkivm.core.engine.CompiledPlan;
 import io.flinkivm.core.engine.CyclicBooleanJoin;
 import io.flinkivm.core.engine.JoinLayout;
+import io.flinkivm.core.engine.KeyValueState;
+import io.flinkivm.core.engine.OpenHashMap;
 import io.flinkivm.core.engine.ResultTuple;
 import io.flinkivm.core.engine.RootViewLogic;
 import io.flinkivm.core.plan.MaintenancePlan;
@@ -15,16 +17,25 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.state.FlinkJoinMaps;
+import io.flinkivm.flink.state.KeyGroupStates;
+import io.flinkivm.flink.state.MemoryJoinMaps;
+import io.flinkivm.flink.state.MemoryMapCodec;
 import io.flinkivm.flink.state.MapStateAdapter;
 import io.flinkivm.flink.state.StateNames;
 import io.flinkivm.flink.types.TupleTypeInfo;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.VoidNamespace;
@@ -53,14 +64,20 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
     private final Semiring<T> semiring;
     private final TypeInformation<T> payloadType;
     private final OutputTag<DeadLetter> deadLetters;
+    private final boolean managedState;
 
     private transient JoinLayout layout;
     private transient BooleanJoin join;
-    private transient BooleanJoinMaps store;
     private transient CyclicBooleanJoin bagJoin;
-    private transient BagJoinMaps bagStore;
-    private transient FlinkJoinMaps maps;
-    private transient MapStateAdapter<Tuple, T>[] rootPayloads;
+    private transient CompiledBagJoin bagLayout;
+    private transient CompiledPlan compiled;
+    /** The managed keyed state (scoped to the current key), or null when the state is in {@link #memory}. */
+    private transient Part<T> managed;
+    /** The state in this operator's own memory (heap backend), per key group, or null. */
+    private transient KeyGroupStates<Part<T>> memory;
+    /** The group {@link #results()} enumerates. */
+    private transient Part<T> selected;
+    private transient TypeSerializer<T> payloadSerializer;
     private transient Counter joinInserts;
     private transient Counter failed;
     private transient boolean restored;
@@ -72,8 +89,64 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
     private transient long[] bagTuplesAtOpen;
     private transient AtomicLongArray bagTuples;
 
+    /**
+     * The sink's state: the Boolean join (or the bags and their join), the root payloads, and in
+     * changelog mode the rows last emitted. In managed keyed state one part serves every key; in the
+     * operator's memory there is one part per key group.
+     */
+    static final class Part<T> {
+        final BooleanJoinMaps store;
+        final BagJoinMaps bagStore;
+        final KeyValueState<Tuple, T>[] rootPayloads;
+        final KeyValueState<Tuple, T> emitted;
+        final MemoryJoinMaps memoryMaps;
+
+        @SuppressWarnings("unchecked")
+        Part(BooleanJoinMaps.MapFactory maps, CompiledPlan compiled, CompiledBagJoin bags,
+                java.util.function.Function<String, KeyValueState<Tuple, T>> payloadMap) {
+            bagStore = bags == null ? null : new BagJoinMaps(bags, maps);
+            store = bags == null ? new BooleanJoinMaps(compiled, maps) : bagStore;
+            rootPayloads = new KeyValueState[compiled.treeCount()];
+            for (int i = 0; i < rootPayloads.length; i++) {
+                rootPayloads[i] = payloadMap.apply(StateNames.rootPayloads(i));
+            }
+            emitted = payloadMap.apply(StateNames.EMITTED);
+            memoryMaps = maps instanceof MemoryJoinMaps m ? m : null;
+        }
+    }
+
+    private Part<T> memoryPart() {
+        return new Part<>(new MemoryJoinMaps(), compiled, bagLayout, name -> new OpenHashMap<>());
+    }
+
+    /** Writes a part: the join's maps in the order the layout made them, the root payloads, the emitted rows. */
+    private final class PartCodec implements KeyGroupStates.Codec<Part<T>> {
+        @Override
+        @SuppressWarnings("unchecked")
+        public void write(Part<T> part, DataOutputView out) throws IOException {
+            part.memoryMaps.write(out);
+            for (KeyValueState<Tuple, T> m : part.rootPayloads) {
+                MemoryMapCodec.write((OpenHashMap<Tuple, T>) m, payloadSerializer, out);
+            }
+            MemoryMapCodec.write((OpenHashMap<Tuple, T>) part.emitted, payloadSerializer, out);
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public Part<T> read(DataInputView in) throws IOException {
+            Part<T> part = memoryPart();
+            part.memoryMaps.read(in);
+            for (KeyValueState<Tuple, T> m : part.rootPayloads) {
+                MemoryMapCodec.read((OpenHashMap<Tuple, T>) m, payloadSerializer, in);
+            }
+            MemoryMapCodec.read((OpenHashMap<Tuple, T>) part.emitted, payloadSerializer, in);
+            return part;
+        }
+    }
+
     public BorderSinkOperator(MaintenancePlan plan, Semiring<T> semiring, TypeInformation<T> payloadType,
-            TypeInformation<RootUpdate<T>> inputType, OutputTag<DeadLetter> deadLetters, boolean changelog) {
+            TypeInformation<RootUpdate<T>> inputType, OutputTag<DeadLetter> deadLetters, boolean changelog,
+            boolean managedState) {
         super(inputType, changelog, payloadType);
         if (plan.kind() == PlanKind.FALLBACK_DELTA_JOIN) {
             throw new IllegalArgumentException("the border sink needs a p-hierarchical plan: " + plan);
@@ -82,46 +155,76 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
         this.semiring = semiring;
         this.payloadType = payloadType;
         this.deadLetters = deadLetters;
+        this.managedState = managedState;
+    }
+
+    /** The raw keyed state holds the sink's parts when it runs on the heap backend. */
+    @Override
+    protected boolean isUsingCustomRawKeyedState() {
+        return true;
     }
 
     @Override
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
         restored = context.isRestored();
+        compiled = new CompiledPlan(plan);
+        bagLayout = plan.kind() == PlanKind.CYCLIC_P_HIERARCHICAL ? new CompiledBagJoin(plan) : null;
+        payloadSerializer = payloadType.createSerializer(getExecutionConfig().getSerializerConfig());
+        if (!managedState && KeyGroupStates.fits(getKeyedStateBackend())) {
+            // One part per key group, whose keys' joins may share maps: every join key of the acyclic
+            // plan has the sink's key in it (a shared variable's value, or a cell of its own key
+            // group). A bag need not have the shared variable, so the cyclic plan keeps a part per key.
+            memory = KeyGroupStates.restore(getKeyedStateBackend(), context, this::memoryPart, new PartCodec(),
+                    bagLayout != null);
+        } else if (context.getRawKeyedStateInputs().iterator().hasNext()) {
+            throw new IllegalStateException("the sink: the checkpoint or savepoint holds the in-memory state of the"
+                    + " hashmap state backend; restore it with state.backend.type: hashmap (or start without it)");
+        }
     }
 
     @Override
-    @SuppressWarnings("unchecked")
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        if (memory != null) {
+            memory.snapshot(context);
+        }
+    }
+
+    @Override
     public void open() throws Exception {
-        CompiledPlan compiled = new CompiledPlan(plan);
-        maps = new FlinkJoinMaps(getRuntimeContext());
-        if (plan.kind() == PlanKind.CYCLIC_P_HIERARCHICAL) {
-            CompiledBagJoin bags = new CompiledBagJoin(plan);
-            layout = bags;
-            bagJoin = new CyclicBooleanJoin(bags);
-            bagStore = new BagJoinMaps(bags, maps);
+        if (bagLayout != null) {
+            layout = bagLayout;
+            bagJoin = new CyclicBooleanJoin(bagLayout);
         } else {
             layout = compiled;
             join = new BooleanJoin(compiled);
-            store = new BooleanJoinMaps(compiled, maps);
         }
-        rootPayloads = new MapStateAdapter[compiled.treeCount()];
-        for (int i = 0; i < rootPayloads.length; i++) {
-            String name = StateNames.rootPayloads(i);
-            rootPayloads[i] = new MapStateAdapter<>(getRuntimeContext().getMapState(
-                    new MapStateDescriptor<>(name, TupleTypeInfo.INSTANCE, payloadType)), name);
+        FlinkJoinMaps flinkMaps = new FlinkJoinMaps(getRuntimeContext());
+        managed = new Part<>(flinkMaps, compiled, bagLayout, name -> new MapStateAdapter<>(getRuntimeContext().getMapState(
+                new MapStateDescriptor<>(name, TupleTypeInfo.INSTANCE, payloadType)), name));
+        if (memory != null) {
+            if (restored && !super.resultGroups().isEmpty()) {
+                throw new IllegalStateException("the sink: the checkpoint or savepoint holds managed keyed state (a"
+                        + " rocksdb job, or one with IvmOptions.withManagedState); restore it with that state backend");
+            }
+            managed = null;
         }
         joinInserts = getMetricGroup().counter(Metrics.BORDER_CROSSINGS);
         failed = getMetricGroup().counter(Metrics.FAILED_UPDATES);
-        registerJoinSizeGauges();
+        registerJoinSizeGauges(flinkMaps);
         super.open();
+    }
+
+    private Part<T> part() {
+        return memory == null ? managed : memory.current();
     }
 
     /**
      * Gauges of the join's size, counted in the state once when it was restored (so they hold after
      * a restore or rescaling) and kept up to date from the join's return values after that.
      */
-    private void registerJoinSizeGauges() {
+    private void registerJoinSizeGauges(FlinkJoinMaps flinkMaps) {
         int nodes = layout.nodeCount();
         bagTuplesAtOpen = new long[bagJoin == null ? 0 : nodes];
         bagTuples = new AtomicLongArray(bagTuplesAtOpen.length);
@@ -129,10 +232,11 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
         liveMade = 0;
         if (restored) {
             for (int b = 0; b < nodes; b++) {
-                long live = count(BooleanJoinMaps.liveHeadName(b)) + count(BooleanJoinMaps.liveNextName(b));
+                long live = count(flinkMaps, BooleanJoinMaps.liveHeadName(b))
+                        + count(flinkMaps, BooleanJoinMaps.liveNextName(b));
                 liveAtOpen += live;
                 if (bagJoin != null) {
-                    bagTuplesAtOpen[b] = live + count(BooleanJoinMaps.missingName(b));
+                    bagTuplesAtOpen[b] = live + count(flinkMaps, BooleanJoinMaps.missingName(b));
                 }
             }
         }
@@ -153,8 +257,15 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
         }
     }
 
-    /** Entries of the map {@code name} over all keys of this subtask. */
-    private long count(String name) {
+    /** Entries of the map {@code name} over all keys (or key groups) of this subtask. */
+    private long count(FlinkJoinMaps flinkMaps, String name) {
+        if (memory != null) {
+            long n = 0;
+            for (Part<T> p : memory.all()) {
+                n += p.memoryMaps.size(name);
+            }
+            return n;
+        }
         List<Object> keys = new ArrayList<>();
         try (Stream<Object> all = getKeyedStateBackend().getKeys(name, VoidNamespace.INSTANCE)) {
             all.forEach(keys::add);
@@ -162,7 +273,7 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
         long n = 0;
         for (Object key : keys) {
             setCurrentKey(key);
-            n += maps.size(name);
+            n += flinkMaps.size(name);
         }
         return n;
     }
@@ -195,9 +306,11 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
 
     @Override
     protected void apply(RootUpdate<T> u) {
+        Part<T> p = part();
+        KeyValueState<Tuple, T> payloads = p.rootPayloads[u.tree()];
         boolean isNew = u.isNew();
         if (u.isPartial()) {
-            T old = rootPayloads[u.tree()].get(u.tuple());
+            T old = payloads.get(u.tuple());
             T updated;
             try {
                 updated = RootViewLogic.add(semiring, old, u.payload());
@@ -208,17 +321,17 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
                                 + e.getMessage(), u.toString())));
                 return;
             }
-            rootPayloads[u.tree()].put(u.tuple(), updated);
+            payloads.put(u.tuple(), updated);
             isNew = RootViewLogic.crossesBorder(semiring, old, updated);
         } else {
-            rootPayloads[u.tree()].put(u.tuple(), u.payload());
+            payloads.put(u.tuple(), u.payload());
         }
         if (isNew) {
             joinInserts.inc();
             if (bagJoin != null) {
-                bagJoin.insert(bagStore, u.tree(), u.tuple());
+                bagJoin.insert(p.bagStore, u.tree(), u.tuple());
             } else {
-                liveMade += join.insert(store, u.tree(), u.tuple());
+                liveMade += join.insert(p.store, u.tree(), u.tuple());
             }
             publishSizes();
         }
@@ -235,10 +348,38 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
     }
 
     @Override
-    protected Iterator<ResultTuple<T>> results() {
-        if (bagJoin != null) {
-            return bagJoin.results(bagStore, semiring, (tree, rootTuple) -> rootPayloads[tree].get(rootTuple));
+    protected List<Object> resultGroups() throws Exception {
+        return memory == null ? super.resultGroups() : new ArrayList<>(memory.all());
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    protected void selectGroup(Object group) {
+        if (memory == null) {
+            super.selectGroup(group);
+            selected = managed;
+        } else {
+            selected = (Part<T>) group;
         }
-        return join.results(store, semiring, (tree, rootTuple) -> rootPayloads[tree].get(rootTuple));
+    }
+
+    @Override
+    protected KeyValueState<Tuple, T> emittedRows() {
+        return selected.emitted;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    protected Iterator<Map.Entry<Tuple, T>> emittedEntries() {
+        return memory == null ? super.emittedEntries() : ((OpenHashMap<Tuple, T>) selected.emitted).entries();
+    }
+
+    @Override
+    protected Iterator<ResultTuple<T>> results() {
+        Part<T> p = selected;
+        if (bagJoin != null) {
+            return bagJoin.results(p.bagStore, semiring, (tree, rootTuple) -> p.rootPayloads[tree].get(rootTuple));
+        }
+        return join.results(p.store, semiring, (tree, rootTuple) -> p.rootPayloads[tree].get(rootTuple));
     }
 }

@@ -16,8 +16,9 @@ import org.apache.flink.runtime.state.StateInitializationContext;
 
 /**
  * The cells of a HyperCube-partitioned operator ({@link Shares}) and the key of each: cell c's key is
- * the smallest integer tuple that Flink's key groups send to subtask c mod p, so that the cells
- * spread evenly over the operator's p subtasks. The keys name the cells' state, so a job keeps its
+ * the smallest integer tuple that Flink's key groups send to subtask c mod p, in a key group of its
+ * own, so that the cells spread evenly over the operator's p subtasks and no two cells share a key
+ * group (an operator that keeps its state per key group keeps each cell's apart). The keys name the cells' state, so a job keeps its
  * layout when it restores from a checkpoint or savepoint at another parallelism ({@link #restoreOr}):
  * the cells then move between subtasks with their key groups, and their number stays what the job
  * started with.
@@ -38,14 +39,18 @@ final class CellLayout implements Serializable {
     static CellLayout create(Shares shares, int parallelism, int maxParallelism) {
         int cells = shares.cells();
         Tuple[] keys = new Tuple[cells];
-        Set<Integer> used = new HashSet<>();
+        if (cells > maxParallelism) {
+            throw new IllegalArgumentException(cells + " cells need at least as many key groups, not " + maxParallelism);
+        }
+        Set<Integer> usedGroups = new HashSet<>();
         for (int c = 0; c < cells; c++) {
             int target = c % parallelism;
-            for (int m = 0; ; m++) {
-                Tuple key = Tuple.of(m);
-                if (!used.contains(m)
-                        && KeyGroupRangeAssignment.assignKeyToParallelOperator(key, maxParallelism, parallelism) == target) {
-                    used.add(m);
+            for (int candidate = 0; ; candidate++) {
+                Tuple key = Tuple.of(candidate);
+                int group = KeyGroupRangeAssignment.assignToKeyGroup(key, maxParallelism);
+                if (!usedGroups.contains(group)
+                        && KeyGroupRangeAssignment.computeOperatorIndexForKeyGroup(maxParallelism, parallelism, group) == target) {
+                    usedGroups.add(group);
                     keys[c] = key;
                     break;
                 }

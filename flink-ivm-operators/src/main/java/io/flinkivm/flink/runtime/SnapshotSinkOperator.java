@@ -1,8 +1,10 @@
 package io.flinkivm.flink.runtime;
 
+import io.flinkivm.core.engine.KeyValueState;
 import io.flinkivm.core.engine.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.ResultRecord;
+import io.flinkivm.flink.state.MapStateAdapter;
 import io.flinkivm.flink.state.StateNames;
 import io.flinkivm.flink.types.TupleTypeInfo;
 import java.util.ArrayList;
@@ -14,7 +16,6 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -45,7 +46,7 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
     private final boolean changelog;
     private final TypeInformation<T> payloadType;
     private transient HeldBack<IN> heldBack;
-    private transient MapState<Tuple, T> emitted;
+    private transient MapStateAdapter<Tuple, T> emitted;
     private transient EpochCuts cuts;
     private transient ListState<String> cutState;
     private transient long watermark;
@@ -87,8 +88,8 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
         super.open();
         heldBack = new HeldBack<>(this, inputType, this::epochOf);
         if (changelog) {
-            emitted = getRuntimeContext().getMapState(
-                    new MapStateDescriptor<>(StateNames.EMITTED, TupleTypeInfo.INSTANCE, payloadType));
+            emitted = new MapStateAdapter<>(getRuntimeContext().getMapState(
+                    new MapStateDescriptor<>(StateNames.EMITTED, TupleTypeInfo.INSTANCE, payloadType)), StateNames.EMITTED);
         }
         watermark = Long.MIN_VALUE;
         snapshots = getMetricGroup().counter(Metrics.SNAPSHOTS);
@@ -131,13 +132,9 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
     private void emitSnapshot(EpochCuts.Cut cut) throws Exception {
         long start = System.nanoTime();
         long id = cut.total();
-        List<Object> keys = new ArrayList<>();
-        try (Stream<Object> all = getKeyedStateBackend().getKeys(keyedStateName(), VoidNamespace.INSTANCE)) {
-            all.forEach(keys::add);
-        }
         long rows = 0;
-        for (Object key : keys) {
-            setCurrentKey(key);
+        for (Object group : resultGroups()) {
+            selectGroup(group);
             rows += changelog ? emitChanges(id, cut.deterministic()) : emitAll(id, cut.deterministic());
         }
         output.collect(new StreamRecord<>(ResultRecord.end(id, id, rows, cut.deterministic(), cut.perSubtask())));
@@ -156,8 +153,9 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
         return rows;
     }
 
-    /** Emits the rows of the current key whose payload differs from the last emitted one (zero: gone). */
+    /** Emits the rows of the current group whose payload differs from the last emitted one (zero: gone). */
     private long emitChanges(long id, boolean deterministic) throws Exception {
+        KeyValueState<Tuple, T> emitted = emittedRows();
         long rows = 0;
         Set<Tuple> seen = new HashSet<>();
         for (Iterator<ResultTuple<T>> it = results(); it.hasNext(); ) {
@@ -170,7 +168,8 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
             }
         }
         List<Tuple> gone = new ArrayList<>();
-        for (Map.Entry<Tuple, T> e : emitted.entries()) {
+        for (Iterator<Map.Entry<Tuple, T>> it = emittedEntries(); it.hasNext(); ) {
+            Map.Entry<Tuple, T> e = it.next();
             if (!seen.contains(e.getKey())) {
                 gone.add(e.getKey());
             }
@@ -192,9 +191,36 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
     /** Applies one input record under its key, in epoch order. */
     protected abstract void apply(IN value) throws Exception;
 
-    /** The name of a keyed state that every key with results has. */
+    /** The name of a keyed state that every key with results has (for the default {@link #resultGroups()}). */
     protected abstract String keyedStateName();
 
-    /** The results held under the current key. */
+    /**
+     * The groups of this subtask that may hold results, each selected with {@link #selectGroup} before
+     * {@link #results()}: by default the keys of {@link #keyedStateName()}.
+     */
+    protected List<Object> resultGroups() throws Exception {
+        List<Object> keys = new ArrayList<>();
+        try (Stream<Object> all = getKeyedStateBackend().getKeys(keyedStateName(), VoidNamespace.INSTANCE)) {
+            all.forEach(keys::add);
+        }
+        return keys;
+    }
+
+    /** Selects a group of {@link #resultGroups()}: by default sets the current key. */
+    protected void selectGroup(Object group) {
+        setCurrentKey(group);
+    }
+
+    /** In changelog mode, the rows last emitted for the selected group. */
+    protected KeyValueState<Tuple, T> emittedRows() {
+        return emitted;
+    }
+
+    /** The entries of {@link #emittedRows()}. */
+    protected Iterator<Map.Entry<Tuple, T>> emittedEntries() {
+        return emitted.entries();
+    }
+
+    /** The results held in the selected group. */
     protected abstract Iterator<ResultTuple<T>> results();
 }

@@ -1,6 +1,9 @@
 package io.flinkivm.flink.runtime;
 
 import io.flinkivm.core.engine.CompiledPlan;
+import io.flinkivm.core.engine.MemoryViewTreeStore;
+import io.flinkivm.core.engine.OpenHashMap;
+import io.flinkivm.core.engine.ViewTreeStore;
 import io.flinkivm.core.engine.RootViewLogic;
 import io.flinkivm.core.engine.ViewTreeLogic;
 import io.flinkivm.core.partition.CellRouter;
@@ -11,10 +14,13 @@ import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.DeadLetter;
+import io.flinkivm.flink.state.KeyGroupStates;
 import io.flinkivm.flink.state.MapStateViewTreeStore;
+import io.flinkivm.flink.state.MemoryMapCodec;
 import io.flinkivm.flink.state.StateNames;
 import io.flinkivm.flink.types.PayloadArraySerializer;
 import io.flinkivm.flink.types.TupleSerializer;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +31,10 @@ import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -38,7 +48,9 @@ import org.apache.flink.util.OutputTag;
  * One whole view tree in one keyed operator. Every view of a tree has the tree's root schema (its
  * free variables) in its key, so the operator is keyed by the root tuple, and an atom's delta goes
  * from the atom to the root in one call of core's {@link ViewTreeLogic}: one state read and write
- * per stateful view on the way ({@link MapStateViewTreeStore}), then the root view's payload. A
+ * per stateful view on the way, then the root view's payload. On the heap backend the views live
+ * in the operator's own hash maps, per key group ({@link KeyGroupStates}), otherwise in managed
+ * keyed state ({@link MapStateViewTreeStore}). A
  * root tuple's new payload crosses to the sink ({@link RootUpdate}, marked new the one time it
  * becomes non-zero), to the one sink subtask of its value of the shared variable, or to the cells of
  * the sink's HyperCube that agree with it.
@@ -69,12 +81,16 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private final int sinkParallelism;
     private final int sinkMaxParallelism;
     private final int batchSize;
+    private final boolean managedState;
 
     private transient String name;
     private transient boolean aggregate;
     private transient ViewTreeLogic<T> walk;
     private transient MapStateViewTreeStore<T> store;
     private transient ValueState<T> root;
+    /** The tree's state in this operator's own memory (heap backend), or null (managed keyed state). */
+    private transient KeyGroupStates<Part<T>> memory;
+    private transient TypeSerializer<T> payloadSerializer;
     private transient HeldBack<Delta<T>> heldBack;
     private transient CellLayout layout;
     private transient CellRouter router;
@@ -93,7 +109,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     public ViewTreeOperator(MaintenancePlan plan, Semiring<T> semiring, int tree, TypeInformation<T> payloadType,
             TypeInformation<Delta<T>> deltaType, TypeInformation<RootUpdate<T>> updateType,
             OutputTag<DeadLetter> deadLetters, Shares sinkShares, int sinkParallelism, int sinkMaxParallelism,
-            int batchSize) {
+            int batchSize, boolean managedState) {
         this.plan = plan;
         this.semiring = semiring;
         this.tree = tree;
@@ -105,6 +121,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         this.sinkParallelism = sinkParallelism;
         this.sinkMaxParallelism = sinkMaxParallelism;
         this.batchSize = batchSize;
+        this.managedState = managedState;
     }
 
     /**
@@ -115,11 +132,70 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         return t.schema().isEmpty() ? 1 : t.schema().size();
     }
 
+    /**
+     * One key group's part of the tree in this operator's memory: the stateful views (full view keys)
+     * and the root view (by root tuple).
+     */
+    static final class Part<T> {
+        final MemoryViewTreeStore<T> views;
+        final OpenHashMap<Tuple, T> root = new OpenHashMap<>();
+
+        Part(MaintenancePlan plan, int tree) {
+            views = new MemoryViewTreeStore<>(plan, tree);
+        }
+    }
+
+    /** Writes a part: each stateful view of the tree in id order, then the root view. */
+    private final class PartCodec implements KeyGroupStates.Codec<Part<T>> {
+        @Override
+        public void write(Part<T> part, DataOutputView out) throws IOException {
+            for (ViewNode n : statefulNodes()) {
+                MemoryMapCodec.writeWide(part.views.view(n.id()), payloadSerializer, out);
+            }
+            MemoryMapCodec.write(part.root, payloadSerializer, out);
+        }
+
+        @Override
+        public Part<T> read(DataInputView in) throws IOException {
+            Part<T> part = new Part<>(plan, tree);
+            for (ViewNode n : statefulNodes()) {
+                MemoryMapCodec.readWide(part.views.view(n.id()), payloadSerializer, in);
+            }
+            MemoryMapCodec.read(part.root, payloadSerializer, in);
+            return part;
+        }
+    }
+
+    private List<ViewNode> statefulNodes() {
+        List<ViewNode> out = new ArrayList<>();
+        for (ViewNode n : plan.statefulNodes()) {
+            if (n.tree() == tree) {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
+    /** The raw keyed state holds the tree's parts when it runs on the heap backend. */
+    @Override
+    protected boolean isUsingCustomRawKeyedState() {
+        return true;
+    }
+
     @Override
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
         ViewTree t = plan.viewTrees().get(tree);
         aggregate = t.schema().isEmpty();
+        payloadSerializer = payloadType.createSerializer(getExecutionConfig().getSerializerConfig());
+        boolean raw = context.getRawKeyedStateInputs().iterator().hasNext();
+        if (!managedState && KeyGroupStates.fits(getKeyedStateBackend())) {
+            memory = KeyGroupStates.restore(getKeyedStateBackend(), context, () -> new Part<>(plan, tree), new PartCodec(),
+                    false);
+        } else if (raw) {
+            throw new IllegalStateException(name() + ": the checkpoint or savepoint holds the in-memory state of the"
+                    + " hashmap state backend; restore it with state.backend.type: hashmap (or start without it)");
+        }
         partials = new TreeMap<>();
         if (aggregate) {
             partialState = context.getOperatorStateStore()
@@ -137,6 +213,9 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
         heldBack.snapshot();
+        if (memory != null) {
+            memory.snapshot(context);
+        }
         if (aggregate) {
             List<RootUpdate<T>> out = new ArrayList<>();
             partials.forEach((epoch, p) -> out.add(new RootUpdate<>(epoch, tree, Tuple.EMPTY, p, false, true, null)));
@@ -151,17 +230,14 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         name = t.displayName();
         CompiledPlan compiled = new CompiledPlan(plan);
         walk = new ViewTreeLogic<>(semiring, compiled);
-        List<ViewNode> stateful = new ArrayList<>();
-        for (ViewNode n : plan.statefulNodes()) {
-            if (n.tree() == tree) {
-                stateful.add(n);
-            }
-        }
-        store = new MapStateViewTreeStore<>(getRuntimeContext(), stateful, plan.viewNodes().size(), keyLength(t),
-                TupleSerializer.INSTANCE,
-                new PayloadArraySerializer<>(payloadType.createSerializer(getExecutionConfig().getSerializerConfig())));
+        store = new MapStateViewTreeStore<>(getRuntimeContext(), statefulNodes(), plan.viewNodes().size(), keyLength(t),
+                TupleSerializer.INSTANCE, new PayloadArraySerializer<>(payloadSerializer));
         if (!aggregate) {
             root = getRuntimeContext().getState(new ValueStateDescriptor<>(StateNames.ROOT_PAYLOAD, payloadType));
+        }
+        if (memory != null && hasManagedState()) {
+            throw new IllegalStateException(name + ": the checkpoint or savepoint holds managed keyed state (a"
+                    + " rocksdb job, or one with IvmOptions.withManagedState); restore it with that state backend");
         }
         if (layout != null) {
             router = new CellRouter(layout.shares(), t.schema());
@@ -201,8 +277,33 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         super.processWatermark(mark);
     }
 
+    /** Whether managed keyed state of the tree was restored (from a run on another backend). */
+    private boolean hasManagedState() throws Exception {
+        List<String> names = new ArrayList<>();
+        if (!aggregate) {
+            names.add(StateNames.ROOT_PAYLOAD);
+        }
+        for (ViewNode n : statefulNodes()) {
+            names.add(StateNames.view(n.id()));
+        }
+        for (String state : names) {
+            try (java.util.stream.Stream<Object> keys = getKeyedStateBackend().getKeys(state, VoidNamespace.INSTANCE)) {
+                if (keys.findAny().isPresent()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private String name() {
+        return plan.viewTrees().get(tree).displayName();
+    }
+
     private void apply(Delta<T> d) throws Exception {
         deltasIn.inc();
+        Part<T> part = memory == null ? null : memory.current();
+        ViewTreeStore<T> store = part == null ? this.store : part.views;
         T delta;
         try {
             delta = walk.walk(store, d.atom(), d.key(), d.payload());
@@ -225,7 +326,8 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
             walk.commit(store);
             return;
         }
-        T old = root.value();
+        Tuple rootKey = walk.rootKey();
+        T old = part == null ? root.value() : part.root.get(rootKey);
         T updated;
         try {
             updated = RootViewLogic.add(semiring, old, delta);
@@ -235,12 +337,16 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
             return;
         }
         walk.commit(store);
-        root.update(updated);
+        if (part == null) {
+            root.update(updated);
+        } else {
+            part.root.put(rootKey, updated);
+        }
         boolean isNew = RootViewLogic.crossesBorder(semiring, old, updated);
         if (isNew) {
             crossings.inc();
         }
-        batch(RootUpdate.of(d.epoch(), tree, walk.rootKey(), updated, isNew));
+        batch(RootUpdate.of(d.epoch(), tree, rootKey, updated, isNew));
     }
 
     /**

@@ -61,7 +61,7 @@ class BorderSinkOperatorTest {
             MaintenancePlan plan, boolean changelog, Backend backend, OperatorSubtaskState restored) throws Exception {
         KeySelector<RootUpdate<Long>, Tuple> keys = plan == SHARED ? u -> u.tuple().project(new int[] {0}) : RootUpdate::cell;
         return Harnesses.keyedTwo(() -> new BorderSinkOperator<>(plan, K, PayloadTypes.of(K), RootUpdateTypeInfo.of(K),
-                DEAD, changelog), keys, backend, restored);
+                DEAD, changelog, false), keys, backend, restored);
     }
 
     private static RootUpdate<Long> v0(long epoch, long a, long payload, boolean isNew) {

@@ -32,6 +32,9 @@ final class Harnesses {
     private Harnesses() {
     }
 
+    /** Key groups of the keyed harnesses (as a job's default). */
+    static final int MAX_PARALLELISM = 128;
+
     /** The state backends the harness tests run on. */
     enum Backend {
         HEAP, ROCKSDB;
@@ -173,7 +176,7 @@ final class Harnesses {
             Supplier<? extends OneInputStreamOperator<IN, OUT>> operators,
             KeySelector<IN, Tuple> keys, Backend backend, OperatorSubtaskState restored) throws Exception {
         KeyedOneInputStreamOperatorTestHarness<Tuple, IN, OUT> h = new KeyedOneInputStreamOperatorTestHarness<>(
-                operators.get(), keys, TupleTypeInfo.INSTANCE);
+                operators.get(), keys, TupleTypeInfo.INSTANCE, MAX_PARALLELISM, 1, 0);
         return open(h, backend, restored);
     }
 
@@ -185,7 +188,7 @@ final class Harnesses {
             Supplier<? extends TwoInputStreamOperator<IN, IN2, OUT>> operators, KeySelector<IN, Tuple> keys,
             Backend backend, OperatorSubtaskState restored) throws Exception {
         KeyedTwoInputStreamOperatorTestHarness<Tuple, IN, IN2, OUT> h = new KeyedTwoInputStreamOperatorTestHarness<>(
-                operators.get(), keys, x -> Tuple.EMPTY, TupleTypeInfo.INSTANCE);
+                operators.get(), keys, x -> Tuple.EMPTY, TupleTypeInfo.INSTANCE, MAX_PARALLELISM, 1, 0);
         return open(h, backend, restored);
     }
 

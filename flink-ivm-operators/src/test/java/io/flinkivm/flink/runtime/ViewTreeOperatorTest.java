@@ -66,7 +66,7 @@ class ViewTreeOperatorTest {
         }
         KeySelector<Delta<Long>, Tuple> keys = d -> d.partition() != null ? d.partition() : d.key().project(prefix);
         return Harnesses.keyed(() -> new ViewTreeOperator<>(plan, K, tree, PayloadTypes.of(K), DeltaTypeInfo.of(K),
-                RootUpdateTypeInfo.of(K), DEAD, sinkShares, 4, 128, batch), keys, backend, restored);
+                RootUpdateTypeInfo.of(K), DEAD, sinkShares, 4, 128, batch, false), keys, backend, restored);
     }
 
     /** The deltas the ingest sends to tree {@code tree} for one insert (self-joins: one per atom). */
