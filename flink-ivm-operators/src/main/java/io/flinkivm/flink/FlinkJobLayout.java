@@ -8,16 +8,21 @@ import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.query.Atom;
 import java.io.Serializable;
+import io.flinkivm.flink.runtime.IngestOperator;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
  * The Flink job flink-ivm builds for a plan at a parallelism: its operators in order, each with its
- * name (as the web UI shows it), parallelism and how its input is partitioned. An insert crosses two
- * shuffles: from the ingest to the operator of its view tree (keyed by the tree's root schema), and
- * from there to the sink (keyed by a free variable that every root schema has, or else spread over
- * the cells of a HyperCube over the free variables, {@link Shares}). The fallback has one: from the
- * ingest to its partitions. {@link #explain()} prints the layout; the job builder follows it.
+ * name (as the web UI shows it), parallelism and how its input is partitioned. An insert crosses at
+ * most two shuffles: from the ingest to the operator of its view tree (keyed by the tree's root
+ * schema), and from there to the sink (keyed by a free variable that every root schema has, or else
+ * spread over the cells of a HyperCube over the free variables, {@link Shares}). A tree without state
+ * below its root (each atom feeds the root view through projections only, e.g. every tree of a
+ * foreign-key join) has no operator: the ingest sends its root view's deltas straight to the sink,
+ * one shuffle. The fallback has one: from the ingest to its partitions. {@link #explain()} prints the
+ * layout; the job builder follows it.
  */
 public final class FlinkJobLayout implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -31,6 +36,9 @@ public final class FlinkJobLayout implements Serializable {
     private final int parallelism;
     private final Operator ingest;
     private final List<Operator> trees;
+    /** Per tree index, its operator, or null when its root updates go straight from the ingest to the sink. */
+    private final List<Operator> treeOperators;
+    private final List<Integer> directTrees;
     private final Operator sink;
     private final Shares shares;
     private final String hashVariable;
@@ -65,22 +73,39 @@ public final class FlinkJobLayout implements Serializable {
         List<Operator> t = new ArrayList<>();
         if (plan.kind() == PlanKind.FALLBACK_DELTA_JOIN) {
             this.trees = List.of();
+            this.treeOperators = List.of();
+            this.directTrees = List.of();
             this.sink = new Operator("delta joins over " + plan.semiring() + " (fallback)", sinkParallelism,
                     partitioning(schemas, plan.query().body().stream().map(Atom::toString).toList()) + BROADCAST);
             return;
         }
+        List<Operator> byIndex = new ArrayList<>();
+        List<Integer> direct = new ArrayList<>();
+        List<String> directNames = new ArrayList<>();
         for (ViewTree tree : plan.viewTrees()) {
+            if (IngestOperator.isDirect(plan, tree)) {
+                byIndex.add(null);
+                direct.add(tree.index());
+                directNames.add(plan.rootName(tree));
+                continue;
+            }
             List<String> key = treeKey(plan, tree);
-            t.add(new Operator(treeName(plan, tree), parallelism,
-                    key.isEmpty() ? "hash(ingest subtask)" : "hash(" + String.join(",", key) + ")"));
+            Operator o = new Operator(treeName(plan, tree), parallelism,
+                    key.isEmpty() ? "hash(ingest subtask)" : "hash(" + String.join(",", key) + ")");
+            t.add(o);
+            byIndex.add(o);
         }
         this.trees = List.copyOf(t);
+        this.treeOperators = Collections.unmodifiableList(byIndex);
+        this.directTrees = List.copyOf(direct);
         List<String> roots = plan.viewTrees().stream().map(plan::rootName).toList();
         String name = plan.kind() == PlanKind.CYCLIC_P_HIERARCHICAL
                 ? "bags (worst-case-optimal delta joins) + Boolean join of " + plan.bags().size()
                         + " bags + payload recovery (sink)"
                 : "Boolean join + payload recovery (sink)";
-        this.sink = new Operator(name, sinkParallelism, partitioning(schemas, roots) + BROADCAST);
+        String straight = directNames.isEmpty() ? ""
+                : "; " + String.join(", ", directNames) + " straight from the ingest (no state below the root)";
+        this.sink = new Operator(name, sinkParallelism, partitioning(schemas, roots) + straight + BROADCAST);
     }
 
     /** The layout of {@code plan}'s job with every operator at (up to) {@code parallelism}. */
@@ -141,9 +166,24 @@ public final class FlinkJobLayout implements Serializable {
         return ingest;
     }
 
-    /** The view tree operators, by tree index (none for the fallback). */
+    /** The view tree operators, in tree order (none for the fallback, nor for the {@link #directTrees()}). */
     public List<Operator> trees() {
         return trees;
+    }
+
+    /** The operator of view tree {@code tree}, or null when the ingest sends its root updates straight to the sink. */
+    public Operator treeOperator(int tree) {
+        return treeOperators.get(tree);
+    }
+
+    /** The view trees without an operator: no state below the root, so their root updates go from the ingest to the sink. */
+    public List<Integer> directTrees() {
+        return directTrees;
+    }
+
+    /** The most shuffles an insert crosses: two through a tree operator, else one. */
+    public int shufflesPerInsert() {
+        return trees.isEmpty() ? 1 : 2;
     }
 
     /** The operator that holds the result: the border sink, or the fallback. */

@@ -11,6 +11,7 @@ import io.flinkivm.flink.runtime.Delta;
 import io.flinkivm.flink.runtime.DeltaJoinOperator;
 import io.flinkivm.flink.runtime.EpochEnd;
 import io.flinkivm.flink.runtime.IngestOperator;
+import io.flinkivm.flink.runtime.IngestRoutes;
 import io.flinkivm.flink.runtime.RootUpdate;
 import io.flinkivm.flink.runtime.ViewTreeOperator;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
@@ -35,8 +36,9 @@ import org.apache.flink.util.OutputTag;
 
 /**
  * Builds a plan's Flink job as its {@link FlinkJobLayout} says (DESIGN.md, "Mapping onto Flink"):
- * the ingest at the job's parallelism, one keyed operator per view tree, and the parallel border sink
- * (which, for the cyclic plan, also holds the bags); or the ingest and the partitioned fallback. Epoch
+ * the ingest at the job's parallelism, one keyed operator per view tree with state below its root
+ * (the root updates of the others go from the ingest straight to the sink), and the parallel border
+ * sink (which, for the cyclic plan, also holds the bags); or the ingest and the partitioned fallback. Epoch
  * ends go from the ingest to the sink on a broadcast edge. Uids are derived from the query and
  * semiring, so they are stable across runs of the same query.
  */
@@ -89,18 +91,24 @@ final class IvmJobBuilder<T> {
                 : KeyGroupRangeAssignment.computeDefaultMaxParallelism(sinkParallelism);
         boolean fallback = plan.kind() == PlanKind.FALLBACK_DELTA_JOIN;
         List<OutputTag<Delta<T>>> treeTags = new ArrayList<>();
+        OutputTag<RootUpdate<T>> directTag = layout.directTrees().isEmpty() ? null
+                : new OutputTag<>("ivm-straight-to-sink", rootType);
         if (!fallback) {
             for (ViewTree t : plan.viewTrees()) {
-                treeTags.add(new OutputTag<>("ivm-tree-" + t.index(), deltaType));
+                treeTags.add(layout.treeOperator(t.index()) == null ? null
+                        : new OutputTag<>("ivm-tree-" + t.index(), deltaType));
             }
         }
         OutputTag<Delta<T>> fallbackTag = fallback ? new OutputTag<>("ivm-fallback", deltaType) : null;
+        IngestRoutes<T> routes = fallback
+                ? IngestRoutes.fallback(fallbackTag, layout.shares(), sinkParallelism, sinkMaxParallelism)
+                : IngestRoutes.trees(treeTags, directTag, layout.shares(), sinkParallelism, sinkMaxParallelism);
         DataStream<InputRecord<T>> input = inserts.getParallelism() == parallelism ? inserts : inserts.rebalance();
         long period = options.snapshotPeriod() == null ? 0 : options.snapshotPeriod().toMillis();
         SingleOutputStreamOperator<DeadLetter> ingest = input
                 .transform(layout.ingest().name(), DeadLetterTypeInfo.INSTANCE,
-                        new IngestOperator<>(plan, semiring, treeTags, fallbackTag, fallback ? layout.shares() : null,
-                                sinkParallelism, sinkMaxParallelism, epochTag, options.snapshotEvery(), options.progressEvery(), period))
+                        new IngestOperator<>(plan, semiring, routes, epochTag, options.snapshotEvery(),
+                                options.progressEvery(), period))
                 .uid(uidPrefix + "ingest")
                 .setParallelism(parallelism);
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
@@ -121,10 +129,16 @@ final class IvmJobBuilder<T> {
                     .setParallelism(sinkParallelism);
         } else {
             List<DataStream<RootUpdate<T>>> roots = new ArrayList<>();
+            if (directTag != null) {
+                roots.add(ingest.getSideOutput(directTag));
+            }
             for (ViewTree t : plan.viewTrees()) {
+                if (treeTags.get(t.index()) == null) {
+                    continue;
+                }
                 SingleOutputStreamOperator<RootUpdate<T>> tree = ingest.getSideOutput(treeTags.get(t.index()))
                         .keyBy(new TreeKey<>(ViewTreeOperator.keyLength(t)), TupleTypeInfo.INSTANCE)
-                        .transform(layout.trees().get(t.index()).name(), rootType,
+                        .transform(layout.treeOperator(t.index()).name(), rootType,
                                 new ViewTreeOperator<>(plan, semiring, t.index(), payloadType, deltaType, rootType,
                                         deadLetterTag, layout.shares(), sinkParallelism, sinkMaxParallelism,
                                         options.miniBatch(), options.managedState()))

@@ -58,7 +58,7 @@ import picocli.CommandLine.TypeConversionException;
                     + " state operations per insert (1 for hash-map's upsert), empty where not counted. parallelism: the"
                     + " Flink job's P (1 for the core engines); serial_share: CPU of its task threads in chains at parallelism"
                     + " 1 / CPU of all its task threads; max_subtask_imbalance: max/mean subtask CPU of its most uneven chain"
-                    + " at parallelism > 1 (with at least 5% of the task CPU); both empty where not measured.",
+                    + " at parallelism > 1 (with at least 5%% of the task CPU); both empty where not measured.",
             "  DIR/plot.png: ns per insert against n, log-log, one panel per query and distribution, one line per system"
                     + " (a Flink system at its smallest P); hollow markers are bounds (the run was stopped at its cap).",
             "  The same figures are printed as tables with ratio and slope lines.",

@@ -5,6 +5,7 @@ import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.flink.FlinkIvm;
+import io.flinkivm.flink.FlinkJobLayout;
 import io.flinkivm.flink.InputRecord;
 import io.flinkivm.flink.types.TupleTypeInfo;
 import java.time.Duration;
@@ -16,7 +17,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * The engine's own limit: the same input records through as many keyBy hops as the flink-ivm job has
- * on the way of an insert (ingest → view tree → sink; the fallback: one), each hop keyed by the insert's
+ * on the way of an insert (ingest → view tree → sink; ingest → sink when no tree has state below its
+ * root, and for the fallback: one), each hop keyed by the insert's
  * tuple and doing nothing but forwarding, on the heap backend, with the source, every hop and the
  * counting sink at the environment's parallelism P. {@link #minimal()} ({@code trivial-keyed-minimal})
  * has exactly two hops whatever the query: source → keyBy → map → keyBy → map → counting sink.
@@ -58,15 +60,19 @@ final class TrivialKeyedSystem implements FlinkSystem {
     }
 
     /**
-     * keyBy hops an insert crosses in the flink-ivm job for {@code plan}: ingest to its view tree's
-     * operator and on to the sink (the p-hierarchical plans), or ingest to the fallback.
+     * The most keyBy hops an insert crosses in the flink-ivm job for {@code plan}
+     * ({@link FlinkJobLayout#shufflesPerInsert()}): ingest to its view tree's operator and on to the
+     * sink, or ingest straight to the sink (every tree without state below its root) or to the fallback.
      */
     static int keyedHops(MaintenancePlan plan) {
-        return plan.kind() == PlanKind.FALLBACK_DELTA_JOIN ? 1 : 2;
+        return FlinkJobLayout.of(plan, 1).shufflesPerInsert();
     }
 
     private static String path(MaintenancePlan plan) {
-        return plan.kind() == PlanKind.FALLBACK_DELTA_JOIN ? "ingest → fallback" : "ingest → view tree → sink";
+        if (plan.kind() == PlanKind.FALLBACK_DELTA_JOIN) {
+            return "ingest → fallback";
+        }
+        return keyedHops(plan) == 2 ? "ingest → view tree → sink" : "ingest → sink";
     }
 
     @Override

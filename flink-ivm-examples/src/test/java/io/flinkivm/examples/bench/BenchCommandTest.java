@@ -30,6 +30,7 @@ class BenchCommandTest {
         assertThat(r.out()).contains("Usage: flink-ivm bench", "--quick", "--suite", "--out", "Default: all",
                 "bench-out", "--distributions", "--queries", "--systems", "--parallelism", "plot.png", "Exit codes:");
         assertThat(r.out().replaceAll("\\s+", "")).as("the header, however it is wrapped").contains(ResultsCsv.HEADER);
+        assertThat(r.out() + r.err()).as("every %% escaped").doesNotContain("Could not format").contains("5% of the task CPU");
     }
 
     @Test
@@ -117,5 +118,8 @@ class BenchCommandTest {
         assertThat(TrivialKeyedSystem.keyedHops(plan)).isEqualTo(2);
         assertThat(TrivialKeyedSystem.keyedHops(Planner.plan(QueryParser.parse(Example10Workload.QUERY),
                 NaturalSemiring.INSTANCE, Planner.Strategy.FALLBACK))).isEqualTo(1);
+        // No TPC-H tree has state below its root: ingest -> sink
+        assertThat(TrivialKeyedSystem.keyedHops(Planner.plan(QueryParser.parse(new TpchWorkload().query()),
+                NaturalSemiring.INSTANCE))).isEqualTo(1);
     }
 }

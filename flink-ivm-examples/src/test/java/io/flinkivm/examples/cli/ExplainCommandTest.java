@@ -29,10 +29,9 @@ class ExplainCommandTest {
                 "  ingest Q (validate, route, epochs): parallelism 4, forward from a source at the same parallelism,"
                         + " else rebalance",
                 "  tree 0 V[A] (views V[A,B], V[A,B,D]): parallelism 4, hash(A)",
-                "  tree 1 V[A,C]: parallelism 4, hash(A,C)",
-                "  tree 2 R4(C): parallelism 4, hash(C)",
                 "  Boolean join + payload recovery (sink): parallelism 4, shares A=2 C=2 (4 cells; replication: V[A] 2,"
-                        + " V[A,C] 1, R4(C) 2); epoch ends: broadcast from the ingest");
+                        + " V[A,C] 1, R4(C) 2); V[A,C], R4(C) straight from the ingest (no state below the root);"
+                        + " epoch ends: broadcast from the ingest");
         assertThat(CliRun.of("explain", "--query", EX10).out()).contains("Flink job:\n", "hash(A)\n",
                 "(sink): parallelism 1, shares none (1 cell;");
     }

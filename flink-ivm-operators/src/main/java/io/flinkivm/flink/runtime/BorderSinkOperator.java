@@ -55,7 +55,9 @@ import org.apache.flink.util.OutputTag;
  * the restricted root views (bags included). Otherwise keyed by the cells of a HyperCube over the
  * free variables: each root update reaches the cells that agree with its values, each result tuple
  * is produced in exactly one cell, and each cell keeps its own join (and bags). A root view with an
- * empty schema arrives as partial aggregates, which every cell adds up.
+ * empty schema arrives as partial aggregates, which every cell adds up; a root view without state
+ * below it arrives as the atoms' deltas, straight from the ingest, which the sink adds to its
+ * payloads the same way (and which cross the border when the sum first becomes non-zero).
  */
 public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate<T>, T> {
     private static final long serialVersionUID = 2L;
@@ -316,9 +318,11 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
                 updated = RootViewLogic.add(semiring, old, u.payload());
             } catch (ArithmeticException e) {
                 failed.inc();
+                // One dead letter per cell that holds the root tuple: each of them refuses the same sum.
+                String what = u.tuple().arity() == 0 ? "partial aggregate of " : "delta of ";
                 output.collect(deadLetters, new StreamRecord<>(new DeadLetter("epoch " + u.epoch(),
-                        "partial aggregate of " + plan.viewTrees().get(u.tree()).displayName() + " not added: "
-                                + e.getMessage(), u.toString())));
+                        what + plan.viewTrees().get(u.tree()).displayName() + " not added: " + e.getMessage(),
+                        u.toString())));
                 return;
             }
             payloads.put(u.tuple(), updated);

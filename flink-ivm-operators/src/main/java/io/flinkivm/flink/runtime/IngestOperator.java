@@ -2,9 +2,9 @@ package io.flinkivm.flink.runtime;
 
 import io.flinkivm.core.engine.CompiledPlan;
 import io.flinkivm.core.partition.CellRouter;
-import io.flinkivm.core.partition.Shares;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PlanKind;
+import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.AtomMatcher;
 import io.flinkivm.core.query.ConjunctiveQuery;
@@ -33,7 +33,10 @@ import org.apache.flink.util.OutputTag;
 /**
  * The entry of a flink-ivm job, one subtask per input split: validates each record, applies each
  * atom's selection and sends one {@link Delta} per matching atom to the operator that holds the
- * atom's state (its view tree, or the fallback's cells). Rejected records go to the main output as
+ * atom's state (its view tree, or the fallback's cells), as its {@link IngestRoutes} say. An atom
+ * of a tree without state below the root feeds the root view directly: its delta goes straight to
+ * the sink, as a {@link RootUpdate} to add (to the cells that agree with it, when the sink has
+ * cells), so such an insert crosses one shuffle. Rejected records go to the main output as
  * {@link DeadLetter}s. It also runs this subtask's epochs ({@link Epochs}): every delta carries the
  * current epoch; an epoch ends, asking for a snapshot, after {@code snapshotEvery} inserts of this
  * subtask, on a control record, on a processing-time tick every {@code periodMillis} and at the end of
@@ -56,13 +59,8 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private final long snapshotEvery;
     private final long progressEvery;
     private final long periodMillis;
-    private final List<OutputTag<Delta<T>>> treeTags;
-    private final OutputTag<Delta<T>> fallbackTag;
+    private final IngestRoutes<T> routes;
     private final OutputTag<EpochEnd> epochTag;
-    /** The fallback's cells (null: partitioned by the value of {@link #fallbackHashVariable}, or no fallback). */
-    private final Shares fallbackShares;
-    private final int fallbackParallelism;
-    private final int fallbackMaxParallelism;
 
     private transient CompiledPlan compiled;
     private transient ConjunctiveQuery query;
@@ -71,6 +69,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private transient Map<String, Integer> relationIndex;
     private transient CellLayout layout;
     private transient CellRouter[] atomRouters;
+    private transient CellRouter[] treeRouters;
     private transient int[] cells;
     private transient int subtask;
     private transient Tuple spreadKey;
@@ -90,34 +89,32 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private transient Counter[] perRelation;
 
     /**
-     * @param treeTags the side output of each view tree's deltas, by tree index (empty for the fallback)
-     * @param fallbackTag the side output of the fallback's deltas (null for a p-hierarchical plan)
-     * @param fallbackShares the fallback's HyperCube cells, or null when it is partitioned by the value
-     *     of a free variable in every atom (or runs in one cell)
-     * @param fallbackParallelism the fallback operator's parallelism and its number of key groups (to
-     *     place the cells)
+     * @param routes where the deltas go: the view trees' operators and the sink, or the fallback
      * @param epochTag the side output of epoch ends, broadcast to the sinks
      * @param snapshotEvery end an epoch with a snapshot after this many inserts of the subtask (0: never)
      * @param progressEvery end an epoch without a snapshot after this many inserts of the subtask (0:
      *     never): the watermark then tells downstream operators how far the job is
      * @param periodMillis end an epoch with a snapshot on every tick of this processing-time period (0: never)
      */
-    public IngestOperator(MaintenancePlan plan, Semiring<T> semiring, List<OutputTag<Delta<T>>> treeTags,
-            OutputTag<Delta<T>> fallbackTag, Shares fallbackShares, int fallbackParallelism, int fallbackMaxParallelism,
+    public IngestOperator(MaintenancePlan plan, Semiring<T> semiring, IngestRoutes<T> routes,
             OutputTag<EpochEnd> epochTag, long snapshotEvery, long progressEvery, long periodMillis) {
         if (snapshotEvery < 0 || progressEvery < 0 || periodMillis < 0) {
             throw new IllegalArgumentException("snapshotEvery, progressEvery and periodMillis must be >= 0");
         }
-        if ((plan.kind() == PlanKind.FALLBACK_DELTA_JOIN) != (fallbackTag != null)) {
-            throw new IllegalArgumentException("a fallback tag goes with the fallback plan, tree tags with the others");
+        if ((plan.kind() == PlanKind.FALLBACK_DELTA_JOIN) != routes.isFallback()
+                || (!routes.isFallback() && routes.trees() != plan.viewTrees().size())) {
+            throw new IllegalArgumentException("the routes do not fit the plan: fallback routes go with the fallback"
+                    + " plan, one tree route per view tree with the others");
+        }
+        for (int t = 0; t < routes.trees(); t++) {
+            if (routes.treeTag(t) == null && !isDirect(plan, plan.viewTrees().get(t))) {
+                throw new IllegalArgumentException("tree " + t + " (" + plan.rootName(plan.viewTrees().get(t))
+                        + ") has state below its root (or an empty schema): it needs its tree operator");
+            }
         }
         this.plan = plan;
         this.semiring = semiring;
-        this.treeTags = new ArrayList<>(treeTags);
-        this.fallbackTag = fallbackTag;
-        this.fallbackShares = fallbackShares;
-        this.fallbackParallelism = fallbackParallelism;
-        this.fallbackMaxParallelism = fallbackMaxParallelism;
+        this.routes = routes;
         this.epochTag = epochTag;
         this.snapshotEvery = snapshotEvery;
         this.progressEvery = progressEvery;
@@ -178,10 +175,18 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             epoch = largest;
             bridge = true;
         }
-        if (plan.kind() == PlanKind.FALLBACK_DELTA_JOIN && fallbackShares != null) {
-            layout = CellLayout.restoreOr(context,
-                    CellLayout.create(fallbackShares, fallbackParallelism, fallbackMaxParallelism));
+        if (routes.needsCells()) {
+            layout = CellLayout.restoreOr(context, routes.freshLayout());
         }
+    }
+
+    /**
+     * Whether tree {@code t}'s root updates can go from the ingest straight to the sink: its root
+     * schema is not empty and it has no stateful view, so every atom's delta is the root view's delta
+     * at the atom's key (an aggregate tree needs its operator's partial sums).
+     */
+    public static boolean isDirect(MaintenancePlan plan, ViewTree t) {
+        return !t.schema().isEmpty() && plan.statefulNodes().stream().noneMatch(n -> n.tree() == t.index());
     }
 
     private static long[] decode(String s) {
@@ -223,11 +228,18 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             atomsOfRelation[i] = query.body().stream().filter(a -> a.relation().equals(r)).mapToInt(Atom::index).toArray();
             perRelation[i] = getMetricGroup().addGroup("relation", r).counter(Metrics.INSERTS);
         }
-        if (layout != null) {
+        if (layout != null && routes.isFallback()) {
             atomRouters = new CellRouter[query.body().size()];
             for (Atom a : query.body()) {
                 atomRouters[a.index()] = new CellRouter(layout.shares(), a.variables());
             }
+        } else if (layout != null) {
+            treeRouters = new CellRouter[routes.trees()];
+            for (ViewTree t : plan.viewTrees()) {
+                treeRouters[t.index()] = new CellRouter(layout.shares(), t.schema());
+            }
+        }
+        if (layout != null) {
             cells = new int[layout.cells()];
         }
         spreadKey = Tuple.of(subtask);
@@ -325,16 +337,22 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             }
             if (compiled != null) {
                 Tuple key = compiled.atomKey(a, matched);
+                int tree = plan.atomRoute(a).tree();
+                OutputTag<Delta<T>> tag = routes.treeTag(tree);
+                if (tag == null) {
+                    toSink(new RootUpdate<>(epoch, tree, key, payload, false, true, null));
+                    continue;
+                }
                 // A delta into the root view of a tree without free variables needs no state on the
                 // way: spread such deltas over the tree's subtasks by the ingest subtask.
                 Tuple partition = key.arity() == 0 ? spreadKey : null;
-                emit(treeTags.get(plan.atomRoute(a).tree()), new Delta<>(epoch, a, key, payload, insert, partition));
+                emit(tag, new Delta<>(epoch, a, key, payload, insert, partition));
             } else if (atomRouters == null) {
-                emit(fallbackTag, new Delta<>(epoch, a, matched, payload, insert, null));
+                emit(routes.fallbackTag(), new Delta<>(epoch, a, matched, payload, insert, null));
             } else {
                 int n = atomRouters[a].cells(matched, cells);
                 for (int i = 0; i < n; i++) {
-                    emit(fallbackTag, new Delta<>(epoch, a, matched, payload, insert, layout.key(cells[i])));
+                    emit(routes.fallbackTag(), new Delta<>(epoch, a, matched, payload, insert, layout.key(cells[i])));
                 }
             }
         }
@@ -342,6 +360,18 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
 
     private void emit(OutputTag<Delta<T>> tag, Delta<T> delta) {
         output.collect(tag, new StreamRecord<>(delta));
+    }
+
+    /** A root view's delta straight to the sink: to its one subtask, or to every cell that agrees with it. */
+    private void toSink(RootUpdate<T> u) {
+        if (treeRouters == null) {
+            output.collect(routes.directTag(), new StreamRecord<>(u));
+            return;
+        }
+        int n = treeRouters[u.tree()].cells(u.tuple(), cells);
+        for (int i = 0; i < n; i++) {
+            output.collect(routes.directTag(), new StreamRecord<>(u.toCell(layout.key(cells[i]))));
+        }
     }
 
     /**

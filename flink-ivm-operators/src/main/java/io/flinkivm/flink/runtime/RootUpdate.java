@@ -8,7 +8,9 @@ import java.util.Objects;
  * A root view's change for one root tuple, sent across the border to the sink. Usually the new
  * payload, with {@code isNew} true exactly once per root tuple, when its payload first becomes
  * non-zero. For a root view with an empty schema (an aggregate) it is instead a partial aggregate
- * ({@code isPartial}): one tree subtask's sum of the epoch's deltas, which the sink adds up.
+ * ({@code isPartial}): one tree subtask's sum of the epoch's deltas, which the sink adds up; and for
+ * a tree without state below its root, an atom's delta from the ingest ({@code isPartial} too), which
+ * the sink adds to the root tuple's payload.
  * {@code cell}, when not null, is the key of the sink cell it goes to (HyperCube partitioning);
  * otherwise the sink's key is derived from the tuple.
  */

@@ -194,6 +194,34 @@ class BorderSinkOperatorTest {
         }
     }
 
+    /**
+     * Deltas of a root view without state below it, straight from the ingest, add up in the sink; its
+     * root tuple crosses once; an overflow is dead-lettered and leaves the payload as it was.
+     */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void deltasStraightFromTheIngestAddUp(Backend backend) throws Exception {
+        try (var h = harness(SHARED, false, backend, null)) {
+            Harnesses.playTwo(h, List.of(
+                    mark(0),
+                    element(v0(1, 1, 2, true)),
+                    element(new RootUpdate<>(1, 1, Tuple.of(1L, 7L), 3L, false, true, null)),
+                    element(new RootUpdate<>(1, 1, Tuple.of(1L, 7L), 4L, false, true, null)),
+                    element(new RootUpdate<>(1, 1, Tuple.of(1L, 7L), Long.MAX_VALUE, false, true, null)),
+                    second(end(0, 1, 4)),
+                    mark(1)));
+            Outputs out = Harnesses.outputs(h, DEAD);
+            assertThat(Snapshots.byId(results(out), 1).get(4L)).isEqualTo(rows(Tuple.of(1L, 7L), 14L));
+            assertThat(((BorderSinkOperator<?>) h.getOperator()).liveJoinTuples()).isEqualTo(2);
+            assertThat(out.side()).hasSize(1);
+            @SuppressWarnings("unchecked")
+            DeadLetter dead = ((org.apache.flink.streaming.runtime.streamrecord.StreamRecord<DeadLetter>) out.side().get(0))
+                    .getValue();
+            assertThat(dead.origin()).isEqualTo("epoch 1");
+            assertThat(dead.reason()).startsWith("delta of V[A,C] (root of tree 1) not added: natural-number overflow");
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Backend.class)
     void theJoinHeldBackUpdatesAndCutsSurviveSnapshotAndRestore(Backend backend) throws Exception {

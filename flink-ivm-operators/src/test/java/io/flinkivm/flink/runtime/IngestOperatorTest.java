@@ -1,6 +1,7 @@
 package io.flinkivm.flink.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkivm.core.partition.HyperCube;
 import io.flinkivm.core.partition.Shares;
@@ -15,10 +16,9 @@ import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.InputRecord;
 import io.flinkivm.flink.types.DeltaTypeInfo;
 import io.flinkivm.flink.types.EpochEndTypeInfo;
+import io.flinkivm.flink.types.RootUpdateTypeInfo;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 /** The ingest operator in a harness: validation, routing, and the subtask's epochs. Natural numbers. */
 class IngestOperatorTest {
     static final NaturalSemiring K = NaturalSemiring.INSTANCE;
-    /** Trees V[A] (R, S) and V[A,C] (T). */
+    /** Trees V[A] (R, S) and V[A,C] (T, no state below its root: straight to the sink). */
     static final MaintenancePlan SHARED = Planner.plan(QueryParser.parse("Q(A,C) :- R(A,B), S(A,B,D), T(A,C,E)"), K);
     /** A self-join (each atom its own tree) with a selection. */
     static final MaintenancePlan SELF = Planner.plan(QueryParser.parse("Q(A) :- R(A,B), R(A,C), S(A,'x')"), K);
@@ -38,17 +38,31 @@ class IngestOperatorTest {
     static final MaintenancePlan PATH = Planner.plan(QueryParser.parse("Q(A,C) :- R(A,B), S(B,C)"), K);
     static final OutputTag<EpochEnd> EPOCHS = new OutputTag<>("epochs", EpochEndTypeInfo.INSTANCE);
 
+    /** Trees V[A] (R, S) and V[C] (T, straight to the sink): no variable in both, so the sink has cells A=2 C=2. */
+    static final MaintenancePlan CELLS = Planner.plan(QueryParser.parse("Q(A,C) :- R(A,B), S(A,B,D), T(C,E)"), K);
+
+    /** Per tree, its tag, or null for a tree whose root updates go straight to the sink. */
     static List<OutputTag<Delta<Long>>> treeTags(MaintenancePlan plan) {
         List<OutputTag<Delta<Long>>> tags = new ArrayList<>();
         if (plan.kind() != PlanKind.FALLBACK_DELTA_JOIN) {
             for (ViewTree t : plan.viewTrees()) {
-                tags.add(new OutputTag<>("tree-" + t.index(), DeltaTypeInfo.of(K)));
+                tags.add(IngestOperator.isDirect(plan, t) ? null : new OutputTag<>("tree-" + t.index(), DeltaTypeInfo.of(K)));
             }
         }
         return tags;
     }
 
     static final OutputTag<Delta<Long>> FALLBACK = new OutputTag<>("fallback", DeltaTypeInfo.of(K));
+    static final OutputTag<RootUpdate<Long>> DIRECT = new OutputTag<>("direct", RootUpdateTypeInfo.of(K));
+    static final Shares A2C2 = HyperCube.shares(List.of("A", "C"), List.of(List.of("A"), List.of("C")), 4);
+
+    static IngestRoutes<Long> routes(MaintenancePlan plan) {
+        if (plan.kind() == PlanKind.FALLBACK_DELTA_JOIN) {
+            return IngestRoutes.fallback(FALLBACK, A2C2, 4, 128);
+        }
+        List<OutputTag<Delta<Long>>> tags = treeTags(plan);
+        return IngestRoutes.trees(tags, tags.contains(null) ? DIRECT : null, plan == CELLS ? A2C2 : null, 4, 128);
+    }
 
     static OneInputStreamOperatorTestHarness<InputRecord<Long>, DeadLetter> harness(MaintenancePlan plan, long every,
             long period, int parallelism, int subtask, OperatorSubtaskState restored) throws Exception {
@@ -57,10 +71,8 @@ class IngestOperatorTest {
 
     static OneInputStreamOperatorTestHarness<InputRecord<Long>, DeadLetter> harness(MaintenancePlan plan, long every,
             long progress, long period, int parallelism, int subtask, OperatorSubtaskState restored) throws Exception {
-        boolean fallback = plan.kind() == PlanKind.FALLBACK_DELTA_JOIN;
-        Shares shares = fallback ? HyperCube.shares(List.of("A", "C"), List.of(List.of("A"), List.of("C")), 4) : null;
-        var h = new OneInputStreamOperatorTestHarness<>(new IngestOperator<>(plan, K, treeTags(plan),
-                fallback ? FALLBACK : null, shares, 4, 128, EPOCHS, every, progress, period), 128, parallelism, subtask);
+        var h = new OneInputStreamOperatorTestHarness<>(new IngestOperator<>(plan, K, routes(plan), EPOCHS, every,
+                progress, period), 128, parallelism, subtask);
         if (restored != null) {
             h.initializeState(restored);
         }
@@ -107,8 +119,38 @@ class IngestOperatorTest {
             assertThat(v0).extracting(Delta::key).containsExactly(Tuple.of(1L, 1L), Tuple.of(1L, 1L), Tuple.of(2L, 2L));
             assertThat(v0).extracting(Delta::insert).containsExactly(Epochs.insertId(0, 1), Epochs.insertId(0, 2),
                     Epochs.insertId(0, 5));
-            assertThat(side(h, treeTags(SHARED).get(1))).extracting(Delta::epoch).containsExactly(2L);
+            assertThat(side(h, DIRECT)).as("T's tree has no state below its root").containsExactly(
+                    new RootUpdate<>(2, 1, Tuple.of(1L, 1L), 3L, false, true, null));
         }
+    }
+
+    /** With sink cells, a root view's delta straight to the sink goes to every cell that agrees with it. */
+    @Test
+    void aTreeWithoutStateSendsItsDeltasStraightToTheSinksCells() throws Exception {
+        try (var h = harness(CELLS, 0, 0, 1, 0, null)) {
+            h.processElement(new StreamRecord<>(insert("T", 5, 7L, 1L)));
+            h.processElement(new StreamRecord<>(insert("R", 1, 1L, 2L)));
+            List<RootUpdate<Long>> out = side(h, DIRECT);
+            // V[C] has no A: it goes to both A-cells of its C.
+            assertThat(out).hasSize(2).allSatisfy(u -> {
+                assertThat(u.tree()).isEqualTo(1);
+                assertThat(u.tuple()).isEqualTo(Tuple.of(7L));
+                assertThat(u.payload()).isEqualTo(5L);
+                assertThat(u.isPartial()).isTrue();
+            });
+            assertThat(out.stream().map(RootUpdate::cell).distinct()).hasSize(2);
+            assertThat(side(h, treeTags(CELLS).get(0))).hasSize(1);
+        }
+    }
+
+    @Test
+    void routesMustFitThePlan() {
+        List<OutputTag<Delta<Long>>> allTags = List.of(new OutputTag<>("t0", DeltaTypeInfo.of(K)));
+        assertThatThrownBy(() -> new IngestOperator<>(SHARED, K, IngestRoutes.trees(allTags, null, null, 1, 128), EPOCHS,
+                0, 0, 0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one tree route per view tree");
+        List<OutputTag<Delta<Long>>> noTags = java.util.Arrays.asList(null, null);
+        assertThatThrownBy(() -> new IngestOperator<>(SHARED, K, IngestRoutes.trees(noTags, DIRECT, null, 1, 128), EPOCHS,
+                0, 0, 0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tree 0 (V[A]) has state below its root");
     }
 
     @Test
@@ -117,16 +159,10 @@ class IngestOperatorTest {
             h.processElement(new StreamRecord<>(insert("R", 1, 1L, 2L)));
             h.processElement(new StreamRecord<>(insert("S", 1, 1L, "y")));
             h.processElement(new StreamRecord<>(insert("S", 1, 1L, "x")));
-            int deltas = 0;
-            Set<Integer> atoms = new HashSet<>();
-            for (OutputTag<Delta<Long>> tag : treeTags(SELF)) {
-                for (Delta<Long> d : side(h, tag)) {
-                    deltas++;
-                    atoms.add(d.atom());
-                }
-            }
-            assertThat(deltas).isEqualTo(3);
-            assertThat(atoms).containsExactlyInAnyOrder(0, 1, 2);
+            // Each atom is its own tree without state below the root: one root update per atom, straight to the sink.
+            assertThat(treeTags(SELF)).containsOnlyNulls();
+            assertThat(side(h, DIRECT)).extracting(RootUpdate::tree).containsExactlyInAnyOrder(0, 1, 2);
+            assertThat(side(h, DIRECT)).extracting(RootUpdate::tuple).containsOnly(Tuple.of(1L));
         }
     }
 
