@@ -2,13 +2,14 @@ package io.flinkivm.flink;
 
 import io.flinkivm.core.partition.HyperCube;
 import io.flinkivm.core.partition.Shares;
+import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.plan.ViewTree;
+import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Atom;
-import java.io.Serializable;
 import io.flinkivm.flink.runtime.IngestOperator;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -50,12 +51,13 @@ public final class FlinkJobLayout implements Serializable {
                 "forward from a source at the same parallelism, else rebalance");
         List<String> head = plan.query().head();
         List<List<String>> schemas = new ArrayList<>();
-        if (plan.kind() == PlanKind.FALLBACK_DELTA_JOIN) {
+        ViewTreePlan treePlan = plan instanceof ViewTreePlan v ? v : null;
+        if (treePlan == null) {
             for (Atom a : plan.query().body()) {
                 schemas.add(a.variables().stream().filter(head::contains).toList());
             }
         } else {
-            for (ViewTree t : plan.viewTrees()) {
+            for (ViewTree t : treePlan.viewTrees()) {
                 schemas.add(t.schema());
             }
         }
@@ -71,7 +73,7 @@ public final class FlinkJobLayout implements Serializable {
         this.shares = everywhere != null ? null : HyperCube.shares(head, schemas, parallelism);
         int sinkParallelism = everywhere != null ? parallelism : Math.min(parallelism, shares.cells());
         List<Operator> t = new ArrayList<>();
-        if (plan.kind() == PlanKind.FALLBACK_DELTA_JOIN) {
+        if (treePlan == null) {
             this.trees = List.of();
             this.treeOperators = List.of();
             this.directTrees = List.of();
@@ -82,15 +84,15 @@ public final class FlinkJobLayout implements Serializable {
         List<Operator> byIndex = new ArrayList<>();
         List<Integer> direct = new ArrayList<>();
         List<String> directNames = new ArrayList<>();
-        for (ViewTree tree : plan.viewTrees()) {
-            if (IngestOperator.isDirect(plan, tree)) {
+        for (ViewTree tree : treePlan.viewTrees()) {
+            if (IngestOperator.isDirect(treePlan, tree)) {
                 byIndex.add(null);
                 direct.add(tree.index());
-                directNames.add(plan.rootName(tree));
+                directNames.add(treePlan.rootName(tree));
                 continue;
             }
-            List<String> key = treeKey(plan, tree);
-            Operator o = new Operator(treeName(plan, tree), parallelism,
+            List<String> key = treeKey(treePlan, tree);
+            Operator o = new Operator(treeName(treePlan, tree), parallelism,
                     key.isEmpty() ? "hash(ingest subtask)" : "hash(" + String.join(",", key) + ")");
             t.add(o);
             byIndex.add(o);
@@ -98,9 +100,9 @@ public final class FlinkJobLayout implements Serializable {
         this.trees = List.copyOf(t);
         this.treeOperators = Collections.unmodifiableList(byIndex);
         this.directTrees = List.copyOf(direct);
-        List<String> roots = plan.viewTrees().stream().map(plan::rootName).toList();
-        String name = plan.kind() == PlanKind.CYCLIC_P_HIERARCHICAL
-                ? "bags (worst-case-optimal delta joins) + Boolean join of " + plan.bags().size()
+        List<String> roots = treePlan.viewTrees().stream().map(treePlan::rootName).toList();
+        String name = treePlan instanceof CyclicPHierarchicalPlan cyclic
+                ? "bags (worst-case-optimal delta joins) + Boolean join of " + cyclic.bags().size()
                         + " bags + payload recovery (sink)"
                 : "Boolean join + payload recovery (sink)";
         String straight = directNames.isEmpty() ? ""
@@ -135,7 +137,7 @@ public final class FlinkJobLayout implements Serializable {
     }
 
     /** The operator name of view tree {@code t}: its root view and the stateful views it holds. */
-    static String treeName(MaintenancePlan plan, ViewTree t) {
+    static String treeName(ViewTreePlan plan, ViewTree t) {
         List<String> views = new ArrayList<>();
         for (ViewNode n : plan.statefulNodes()) {
             if (n.tree() == t.index()) {
@@ -146,7 +148,7 @@ public final class FlinkJobLayout implements Serializable {
     }
 
     /** The variables tree {@code t}'s operator is keyed by: its root schema, or its top bound variable. */
-    static List<String> treeKey(MaintenancePlan plan, ViewTree t) {
+    static List<String> treeKey(ViewTreePlan plan, ViewTree t) {
         if (!t.schema().isEmpty()) {
             return t.schema();
         }

@@ -1,8 +1,9 @@
 package io.flinkivm.flink;
 
+import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.ViewTree;
+import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
@@ -89,12 +90,14 @@ final class IvmJobBuilder<T> {
         int configuredMax = inserts.getExecutionEnvironment().getConfig().getMaxParallelism();
         int sinkMaxParallelism = configuredMax > 0 ? configuredMax
                 : KeyGroupRangeAssignment.computeDefaultMaxParallelism(sinkParallelism);
-        boolean fallback = plan.kind() == PlanKind.FALLBACK_DELTA_JOIN;
+        FallbackPlan fallbackPlan = plan instanceof FallbackPlan f ? f : null;
+        ViewTreePlan treePlan = plan instanceof ViewTreePlan v ? v : null;
+        boolean fallback = fallbackPlan != null;
         List<OutputTag<Delta<T>>> treeTags = new ArrayList<>();
         OutputTag<RootUpdate<T>> directTag = layout.directTrees().isEmpty() ? null
                 : new OutputTag<>("ivm-straight-to-sink", rootType);
         if (!fallback) {
-            for (ViewTree t : plan.viewTrees()) {
+            for (ViewTree t : treePlan.viewTrees()) {
                 treeTags.add(layout.treeOperator(t.index()) == null ? null
                         : new OutputTag<>("ivm-tree-" + t.index(), deltaType));
             }
@@ -124,7 +127,7 @@ final class IvmJobBuilder<T> {
                     .keyBy(key, TupleTypeInfo.INSTANCE)
                     .connect(epochs)
                     .transform(layout.sink().name(), resultType,
-                            new DeltaJoinOperator<>(plan, semiring, payloadType, deltaType, deadLetterTag, changelog))
+                            new DeltaJoinOperator<>(fallbackPlan, semiring, payloadType, deltaType, deadLetterTag, changelog))
                     .uid(uidPrefix + "fallback")
                     .setParallelism(sinkParallelism);
         } else {
@@ -132,14 +135,14 @@ final class IvmJobBuilder<T> {
             if (directTag != null) {
                 roots.add(ingest.getSideOutput(directTag));
             }
-            for (ViewTree t : plan.viewTrees()) {
+            for (ViewTree t : treePlan.viewTrees()) {
                 if (treeTags.get(t.index()) == null) {
                     continue;
                 }
                 SingleOutputStreamOperator<RootUpdate<T>> tree = ingest.getSideOutput(treeTags.get(t.index()))
                         .keyBy(new TreeKey<>(ViewTreeOperator.keyLength(t)), TupleTypeInfo.INSTANCE)
                         .transform(layout.treeOperator(t.index()).name(), rootType,
-                                new ViewTreeOperator<>(plan, semiring, t.index(), payloadType, deltaType, rootType,
+                                new ViewTreeOperator<>(treePlan, semiring, t.index(), payloadType, deltaType, rootType,
                                         deadLetterTag, layout.shares(), sinkParallelism, sinkMaxParallelism,
                                         options.miniBatch(), options.managedState()))
                         .uid(uidPrefix + "tree-" + t.index())
@@ -148,12 +151,12 @@ final class IvmJobBuilder<T> {
                 roots.add(tree);
             }
             KeySelector<RootUpdate<T>, Tuple> key = layout.hashVariable() != null
-                    ? new RootValueKey<>(rootPositionsOf(layout.hashVariable())) : new CellKey<>();
+                    ? new RootValueKey<>(rootPositionsOf(treePlan, layout.hashVariable())) : new CellKey<>();
             results = union(roots)
                     .keyBy(key, TupleTypeInfo.INSTANCE)
                     .connect(epochs)
                     .transform(layout.sink().name(), resultType,
-                            new BorderSinkOperator<>(plan, semiring, payloadType, rootType, deadLetterTag, changelog,
+                            new BorderSinkOperator<>(treePlan, semiring, payloadType, rootType, deadLetterTag, changelog,
                                     options.managedState()))
                     .uid(uidPrefix + "sink")
                     .setParallelism(sinkParallelism);
@@ -172,7 +175,7 @@ final class IvmJobBuilder<T> {
     }
 
     /** Per view tree, the position of {@code variable} in its root schema. */
-    private int[] rootPositionsOf(String variable) {
+    private static int[] rootPositionsOf(ViewTreePlan plan, String variable) {
         int[] out = new int[plan.viewTrees().size()];
         for (ViewTree t : plan.viewTrees()) {
             out[t.index()] = t.schema().indexOf(variable);

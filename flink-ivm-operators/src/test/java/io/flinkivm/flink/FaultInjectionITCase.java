@@ -3,8 +3,9 @@ package io.flinkivm.flink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PlanKind;
+import io.flinkivm.core.plan.PHierarchicalPlan;
 import io.flinkivm.core.plan.Planner;
+import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
@@ -228,13 +229,13 @@ class FaultInjectionITCase {
                     continue;
                 }
                 MaintenancePlan plan = Planner.plan(q, k);
-                if ((plan.kind() == PlanKind.P_HIERARCHICAL) != pHierarchical) {
+                if ((plan instanceof PHierarchicalPlan) != pHierarchical) {
                     continue;
                 }
                 // Operators whose input has several channels (they hold records back in their state
                 // across checkpoints): a sink keyed by a shared variable, or a join view below a root.
                 if ((shape == Shape.PARALLEL_SINK && FlinkJobLayout.of(plan, 2).hashVariable() == null)
-                        || (shape == Shape.JOIN_VIEW && plan.statefulNodes().isEmpty())) {
+                        || (shape == Shape.JOIN_VIEW && plan instanceof ViewTreePlan trees && trees.statefulNodes().isEmpty())) {
                     continue;
                 }
                 Map<Tuple, T> result = IvmTestJobs.coreSnapshots(plan, k, stream, Set.of((long) INSERTS)).get((long) INSERTS);

@@ -1,7 +1,7 @@
 package io.flinkivm.core.engine;
 
-import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PlanKind;
+import io.flinkivm.core.plan.FallbackPlan;
+import io.flinkivm.core.plan.PHierarchicalPlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.query.Atom;
@@ -25,7 +25,7 @@ public final class AblationEngine<T> implements IvmEngine<T> {
     private final ViewForest<T> forest;
     private final DeltaJoinEngine<T> aboveState;
 
-    public AblationEngine(MaintenancePlan plan, Semiring<T> semiring) {
+    public AblationEngine(PHierarchicalPlan plan, Semiring<T> semiring) {
         this(plan, semiring, MemoryMaps.PLAIN);
     }
 
@@ -33,23 +33,20 @@ public final class AblationEngine<T> implements IvmEngine<T> {
      * An engine that counts its state operations into {@code counts} (for benchmarks and tests; each
      * operation costs a little more).
      */
-    public AblationEngine(MaintenancePlan plan, Semiring<T> semiring, StateCounts counts) {
+    public AblationEngine(PHierarchicalPlan plan, Semiring<T> semiring, StateCounts counts) {
         this(plan, semiring, MemoryMaps.countingInto(Objects.requireNonNull(counts, "counts")));
     }
 
-    private AblationEngine(MaintenancePlan plan, Semiring<T> semiring, MemoryMaps maps) {
+    private AblationEngine(PHierarchicalPlan plan, Semiring<T> semiring, MemoryMaps maps) {
         Engines.checkSemiring(plan, semiring);
-        if (plan.kind() != PlanKind.P_HIERARCHICAL) {
-            throw new IllegalArgumentException("the ablation needs a p-hierarchical plan, got " + plan);
-        }
-        MaintenancePlan rootPlan = Planner.plan(rootQuery(plan), semiring, Planner.Strategy.FALLBACK);
+        FallbackPlan rootPlan = Planner.fallback(rootQuery(plan), semiring);
         this.aboveState = new DeltaJoinEngine<>(rootPlan, semiring, maps);
         this.forest = new ViewForest<>(plan, semiring, new CompiledPlan(plan),
                 (tree, key, delta, old, updated, crosses) -> aboveState.insert(rootRelation(tree), key, delta), maps);
     }
 
     /** The full join of the root views: {@code Q(F) :- V0(F0), ..., Vk(Fk)}. */
-    static ConjunctiveQuery rootQuery(MaintenancePlan plan) {
+    static ConjunctiveQuery rootQuery(PHierarchicalPlan plan) {
         List<Atom> atoms = new ArrayList<>();
         for (ViewTree t : plan.viewTrees()) {
             List<io.flinkivm.core.query.Term> terms = new ArrayList<>();

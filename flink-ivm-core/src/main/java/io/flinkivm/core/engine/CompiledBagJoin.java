@@ -1,8 +1,7 @@
 package io.flinkivm.core.engine;
 
 import io.flinkivm.core.plan.BagNode;
-import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PlanKind;
+import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
 import io.flinkivm.core.plan.ViewTree;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The part of a {@link PlanKind#CYCLIC_P_HIERARCHICAL} plan above the border, compiled to array
+ * The part of a {@link CyclicPHierarchicalPlan} above the border, compiled to array
  * positions: for each bag, its <em>members</em> (the projections onto the bag of the root views
  * that meet it), their hash indexes, and for each member a generic-join program that finds the bag
  * tuples a new member tuple completes; and, as a {@link JoinLayout}, the join tree over the bags.
@@ -87,8 +86,8 @@ public final class CompiledBagJoin extends CompiledJoinTree {
     private final int setCount;
     private final int listCount;
 
-    public CompiledBagJoin(MaintenancePlan plan) {
-        super(checked(plan), bagNodes(plan), bagOrder(plan), "bag");
+    public CompiledBagJoin(CyclicPHierarchicalPlan plan) {
+        super(plan, bagNodes(plan), bagOrder(plan), "bag");
         List<ViewTree> trees = plan.viewTrees();
         List<BagNode> bags = plan.bags();
         List<List<Member>> byTree = new ArrayList<>();
@@ -115,15 +114,8 @@ public final class CompiledBagJoin extends CompiledJoinTree {
         }
     }
 
-    private static MaintenancePlan checked(MaintenancePlan plan) {
-        if (plan.kind() != PlanKind.CYCLIC_P_HIERARCHICAL) {
-            throw new IllegalArgumentException("not a cyclic p-hierarchical plan: " + plan);
-        }
-        return plan;
-    }
-
     /** The join tree over the bags. */
-    private static List<Node> bagNodes(MaintenancePlan plan) {
+    private static List<Node> bagNodes(CyclicPHierarchicalPlan plan) {
         List<Node> out = new ArrayList<>();
         for (BagNode bag : plan.bags()) {
             out.add(new Node(bag.variables(), bag.parent(), bag.key(), "bag " + bag.index()));
@@ -132,7 +124,7 @@ public final class CompiledBagJoin extends CompiledJoinTree {
     }
 
     /** Bags are numbered in pre-order, root first. */
-    private static int[] bagOrder(MaintenancePlan plan) {
+    private static int[] bagOrder(CyclicPHierarchicalPlan plan) {
         int[] order = new int[plan.bags().size()];
         for (int b = 0; b < order.length; b++) {
             order[b] = b;

@@ -1,7 +1,7 @@
 package io.flinkivm.core.engine;
 
-import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.ViewTree;
+import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Tuple;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +24,7 @@ public abstract class CompiledJoinTree implements JoinLayout {
     record Node(List<String> schema, int parent, List<String> key, String name) {
     }
 
-    private final MaintenancePlan plan;
+    private final ViewTreePlan plan;
     private final int[][] rootKeyInHead;
     private final int[] parent;
     private final int[][] children;
@@ -41,7 +41,7 @@ public abstract class CompiledJoinTree implements JoinLayout {
      * @param order the nodes in pre-order, root first
      * @param kind what a node is, for messages ("root view", "bag")
      */
-    CompiledJoinTree(MaintenancePlan plan, List<Node> nodes, int[] order, String kind) {
+    CompiledJoinTree(ViewTreePlan plan, List<Node> nodes, int[] order, String kind) {
         this.plan = plan;
         List<String> head = plan.query().head();
         List<ViewTree> trees = plan.viewTrees();
@@ -121,7 +121,7 @@ public abstract class CompiledJoinTree implements JoinLayout {
         return out;
     }
 
-    public MaintenancePlan plan() {
+    public ViewTreePlan plan() {
         return plan;
     }
 

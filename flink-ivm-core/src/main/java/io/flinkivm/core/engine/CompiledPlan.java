@@ -1,11 +1,11 @@
 package io.flinkivm.core.engine;
 
+import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
 import io.flinkivm.core.plan.JoinTreeNode;
-import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PlanKind;
-import io.flinkivm.core.plan.Route;
+import io.flinkivm.core.plan.PHierarchicalPlan;
 import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.plan.ViewTree;
+import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
@@ -15,10 +15,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A p-hierarchical {@link MaintenancePlan} compiled to array positions: which projection of a delta's
+ * A {@link ViewTreePlan} compiled to array positions: which projection of a delta's
  * tuple goes where. Built once per runtime (the in-memory engine, or each Flink task in {@code open()}).
  * As a {@link JoinLayout} it is the join tree over the root views; for a
- * {@link PlanKind#CYCLIC_P_HIERARCHICAL} plan only the part below the border is compiled here, the
+ * {@link CyclicPHierarchicalPlan} only the part below the border is compiled here, the
  * layout has no nodes, and the join over the bags is {@link CompiledBagJoin}.
  */
 public final class CompiledPlan extends CompiledJoinTree {
@@ -27,8 +27,8 @@ public final class CompiledPlan extends CompiledJoinTree {
     private final int[][] atomKeyPositions;
     private final int[][] nodeKeyPositions;
 
-    public CompiledPlan(MaintenancePlan plan) {
-        super(checked(plan), joinNodes(plan), joinOrder(plan), "root view");
+    public CompiledPlan(ViewTreePlan plan) {
+        super(plan, joinNodes(plan), joinOrder(plan), "root view");
         ConjunctiveQuery q = plan.query();
         Map<String, List<Integer>> byRelation = new HashMap<>();
         for (Atom a : q.body()) {
@@ -48,20 +48,13 @@ public final class CompiledPlan extends CompiledJoinTree {
         }
     }
 
-    private static MaintenancePlan checked(MaintenancePlan plan) {
-        if (plan.kind() != PlanKind.P_HIERARCHICAL && plan.kind() != PlanKind.CYCLIC_P_HIERARCHICAL) {
-            throw new IllegalArgumentException("not a p-hierarchical plan: " + plan);
-        }
-        return plan;
-    }
-
     /** The join tree over the root views; none in the cyclic plan. */
-    private static List<Node> joinNodes(MaintenancePlan plan) {
+    private static List<Node> joinNodes(ViewTreePlan plan) {
         List<Node> out = new ArrayList<>();
-        if (plan.kind() != PlanKind.P_HIERARCHICAL) {
+        if (!(plan instanceof PHierarchicalPlan acyclic)) {
             return out;
         }
-        List<JoinTreeNode> join = plan.joinTree();
+        List<JoinTreeNode> join = acyclic.joinTree();
         for (ViewTree t : plan.viewTrees()) {
             JoinTreeNode j = join.get(t.index());
             out.add(new Node(t.schema(), j.parent(), j.key(), t.displayName()));
@@ -69,9 +62,9 @@ public final class CompiledPlan extends CompiledJoinTree {
         return out;
     }
 
-    private static int[] joinOrder(MaintenancePlan plan) {
-        return plan.kind() != PlanKind.P_HIERARCHICAL ? new int[0]
-                : plan.joinOrder().stream().mapToInt(Integer::intValue).toArray();
+    private static int[] joinOrder(ViewTreePlan plan) {
+        return plan instanceof PHierarchicalPlan acyclic
+                ? acyclic.joinOrder().stream().mapToInt(Integer::intValue).toArray() : new int[0];
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.flinkivm.core.engine;
 
-import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PlanKind;
+import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
@@ -20,7 +19,7 @@ public final class CyclicPHierarchicalEngine<T> implements IvmEngine<T> {
     private final CyclicBooleanJoin join;
     private long bagTuples;
 
-    public CyclicPHierarchicalEngine(MaintenancePlan plan, Semiring<T> semiring) {
+    public CyclicPHierarchicalEngine(CyclicPHierarchicalPlan plan, Semiring<T> semiring) {
         this(plan, semiring, MemoryMaps.PLAIN);
     }
 
@@ -28,15 +27,12 @@ public final class CyclicPHierarchicalEngine<T> implements IvmEngine<T> {
      * An engine that counts its state operations into {@code counts} (for benchmarks and tests; each
      * operation costs a little more).
      */
-    public CyclicPHierarchicalEngine(MaintenancePlan plan, Semiring<T> semiring, StateCounts counts) {
+    public CyclicPHierarchicalEngine(CyclicPHierarchicalPlan plan, Semiring<T> semiring, StateCounts counts) {
         this(plan, semiring, MemoryMaps.countingInto(Objects.requireNonNull(counts, "counts")));
     }
 
-    private CyclicPHierarchicalEngine(MaintenancePlan plan, Semiring<T> semiring, MemoryMaps maps) {
+    private CyclicPHierarchicalEngine(CyclicPHierarchicalPlan plan, Semiring<T> semiring, MemoryMaps maps) {
         Engines.checkSemiring(plan, semiring);
-        if (plan.kind() != PlanKind.CYCLIC_P_HIERARCHICAL) {
-            throw new IllegalArgumentException("not a cyclic p-hierarchical plan: " + plan);
-        }
         this.semiring = semiring;
         CompiledPlan compiled = new CompiledPlan(plan);
         CompiledBagJoin bags = new CompiledBagJoin(plan);

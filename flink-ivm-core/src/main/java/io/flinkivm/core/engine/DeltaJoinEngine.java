@@ -1,6 +1,6 @@
 package io.flinkivm.core.engine;
 
-import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
@@ -17,7 +17,7 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
     private final Store<T> store;
     private long inserts;
 
-    public DeltaJoinEngine(MaintenancePlan plan, Semiring<T> semiring) {
+    public DeltaJoinEngine(FallbackPlan plan, Semiring<T> semiring) {
         this(plan, semiring, MemoryMaps.PLAIN);
     }
 
@@ -25,11 +25,11 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
      * An engine that counts its state operations into {@code counts} (for benchmarks and tests; each
      * operation costs a little more).
      */
-    public DeltaJoinEngine(MaintenancePlan plan, Semiring<T> semiring, StateCounts counts) {
+    public DeltaJoinEngine(FallbackPlan plan, Semiring<T> semiring, StateCounts counts) {
         this(plan, semiring, MemoryMaps.countingInto(Objects.requireNonNull(counts, "counts")));
     }
 
-    DeltaJoinEngine(MaintenancePlan plan, Semiring<T> semiring, MemoryMaps maps) {
+    DeltaJoinEngine(FallbackPlan plan, Semiring<T> semiring, MemoryMaps maps) {
         this.semiring = semiring;
         this.logic = new DeltaJoinLogic<>(plan, semiring);
         this.store = new Store<>(logic, maps);

@@ -1,8 +1,7 @@
 package io.flinkivm.core.engine;
 
 import io.flinkivm.core.plan.DeltaJoinStep;
-import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PlanKind;
+import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.AtomMatcher;
 import io.flinkivm.core.query.ConjunctiveQuery;
@@ -36,11 +35,8 @@ public final class DeltaJoinLogic<T> {
     private final AtomMatcher[] matchers;
     private final StateUndo undo = new StateUndo();
 
-    public DeltaJoinLogic(MaintenancePlan plan, Semiring<T> semiring) {
+    public DeltaJoinLogic(FallbackPlan plan, Semiring<T> semiring) {
         Engines.checkSemiring(plan, semiring);
-        if (plan.kind() != PlanKind.FALLBACK_DELTA_JOIN) {
-            throw new IllegalArgumentException("not a delta-join plan: " + plan);
-        }
         this.semiring = semiring;
         this.query = plan.query();
         List<String> vars = query.variables();

@@ -1,6 +1,9 @@
 package io.flinkivm.core.engine;
 
+import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
+import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.PHierarchicalPlan;
 import io.flinkivm.core.semiring.Semiring;
 
 /** Creates the in-memory engine for a plan. */
@@ -10,11 +13,13 @@ public final class Engines {
 
     /** The engine for {@code plan}: the p-hierarchical engine (acyclic or cyclic) or the delta-join fallback. */
     public static <T> IvmEngine<T> create(MaintenancePlan plan, Semiring<T> semiring) {
-        return switch (plan.kind()) {
-            case P_HIERARCHICAL -> new PHierarchicalEngine<>(plan, semiring);
-            case CYCLIC_P_HIERARCHICAL -> new CyclicPHierarchicalEngine<>(plan, semiring);
-            case FALLBACK_DELTA_JOIN -> new DeltaJoinEngine<>(plan, semiring);
-        };
+        if (plan instanceof PHierarchicalPlan p) {
+            return new PHierarchicalEngine<>(p, semiring);
+        }
+        if (plan instanceof CyclicPHierarchicalPlan p) {
+            return new CyclicPHierarchicalEngine<>(p, semiring);
+        }
+        return new DeltaJoinEngine<>((FallbackPlan) plan, semiring);
     }
 
     /**
@@ -22,11 +27,13 @@ public final class Engines {
      * into {@code counts} (for benchmarks and tests).
      */
     public static <T> IvmEngine<T> create(MaintenancePlan plan, Semiring<T> semiring, StateCounts counts) {
-        return switch (plan.kind()) {
-            case P_HIERARCHICAL -> new PHierarchicalEngine<>(plan, semiring, counts);
-            case CYCLIC_P_HIERARCHICAL -> new CyclicPHierarchicalEngine<>(plan, semiring, counts);
-            case FALLBACK_DELTA_JOIN -> new DeltaJoinEngine<>(plan, semiring, counts);
-        };
+        if (plan instanceof PHierarchicalPlan p) {
+            return new PHierarchicalEngine<>(p, semiring, counts);
+        }
+        if (plan instanceof CyclicPHierarchicalPlan p) {
+            return new CyclicPHierarchicalEngine<>(p, semiring, counts);
+        }
+        return new DeltaJoinEngine<>((FallbackPlan) plan, semiring, counts);
     }
 
     static void checkSemiring(MaintenancePlan plan, Semiring<?> semiring) {

@@ -1,7 +1,7 @@
 package io.flinkivm.core.engine;
 
-import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.ViewNode;
+import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Tuple;
 import java.util.Arrays;
 
@@ -21,12 +21,12 @@ public final class MemoryViewTreeStore<T> implements ViewTreeStore<T>, ChildPayl
     private int base;
 
     /** Maps for the stateful views of {@code plan} (of tree {@code tree}, or of every tree if it is -1), no undo log. */
-    public MemoryViewTreeStore(MaintenancePlan plan, int tree) {
+    public MemoryViewTreeStore(ViewTreePlan plan, int tree) {
         this(plan, tree, MemoryMaps.PLAIN, null);
     }
 
     @SuppressWarnings("unchecked")
-    MemoryViewTreeStore(MaintenancePlan plan, int tree, MemoryMaps maps, UndoLog undo) {
+    MemoryViewTreeStore(ViewTreePlan plan, int tree, MemoryMaps maps, UndoLog undo) {
         views = new OpenHashMap[plan.viewNodes().size()];
         for (ViewNode n : plan.viewNodes()) {
             if (n.isStateful() && (tree < 0 || n.tree() == tree)) {

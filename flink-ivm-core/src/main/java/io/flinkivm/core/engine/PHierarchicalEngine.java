@@ -1,6 +1,6 @@
 package io.flinkivm.core.engine;
 
-import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.PHierarchicalPlan;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
@@ -17,7 +17,7 @@ public final class PHierarchicalEngine<T> implements IvmEngine<T> {
     private final MemoryBooleanJoinStore joinStore;
     private final BooleanJoin join;
 
-    public PHierarchicalEngine(MaintenancePlan plan, Semiring<T> semiring) {
+    public PHierarchicalEngine(PHierarchicalPlan plan, Semiring<T> semiring) {
         this(plan, semiring, MemoryMaps.PLAIN);
     }
 
@@ -25,11 +25,11 @@ public final class PHierarchicalEngine<T> implements IvmEngine<T> {
      * An engine that counts its state operations into {@code counts} (for benchmarks and tests; each
      * operation costs a little more).
      */
-    public PHierarchicalEngine(MaintenancePlan plan, Semiring<T> semiring, StateCounts counts) {
+    public PHierarchicalEngine(PHierarchicalPlan plan, Semiring<T> semiring, StateCounts counts) {
         this(plan, semiring, MemoryMaps.countingInto(Objects.requireNonNull(counts, "counts")));
     }
 
-    private PHierarchicalEngine(MaintenancePlan plan, Semiring<T> semiring, MemoryMaps maps) {
+    private PHierarchicalEngine(PHierarchicalPlan plan, Semiring<T> semiring, MemoryMaps maps) {
         Engines.checkSemiring(plan, semiring);
         this.semiring = semiring;
         CompiledPlan compiled = new CompiledPlan(plan);

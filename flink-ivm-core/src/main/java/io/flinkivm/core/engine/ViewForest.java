@@ -1,6 +1,6 @@
 package io.flinkivm.core.engine;
 
-import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.AtomMatcher;
 import io.flinkivm.core.query.Tuple;
@@ -43,13 +43,13 @@ final class ViewForest<T> {
     private long inserts;
     private long borderCrossings;
 
-    ViewForest(MaintenancePlan plan, Semiring<T> semiring, CompiledPlan compiled, RootListener<T> listener) {
+    ViewForest(ViewTreePlan plan, Semiring<T> semiring, CompiledPlan compiled, RootListener<T> listener) {
         this(plan, semiring, compiled, listener, MemoryMaps.PLAIN);
     }
 
     /** With the join views' and root views' maps made by {@code maps}. */
     @SuppressWarnings("unchecked")
-    ViewForest(MaintenancePlan plan, Semiring<T> semiring, CompiledPlan compiled, RootListener<T> listener,
+    ViewForest(ViewTreePlan plan, Semiring<T> semiring, CompiledPlan compiled, RootListener<T> listener,
             MemoryMaps maps) {
         this.semiring = semiring;
         this.compiled = compiled;

@@ -1,8 +1,8 @@
 package io.flinkivm.core.engine;
 
-import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Route;
 import io.flinkivm.core.plan.ViewNode;
+import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Arrays;
@@ -38,7 +38,7 @@ public final class ViewTreeLogic<T> {
     public ViewTreeLogic(Semiring<T> semiring, CompiledPlan compiled) {
         this.semiring = semiring;
         this.compiled = compiled;
-        MaintenancePlan plan = compiled.plan();
+        ViewTreePlan plan = compiled.plan();
         int atoms = plan.query().body().size();
         atomRoutes = new Route[atoms];
         for (int a = 0; a < atoms; a++) {

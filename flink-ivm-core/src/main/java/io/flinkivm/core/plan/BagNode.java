@@ -4,11 +4,11 @@ import java.io.Serializable;
 import java.util.List;
 
 /**
- * A bag of the tree decomposition above the border ({@link PlanKind#CYCLIC_P_HIERARCHICAL}). It
+ * A bag of the tree decomposition above the border ({@link CyclicPHierarchicalPlan}). It
  * materializes the Boolean join of the projections onto its variables of the root views that meet
  * it; the bags then form an α-acyclic join tree, maintained like the acyclic plan's.
  *
- * @param index position in {@link MaintenancePlan#bags()}; pre-order, so bag 0 is the root and a
+ * @param index position in {@link CyclicPHierarchicalPlan#bags()}; pre-order, so bag 0 is the root and a
  *     parent precedes its children
  * @param variables χ(t), in head order
  * @param rho ρ* of the bag over the root schemas: its materialization holds at most N^ρ* tuples

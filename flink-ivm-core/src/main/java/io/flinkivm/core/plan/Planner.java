@@ -22,8 +22,8 @@ import java.util.Set;
  * Turns a query and a semiring into a {@link MaintenancePlan}: the paper's plan (Algorithms 1 and 2,
  * indicator projections, the Boolean join above the border) for p-hierarchical queries over positive
  * semirings, and first-order delta joins for everything else. Above the border the plan joins the
- * root views along a join tree when their join is α-acyclic ({@link PlanKind#P_HIERARCHICAL}), and
- * along the bags of a minimum-width tree decomposition otherwise ({@link PlanKind#CYCLIC_P_HIERARCHICAL},
+ * root views along a join tree when their join is α-acyclic ({@link PHierarchicalPlan}), and
+ * along the bags of a minimum-width tree decomposition otherwise ({@link CyclicPHierarchicalPlan},
  * within {@link TreeDecompositions}' size limits; beyond them the fallback, with the reason).
  */
 public final class Planner {
@@ -66,6 +66,34 @@ public final class Planner {
      */
     public static MaintenancePlan plan(ConjunctiveQuery query, String semiring, Set<SemiringProperty> properties,
             Strategy strategy) {
+        checkPlannable(query, semiring, properties);
+        Classification classification = QueryClassifier.classify(query);
+        Attempt attempt = attempt(query, semiring, properties, classification, strategy);
+        if (attempt instanceof Attempt.Planned planned) {
+            return planned.plan();
+        }
+        List<String> reasons = ((Attempt.Refused) attempt).reasons();
+        if (strategy == Strategy.P_HIERARCHICAL) {
+            throw new UnsupportedPlanException("the p-hierarchical plan does not apply to " + query + " over "
+                    + semiring + ": " + String.join("; ", reasons) + ". Use the fallback (delta-join) plan instead.");
+        }
+        return fallback(query, semiring, properties, classification, reasons);
+    }
+
+    /**
+     * The fallback plan for {@code query} over {@code semiring}: {@link #plan} with
+     * {@link Strategy#FALLBACK}, typed.
+     *
+     * @throws UnsupportedPlanException if the query is too large
+     */
+    public static FallbackPlan fallback(ConjunctiveQuery query, Semiring<?> semiring) {
+        checkPlannable(query, semiring.name(), semiring.properties());
+        Classification classification = QueryClassifier.classify(query);
+        return fallback(query, semiring.name(), semiring.properties(), classification,
+                refusals(semiring.name(), semiring.properties(), classification, Strategy.FALLBACK));
+    }
+
+    private static void checkPlannable(ConjunctiveQuery query, String semiring, Set<SemiringProperty> properties) {
         if (query.body().size() > MAX_ATOMS) {
             throw new UnsupportedPlanException("query too large to plan: " + query.body().size()
                     + " atoms, at most " + MAX_ATOMS + " are supported");
@@ -78,7 +106,38 @@ public final class Planner {
             throw new UnsupportedPlanException("semiring " + semiring
                     + " does not declare COMMUTATIVE; flink-ivm needs commutative semirings");
         }
-        Classification classification = QueryClassifier.classify(query);
+    }
+
+    /** The outcome of trying the paper's plan: the plan, or why it does not apply. */
+    sealed interface Attempt {
+        /** The paper's plan applies. */
+        record Planned(ViewTreePlan plan) implements Attempt {
+        }
+
+        /** It does not, for these reasons (at least one). */
+        record Refused(List<String> reasons) implements Attempt {
+            public Refused {
+                reasons = List.copyOf(reasons);
+                if (reasons.isEmpty()) {
+                    throw new IllegalArgumentException("a refusal needs a reason");
+                }
+            }
+        }
+    }
+
+    /** Tries the paper's plan (acyclic or cyclic above the border). */
+    static Attempt attempt(ConjunctiveQuery query, String semiring, Set<SemiringProperty> properties,
+            Classification classification, Strategy strategy) {
+        List<String> reasons = refusals(semiring, properties, classification, strategy);
+        if (!reasons.isEmpty()) {
+            return new Attempt.Refused(reasons);
+        }
+        return new Builder(query, semiring, properties, classification).build();
+    }
+
+    /** Why the paper's plan does not apply, before trying it: the strategy, the query's class, the semiring. */
+    private static List<String> refusals(String semiring, Set<SemiringProperty> properties,
+            Classification classification, Strategy strategy) {
         List<String> reasons = new ArrayList<>();
         if (strategy == Strategy.FALLBACK) {
             reasons.add("the fallback plan was requested");
@@ -92,27 +151,16 @@ public final class Planner {
             reasons.add("semiring " + semiring + " is not positive (a+b=0 or a·b=0 with non-zero operands is"
                     + " possible), so the Boolean border could drop live tuples");
         }
-        if (reasons.isEmpty()) {
-            MaintenancePlan plan = new Builder(query, semiring, properties, classification).build(reasons);
-            if (plan != null) {
-                return plan;
-            }
-        }
-        if (strategy == Strategy.P_HIERARCHICAL) {
-            throw new UnsupportedPlanException("the p-hierarchical plan does not apply to " + query + " over "
-                    + semiring + ": " + String.join("; ", reasons) + ". Use the fallback (delta-join) plan instead.");
-        }
-        return fallback(query, semiring, properties, classification, reasons);
+        return reasons;
     }
 
-    private static MaintenancePlan fallback(ConjunctiveQuery query, String semiring, Set<SemiringProperty> properties,
+    private static FallbackPlan fallback(ConjunctiveQuery query, String semiring, Set<SemiringProperty> properties,
             Classification classification, List<String> reasons) {
         List<List<DeltaJoinStep>> deltaJoins = new ArrayList<>();
         for (Atom a : query.body()) {
             deltaJoins.add(deltaJoinOrder(query, a));
         }
-        return new MaintenancePlan(query, semiring, properties, classification, PlanKind.FALLBACK_DELTA_JOIN,
-                reasons, List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), deltaJoins);
+        return new FallbackPlan(query, semiring, properties, classification, reasons, deltaJoins);
     }
 
     /** Greedy join order: next the atom sharing most bound variables (lowest index on ties). */
@@ -150,8 +198,8 @@ public final class Planner {
     }
 
     /**
-     * Builds the p-hierarchical plan; returns null (with a reason added) if the Boolean join is cyclic
-     * and too large for the tree decomposition search.
+     * Builds the p-hierarchical plan; refuses if the Boolean join is cyclic and too large for the tree
+     * decomposition search.
      */
     private static final class Builder {
         private final ConjunctiveQuery query;
@@ -184,7 +232,7 @@ public final class Planner {
             return inter.equals(ax);
         }
 
-        MaintenancePlan build(List<String> reasons) {
+        Attempt build() {
             List<String> bound = query.bound();
             for (String v : bound) {
                 at.put(v, query.atomsOf(v));
@@ -285,15 +333,14 @@ public final class Planner {
             if (!gyo.acyclic()) {
                 String tooLarge = TreeDecompositions.limitViolation(schemas);
                 if (tooLarge == null) {
-                    return cyclic(trees, atomRoutes, nodeRoutes, schemas);
+                    return new Attempt.Planned(cyclic(trees, atomRoutes, nodeRoutes, schemas));
                 }
                 List<String> left = new ArrayList<>();
                 for (int e : gyo.residual()) {
                     left.add("V[" + String.join(",", schemas.get(e)) + "]");
                 }
-                reasons.add("the Boolean join of the root views is cyclic (GYO leaves " + String.join(", ", left)
-                        + ") and too large for the tree decomposition search: " + tooLarge);
-                return null;
+                return new Attempt.Refused(List.of("the Boolean join of the root views is cyclic (GYO leaves "
+                        + String.join(", ", left) + ") and too large for the tree decomposition search: " + tooLarge));
             }
             int[] parent = rerootAtWidest(gyo.parent(), schemas);
             List<JoinTreeNode> joinTree = new ArrayList<>();
@@ -313,15 +360,15 @@ public final class Planner {
             }
             List<Integer> joinOrder = new ArrayList<>();
             preorder(root, parent, joinOrder);
-            return new MaintenancePlan(query, semiring, properties, classification, PlanKind.P_HIERARCHICAL,
-                    List.of(), trees, nodes, atomRoutes, nodeRoutes, joinTree, joinOrder, List.of());
+            return new Attempt.Planned(new PHierarchicalPlan(query, semiring, properties, classification,
+                    new ViewTreeForest(trees, nodes, atomRoutes, nodeRoutes), joinTree, joinOrder));
         }
 
         /**
          * The cyclic plan: the bags of a minimum-width tree decomposition of the root schemas, each
          * joining the root views that meet it (a view with an empty schema joins at the root bag).
          */
-        private MaintenancePlan cyclic(List<ViewTree> trees, List<Route> atomRoutes, List<Route> nodeRoutes,
+        private CyclicPHierarchicalPlan cyclic(List<ViewTree> trees, List<Route> atomRoutes, List<Route> nodeRoutes,
                 List<List<String>> schemas) {
             TreeDecomposition td = TreeDecompositions.optimal(schemas);
             List<BagNode> bags = new ArrayList<>();
@@ -351,8 +398,8 @@ public final class Planner {
                 }
                 bags.add(new BagNode(b, variables, td.rho().get(b), parent, key, members));
             }
-            return new MaintenancePlan(query, semiring, properties, classification, PlanKind.CYCLIC_P_HIERARCHICAL,
-                    List.of(), trees, nodes, atomRoutes, nodeRoutes, List.of(), List.of(), List.of(), bags, td.width());
+            return new CyclicPHierarchicalPlan(query, semiring, properties, classification,
+                    new ViewTreeForest(trees, nodes, atomRoutes, nodeRoutes), bags, td.width());
         }
 
         /** Re-roots the join tree at the widest schema (lowest index on ties), for a readable plan. */

@@ -11,7 +11,7 @@ import java.util.List;
  * variables' projection views. A node with one child is Alg. 2's redundant join view: it keeps no
  * state and passes each delta on under the shorter key.
  *
- * @param id index of this node in {@link MaintenancePlan#viewNodes()}
+ * @param id index of this node in {@link ViewTreePlan#viewNodes()}
  * @param tree index of its view tree
  * @param variable the bound variable X
  * @param schema path(X): the tree's free variables (head order), then X's bound ancestors from the

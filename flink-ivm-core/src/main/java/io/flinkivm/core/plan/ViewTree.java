@@ -8,7 +8,7 @@ import java.util.List;
  * or a trivial tree made of one atom whose variables are all free. Its root view over the
  * subquery's free variables is cast to the Boolean semiring at the border.
  *
- * @param index index in {@link MaintenancePlan#viewTrees()}
+ * @param index index in {@link ViewTreePlan#viewTrees()}
  * @param schema the root view's schema: the subquery's free variables in head order
  * @param rootNode id of the top bound variable's node, or -1 for a trivial tree
  * @param atoms the atoms of the subquery, in body order

@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkivm.core.oracle.KDatabase;
 import io.flinkivm.core.oracle.NaiveEvaluator;
-import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PlanKind;
+import io.flinkivm.core.plan.PHierarchicalPlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
@@ -35,8 +34,7 @@ class AblationEngineTest {
         int checked = 0;
         for (long seed = 1; checked < 150 && seed < 2000; seed++) {
             DifferentialCase<T> c = DifferentialCase.generate(k, seed);
-            MaintenancePlan plan = Planner.plan(c.query(), k);
-            if (plan.kind() != PlanKind.P_HIERARCHICAL) {
+            if (!(Planner.plan(c.query(), k) instanceof PHierarchicalPlan plan)) {
                 continue;
             }
             checked++;

@@ -3,8 +3,8 @@ package io.flinkivm.core.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
+import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
@@ -23,7 +23,7 @@ class ViewForestTest {
     private CompiledPlan compiled;
 
     private ViewForest<Long> forest(String query) {
-        MaintenancePlan plan = Planner.plan(QueryParser.parse(query), N);
+        ViewTreePlan plan = (ViewTreePlan) Planner.plan(QueryParser.parse(query), N);
         compiled = new CompiledPlan(plan);
         return new ViewForest<>(plan, N, compiled, (tree, key, delta, old, updated, crosses) -> {
             deltas.add(tree + ":" + key + "+" + delta);

@@ -2,18 +2,19 @@ package io.flinkivm.examples.bench;
 
 import io.flinkivm.core.engine.AblationEngine;
 import io.flinkivm.core.engine.DeltaJoinEngine;
+import io.flinkivm.core.engine.Engines;
 import io.flinkivm.core.engine.IvmEngine;
 import io.flinkivm.core.engine.PHierarchicalEngine;
 import io.flinkivm.core.engine.ResultTuple;
 import io.flinkivm.core.engine.StateCounts;
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PlanKind;
+import io.flinkivm.core.plan.PHierarchicalPlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.PayloadOverflowException;
 import java.time.Duration;
-import io.flinkivm.core.query.Tuple;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -99,8 +100,8 @@ final class CoreEngineSystem implements SystemUnderTest {
     }
 
     static boolean isPHierarchical(Workload workload) {
-        return Planner.plan(QueryParser.parse(workload.query()), NaturalSemiring.INSTANCE, Planner.Strategy.AUTO).kind()
-                == PlanKind.P_HIERARCHICAL;
+        return Planner.plan(QueryParser.parse(workload.query()), NaturalSemiring.INSTANCE, Planner.Strategy.AUTO)
+                instanceof PHierarchicalPlan;
     }
 
     @Override
@@ -130,9 +131,9 @@ final class CoreEngineSystem implements SystemUnderTest {
     private IvmEngine<Long> engine(MaintenancePlan plan, StateCounts counts) {
         NaturalSemiring n = NaturalSemiring.INSTANCE;
         return switch (kind) {
-            case P_HIERARCHICAL -> counts == null ? new PHierarchicalEngine<>(plan, n) : new PHierarchicalEngine<>(plan, n, counts);
-            case ABLATION -> counts == null ? new AblationEngine<>(plan, n) : new AblationEngine<>(plan, n, counts);
-            case FALLBACK -> counts == null ? new DeltaJoinEngine<>(plan, n) : new DeltaJoinEngine<>(plan, n, counts);
+            case P_HIERARCHICAL, FALLBACK -> counts == null ? Engines.create(plan, n) : Engines.create(plan, n, counts);
+            case ABLATION -> counts == null ? new AblationEngine<>((PHierarchicalPlan) plan, n)
+                    : new AblationEngine<>((PHierarchicalPlan) plan, n, counts);
             case HASH_MAP -> throw new AssertionError();
         };
     }

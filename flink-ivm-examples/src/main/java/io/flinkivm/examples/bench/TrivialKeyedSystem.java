@@ -1,7 +1,7 @@
 package io.flinkivm.examples.bench;
 
+import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.flink.FlinkIvm;
@@ -69,7 +69,7 @@ final class TrivialKeyedSystem implements FlinkSystem {
     }
 
     private static String path(MaintenancePlan plan) {
-        if (plan.kind() == PlanKind.FALLBACK_DELTA_JOIN) {
+        if (plan instanceof FallbackPlan) {
             return "ingest → fallback";
         }
         return keyedHops(plan) == 2 ? "ingest → view tree → sink" : "ingest → sink";

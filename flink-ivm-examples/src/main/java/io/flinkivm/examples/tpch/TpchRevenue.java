@@ -1,9 +1,8 @@
 package io.flinkivm.examples.tpch;
 
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PlanKind;
+import io.flinkivm.core.plan.PHierarchicalPlan;
 import io.flinkivm.core.plan.Planner;
-import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
@@ -75,12 +74,12 @@ public final class TpchRevenue {
      *
      * @throws IllegalStateException if the planner did not choose the p-hierarchical plan
      */
-    public static MaintenancePlan plan() {
+    public static PHierarchicalPlan plan() {
         MaintenancePlan plan = Planner.plan(query(), NaturalSemiring.INSTANCE);
-        if (plan.kind() != PlanKind.P_HIERARCHICAL) {
+        if (!(plan instanceof PHierarchicalPlan acyclic)) {
             throw new IllegalStateException("expected a p-hierarchical plan for " + QUERY + ", got " + plan.kind());
         }
-        return plan;
+        return acyclic;
     }
 
     /**

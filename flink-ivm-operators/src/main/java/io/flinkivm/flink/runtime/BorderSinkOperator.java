@@ -11,16 +11,17 @@ import io.flinkivm.core.engine.KeyValueState;
 import io.flinkivm.core.engine.OpenHashMap;
 import io.flinkivm.core.engine.ResultTuple;
 import io.flinkivm.core.engine.RootViewLogic;
-import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PlanKind;
+import io.flinkivm.core.partition.HyperCube;
+import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
+import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.state.FlinkJoinMaps;
 import io.flinkivm.flink.state.KeyGroupStates;
+import io.flinkivm.flink.state.MapStateAdapter;
 import io.flinkivm.flink.state.MemoryJoinMaps;
 import io.flinkivm.flink.state.MemoryMapCodec;
-import io.flinkivm.flink.state.MapStateAdapter;
 import io.flinkivm.flink.state.StateNames;
 import io.flinkivm.flink.types.TupleTypeInfo;
 import java.io.IOException;
@@ -35,9 +36,9 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
-import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.OutputTag;
@@ -62,7 +63,7 @@ import org.apache.flink.util.OutputTag;
 public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate<T>, T> {
     private static final long serialVersionUID = 2L;
 
-    private final MaintenancePlan plan;
+    private final ViewTreePlan plan;
     private final Semiring<T> semiring;
     private final TypeInformation<T> payloadType;
     private final OutputTag<DeadLetter> deadLetters;
@@ -146,13 +147,10 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
         }
     }
 
-    public BorderSinkOperator(MaintenancePlan plan, Semiring<T> semiring, TypeInformation<T> payloadType,
+    public BorderSinkOperator(ViewTreePlan plan, Semiring<T> semiring, TypeInformation<T> payloadType,
             TypeInformation<RootUpdate<T>> inputType, OutputTag<DeadLetter> deadLetters, boolean changelog,
             boolean managedState) {
         super(inputType, changelog, payloadType);
-        if (plan.kind() == PlanKind.FALLBACK_DELTA_JOIN) {
-            throw new IllegalArgumentException("the border sink needs a p-hierarchical plan: " + plan);
-        }
         this.plan = plan;
         this.semiring = semiring;
         this.payloadType = payloadType;
@@ -171,7 +169,7 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
         super.initializeState(context);
         restored = context.isRestored();
         compiled = new CompiledPlan(plan);
-        bagLayout = plan.kind() == PlanKind.CYCLIC_P_HIERARCHICAL ? new CompiledBagJoin(plan) : null;
+        bagLayout = plan instanceof CyclicPHierarchicalPlan cyclic ? new CompiledBagJoin(cyclic) : null;
         payloadSerializer = payloadType.createSerializer(getExecutionConfig().getSerializerConfig());
         if (!managedState && KeyGroupStates.fits(getKeyedStateBackend())) {
             // One part per key group, whose keys' joins may share maps: every join key of the acyclic

@@ -2,7 +2,8 @@ package io.flinkivm.flink.runtime;
 
 import io.flinkivm.core.engine.DeltaJoinLogic;
 import io.flinkivm.core.engine.ResultTuple;
-import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.partition.HyperCube;
+import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.state.FlinkDeltaJoinStore;
@@ -24,7 +25,7 @@ import org.apache.flink.util.OutputTag;
 public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T> {
     private static final long serialVersionUID = 2L;
 
-    private final MaintenancePlan plan;
+    private final FallbackPlan plan;
     private final Semiring<T> semiring;
     private final TypeInformation<T> payloadType;
     private final OutputTag<DeadLetter> deadLetters;
@@ -33,7 +34,7 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
     private transient FlinkDeltaJoinStore<T> store;
     private transient Counter failed;
 
-    public DeltaJoinOperator(MaintenancePlan plan, Semiring<T> semiring, TypeInformation<T> payloadType,
+    public DeltaJoinOperator(FallbackPlan plan, Semiring<T> semiring, TypeInformation<T> payloadType,
             TypeInformation<Delta<T>> deltaType, OutputTag<DeadLetter> deadLetters, boolean changelog) {
         super(deltaType, changelog, payloadType);
         this.plan = plan;

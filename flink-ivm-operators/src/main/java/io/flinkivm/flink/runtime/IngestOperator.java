@@ -3,8 +3,8 @@ package io.flinkivm.flink.runtime;
 import io.flinkivm.core.engine.CompiledPlan;
 import io.flinkivm.core.partition.CellRouter;
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.ViewTree;
+import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.AtomMatcher;
 import io.flinkivm.core.query.ConjunctiveQuery;
@@ -101,14 +101,14 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         if (snapshotEvery < 0 || progressEvery < 0 || periodMillis < 0) {
             throw new IllegalArgumentException("snapshotEvery, progressEvery and periodMillis must be >= 0");
         }
-        if ((plan.kind() == PlanKind.FALLBACK_DELTA_JOIN) != routes.isFallback()
-                || (!routes.isFallback() && routes.trees() != plan.viewTrees().size())) {
+        ViewTreePlan trees = plan instanceof ViewTreePlan v ? v : null;
+        if ((trees == null) != routes.isFallback() || (trees != null && routes.trees() != trees.viewTrees().size())) {
             throw new IllegalArgumentException("the routes do not fit the plan: fallback routes go with the fallback"
                     + " plan, one tree route per view tree with the others");
         }
         for (int t = 0; t < routes.trees(); t++) {
-            if (routes.treeTag(t) == null && !isDirect(plan, plan.viewTrees().get(t))) {
-                throw new IllegalArgumentException("tree " + t + " (" + plan.rootName(plan.viewTrees().get(t))
+            if (routes.treeTag(t) == null && !isDirect(trees, trees.viewTrees().get(t))) {
+                throw new IllegalArgumentException("tree " + t + " (" + trees.rootName(trees.viewTrees().get(t))
                         + ") has state below its root (or an empty schema): it needs its tree operator");
             }
         }
@@ -185,7 +185,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
      * schema is not empty and it has no stateful view, so every atom's delta is the root view's delta
      * at the atom's key (an aggregate tree needs its operator's partial sums).
      */
-    public static boolean isDirect(MaintenancePlan plan, ViewTree t) {
+    public static boolean isDirect(ViewTreePlan plan, ViewTree t) {
         return !t.schema().isEmpty() && plan.statefulNodes().stream().noneMatch(n -> n.tree() == t.index());
     }
 
@@ -213,7 +213,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     public void open() throws Exception {
         super.open();
         query = plan.query();
-        compiled = plan.kind() == PlanKind.FALLBACK_DELTA_JOIN ? null : new CompiledPlan(plan);
+        compiled = plan instanceof ViewTreePlan trees ? new CompiledPlan(trees) : null;
         matchers = new AtomMatcher[query.body().size()];
         for (Atom a : query.body()) {
             matchers[a.index()] = a.matcher();
@@ -235,7 +235,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             }
         } else if (layout != null) {
             treeRouters = new CellRouter[routes.trees()];
-            for (ViewTree t : plan.viewTrees()) {
+            for (ViewTree t : compiled.plan().viewTrees()) {
                 treeRouters[t.index()] = new CellRouter(layout.shares(), t.schema());
             }
         }
@@ -337,7 +337,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             }
             if (compiled != null) {
                 Tuple key = compiled.atomKey(a, matched);
-                int tree = plan.atomRoute(a).tree();
+                int tree = compiled.plan().atomRoute(a).tree();
                 OutputTag<Delta<T>> tag = routes.treeTag(tree);
                 if (tag == null) {
                     toSink(new RootUpdate<>(epoch, tree, key, payload, false, true, null));

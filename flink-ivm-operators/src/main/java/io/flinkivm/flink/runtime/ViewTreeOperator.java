@@ -3,14 +3,15 @@ package io.flinkivm.flink.runtime;
 import io.flinkivm.core.engine.CompiledPlan;
 import io.flinkivm.core.engine.MemoryViewTreeStore;
 import io.flinkivm.core.engine.OpenHashMap;
-import io.flinkivm.core.engine.ViewTreeStore;
 import io.flinkivm.core.engine.RootViewLogic;
 import io.flinkivm.core.engine.ViewTreeLogic;
+import io.flinkivm.core.engine.ViewTreeStore;
 import io.flinkivm.core.partition.CellRouter;
+import io.flinkivm.core.partition.HyperCube;
 import io.flinkivm.core.partition.Shares;
-import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.plan.ViewTree;
+import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.DeadLetter;
@@ -34,10 +35,10 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
-import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
@@ -69,7 +70,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         implements OneInputStreamOperator<Delta<T>, RootUpdate<T>> {
     private static final long serialVersionUID = 1L;
 
-    private final MaintenancePlan plan;
+    private final ViewTreePlan plan;
     private final Semiring<T> semiring;
     private final int tree;
     private final TypeInformation<T> payloadType;
@@ -106,7 +107,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private transient Counter crossings;
     private transient Counter failed;
 
-    public ViewTreeOperator(MaintenancePlan plan, Semiring<T> semiring, int tree, TypeInformation<T> payloadType,
+    public ViewTreeOperator(ViewTreePlan plan, Semiring<T> semiring, int tree, TypeInformation<T> payloadType,
             TypeInformation<Delta<T>> deltaType, TypeInformation<RootUpdate<T>> updateType,
             OutputTag<DeadLetter> deadLetters, Shares sinkShares, int sinkParallelism, int sinkMaxParallelism,
             int batchSize, boolean managedState) {
@@ -140,7 +141,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         final MemoryViewTreeStore<T> views;
         final OpenHashMap<Tuple, T> root = new OpenHashMap<>();
 
-        Part(MaintenancePlan plan, int tree) {
+        Part(ViewTreePlan plan, int tree) {
             views = new MemoryViewTreeStore<>(plan, tree);
         }
     }

@@ -10,10 +10,10 @@ import io.flinkivm.core.oracle.NaiveEvaluator;
 import io.flinkivm.core.partition.CellRouter;
 import io.flinkivm.core.partition.HyperCube;
 import io.flinkivm.core.partition.Shares;
-import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.ViewTree;
+import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
@@ -48,17 +48,17 @@ import org.junit.jupiter.params.provider.EnumSource;
 class BorderSinkOperatorTest {
     static final NaturalSemiring K = NaturalSemiring.INSTANCE;
     /** Trees V[A] (from R, S) and V[A,C] (from T); the sink is keyed by A, which both root schemas have. */
-    static final MaintenancePlan SHARED = Planner.plan(QueryParser.parse("Q(A,C) :- R(A,B), S(A,B,D), T(A,C,E)"), K);
+    static final ViewTreePlan SHARED = (ViewTreePlan) Planner.plan(QueryParser.parse("Q(A,C) :- R(A,B), S(A,B,D), T(A,C,E)"), K);
     /** A cross product: no shared variable, the sink is spread over HyperCube cells. */
-    static final MaintenancePlan CROSS = Planner.plan(QueryParser.parse("Q(A,C) :- R(A), S(C)"), K);
+    static final ViewTreePlan CROSS = (ViewTreePlan) Planner.plan(QueryParser.parse("Q(A,C) :- R(A), S(C)"), K);
     /** An aggregate tree (partial sums) next to T(C). */
-    static final MaintenancePlan COUNT = Planner.plan(QueryParser.parse("Q(C) :- R(A,B), S(B), T(C)"), K);
+    static final ViewTreePlan COUNT = (ViewTreePlan) Planner.plan(QueryParser.parse("Q(C) :- R(A,B), S(B), T(C)"), K);
     /** The triangle, cyclic: one view tree per atom, one bag {A,B,C} above the border. */
-    static final MaintenancePlan TRIANGLE = Planner.plan(QueryParser.parse("Q(A,B,C) :- R(A,B), S(B,C), T(A,C)"), K);
+    static final ViewTreePlan TRIANGLE = (ViewTreePlan) Planner.plan(QueryParser.parse("Q(A,B,C) :- R(A,B), S(B,C), T(A,C)"), K);
     static final OutputTag<DeadLetter> DEAD = new OutputTag<>("dead", DeadLetterTypeInfo.INSTANCE);
 
     static KeyedTwoInputStreamOperatorTestHarness<Tuple, RootUpdate<Long>, EpochEnd, ResultRecord<Long>> harness(
-            MaintenancePlan plan, boolean changelog, Backend backend, OperatorSubtaskState restored) throws Exception {
+            ViewTreePlan plan, boolean changelog, Backend backend, OperatorSubtaskState restored) throws Exception {
         KeySelector<RootUpdate<Long>, Tuple> keys = plan == SHARED ? u -> u.tuple().project(new int[] {0}) : RootUpdate::cell;
         return Harnesses.keyedTwo(() -> new BorderSinkOperator<>(plan, K, PayloadTypes.of(K), RootUpdateTypeInfo.of(K),
                 DEAD, changelog, false), keys, backend, restored);

@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkivm.core.partition.HyperCube;
 import io.flinkivm.core.partition.Shares;
+import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.ViewTree;
+import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
@@ -44,9 +45,9 @@ class IngestOperatorTest {
     /** Per tree, its tag, or null for a tree whose root updates go straight to the sink. */
     static List<OutputTag<Delta<Long>>> treeTags(MaintenancePlan plan) {
         List<OutputTag<Delta<Long>>> tags = new ArrayList<>();
-        if (plan.kind() != PlanKind.FALLBACK_DELTA_JOIN) {
-            for (ViewTree t : plan.viewTrees()) {
-                tags.add(IngestOperator.isDirect(plan, t) ? null : new OutputTag<>("tree-" + t.index(), DeltaTypeInfo.of(K)));
+        if (plan instanceof ViewTreePlan trees) {
+            for (ViewTree t : trees.viewTrees()) {
+                tags.add(IngestOperator.isDirect(trees, t) ? null : new OutputTag<>("tree-" + t.index(), DeltaTypeInfo.of(K)));
             }
         }
         return tags;
@@ -57,7 +58,7 @@ class IngestOperatorTest {
     static final Shares A2C2 = HyperCube.shares(List.of("A", "C"), List.of(List.of("A"), List.of("C")), 4);
 
     static IngestRoutes<Long> routes(MaintenancePlan plan) {
-        if (plan.kind() == PlanKind.FALLBACK_DELTA_JOIN) {
+        if (plan instanceof FallbackPlan) {
             return IngestRoutes.fallback(FALLBACK, A2C2, 4, 128);
         }
         List<OutputTag<Delta<Long>>> tags = treeTags(plan);

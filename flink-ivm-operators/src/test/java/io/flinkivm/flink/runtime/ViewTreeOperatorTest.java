@@ -9,9 +9,9 @@ import io.flinkivm.core.oracle.KDatabase;
 import io.flinkivm.core.oracle.NaiveEvaluator;
 import io.flinkivm.core.partition.HyperCube;
 import io.flinkivm.core.partition.Shares;
-import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.ViewTree;
+import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
@@ -46,18 +46,18 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ViewTreeOperatorTest {
     static final NaturalSemiring K = NaturalSemiring.INSTANCE;
     /** Ex. 10: tree 0 is V[A] over R1, R2 (joined at V[A,B,D]) and R3 (joined at V[A,B]). */
-    static final MaintenancePlan EX10 = Planner.plan(
+    static final ViewTreePlan EX10 = (ViewTreePlan) Planner.plan(
             QueryParser.parse("Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)"), K);
     /** An aggregate: one tree with an empty root schema, keyed by its top variable B; R reaches it through V[B]. */
-    static final MaintenancePlan COUNT = Planner.plan(QueryParser.parse("Q() :- R(A,B), S(B), T(C)"), K);
+    static final ViewTreePlan COUNT = (ViewTreePlan) Planner.plan(QueryParser.parse("Q() :- R(A,B), S(B), T(C)"), K);
     static final OutputTag<DeadLetter> DEAD = new OutputTag<>("dead", DeadLetterTypeInfo.INSTANCE);
 
-    static KeyedOneInputStreamOperatorTestHarness<Tuple, Delta<Long>, RootUpdate<Long>> harness(MaintenancePlan plan,
+    static KeyedOneInputStreamOperatorTestHarness<Tuple, Delta<Long>, RootUpdate<Long>> harness(ViewTreePlan plan,
             int tree, Shares sinkShares, Backend backend, OperatorSubtaskState restored) throws Exception {
         return harness(plan, tree, sinkShares, 1, backend, restored);
     }
 
-    static KeyedOneInputStreamOperatorTestHarness<Tuple, Delta<Long>, RootUpdate<Long>> harness(MaintenancePlan plan,
+    static KeyedOneInputStreamOperatorTestHarness<Tuple, Delta<Long>, RootUpdate<Long>> harness(ViewTreePlan plan,
             int tree, Shares sinkShares, int batch, Backend backend, OperatorSubtaskState restored) throws Exception {
         int length = ViewTreeOperator.keyLength(plan.viewTrees().get(tree));
         int[] prefix = new int[length];
@@ -70,7 +70,7 @@ class ViewTreeOperatorTest {
     }
 
     /** The deltas the ingest sends to tree {@code tree} for one insert (self-joins: one per atom). */
-    static List<Delta<Long>> deltas(MaintenancePlan plan, int tree, String relation, Tuple tuple, long payload,
+    static List<Delta<Long>> deltas(ViewTreePlan plan, int tree, String relation, Tuple tuple, long payload,
             long epoch) {
         CompiledPlan compiled = new CompiledPlan(plan);
         List<Delta<Long>> out = new ArrayList<>();
