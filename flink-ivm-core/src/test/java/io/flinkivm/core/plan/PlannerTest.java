@@ -3,6 +3,10 @@ package io.flinkivm.core.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkivm.core.analysis.Classification;
+import io.flinkivm.core.analysis.Gyo;
+import io.flinkivm.core.analysis.QueryClassifier;
+import io.flinkivm.core.analysis.TreeDecompositions;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.semiring.SemiringProperty;
@@ -192,5 +196,51 @@ class PlannerTest {
     @Test
     void mermaidRendering() {
         assertThat(plan(EX10).toMermaid()).startsWith("flowchart BT\n").contains("V[A,B,D] (join over D)", "border");
+    }
+    /** The Boolean join tree of Ex. 10's root schemas: rooted at the widest, V[A,C]. */
+    @Test
+    void booleanJoinTreeOfExample10() {
+        List<List<String>> schemas = List.of(List.of("A"), List.of("A", "C"), List.of("C"));
+        List<JoinTreeNode> tree = Planner.booleanJoinTree(schemas, Gyo.reduce(schemas).parent());
+        assertThat(tree).containsExactly(new JoinTreeNode(0, 1, List.of("A")), new JoinTreeNode(1, -1, List.of()),
+                new JoinTreeNode(2, 1, List.of("C")));
+        assertThat(Planner.preorder(tree)).containsExactly(1, 0, 2);
+        List<List<String>> cross = List.of(List.of("A"), List.of("B"));
+        assertThat(Planner.booleanJoinTree(cross, Gyo.reduce(cross).parent()))
+                .containsExactly(new JoinTreeNode(0, -1, List.of()), new JoinTreeNode(1, 0, List.of()));
+    }
+
+    /** The triangle's root views need one bag over A, B, C of width 3/2 that joins all three. */
+    @Test
+    void bagsOfTheTriangle() {
+        ViewTreeForest f = ViewTreeRewriteTest.rewrite("Q(A,B,C) :- R(A,B), S(B,C), T(A,C)");
+        List<List<String>> schemas = f.trees().stream().map(ViewTree::schema).toList();
+        assertThat(Gyo.reduce(schemas).acyclic()).isFalse();
+        List<BagNode> bags = Planner.bags(List.of("A", "B", "C"), f.trees(), TreeDecompositions.optimal(schemas));
+        assertThat(bags).containsExactly(new BagNode(0, List.of("A", "B", "C"), 1.5, -1, List.of(), List.of(0, 1, 2)));
+    }
+
+    @Test
+    void deltaJoinsJoinTheAtomSharingMostVariablesNext() {
+        List<List<DeltaJoinStep>> joins = Planner.deltaJoins(QueryParser.parse("Q() :- R(X), S(X,Y), T(Y,Z), U(X,Y,Z)"));
+        assertThat(joins.get(0)).containsExactly(new DeltaJoinStep(1, List.of("X")), new DeltaJoinStep(3, List.of("X", "Y")),
+                new DeltaJoinStep(2, List.of("Y", "Z")));
+        assertThat(joins.get(2)).containsExactly(new DeltaJoinStep(3, List.of("Y", "Z")),
+                new DeltaJoinStep(1, List.of("X", "Y")), new DeltaJoinStep(0, List.of("X")));
+    }
+
+    @Test
+    void anAttemptIsAPlanOrARefusalWithItsReasons() {
+        ConjunctiveQuery q = QueryParser.parse(EX10);
+        EnumSet<SemiringProperty> positive = EnumSet.of(SemiringProperty.COMMUTATIVE, SemiringProperty.POSITIVE);
+        Classification c = QueryClassifier.classify(q);
+        assertThat(Planner.attempt(q, "natural", positive, c, Planner.Strategy.AUTO))
+                .isInstanceOfSatisfying(Planner.Attempt.Planned.class,
+                        p -> assertThat(p.plan()).isInstanceOf(PHierarchicalPlan.class));
+        assertThat(Planner.attempt(q, "sets", EnumSet.of(SemiringProperty.COMMUTATIVE), c, Planner.Strategy.FALLBACK))
+                .isInstanceOfSatisfying(Planner.Attempt.Refused.class, r -> assertThat(r.reasons())
+                        .containsExactly("the fallback plan was requested", "semiring sets is not positive (a+b=0 or"
+                                + " a·b=0 with non-zero operands is possible), so the Boolean border could drop live tuples"));
+        assertThatThrownBy(() -> new Planner.Attempt.Refused(List.of())).isInstanceOf(IllegalArgumentException.class);
     }
 }
