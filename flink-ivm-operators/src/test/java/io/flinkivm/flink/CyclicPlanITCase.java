@@ -2,11 +2,6 @@ package io.flinkivm.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flinkivm.core.engine.Engines;
-import io.flinkivm.core.engine.IvmEngine;
-import io.flinkivm.core.engine.ResultTuple;
-import io.flinkivm.core.oracle.KDatabase;
-import io.flinkivm.core.oracle.NaiveEvaluator;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.Planner;
@@ -17,7 +12,6 @@ import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.testing.Insert;
 import io.flinkivm.core.testing.RandomStreams;
-import io.flinkivm.core.testing.ResultDiff;
 import io.flinkivm.core.testing.TestSemirings;
 import io.flinkivm.flink.source.PartitionedSource;
 import java.util.ArrayList;

@@ -2,13 +2,9 @@ package io.flinkivm.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flinkivm.core.engine.Engines;
-import io.flinkivm.core.engine.IvmEngine;
-import io.flinkivm.core.engine.ResultTuple;
 import io.flinkivm.core.oracle.KDatabase;
 import io.flinkivm.core.oracle.NaiveEvaluator;
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.QueryParser;

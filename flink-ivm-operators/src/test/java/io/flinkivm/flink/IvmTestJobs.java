@@ -4,15 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkivm.core.engine.Engines;
 import io.flinkivm.core.engine.IvmEngine;
-import io.flinkivm.core.engine.ResultTuple;
 import io.flinkivm.core.oracle.KDatabase;
 import io.flinkivm.core.oracle.NaiveEvaluator;
 import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.testing.Insert;
 import io.flinkivm.core.testing.RandomStreams;
 import io.flinkivm.core.testing.ResultDiff;
+import io.flinkivm.flink.source.PartitionedSource;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,7 +42,6 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
-import io.flinkivm.flink.source.PartitionedSource;
 
 /**
  * Pieces of the MiniCluster jobs that check checkpoints, failures and savepoints: a replayable

@@ -1,11 +1,16 @@
 package io.flinkivm.core.engine;
 
+import io.flinkivm.core.engine.join.DeltaJoinLogic;
+import io.flinkivm.core.engine.maps.MemoryMaps;
+import io.flinkivm.core.engine.maps.StateCounts;
+import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.plan.PHierarchicalPlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.query.Variable;
 import io.flinkivm.core.semiring.Semiring;
@@ -38,7 +43,7 @@ public final class AblationEngine<T> implements IvmEngine<T> {
     }
 
     private AblationEngine(PHierarchicalPlan plan, Semiring<T> semiring, MemoryMaps maps) {
-        Engines.checkSemiring(plan, semiring);
+        plan.checkSemiring(semiring);
         FallbackPlan rootPlan = Planner.fallback(rootQuery(plan), semiring);
         this.aboveState = new DeltaJoinEngine<>(rootPlan, semiring, maps);
         this.forest = new ViewForest<>(plan, semiring, new CompiledPlan(plan),

@@ -1,6 +1,13 @@
 package io.flinkivm.core.engine;
 
+import io.flinkivm.core.engine.join.CompiledBagJoin;
+import io.flinkivm.core.engine.join.CyclicBooleanJoin;
+import io.flinkivm.core.engine.join.MemoryBagJoinStore;
+import io.flinkivm.core.engine.maps.MemoryMaps;
+import io.flinkivm.core.engine.maps.StateCounts;
+import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
@@ -32,7 +39,7 @@ public final class CyclicPHierarchicalEngine<T> implements IvmEngine<T> {
     }
 
     private CyclicPHierarchicalEngine(CyclicPHierarchicalPlan plan, Semiring<T> semiring, MemoryMaps maps) {
-        Engines.checkSemiring(plan, semiring);
+        plan.checkSemiring(semiring);
         this.semiring = semiring;
         CompiledPlan compiled = new CompiledPlan(plan);
         CompiledBagJoin bags = new CompiledBagJoin(plan);

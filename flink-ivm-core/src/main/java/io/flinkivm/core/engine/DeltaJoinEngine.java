@@ -1,6 +1,13 @@
 package io.flinkivm.core.engine;
 
+import io.flinkivm.core.engine.join.DeltaJoinLogic;
+import io.flinkivm.core.engine.join.DeltaJoinStore;
+import io.flinkivm.core.engine.maps.KeyValueState;
+import io.flinkivm.core.engine.maps.MemoryMaps;
+import io.flinkivm.core.engine.maps.OpenHashMap;
+import io.flinkivm.core.engine.maps.StateCounts;
 import io.flinkivm.core.plan.FallbackPlan;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;

@@ -1,5 +1,6 @@
 package io.flinkivm.core.engine;
 
+import io.flinkivm.core.engine.maps.StateCounts;
 import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
 import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
@@ -34,12 +35,5 @@ public final class Engines {
             return new CyclicPHierarchicalEngine<>(p, semiring, counts);
         }
         return new DeltaJoinEngine<>((FallbackPlan) plan, semiring, counts);
-    }
-
-    static void checkSemiring(MaintenancePlan plan, Semiring<?> semiring) {
-        if (!plan.semiring().equals(semiring.name())) {
-            throw new IllegalArgumentException("plan was made for semiring " + plan.semiring() + ", not "
-                    + semiring.name());
-        }
     }
 }

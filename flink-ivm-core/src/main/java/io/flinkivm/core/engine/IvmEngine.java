@@ -1,5 +1,6 @@
 package io.flinkivm.core.engine;
 
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import java.util.Iterator;
 

@@ -1,6 +1,12 @@
 package io.flinkivm.core.engine;
 
+import io.flinkivm.core.engine.join.BooleanJoin;
+import io.flinkivm.core.engine.join.MemoryBooleanJoinStore;
+import io.flinkivm.core.engine.maps.MemoryMaps;
+import io.flinkivm.core.engine.maps.StateCounts;
+import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.plan.PHierarchicalPlan;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
@@ -30,7 +36,7 @@ public final class PHierarchicalEngine<T> implements IvmEngine<T> {
     }
 
     private PHierarchicalEngine(PHierarchicalPlan plan, Semiring<T> semiring, MemoryMaps maps) {
-        Engines.checkSemiring(plan, semiring);
+        plan.checkSemiring(semiring);
         this.semiring = semiring;
         CompiledPlan compiled = new CompiledPlan(plan);
         this.joinStore = new MemoryBooleanJoinStore(compiled, maps);

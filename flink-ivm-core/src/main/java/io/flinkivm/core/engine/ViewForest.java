@@ -1,5 +1,13 @@
 package io.flinkivm.core.engine;
 
+import io.flinkivm.core.engine.maps.MemoryMaps;
+import io.flinkivm.core.engine.maps.OpenHashMap;
+import io.flinkivm.core.engine.maps.StateCounts;
+import io.flinkivm.core.engine.maps.UndoLog;
+import io.flinkivm.core.engine.viewtree.CompiledPlan;
+import io.flinkivm.core.engine.viewtree.MemoryViewTreeStore;
+import io.flinkivm.core.engine.viewtree.RootViewLogic;
+import io.flinkivm.core.engine.viewtree.ViewTreeLogic;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.AtomMatcher;

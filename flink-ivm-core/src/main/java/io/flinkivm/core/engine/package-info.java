@@ -1,5 +1,6 @@
 /**
- * The runtime: per-node maintenance logic written against small state interfaces, the in-memory
- * engine that implements them with hash maps, and the fallback delta-join engine.
+ * The in-memory engines ({@link io.flinkivm.core.engine.IvmEngine}, made by
+ * {@link io.flinkivm.core.engine.Engines}): one per plan type, plus the paper's ablation, each
+ * assembling the logic of the subpackages over hash maps.
  */
 package io.flinkivm.core.engine;

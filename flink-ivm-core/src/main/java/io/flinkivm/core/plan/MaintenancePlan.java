@@ -2,6 +2,7 @@ package io.flinkivm.core.plan;
 
 import io.flinkivm.core.analysis.Classification;
 import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.semiring.SemiringProperty;
 import java.io.Serializable;
 import java.util.Set;
@@ -43,4 +44,15 @@ public sealed interface MaintenancePlan extends Serializable permits ViewTreePla
 
     /** The plan as a Mermaid flowchart. */
     String toMermaid();
+
+    /**
+     * Checks that a runtime got the semiring this plan was made for.
+     *
+     * @throws IllegalArgumentException if {@code semiring} is another one
+     */
+    default void checkSemiring(Semiring<?> semiring) {
+        if (!semiring().equals(semiring.name())) {
+            throw new IllegalArgumentException("plan was made for semiring " + semiring() + ", not " + semiring.name());
+        }
+    }
 }

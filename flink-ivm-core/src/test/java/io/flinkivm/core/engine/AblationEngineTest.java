@@ -6,6 +6,7 @@ import io.flinkivm.core.oracle.KDatabase;
 import io.flinkivm.core.oracle.NaiveEvaluator;
 import io.flinkivm.core.plan.PHierarchicalPlan;
 import io.flinkivm.core.plan.Planner;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.testing.DifferentialCase;

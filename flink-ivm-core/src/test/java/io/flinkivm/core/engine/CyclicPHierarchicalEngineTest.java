@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
+import io.flinkivm.core.engine.join.BooleanJoin;
+import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.oracle.KDatabase;
 import io.flinkivm.core.oracle.NaiveEvaluator;
 import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
@@ -13,6 +15,7 @@ import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.Semiring;

@@ -5,6 +5,7 @@ import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import java.lang.management.GarbageCollectorMXBean;

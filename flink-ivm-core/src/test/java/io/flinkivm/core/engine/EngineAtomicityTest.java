@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.PayloadOverflowException;

@@ -13,6 +13,7 @@ import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.semiring.SemiringProperty;

@@ -6,10 +6,11 @@ import static org.assertj.core.api.Assertions.entry;
 
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PlanKind;
-import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.Planner.Strategy;
+import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.BooleanSemiring;
 import io.flinkivm.core.semiring.MinPlusSemiring;

@@ -3,6 +3,7 @@ package io.flinkivm.core.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.QueryParser;

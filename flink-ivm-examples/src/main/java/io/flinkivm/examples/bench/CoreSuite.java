@@ -1,9 +1,9 @@
 package io.flinkivm.examples.bench;
 
+import io.flinkivm.core.engine.maps.StateCounts.Role;
+import io.flinkivm.core.engine.maps.StateCounts;
 import java.io.PrintWriter;
 import java.time.Duration;
-import io.flinkivm.core.engine.StateCounts;
-import io.flinkivm.core.engine.StateCounts.Role;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,7 +17,7 @@ import java.util.Map;
  * several runs after warm-up; slow systems are stopped at their cap. After each system's run at its
  * largest n, the enumeration of the full result (payload recovered) is timed against reading as many
  * tuples from a plain list. After the timed runs, a separate untimed run of an engine that counts
- * ({@link io.flinkivm.core.engine.StateCounts}) gives the state operations per insert over the same
+ * ({@link io.flinkivm.core.engine.maps.StateCounts}) gives the state operations per insert over the same
  * inserts, and from them the time per state operation against the hash-map peer's time per upsert.
  */
 final class CoreSuite implements Suite {

@@ -12,7 +12,7 @@ package io.flinkivm.examples.bench;
  * @param note a remark for the printed table
  * @param measure {@link #INSERT} or {@link #ENUMERATE}
  * @param stateOpsPerInsert state operations per insert counted in a separate, untimed run over the same
- *     inserts (a core engine's {@link io.flinkivm.core.engine.StateCounts}; 1 for the hash-map peer's
+ *     inserts (a core engine's {@link io.flinkivm.core.engine.maps.StateCounts}; 1 for the hash-map peer's
  *     upsert); -1 if not counted
  * @param parallelism the Flink job's parallelism P (1 for the core engines, which run on one thread)
  * @param taskCpu the Flink job's task-thread CPU by subtask, of the run behind the figures (the last

@@ -2,9 +2,9 @@ package io.flinkivm.examples.cli;
 
 import io.flinkivm.core.engine.Engines;
 import io.flinkivm.core.engine.IvmEngine;
-import io.flinkivm.core.engine.ResultTuple;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.jobs.FlinkSettings;

@@ -1,9 +1,9 @@
 package io.flinkivm.examples.jobs;
 
-import io.flinkivm.core.engine.ResultTuple;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.FlinkIvm;

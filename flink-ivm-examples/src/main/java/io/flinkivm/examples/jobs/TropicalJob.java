@@ -1,6 +1,6 @@
 package io.flinkivm.examples.jobs;
 
-import io.flinkivm.core.engine.ResultTuple;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.MinPlusSemiring;
 import io.flinkivm.core.semiring.Semiring;

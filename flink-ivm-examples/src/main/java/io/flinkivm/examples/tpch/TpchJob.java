@@ -1,6 +1,6 @@
 package io.flinkivm.examples.tpch;
 
-import io.flinkivm.core.engine.ResultTuple;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.jobs.ExampleJob;

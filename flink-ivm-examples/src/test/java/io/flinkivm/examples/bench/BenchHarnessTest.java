@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkivm.core.engine.Engines;
 import io.flinkivm.core.engine.IvmEngine;
-import io.flinkivm.core.engine.StateCounts;
+import io.flinkivm.core.engine.maps.StateCounts;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import java.io.PrintWriter;

@@ -2,7 +2,7 @@ package io.flinkivm.examples.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flinkivm.core.engine.ResultTuple;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import java.util.ArrayList;
 import java.util.Comparator;

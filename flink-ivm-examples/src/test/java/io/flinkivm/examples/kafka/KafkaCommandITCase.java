@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkivm.core.engine.Engines;
 import io.flinkivm.core.engine.IvmEngine;
-import io.flinkivm.core.engine.ResultTuple;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.examples.testing.CliRun;

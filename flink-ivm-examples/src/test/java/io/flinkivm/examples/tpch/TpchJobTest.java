@@ -3,7 +3,7 @@ package io.flinkivm.examples.tpch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
 
-import io.flinkivm.core.engine.ResultTuple;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.examples.jobs.ExampleJobs;
 import io.flinkivm.examples.jobs.GeneratorSettings;

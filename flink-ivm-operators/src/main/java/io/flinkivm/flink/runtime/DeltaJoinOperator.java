@@ -1,9 +1,8 @@
 package io.flinkivm.flink.runtime;
 
-import io.flinkivm.core.engine.DeltaJoinLogic;
-import io.flinkivm.core.engine.ResultTuple;
-import io.flinkivm.core.partition.HyperCube;
+import io.flinkivm.core.engine.join.DeltaJoinLogic;
 import io.flinkivm.core.plan.FallbackPlan;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.state.FlinkDeltaJoinStore;

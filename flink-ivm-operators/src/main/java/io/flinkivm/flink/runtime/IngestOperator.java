@@ -1,6 +1,6 @@
 package io.flinkivm.flink.runtime;
 
-import io.flinkivm.core.engine.CompiledPlan;
+import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.partition.CellRouter;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.ViewTree;

@@ -1,8 +1,9 @@
 package io.flinkivm.flink.runtime;
 
-import io.flinkivm.core.engine.KeyValueState;
-import io.flinkivm.core.engine.ResultTuple;
+import io.flinkivm.core.engine.maps.KeyValueState;
+import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.flink.OutputMode;
 import io.flinkivm.flink.ResultRecord;
 import io.flinkivm.flink.state.MapStateAdapter;
 import io.flinkivm.flink.state.StateNames;

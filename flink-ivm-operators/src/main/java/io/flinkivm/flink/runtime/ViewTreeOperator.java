@@ -1,13 +1,12 @@
 package io.flinkivm.flink.runtime;
 
-import io.flinkivm.core.engine.CompiledPlan;
-import io.flinkivm.core.engine.MemoryViewTreeStore;
-import io.flinkivm.core.engine.OpenHashMap;
-import io.flinkivm.core.engine.RootViewLogic;
-import io.flinkivm.core.engine.ViewTreeLogic;
-import io.flinkivm.core.engine.ViewTreeStore;
+import io.flinkivm.core.engine.maps.OpenHashMap;
+import io.flinkivm.core.engine.viewtree.CompiledPlan;
+import io.flinkivm.core.engine.viewtree.MemoryViewTreeStore;
+import io.flinkivm.core.engine.viewtree.RootViewLogic;
+import io.flinkivm.core.engine.viewtree.ViewTreeLogic;
+import io.flinkivm.core.engine.viewtree.ViewTreeStore;
 import io.flinkivm.core.partition.CellRouter;
-import io.flinkivm.core.partition.HyperCube;
 import io.flinkivm.core.partition.Shares;
 import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.plan.ViewTree;

@@ -1,8 +1,8 @@
 package io.flinkivm.flink.state;
 
-import io.flinkivm.core.engine.DeltaJoinLogic;
-import io.flinkivm.core.engine.DeltaJoinStore;
-import io.flinkivm.core.engine.KeyValueState;
+import io.flinkivm.core.engine.join.DeltaJoinLogic;
+import io.flinkivm.core.engine.join.DeltaJoinStore;
+import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.types.TupleTypeInfo;
 import java.util.Iterator;

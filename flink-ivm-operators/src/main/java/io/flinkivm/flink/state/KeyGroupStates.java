@@ -1,9 +1,9 @@
 package io.flinkivm.flink.state;
 
-import java.io.IOException;
-import java.io.InputStream;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.types.TupleSerializer;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,7 +24,7 @@ import org.apache.flink.runtime.state.heap.HeapKeyedStateBackend;
 
 /**
  * A keyed operator's own in-memory state, one part per key group of its subtask: flink-ivm's hash
- * maps ({@link io.flinkivm.core.engine.OpenHashMap}) instead of Flink's heap state, for the heap
+ * maps ({@link io.flinkivm.core.engine.maps.OpenHashMap}) instead of Flink's heap state, for the heap
  * backend, where a key's state is several lookups in Flink's tables but one in ours. A checkpoint
  * writes every part into Flink's raw keyed state, key group by key group, so restores and rescaling
  * move parts with their key groups as Flink moves managed keyed state (a checkpoint of this state is

@@ -1,6 +1,6 @@
 package io.flinkivm.flink.state;
 
-import io.flinkivm.core.engine.KeyValueState;
+import io.flinkivm.core.engine.maps.KeyValueState;
 import java.util.Iterator;
 import java.util.Map;
 import org.apache.flink.api.common.state.MapState;

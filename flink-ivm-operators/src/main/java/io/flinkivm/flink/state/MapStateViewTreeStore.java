@@ -1,7 +1,7 @@
 package io.flinkivm.flink.state;
 
-import io.flinkivm.core.engine.ChildPayloads;
-import io.flinkivm.core.engine.ViewTreeStore;
+import io.flinkivm.core.engine.viewtree.ChildPayloads;
+import io.flinkivm.core.engine.viewtree.ViewTreeStore;
 import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.query.Tuple;
 import java.util.Arrays;
@@ -12,7 +12,7 @@ import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /**
- * A view tree's stateful join views in keyed state, for core's {@link io.flinkivm.core.engine.ViewTreeLogic}:
+ * A view tree's stateful join views in keyed state, for core's {@link io.flinkivm.core.engine.viewtree.ViewTreeLogic}:
  * one {@link MapState} per view ({@link StateNames#view}), under the tree operator's key (which the
  * first {@code keyLength} values of every view key of the tree are), mapping the rest of the view's
  * key to the children's payloads. A walk costs one state read and one write per view it passes.

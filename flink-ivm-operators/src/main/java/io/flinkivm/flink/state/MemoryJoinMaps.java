@@ -1,8 +1,9 @@
 package io.flinkivm.flink.state;
 
-import io.flinkivm.core.engine.BooleanJoinMaps;
-import io.flinkivm.core.engine.KeyValueState;
-import io.flinkivm.core.engine.OpenHashMap;
+import io.flinkivm.core.engine.join.BagJoinMaps;
+import io.flinkivm.core.engine.join.BooleanJoinMaps;
+import io.flinkivm.core.engine.maps.KeyValueState;
+import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.types.TupleSerializer;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.flinkivm.flink.state;
 
-import io.flinkivm.core.engine.OpenHashMap;
+import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.types.TupleSerializer;
 import java.io.IOException;

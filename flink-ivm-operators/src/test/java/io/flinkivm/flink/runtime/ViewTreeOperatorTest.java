@@ -4,7 +4,7 @@ import static io.flinkivm.flink.runtime.Harnesses.element;
 import static io.flinkivm.flink.runtime.Harnesses.mark;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flinkivm.core.engine.CompiledPlan;
+import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.oracle.KDatabase;
 import io.flinkivm.core.oracle.NaiveEvaluator;
 import io.flinkivm.core.partition.HyperCube;

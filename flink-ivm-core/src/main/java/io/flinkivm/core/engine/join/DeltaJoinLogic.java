@@ -1,0 +1,269 @@
+package io.flinkivm.core.engine.join;
+
+import io.flinkivm.core.engine.maps.KeyValueState;
+import io.flinkivm.core.plan.DeltaJoinStep;
+import io.flinkivm.core.plan.FallbackPlan;
+import io.flinkivm.core.query.Atom;
+import io.flinkivm.core.query.AtomMatcher;
+import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.query.ResultTuple;
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Semiring;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * First-order delta joins over K with the result materialized (the fallback plan). A delta of atom
+ * a is joined with the current state of the other atoms through hash indexes (the plan's
+ * {@link DeltaJoinStep}s), projected onto the head and added to the result; then a's relation is
+ * updated. An insert that fails (e.g. natural-number overflow) is rolled back completely. Written
+ * once against {@link DeltaJoinStore}; used by the in-memory engine and the Flink operator. Not
+ * thread-safe (it reuses a binding array and an undo log).
+ */
+public final class DeltaJoinLogic<T> {
+    private final Semiring<T> semiring;
+    private final ConjunctiveQuery query;
+    private final Map<String, int[]> atomsOfRelation = new HashMap<>();
+    /** Per atom: positions (in its variables) of each of its indexes' keys. */
+    private final List<List<int[]>> indexesOf = new ArrayList<>();
+    private final List<List<List<String>>> indexKeysOf = new ArrayList<>();
+    private final CompiledStep[][] steps;
+    private final int[][] atomVarSlots;
+    private final int[] headSlots;
+    private final Object[] binding;
+    private final AtomMatcher[] matchers;
+    private final StateUndo undo = new StateUndo();
+
+    public DeltaJoinLogic(FallbackPlan plan, Semiring<T> semiring) {
+        plan.checkSemiring(semiring);
+        this.semiring = semiring;
+        this.query = plan.query();
+        List<String> vars = query.variables();
+        binding = new Object[vars.size()];
+        int n = query.body().size();
+        atomVarSlots = new int[n][];
+        matchers = new AtomMatcher[n];
+        Map<String, List<Integer>> byRelation = new HashMap<>();
+        for (Atom a : query.body()) {
+            indexesOf.add(new ArrayList<>());
+            indexKeysOf.add(new ArrayList<>());
+            atomVarSlots[a.index()] = slots(vars, a.variables());
+            matchers[a.index()] = a.matcher();
+            byRelation.computeIfAbsent(a.relation(), k -> new ArrayList<>()).add(a.index());
+        }
+        byRelation.forEach((r, atoms) -> atomsOfRelation.put(r, atoms.stream().mapToInt(Integer::intValue).toArray()));
+        steps = new CompiledStep[n][];
+        for (int a = 0; a < n; a++) {
+            List<DeltaJoinStep> plain = plan.deltaJoins().get(a);
+            steps[a] = new CompiledStep[plain.size()];
+            for (int s = 0; s < plain.size(); s++) {
+                DeltaJoinStep step = plain.get(s);
+                Atom b = query.body().get(step.atom());
+                steps[a][s] = new CompiledStep(step.atom(), indexFor(b, step.lookupKey()),
+                        slots(vars, step.lookupKey()), atomVarSlots[b.index()]);
+            }
+        }
+        headSlots = slots(vars, query.head());
+    }
+
+    private static int[] slots(List<String> vars, List<String> names) {
+        int[] out = new int[names.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = vars.indexOf(names.get(i));
+        }
+        return out;
+    }
+
+    private int indexFor(Atom atom, List<String> key) {
+        List<List<String>> keys = indexKeysOf.get(atom.index());
+        int existing = keys.indexOf(key);
+        if (existing >= 0) {
+            return existing;
+        }
+        keys.add(List.copyOf(key));
+        indexesOf.get(atom.index()).add(CompiledJoinTree.positions(atom.variables(), key, atom.toString()));
+        return keys.size() - 1;
+    }
+
+    /** Number of indexes on atom {@code atom} (for stores that allocate state per index). */
+    public int indexCount(int atom) {
+        return indexesOf.get(atom).size();
+    }
+
+    public ConjunctiveQuery query() {
+        return query;
+    }
+
+    /**
+     * Applies one physical insert: one delta per atom naming the relation, one after another.
+     *
+     * @throws IllegalArgumentException for an unknown relation or a wrong arity
+     */
+    public void insert(DeltaJoinStore<T> store, String relation, Tuple tuple, T payload) {
+        int[] atoms = atomsOfRelation.get(relation);
+        if (atoms == null) {
+            throw new IllegalArgumentException("unknown relation '" + relation + "'; the query uses "
+                    + String.join(", ", query.relations()));
+        }
+        int arity = query.arityOf(relation);
+        if (tuple.arity() != arity) {
+            throw new IllegalArgumentException("relation " + relation + " has arity " + arity + ", got "
+                    + tuple.arity() + " values");
+        }
+        if (semiring.isZero(payload)) {
+            return;
+        }
+        undo.clear();
+        try {
+            for (int a : atoms) {
+                Tuple matched = matchers[a].match(tuple);
+                if (matched != null) {
+                    applyAtom(store, a, matched, payload);
+                }
+            }
+        } catch (RuntimeException e) {
+            undo.rollback();
+            throw e;
+        }
+        undo.clear();
+    }
+
+    /**
+     * Applies the delta of one atom: {@code matched} is the atom's tuple over its variables (what its
+     * {@link io.flinkivm.core.query.AtomMatcher} returns). For a partitioned store that receives the
+     * atoms of one insert separately, in body order. Rolled back completely if it fails.
+     */
+    public void insertAtom(DeltaJoinStore<T> store, int atom, Tuple matched, T payload) {
+        if (semiring.isZero(payload)) {
+            return;
+        }
+        undo.clear();
+        try {
+            applyAtom(store, atom, matched, payload);
+        } catch (RuntimeException e) {
+            undo.rollback();
+            throw e;
+        }
+        undo.clear();
+    }
+
+    private void applyAtom(DeltaJoinStore<T> store, int a, Tuple matched, T payload) {
+        int[] own = atomVarSlots[a];
+        for (int i = 0; i < own.length; i++) {
+            binding[own[i]] = matched.get(i);
+        }
+        join(store, steps[a], 0, payload);
+        KeyValueState<Tuple, T> rel = store.relation(a);
+        T old = rel.get(matched);
+        T updated = old == null ? payload : semiring.plus(old, payload);
+        if (old == null) {
+            List<int[]> indexes = indexesOf.get(a);
+            for (int i = 0; i < indexes.size(); i++) {
+                Tuple key = matched.project(indexes.get(i));
+                KeyValueState<Tuple, Tuple> heads = store.indexHead(a, i);
+                Tuple head = heads.get(key);
+                if (head != null) {
+                    undo.put(store.indexNext(a, i), matched, null, head);
+                }
+                undo.put(heads, key, head, matched);
+            }
+        }
+        undo.put(rel, matched, old, updated);
+    }
+
+    /** The materialized result in {@code store}, tuple by tuple. */
+    public Iterator<ResultTuple<T>> results(DeltaJoinStore<T> store) {
+        Iterator<Map.Entry<Tuple, T>> it = store.resultEntries();
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public ResultTuple<T> next() {
+                Map.Entry<Tuple, T> e = it.next();
+                return new ResultTuple<>(e.getKey(), e.getValue());
+            }
+        };
+    }
+
+    private void join(DeltaJoinStore<T> store, CompiledStep[] plan, int step, T product) {
+        if (step == plan.length) {
+            Object[] head = new Object[headSlots.length];
+            for (int i = 0; i < head.length; i++) {
+                head[i] = binding[headSlots[i]];
+            }
+            Tuple key = Tuple.wrap(head);
+            KeyValueState<Tuple, T> result = store.result();
+            T old = result.get(key);
+            T updated = old == null ? product : semiring.plus(old, product);
+            undo.put(result, key, old, semiring.isZero(updated) ? null : updated);
+            return;
+        }
+        CompiledStep s = plan[step];
+        Object[] key = new Object[s.keySlots.length];
+        for (int i = 0; i < key.length; i++) {
+            key[i] = binding[s.keySlots[i]];
+        }
+        KeyValueState<Tuple, T> rel = store.relation(s.atom);
+        KeyValueState<Tuple, Tuple> next = store.indexNext(s.atom, s.index);
+        for (Tuple u = store.indexHead(s.atom, s.index).get(Tuple.wrap(key)); u != null; u = next.get(u)) {
+            T p = rel.get(u);
+            if (semiring.isZero(p)) {
+                continue;
+            }
+            T extended = semiring.times(product, p);
+            if (semiring.isZero(extended)) {
+                continue;
+            }
+            for (int i = 0; i < s.atomSlots.length; i++) {
+                binding[s.atomSlots[i]] = u.get(i);
+            }
+            join(store, plan, step + 1, extended);
+        }
+    }
+
+    /** Writes to key-value state with their old values, so that a failed insert can be undone. */
+    private static final class StateUndo {
+        private final List<KeyValueState<Object, Object>> states = new ArrayList<>();
+        private final List<Object> keys = new ArrayList<>();
+        private final List<Object> olds = new ArrayList<>();
+
+        /** Writes {@code value} (null: removes) at {@code key}, remembering {@code old} (null: absent). */
+        @SuppressWarnings("unchecked")
+        <K, V> void put(KeyValueState<K, V> state, K key, V old, V value) {
+            if (value == null) {
+                state.remove(key);
+            } else {
+                state.put(key, value);
+            }
+            states.add((KeyValueState<Object, Object>) state);
+            keys.add(key);
+            olds.add(old);
+        }
+
+        void rollback() {
+            for (int i = states.size() - 1; i >= 0; i--) {
+                if (olds.get(i) == null) {
+                    states.get(i).remove(keys.get(i));
+                } else {
+                    states.get(i).put(keys.get(i), olds.get(i));
+                }
+            }
+            clear();
+        }
+
+        void clear() {
+            states.clear();
+            keys.clear();
+            olds.clear();
+        }
+    }
+
+    private record CompiledStep(int atom, int index, int[] keySlots, int[] atomSlots) {
+    }
+}

@@ -1,0 +1,38 @@
+package io.flinkivm.core.engine.join;
+
+import io.flinkivm.core.query.Tuple;
+
+/**
+ * The shape of an α-acyclic Boolean join that {@link BooleanJoin} maintains: its nodes (the view
+ * trees' root views in the acyclic plan, the bags of a tree decomposition in the cyclic plan), the
+ * join tree over them, and how a node's tuple projects onto the keys it shares with its parent and
+ * children.
+ */
+public interface JoinLayout {
+    /** Number of join-tree nodes, numbered 0..nodeCount()-1. */
+    int nodeCount();
+
+    /** The join-tree children of a node. */
+    int[] joinChildren(int node);
+
+    /** A node's index among its parent's join children (-1 for the root). */
+    int childIndexInParent(int node);
+
+    /** A node's parent, -1 for the root. */
+    int joinParent(int node);
+
+    /** A node's tuple projected onto its join key with the parent. */
+    Tuple keyToParent(int node, Tuple tuple);
+
+    /** A parent's tuple projected onto its join key with child {@code child}. */
+    Tuple keyOfChild(int child, Tuple parentTuple);
+
+    /** The nodes in pre-order, root first. */
+    int[] order();
+
+    /** For each position in {@link #order()}, the position of its parent (-1 for the root). */
+    int[] orderParentPosition();
+
+    /** Assembles a result tuple (head order) from one tuple per position of {@link #order()}. */
+    Tuple assembleHead(Tuple[] byOrderPosition);
+}

@@ -1,0 +1,16 @@
+package io.flinkivm.core.engine.maps;
+
+/**
+ * A map-like piece of state: a hash map in memory, a {@code MapState} in Flink.
+ *
+ * @param <K> key type
+ * @param <V> value type
+ */
+public interface KeyValueState<K, V> {
+    /** The value for {@code key}, or {@code null}. */
+    V get(K key);
+
+    void put(K key, V value);
+
+    void remove(K key);
+}
