@@ -43,6 +43,28 @@ public final class FlinkIvm {
         return new IvmJobBuilder<>(plan, semiring, options).build(inserts);
     }
 
+    /**
+     * Maintains a SQL query over tables registered in {@code tEnv}: the tables' rows (insert-only) become
+     * inserts, flink-ivm maintains the query's translation ({@link io.flinkivm.flink.sql.SqlTranslation}),
+     * and the result is a {@code Table}. Until the output-sensitive changelog exists, the table carries
+     * snapshots as rows, its first column the snapshot id ({@link io.flinkivm.flink.sql.SqlView}).
+     * {@link io.flinkivm.flink.sql.SqlView#explain()} says how the query was translated and planned.
+     *
+     * <pre>{@code
+     * SqlView view = FlinkIvm.sql(tEnv, "SELECT o.ok, SUM(l.price) AS revenue FROM orders o"
+     *         + " JOIN lineitem l ON l.ok = o.ok GROUP BY o.ok", IvmOptions.defaults().withSnapshotEvery(10_000));
+     * tEnv.createTemporaryView("revenue", view.table());
+     * }</pre>
+     *
+     * @throws io.flinkivm.core.query.InvalidQueryException for malformed SQL or unknown tables and columns
+     * @throws io.flinkivm.core.plan.UnsupportedPlanException for SQL outside the supported subset (the message
+     *     names the construct and its position) or a table that is not insert-only
+     */
+    public static io.flinkivm.flink.sql.SqlView sql(org.apache.flink.table.api.bridge.java.StreamTableEnvironment tEnv,
+            String sql, IvmOptions options) {
+        return io.flinkivm.flink.sql.SqlViewBuilder.build(tEnv, sql, options);
+    }
+
     /** The type of input records for {@code semiring}, e.g. for {@code env.fromData(records, type)}. */
     public static <T> TypeInformation<InputRecord<T>> inputType(Semiring<T> semiring) {
         return new InputRecordTypeInfo<>(PayloadTypes.of(semiring));

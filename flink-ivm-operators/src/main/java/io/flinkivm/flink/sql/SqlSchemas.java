@@ -100,8 +100,25 @@ public final class SqlSchemas {
             case "STRING" -> SqlType.STRING;
             case "BOOLEAN" -> SqlType.BOOLEAN;
             case "DATE" -> SqlType.of(SqlType.Kind.DATE);
-            case "TIMESTAMP" -> SqlType.of(SqlType.Kind.TIMESTAMP)
-                    .named("TIMESTAMP(" + (args.isEmpty() ? 6 : args.get(0)) + ")");
+            case "TIMESTAMP" -> {
+                int p = args.isEmpty() ? 6 : args.get(0);
+                if (p > 9) {
+                    throw error("TIMESTAMP(p) needs 0 <= p <= 9", start);
+                }
+                skipSpace();
+                int save = pos;
+                if (word().equalsIgnoreCase("WITHOUT")) {
+                    for (String w : new String[] {"TIME", "ZONE"}) {
+                        skipSpace();
+                        if (!word().equalsIgnoreCase(w)) {
+                            throw error("expected TIMESTAMP(p) WITHOUT TIME ZONE", save);
+                        }
+                    }
+                } else {
+                    pos = save;
+                }
+                yield SqlType.timestamp(p);
+            }
             default -> throw error("unknown type " + word + "; known: TINYINT, SMALLINT, INT, BIGINT, DECIMAL(p, s),"
                     + " FLOAT, DOUBLE, CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIMESTAMP(p)", start);
         };

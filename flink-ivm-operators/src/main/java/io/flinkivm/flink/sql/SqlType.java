@@ -26,7 +26,7 @@ import java.util.Locale;
  *
  * @param kind the family of the type
  * @param name the type as SQL spells it, e.g. {@code DECIMAL(15, 2)}
- * @param precision DECIMAL's precision, else 0
+ * @param precision DECIMAL's and TIMESTAMP's precision, else 0
  * @param scale DECIMAL's scale, else 0
  */
 public record SqlType(Kind kind, String name, int precision, int scale) implements Serializable {
@@ -86,13 +86,18 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
             case STRING -> STRING;
             case BOOLEAN -> BOOLEAN;
             case DECIMAL -> throw new IllegalArgumentException("DECIMAL needs a precision and a scale");
-            case TIMESTAMP -> new SqlType(kind, "TIMESTAMP(6)", 0, 0);
+            case TIMESTAMP -> timestamp(6);
             default -> new SqlType(kind, kind.name(), 0, 0);
         };
     }
 
     public static SqlType decimal(int precision, int scale) {
         return new SqlType(Kind.DECIMAL, "DECIMAL(" + precision + ", " + scale + ")", precision, scale);
+    }
+
+    /** TIMESTAMP(p) without time zone; {@link #precision()} is p. */
+    public static SqlType timestamp(int precision) {
+        return new SqlType(Kind.TIMESTAMP, "TIMESTAMP(" + precision + ")", precision, 0);
     }
 
     /** A type this front end does not handle, e.g. {@code ARRAY<INT>}. */

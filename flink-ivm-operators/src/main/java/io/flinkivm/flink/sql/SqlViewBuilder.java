@@ -1,0 +1,101 @@
+package io.flinkivm.flink.sql;
+
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.Planner;
+import io.flinkivm.core.plan.UnsupportedPlanException;
+import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.flink.DeadLetter;
+import io.flinkivm.flink.FlinkIvm;
+import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.IvmJob;
+import io.flinkivm.flink.IvmOptions;
+import io.flinkivm.flink.types.DeadLetterTypeInfo;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.api.Expressions;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.TableException;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.expressions.Expression;
+import org.apache.flink.table.runtime.typeutils.ExternalTypeInfo;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.OutputTag;
+
+/** Builds a {@link SqlView}: the tables' rows become inserts, flink-ivm maintains the query, snapshots become rows. */
+public final class SqlViewBuilder {
+    private SqlViewBuilder() {
+    }
+
+    /** See {@link FlinkIvm#sql}. */
+    public static SqlView build(StreamTableEnvironment tEnv, String sql, IvmOptions options) {
+        Map<List<String>, Table> tables = new HashMap<>();
+        SqlTranslation translation = SqlTranslation.of(sql, path -> {
+            Table t = tables.computeIfAbsent(path, p -> FlinkTables.lookup(tEnv, p));
+            return t == null ? null : FlinkTables.schema(String.join(".", path), t);
+        });
+        if (translation.columnNames().contains(SqlView.SNAPSHOT_COLUMN)) {
+            throw new io.flinkivm.core.query.InvalidQueryException("the result column " + SqlView.SNAPSHOT_COLUMN
+                    + " would clash with the snapshot id column of the view; give it another alias");
+        }
+        MaintenancePlan plan = Planner.plan(translation.query(), translation.semiring(), options.strategy());
+        return build(tEnv, translation, tables, plan, translation.semiring(), options);
+    }
+
+    private static <T> SqlView build(StreamTableEnvironment tEnv, SqlTranslation translation,
+            Map<List<String>, Table> tables, MaintenancePlan plan, Semiring<T> semiring, IvmOptions options) {
+        OutputTag<DeadLetter> rejected = new OutputTag<>("ivm-sql-rejected-rows", DeadLetterTypeInfo.INSTANCE);
+        TypeInformation<InputRecord<T>> inputType = FlinkIvm.inputType(semiring);
+        DataStream<InputRecord<T>> inserts = null;
+        DataStream<DeadLetter> deadLetters = null;
+        for (SqlTranslation.TableInput input : translation.tables()) {
+            List<Expression> columns = new ArrayList<>();
+            for (String c : input.inputColumns()) {
+                columns.add(Expressions.$(c));
+            }
+            Table projected = tables.get(input.path()).select(columns.toArray(new Expression[0]));
+            DataStream<Row> rows;
+            try {
+                rows = tEnv.toDataStream(projected);
+            } catch (TableException | ValidationException e) {
+                throw new UnsupportedPlanException("table " + input.name() + " cannot be read as an insert-only stream ("
+                        + firstLine(e) + "); flink-ivm maintains views over insert-only tables: a changelog input"
+                        + " (updates or deletes, e.g. upsert-kafka or a CDC format) is not supported");
+            }
+            SingleOutputStreamOperator<InputRecord<T>> converted = rows
+                    .process(new RowsToInserts<>(input, semiring.payloadClass(), rejected))
+                    .returns(inputType)
+                    .name("rows of " + input.name() + " to inserts");
+            inserts = inserts == null ? converted : inserts.union(converted);
+            DataStream<DeadLetter> bad = converted.getSideOutput(rejected);
+            deadLetters = deadLetters == null ? bad : deadLetters.union(bad);
+        }
+        IvmJob<T> job = FlinkIvm.maintain(inserts, plan, semiring, options);
+        List<DataTypes.Field> fields = new ArrayList<>();
+        fields.add(DataTypes.FIELD(SqlView.SNAPSHOT_COLUMN, DataTypes.BIGINT().notNull()));
+        for (SqlTranslation.OutputColumn c : translation.columns()) {
+            fields.add(DataTypes.FIELD(c.name(), FlinkTables.dataType(c.type())));
+        }
+        DataType rowType = DataTypes.ROW(fields.toArray(new DataTypes.Field[0]));
+        DataStream<Row> rows = job.results()
+                .flatMap(new ResultsToRows<T>(translation))
+                .returns(ExternalTypeInfo.<Row>of(rowType))
+                .name("snapshots to rows")
+                .setParallelism(job.results().getParallelism());
+        Table table = tEnv.fromDataStream(rows);
+        return new SqlView(table, translation, job, job.deadLetters().union(deadLetters));
+    }
+
+    private static String firstLine(Exception e) {
+        String m = String.valueOf(e.getMessage());
+        int cut = m.indexOf('\n');
+        return cut < 0 ? m : m.substring(0, cut);
+    }
+}

@@ -1,0 +1,121 @@
+package io.flinkivm.flink.sql;
+
+import static org.apache.flink.table.api.DataTypes.BIGINT;
+import static org.apache.flink.table.api.DataTypes.DECIMAL;
+import static org.apache.flink.table.api.DataTypes.FIELD;
+import static org.apache.flink.table.api.DataTypes.ROW;
+import static org.apache.flink.table.api.DataTypes.STRING;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.flinkivm.core.plan.UnsupportedPlanException;
+import io.flinkivm.flink.DeadLetter;
+import io.flinkivm.flink.FlinkIvm;
+import io.flinkivm.flink.IvmOptions;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** {@link FlinkIvm#sql} on a MiniCluster: tables in, a table out, compared with Flink SQL's own result. */
+class FlinkIvmSqlITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
+            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    static final DataType ORDERS = ROW(FIELD("ok", BIGINT()), FIELD("ck", BIGINT()), FIELD("status", STRING()));
+    static final DataType ITEMS = ROW(FIELD("ok", BIGINT()), FIELD("price", DECIMAL(10, 2)));
+
+    static final String SQL = "SELECT o.ck, SUM(i.price) AS spent FROM orders AS o JOIN items AS i ON i.ok = o.ok"
+            + " WHERE o.status = 'open' GROUP BY o.ck";
+
+    @Test
+    void viewEqualsFlinkSql() throws Exception {
+        StreamExecutionEnvironment env = SqlTestTables.environment(2);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        List<Row> orders = new ArrayList<>();
+        List<Row> items = new ArrayList<>();
+        for (long ok = 0; ok < 40; ok++) {
+            orders.add(Row.of(ok, ok % 7, ok % 3 == 0 ? "done" : "open"));
+            for (int i = 0; i < ok % 4; i++) {
+                items.add(Row.of(ok, new BigDecimal(ok + "." + (i * 25 % 100 < 10 ? "0" : "") + (i * 25 % 100))));
+            }
+        }
+        SqlTestTables.register(tEnv, env, "orders", ORDERS, orders);
+        SqlTestTables.register(tEnv, env, "items", ITEMS, items);
+
+        SqlView view = FlinkIvm.sql(tEnv, SQL, IvmOptions.defaults().withSnapshotEvery(10));
+        assertThat(view.table().getResolvedSchema().getColumnNames()).containsExactly("snapshot_id", "ck", "spent");
+        assertThat(view.table().getResolvedSchema().getColumnDataTypes().get(2).getLogicalType())
+                .isEqualTo(DataTypes.DECIMAL(38, 2).getLogicalType());
+        assertThat(view.explain()).contains("SQL translation:", "semiring: natural (SUM(i.price))",
+                "p-hierarchical: no", "Plan: fallback");
+        try (CloseableIterator<Row> ivm = tEnv.toDataStream(view.table()).collectAsync();
+                CloseableIterator<Row> flink = tEnv.toChangelogStream(tEnv.sqlQuery(SQL)).collectAsync()) {
+            env.execute("sql view vs Flink SQL");
+            List<List<Object>> expected = SqlTestTables.changelogResult(flink);
+            assertThat(expected).hasSize(7);
+            assertThat(SqlTestTables.latestSnapshot(ivm)).containsExactlyInAnyOrderElementsOf(expected);
+        }
+    }
+
+    @Test
+    void badRowsBecomeDeadLettersWithTheirReason() throws Exception {
+        StreamExecutionEnvironment env = SqlTestTables.environment(1);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        SqlTestTables.register(tEnv, env, "orders", ORDERS, List.of(Row.of(1L, 10L, "open"), Row.of(2L, 10L, "open"),
+                Row.of(3L, null, "open")));
+        SqlTestTables.register(tEnv, env, "items", ITEMS, List.of(Row.of(1L, new BigDecimal("2.50")),
+                Row.of(2L, new BigDecimal("-1.00"))));
+        SqlView view = FlinkIvm.sql(tEnv, SQL, IvmOptions.defaults());
+        try (CloseableIterator<Row> rows = tEnv.toDataStream(view.table()).collectAsync();
+                CloseableIterator<DeadLetter> dead = view.deadLetters().collectAsync()) {
+            env.execute("dead letters");
+            assertThat(SqlTestTables.latestSnapshot(rows)).containsExactly(
+                    List.of(SqlTestTables.normalize(10L), SqlTestTables.normalize(new BigDecimal("2.5"))));
+            List<String> reasons = new ArrayList<>();
+            dead.forEachRemaining(d -> reasons.add(d.reason() + " | " + d.origin() + " | " + d.record()));
+            assertThat(reasons).hasSize(2);
+            assertThat(reasons).anySatisfy(r -> assertThat(r).contains("i.price = -1 is negative",
+                    "of table items", "+I[2, -1.00]"));
+            assertThat(reasons).anySatisfy(r -> assertThat(r).contains("column ck of orders: NULL", "of table orders"));
+        }
+    }
+
+    @Test
+    void changelogInputIsAClearError() {
+        StreamExecutionEnvironment env = SqlTestTables.environment(1);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        tEnv.createTemporaryView("orders", tEnv.fromChangelogStream(
+                env.fromData(Row.ofKind(RowKind.INSERT, 1L, 10L, "open"), Row.ofKind(RowKind.DELETE, 1L, 10L, "open")),
+                Schema.newBuilder().column("f0", BIGINT()).column("f1", BIGINT()).column("f2", STRING()).build()));
+        assertThatThrownBy(() -> FlinkIvm.sql(tEnv, "SELECT f1, COUNT(*) FROM orders GROUP BY f1", IvmOptions.defaults()))
+                .isInstanceOf(UnsupportedPlanException.class)
+                .hasMessageContaining("table orders cannot be read as an insert-only stream")
+                .hasMessageContaining("a changelog input");
+    }
+
+    @Test
+    void refusedBeforeAnyJob() {
+        StreamExecutionEnvironment env = SqlTestTables.environment(1);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        SqlTestTables.register(tEnv, env, "orders", ORDERS, List.of(Row.of(1L, 10L, "open")));
+        assertThatThrownBy(() -> FlinkIvm.sql(tEnv, "SELECT ck, COUNT(*) FROM orders WHERE ok = 1 OR ck = 2 GROUP BY ck",
+                IvmOptions.defaults())).isInstanceOf(UnsupportedPlanException.class)
+                .hasMessageContaining("OR at line 1, column 39 is not supported");
+        assertThatThrownBy(() -> FlinkIvm.sql(tEnv, "SELECT ck, COUNT(*) FROM nowhere GROUP BY ck", IvmOptions.defaults()))
+                .hasMessageContaining("unknown table nowhere at line 1, column 26");
+    }
+}
