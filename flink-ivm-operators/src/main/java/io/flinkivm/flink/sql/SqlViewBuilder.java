@@ -10,7 +10,11 @@ import io.flinkivm.flink.InputRecord;
 import io.flinkivm.flink.IvmJob;
 import io.flinkivm.flink.IvmOptions;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +33,11 @@ import org.apache.flink.table.types.DataType;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.OutputTag;
 
-/** Builds a {@link SqlView}: the tables' rows become inserts, flink-ivm maintains the query, snapshots become rows. */
+/**
+ * Builds a {@link SqlView}: the tables' rows become inserts, flink-ivm maintains the query, snapshots
+ * become rows. Internal: call {@link FlinkIvm#sql}. The conversion operators' uids derive from the SQL
+ * text, the maintenance operators' from the plan, so a savepoint restores into the same query.
+ */
 public final class SqlViewBuilder {
     private SqlViewBuilder() {
     }
@@ -52,6 +60,7 @@ public final class SqlViewBuilder {
     private static <T> SqlView build(StreamTableEnvironment tEnv, SqlTranslation translation,
             Map<List<String>, Table> tables, MaintenancePlan plan, Semiring<T> semiring, IvmOptions options) {
         OutputTag<DeadLetter> rejected = new OutputTag<>("ivm-sql-rejected-rows", DeadLetterTypeInfo.INSTANCE);
+        String uid = "ivm-sql-" + fingerprint(translation.sql()) + "-";
         TypeInformation<InputRecord<T>> inputType = FlinkIvm.inputType(semiring);
         DataStream<InputRecord<T>> inserts = null;
         DataStream<DeadLetter> deadLetters = null;
@@ -72,7 +81,8 @@ public final class SqlViewBuilder {
             SingleOutputStreamOperator<InputRecord<T>> converted = rows
                     .process(new RowsToInserts<>(input, semiring.payloadClass(), rejected))
                     .returns(inputType)
-                    .name("rows of " + input.name() + " to inserts");
+                    .name("rows of " + input.name() + " to inserts")
+                    .uid(uid + "rows-" + input.name());
             inserts = inserts == null ? converted : inserts.union(converted);
             DataStream<DeadLetter> bad = converted.getSideOutput(rejected);
             deadLetters = deadLetters == null ? bad : deadLetters.union(bad);
@@ -88,9 +98,19 @@ public final class SqlViewBuilder {
                 .flatMap(new ResultsToRows<T>(translation))
                 .returns(ExternalTypeInfo.<Row>of(rowType))
                 .name("snapshots to rows")
+                .uid(uid + "result-rows")
                 .setParallelism(job.results().getParallelism());
         Table table = tEnv.fromDataStream(rows);
         return new SqlView(table, translation, job, job.deadLetters().union(deadLetters));
+    }
+
+    private static String fingerprint(String text) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 6);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is not available", e);
+        }
     }
 
     private static String firstLine(Exception e) {
