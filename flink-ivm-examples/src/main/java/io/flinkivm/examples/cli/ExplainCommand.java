@@ -4,6 +4,7 @@ import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.FlinkJobLayout;
+import io.flinkivm.flink.sql.SqlTranslation;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -16,7 +17,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "explain", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         sortOptions = false,
         header = "Prints the classification and the maintenance plan of a query.",
-        description = {"Classifies a query (hierarchical, q-hierarchical, p-hierarchical, α-acyclic, free-connex,"
+        description = {"With --sql and --schema instead of --query, it first prints the SQL's translation (the"
+                + " conjunctive query, the semiring, each table's columns and payload, the result's columns), then"
+                + " the same as for that conjunctive query.",
+            "Classifies a query (hierarchical, q-hierarchical, p-hierarchical, α-acyclic, free-connex,"
                 + " with a witness for each 'no') and prints how it would be maintained: the view trees below the"
                 + " Boolean border, the Boolean join tree above it and the complexity guarantee, or the"
                 + " fallback delta joins and why they were chosen. The text ends with the section 'Flink job:',"
@@ -24,8 +28,8 @@ import picocli.CommandLine.Spec;
                 + " shows it), its parallelism and how its input is partitioned."},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  the plan was printed",
-                "  2  malformed query (the message gives the position), unknown semiring, unsupported plan or"
-                        + " bad option"})
+                "  2  malformed query or SQL (the message gives the position), SQL outside the supported subset,"
+                        + " unknown semiring, unsupported plan or bad option"})
 final class ExplainCommand implements Callable<Integer> {
 
     /** What {@code --format} can select. */
@@ -69,9 +73,20 @@ final class ExplainCommand implements Callable<Integer> {
         if (parallelism < 1) {
             throw CliException.usage("--parallelism must be at least 1, got " + parallelism);
         }
+        PrintWriter out = spec.commandLine().getOut();
+        if (queryOptions.isSql()) {
+            if (spec.commandLine().getParseResult().hasMatchedOption("--semiring")) {
+                throw CliException.usage("--semiring does not go with --sql: the SQL's aggregate decides the semiring");
+            }
+            SqlTranslation translation = queryOptions.translate();
+            MaintenancePlan plan = queryOptions.plan(translation.query(), translation.semiring());
+            out.print(format == Format.MERMAID ? plan.toMermaid()
+                    : translation.explain() + "\n" + plan.explain() + FlinkJobLayout.of(plan, parallelism).explain());
+            out.flush();
+            return 0;
+        }
         ConjunctiveQuery query = queryOptions.parse();
         MaintenancePlan plan = queryOptions.plan(query, semiring);
-        PrintWriter out = spec.commandLine().getOut();
         out.print(format == Format.MERMAID ? plan.toMermaid()
                 : plan.explain() + FlinkJobLayout.of(plan, parallelism).explain());
         out.flush();

@@ -109,7 +109,7 @@ final class FlinkRun<T> {
                         ends++;
                         endRows += r.rows();
                     } else {
-                        out.row(r.tuple(), semiring.format(r.payload()));
+                        out.result(r.tuple(), r.payload(), semiring);
                     }
                 }
             }

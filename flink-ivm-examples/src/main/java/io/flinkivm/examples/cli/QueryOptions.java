@@ -2,17 +2,38 @@ package io.flinkivm.examples.cli;
 
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
+import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.query.InvalidQueryException;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.flink.sql.SqlSchemas;
+import io.flinkivm.flink.sql.SqlTranslation;
 import picocli.CommandLine.Option;
 
-/** The options {@code --query} and {@code --plan}, mixed into every subcommand that plans a query. */
+/**
+ * The options {@code --query} (or {@code --sql} with {@code --schema}) and {@code --plan}, mixed into every
+ * subcommand that plans a query.
+ */
 final class QueryOptions {
 
-    @Option(names = "--query", required = true, paramLabel = "QUERY",
+    @Option(names = "--query", paramLabel = "QUERY",
             description = {"The conjunctive query, e.g. 'Q(A,C) :- R(A,B), S(B,C)'. Variables and relation names are"
-                    + " identifiers; constants are 'quoted strings' or numbers and select tuples by their text."})
+                    + " identifiers; constants are 'quoted strings' or numbers and select tuples by their text."
+                    + " Give --query or --sql."})
     String query;
+
+    @Option(names = "--sql", paramLabel = "SQL",
+            description = {"The query in SQL instead of --query, e.g. 'SELECT o.ck, COUNT(*) FROM orders o JOIN"
+                    + " customer c ON c.ck = o.ck GROUP BY o.ck', over the tables of --schema. It is translated into a"
+                    + " conjunctive query, a semiring (COUNT(*) and SUM: natural, MIN: min-plus, MAX: max-plus,"
+                    + " DISTINCT: boolean) and each table's payload; SQL outside that subset ends with exit code 2."})
+    String sql;
+
+    @Option(names = "--schema", paramLabel = "SCHEMA",
+            description = {"With --sql: the tables and their column types, e.g. 'customer(ck BIGINT, seg STRING);"
+                    + " orders(ok BIGINT, ck BIGINT)' (TINYINT, SMALLINT, INT, BIGINT, DECIMAL(p, s), FLOAT, DOUBLE,"
+                    + " CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIMESTAMP(p))."})
+    String schema;
 
     @Option(names = "--plan", paramLabel = "STRATEGY", defaultValue = "auto",
             converter = Converters.StrategyConverter.class,
@@ -21,9 +42,45 @@ final class QueryOptions {
                     + " (always delta joins). Default: ${DEFAULT-VALUE}."})
     Planner.Strategy strategy;
 
+    /** Whether the query is given in SQL. */
+    boolean isSql() {
+        return sql != null;
+    }
+
     /** The parsed query; a malformed one ends the command with exit code 2 and the parser's positioned message. */
     ConjunctiveQuery parse() {
+        if (sql != null || schema != null) {
+            return translate().query();
+        }
+        if (query == null) {
+            throw CliException.usage("Missing required option: give --query or --sql (with --schema)");
+        }
         return QueryPlanning.parse(query, CliException::usage);
+    }
+
+    /**
+     * The translation of {@code --sql} over {@code --schema}; malformed or unsupported SQL ends the command
+     * with exit code 2 and the message with its position.
+     */
+    SqlTranslation translate() {
+        if (query != null && sql != null) {
+            throw CliException.usage("give either --query or --sql, not both");
+        }
+        if (sql == null) {
+            throw CliException.usage("--schema goes with --sql");
+        }
+        if (schema == null) {
+            throw CliException.usage("--sql needs --schema, e.g. --schema 'customer(ck BIGINT, seg STRING); orders(ok"
+                    + " BIGINT, ck BIGINT)'");
+        }
+        try {
+            return SqlTranslation.of(sql, SqlSchemas.parse(schema));
+        } catch (InvalidQueryException e) {
+            String m = e.getMessage();
+            throw CliException.usage(m.startsWith("invalid SQL: ") || m.startsWith("schema: ") ? m : "invalid SQL: " + m);
+        } catch (UnsupportedPlanException e) {
+            throw CliException.usage("unsupported SQL: " + e.getMessage());
+        }
     }
 
     /** The plan of {@code q} over {@code semiring}; an unsupported plan ends the command with exit code 2. */

@@ -8,6 +8,8 @@ import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.jobs.FlinkSettings;
+import io.flinkivm.flink.sql.RejectedRowException;
+import io.flinkivm.flink.sql.SqlTranslation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -46,6 +48,14 @@ import picocli.CommandLine.Spec;
                 + " like malformed lines, after them."},
         footerHeading = "%nFile formats:%n",
         footer = {
+            "  Input (--input) with --sql: UTF-8 text, one table row per line: table,value1,...,valueK",
+            "    table is a table of --schema and K its number of columns; no payload column: the payloads come"
+                    + " from the SQL. Values are written as SQL would print them (42, 12.50, 2024-05-01,"
+                    + " 2024-05-01 10:15:00, true); an empty field is the empty string in a STRING column and"
+                    + " rejected elsewhere. A row is rejected if a value does not fit its column's type, or its"
+                    + " payload is not one of the semiring (a negative value under SUM).",
+            "  Output (--output) with --sql: a header with the SELECT list's output names (aliases where"
+                    + " given, else the column's name, else EXPR$i), then one line per result row.",
             "  Input (--input): UTF-8 text, one insert per line:",
             "      relation,value1,...,valueK,payload",
             "    relation is a relation of the query and K its arity there; values are text (a constant in the"
@@ -68,7 +78,8 @@ import picocli.CommandLine.Spec;
             "Exit codes:",
             "  0  the result was written (also when some lines were rejected)",
             "  1  I/O error (input, output or dead-letter file), a result payload overflow or a failed Flink job",
-            "  2  bad option, malformed query, unknown semiring or engine, unsupported plan"})
+            "  2  bad option, malformed query or SQL, SQL outside the supported subset, unknown semiring or engine,"
+                    + " unsupported plan"})
 final class RunCommand implements Callable<Integer> {
 
     /** The longest input line, in bytes. */
@@ -80,11 +91,14 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     QueryOptions queryOptions;
 
-    @Option(names = "--semiring", paramLabel = "SEMIRING", required = true,
+    @Option(names = "--semiring", paramLabel = "SEMIRING",
             converter = Converters.SemiringConverter.class,
             description = {"The payload semiring: natural, boolean, min-plus, max-plus, viterbi, provenance or"
-                    + " covariance:<m> (m features)."})
+                    + " covariance:<m> (m features). Required with --query; with --sql the aggregate decides it."})
     Semiring<?> semiring;
+
+    /** The translation of --sql, or null for --query. */
+    private SqlTranslation sql;
 
     @Option(names = "--input", paramLabel = "IN.csv", required = true,
             description = {"The inserts, one per line: relation,value1,...,valueK,payload (see File formats)."})
@@ -111,7 +125,16 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ConjunctiveQuery query = queryOptions.parse();
+        if (queryOptions.isSql()) {
+            if (semiring != null) {
+                throw CliException.usage("--semiring does not go with --sql: the SQL's aggregate decides the semiring");
+            }
+            sql = queryOptions.translate();
+            semiring = sql.semiring();
+        } else if (semiring == null) {
+            throw CliException.usage("Missing required option: '--semiring=SEMIRING'");
+        }
+        ConjunctiveQuery query = sql != null ? sql.query() : queryOptions.parse();
         MaintenancePlan plan = queryOptions.plan(query, semiring);
         if (engine == EngineKind.MEMORY && flinkOptions.anyGiven()) {
             throw CliException.usage("--state, --parallelism, --checkpoint-dir and --checkpoint-interval apply to"
@@ -148,11 +171,11 @@ final class RunCommand implements Callable<Integer> {
         }
         printCounts(accepted, rejected);
         long results;
-        try (ResultWriter w = new ResultWriter(temporary, plan.query())) {
+        try (ResultWriter w = writer(temporary, plan)) {
             Iterator<ResultTuple<T>> it = ivm.enumerate();
             while (it.hasNext()) {
                 ResultTuple<T> r = it.next();
-                w.row(r.tuple(), s.format(r.payload()));
+                w.result(r.tuple(), r.payload(), s);
             }
             results = w.rows();
         } catch (IOException e) {
@@ -171,7 +194,7 @@ final class RunCommand implements Callable<Integer> {
         try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
             accepted = read(s, plan.query(), rejects, run::add);
             List<FlinkRun.Rejected> late;
-            try (ResultWriter w = new ResultWriter(temporary, plan.query())) {
+            try (ResultWriter w = writer(temporary, plan)) {
                 late = run.execute(w, "flink-ivm run " + plan.query().name() + " < " + input.getFileName());
                 results = w.rows();
             } catch (IOException e) {
@@ -189,6 +212,10 @@ final class RunCommand implements Callable<Integer> {
         }
         printCounts(accepted, rejected);
         return finish(temporary, results, start);
+    }
+
+    private ResultWriter writer(Path file, MaintenancePlan plan) throws IOException {
+        return sql == null ? new ResultWriter(file, plan.query()) : new ResultWriter(file, sql);
     }
 
     private void printCounts(long accepted, long rejected) {
@@ -229,7 +256,7 @@ final class RunCommand implements Callable<Integer> {
     /** Reads the input and passes every well-formed line to {@code sink}; returns the number of accepted inserts. */
     private <T> long read(Semiring<T> s, ConjunctiveQuery query, Rejects rejects, InsertSink<T> sink) {
         try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
-            return load(reader, sink, s, query, rejects);
+            return load(reader, sink, s, query, sql, rejects);
         } catch (IOException e) {
             throw CliException.failure("cannot read input file " + input + ": " + describe(e), e);
         }
@@ -237,7 +264,7 @@ final class RunCommand implements Callable<Integer> {
 
     /** Applies every well-formed line of the input; returns the number of accepted inserts. */
     private static <T> long load(Utf8LineReader reader, InsertSink<T> sink, Semiring<T> s, ConjunctiveQuery query,
-            Rejects rejects) throws IOException {
+            SqlTranslation sql, Rejects rejects) throws IOException {
         // IOException here comes from reading the input; Rejects reports its own write errors.
         Map<String, Integer> arities = new HashMap<>();
         for (String r : query.relations()) {
@@ -260,7 +287,11 @@ final class RunCommand implements Callable<Integer> {
             }
             try {
                 csv.split(text, fields, RejectedLineException::new);
-                insert(fields, arities, query, sink, s, reader.lineNumber());
+                if (sql == null) {
+                    insert(fields, arities, query, sink, s, reader.lineNumber());
+                } else {
+                    insertRow(fields, sql, sink, s, reader.lineNumber());
+                }
                 accepted++;
             } catch (RejectedLineException e) {
                 rejects.reject(reader.lineNumber(), e.getMessage(), text);
@@ -297,6 +328,29 @@ final class RunCommand implements Callable<Integer> {
             tuple[i] = fields.get(i + 1);
         }
         sink.insert(relation, Tuple.wrap(tuple), payload, lineNumber);
+    }
+
+    /** A line {@code table,value1,...,valueK} of a query given in SQL: the row's inserts, one per relation of its table. */
+    private static <T> void insertRow(List<String> fields, SqlTranslation sql, InsertSink<T> sink, Semiring<T> s,
+            long lineNumber) throws RejectedLineException {
+        String name = fields.get(0);
+        SqlTranslation.TableInput table = sql.table(name);
+        if (table == null) {
+            List<String> names = new ArrayList<>();
+            for (SqlTranslation.TableInput t : sql.tables()) {
+                names.add(t.name());
+            }
+            throw new RejectedLineException("unknown table '" + name + "'; the query reads " + String.join(", ", names));
+        }
+        List<SqlTranslation.Insert> inserts;
+        try {
+            inserts = table.inserts(table.fromText(fields.subList(1, fields.size())));
+        } catch (RejectedRowException e) {
+            throw new RejectedLineException(e.getMessage());
+        }
+        for (SqlTranslation.Insert insert : inserts) {
+            sink.insert(insert.relation(), insert.tuple(), s.payloadClass().cast(insert.payload()), lineNumber);
+        }
     }
 
     private static <T> void apply(IvmEngine<T> ivm, String relation, Tuple tuple, T payload)
