@@ -1,0 +1,151 @@
+package io.flinkivm.examples.tpch;
+
+import static org.apache.flink.table.api.DataTypes.BIGINT;
+import static org.apache.flink.table.api.DataTypes.DATE;
+import static org.apache.flink.table.api.DataTypes.DECIMAL;
+import static org.apache.flink.table.api.DataTypes.FIELD;
+import static org.apache.flink.table.api.DataTypes.INT;
+import static org.apache.flink.table.api.DataTypes.ROW;
+import static org.apache.flink.table.api.DataTypes.STRING;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.flink.FlinkIvm;
+import io.flinkivm.flink.IvmOptions;
+import io.flinkivm.flink.sql.SqlView;
+import io.trino.tpch.Customer;
+import io.trino.tpch.CustomerGenerator;
+import io.trino.tpch.GenerateUtils;
+import io.trino.tpch.LineItem;
+import io.trino.tpch.LineItemGenerator;
+import io.trino.tpch.Order;
+import io.trino.tpch.OrderGenerator;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.runtime.typeutils.ExternalTypeInfo;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The TPC-H revenue query written in SQL as a Flink user writes it, over TPC-H tables with their usual
+ * column types (DECIMAL prices, DATE order dates, columns the query does not use): {@link FlinkIvm#sql}
+ * gives the same rows as Flink SQL's own execution of the same SQL on the same tables, and as the
+ * datalog example {@link TpchRevenue} (scale factor 0.005: 750 customers, 7,500 orders, ~30,000 lineitems).
+ */
+class TpchRevenueSqlITCase {
+    private static final double SF = 0.005;
+
+    static final String SQL = """
+            SELECT o_orderkey, o_custkey, SUM(l_extendedprice * (1 - l_discount)) AS revenue
+            FROM customer
+            JOIN orders ON c_custkey = o_custkey
+            JOIN lineitem ON l_orderkey = o_orderkey
+            WHERE c_mktsegment = 'BUILDING'
+            GROUP BY o_orderkey, o_custkey""";
+
+    static final DataType CUSTOMER = ROW(FIELD("c_custkey", BIGINT()), FIELD("c_name", STRING()),
+            FIELD("c_nationkey", BIGINT()), FIELD("c_mktsegment", STRING()));
+    static final DataType ORDERS = ROW(FIELD("o_orderkey", BIGINT()), FIELD("o_custkey", BIGINT()),
+            FIELD("o_orderdate", DATE()), FIELD("o_totalprice", DECIMAL(15, 2)));
+    static final DataType LINEITEM = ROW(FIELD("l_orderkey", BIGINT()), FIELD("l_linenumber", INT()),
+            FIELD("l_quantity", DECIMAL(15, 2)), FIELD("l_extendedprice", DECIMAL(15, 2)),
+            FIELD("l_discount", DECIMAL(15, 2)));
+
+    @Test
+    void sqlViewEqualsFlinkSqlAndTheDatalogExample() throws Exception {
+        Configuration config = new Configuration();
+        config.setString("parallelism.default", "2");
+        config.setString("pipeline.generic-types", "false");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        List<Row> customers = new ArrayList<>();
+        for (Customer c : new CustomerGenerator(SF, 1, 1)) {
+            customers.add(Row.of(c.getCustomerKey(), c.getName(), c.getNationKey(), c.getMarketSegment()));
+        }
+        List<Row> orders = new ArrayList<>();
+        for (Order o : new OrderGenerator(SF, 1, 1)) {
+            orders.add(Row.of(o.getOrderKey(), o.getCustomerKey(), LocalDate.parse(GenerateUtils.formatDate(o.getOrderDate())),
+                    BigDecimal.valueOf(o.getTotalPriceInCents(), 2)));
+        }
+        List<Row> lineItems = new ArrayList<>();
+        for (LineItem l : new LineItemGenerator(SF, 1, 1)) {
+            lineItems.add(Row.of(l.getOrderKey(), l.getLineNumber(), BigDecimal.valueOf(l.getQuantity() * 100, 2),
+                    BigDecimal.valueOf(l.getExtendedPriceInCents(), 2), BigDecimal.valueOf(l.getDiscountPercent(), 2)));
+        }
+        register(tEnv, env, "customer", CUSTOMER, customers);
+        register(tEnv, env, "orders", ORDERS, orders);
+        register(tEnv, env, "lineitem", LINEITEM, lineItems);
+
+        SqlView view = FlinkIvm.sql(tEnv, SQL, IvmOptions.defaults());
+        assertThat(view.translation().query()).hasToString("Q(o_orderkey,c_custkey) :- customer(c_custkey,'BUILDING'),"
+                + " orders(o_orderkey,c_custkey), lineitem(o_orderkey)");
+        assertThat(view.explain()).contains("p-hierarchical: yes");
+        Map<List<Object>, Integer> ivm;
+        Map<List<Object>, Integer> flinkSql;
+        try (CloseableIterator<Row> a = tEnv.toDataStream(view.table()).collectAsync();
+                CloseableIterator<Row> b = tEnv.toChangelogStream(tEnv.sqlQuery(SQL)).collectAsync()) {
+            env.execute("TPC-H revenue: flink-ivm's SQL view and Flink SQL");
+            ivm = latestSnapshot(a);
+            flinkSql = changelog(b);
+        }
+        Map<List<Object>, Integer> datalog = new HashMap<>();
+        TpchRevenue.Outcome outcome = TpchRevenue.run(SF, 2, "hashmap", new PrintStream(OutputStream.nullOutputStream()));
+        for (Map.Entry<Tuple, Long> e : outcome.revenue().entrySet()) {
+            datalog.merge(List.of(e.getKey().get(0), e.getKey().get(1),
+                    BigDecimal.valueOf(e.getValue(), TpchRevenue.REVENUE_SCALE).stripTrailingZeros()), 1, Integer::sum);
+        }
+        assertThat(flinkSql).hasSizeGreaterThan(1_000);
+        assertThat(ivm).isEqualTo(flinkSql);
+        assertThat(ivm).isEqualTo(datalog);
+    }
+
+    private static void register(StreamTableEnvironment tEnv, StreamExecutionEnvironment env, String name, DataType type,
+            List<Row> rows) {
+        tEnv.createTemporaryView(name, tEnv.fromDataStream(env.fromData(rows, ExternalTypeInfo.<Row>of(type))));
+    }
+
+    /** (orderkey, custkey, revenue without trailing zeros) to its count, from the latest snapshot. */
+    private static Map<List<Object>, Integer> latestSnapshot(Iterator<Row> rows) {
+        long latest = -1;
+        Map<List<Object>, Integer> out = new HashMap<>();
+        while (rows.hasNext()) {
+            Row r = rows.next();
+            long id = (Long) r.getField("snapshot_id");
+            if (id > latest) {
+                latest = id;
+                out.clear();
+            }
+            out.merge(key(r), 1, Integer::sum);
+        }
+        return out;
+    }
+
+    private static Map<List<Object>, Integer> changelog(Iterator<Row> rows) {
+        Map<List<Object>, Integer> out = new HashMap<>();
+        while (rows.hasNext()) {
+            Row r = rows.next();
+            int delta = r.getKind() == RowKind.INSERT || r.getKind() == RowKind.UPDATE_AFTER ? 1 : -1;
+            out.merge(key(r), delta, Integer::sum);
+        }
+        out.values().removeIf(n -> n == 0);
+        return out;
+    }
+
+    private static List<Object> key(Row r) {
+        return List.of(r.getField("o_orderkey"), r.getField("o_custkey"),
+                ((BigDecimal) r.getField("revenue")).stripTrailingZeros());
+    }
+}
