@@ -695,7 +695,7 @@ final class SqlTranslator {
                     throw unsupported(call, "SUM with " + scale + " decimal places", "at most " + SqlType.MAX_PRECISION);
                 }
                 SqlType type = integer ? SqlType.BIGINT : SqlType.decimal(SqlType.MAX_PRECISION, scale);
-                return new AggregatePlan(SqlTranslation.Aggregate.SUM, NaturalSemiring.INSTANCE, "SUM(" + call.operand(0)
+                return new AggregatePlan(SqlTranslation.Aggregate.SUM, NaturalSemiring.INSTANCE, "SUM(" + plain(call.operand(0))
                         + ")", parts, Payload.Mode.NATURAL, scale, type);
             }
             case "MIN", "MAX" -> {
@@ -732,7 +732,7 @@ final class SqlTranslator {
                         : scale == 0 && integer ? SqlType.BIGINT : SqlType.decimal(SqlType.MAX_PRECISION, scale);
                 boolean min = name.equalsIgnoreCase("MIN");
                 return new AggregatePlan(min ? SqlTranslation.Aggregate.MIN : SqlTranslation.Aggregate.MAX,
-                        min ? MinPlusSemiring.INSTANCE : MaxPlusSemiring.INSTANCE, name + "(" + call.operand(0) + ")",
+                        min ? MinPlusSemiring.INSTANCE : MaxPlusSemiring.INSTANCE, name + "(" + plain(call.operand(0)) + ")",
                         parts, approximate ? Payload.Mode.APPROXIMATE : Payload.Mode.EXACT, approximate ? 0 : scale, type);
             }
             case "AVG" -> throw unsupported(call, "AVG", "an average is not a semiring aggregate; maintain SUM and COUNT(*)"
@@ -1047,6 +1047,11 @@ final class SqlTranslator {
     }
 
     // ---- messages ----
+
+    /** An expression as text without Calcite's backticks around plain names. */
+    private static String plain(SqlNode node) {
+        return node.toString().replaceAll("`([A-Za-z_][A-Za-z0-9_]*)`", "$1");
+    }
 
     private static String callName(SqlNode node) {
         return node instanceof SqlCall c ? c.getOperator().getName() : String.valueOf(node);
