@@ -87,8 +87,15 @@ public final class AblationEngine<T> implements IvmEngine<T> {
         return forest.insertCount();
     }
 
-    /** Number of state entries below and above the border. */
+    /** State entries below and above the border (the root views' join over K with its result). */
+    @Override
     public long stateEntries() {
         return forest.stateEntries() + aboveState.stateEntries();
+    }
+
+    /** Root tuples that became non-zero, each then joined over K with the other root views. */
+    @Override
+    public long borderCrossings() {
+        return forest.borderCrossings();
     }
 }

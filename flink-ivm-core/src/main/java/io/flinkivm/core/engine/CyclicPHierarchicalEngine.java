@@ -38,7 +38,7 @@ public final class CyclicPHierarchicalEngine<T> implements IvmEngine<T> {
         this(plan, semiring, MemoryMaps.countingInto(Objects.requireNonNull(counts, "counts")));
     }
 
-    private CyclicPHierarchicalEngine(CyclicPHierarchicalPlan plan, Semiring<T> semiring, MemoryMaps maps) {
+    CyclicPHierarchicalEngine(CyclicPHierarchicalPlan plan, Semiring<T> semiring, MemoryMaps maps) {
         plan.checkSemiring(semiring);
         this.semiring = semiring;
         CompiledPlan compiled = new CompiledPlan(plan);
@@ -72,7 +72,7 @@ public final class CyclicPHierarchicalEngine<T> implements IvmEngine<T> {
         return forest.insertCount();
     }
 
-    /** Root tuples that crossed the border so far. */
+    @Override
     public long borderCrossings() {
         return forest.borderCrossings();
     }
@@ -87,7 +87,8 @@ public final class CyclicPHierarchicalEngine<T> implements IvmEngine<T> {
         return join.scanned();
     }
 
-    /** Number of state entries: join-view keys, root-view tuples, bag indexes and Boolean-join entries. */
+    /** Join-view keys, root-view tuples, bag indexes and Boolean-join entries. */
+    @Override
     public long stateEntries() {
         return forest.stateEntries() + store.entries();
     }

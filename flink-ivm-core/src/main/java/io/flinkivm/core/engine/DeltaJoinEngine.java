@@ -65,7 +65,8 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
         return inserts;
     }
 
-    /** Number of state entries: stored atom tuples, index entries and result tuples. */
+    /** Stored atom tuples, index entries and result tuples. */
+    @Override
     public long stateEntries() {
         long total = store.result.size();
         for (int a = 0; a < store.relations.length; a++) {
@@ -75,6 +76,12 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
             }
         }
         return total;
+    }
+
+    /** Zero: the fallback has no root views and no border. */
+    @Override
+    public long borderCrossings() {
+        return 0;
     }
 
     private static final class Store<T> implements DeltaJoinStore<T> {

@@ -1,11 +1,13 @@
 package io.flinkivm.core.engine;
 
+import io.flinkivm.core.engine.maps.MemoryMaps;
 import io.flinkivm.core.engine.maps.StateCounts;
 import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
 import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PHierarchicalPlan;
 import io.flinkivm.core.semiring.Semiring;
+import java.util.Objects;
 
 /** Creates the in-memory engine for a plan. */
 public final class Engines {
@@ -14,13 +16,7 @@ public final class Engines {
 
     /** The engine for {@code plan}: the p-hierarchical engine (acyclic or cyclic) or the delta-join fallback. */
     public static <T> IvmEngine<T> create(MaintenancePlan plan, Semiring<T> semiring) {
-        if (plan instanceof PHierarchicalPlan p) {
-            return new PHierarchicalEngine<>(p, semiring);
-        }
-        if (plan instanceof CyclicPHierarchicalPlan p) {
-            return new CyclicPHierarchicalEngine<>(p, semiring);
-        }
-        return new DeltaJoinEngine<>((FallbackPlan) plan, semiring);
+        return create(plan, semiring, MemoryMaps.PLAIN);
     }
 
     /**
@@ -28,12 +24,16 @@ public final class Engines {
      * into {@code counts} (for benchmarks and tests).
      */
     public static <T> IvmEngine<T> create(MaintenancePlan plan, Semiring<T> semiring, StateCounts counts) {
+        return create(plan, semiring, MemoryMaps.countingInto(Objects.requireNonNull(counts, "counts")));
+    }
+
+    private static <T> IvmEngine<T> create(MaintenancePlan plan, Semiring<T> semiring, MemoryMaps maps) {
         if (plan instanceof PHierarchicalPlan p) {
-            return new PHierarchicalEngine<>(p, semiring, counts);
+            return new PHierarchicalEngine<>(p, semiring, maps);
         }
         if (plan instanceof CyclicPHierarchicalPlan p) {
-            return new CyclicPHierarchicalEngine<>(p, semiring, counts);
+            return new CyclicPHierarchicalEngine<>(p, semiring, maps);
         }
-        return new DeltaJoinEngine<>((FallbackPlan) plan, semiring, counts);
+        return new DeltaJoinEngine<>((FallbackPlan) plan, semiring, maps);
     }
 }

@@ -31,4 +31,13 @@ public interface IvmEngine<T> {
 
     /** Number of inserts applied so far (physical inserts, counting no-ops). */
     long insertCount();
+
+    /** Number of entries in the engine's state (keys over all its maps), a state-size figure. */
+    long stateEntries();
+
+    /**
+     * Root tuples that crossed the border so far, each once (their payload became non-zero); zero for
+     * a plan without a border (the fallback).
+     */
+    long borderCrossings();
 }

@@ -35,7 +35,7 @@ public final class PHierarchicalEngine<T> implements IvmEngine<T> {
         this(plan, semiring, MemoryMaps.countingInto(Objects.requireNonNull(counts, "counts")));
     }
 
-    private PHierarchicalEngine(PHierarchicalPlan plan, Semiring<T> semiring, MemoryMaps maps) {
+    PHierarchicalEngine(PHierarchicalPlan plan, Semiring<T> semiring, MemoryMaps maps) {
         plan.checkSemiring(semiring);
         this.semiring = semiring;
         CompiledPlan compiled = new CompiledPlan(plan);
@@ -68,12 +68,13 @@ public final class PHierarchicalEngine<T> implements IvmEngine<T> {
         return forest.insertCount();
     }
 
-    /** Root tuples that crossed the border so far. */
+    @Override
     public long borderCrossings() {
         return forest.borderCrossings();
     }
 
-    /** Number of state entries: join-view keys, root-view tuples and Boolean-join entries. */
+    /** Join-view keys, root-view tuples and Boolean-join entries. */
+    @Override
     public long stateEntries() {
         return forest.stateEntries() + joinStore.entries();
     }

@@ -9,8 +9,7 @@ import io.flinkivm.core.engine.viewtree.MemoryViewTreeStore;
 import io.flinkivm.core.engine.viewtree.RootViewLogic;
 import io.flinkivm.core.engine.viewtree.ViewTreeLogic;
 import io.flinkivm.core.plan.ViewTreePlan;
-import io.flinkivm.core.query.Atom;
-import io.flinkivm.core.query.AtomMatcher;
+import io.flinkivm.core.query.AtomRouter;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Arrays;
@@ -39,7 +38,8 @@ final class ViewForest<T> {
 
     private final Semiring<T> semiring;
     private final CompiledPlan compiled;
-    private final AtomMatcher[] matchers;
+    private final AtomRouter router;
+    private final AtomRouter.Receiver<T> applier = this::apply;
     private final ViewTreeLogic<T> walk;
     private final MemoryViewTreeStore<T> store;
     private final OpenHashMap<Tuple, T>[] rootViews;
@@ -62,11 +62,7 @@ final class ViewForest<T> {
         this.semiring = semiring;
         this.compiled = compiled;
         this.listener = listener;
-        List<Atom> atoms = plan.query().body();
-        matchers = new AtomMatcher[atoms.size()];
-        for (Atom a : atoms) {
-            matchers[a.index()] = a.matcher();
-        }
+        this.router = compiled.router();
         walk = new ViewTreeLogic<>(semiring, compiled);
         store = new MemoryViewTreeStore<>(plan, -1, maps, undo);
         rootViews = new OpenHashMap[compiled.treeCount()];
@@ -80,7 +76,7 @@ final class ViewForest<T> {
      * counts it, a no-op included, once it and its listener calls have succeeded.
      */
     void insert(String relation, Tuple tuple, T payload) {
-        int[] targets = compiled.atomsOf(relation, tuple.arity());
+        int r = router.checkedRelation(relation, tuple.arity());
         if (semiring.isZero(payload)) {
             inserts++;
             return;
@@ -88,12 +84,7 @@ final class ViewForest<T> {
         undo.clear();
         pendingCount = 0;
         try {
-            for (int a : targets) {
-                Tuple matched = matchers[a].match(tuple);
-                if (matched != null) {
-                    apply(a, compiled.atomKey(a, matched), payload);
-                }
-            }
+            router.route(r, tuple, payload, applier);
         } catch (RuntimeException e) {
             undo.rollback();
             Arrays.fill(pending, 0, 4 * pendingCount, null);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.PHierarchicalPlan;
 import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.Planner.Strategy;
 import io.flinkivm.core.plan.Planner;
@@ -19,6 +20,7 @@ import io.flinkivm.core.semiring.PayloadOverflowException;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -289,5 +291,35 @@ class EngineTest {
         assertThatThrownBy(() -> Engines.create(plan, BooleanSemiring.INSTANCE))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("plan was made for semiring natural, not boolean");
+    }
+
+    /** Every engine counts its state and its border crossings: new root tuples, none for the fallback. */
+    @Test
+    void everyEngineReportsStateEntriesAndBorderCrossings() {
+        String query = "Q(A) :- R(A,B), S(A)";
+        IvmEngine<Long> acyclic = pHierarchical(query, N, Strategy.AUTO);
+        IvmEngine<Long> fallback = pHierarchical(query, N, Strategy.FALLBACK);
+        IvmEngine<Long> ablation = new AblationEngine<>((PHierarchicalPlan) Planner.plan(QueryParser.parse(query), N), N);
+        IvmEngine<Long> cyclic = engine("Q(A,B,C) :- R(A,B), S(B,C), T(A,C)", N, Strategy.AUTO);
+        assertThat(cyclic).isInstanceOf(CyclicPHierarchicalEngine.class);
+        for (IvmEngine<Long> e : List.of(acyclic, fallback, ablation)) {
+            assertThat(e.stateEntries()).isZero();
+            insert(e, "R", 1, 1L, 2L);
+            insert(e, "R", 1, 1L, 3L);
+            insert(e, "S", 1, 1L);
+            insert(e, "S", 1, 2L);
+            insert(e, "S", 1, 2L);
+            assertThat(e.stateEntries()).isPositive();
+        }
+        // Root tuples V[A](1), S(1), S(2): three crossings, whatever the number of inserts.
+        assertThat(acyclic.borderCrossings()).isEqualTo(3);
+        assertThat(ablation.borderCrossings()).isEqualTo(3);
+        assertThat(fallback.borderCrossings()).isZero();
+        insert(cyclic, "R", 1, 1L, 2L);
+        insert(cyclic, "S", 1, 2L, 3L);
+        insert(cyclic, "T", 1, 1L, 3L);
+        insert(cyclic, "R", 1, 1L, 2L);
+        assertThat(cyclic.borderCrossings()).isEqualTo(3);
+        assertThat(cyclic.stateEntries()).isPositive();
     }
 }

@@ -1,10 +1,8 @@
 package io.flinkivm.examples.bench;
 
 import io.flinkivm.core.engine.AblationEngine;
-import io.flinkivm.core.engine.DeltaJoinEngine;
 import io.flinkivm.core.engine.Engines;
 import io.flinkivm.core.engine.IvmEngine;
-import io.flinkivm.core.engine.PHierarchicalEngine;
 import io.flinkivm.core.engine.maps.StateCounts;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PHierarchicalPlan;
@@ -159,8 +157,7 @@ final class CoreEngineSystem implements SystemUnderTest {
         for (int i = 0; i < inserts; i++) {
             engine.insert(stream.relation(i), stream.tuple(i), stream.payload(i));
         }
-        long crossings = engine instanceof PHierarchicalEngine<Long> p ? p.borderCrossings() : -1;
-        return new OperationCount(inserts, counts.snapshot(), crossings, System.nanoTime() - start);
+        return new OperationCount(inserts, counts.snapshot(), engine.borderCrossings(), System.nanoTime() - start);
     }
 
     /**
@@ -168,7 +165,8 @@ final class CoreEngineSystem implements SystemUnderTest {
      *
      * @param inserts inserts counted (a capped system's: as many as its timed run applied)
      * @param counts the engine's counts; null for the hash-map peer (one upsert per insert)
-     * @param borderCrossings root tuples that crossed the border (p-hierarchical plan; else -1)
+     * @param borderCrossings root tuples that crossed the border ({@link IvmEngine#borderCrossings()}; -1 for the
+     *     hash-map peer)
      * @param nanos wall time of the counting run
      */
     record OperationCount(long inserts, StateCounts counts, long borderCrossings, long nanos) {
@@ -228,7 +226,7 @@ final class CoreEngineSystem implements SystemUnderTest {
         long cpu = times[1];
         int n = stream.size();
         if (done < n) {
-            return new RunResult(elapsed, cpu, false, done, stateEntries(engine), "entries", -1, 0,
+            return new RunResult(elapsed, cpu, false, done, engine.stateEntries(), "entries", -1, 0,
                     "stopped after " + done + " of " + n + " inserts");
         }
         long size = 0;
@@ -242,12 +240,12 @@ final class CoreEngineSystem implements SystemUnderTest {
             // Genuine: a result tuple's number of derivations (the product of its root views' sums)
             // exceeds 2^63 while every view below stayed in range. The inserts are timed; the result
             // cannot be checked or enumerated in 64 bits.
-            return new RunResult(elapsed, cpu, true, n, stateEntries(engine), "entries", -1, 0,
+            return new RunResult(elapsed, cpu, true, n, engine.stateEntries(), "entries", -1, 0,
                     "result payloads exceed 64 bits after " + size + " result tuples (" + e.getMessage()
                             + "), not enumerated");
         }
         lastEngine = engine;
-        return new RunResult(elapsed, cpu, true, n, stateEntries(engine), "entries", size, checksum, "");
+        return new RunResult(elapsed, cpu, true, n, engine.stateEntries(), "entries", size, checksum, "");
     }
 
     /**
@@ -346,18 +344,5 @@ final class CoreEngineSystem implements SystemUnderTest {
      */
     record Enumeration(long tuples, double engineNsPerTuple, double listNsPerTuple, double engineCpuNsPerTuple,
             double listCpuNsPerTuple) {
-    }
-
-    private static long stateEntries(IvmEngine<Long> engine) {
-        if (engine instanceof PHierarchicalEngine<Long> p) {
-            return p.stateEntries();
-        }
-        if (engine instanceof AblationEngine<Long> a) {
-            return a.stateEntries();
-        }
-        if (engine instanceof DeltaJoinEngine<Long> d) {
-            return d.stateEntries();
-        }
-        return -1;
     }
 }

@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * One atom's delta, from the ingest operator to the operator that holds the atom's state: add
  * {@code payload} at {@code key}. For a view tree the key is the atom's tuple projected onto its
- * route ({@link io.flinkivm.core.engine.viewtree.CompiledPlan#atomKey}); for the fallback it is the atom's
+ * route (as {@link io.flinkivm.core.query.AtomRouter} keys it); for the fallback it is the atom's
  * matched tuple. {@code epoch} is the epoch of the insert ({@link Epochs}), {@code insert} where it
  * came from ({@link Epochs#insertId}), and {@code partition}, when not null, the key of the cell the
  * delta is sent to (HyperCube partitioning); otherwise the receiver's key is derived from the key.

@@ -6,7 +6,7 @@ import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Atom;
-import io.flinkivm.core.query.AtomMatcher;
+import io.flinkivm.core.query.AtomRouter;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
@@ -14,9 +14,7 @@ import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.InputRecord;
 import io.flinkivm.flink.state.StateNames;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -64,9 +62,10 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
 
     private transient CompiledPlan compiled;
     private transient ConjunctiveQuery query;
-    private transient AtomMatcher[] matchers;
-    private transient int[][] atomsOfRelation;
-    private transient Map<String, Integer> relationIndex;
+    private transient AtomRouter router;
+    private transient AtomRouter.Receiver<T> deliver;
+    /** The id of the insert being routed. */
+    private transient long insert;
     private transient CellLayout layout;
     private transient CellRouter[] atomRouters;
     private transient CellRouter[] treeRouters;
@@ -214,19 +213,12 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         super.open();
         query = plan.query();
         compiled = plan instanceof ViewTreePlan trees ? new CompiledPlan(trees) : null;
-        matchers = new AtomMatcher[query.body().size()];
-        for (Atom a : query.body()) {
-            matchers[a.index()] = a.matcher();
-        }
-        relationIndex = new HashMap<>();
+        router = compiled != null ? compiled.router() : new AtomRouter(query);
+        deliver = this::deliver;
         List<String> relations = query.relations();
-        atomsOfRelation = new int[relations.size()][];
         perRelation = new Counter[relations.size()];
         for (int i = 0; i < relations.size(); i++) {
-            String r = relations.get(i);
-            relationIndex.put(r, i);
-            atomsOfRelation[i] = query.body().stream().filter(a -> a.relation().equals(r)).mapToInt(Atom::index).toArray();
-            perRelation[i] = getMetricGroup().addGroup("relation", r).counter(Metrics.INSERTS);
+            perRelation[i] = getMetricGroup().addGroup("relation", relations.get(i)).counter(Metrics.INSERTS);
         }
         if (layout != null && routes.isFallback()) {
             atomRouters = new CellRouter[query.body().size()];
@@ -287,8 +279,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             endEpoch(true, true, epoch + 1);
             return;
         }
-        Integer relation = r.relation() == null ? null : relationIndex.get(r.relation());
-        String problem = validate(r, relation);
+        String problem = validate(r);
         if (problem != null) {
             deadLetterCounter.inc();
             output.collect(new StreamRecord<>(new DeadLetter(r.origin(), problem, String.valueOf(r))));
@@ -298,9 +289,11 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         inEpoch++;
         sinceSnapshot++;
         insertsCounter.inc();
+        int relation = router.relation(r.relation());
         perRelation[relation].inc();
         if (!semiring.isZero(r.payload())) {
-            route(relation, r.tuple(), r.payload(), Epochs.insertId(subtask, position));
+            insert = Epochs.insertId(subtask, position);
+            router.route(relation, r.tuple(), r.payload(), deliver);
         }
         if (snapshotEvery > 0 && sinceSnapshot >= snapshotEvery) {
             endEpoch(true, true, epoch + 1);
@@ -309,19 +302,16 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         }
     }
 
-    private String validate(InputRecord<T> r, Integer relation) {
+    private String validate(InputRecord<T> r) {
         if (r.relation() == null || r.tuple() == null) {
             return "insert without relation or tuple";
         }
         if (r.payload() == null) {
             return "insert without payload";
         }
-        if (relation == null) {
-            return "unknown relation '" + r.relation() + "'; the query uses " + String.join(", ", query.relations());
-        }
-        int arity = query.arityOf(r.relation());
-        if (arity != r.tuple().arity()) {
-            return "relation " + r.relation() + " has arity " + arity + ", got " + r.tuple().arity() + " values";
+        String problem = router.problem(r.relation(), r.tuple().arity());
+        if (problem != null) {
+            return problem;
         }
         if (!semiring.payloadClass().isInstance(r.payload())) {
             return "payload " + r.payload() + " is not a " + semiring.name() + " payload";
@@ -329,31 +319,28 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         return null;
     }
 
-    private void route(int relation, Tuple tuple, T payload, long insert) {
-        for (int a : atomsOfRelation[relation]) {
-            Tuple matched = matchers[a].match(tuple);
-            if (matched == null) {
-                continue;
+    /**
+     * Where the delta of atom {@code a} of the current insert goes (its key as core's
+     * {@link AtomRouter} made it: the route's key, or for the fallback the atom's tuple).
+     */
+    private void deliver(int a, Tuple key, T payload) {
+        if (compiled != null) {
+            int tree = compiled.plan().atomRoute(a).tree();
+            OutputTag<Delta<T>> tag = routes.treeTag(tree);
+            if (tag == null) {
+                toSink(new RootUpdate<>(epoch, tree, key, payload, false, true, null));
+                return;
             }
-            if (compiled != null) {
-                Tuple key = compiled.atomKey(a, matched);
-                int tree = compiled.plan().atomRoute(a).tree();
-                OutputTag<Delta<T>> tag = routes.treeTag(tree);
-                if (tag == null) {
-                    toSink(new RootUpdate<>(epoch, tree, key, payload, false, true, null));
-                    continue;
-                }
-                // A delta into the root view of a tree without free variables needs no state on the
-                // way: spread such deltas over the tree's subtasks by the ingest subtask.
-                Tuple partition = key.arity() == 0 ? spreadKey : null;
-                emit(tag, new Delta<>(epoch, a, key, payload, insert, partition));
-            } else if (atomRouters == null) {
-                emit(routes.fallbackTag(), new Delta<>(epoch, a, matched, payload, insert, null));
-            } else {
-                int n = atomRouters[a].cells(matched, cells);
-                for (int i = 0; i < n; i++) {
-                    emit(routes.fallbackTag(), new Delta<>(epoch, a, matched, payload, insert, layout.key(cells[i])));
-                }
+            // A delta into the root view of a tree without free variables needs no state on the
+            // way: spread such deltas over the tree's subtasks by the ingest subtask.
+            Tuple partition = key.arity() == 0 ? spreadKey : null;
+            emit(tag, new Delta<>(epoch, a, key, payload, insert, partition));
+        } else if (atomRouters == null) {
+            emit(routes.fallbackTag(), new Delta<>(epoch, a, key, payload, insert, null));
+        } else {
+            int n = atomRouters[a].cells(key, cells);
+            for (int i = 0; i < n; i++) {
+                emit(routes.fallbackTag(), new Delta<>(epoch, a, key, payload, insert, layout.key(cells[i])));
             }
         }
     }

@@ -12,7 +12,7 @@ import io.flinkivm.core.partition.Shares;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.plan.ViewTreePlan;
-import io.flinkivm.core.query.Atom;
+import io.flinkivm.core.query.AtomRouter;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
@@ -72,15 +72,13 @@ class ViewTreeOperatorTest {
     /** The deltas the ingest sends to tree {@code tree} for one insert (self-joins: one per atom). */
     static List<Delta<Long>> deltas(ViewTreePlan plan, int tree, String relation, Tuple tuple, long payload,
             long epoch) {
-        CompiledPlan compiled = new CompiledPlan(plan);
+        AtomRouter router = new CompiledPlan(plan).router();
         List<Delta<Long>> out = new ArrayList<>();
-        for (Atom a : plan.query().body()) {
-            Tuple matched = a.relation().equals(relation) ? a.matcher().match(tuple) : null;
-            if (matched != null && plan.atomRoute(a.index()).tree() == tree) {
-                Tuple key = compiled.atomKey(a.index(), matched);
-                out.add(new Delta<>(epoch, a.index(), key, payload, Epochs.insertId(0, 1), key.arity() == 0 ? Tuple.of(0) : null));
+        router.route(router.checkedRelation(relation, tuple.arity()), tuple, payload, (a, key, p) -> {
+            if (plan.atomRoute(a).tree() == tree) {
+                out.add(new Delta<>(epoch, a, key, p, Epochs.insertId(0, 1), key.arity() == 0 ? Tuple.of(0) : null));
             }
-        }
+        });
         return out;
     }
 

@@ -1,16 +1,16 @@
 package io.flinkivm.core.engine.join;
 
 import io.flinkivm.core.engine.maps.KeyValueState;
+import io.flinkivm.core.engine.maps.UndoLog;
 import io.flinkivm.core.plan.DeltaJoinStep;
 import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.query.Atom;
-import io.flinkivm.core.query.AtomMatcher;
+import io.flinkivm.core.query.AtomRouter;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +26,6 @@ import java.util.Map;
 public final class DeltaJoinLogic<T> {
     private final Semiring<T> semiring;
     private final ConjunctiveQuery query;
-    private final Map<String, int[]> atomsOfRelation = new HashMap<>();
     /** Per atom: positions (in its variables) of each of its indexes' keys. */
     private final List<List<int[]>> indexesOf = new ArrayList<>();
     private final List<List<List<String>>> indexKeysOf = new ArrayList<>();
@@ -34,8 +33,11 @@ public final class DeltaJoinLogic<T> {
     private final int[][] atomVarSlots;
     private final int[] headSlots;
     private final Object[] binding;
-    private final AtomMatcher[] matchers;
-    private final StateUndo undo = new StateUndo();
+    private final AtomRouter router;
+    /** The store of the insert being routed. */
+    private DeltaJoinStore<T> routing;
+    private final AtomRouter.Receiver<T> applier = (atom, matched, payload) -> applyAtom(routing, atom, matched, payload);
+    private final UndoLog undo = new UndoLog();
 
     public DeltaJoinLogic(FallbackPlan plan, Semiring<T> semiring) {
         plan.checkSemiring(semiring);
@@ -45,16 +47,12 @@ public final class DeltaJoinLogic<T> {
         binding = new Object[vars.size()];
         int n = query.body().size();
         atomVarSlots = new int[n][];
-        matchers = new AtomMatcher[n];
-        Map<String, List<Integer>> byRelation = new HashMap<>();
+        router = new AtomRouter(query);
         for (Atom a : query.body()) {
             indexesOf.add(new ArrayList<>());
             indexKeysOf.add(new ArrayList<>());
             atomVarSlots[a.index()] = slots(vars, a.variables());
-            matchers[a.index()] = a.matcher();
-            byRelation.computeIfAbsent(a.relation(), k -> new ArrayList<>()).add(a.index());
         }
-        byRelation.forEach((r, atoms) -> atomsOfRelation.put(r, atoms.stream().mapToInt(Integer::intValue).toArray()));
         steps = new CompiledStep[n][];
         for (int a = 0; a < n; a++) {
             List<DeltaJoinStep> plain = plan.deltaJoins().get(a);
@@ -103,37 +101,26 @@ public final class DeltaJoinLogic<T> {
      * @throws IllegalArgumentException for an unknown relation or a wrong arity
      */
     public void insert(DeltaJoinStore<T> store, String relation, Tuple tuple, T payload) {
-        int[] atoms = atomsOfRelation.get(relation);
-        if (atoms == null) {
-            throw new IllegalArgumentException("unknown relation '" + relation + "'; the query uses "
-                    + String.join(", ", query.relations()));
-        }
-        int arity = query.arityOf(relation);
-        if (tuple.arity() != arity) {
-            throw new IllegalArgumentException("relation " + relation + " has arity " + arity + ", got "
-                    + tuple.arity() + " values");
-        }
+        int r = router.checkedRelation(relation, tuple.arity());
         if (semiring.isZero(payload)) {
             return;
         }
         undo.clear();
+        routing = store;
         try {
-            for (int a : atoms) {
-                Tuple matched = matchers[a].match(tuple);
-                if (matched != null) {
-                    applyAtom(store, a, matched, payload);
-                }
-            }
+            router.route(r, tuple, payload, applier);
         } catch (RuntimeException e) {
             undo.rollback();
             throw e;
+        } finally {
+            routing = null;
         }
         undo.clear();
     }
 
     /**
-     * Applies the delta of one atom: {@code matched} is the atom's tuple over its variables (what its
-     * {@link io.flinkivm.core.query.AtomMatcher} returns). For a partitioned store that receives the
+     * Applies the delta of one atom: {@code matched} is the atom's tuple over its variables (what an
+     * {@link AtomRouter} without key positions sends). For a partitioned store that receives the
      * atoms of one insert separately, in body order. Rolled back completely if it fails.
      */
     public void insertAtom(DeltaJoinStore<T> store, int atom, Tuple matched, T payload) {
@@ -224,43 +211,6 @@ public final class DeltaJoinLogic<T> {
                 binding[s.atomSlots[i]] = u.get(i);
             }
             join(store, plan, step + 1, extended);
-        }
-    }
-
-    /** Writes to key-value state with their old values, so that a failed insert can be undone. */
-    private static final class StateUndo {
-        private final List<KeyValueState<Object, Object>> states = new ArrayList<>();
-        private final List<Object> keys = new ArrayList<>();
-        private final List<Object> olds = new ArrayList<>();
-
-        /** Writes {@code value} (null: removes) at {@code key}, remembering {@code old} (null: absent). */
-        @SuppressWarnings("unchecked")
-        <K, V> void put(KeyValueState<K, V> state, K key, V old, V value) {
-            if (value == null) {
-                state.remove(key);
-            } else {
-                state.put(key, value);
-            }
-            states.add((KeyValueState<Object, Object>) state);
-            keys.add(key);
-            olds.add(old);
-        }
-
-        void rollback() {
-            for (int i = states.size() - 1; i >= 0; i--) {
-                if (olds.get(i) == null) {
-                    states.get(i).remove(keys.get(i));
-                } else {
-                    states.get(i).put(keys.get(i), olds.get(i));
-                }
-            }
-            clear();
-        }
-
-        void clear() {
-            states.clear();
-            keys.clear();
-            olds.clear();
         }
     }
 

@@ -26,6 +26,19 @@ public final class UndoLog {
         add(map, key, -1, old);
     }
 
+    /**
+     * Writes {@code value} at {@code key} in {@code state} (null: removes the key) and records that it
+     * held {@code old} (null: nothing).
+     */
+    public <K, V> void put(KeyValueState<K, V> state, K key, V old, V value) {
+        if (value == null) {
+            state.remove(key);
+        } else {
+            state.put(key, value);
+        }
+        add(state, key, -1, old);
+    }
+
     /** Records that slot {@code slot} of {@code key}'s entry in a wide {@code map} held {@code old}. */
     public <K> void entrySlot(OpenHashMap<K, ?> map, K key, int slot, Object old) {
         add(map, key, -2 - slot, old);

@@ -10,12 +10,11 @@ import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Atom;
+import io.flinkivm.core.query.AtomRouter;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A {@link ViewTreePlan} compiled to array positions: which projection of a delta's
@@ -25,25 +24,17 @@ import java.util.Map;
  * layout has no nodes, and the join over the bags is {@link CompiledBagJoin}.
  */
 public final class CompiledPlan extends CompiledJoinTree {
-    private final Map<String, int[]> atomsOfRelation = new HashMap<>();
-    private final Map<String, Integer> arityOfRelation = new HashMap<>();
-    private final int[][] atomKeyPositions;
+    private final AtomRouter router;
     private final int[][] nodeKeyPositions;
 
     public CompiledPlan(ViewTreePlan plan) {
         super(plan, joinNodes(plan), joinOrder(plan), "root view");
         ConjunctiveQuery q = plan.query();
-        Map<String, List<Integer>> byRelation = new HashMap<>();
-        for (Atom a : q.body()) {
-            byRelation.computeIfAbsent(a.relation(), k -> new ArrayList<>()).add(a.index());
-            arityOfRelation.put(a.relation(), a.arity());
-        }
-        byRelation.forEach((r, atoms) -> atomsOfRelation.put(r, atoms.stream().mapToInt(Integer::intValue).toArray()));
-        int atomCount = q.body().size();
-        atomKeyPositions = new int[atomCount][];
+        int[][] atomKeyPositions = new int[q.body().size()][];
         for (Atom a : q.body()) {
             atomKeyPositions[a.index()] = positions(a.variables(), plan.atomRoute(a.index()).key(), a.toString());
         }
+        router = new AtomRouter(q, atomKeyPositions);
         List<ViewNode> nodes = plan.viewNodes();
         nodeKeyPositions = new int[nodes.size()][];
         for (ViewNode n : nodes) {
@@ -70,28 +61,9 @@ public final class CompiledPlan extends CompiledJoinTree {
                 ? acyclic.joinOrder().stream().mapToInt(Integer::intValue).toArray() : new int[0];
     }
 
-    /**
-     * The atoms of a physical relation, checking the tuple's arity.
-     *
-     * @throws IllegalArgumentException for an unknown relation or a wrong arity
-     */
-    public int[] atomsOf(String relation, int arity) {
-        int[] atoms = atomsOfRelation.get(relation);
-        if (atoms == null) {
-            throw new IllegalArgumentException("unknown relation '" + relation + "'; the query uses "
-                    + String.join(", ", plan().query().relations()));
-        }
-        int expected = arityOfRelation.get(relation);
-        if (arity != expected) {
-            throw new IllegalArgumentException("relation " + relation + " has arity " + expected + ", got "
-                    + arity + " values");
-        }
-        return atoms;
-    }
-
-    /** The key a matched atom tuple (over the atom's variables) has at the atom's route. */
-    public Tuple atomKey(int atom, Tuple atomTuple) {
-        return atomTuple.project(atomKeyPositions[atom]);
+    /** Splits an insert into its atoms' deltas, each keyed by the atom's route ({@link ViewTreeLogic#walk}'s key). */
+    public AtomRouter router() {
+        return router;
     }
 
     /** The key a node's projection delta has at the node's route. */

@@ -57,7 +57,7 @@ public final class ViewTreeLogic<T> {
 
     /**
      * Computes, without writing, what the delta {@code delta} of atom {@code atom} at {@code key} (the
-     * atom's matched tuple projected onto its route, {@link CompiledPlan#atomKey}) does to the views
+     * atom's matched tuple projected onto its route, as {@link CompiledPlan#router()} keys it) does to the views
      * of its tree, and returns the delta that reaches the tree's root view at {@link #rootKey()}; or
      * null when the delta stops at a view whose other children are still zero. Call
      * {@link #commit} to write the views' new payloads (also when the delta stopped).
