@@ -36,7 +36,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.util.OutputTag;
 
 /**
- * Builds a plan's Flink job as its {@link FlinkJobLayout} says (DESIGN.md, "Mapping onto Flink"):
+ * Builds a plan's Flink job as its {@link FlinkJobLayout} says (docs/design.md, "Mapping onto Flink"):
  * the ingest at the job's parallelism, one keyed operator per view tree with state below its root
  * (the root updates of the others go from the ingest straight to the sink), and the parallel border
  * sink (which, for the cyclic plan, also holds the bags); or the ingest and the partitioned fallback. Epoch

@@ -68,7 +68,7 @@ class PlannerTest {
                 .containsExactly(List.of("A"), List.of("A", "C"), List.of("C"));
         assertThat(p.viewTrees().get(2).isTrivial()).isTrue();
         assertThat(p.viewTrees().get(2).atoms()).containsExactly(3);
-        // Only the joins at D and B need state (DESIGN.md); E, F, G, H are redundant single-child views.
+        // Only the joins at D and B need state (docs/design.md); E, F, G, H are redundant single-child views.
         assertThat(p.statefulNodes()).extracting(ViewNode::displayName)
                 .containsExactly("V[A,B] (join over B)", "V[A,B,D] (join over D)");
         // Routes skip the stateless projections.
