@@ -1,6 +1,7 @@
 package io.flinkivm.flink;
 
 import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.runtime.EpochEnd;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
@@ -9,12 +10,25 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  *
  * @param plan the plan the operators run
  * @param layout the job's operators, their parallelism and partitioning
- * @param results snapshots of the result (rows, then an end marker per sink subtask)
+ * @param results at each trigger, the result's rows (a snapshot) or its changes since the previous
+ *     trigger (a changelog), then an end marker per sink subtask ({@link ResultRecord})
  * @param deadLetters rejected input records and failed updates, with their reasons
  * @param epochs the ingest subtasks' epoch ends: how many inserts each subtask's epochs up to a
  *     watermark hold (to tell how far the job is: a watermark w after the sink means that every insert
  *     of epochs up to w has been applied)
+ * @param semiring the semiring of the payloads
+ * @param options the options the job was built with
  */
 public record IvmJob<T>(MaintenancePlan plan, FlinkJobLayout layout, DataStream<ResultRecord<T>> results,
-        DataStream<DeadLetter> deadLetters, DataStream<EpochEnd> epochs) {
+        DataStream<DeadLetter> deadLetters, DataStream<EpochEnd> epochs, Semiring<T> semiring, IvmOptions options) {
+
+    /** Whether {@link #results()} carries snapshots or a changelog. */
+    public OutputMode outputMode() {
+        return options.outputMode();
+    }
+
+    /** Whether a changelog's updates come with their old payload ({@code -U}) first. */
+    public boolean updateBefore() {
+        return options.updateBefore();
+    }
 }

@@ -127,7 +127,8 @@ final class IvmJobBuilder<T> {
                     .keyBy(key, TupleTypeInfo.INSTANCE)
                     .connect(epochs)
                     .transform(layout.sink().name(), resultType,
-                            new DeltaJoinOperator<>(fallbackPlan, semiring, payloadType, deltaType, deadLetterTag, changelog))
+                            new DeltaJoinOperator<>(fallbackPlan, semiring, payloadType, deltaType, deadLetterTag, changelog,
+                                    options.updateBefore()))
                     .uid(uidPrefix + "fallback")
                     .setParallelism(sinkParallelism);
         } else {
@@ -157,12 +158,12 @@ final class IvmJobBuilder<T> {
                     .connect(epochs)
                     .transform(layout.sink().name(), resultType,
                             new BorderSinkOperator<>(treePlan, semiring, payloadType, rootType, deadLetterTag, changelog,
-                                    options.managedState()))
+                                    options.updateBefore(), options.managedState()))
                     .uid(uidPrefix + "sink")
                     .setParallelism(sinkParallelism);
         }
         deadLetters.add(results.getSideOutput(deadLetterTag));
-        return new IvmJob<>(plan, layout, results, union(deadLetters), epochEnds);
+        return new IvmJob<>(plan, layout, results, union(deadLetters), epochEnds, semiring, options);
     }
 
     /** Per atom, the position of {@code variable} among the atom's variables. */

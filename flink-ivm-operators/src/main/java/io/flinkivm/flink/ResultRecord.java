@@ -3,19 +3,58 @@ package io.flinkivm.flink;
 import io.flinkivm.core.query.Tuple;
 import java.io.Serializable;
 import java.util.Objects;
+import org.apache.flink.types.RowKind;
 
 /**
- * An element of flink-ivm's output stream. A snapshot is a sequence of rows (one per result tuple,
- * with its payload) followed by one end marker, all tagged with the snapshot id: the number of
- * inserts the snapshot reflects. A sink operator running at parallelism p emits one part (rows and
- * an end marker) per subtask; the parts of one snapshot share its id. An end marker also carries the
- * snapshot's cut: for each ingest subtask, how many of its inserts (in the order it read them) the
- * snapshot reflects.
+ * An element of flink-ivm's output stream. At each trigger a sink subtask emits rows, then one end
+ * marker, all tagged with the trigger's id: the number of inserts it reflects. In
+ * {@link OutputMode#SNAPSHOT} the rows are the whole result (one per result tuple, with its payload,
+ * {@link Kind#SNAPSHOT}); in {@link OutputMode#CHANGELOG} they are the result tuples whose payload
+ * changed since the previous trigger ({@link Kind#INSERT}, {@link Kind#UPDATE_AFTER}, optionally
+ * preceded by {@link Kind#UPDATE_BEFORE} with the old payload; {@link Kind#DELETE} only where a plan
+ * can delete). A sink operator running at parallelism p emits one part (rows and an end marker) per
+ * subtask; each result tuple belongs to exactly one part. An end marker also carries the trigger's
+ * cut: for each ingest subtask, how many of its inserts (in the order it read them) it reflects.
  *
  * @param <T> the payload type
  */
 public final class ResultRecord<T> implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
+
+    /** What a row says. */
+    public enum Kind {
+        /** A row of a snapshot: the tuple is in the result with this payload. */
+        SNAPSHOT("+S"),
+        /** The tuple entered the result with this payload ({@code +I}). */
+        INSERT("+I"),
+        /** The tuple's payload before an update ({@code -U}, followed by its {@link #UPDATE_AFTER}). */
+        UPDATE_BEFORE("-U"),
+        /** The tuple's new payload ({@code +U}). */
+        UPDATE_AFTER("+U"),
+        /** The tuple left the result; the payload is its last one ({@code -D}). */
+        DELETE("-D");
+
+        private final String shortString;
+
+        Kind(String shortString) {
+            this.shortString = shortString;
+        }
+
+        /** {@code +I}, {@code -U}, {@code +U}, {@code -D}, as Flink prints row kinds (and {@code +S} for a snapshot row). */
+        public String shortString() {
+            return shortString;
+        }
+
+        /** Flink's row kind: a snapshot row is an insert. */
+        public RowKind rowKind() {
+            return switch (this) {
+                case SNAPSHOT, INSERT -> RowKind.INSERT;
+                case UPDATE_BEFORE -> RowKind.UPDATE_BEFORE;
+                case UPDATE_AFTER -> RowKind.UPDATE_AFTER;
+                case DELETE -> RowKind.DELETE;
+            };
+        }
+    }
 
     private final long snapshotId;
     private final long insertCount;
@@ -25,9 +64,10 @@ public final class ResultRecord<T> implements Serializable {
     private final long rows;
     private final boolean prefixExact;
     private final long[] cut;
+    private final Kind kind;
 
     private ResultRecord(long snapshotId, long insertCount, boolean end, Tuple tuple, T payload, long rows,
-            boolean prefixExact, long[] cut) {
+            boolean prefixExact, long[] cut, Kind kind) {
         this.snapshotId = snapshotId;
         this.insertCount = insertCount;
         this.end = end;
@@ -36,12 +76,20 @@ public final class ResultRecord<T> implements Serializable {
         this.rows = rows;
         this.prefixExact = prefixExact;
         this.cut = cut;
+        this.kind = kind;
     }
 
     /** One result tuple of a snapshot. */
     public static <T> ResultRecord<T> row(long snapshotId, long insertCount, Tuple tuple, T payload,
             boolean prefixExact) {
-        return new ResultRecord<>(snapshotId, insertCount, false, tuple, payload, 0, prefixExact, null);
+        return new ResultRecord<>(snapshotId, insertCount, false, tuple, payload, 0, prefixExact, null, Kind.SNAPSHOT);
+    }
+
+    /** One change of a changelog trigger. */
+    public static <T> ResultRecord<T> change(long triggerId, long insertCount, Kind kind, Tuple tuple, T payload,
+            boolean prefixExact) {
+        return new ResultRecord<>(triggerId, insertCount, false, tuple, payload, 0, prefixExact, null,
+                Objects.requireNonNull(kind, "kind"));
     }
 
     /** The end of one part of a snapshot, with the number of rows in that part and no cut. */
@@ -52,14 +100,17 @@ public final class ResultRecord<T> implements Serializable {
     /** The end of one part of a snapshot, with the number of rows in that part and the snapshot's cut. */
     public static <T> ResultRecord<T> end(long snapshotId, long insertCount, long rows, boolean prefixExact,
             long[] cut) {
-        return new ResultRecord<>(snapshotId, insertCount, true, null, null, rows, prefixExact, cut.clone());
+        return new ResultRecord<>(snapshotId, insertCount, true, null, null, rows, prefixExact, cut.clone(), null);
     }
 
-    /** Internal: rebuilds a record from its fields (used by the serializer); {@code cut} is null for a row. */
+    /**
+     * Internal: rebuilds a record from its fields (used by the serializer); {@code cut} is null and
+     * {@code kind} not null for a row.
+     */
     public static <T> ResultRecord<T> of(long snapshotId, long insertCount, boolean end, Tuple tuple, T payload,
-            long rows, boolean prefixExact, long[] cut) {
+            long rows, boolean prefixExact, long[] cut, Kind kind) {
         return new ResultRecord<>(snapshotId, insertCount, end, tuple, payload, rows, prefixExact,
-                end ? (cut == null ? new long[0] : cut) : null);
+                end ? (cut == null ? new long[0] : cut) : null, end ? null : kind);
     }
 
     public long snapshotId() {
@@ -74,6 +125,11 @@ public final class ResultRecord<T> implements Serializable {
     /** Whether this is an end marker rather than a row. */
     public boolean isEnd() {
         return end;
+    }
+
+    /** What a row says (null for an end marker). */
+    public Kind kind() {
+        return kind;
     }
 
     public Tuple tuple() {
@@ -111,12 +167,13 @@ public final class ResultRecord<T> implements Serializable {
     public boolean equals(Object o) {
         return o instanceof ResultRecord<?> r && r.snapshotId == snapshotId && r.insertCount == insertCount
                 && r.end == end && Objects.equals(r.tuple, tuple) && Objects.equals(r.payload, payload)
-                && r.rows == rows && r.prefixExact == prefixExact && java.util.Arrays.equals(r.cut, cut);
+                && r.rows == rows && r.prefixExact == prefixExact && java.util.Arrays.equals(r.cut, cut)
+                && r.kind == kind;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(snapshotId, insertCount, end, tuple, payload, rows, prefixExact)
+        return Objects.hash(snapshotId, insertCount, end, tuple, payload, rows, prefixExact, kind)
                 + 31 * java.util.Arrays.hashCode(cut);
     }
 
@@ -124,6 +181,7 @@ public final class ResultRecord<T> implements Serializable {
     public String toString() {
         return end ? "End[snapshot " + snapshotId + ", " + rows + " rows after " + insertCount + " inserts"
                 + (cut.length > 1 ? " " + java.util.Arrays.toString(cut) : "") + "]"
-                : "Row[snapshot " + snapshotId + ": " + tuple + " ↦ " + payload + "]";
+                : kind == Kind.SNAPSHOT ? "Row[snapshot " + snapshotId + ": " + tuple + " ↦ " + payload + "]"
+                : "Change[trigger " + snapshotId + ": " + kind.shortString() + " " + tuple + " ↦ " + payload + "]";
     }
 }

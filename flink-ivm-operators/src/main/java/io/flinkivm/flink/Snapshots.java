@@ -77,23 +77,48 @@ public final class Snapshots {
     }
 
     /**
-     * For a changelog ({@link OutputMode#CHANGELOG}): the result after every complete trigger, by
-     * id, obtained by applying the upserts in id order (a zero payload deletes the row).
+     * For a changelog ({@link OutputMode#CHANGELOG}): the result after every complete trigger, by id,
+     * obtained by applying the changes in id order ({@code +I} and {@code +U} set a tuple's payload,
+     * {@code -D} removes it, {@code -U} only announces an update). Every trigger counts, also one whose
+     * cut a processing-time tick ended (not prefix-exact): a changelog's triggers build on each other.
+     *
+     * @throws IllegalStateException if a trigger changes a tuple twice, or its rows disagree with its end markers
      */
-    public static <T> TreeMap<Long, Map<Tuple, T>> changelogStates(Iterable<ResultRecord<T>> records, int parts,
-            Semiring<T> semiring) {
-        TreeMap<Long, Map<Tuple, T>> changes = byId(records, parts);
+    public static <T> TreeMap<Long, Map<Tuple, T>> changelogStates(Iterable<ResultRecord<T>> records, int parts) {
+        Map<Long, Map<Tuple, ResultRecord<T>>> changes = new HashMap<>();
+        Map<Long, long[]> ends = new HashMap<>();
+        for (ResultRecord<T> r : records) {
+            if (r.isEnd()) {
+                long[] e = ends.computeIfAbsent(r.snapshotId(), k -> new long[2]);
+                e[0]++;
+                e[1] += r.rows();
+            } else {
+                Map<Tuple, ResultRecord<T>> trigger = changes.computeIfAbsent(r.snapshotId(), k -> new HashMap<>());
+                if (r.kind() != ResultRecord.Kind.UPDATE_BEFORE && trigger.put(r.tuple(), r) != null) {
+                    throw new IllegalStateException("trigger " + r.snapshotId() + " changes tuple " + r.tuple() + " twice");
+                }
+                ends.computeIfAbsent(r.snapshotId(), k -> new long[2])[1] -= 1;
+            }
+        }
         TreeMap<Long, Map<Tuple, T>> out = new TreeMap<>();
         Map<Tuple, T> state = new HashMap<>();
-        for (Map.Entry<Long, Map<Tuple, T>> e : changes.entrySet()) {
-            e.getValue().forEach((tuple, payload) -> {
-                if (semiring.isZero(payload)) {
-                    state.remove(tuple);
+        for (long id : new TreeMap<>(ends).keySet()) {
+            long[] e = ends.get(id);
+            if (e[0] < parts) {
+                continue;
+            }
+            if (e[0] == parts && e[1] != 0) {
+                throw new IllegalStateException("trigger " + id + ": its rows and its end markers' counts differ by "
+                        + e[1]);
+            }
+            for (ResultRecord<T> r : changes.getOrDefault(id, Map.of()).values()) {
+                if (r.kind() == ResultRecord.Kind.DELETE) {
+                    state.remove(r.tuple());
                 } else {
-                    state.put(tuple, payload);
+                    state.put(r.tuple(), r.payload());
                 }
-            });
-            out.put(e.getKey(), new HashMap<>(state));
+            }
+            out.put(id, new HashMap<>(state));
         }
         return out;
     }

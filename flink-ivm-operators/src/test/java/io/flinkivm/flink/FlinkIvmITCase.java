@@ -107,7 +107,7 @@ class FlinkIvmITCase {
             return;
         }
         // A changelog folds into the snapshots.
-        TreeMap<Long, Map<Tuple, T>> states = Snapshots.changelogStates(collected, sinks, k);
+        TreeMap<Long, Map<Tuple, T>> states = Snapshots.changelogStates(collected, sinks);
         Map<Long, long[]> cuts = Snapshots.cuts(collected);
         assertThat(states).containsKey((long) stream.size());
         for (Map.Entry<Long, Map<Tuple, T>> e : states.entrySet()) {

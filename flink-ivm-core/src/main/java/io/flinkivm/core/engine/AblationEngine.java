@@ -29,6 +29,7 @@ import java.util.Objects;
 public final class AblationEngine<T> implements IvmEngine<T> {
     private final ViewForest<T> forest;
     private final DeltaJoinEngine<T> aboveState;
+    private long crossings;
 
     public AblationEngine(PHierarchicalPlan plan, Semiring<T> semiring) {
         this(plan, semiring, MemoryMaps.PLAIN);
@@ -47,7 +48,14 @@ public final class AblationEngine<T> implements IvmEngine<T> {
         FallbackPlan rootPlan = Planner.fallback(rootQuery(plan), semiring);
         this.aboveState = new DeltaJoinEngine<>(rootPlan, semiring, maps);
         this.forest = new ViewForest<>(plan, semiring, new CompiledPlan(plan),
-                (tree, key, delta, old, updated, crosses) -> aboveState.insert(rootRelation(tree), key, delta), maps);
+                (count, trees, keys, deltas) -> {
+                    for (int i = 0; i < count; i++) {
+                        if (aboveState.atomPayload(trees[i], keys[i]) == null) {
+                            crossings++;
+                        }
+                        aboveState.insert(rootRelation(trees[i]), keys[i], cast(deltas[i]));
+                    }
+                }, maps);
     }
 
     /** The full join of the root views: {@code Q(F) :- V0(F0), ..., Vk(Fk)}. */
@@ -61,6 +69,11 @@ public final class AblationEngine<T> implements IvmEngine<T> {
             atoms.add(new Atom(t.index(), rootRelation(t.index()), terms));
         }
         return new ConjunctiveQuery(plan.query().name(), plan.query().head(), atoms);
+    }
+
+    @SuppressWarnings("unchecked") // the forest's deltas are payloads of this engine's semiring
+    private static <T> T cast(Object delta) {
+        return (T) delta;
     }
 
     private static String rootRelation(int tree) {
@@ -96,6 +109,6 @@ public final class AblationEngine<T> implements IvmEngine<T> {
     /** Root tuples that became non-zero, each then joined over K with the other root views. */
     @Override
     public long borderCrossings() {
-        return forest.borderCrossings();
+        return crossings;
     }
 }

@@ -2,15 +2,18 @@ package io.flinkivm.core.engine;
 
 import io.flinkivm.core.engine.join.DeltaJoinLogic;
 import io.flinkivm.core.engine.join.DeltaJoinStore;
+import io.flinkivm.core.engine.join.TrackedResult;
 import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.engine.maps.MemoryMaps;
 import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.engine.maps.StateCounts;
 import io.flinkivm.core.plan.FallbackPlan;
+import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
+import java.util.function.Consumer;
 import java.util.Map;
 import java.util.Objects;
 
@@ -37,9 +40,17 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
     }
 
     DeltaJoinEngine(FallbackPlan plan, Semiring<T> semiring, MemoryMaps maps) {
+        this(plan, semiring, maps, false);
+    }
+
+    /**
+     * @param changelog whether {@link #changes} is used (the result then remembers the payloads of
+     *     the tuples it changes since the last trigger)
+     */
+    DeltaJoinEngine(FallbackPlan plan, Semiring<T> semiring, MemoryMaps maps, boolean changelog) {
         this.semiring = semiring;
         this.logic = new DeltaJoinLogic<>(plan, semiring);
-        this.store = new Store<>(logic, maps);
+        this.store = new Store<>(logic, maps, changelog ? semiring : null);
     }
 
     @Override
@@ -65,6 +76,21 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
         return inserts;
     }
 
+    @Override
+    public void changes(Consumer<ResultChange<T>> out) {
+        if (store.tracked == null) {
+            IvmEngine.super.changes(out);
+        }
+        for (Iterator<Map.Entry<Tuple, T>> it = store.before.entries(); it.hasNext(); ) {
+            Map.Entry<Tuple, T> e = it.next();
+            ResultChange<T> c = store.tracked.change(e.getKey(), e.getValue());
+            if (c != null) {
+                out.accept(c);
+            }
+        }
+        store.before.clear();
+    }
+
     /** Stored atom tuples, index entries and result tuples. */
     @Override
     public long stateEntries() {
@@ -84,14 +110,22 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
         return 0;
     }
 
+    /** The payload of {@code key} in atom {@code atom}'s relation, or null (for the ablation's root views). */
+    T atomPayload(int atom, Tuple key) {
+        return store.relations[atom].get(key);
+    }
+
     private static final class Store<T> implements DeltaJoinStore<T> {
         final OpenHashMap<Tuple, T>[] relations;
         final OpenHashMap<Tuple, Tuple>[][] heads;
         final OpenHashMap<Tuple, Tuple>[][] nexts;
         final OpenHashMap<Tuple, T> result;
+        /** With a changelog: the payloads at the last trigger of the result tuples changed since, and the result that fills them. */
+        final OpenHashMap<Tuple, T> before;
+        final TrackedResult<T> tracked;
 
         @SuppressWarnings("unchecked")
-        Store(DeltaJoinLogic<T> logic, MemoryMaps maps) {
+        Store(DeltaJoinLogic<T> logic, MemoryMaps maps, Semiring<T> changelog) {
             int n = logic.query().body().size();
             relations = new OpenHashMap[n];
             heads = new OpenHashMap[n][];
@@ -106,6 +140,8 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
                 }
             }
             result = maps.map(StateCounts.Role.RESULT);
+            before = changelog == null ? null : maps.map(StateCounts.Role.RESULT);
+            tracked = changelog == null ? null : new TrackedResult<>(result, before, changelog);
         }
 
         @Override
@@ -125,7 +161,7 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
 
         @Override
         public KeyValueState<Tuple, T> result() {
-            return result;
+            return tracked == null ? result : tracked;
         }
 
         @Override

@@ -2,10 +2,9 @@ package io.flinkivm.core.engine;
 
 import io.flinkivm.core.engine.maps.MemoryMaps;
 import io.flinkivm.core.engine.maps.StateCounts;
-import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
 import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.PHierarchicalPlan;
+import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Objects;
 
@@ -16,7 +15,7 @@ public final class Engines {
 
     /** The engine for {@code plan}: the p-hierarchical engine (acyclic or cyclic) or the delta-join fallback. */
     public static <T> IvmEngine<T> create(MaintenancePlan plan, Semiring<T> semiring) {
-        return create(plan, semiring, MemoryMaps.PLAIN);
+        return create(plan, semiring, MemoryMaps.PLAIN, false);
     }
 
     /**
@@ -24,16 +23,22 @@ public final class Engines {
      * into {@code counts} (for benchmarks and tests).
      */
     public static <T> IvmEngine<T> create(MaintenancePlan plan, Semiring<T> semiring, StateCounts counts) {
-        return create(plan, semiring, MemoryMaps.countingInto(Objects.requireNonNull(counts, "counts")));
+        return create(plan, semiring, MemoryMaps.countingInto(Objects.requireNonNull(counts, "counts")), false);
     }
 
-    private static <T> IvmEngine<T> create(MaintenancePlan plan, Semiring<T> semiring, MemoryMaps maps) {
-        if (plan instanceof PHierarchicalPlan p) {
-            return new PHierarchicalEngine<>(p, semiring, maps);
+    /**
+     * The same engine as {@link #create(MaintenancePlan, Semiring)}, keeping what
+     * {@link IvmEngine#changes} needs: the result tuples whose payload changed since the previous call.
+     */
+    public static <T> IvmEngine<T> withChangelog(MaintenancePlan plan, Semiring<T> semiring) {
+        return create(plan, semiring, MemoryMaps.PLAIN, true);
+    }
+
+    private static <T> IvmEngine<T> create(MaintenancePlan plan, Semiring<T> semiring, MemoryMaps maps,
+            boolean changelog) {
+        if (plan instanceof ViewTreePlan p) {
+            return new PHierarchicalEngine<>(p, semiring, maps, changelog);
         }
-        if (plan instanceof CyclicPHierarchicalPlan p) {
-            return new CyclicPHierarchicalEngine<>(p, semiring, maps);
-        }
-        return new DeltaJoinEngine<>((FallbackPlan) plan, semiring, maps);
+        return new DeltaJoinEngine<>((FallbackPlan) plan, semiring, maps, changelog);
     }
 }

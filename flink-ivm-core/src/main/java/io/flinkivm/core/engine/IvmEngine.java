@@ -1,8 +1,10 @@
 package io.flinkivm.core.engine;
 
+import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import java.util.Iterator;
+import java.util.function.Consumer;
 
 /**
  * Maintains the result of one query under single-tuple inserts.
@@ -40,4 +42,17 @@ public interface IvmEngine<T> {
      * a plan without a border (the fallback).
      */
     long borderCrossings();
+
+    /**
+     * Hands {@code out} every result tuple whose payload changed since the previous call (the first
+     * call: since the start), once, with its payload now and before ({@link ResultChange}). The work is
+     * proportional to what changed, not to the result. Only an engine made with
+     * {@link Engines#withChangelog} keeps what this needs.
+     *
+     * @throws IllegalStateException if the engine keeps no changelog
+     */
+    default void changes(Consumer<ResultChange<T>> out) {
+        throw new IllegalStateException(getClass().getSimpleName() + " keeps no changelog; make it with"
+                + " Engines.withChangelog");
+    }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
-import io.flinkivm.core.engine.join.BooleanJoin;
+import io.flinkivm.core.engine.join.LiveJoin;
 import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.oracle.KDatabase;
 import io.flinkivm.core.oracle.NaiveEvaluator;
@@ -94,7 +94,7 @@ class CyclicPHierarchicalEngineTest {
                 r.nextBoolean() ? RandomStreams.ValueType.LONG : RandomStreams.ValueType.MIXED);
         List<Insert<T>> stream = RandomStreams.generate(q, k, r, 10 + r.nextInt(60), domain, TestSemirings.payloads(k));
         IvmEngine<T> engine = Engines.create(plan, k);
-        assertThat(engine).isInstanceOf(CyclicPHierarchicalEngine.class);
+        assertThat(engine).isInstanceOf(PHierarchicalEngine.class);
         KDatabase<T> db = new KDatabase<>(k);
         long seen = 0;
         int next = 1 + r.nextInt(6);
@@ -127,10 +127,10 @@ class CyclicPHierarchicalEngineTest {
         return seen;
     }
 
-    private static CyclicPHierarchicalEngine<Long> natural(String query) {
+    private static PHierarchicalEngine<Long> natural(String query) {
         MaintenancePlan plan = Planner.plan(QueryParser.parse(query), NaturalSemiring.INSTANCE);
         assertThat(plan).isInstanceOf(CyclicPHierarchicalPlan.class);
-        return new CyclicPHierarchicalEngine<>((CyclicPHierarchicalPlan) plan, NaturalSemiring.INSTANCE);
+        return new PHierarchicalEngine<>((CyclicPHierarchicalPlan) plan, NaturalSemiring.INSTANCE);
     }
 
     private static Map<Tuple, Long> result(IvmEngine<Long> e) {
@@ -144,7 +144,7 @@ class CyclicPHierarchicalEngineTest {
 
     @Test
     void triangleWithEarsOverNaturalNumbers() {
-        CyclicPHierarchicalEngine<Long> e = natural("Q(A,B,C) :- R(A,B,D), S(B,C), T(A,C,E)");
+        PHierarchicalEngine<Long> e = natural("Q(A,B,C) :- R(A,B,D), S(B,C), T(A,C,E)");
         e.insert("R", Tuple.of(1L, 2L, 7L), 2L);
         e.insert("S", Tuple.of(2L, 3L), 3L);
         assertThat(result(e)).isEmpty();
@@ -169,7 +169,7 @@ class CyclicPHierarchicalEngineTest {
     @Test
     void everyBagTupleIsMaterializedOnce() {
         // All edges of the complete graph on 6 vertices, both directions: 6·5·4 triangles (a,b,c) of distinct vertices.
-        CyclicPHierarchicalEngine<Long> e = natural("Q(A,B,C) :- E(A,B), E(B,C), E(A,C)");
+        PHierarchicalEngine<Long> e = natural("Q(A,B,C) :- E(A,B), E(B,C), E(A,C)");
         int n = 6;
         for (long a = 0; a < n; a++) {
             for (long b = 0; b < n; b++) {
@@ -213,7 +213,7 @@ class CyclicPHierarchicalEngineTest {
     void theRootViewsOfTheCyclicPlanHaveNoJoinTree() {
         ViewTreePlan cyclic = (ViewTreePlan) Planner.plan(QueryParser.parse("Q(A,B,C) :- R(A,B), S(B,C), T(A,C)"),
                 NaturalSemiring.INSTANCE);
-        assertThatThrownBy(() -> new BooleanJoin(new CompiledPlan(cyclic)))
+        assertThatThrownBy(() -> new LiveJoin<Long>(new CompiledPlan(cyclic), false))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no join tree");
     }

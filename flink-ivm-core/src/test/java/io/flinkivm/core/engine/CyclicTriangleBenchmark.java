@@ -187,7 +187,7 @@ public final class CyclicTriangleBenchmark {
         for (Iterator<ResultTuple<Long>> it = engine.enumerate(); it.hasNext(); it.next()) {
             results++;
         }
-        long scans = engine instanceof CyclicPHierarchicalEngine<Long> c ? c.bagJoinScans() : 0;
+        long scans = engine instanceof PHierarchicalEngine<Long> c ? c.bagJoinScans() : 0;
         return new long[] {elapsed, results, scans};
     }
 

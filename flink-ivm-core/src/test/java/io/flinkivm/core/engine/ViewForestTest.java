@@ -3,6 +3,7 @@ package io.flinkivm.core.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkivm.core.engine.maps.MemoryMaps;
 import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.ViewTreePlan;
@@ -14,70 +15,58 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The shared part of the p-hierarchical engines: payload recovery, counters and the border flag. */
+/**
+ * The view trees below the border: the root deltas an insert yields, handed over at once, and the
+ * rollback of an insert whose view update or root deltas fail.
+ */
 class ViewForestTest {
     private static final NaturalSemiring N = NaturalSemiring.INSTANCE;
 
-    private final List<String> crossings = new ArrayList<>();
     private final List<String> deltas = new ArrayList<>();
-
-    private CompiledPlan compiled;
+    private boolean refuse;
 
     private ViewForest<Long> forest(String query) {
         ViewTreePlan plan = (ViewTreePlan) Planner.plan(QueryParser.parse(query), N);
-        compiled = new CompiledPlan(plan);
-        return new ViewForest<>(plan, N, compiled, (tree, key, delta, old, updated, crosses) -> {
-            deltas.add(tree + ":" + key + "+" + delta);
-            if (crosses) {
-                crossings.add(tree + ":" + key);
+        return new ViewForest<>(plan, N, new CompiledPlan(plan), (count, trees, keys, ds) -> {
+            if (refuse) {
+                throw new ArithmeticException("refused");
             }
-        });
+            List<String> insert = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                insert.add(trees[i] + ":" + keys[i] + "+" + ds[i]);
+            }
+            deltas.add(String.join(" ", insert));
+        }, MemoryMaps.PLAIN);
     }
 
     @Test
-    void payloadOfIsTheProductOfTheRootPayloads() {
-        // Two view trees (a cross product): roots V0(A) = sum over B of R, V1(C) = S.
-        ViewForest<Long> f = forest("Q(A,C) :- R(A,B), S(C)");
-        assertThat(compiled.treeCount()).isEqualTo(2);
+    void anInsertHandsOverTheRootDeltasOfEveryAtomItMatchesAtOnce() {
+        // A self-join: one insert into R is a delta of both atoms; V0(A) sums R over B.
+        ViewForest<Long> f = forest("Q(A,C) :- R(A,B), R(C,C)");
         f.insert("R", Tuple.of(1L, 1L), 2L);
-        assertThat(f.payloadOf(Tuple.of(1L, 7L))).as("S(7) is absent").isZero();
-        f.insert("S", Tuple.of(7L), 5L);
         f.insert("R", Tuple.of(1L, 2L), 3L);
-        assertThat(f.payloadOf(Tuple.of(1L, 7L))).isEqualTo((2L + 3L) * 5L);
-        assertThat(f.payloadOf(Tuple.of(2L, 7L))).isZero();
-        assertThatThrownBy(() -> f.payloadOf(Tuple.of(1L)))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("has 2 values (A,C), got 1");
+        assertThat(deltas).containsExactly("0:(1)+2 1:(1)+2", "0:(1)+3");
+        assertThat(f.insertCount()).isEqualTo(2);
     }
 
     @Test
-    void countsInsertsAndBorderCrossingsOnlyOnceTheInsertSucceeded() {
-        // Two view trees: V0(A) = sum over B of R(A,B), and the free-only atom S(A).
-        ViewForest<Long> f = forest("Q(A) :- R(A,B), S(A)");
-        assertThat(compiled.treeCount()).isEqualTo(2);
-        f.insert("S", Tuple.of(1L), 1L);
+    void anInsertWhoseDeltasAreRefusedOrOverflowIsRolledBackAndNotCounted() {
+        // V[A,B] joins R and T on (A,B); the root V0(A) sums it over B.
+        ViewForest<Long> f = forest("Q(A) :- R(A,B), T(A,B)");
+        f.insert("R", Tuple.of(1L, 1L), 2L);
         f.insert("R", Tuple.of(1L, 1L), 0L);
         assertThat(f.insertCount()).as("a no-op is counted").isEqualTo(2);
-        f.insert("R", Tuple.of(1L, 1L), 2L);
-        f.insert("R", Tuple.of(1L, 2L), 3L);
-        assertThat(f.insertCount()).isEqualTo(4);
-        assertThat(deltas).hasSize(3);
-        assertThat(crossings).as("each root tuple crosses once, on its first non-zero payload").hasSize(2)
-                .doesNotHaveDuplicates();
-        assertThat(f.borderCrossings()).isEqualTo(2);
-
-        assertThatThrownBy(() -> f.insert("R", Tuple.of(1L, 3L), Long.MAX_VALUE))
+        assertThat(deltas).as("R alone joins nothing").isEmpty();
+        f.insert("T", Tuple.of(1L, 1L), 10L);
+        assertThat(deltas).containsExactly("0:(1)+20");
+        refuse = true;
+        assertThatThrownBy(() -> f.insert("R", Tuple.of(1L, 1L), 5L)).isInstanceOf(ArithmeticException.class);
+        refuse = false;
+        assertThatThrownBy(() -> f.insert("R", Tuple.of(1L, 1L), Long.MAX_VALUE))
                 .isInstanceOf(PayloadOverflowException.class);
-        assertThatThrownBy(() -> f.insert("T", Tuple.of(1L), 1L)).isInstanceOf(IllegalArgumentException.class);
-        assertThat(f.insertCount()).as("rejected and rolled-back inserts are not counted").isEqualTo(4);
-        assertThat(deltas).as("a rolled-back insert reports nothing").hasSize(3);
-        assertThat(f.payloadOf(Tuple.of(1L))).isEqualTo(5L);
-
-        f.insert("R", Tuple.of(2L, 1L), 4L);
-        assertThat(f.payloadOf(Tuple.of(2L))).as("S(2) is absent").isZero();
-        f.insert("S", Tuple.of(2L), 1L);
-        assertThat(f.payloadOf(Tuple.of(2L))).isEqualTo(4L);
-        assertThat(f.borderCrossings()).isEqualTo(4);
-        assertThat(crossings).hasSize(4).doesNotHaveDuplicates();
+        assertThatThrownBy(() -> f.insert("U", Tuple.of(1L), 1L)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(f.insertCount()).as("refused, rolled-back and rejected inserts are not counted").isEqualTo(3);
+        f.insert("T", Tuple.of(1L, 1L), 1L);
+        assertThat(deltas).as("R(1,1) is still 2: the refused 5 was rolled back").containsExactly("0:(1)+20", "0:(1)+2");
     }
 }

@@ -8,6 +8,7 @@ import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.state.FlinkDeltaJoinStore;
 import io.flinkivm.flink.state.StateNames;
 import java.util.Iterator;
+import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -15,7 +16,8 @@ import org.apache.flink.util.OutputTag;
 
 /**
  * The fallback plan on Flink: core's {@link DeltaJoinLogic} over keyed state, with the result
- * materialized and emitted as snapshots. Keyed by the value of a free variable that every atom has,
+ * materialized and emitted as snapshots, or as its changes since the previous trigger (the result
+ * remembers the payloads of the tuples it changes, {@link io.flinkivm.core.engine.join.TrackedResult}). Keyed by the value of a free variable that every atom has,
  * when there is one, or else by the cells of a HyperCube over the free variables: each atom tuple
  * reaches the cells that agree with its values, so each result tuple is computed, from all of its
  * parts, in exactly one partition. An atom tuple's deltas are applied in the order the ingest sent
@@ -34,8 +36,9 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
     private transient Counter failed;
 
     public DeltaJoinOperator(FallbackPlan plan, Semiring<T> semiring, TypeInformation<T> payloadType,
-            TypeInformation<Delta<T>> deltaType, OutputTag<DeadLetter> deadLetters, boolean changelog) {
-        super(deltaType, changelog, payloadType);
+            TypeInformation<Delta<T>> deltaType, OutputTag<DeadLetter> deadLetters, boolean changelog,
+            boolean updateBefore) {
+        super(deltaType, changelog, updateBefore);
         this.plan = plan;
         this.semiring = semiring;
         this.payloadType = payloadType;
@@ -45,7 +48,7 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
     @Override
     public void open() throws Exception {
         logic = new DeltaJoinLogic<>(plan, semiring);
-        store = new FlinkDeltaJoinStore<>(logic, payloadType, getRuntimeContext());
+        store = new FlinkDeltaJoinStore<>(logic, payloadType, getRuntimeContext(), changelog() ? semiring : null);
         failed = getMetricGroup().counter(Metrics.FAILED_UPDATES);
         super.open();
     }
@@ -67,8 +70,15 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
     }
 
     @Override
-    protected T zero() {
-        return semiring.zero();
+    protected List<Object> changedGroups() throws Exception {
+        return keysOf(StateNames.RESULT_BEFORE);
+    }
+
+    @Override
+    protected long emitChanges(long id, boolean deterministic) {
+        long[] rows = {0};
+        store.changes(c -> rows[0] += emitChange(id, deterministic, c));
+        return rows[0];
     }
 
     @Override

@@ -328,7 +328,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             int tree = compiled.plan().atomRoute(a).tree();
             OutputTag<Delta<T>> tag = routes.treeTag(tree);
             if (tag == null) {
-                toSink(new RootUpdate<>(epoch, tree, key, payload, false, true, null));
+                toSink(RootUpdate.of(epoch, tree, key, payload));
                 return;
             }
             // A delta into the root view of a tree without free variables needs no state on the

@@ -5,39 +5,33 @@ import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * A root view's change for one root tuple, sent across the border to the sink. Usually the new
- * payload, with {@code isNew} true exactly once per root tuple, when its payload first becomes
- * non-zero. For a root view with an empty schema (an aggregate) it is instead a partial aggregate
- * ({@code isPartial}): one tree subtask's sum of the epoch's deltas, which the sink adds up; and for
- * a tree without state below its root, an atom's delta from the ingest ({@code isPartial} too), which
- * the sink adds to the root tuple's payload.
- * {@code cell}, when not null, is the key of the sink cell it goes to (HyperCube partitioning);
- * otherwise the sink's key is derived from the tuple.
+ * A root view's delta for one root tuple, sent across the border to the sink, which adds it to the
+ * tuple's payload: the tuple crosses the border when its first delta arrives. It comes from a tree
+ * operator (the sum of a batch's deltas of that root tuple; for a root view with an empty schema, one
+ * tree subtask's sum of an epoch's deltas, a partial aggregate) or, for a tree without state below its
+ * root, from the ingest (an atom's delta). {@code cell}, when not null, is the key of the sink cell it
+ * goes to (HyperCube partitioning); otherwise the sink's key is derived from the tuple.
  */
 public final class RootUpdate<T> implements Serializable {
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
 
     private final long epoch;
     private final int tree;
     private final Tuple tuple;
     private final T payload;
-    private final boolean isNew;
-    private final boolean isPartial;
     private final Tuple cell;
 
-    public RootUpdate(long epoch, int tree, Tuple tuple, T payload, boolean isNew, boolean isPartial, Tuple cell) {
+    public RootUpdate(long epoch, int tree, Tuple tuple, T payload, Tuple cell) {
         this.epoch = epoch;
         this.tree = tree;
         this.tuple = tuple;
         this.payload = payload;
-        this.isNew = isNew;
-        this.isPartial = isPartial;
         this.cell = cell;
     }
 
-    /** A root view's new payload for {@code tuple}. */
-    public static <T> RootUpdate<T> of(long epoch, int tree, Tuple tuple, T payload, boolean isNew) {
-        return new RootUpdate<>(epoch, tree, tuple, payload, isNew, false, null);
+    /** Delta {@code payload} of tree {@code tree}'s root view at {@code tuple}. */
+    public static <T> RootUpdate<T> of(long epoch, int tree, Tuple tuple, T payload) {
+        return new RootUpdate<>(epoch, tree, tuple, payload, null);
     }
 
     public long epoch() {
@@ -52,17 +46,9 @@ public final class RootUpdate<T> implements Serializable {
         return tuple;
     }
 
+    /** The delta to add. */
     public T payload() {
         return payload;
-    }
-
-    public boolean isNew() {
-        return isNew;
-    }
-
-    /** Whether the payload is a partial aggregate to add (a root view with an empty schema). */
-    public boolean isPartial() {
-        return isPartial;
     }
 
     /** The key of the sink cell it goes to, or null. */
@@ -72,24 +58,23 @@ public final class RootUpdate<T> implements Serializable {
 
     /** The same update sent to the cell with key {@code cell}. */
     public RootUpdate<T> toCell(Tuple cell) {
-        return new RootUpdate<>(epoch, tree, tuple, payload, isNew, isPartial, cell);
+        return new RootUpdate<>(epoch, tree, tuple, payload, cell);
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof RootUpdate<?> r && r.epoch == epoch && r.tree == tree && r.isNew == isNew
-                && r.isPartial == isPartial && Objects.equals(r.tuple, tuple) && Objects.equals(r.payload, payload)
-                && Objects.equals(r.cell, cell);
+        return o instanceof RootUpdate<?> r && r.epoch == epoch && r.tree == tree && Objects.equals(r.tuple, tuple)
+                && Objects.equals(r.payload, payload) && Objects.equals(r.cell, cell);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(epoch, tree, tuple, payload, isNew, isPartial, cell);
+        return Objects.hash(epoch, tree, tuple, payload, cell);
     }
 
     @Override
     public String toString() {
-        return "RootUpdate[tree " + tree + " " + tuple + (isPartial ? " += " : " = ") + payload + (isNew ? ", new" : "")
-                + ", epoch " + epoch + (cell == null ? "" : ", cell " + cell) + "]";
+        return "RootUpdate[tree " + tree + " " + tuple + " += " + payload + ", epoch " + epoch
+                + (cell == null ? "" : ", cell " + cell) + "]";
     }
 }

@@ -1,23 +1,15 @@
 package io.flinkivm.flink.runtime;
 
-import io.flinkivm.core.engine.maps.KeyValueState;
+import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.ResultTuple;
-import io.flinkivm.core.query.Tuple;
-import io.flinkivm.flink.OutputMode;
 import io.flinkivm.flink.ResultRecord;
-import io.flinkivm.flink.state.MapStateAdapter;
 import io.flinkivm.flink.state.StateNames;
-import io.flinkivm.flink.types.TupleTypeInfo;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
@@ -30,24 +22,26 @@ import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
- * Base of the keyed operators that hold a query result and emit its snapshots: the border sink and
- * the fallback. Input 1 is keyed (root updates or deltas), input 2 the ingest subtasks' epoch ends,
- * broadcast ({@link EpochEnd}). A record of the lowest open epoch is applied at once, later ones wait
- * ({@link HeldBack}). When the watermark passes epochs that ingest subtasks ended, the operator takes,
- * epoch by epoch, the snapshot of that cut ({@link EpochCuts}) if an ingest subtask asked for one at
- * that epoch: it applies the records up to the epoch, then emits every result tuple of its keys and
- * an end marker with the cut. A snapshot's id is the number of inserts it reflects; a cut that adds
- * no insert to the previous snapshot is not emitted again. All sink subtasks see the same epoch ends, so they emit the same snapshots.
+ * Base of the keyed operators that hold a query result and emit its snapshots or its changelog: the
+ * border sink and the fallback. Input 1 is keyed (root updates or deltas), input 2 the ingest
+ * subtasks' epoch ends, broadcast ({@link EpochEnd}). A record of the lowest open epoch is applied at
+ * once, later ones wait ({@link HeldBack}). When the watermark passes epochs that ingest subtasks
+ * ended, the operator takes, epoch by epoch, the trigger of that cut ({@link EpochCuts}) if an ingest
+ * subtask asked for one at that epoch: it applies the records up to the epoch, then emits the rows of
+ * its keys and an end marker with the cut: every result tuple (a snapshot), or, in changelog mode,
+ * the result tuples whose payload changed since the previous trigger, each once
+ * ({@link #emitChanges}). A trigger's id is the number of inserts it reflects; a cut that adds no
+ * insert to the previous trigger is not emitted again. All sink subtasks see the same epoch ends, so
+ * they emit the same triggers.
  */
 abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<ResultRecord<T>>
         implements TwoInputStreamOperator<IN, EpochEnd, ResultRecord<T>> {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     private final TypeInformation<IN> inputType;
     private final boolean changelog;
-    private final TypeInformation<T> payloadType;
+    private final boolean updateBefore;
     private transient HeldBack<IN> heldBack;
-    private transient MapStateAdapter<Tuple, T> emitted;
     private transient EpochCuts cuts;
     private transient ListState<String> cutState;
     private transient long watermark;
@@ -56,12 +50,18 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
     private transient volatile long lastMillis;
 
     /**
-     * @param changelog emit only the rows that changed since the previous snapshot ({@code OutputMode.CHANGELOG})
+     * @param changelog emit only the rows that changed since the previous trigger ({@code OutputMode.CHANGELOG})
+     * @param updateBefore in changelog mode, emit an update's old payload ({@code -U}) before its new one
      */
-    SnapshotSinkOperator(TypeInformation<IN> inputType, boolean changelog, TypeInformation<T> payloadType) {
+    SnapshotSinkOperator(TypeInformation<IN> inputType, boolean changelog, boolean updateBefore) {
         this.inputType = inputType;
         this.changelog = changelog;
-        this.payloadType = payloadType;
+        this.updateBefore = updateBefore;
+    }
+
+    /** Whether this operator emits a changelog rather than snapshots. */
+    protected final boolean changelog() {
+        return changelog;
     }
 
     @Override
@@ -88,10 +88,6 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
     public void open() throws Exception {
         super.open();
         heldBack = new HeldBack<>(this, inputType, this::epochOf);
-        if (changelog) {
-            emitted = new MapStateAdapter<>(getRuntimeContext().getMapState(
-                    new MapStateDescriptor<>(StateNames.EMITTED, TupleTypeInfo.INSTANCE, payloadType)), StateNames.EMITTED);
-        }
         watermark = Long.MIN_VALUE;
         snapshots = getMetricGroup().counter(Metrics.SNAPSHOTS);
         getMetricGroup().gauge(Metrics.LAST_SNAPSHOT_ROWS, () -> lastRows);
@@ -123,18 +119,18 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
             EpochCuts.Cut cut = cuts.take(e);
             if (cut.snapshot() && cut.total() > cuts.lastTotal()) {
                 cuts.emitted(cut.total());
-                emitSnapshot(cut);
+                emitTrigger(cut);
             }
         }
         heldBack.release(Epochs.lowestOpen(watermark), this::apply);
         super.processWatermark(mark);
     }
 
-    private void emitSnapshot(EpochCuts.Cut cut) throws Exception {
+    private void emitTrigger(EpochCuts.Cut cut) throws Exception {
         long start = System.nanoTime();
         long id = cut.total();
         long rows = 0;
-        for (Object group : resultGroups()) {
+        for (Object group : changelog ? changedGroups() : resultGroups()) {
             selectGroup(group);
             rows += changelog ? emitChanges(id, cut.deterministic()) : emitAll(id, cut.deterministic());
         }
@@ -154,37 +150,24 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
         return rows;
     }
 
-    /** Emits the rows of the current group whose payload differs from the last emitted one (zero: gone). */
-    private long emitChanges(long id, boolean deterministic) throws Exception {
-        KeyValueState<Tuple, T> emitted = emittedRows();
-        long rows = 0;
-        Set<Tuple> seen = new HashSet<>();
-        for (Iterator<ResultTuple<T>> it = results(); it.hasNext(); ) {
-            ResultTuple<T> r = it.next();
-            seen.add(r.tuple());
-            if (!r.payload().equals(emitted.get(r.tuple()))) {
-                emitted.put(r.tuple(), r.payload());
-                output.collect(new StreamRecord<>(ResultRecord.row(id, id, r.tuple(), r.payload(), deterministic)));
-                rows++;
-            }
-        }
-        List<Tuple> gone = new ArrayList<>();
-        for (Iterator<Map.Entry<Tuple, T>> it = emittedEntries(); it.hasNext(); ) {
-            Map.Entry<Tuple, T> e = it.next();
-            if (!seen.contains(e.getKey())) {
-                gone.add(e.getKey());
-            }
-        }
-        for (Tuple t : gone) {
-            emitted.remove(t);
-            output.collect(new StreamRecord<>(ResultRecord.row(id, id, t, zero(), deterministic)));
+    /**
+     * Emits one changed result tuple: {@code +I} if it is new, {@code -U} (with the old payload, if
+     * asked for) and {@code +U} if its payload changed, {@code -D} if it left the result. Returns the
+     * number of rows emitted.
+     */
+    protected final long emitChange(long id, boolean deterministic, ResultChange<T> c) {
+        ResultRecord.Kind kind = c.payload() == null ? ResultRecord.Kind.DELETE
+                : c.isInsert() ? ResultRecord.Kind.INSERT : ResultRecord.Kind.UPDATE_AFTER;
+        long rows = 1;
+        if (kind == ResultRecord.Kind.UPDATE_AFTER && updateBefore) {
+            output.collect(new StreamRecord<>(ResultRecord.change(id, id, ResultRecord.Kind.UPDATE_BEFORE, c.tuple(),
+                    c.previous(), deterministic)));
             rows++;
         }
+        T payload = kind == ResultRecord.Kind.DELETE ? c.previous() : c.payload();
+        output.collect(new StreamRecord<>(ResultRecord.change(id, id, kind, c.tuple(), payload, deterministic)));
         return rows;
     }
-
-    /** The semiring's zero (a deletion in changelog mode). */
-    protected abstract T zero();
 
     /** The epoch of an input record. */
     protected abstract long epochOf(IN value);
@@ -200,8 +183,19 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
      * {@link #results()}: by default the keys of {@link #keyedStateName()}.
      */
     protected List<Object> resultGroups() throws Exception {
+        return keysOf(keyedStateName());
+    }
+
+    /**
+     * The groups of this subtask that may hold changes since the previous trigger (changelog mode),
+     * each selected with {@link #selectGroup} before {@link #emitChanges}.
+     */
+    protected abstract List<Object> changedGroups() throws Exception;
+
+    /** The keys of this subtask that have an entry in keyed state {@code name}. */
+    protected final List<Object> keysOf(String name) throws Exception {
         List<Object> keys = new ArrayList<>();
-        try (Stream<Object> all = getKeyedStateBackend().getKeys(keyedStateName(), VoidNamespace.INSTANCE)) {
+        try (Stream<Object> all = getKeyedStateBackend().getKeys(name, VoidNamespace.INSTANCE)) {
             all.forEach(keys::add);
         }
         return keys;
@@ -212,16 +206,12 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
         setCurrentKey(group);
     }
 
-    /** In changelog mode, the rows last emitted for the selected group. */
-    protected KeyValueState<Tuple, T> emittedRows() {
-        return emitted;
-    }
-
-    /** The entries of {@link #emittedRows()}. */
-    protected Iterator<Map.Entry<Tuple, T>> emittedEntries() {
-        return emitted.entries();
-    }
-
     /** The results held in the selected group. */
     protected abstract Iterator<ResultTuple<T>> results();
+
+    /**
+     * In changelog mode, emits the changes of the selected group since the previous trigger (each
+     * with {@link #emitChange}), forgets them, and returns how many rows it emitted.
+     */
+    protected abstract long emitChanges(long id, boolean deterministic) throws Exception;
 }

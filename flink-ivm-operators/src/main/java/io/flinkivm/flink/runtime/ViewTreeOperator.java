@@ -3,7 +3,6 @@ package io.flinkivm.flink.runtime;
 import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.engine.viewtree.MemoryViewTreeStore;
-import io.flinkivm.core.engine.viewtree.RootViewLogic;
 import io.flinkivm.core.engine.viewtree.ViewTreeLogic;
 import io.flinkivm.core.engine.viewtree.ViewTreeStore;
 import io.flinkivm.core.partition.CellRouter;
@@ -28,8 +27,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputView;
@@ -47,13 +44,12 @@ import org.apache.flink.util.OutputTag;
 /**
  * One whole view tree in one keyed operator. Every view of a tree has the tree's root schema (its
  * free variables) in its key, so the operator is keyed by the root tuple, and an atom's delta goes
- * from the atom to the root in one call of core's {@link ViewTreeLogic}: one state read and write
- * per stateful view on the way, then the root view's payload. On the heap backend the views live
- * in the operator's own hash maps, per key group ({@link KeyGroupStates}), otherwise in managed
- * keyed state ({@link MapStateViewTreeStore}). A
- * root tuple's new payload crosses to the sink ({@link RootUpdate}, marked new the one time it
- * becomes non-zero), to the one sink subtask of its value of the shared variable, or to the cells of
- * the sink's HyperCube that agree with it.
+ * from the atom up to the root in one call of core's {@link ViewTreeLogic}: one state read and write
+ * per stateful view on the way. On the heap backend the views live in the operator's own hash maps,
+ * per key group ({@link KeyGroupStates}), otherwise in managed keyed state
+ * ({@link MapStateViewTreeStore}). The root view itself lives in the sink, once: the operator sends
+ * the root view's delta ({@link RootUpdate}) to the one sink subtask of its value of the shared
+ * variable, or to the cells of the sink's HyperCube that agree with it.
  *
  * <p>A tree whose root schema is empty (an aggregate, or a part of a disconnected query) has a single
  * root tuple, the empty one, so it is keyed by its top bound variable instead (which every view of
@@ -62,8 +58,8 @@ import org.apache.flink.util.OutputTag;
  * receives per epoch one record per tree subtask, not one per insert.
  *
  * <p>Deltas of the lowest open epoch are applied when they arrive; later ones wait ({@link HeldBack}).
- * Root updates wait in a small batch ({@code batchSize} root tuples) that keeps only the last
- * update of each root tuple, as Flink SQL's mini-batch does.
+ * Root deltas wait in a small batch ({@code batchSize} root tuples) that sums the deltas of each root
+ * tuple, as Flink SQL's mini-batch does.
  */
 public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate<T>>
         implements OneInputStreamOperator<Delta<T>, RootUpdate<T>> {
@@ -87,7 +83,6 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private transient boolean aggregate;
     private transient ViewTreeLogic<T> walk;
     private transient MapStateViewTreeStore<T> store;
-    private transient ValueState<T> root;
     /** The tree's state in this operator's own memory (heap backend), or null (managed keyed state). */
     private transient KeyGroupStates<Part<T>> memory;
     private transient TypeSerializer<T> payloadSerializer;
@@ -103,7 +98,6 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private transient long watermark;
     private transient Counter deltasIn;
     private transient Counter updatesOut;
-    private transient Counter crossings;
     private transient Counter failed;
 
     public ViewTreeOperator(ViewTreePlan plan, Semiring<T> semiring, int tree, TypeInformation<T> payloadType,
@@ -132,27 +126,22 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         return t.schema().isEmpty() ? 1 : t.schema().size();
     }
 
-    /**
-     * One key group's part of the tree in this operator's memory: the stateful views (full view keys)
-     * and the root view (by root tuple).
-     */
+    /** One key group's part of the tree in this operator's memory: the stateful views (full view keys). */
     static final class Part<T> {
         final MemoryViewTreeStore<T> views;
-        final OpenHashMap<Tuple, T> root = new OpenHashMap<>();
 
         Part(ViewTreePlan plan, int tree) {
             views = new MemoryViewTreeStore<>(plan, tree);
         }
     }
 
-    /** Writes a part: each stateful view of the tree in id order, then the root view. */
+    /** Writes a part: each stateful view of the tree in id order. */
     private final class PartCodec implements KeyGroupStates.Codec<Part<T>> {
         @Override
         public void write(Part<T> part, DataOutputView out) throws IOException {
             for (ViewNode n : statefulNodes()) {
                 MemoryMapCodec.writeWide(part.views.view(n.id()), payloadSerializer, out);
             }
-            MemoryMapCodec.write(part.root, payloadSerializer, out);
         }
 
         @Override
@@ -161,7 +150,6 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
             for (ViewNode n : statefulNodes()) {
                 MemoryMapCodec.readWide(part.views.view(n.id()), payloadSerializer, in);
             }
-            MemoryMapCodec.read(part.root, payloadSerializer, in);
             return part;
         }
     }
@@ -218,7 +206,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         }
         if (aggregate) {
             List<RootUpdate<T>> out = new ArrayList<>();
-            partials.forEach((epoch, p) -> out.add(new RootUpdate<>(epoch, tree, Tuple.EMPTY, p, false, true, null)));
+            partials.forEach((epoch, p) -> out.add(RootUpdate.of(epoch, tree, Tuple.EMPTY, p)));
             partialState.update(out);
         }
     }
@@ -232,9 +220,6 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         walk = new ViewTreeLogic<>(semiring, compiled);
         store = new MapStateViewTreeStore<>(getRuntimeContext(), statefulNodes(), plan.viewNodes().size(), keyLength(t),
                 TupleSerializer.INSTANCE, new PayloadArraySerializer<>(payloadSerializer));
-        if (!aggregate) {
-            root = getRuntimeContext().getState(new ValueStateDescriptor<>(StateNames.ROOT_PAYLOAD, payloadType));
-        }
         if (memory != null && hasManagedState()) {
             throw new IllegalStateException(name + ": the checkpoint or savepoint holds managed keyed state (a"
                     + " rocksdb job, or one with IvmOptions.withManagedState); restore it with that state backend");
@@ -248,7 +233,6 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         watermark = Long.MIN_VALUE;
         deltasIn = getMetricGroup().counter(Metrics.DELTAS_IN);
         updatesOut = getMetricGroup().counter(Metrics.DELTAS_OUT);
-        crossings = getMetricGroup().counter(Metrics.BORDER_CROSSINGS);
         failed = getMetricGroup().counter(Metrics.FAILED_UPDATES);
         getMetricGroup().gauge(Metrics.HELD_BACK, () -> heldBack.size());
     }
@@ -272,7 +256,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         }
         while (!partials.isEmpty() && partials.firstKey() <= watermark) {
             Map.Entry<Long, T> p = partials.pollFirstEntry();
-            toSink(new RootUpdate<>(p.getKey(), tree, Tuple.EMPTY, p.getValue(), false, true, null));
+            toSink(RootUpdate.of(p.getKey(), tree, Tuple.EMPTY, p.getValue()));
         }
         super.processWatermark(mark);
     }
@@ -280,9 +264,6 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     /** Whether managed keyed state of the tree was restored (from a run on another backend). */
     private boolean hasManagedState() throws Exception {
         List<String> names = new ArrayList<>();
-        if (!aggregate) {
-            names.add(StateNames.ROOT_PAYLOAD);
-        }
         for (ViewNode n : statefulNodes()) {
             names.add(StateNames.view(n.id()));
         }
@@ -327,34 +308,16 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
             return;
         }
         Tuple rootKey = walk.rootKey();
-        T old = part == null ? root.value() : part.root.get(rootKey);
-        T updated;
-        try {
-            updated = RootViewLogic.add(semiring, old, delta);
-        } catch (ArithmeticException e) {
-            walk.discard();
-            fail(d, e);
-            return;
-        }
         walk.commit(store);
-        if (part == null) {
-            root.update(updated);
-        } else {
-            part.root.put(rootKey, updated);
-        }
-        boolean isNew = RootViewLogic.crossesBorder(semiring, old, updated);
-        if (isNew) {
-            crossings.inc();
-        }
-        batch(RootUpdate.of(d.epoch(), tree, rootKey, updated, isNew));
+        batch(RootUpdate.of(d.epoch(), tree, rootKey, delta));
     }
 
     /**
-     * Keeps a root update for the sink in the batch, where a later update of the same root tuple
-     * replaces it (new if either was): a tree whose root tuples change often sends each changed one
-     * once per batch. The batch holds one epoch; it goes out when a later epoch's update comes, when
-     * it holds {@code batchSize} root tuples, when the watermark passes its epoch, and before a
-     * checkpoint barrier, so it is never part of a checkpoint.
+     * Keeps a root delta for the sink in the batch, where it is added to an earlier delta of the same
+     * root tuple: a tree whose root tuples change often sends each changed one once per batch. The
+     * batch holds one epoch; it goes out when a later epoch's delta comes, when it holds
+     * {@code batchSize} root tuples, when the watermark passes its epoch, and before a checkpoint
+     * barrier, so it is never part of a checkpoint.
      */
     private void batch(RootUpdate<T> u) {
         if (batchSize <= 1) {
@@ -365,10 +328,16 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
             flush();
         }
         batchEpoch = u.epoch();
-        RootUpdate<T> before = batch.put(u.tuple(), u);
-        if (before != null && before.isNew()) {
-            batch.put(u.tuple(), RootUpdate.of(u.epoch(), tree, u.tuple(), u.payload(), true));
+        RootUpdate<T> before = batch.get(u.tuple());
+        if (before != null) {
+            try {
+                u = RootUpdate.of(u.epoch(), tree, u.tuple(), semiring.plus(before.payload(), u.payload()));
+            } catch (ArithmeticException e) {
+                // The sum does not fit: send the earlier delta alone, the sink reports what it cannot add.
+                toSink(before);
+            }
         }
+        batch.put(u.tuple(), u);
         if (batch.size() >= batchSize) {
             flush();
         }

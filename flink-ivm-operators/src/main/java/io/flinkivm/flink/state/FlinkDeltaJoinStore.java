@@ -2,25 +2,42 @@ package io.flinkivm.flink.state;
 
 import io.flinkivm.core.engine.join.DeltaJoinLogic;
 import io.flinkivm.core.engine.join.DeltaJoinStore;
+import io.flinkivm.core.engine.join.TrackedResult;
+import io.flinkivm.core.query.ResultChange;
+import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.types.TupleTypeInfo;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
+import java.util.function.Consumer;
 import java.util.Map;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 
-/** The fallback plan's state in keyed {@code MapState}s: relations, index lists and the result. */
+/**
+ * The fallback plan's state in keyed {@code MapState}s: relations, index lists and the result; in
+ * changelog mode also the payloads at the last trigger of the result tuples changed since
+ * ({@link TrackedResult}).
+ */
 public final class FlinkDeltaJoinStore<T> implements DeltaJoinStore<T> {
     private final MapStateAdapter<Tuple, T>[] relations;
     private final MapStateAdapter<Tuple, Tuple>[][] heads;
     private final MapStateAdapter<Tuple, Tuple>[][] nexts;
     private final MapStateAdapter<Tuple, T> result;
+    private final MapStateAdapter<Tuple, T> before;
+    private final TrackedResult<T> tracked;
 
-    /** Creates (or restores) the state; call from {@code open()} of a keyed operator. */
+    /**
+     * Creates (or restores) the state; call from {@code open()} of a keyed operator.
+     *
+     * @param changelog the semiring, to keep the changes since the last trigger; null for snapshots only
+     */
     @SuppressWarnings("unchecked")
-    public FlinkDeltaJoinStore(DeltaJoinLogic<T> logic, TypeInformation<T> payloadType, RuntimeContext context) {
+    public FlinkDeltaJoinStore(DeltaJoinLogic<T> logic, TypeInformation<T> payloadType, RuntimeContext context,
+            Semiring<T> changelog) {
         int n = logic.query().body().size();
         relations = new MapStateAdapter[n];
         heads = new MapStateAdapter[n][];
@@ -36,6 +53,8 @@ public final class FlinkDeltaJoinStore<T> implements DeltaJoinStore<T> {
             }
         }
         result = payloadMap(context, StateNames.RESULT, payloadType);
+        before = changelog == null ? null : payloadMap(context, StateNames.RESULT_BEFORE, payloadType);
+        tracked = changelog == null ? null : new TrackedResult<>(result, before, changelog);
     }
 
     private static <T> MapStateAdapter<Tuple, T> payloadMap(RuntimeContext context, String name,
@@ -66,7 +85,23 @@ public final class FlinkDeltaJoinStore<T> implements DeltaJoinStore<T> {
 
     @Override
     public KeyValueState<Tuple, T> result() {
-        return result;
+        return tracked == null ? result : tracked;
+    }
+
+    /**
+     * Changelog: hands every result tuple of the current key whose payload changed since the last
+     * trigger to {@code out}, then forgets the changes.
+     */
+    public void changes(Consumer<ResultChange<T>> out) {
+        List<Map.Entry<Tuple, T>> changed = new ArrayList<>();
+        before.entries().forEachRemaining(changed::add);
+        for (Map.Entry<Tuple, T> e : changed) {
+            ResultChange<T> c = tracked.change(e.getKey(), e.getValue());
+            if (c != null) {
+                out.accept(c);
+            }
+        }
+        before.clear();
     }
 
     @Override

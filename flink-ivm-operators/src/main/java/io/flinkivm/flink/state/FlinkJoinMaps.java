@@ -1,7 +1,7 @@
 package io.flinkivm.flink.state;
 
 import io.flinkivm.core.engine.join.BagJoinMaps;
-import io.flinkivm.core.engine.join.BooleanJoinMaps;
+import io.flinkivm.core.engine.join.BagJoinMaps;
 import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.types.TupleTypeInfo;
@@ -14,11 +14,11 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 
 /**
- * Makes the maps of core's {@link BooleanJoinMaps} (and {@code BagJoinMaps}) as keyed {@code MapState}s
+ * Makes the maps of the cyclic plan's bag indexes (core's {@link BagJoinMaps}) as keyed {@code MapState}s
  * named as core names them; so the acyclic Boolean join and the cyclic plan's bags run in the
  * border sink on the same per-node logic as in memory. Create it in {@code open()} of a keyed operator.
  */
-public final class FlinkJoinMaps implements BooleanJoinMaps.MapFactory {
+public final class FlinkJoinMaps implements BagJoinMaps.MapFactory {
     private final RuntimeContext context;
     private final Map<String, MapStateAdapter<Tuple, ?>> made = new LinkedHashMap<>();
 

@@ -51,6 +51,11 @@ public final class MapStateAdapter<K, V> implements KeyValueState<K, V> {
         }
     }
 
+    /** Removes every entry of the current key. */
+    public void clear() {
+        state.clear();
+    }
+
     /** Whether the current key has no entries. */
     public boolean isEmpty() {
         try {

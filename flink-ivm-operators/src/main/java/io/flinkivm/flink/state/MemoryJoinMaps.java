@@ -1,7 +1,7 @@
 package io.flinkivm.flink.state;
 
 import io.flinkivm.core.engine.join.BagJoinMaps;
-import io.flinkivm.core.engine.join.BooleanJoinMaps;
+import io.flinkivm.core.engine.join.BagJoinMaps;
 import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.query.Tuple;
@@ -18,11 +18,11 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Makes the maps of core's {@link BooleanJoinMaps} (and {@code BagJoinMaps}) as {@link OpenHashMap}s
+ * Makes the maps of the cyclic plan's bag indexes (core's {@link BagJoinMaps}) as {@link OpenHashMap}s
  * in an operator's own memory ({@link KeyGroupStates}), and writes and reads them all in the order
  * they were made, which the layout fixes.
  */
-public final class MemoryJoinMaps implements BooleanJoinMaps.MapFactory {
+public final class MemoryJoinMaps implements BagJoinMaps.MapFactory {
     private final Map<String, OpenHashMap<Tuple, ?>> made = new LinkedHashMap<>();
     private final List<TypeSerializer<?>> serializers = new ArrayList<>();
 

@@ -10,19 +10,20 @@ public final class StateNames {
         return "view-" + node;
     }
 
-    /** A view tree's root payload, under the tree operator's key (the root tuple). */
-    public static final String ROOT_PAYLOAD = "root-payload";
-
     /** A tree operator's partial aggregates of a root view with an empty schema, per epoch. */
     public static final String PARTIALS = "root-partials";
 
-    /** The sink's copy of tree {@code tree}'s root-view payloads. */
-    public static String rootPayloads(int tree) {
-        return "root-payloads-" + tree;
-    }
+    /** The border sink's records: per root tuple (and bag tuple) its payload and place in the join. */
+    public static final String JOIN_RECORDS = "join-records";
 
-    // The border sink's Boolean join and bags are named by core's BooleanJoinMaps and BagJoinMaps
-    // ("live-head-0", "bag-set-0", ...), where the maps are laid out.
+    /** The heads of the border sink's join lists (live, waiting, in-join), by list and key. */
+    public static final String JOIN_HEADS = "join-heads";
+
+    /** In changelog mode, the border sink's records that changed since the last trigger. */
+    public static final String JOIN_DIRTY = "join-dirty";
+
+    // The cyclic plan's bag indexes are named by core's BagJoinMaps ("bag-set-0", ...), where the
+    // maps are laid out.
 
     public static String relation(int atom) {
         return "relation-" + atom;
@@ -44,8 +45,8 @@ public final class StateNames {
     /** A sink's record of the epochs the ingest subtasks ended (union operator state). */
     public static final String EPOCH_CUTS = "epoch-cuts";
 
-    /** In changelog mode, the rows last emitted. */
-    public static final String EMITTED = "emitted";
+    /** In changelog mode, the fallback's result payloads at the last trigger of the tuples changed since. */
+    public static final String RESULT_BEFORE = "result-before";
 
     /** A snapshotting operator's counters (last trigger, processing-time snapshots). */
     public static final String SNAPSHOT_COUNTERS = "snapshot-counters";

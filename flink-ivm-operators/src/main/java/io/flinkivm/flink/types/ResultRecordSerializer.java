@@ -24,7 +24,10 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
     private static final int PAYLOAD = 8;
     private static final int ROWS = 16;
     private static final int CUT = 32;
-    private static final int KNOWN = 63;
+    /** A row other than a snapshot row: a kind byte follows the flags. */
+    private static final int CHANGE = 64;
+    private static final int KNOWN = 127;
+    private static final ResultRecord.Kind[] KINDS = ResultRecord.Kind.values();
 
     public ResultRecordSerializer(TypeSerializer<T> payloadSerializer) {
         super(payloadSerializer);
@@ -45,7 +48,7 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
         T payload = from.payload();
         T copy = copyPayload(payload);
         return copy == payload ? from : ResultRecord.of(from.snapshotId(), from.insertCount(), from.isEnd(),
-                from.tuple(), copy, from.rows(), from.isPrefixExact(), from.cut());
+                from.tuple(), copy, from.rows(), from.isPrefixExact(), from.cut(), from.kind());
     }
 
     @Override
@@ -57,10 +60,13 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
         boolean hasCut = cut != null && cut.length > 0;
         int flags = (record.isEnd() ? END : 0) | (record.isPrefixExact() ? PREFIX_EXACT : 0)
                 | (tuple != null ? TUPLE : 0) | (payload != null ? PAYLOAD : 0) | (rows != 0 ? ROWS : 0)
-                | (hasCut ? CUT : 0);
+                | (hasCut ? CUT : 0) | (isChange(record) ? CHANGE : 0);
         out.writeLong(record.snapshotId());
         out.writeLong(record.insertCount());
         out.writeByte(flags);
+        if (isChange(record)) {
+            out.writeByte(record.kind().ordinal());
+        }
         if (tuple != null) {
             TupleSerializer.INSTANCE.serialize(tuple, out);
         }
@@ -83,6 +89,7 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
         long snapshotId = in.readLong();
         long insertCount = in.readLong();
         int flags = checkFlags(in.readUnsignedByte(), KNOWN, "result record");
+        ResultRecord.Kind kind = (flags & CHANGE) != 0 ? kind(in.readUnsignedByte()) : ResultRecord.Kind.SNAPSHOT;
         Tuple tuple = (flags & TUPLE) != 0 ? TupleSerializer.INSTANCE.deserialize(in) : null;
         T payload = (flags & PAYLOAD) != 0 ? payloadSerializer.deserialize(in) : null;
         long rows = (flags & ROWS) != 0 ? in.readLong() : 0;
@@ -94,7 +101,18 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
             }
         }
         return ResultRecord.of(snapshotId, insertCount, (flags & END) != 0, tuple, payload, rows,
-                (flags & PREFIX_EXACT) != 0, cut);
+                (flags & PREFIX_EXACT) != 0, cut, kind);
+    }
+
+    private static boolean isChange(ResultRecord<?> record) {
+        return !record.isEnd() && record.kind() != ResultRecord.Kind.SNAPSHOT;
+    }
+
+    private static ResultRecord.Kind kind(int ordinal) throws IOException {
+        if (ordinal >= KINDS.length) {
+            throw new IOException("corrupt data: unknown result record kind " + ordinal);
+        }
+        return KINDS[ordinal];
     }
 
     @Override
@@ -103,6 +121,9 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
         target.writeLong(source.readLong());
         int flags = checkFlags(source.readUnsignedByte(), KNOWN, "result record");
         target.writeByte(flags);
+        if ((flags & CHANGE) != 0) {
+            target.writeByte(source.readUnsignedByte());
+        }
         if ((flags & TUPLE) != 0) {
             TupleSerializer.INSTANCE.copy(source, target);
         }
@@ -128,7 +149,7 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
     /** Snapshot of a {@link ResultRecordSerializer}: the nested payload serializer's snapshot. */
     public static final class ResultRecordSerializerSnapshot<T>
             extends CompositeTypeSerializerSnapshot<ResultRecord<T>, ResultRecordSerializer<T>> {
-        private static final int VERSION = 2;
+        private static final int VERSION = 3;
 
         /** For reading a snapshot. */
         public ResultRecordSerializerSnapshot() {}

@@ -10,19 +10,16 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Serializer for {@link RootUpdate}s. Format (version 2): epoch and tree (var-ints), a flags byte
- * (is-new, is-partial, then which of tuple, payload and cell are present), then the present tuple,
- * payload and cell.
+ * Serializer for {@link RootUpdate}s. Format (version 3): epoch and tree (var-ints), a flags byte
+ * (which of tuple, payload and cell are present), then the present tuple, payload and cell.
  */
 public final class RootUpdateSerializer<T> extends PayloadRecordSerializer<RootUpdate<T>, T> {
     private static final long serialVersionUID = 1L;
 
-    private static final int NEW = 1;
     private static final int TUPLE = 2;
     private static final int PAYLOAD = 4;
-    private static final int PARTIAL = 8;
     private static final int CELL = 16;
-    private static final int KNOWN = 31;
+    private static final int KNOWN = TUPLE | PAYLOAD | CELL;
 
     public RootUpdateSerializer(TypeSerializer<T> payloadSerializer) {
         super(payloadSerializer);
@@ -35,15 +32,14 @@ public final class RootUpdateSerializer<T> extends PayloadRecordSerializer<RootU
 
     @Override
     public RootUpdate<T> createInstance() {
-        return RootUpdate.of(0, 0, Tuple.EMPTY, payloadSerializer.createInstance(), false);
+        return new RootUpdate<>(0, 0, Tuple.EMPTY, payloadSerializer.createInstance(), null);
     }
 
     @Override
     public RootUpdate<T> copy(RootUpdate<T> from) {
         T payload = from.payload();
         T copy = copyPayload(payload);
-        return copy == payload ? from : new RootUpdate<>(from.epoch(), from.tree(), from.tuple(), copy, from.isNew(),
-                from.isPartial(), from.cell());
+        return copy == payload ? from : new RootUpdate<>(from.epoch(), from.tree(), from.tuple(), copy, from.cell());
     }
 
     @Override
@@ -53,8 +49,7 @@ public final class RootUpdateSerializer<T> extends PayloadRecordSerializer<RootU
         Tuple cell = update.cell();
         VarInts.writeLong(update.epoch(), out);
         VarInts.write(update.tree(), out);
-        out.writeByte((update.isNew() ? NEW : 0) | (tuple != null ? TUPLE : 0) | (payload != null ? PAYLOAD : 0)
-                | (update.isPartial() ? PARTIAL : 0) | (cell != null ? CELL : 0));
+        out.writeByte((tuple != null ? TUPLE : 0) | (payload != null ? PAYLOAD : 0) | (cell != null ? CELL : 0));
         if (tuple != null) {
             TupleSerializer.INSTANCE.serialize(tuple, out);
         }
@@ -74,7 +69,7 @@ public final class RootUpdateSerializer<T> extends PayloadRecordSerializer<RootU
         Tuple tuple = (flags & TUPLE) != 0 ? TupleSerializer.INSTANCE.deserialize(in) : null;
         T payload = (flags & PAYLOAD) != 0 ? payloadSerializer.deserialize(in) : null;
         Tuple cell = (flags & CELL) != 0 ? TupleSerializer.INSTANCE.deserialize(in) : null;
-        return new RootUpdate<>(epoch, tree, tuple, payload, (flags & NEW) != 0, (flags & PARTIAL) != 0, cell);
+        return new RootUpdate<>(epoch, tree, tuple, payload, cell);
     }
 
     @Override
@@ -102,7 +97,7 @@ public final class RootUpdateSerializer<T> extends PayloadRecordSerializer<RootU
     /** Snapshot of a {@link RootUpdateSerializer}: the nested payload serializer's snapshot. */
     public static final class RootUpdateSerializerSnapshot<T>
             extends CompositeTypeSerializerSnapshot<RootUpdate<T>, RootUpdateSerializer<T>> {
-        private static final int VERSION = 2;
+        private static final int VERSION = 3;
 
         /** For reading a snapshot. */
         public RootUpdateSerializerSnapshot() {}

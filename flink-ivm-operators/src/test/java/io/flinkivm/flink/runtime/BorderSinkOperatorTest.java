@@ -61,15 +61,17 @@ class BorderSinkOperatorTest {
             ViewTreePlan plan, boolean changelog, Backend backend, OperatorSubtaskState restored) throws Exception {
         KeySelector<RootUpdate<Long>, Tuple> keys = plan == SHARED ? u -> u.tuple().project(new int[] {0}) : RootUpdate::cell;
         return Harnesses.keyedTwo(() -> new BorderSinkOperator<>(plan, K, PayloadTypes.of(K), RootUpdateTypeInfo.of(K),
-                DEAD, changelog, false), keys, backend, restored);
+                DEAD, changelog, false, false), keys, backend, restored);
     }
 
-    private static RootUpdate<Long> v0(long epoch, long a, long payload, boolean isNew) {
-        return RootUpdate.of(epoch, 0, Tuple.of(a), payload, isNew);
+    /** A delta of V[A] at (a). */
+    private static RootUpdate<Long> v0(long epoch, long a, long delta) {
+        return RootUpdate.of(epoch, 0, Tuple.of(a), delta);
     }
 
-    private static RootUpdate<Long> v1(long epoch, long a, long c, long payload, boolean isNew) {
-        return RootUpdate.of(epoch, 1, Tuple.of(a, c), payload, isNew);
+    /** A delta of V[A,C] at (a, c). */
+    private static RootUpdate<Long> v1(long epoch, long a, long c, long delta) {
+        return RootUpdate.of(epoch, 1, Tuple.of(a, c), delta);
     }
 
     private static EpochEnd end(int subtask, long epoch, long inserts) {
@@ -104,14 +106,14 @@ class BorderSinkOperatorTest {
         try (var h = harness(SHARED, false, backend, null)) {
             List<Step<RootUpdate<Long>>> steps = List.of(
                     mark(0),
-                    element(v0(1, 1, 2, true)),
-                    element(v1(1, 1, 1, 3, true)),
-                    element(v1(1, 2, 1, 5, true)), // V[A](2) is still zero: no result yet
+                    element(v0(1, 1, 2)),
+                    element(v1(1, 1, 1, 3)),
+                    element(v1(1, 2, 1, 5)), // V[A](2) is still zero: no result yet
                     second(end(0, 1, 2)),
                     second(end(1, 1, 1)),
                     mark(1),
-                    element(v0(3, 1, 4, false)), // epoch 3 while 2 is open: waits
-                    element(v0(2, 2, 1, true)),
+                    element(v0(3, 1, 2)), // epoch 3 while 2 is open: waits
+                    element(v0(2, 2, 1)),
                     second(end(0, 2, 3)),
                     mark(2),
                     second(end(1, 3, 3)),
@@ -155,7 +157,7 @@ class BorderSinkOperatorTest {
             int tree = i % 2;
             Tuple t = Tuple.of((long) i);
             db.insert(CROSS.query().body().get(trees.get(tree).atoms().get(0)).relation(), t, 1L + i);
-            RootUpdate<Long> u = RootUpdate.of(1, tree, t, 1L + i, true);
+            RootUpdate<Long> u = RootUpdate.of(1, tree, t, 1L + i);
             int n = new CellRouter(shares, trees.get(tree).schema()).cells(t, cells);
             assertThat(n).isEqualTo(2);
             for (int c = 0; c < n; c++) {
@@ -179,12 +181,12 @@ class BorderSinkOperatorTest {
         try (var h = harness(COUNT, false, Backend.HEAP, null)) {
             Harnesses.playTwo(h, List.of(
                     mark(0),
-                    element(new RootUpdate<>(1, 0, Tuple.EMPTY, 2L, false, true, cell)),
-                    element(RootUpdate.of(1, 1, Tuple.of("c"), 5L, true).toCell(cell)),
-                    element(new RootUpdate<>(1, 0, Tuple.EMPTY, 3L, false, true, cell)),
+                    element(new RootUpdate<>(1, 0, Tuple.EMPTY, 2L, cell)),
+                    element(RootUpdate.of(1, 1, Tuple.of("c"), 5L).toCell(cell)),
+                    element(new RootUpdate<>(1, 0, Tuple.EMPTY, 3L, cell)),
                     second(end(0, 1, 4)),
                     mark(1),
-                    element(new RootUpdate<>(2, 0, Tuple.EMPTY, 1L, false, true, cell)),
+                    element(new RootUpdate<>(2, 0, Tuple.EMPTY, 1L, cell)),
                     second(end(0, 2, 5)),
                     mark(2)));
             TreeMap<Long, Map<Tuple, Long>> snapshots = Snapshots.byId(results(Harnesses.outputs(h, null)), 1);
@@ -204,10 +206,10 @@ class BorderSinkOperatorTest {
         try (var h = harness(SHARED, false, backend, null)) {
             Harnesses.playTwo(h, List.of(
                     mark(0),
-                    element(v0(1, 1, 2, true)),
-                    element(new RootUpdate<>(1, 1, Tuple.of(1L, 7L), 3L, false, true, null)),
-                    element(new RootUpdate<>(1, 1, Tuple.of(1L, 7L), 4L, false, true, null)),
-                    element(new RootUpdate<>(1, 1, Tuple.of(1L, 7L), Long.MAX_VALUE, false, true, null)),
+                    element(v0(1, 1, 2)),
+                    element(new RootUpdate<>(1, 1, Tuple.of(1L, 7L), 3L, null)),
+                    element(new RootUpdate<>(1, 1, Tuple.of(1L, 7L), 4L, null)),
+                    element(new RootUpdate<>(1, 1, Tuple.of(1L, 7L), Long.MAX_VALUE, null)),
                     second(end(0, 1, 4)),
                     mark(1)));
             Outputs out = Harnesses.outputs(h, DEAD);
@@ -218,7 +220,7 @@ class BorderSinkOperatorTest {
             DeadLetter dead = ((org.apache.flink.streaming.runtime.streamrecord.StreamRecord<DeadLetter>) out.side().get(0))
                     .getValue();
             assertThat(dead.origin()).isEqualTo("epoch 1");
-            assertThat(dead.reason()).startsWith("delta of V[A,C] (root of tree 1) not added: natural-number overflow");
+            assertThat(dead.reason()).startsWith("delta of V[A,C] (root of tree 1) at (1, 7) not added: natural-number overflow");
         }
     }
 
@@ -227,18 +229,18 @@ class BorderSinkOperatorTest {
     void theJoinHeldBackUpdatesAndCutsSurviveSnapshotAndRestore(Backend backend) throws Exception {
         List<Step<RootUpdate<Long>>> before = List.of(
                 mark(0),
-                element(v0(1, 1, 2, true)),
-                element(v1(1, 1, 1, 3, true)),
-                element(v1(3, 2, 7, 1, true)), // held back across the snapshot
-                element(v0(2, 2, 3, true)), // held back too
+                element(v0(1, 1, 2)),
+                element(v1(1, 1, 1, 3)),
+                element(v1(3, 2, 7, 1)), // held back across the snapshot
+                element(v0(2, 2, 3)), // held back too
                 second(end(0, 1, 2)),
                 second(end(1, 2, 3)), // subtask 1 is ahead; its end of epoch 2 waits for subtask 0
                 mark(1),
-                element(v1(2, 1, 5, 1, true)));
+                element(v1(2, 1, 5, 1)));
         List<Step<RootUpdate<Long>>> after = List.of(
                 second(end(0, 2, 4)),
                 mark(2),
-                element(v0(3, 1, 10, false)),
+                element(v0(3, 1, 8)),
                 second(end(0, 3, 5)),
                 second(end(1, 3, 5)),
                 mark(3));
@@ -268,7 +270,6 @@ class BorderSinkOperatorTest {
         Random random = new Random(5);
         KDatabase<Long> db = new KDatabase<>(K);
         Map<Long, Map<Tuple, Long>> expected = new TreeMap<>();
-        Map<String, Long> rootPayloads = new HashMap<>();
         List<Step<RootUpdate<Long>>> steps = new ArrayList<>();
         steps.add(mark(0));
         int inserts = 160;
@@ -278,9 +279,8 @@ class BorderSinkOperatorTest {
             Tuple t = Tuple.of((long) random.nextInt(5), (long) random.nextInt(5));
             long payload = 1 + random.nextInt(3);
             db.insert(atom.relation(), t, payload);
-            Long now = rootPayloads.merge(tree.index() + "|" + t, payload, Long::sum);
             long epoch = 1 + (n - 1) / 10;
-            steps.add(element(RootUpdate.of(epoch, tree.index(), t, now, now == payload).toCell(cell)));
+            steps.add(element(RootUpdate.of(epoch, tree.index(), t, payload).toCell(cell)));
             if (n % 10 == 0) {
                 steps.add(second(end(0, epoch, n)));
                 steps.add(mark(epoch));
@@ -323,11 +323,11 @@ class BorderSinkOperatorTest {
         try (var h = harness(SHARED, false, Backend.HEAP, null)) {
             Harnesses.playTwo(h, List.of(
                     mark(0),
-                    element(v0(1, 1, 2, true)),
-                    element(v1(1, 1, 1, 3, true)),
+                    element(v0(1, 1, 2)),
+                    element(v1(1, 1, 1, 3)),
                     second(new EpochEnd(0, 0, 1, 2, true, false)),
                     mark(1),
-                    element(v1(2, 1, 2, 1, true)),
+                    element(v1(2, 1, 2, 1)),
                     second(end(0, 2, 3)),
                     mark(2)));
             List<ResultRecord<Long>> out = results(Harnesses.outputs(h, null));
@@ -336,23 +336,29 @@ class BorderSinkOperatorTest {
         }
     }
 
-    /** In changelog mode a snapshot holds only the rows whose payload changed since the previous one. */
+    /**
+     * In changelog mode a trigger holds only the rows whose payload changed since the previous one:
+     * new ones as inserts, changed ones as updates.
+     */
     @Test
     void aChangelogEmitsOnlyChangedRows() throws Exception {
         try (var h = harness(SHARED, true, Backend.HEAP, null)) {
             Harnesses.playTwo(h, List.of(
                     mark(0),
-                    element(v0(1, 1, 2, true)),
-                    element(v1(1, 1, 1, 3, true)),
-                    element(v1(1, 1, 2, 1, true)),
+                    element(v0(1, 1, 2)),
+                    element(v1(1, 1, 1, 3)),
+                    element(v1(1, 1, 2, 1)),
                     second(end(0, 1, 3)),
                     mark(1),
-                    element(v1(2, 1, 2, 4, false)),
+                    element(v1(2, 1, 2, 3)),
                     second(end(0, 2, 4)),
                     mark(2)));
-            TreeMap<Long, Map<Tuple, Long>> changes = Snapshots.byId(results(Harnesses.outputs(h, null)), 1);
+            List<ResultRecord<Long>> out = results(Harnesses.outputs(h, null));
+            TreeMap<Long, Map<Tuple, Long>> changes = Snapshots.byId(out, 1);
             assertThat(changes.get(3L)).isEqualTo(rows(Tuple.of(1L, 1L), 6L, Tuple.of(1L, 2L), 2L));
             assertThat(changes.get(4L)).isEqualTo(rows(Tuple.of(1L, 2L), 8L));
+            assertThat(out).filteredOn(r -> !r.isEnd()).extracting(ResultRecord::kind).containsExactlyInAnyOrder(
+                    ResultRecord.Kind.INSERT, ResultRecord.Kind.INSERT, ResultRecord.Kind.UPDATE_AFTER);
         }
     }
 }

@@ -121,7 +121,7 @@ class IngestOperatorTest {
             assertThat(v0).extracting(Delta::insert).containsExactly(Epochs.insertId(0, 1), Epochs.insertId(0, 2),
                     Epochs.insertId(0, 5));
             assertThat(side(h, DIRECT)).as("T's tree has no state below its root").containsExactly(
-                    new RootUpdate<>(2, 1, Tuple.of(1L, 1L), 3L, false, true, null));
+                    RootUpdate.of(2, 1, Tuple.of(1L, 1L), 3L));
         }
     }
 
@@ -137,7 +137,6 @@ class IngestOperatorTest {
                 assertThat(u.tree()).isEqualTo(1);
                 assertThat(u.tuple()).isEqualTo(Tuple.of(7L));
                 assertThat(u.payload()).isEqualTo(5L);
-                assertThat(u.isPartial()).isTrue();
             });
             assertThat(out.stream().map(RootUpdate::cell).distinct()).hasSize(2);
             assertThat(side(h, treeTags(CELLS).get(0))).hasSize(1);

@@ -107,7 +107,7 @@ class NoKryoJobTest {
                 .keyBy(r -> r.tuple().project(new int[] {0, 1, 2}), TupleTypeInfo.INSTANCE)
                 .process(new SumPerKey<>(k), DeltaTypeInfo.of(k))
                 .keyBy(Delta::key, TupleTypeInfo.INSTANCE)
-                .map(d -> RootUpdate.of(1, 0, d.key(), d.payload(), false), RootUpdateTypeInfo.of(k))
+                .map(d -> RootUpdate.of(1, 0, d.key(), d.payload()), RootUpdateTypeInfo.of(k))
                 .rebalance()
                 .map(u -> ResultRecord.row(1, 0, u.tuple(), u.payload(), true), ResultRecordTypeInfo.of(k));
         CloseableIterator<ResultRecord<T>> rows = results.collectAsync();

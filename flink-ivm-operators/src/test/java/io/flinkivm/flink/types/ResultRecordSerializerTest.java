@@ -19,15 +19,23 @@ class ResultRecordSerializerTest {
     static <T> ResultRecord<T>[] records(T... payloads) {
         Tuple[] tuples = Samples.tuples();
         @SuppressWarnings("unchecked")
-        ResultRecord<T>[] out = new ResultRecord[payloads.length + 5];
+        ResultRecord<T>[] out = new ResultRecord[payloads.length + 9];
         for (int i = 0; i < payloads.length; i++) {
             out[i] = ResultRecord.row(i, 10L * i, tuples[i % tuples.length], payloads[i], i % 2 == 0);
         }
         out[payloads.length] = ResultRecord.end(3, 17, 0, true);
         out[payloads.length + 1] = ResultRecord.end(Long.MAX_VALUE, Long.MIN_VALUE, 123_456_789_012L, false);
-        out[payloads.length + 2] = ResultRecord.of(1, 2, false, null, payloads[0], -1, true, null);
-        out[payloads.length + 3] = ResultRecord.of(1, 2, true, Tuple.of("x"), null, 5, false, new long[] {0, 2});
+        out[payloads.length + 2] = ResultRecord.of(1, 2, false, null, payloads[0], -1, true, null,
+                ResultRecord.Kind.SNAPSHOT);
+        out[payloads.length + 3] = ResultRecord.of(1, 2, true, Tuple.of("x"), null, 5, false, new long[] {0, 2}, null);
         out[payloads.length + 4] = ResultRecord.end(40, 40, 7, true, new long[] {10, 0, Long.MAX_VALUE, 30});
+        int k = 0;
+        for (ResultRecord.Kind kind : new ResultRecord.Kind[] {ResultRecord.Kind.INSERT, ResultRecord.Kind.UPDATE_BEFORE,
+                ResultRecord.Kind.UPDATE_AFTER, ResultRecord.Kind.DELETE}) {
+            out[payloads.length + 5 + k] = ResultRecord.change(9, 9, kind, tuples[k % tuples.length],
+                    payloads[k % payloads.length], k % 2 == 0);
+            k++;
+        }
         return out;
     }
 

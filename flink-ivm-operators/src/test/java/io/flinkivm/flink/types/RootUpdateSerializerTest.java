@@ -21,8 +21,8 @@ class RootUpdateSerializerTest {
         @SuppressWarnings("unchecked")
         RootUpdate<T>[] out = new RootUpdate[payloads.length];
         for (int i = 0; i < payloads.length; i++) {
-            out[i] = new RootUpdate<>(1L + i * 1_000_000L, i, tuples[i % tuples.length], payloads[i], i % 2 == 0,
-                    i % 3 == 1, i % 2 == 1 ? Tuple.of(i) : null);
+            out[i] = new RootUpdate<>(1L + i * 1_000_000L, i, tuples[i % tuples.length], payloads[i],
+                    i % 2 == 1 ? Tuple.of(i) : null);
         }
         return out;
     }
@@ -68,16 +68,14 @@ class RootUpdateSerializerTest {
     void nullTupleAndPayloadRoundTrip() throws IOException {
         // Not in the suites above: RootUpdate.equals does not accept null fields.
         RootUpdateSerializer<Long> s = new RootUpdateSerializer<>(LongSerializer.INSTANCE);
-        RootUpdate<Long> noTuple = RoundTrip.of(s, RootUpdate.of(3, 2, null, 4L, true));
+        RootUpdate<Long> noTuple = RoundTrip.of(s, RootUpdate.of(3, 2, null, 4L));
         assertThat(noTuple.tree()).isEqualTo(2);
         assertThat(noTuple.epoch()).isEqualTo(3);
         assertThat(noTuple.tuple()).isNull();
         assertThat(noTuple.payload()).isEqualTo(4L);
-        assertThat(noTuple.isNew()).isTrue();
-        RootUpdate<Long> noPayload = RoundTrip.of(s, RootUpdate.of(1, 7, Tuple.of(Samples.NON_ASCII), null, false));
+        RootUpdate<Long> noPayload = RoundTrip.of(s, RootUpdate.of(1, 7, Tuple.of(Samples.NON_ASCII), null));
         assertThat(noPayload.tuple()).isEqualTo(Tuple.of(Samples.NON_ASCII));
         assertThat(noPayload.payload()).isNull();
-        assertThat(noPayload.isNew()).isFalse();
     }
 
     @Test

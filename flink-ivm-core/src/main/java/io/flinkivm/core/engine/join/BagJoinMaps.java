@@ -4,12 +4,25 @@ import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.query.Tuple;
 
 /**
- * A {@link BagJoinStore} over key-value maps made by a {@link BooleanJoinMaps.MapFactory}: the
- * Boolean join over the bags as in {@link BooleanJoinMaps}, plus one map per member set and three
- * per value list of {@link CompiledBagJoin}. Hash maps in the in-memory engine, Flink keyed state in
- * the border sink.
+ * A {@link BagJoinStore} over key-value maps made by a {@link MapFactory}: one map per member set and
+ * three per value list of {@link CompiledBagJoin}. Hash maps in the in-memory engine, Flink keyed
+ * state in the border sink. The names given to the factory are stable: on Flink they name state in
+ * savepoints.
  */
-public class BagJoinMaps extends BooleanJoinMaps implements BagJoinStore {
+public class BagJoinMaps implements BagJoinStore {
+
+    /** Makes the named maps of a store. */
+    public interface MapFactory {
+        /** A map from tuples to tuples. */
+        KeyValueState<Tuple, Tuple> tuples(String name);
+
+        /** A map from tuples to counts. */
+        KeyValueState<Tuple, Integer> counts(String name);
+
+        /** A set of tuples, as a map to {@code TRUE}. */
+        KeyValueState<Tuple, Boolean> flags(String name);
+    }
+
     private final KeyValueState<Tuple, Boolean>[] projection;
     private final KeyValueState<Tuple, Tuple>[] listHead;
     private final KeyValueState<Tuple, Tuple>[] listNext;
@@ -18,7 +31,6 @@ public class BagJoinMaps extends BooleanJoinMaps implements BagJoinStore {
     /** Makes (on Flink: creates or restores) the maps of every bag, member and list of {@code layout}. */
     @SuppressWarnings("unchecked")
     public BagJoinMaps(CompiledBagJoin layout, MapFactory maps) {
-        super(layout, maps);
         projection = new KeyValueState[layout.setCount()];
         for (int s = 0; s < projection.length; s++) {
             projection[s] = maps.flags(setName(s));

@@ -4,12 +4,12 @@ import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.query.Tuple;
 
 /**
- * The state of the cyclic plan above the border ({@link CyclicBooleanJoin}): the Boolean join over
- * the bags (as {@link BooleanJoinStore}, one node per bag) and the bags' member indexes, numbered as
- * in {@link CompiledBagJoin}. Lists are linked through their entries, so every update is O(1) on any
- * key-value state.
+ * The indexes of the cyclic plan's bags ({@link CyclicBooleanJoin}): each member's projections and
+ * the value lists of the bags' delta joins, numbered as in {@link CompiledBagJoin}. (The bag tuples
+ * themselves and the join over the bags are records of a {@link JoinRecordStore}.) Lists are linked
+ * through their entries, so every update is O(1) on any key-value state.
  */
-public interface BagJoinStore extends BooleanJoinStore {
+public interface BagJoinStore {
     /** A member's tuples (its root view's projection onto the bag) → {@code TRUE}. */
     KeyValueState<Tuple, Boolean> projection(int set);
 

@@ -32,6 +32,7 @@ public abstract class CompiledJoinTree implements JoinLayout {
     private final int[] childIndexInParent;
     private final int[][] keyInOwn;
     private final int[][] keyInParent;
+    private final boolean[] keyIsTuple;
     private final int[] order;
     private final int[] orderParentPosition;
     private final int[] headNode;
@@ -56,6 +57,7 @@ public abstract class CompiledJoinTree implements JoinLayout {
         childIndexInParent = new int[n];
         keyInOwn = new int[n][];
         keyInParent = new int[n][];
+        keyIsTuple = new boolean[n];
         List<List<Integer>> kids = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             kids.add(new ArrayList<>());
@@ -64,6 +66,10 @@ public abstract class CompiledJoinTree implements JoinLayout {
             Node node = nodes.get(i);
             parent[i] = node.parent();
             keyInOwn[i] = positions(node.schema(), node.key(), node.name());
+            keyIsTuple[i] = keyInOwn[i].length == node.schema().size();
+            for (int k = 0; k < keyInOwn[i].length && keyIsTuple[i]; k++) {
+                keyIsTuple[i] = keyInOwn[i][k] == k;
+            }
             if (node.parent() >= 0) {
                 keyInParent[i] = positions(nodes.get(node.parent()).schema(), node.key(), node.name());
                 childIndexInParent[i] = kids.get(node.parent()).size();
@@ -127,11 +133,18 @@ public abstract class CompiledJoinTree implements JoinLayout {
     }
 
     /** Number of view trees (root views right below the border). */
+    @Override
+    public boolean keyIsTuple(int node) {
+        return keyIsTuple[node];
+    }
+
+    @Override
     public int treeCount() {
         return rootKeyInHead.length;
     }
 
     /** A result tuple (head order) projected onto tree {@code tree}'s root schema. */
+    @Override
     public Tuple rootKeyOfHead(int tree, Tuple head) {
         return head.project(rootKeyInHead[tree]);
     }

@@ -4,42 +4,36 @@ import io.flinkivm.core.engine.join.CompiledBagJoin.Member;
 import io.flinkivm.core.engine.join.CompiledBagJoin.Program;
 import io.flinkivm.core.engine.join.CompiledBagJoin.Step;
 import io.flinkivm.core.engine.maps.KeyValueState;
-import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
-import io.flinkivm.core.semiring.Semiring;
-import java.util.Iterator;
 
 /**
  * Insert-only maintenance of a cyclic full join of the indicator relations above the border, along a
  * tree decomposition (Thm. 1 beyond α-acyclic). Each bag materializes the join of its members, the
  * projections onto it of the root views that meet it; the bags then form an α-acyclic join, kept by
- * {@link BooleanJoin}, whose full join is the query's. When a root tuple crosses the border, each bag
+ * {@link LiveJoin} over the bag tuples this class produces, whose full join is the query's. When a root tuple crosses the border, each bag
  * whose member gains a new projection computes only the bag tuples that projection completes: a
  * generic (worst-case-optimal) join over the other members with the new tuple fixed, binding one
  * variable at a time to the values of the smallest candidate list that all other lists contain.
  *
  * <p>A bag tuple is produced exactly once, when the last of its members' projections arrives: the
  * arrival is new to that member, and the delta join reads the other members only (a second
- * production would be a bug and throws {@link IllegalStateException}). A bag holds at
+ * production would be a bug, which the receiver of the bag tuples detects). A bag holds at
  * most N^ρ* tuples, and the generic join's work over all inserts is bounded like a worst-case-optimal
  * evaluation of the bag, hence amortized O(N^(fhtw-1)) per insert.
  *
  * <p>All state is in the {@link BagJoinStore}; the object itself only holds scratch bindings, the
- * scratch list keys of each step and counters of its work and of the tuples it added, so use one per thread.
+ * scratch list keys of each step and counters of its work and of the tuples it produced, so use one per thread.
  */
 public final class CyclicBooleanJoin {
     private final CompiledBagJoin layout;
-    private final BooleanJoin join;
     private final Object[][] binding;
     /** The list keys of the delta join's step at each depth (the recursion uses one row per depth). */
     private final Tuple[][] stepKeys;
     private long scanned;
-    private long madeLive;
     private final long[] produced;
 
     public CyclicBooleanJoin(CompiledBagJoin layout) {
         this.layout = layout;
-        this.join = new BooleanJoin(layout);
         binding = new Object[layout.nodeCount()][];
         for (int b = 0; b < binding.length; b++) {
             binding[b] = new Object[layout.bagWidth(b)];
@@ -58,11 +52,17 @@ public final class CyclicBooleanJoin {
         stepKeys = new Tuple[depth][width];
     }
 
+    /** Receives each bag tuple when it is produced. */
+    @FunctionalInterface
+    public interface BagTuples {
+        void produced(int bag, Tuple bagTuple);
+    }
+
     /**
-     * A root tuple of tree {@code tree} became non-zero for the first time. Returns the number of new
-     * bag tuples.
+     * A root tuple of tree {@code tree} became non-zero for the first time: hands every bag tuple it
+     * completes to {@code out}. Returns the number of new bag tuples.
      */
-    public long insert(BagJoinStore store, int tree, Tuple rootTuple) {
+    public long insert(BagJoinStore store, int tree, Tuple rootTuple, BagTuples out) {
         long added = 0;
         for (Member m : layout.membersOf(tree)) {
             Tuple p = rootTuple.project(m.projection);
@@ -74,7 +74,7 @@ public final class CyclicBooleanJoin {
             for (int i = 0; i < m.lists.length; i++) {
                 addToList(store, m.lists[i], p.project(m.listKeys[i]), p.get(m.listValues[i]));
             }
-            added += deltaJoin(store, m.program, p);
+            added += deltaJoin(store, m.program, p, out);
         }
         return added;
     }
@@ -94,7 +94,7 @@ public final class CyclicBooleanJoin {
         sizes.put(key, size == null ? 1 : size + 1);
     }
 
-    private long deltaJoin(BagJoinStore store, Program program, Tuple seed) {
+    private long deltaJoin(BagJoinStore store, Program program, Tuple seed, BagTuples out) {
         Object[] b = binding[program.bag];
         for (int i = 0; i < program.seedSlots.length; i++) {
             b[program.seedSlots[i]] = seed.get(i);
@@ -104,18 +104,13 @@ public final class CyclicBooleanJoin {
                 return 0;
             }
         }
-        return extend(store, program, 0, b);
+        return extend(store, program, 0, b, out);
     }
 
     /** Binds the variables of steps {@code step}.. in every way the lists allow; inserts each complete bag tuple. */
-    private long extend(BagJoinStore store, Program program, int step, Object[] b) {
+    private long extend(BagJoinStore store, Program program, int step, Object[] b, BagTuples out) {
         if (step == program.steps.length) {
-            Tuple bagTuple = Tuple.wrap(b.clone());
-            if (present(store, program.bag, bagTuple)) {
-                // A second insert would link the tuple into its lists twice and loop the enumeration.
-                throw new IllegalStateException("bag " + program.bag + " tuple " + bagTuple + " was produced twice");
-            }
-            madeLive += join.insert(store, program.bag, bagTuple);
+            out.produced(program.bag, Tuple.wrap(b.clone()));
             produced[program.bag]++;
             return 1;
         }
@@ -146,7 +141,7 @@ public final class CyclicBooleanJoin {
             }
             if (everywhere) {
                 b[s.slot] = value;
-                added += extend(store, program, step + 1, b);
+                added += extend(store, program, step + 1, b, out);
             }
         }
         return added;
@@ -163,17 +158,6 @@ public final class CyclicBooleanJoin {
     /** Bag tuples of bag {@code bag} this object has produced (live or waiting for a child bag). */
     public long produced(int bag) {
         return produced[bag];
-    }
-
-    /** Bag tuples this object's inserts have made live (over all bags). */
-    public long madeLive() {
-        return madeLive;
-    }
-
-    /** Whether the Boolean join already holds {@code tuple} at {@code bag}: waiting, or live in its key's list. */
-    private boolean present(BagJoinStore store, int bag, Tuple tuple) {
-        return store.missing(bag).get(tuple) != null || store.liveNext(bag).get(tuple) != null
-                || tuple.equals(store.liveHead(bag).get(layout.keyToParent(bag, tuple)));
     }
 
     private static Tuple select(Object[] binding, int[] slots) {
@@ -194,47 +178,5 @@ public final class CyclicBooleanJoin {
         }
         out[key.arity()] = value;
         return Tuple.wrap(out);
-    }
-
-    /** The full join, one head tuple (values of the free variables) per result, with constant delay. */
-    public Iterator<Tuple> enumerate(BagJoinStore store) {
-        Iterator<Tuple[]> it = join.enumerate(store);
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return it.hasNext();
-            }
-
-            @Override
-            public Tuple next() {
-                return layout.assembleHead(it.next());
-            }
-        };
-    }
-
-    /**
-     * The query result with constant delay: each full-join tuple with its payload recovered as the
-     * product of the root-view payloads at its projections (Sec. 4.5).
-     */
-    public <T> Iterator<ResultTuple<T>> results(BagJoinStore store, Semiring<T> semiring,
-            BooleanJoin.RootPayloads<T> roots) {
-        Iterator<Tuple> it = enumerate(store);
-        int trees = layout.treeCount();
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return it.hasNext();
-            }
-
-            @Override
-            public ResultTuple<T> next() {
-                Tuple head = it.next();
-                T payload = roots.get(0, layout.rootKeyOfHead(0, head));
-                for (int t = 1; t < trees; t++) {
-                    payload = semiring.times(payload, roots.get(t, layout.rootKeyOfHead(t, head)));
-                }
-                return new ResultTuple<>(head, payload);
-            }
-        };
     }
 }

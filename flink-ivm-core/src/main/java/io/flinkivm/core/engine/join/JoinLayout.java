@@ -3,7 +3,7 @@ package io.flinkivm.core.engine.join;
 import io.flinkivm.core.query.Tuple;
 
 /**
- * The shape of an α-acyclic Boolean join that {@link BooleanJoin} maintains: its nodes (the view
+ * The shape of an α-acyclic Boolean join that {@link LiveJoin} maintains: its nodes (the view
  * trees' root views in the acyclic plan, the bags of a tree decomposition in the cyclic plan), the
  * join tree over them, and how a node's tuple projects onto the keys it shares with its parent and
  * children.
@@ -35,4 +35,16 @@ public interface JoinLayout {
 
     /** Assembles a result tuple (head order) from one tuple per position of {@link #order()}. */
     Tuple assembleHead(Tuple[] byOrderPosition);
+
+    /**
+     * Whether a node's key to its parent is its whole tuple, in order (the root's key is empty): each
+     * key then has at most one tuple, so the key's live list is the tuple itself.
+     */
+    boolean keyIsTuple(int node);
+
+    /** Number of view trees (root views right below the border). */
+    int treeCount();
+
+    /** A result tuple (head order) projected onto tree {@code tree}'s root schema. */
+    Tuple rootKeyOfHead(int tree, Tuple head);
 }

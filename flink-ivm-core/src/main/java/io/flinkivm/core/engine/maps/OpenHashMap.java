@@ -237,7 +237,8 @@ public final class OpenHashMap<K, V> implements KeyValueState<K, V> {
         return hashes[i] == 0 ? null : (K) keys[i];
     }
 
-    void clear() {
+    /** Removes every entry (keeps the table's capacity). */
+    public void clear() {
         Arrays.fill(hashes, 0);
         Arrays.fill(keys, null);
         Arrays.fill(values, null);

@@ -1,0 +1,57 @@
+package io.flinkivm.core.engine.join;
+
+import io.flinkivm.core.query.Tuple;
+
+/**
+ * The state of the join above the border: one {@link JoinRecord} per (node, tuple), and the heads of
+ * the linked lists that records continue (per key: its first live tuple, the first tuple waiting for a
+ * child's key, the first in-join parent with a child's key). Linked lists keep every update O(1) on any
+ * key-value state. In memory the records are live objects; on Flink a record read is a copy that
+ * {@link #update} writes back.
+ *
+ * <p>Node ids are the join layout's nodes; a store may hold records of further ids that are not join
+ * nodes (the cyclic plan keeps its root payloads there, after the bags).
+ *
+ * @param <T> the payload type
+ */
+public interface JoinRecordStore<T> {
+    /** The record of {@code tuple} at {@code node}, or null. */
+    JoinRecord<T> get(int node, Tuple tuple);
+
+    /** Stores a record that {@link #get} did not return (a new tuple). */
+    void add(int node, Tuple tuple, JoinRecord<T> record);
+
+    /** Writes back a record that {@link #get} returned and the caller changed. */
+    void update(int node, Tuple tuple, JoinRecord<T> record);
+
+    /** The most recently live tuple of {@code node} with key {@code key} to its parent, or null. */
+    Tuple liveHead(int node, Tuple key);
+
+    void setLiveHead(int node, Tuple key, Tuple tuple);
+
+    /** The first tuple of {@code node} waiting for key {@code key} of its {@code child}-th join child, or null. */
+    Tuple waitHead(int node, int child, Tuple key);
+
+    /** Sets (or, with a null tuple, removes) the head of a waiting list. */
+    void setWaitHead(int node, int child, Tuple key, Tuple tuple);
+
+    /** Changelog index: the first in-join tuple of {@code child}'s parent whose key of {@code child} is {@code key}, or null. */
+    Tuple upHead(int child, Tuple key);
+
+    void setUpHead(int child, Tuple key, Tuple parentTuple);
+
+    /** Changelog: remembers that the record of {@code tuple} at {@code node} became dirty (once per trigger). */
+    void markDirty(int node, Tuple tuple);
+
+    /** Changelog: every (node, tuple) marked dirty since {@link #clearDirty}, each once. */
+    void forEachDirty(DirtyAction action);
+
+    /** Changelog: forgets the dirty marks (the records' own flags are the caller's to reset). */
+    void clearDirty();
+
+    /** Receives a dirty (node, tuple). */
+    @FunctionalInterface
+    interface DirtyAction {
+        void accept(int node, Tuple tuple);
+    }
+}

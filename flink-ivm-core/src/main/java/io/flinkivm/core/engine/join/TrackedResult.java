@@ -1,0 +1,68 @@
+package io.flinkivm.core.engine.join;
+
+import io.flinkivm.core.engine.maps.KeyValueState;
+import io.flinkivm.core.query.ResultChange;
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Semiring;
+
+/**
+ * A materialized result (the fallback's) that remembers, for each tuple it changes, the payload the
+ * tuple had at the last trigger (zero: absent), so that a trigger emits the changed tuples only, each
+ * once, at a cost proportional to the changes. Writes go through it; the remembered payloads live in
+ * their own key-value state, which the trigger clears.
+ *
+ * @param <T> the payload type
+ */
+public final class TrackedResult<T> implements KeyValueState<Tuple, T> {
+    private final KeyValueState<Tuple, T> result;
+    private final KeyValueState<Tuple, T> before;
+    private final Semiring<T> semiring;
+
+    /**
+     * @param result the materialized result
+     * @param before where the payloads at the last trigger are remembered (empty after a trigger)
+     */
+    public TrackedResult(KeyValueState<Tuple, T> result, KeyValueState<Tuple, T> before, Semiring<T> semiring) {
+        this.result = result;
+        this.before = before;
+        this.semiring = semiring;
+    }
+
+    @Override
+    public T get(Tuple key) {
+        return result.get(key);
+    }
+
+    @Override
+    public void put(Tuple key, T value) {
+        remember(key);
+        result.put(key, value);
+    }
+
+    @Override
+    public void remove(Tuple key) {
+        remember(key);
+        result.remove(key);
+    }
+
+    private void remember(Tuple key) {
+        if (before.get(key) == null) {
+            T old = result.get(key);
+            before.put(key, old == null ? semiring.zero() : old);
+        }
+    }
+
+    /**
+     * The change of {@code key} between the last trigger, when its payload was {@code then} (as
+     * remembered), and now; null if its payload is the same (or it was and is absent).
+     */
+    public ResultChange<T> change(Tuple key, T then) {
+        T now = result.get(key);
+        boolean wasAbsent = semiring.isZero(then);
+        boolean isAbsent = now == null || semiring.isZero(now);
+        if (wasAbsent && isAbsent || !wasAbsent && !isAbsent && now.equals(then)) {
+            return null;
+        }
+        return new ResultChange<>(key, isAbsent ? null : now, wasAbsent ? null : then);
+    }
+}

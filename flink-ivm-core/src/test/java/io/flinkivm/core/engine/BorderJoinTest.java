@@ -1,0 +1,210 @@
+package io.flinkivm.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.flinkivm.core.engine.join.BagJoinStore;
+import io.flinkivm.core.engine.join.MemoryBagJoinStore;
+import io.flinkivm.core.engine.join.MemoryJoinRecordStore;
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.Planner;
+import io.flinkivm.core.plan.ViewTree;
+import io.flinkivm.core.plan.ViewTreePlan;
+import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.query.ResultChange;
+import io.flinkivm.core.query.ResultTuple;
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.core.testing.RandomQueries;
+import io.flinkivm.core.testing.TestSemirings;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The join above the border on its own: root deltas go straight to {@link BorderJoin}, and its result,
+ * payloads and changelog are compared with a brute-force join of the root views (every combination of
+ * root tuples that agree on shared variables), for random p-hierarchical plans, acyclic and cyclic.
+ */
+class BorderJoinTest {
+
+    static List<String> semirings() {
+        return TestSemirings.BUILT_INS;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("semirings")
+    void resultsAndChangesAgreeWithABruteForceJoinOfTheRootViews(String name) {
+        Semiring<?> k = TestSemirings.byName(name);
+        int plans = 0;
+        for (long seed = 0; plans < 300; seed++) {
+            plans += check(k, seed) ? 1 : 0;
+        }
+    }
+
+    /** Runs one random plan; false if the query was not p-hierarchical. */
+    private static <T> boolean check(Semiring<T> k, long seed) {
+        Random r = new Random(seed);
+        ConjunctiveQuery q = r.nextBoolean() ? RandomQueries.pHierarchicalConstructed(r) : RandomQueries.arbitrary(r);
+        MaintenancePlan planned = Planner.plan(q, k, Planner.Strategy.AUTO);
+        if (!(planned instanceof ViewTreePlan plan)) {
+            return false;
+        }
+        Function<Random, T> payloads = TestSemirings.payloads(k);
+        BorderJoin<T> border = new BorderJoin<>(plan, k, true);
+        MemoryJoinRecordStore<T> store = new MemoryJoinRecordStore<>(border.layout(), border.extraIds());
+        BagJoinStore bags = border.isCyclic() ? new MemoryBagJoinStore(border.bagLayout()) : null;
+        List<ViewTree> trees = plan.viewTrees();
+        List<Map<Tuple, T>> roots = new ArrayList<>();
+        for (int t = 0; t < trees.size(); t++) {
+            roots.add(new HashMap<>());
+        }
+        Map<Tuple, T> before = new HashMap<>();
+        int domain = 1 + r.nextInt(3);
+        int steps = 5 + r.nextInt(60);
+        String what = k.name() + " seed " + seed + " " + plan.query();
+        for (int step = 0; step < steps; step++) {
+            int tree = r.nextInt(trees.size());
+            Object[] values = new Object[trees.get(tree).schema().size()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = (long) r.nextInt(domain);
+            }
+            Tuple tuple = Tuple.of(values);
+            T delta = payloads.apply(r);
+            if (k.isZero(delta)) {
+                continue;
+            }
+            T old = roots.get(tree).get(tuple);
+            boolean crossed = border.add(store, bags, tree, tuple, delta);
+            assertThat(crossed).as(what).isEqualTo(old == null);
+            roots.get(tree).put(tuple, old == null ? delta : k.plus(old, delta));
+            if (r.nextInt(4) == 0 || step == steps - 1) {
+                Map<Tuple, T> now = bruteForce(plan, k, roots);
+                assertThat(collect(border.results(store))).as(what).isEqualTo(now);
+                for (Map.Entry<Tuple, T> e : now.entrySet()) {
+                    assertThat(border.payloadOf(store, e.getKey())).as(what).isEqualTo(e.getValue());
+                }
+                Map<Tuple, ResultChange<T>> changes = new HashMap<>();
+                border.trigger(store, c -> assertThat(changes.put(c.tuple(), c)).as(what + ": row twice").isNull());
+                Map<Tuple, ResultChange<T>> expected = new HashMap<>();
+                now.forEach((t, p) -> {
+                    T then = before.get(t);
+                    if (!p.equals(then)) {
+                        expected.put(t, new ResultChange<>(t, p, then));
+                    }
+                });
+                assertThat(changes).as(what).isEqualTo(expected);
+                before.clear();
+                before.putAll(now);
+            }
+        }
+        return true;
+    }
+
+    private static <T> Map<Tuple, T> collect(Iterator<ResultTuple<T>> it) {
+        Map<Tuple, T> out = new HashMap<>();
+        while (it.hasNext()) {
+            ResultTuple<T> t = it.next();
+            assertThat(out.put(t.tuple(), t.payload())).as("enumerated twice: " + t.tuple()).isNull();
+        }
+        return out;
+    }
+
+    /** Every assignment of the free variables whose projection onto each root schema is a root tuple. */
+    private static <T> Map<Tuple, T> bruteForce(ViewTreePlan plan, Semiring<T> k, List<Map<Tuple, T>> roots) {
+        List<String> head = plan.query().head();
+        List<Map<String, Object>> partial = new ArrayList<>();
+        partial.add(new HashMap<>());
+        List<T> payload = new ArrayList<>();
+        payload.add(k.one());
+        for (ViewTree t : plan.viewTrees()) {
+            List<Map<String, Object>> next = new ArrayList<>();
+            List<T> nextPayload = new ArrayList<>();
+            for (int i = 0; i < partial.size(); i++) {
+                for (Map.Entry<Tuple, T> e : roots.get(t.index()).entrySet()) {
+                    Map<String, Object> extended = new HashMap<>(partial.get(i));
+                    boolean agrees = true;
+                    for (int v = 0; v < t.schema().size() && agrees; v++) {
+                        Object before = extended.put(t.schema().get(v), e.getKey().get(v));
+                        agrees = before == null || before.equals(e.getKey().get(v));
+                    }
+                    if (agrees) {
+                        next.add(extended);
+                        nextPayload.add(k.times(payload.get(i), e.getValue()));
+                    }
+                }
+            }
+            partial = next;
+            payload = nextPayload;
+        }
+        Map<Tuple, T> out = new HashMap<>();
+        for (int i = 0; i < partial.size(); i++) {
+            Object[] values = new Object[head.size()];
+            for (int h = 0; h < values.length; h++) {
+                values[h] = partial.get(i).get(head.get(h));
+            }
+            out.put(Tuple.of(values), payload.get(i));
+        }
+        return out;
+    }
+
+    @Test
+    void exampleTenChangesComeFromTheChangedRootTuplesOnly() {
+        ViewTreePlan plan = (ViewTreePlan) Planner.plan(
+                QueryParser.parse("Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)"),
+                NaturalSemiring.INSTANCE);
+        BorderJoin<Long> border = new BorderJoin<>(plan, NaturalSemiring.INSTANCE, true);
+        MemoryJoinRecordStore<Long> store = new MemoryJoinRecordStore<>(border.layout(), 0);
+        int va = tree(plan, "V[A]");
+        int vac = tree(plan, "V[A,C]");
+        int r4 = tree(plan, "R4(C)");
+        border.add(store, null, va, Tuple.of(1L), 2L);
+        border.add(store, null, vac, Tuple.of(1L, 7L), 3L);
+        List<ResultChange<Long>> first = new ArrayList<>();
+        border.trigger(store, first::add);
+        assertThat(first).isEmpty();
+        border.add(store, null, r4, Tuple.of(7L), 5L);
+        border.add(store, null, vac, Tuple.of(1L, 8L), 1L);
+        List<ResultChange<Long>> second = new ArrayList<>();
+        border.trigger(store, second::add);
+        assertThat(second).containsExactly(new ResultChange<>(Tuple.of(1L, 7L), 30L, null));
+        border.add(store, null, va, Tuple.of(1L), 1L);
+        border.add(store, null, r4, Tuple.of(8L), 1L);
+        Set<ResultChange<Long>> third = new HashSet<>();
+        border.trigger(store, third::add);
+        assertThat(third).containsExactlyInAnyOrder(new ResultChange<>(Tuple.of(1L, 7L), 45L, 30L),
+                new ResultChange<>(Tuple.of(1L, 8L), 3L, null));
+        List<ResultChange<Long>> none = new ArrayList<>();
+        border.trigger(store, none::add);
+        assertThat(none).isEmpty();
+    }
+
+    @Test
+    void aTriggerNeedsAJoinBuiltWithAChangelog() {
+        ViewTreePlan plan = (ViewTreePlan) Planner.plan(QueryParser.parse("Q(A) :- R(A), S(A)"), NaturalSemiring.INSTANCE);
+        BorderJoin<Long> border = new BorderJoin<>(plan, NaturalSemiring.INSTANCE, false);
+        MemoryJoinRecordStore<Long> store = new MemoryJoinRecordStore<>(border.layout(), 0);
+        assertThatThrownBy(() -> border.trigger(store, c -> { })).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("without a changelog");
+    }
+
+    private static int tree(ViewTreePlan plan, String rootName) {
+        for (ViewTree t : plan.viewTrees()) {
+            if (plan.rootName(t).equals(rootName)) {
+                return t.index();
+            }
+        }
+        throw new AssertionError("no root view " + rootName + " in " + plan.explain());
+    }
+}

@@ -1,0 +1,189 @@
+package io.flinkivm.flink.state;
+
+import io.flinkivm.core.engine.join.JoinLayout;
+import io.flinkivm.core.engine.join.JoinRecord;
+import io.flinkivm.core.engine.join.JoinRecordStore;
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.flink.types.JoinRecordSerializer;
+import io.flinkivm.flink.types.TaggedTupleSerializer;
+import io.flinkivm.flink.types.TupleSerializer;
+import java.util.Iterator;
+import java.util.Map;
+import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
+
+/**
+ * A {@link JoinRecordStore} in three keyed {@code MapState}s, scoped to the current key: the records
+ * (user key: record id and tuple), the list heads (user key: which list of which node, and the key) and
+ * the dirty marks of a changelog. Three states are three RocksDB column families whatever the plan, so
+ * a sink's writes fill a few large memtables instead of one small one per join node and list. Each
+ * access is a point read or write; a record read is a copy that {@link #update} writes back.
+ *
+ * @param <T> the payload type
+ */
+public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
+    private final MapState<TaggedTuple, JoinRecord<T>> records;
+    private final MapState<TaggedTuple, Tuple> heads;
+    private final MapState<TaggedTuple, Boolean> dirty;
+    /** Head tags per node: live list at {@code node * stride}, in-join list at +1, waiting lists at +2+child. */
+    private final int stride;
+
+    /** Creates (or restores) the states in {@code open()} of a keyed operator. */
+    public FlinkJoinRecordStore(RuntimeContext context, JoinLayout layout, TypeSerializer<T> payloadSerializer) {
+        records = context.getMapState(new MapStateDescriptor<>(StateNames.JOIN_RECORDS, TaggedTupleSerializer.INSTANCE,
+                new JoinRecordSerializer<>(payloadSerializer)));
+        heads = context.getMapState(new MapStateDescriptor<>(StateNames.JOIN_HEADS, TaggedTupleSerializer.INSTANCE,
+                TupleSerializer.INSTANCE));
+        dirty = context.getMapState(new MapStateDescriptor<>(StateNames.JOIN_DIRTY, TaggedTupleSerializer.INSTANCE,
+                BooleanSerializer.INSTANCE));
+        int widest = 0;
+        for (int n = 0; n < layout.nodeCount(); n++) {
+            widest = Math.max(widest, layout.joinChildren(n).length);
+        }
+        stride = widest + 2;
+    }
+
+    @Override
+    public JoinRecord<T> get(int node, Tuple tuple) {
+        try {
+            return records.get(new TaggedTuple(node, tuple));
+        } catch (Exception e) {
+            throw new StateAccessException("cannot read state " + StateNames.JOIN_RECORDS, e);
+        }
+    }
+
+    @Override
+    public void add(int node, Tuple tuple, JoinRecord<T> record) {
+        update(node, tuple, record);
+    }
+
+    @Override
+    public void update(int node, Tuple tuple, JoinRecord<T> record) {
+        try {
+            records.put(new TaggedTuple(node, tuple), record);
+        } catch (Exception e) {
+            throw new StateAccessException("cannot write state " + StateNames.JOIN_RECORDS, e);
+        }
+    }
+
+    private Tuple head(int tag, Tuple key) {
+        try {
+            return heads.get(new TaggedTuple(tag, key));
+        } catch (Exception e) {
+            throw new StateAccessException("cannot read state " + StateNames.JOIN_HEADS, e);
+        }
+    }
+
+    private void setHead(int tag, Tuple key, Tuple tuple) {
+        try {
+            if (tuple == null) {
+                heads.remove(new TaggedTuple(tag, key));
+            } else {
+                heads.put(new TaggedTuple(tag, key), tuple);
+            }
+        } catch (Exception e) {
+            throw new StateAccessException("cannot write state " + StateNames.JOIN_HEADS, e);
+        }
+    }
+
+    @Override
+    public Tuple liveHead(int node, Tuple key) {
+        return head(node * stride, key);
+    }
+
+    @Override
+    public void setLiveHead(int node, Tuple key, Tuple tuple) {
+        setHead(node * stride, key, tuple);
+    }
+
+    @Override
+    public Tuple waitHead(int node, int child, Tuple key) {
+        return head(node * stride + 2 + child, key);
+    }
+
+    @Override
+    public void setWaitHead(int node, int child, Tuple key, Tuple tuple) {
+        setHead(node * stride + 2 + child, key, tuple);
+    }
+
+    @Override
+    public Tuple upHead(int child, Tuple key) {
+        return head(child * stride + 1, key);
+    }
+
+    @Override
+    public void setUpHead(int child, Tuple key, Tuple parentTuple) {
+        setHead(child * stride + 1, key, parentTuple);
+    }
+
+    @Override
+    public void markDirty(int node, Tuple tuple) {
+        try {
+            dirty.put(new TaggedTuple(node, tuple), Boolean.TRUE);
+        } catch (Exception e) {
+            throw new StateAccessException("cannot write state " + StateNames.JOIN_DIRTY, e);
+        }
+    }
+
+    @Override
+    public void forEachDirty(DirtyAction action) {
+        Iterator<Map.Entry<TaggedTuple, Boolean>> it;
+        try {
+            it = dirty.iterator();
+        } catch (Exception e) {
+            throw new StateAccessException("cannot read state " + StateNames.JOIN_DIRTY, e);
+        }
+        while (it.hasNext()) {
+            TaggedTuple t = it.next().getKey();
+            action.accept(t.tag(), t.tuple());
+        }
+    }
+
+    @Override
+    public void clearDirty() {
+        dirty.clear();
+    }
+
+    /** Whether the current key has records that changed since the last trigger. */
+    public boolean hasDirty() {
+        try {
+            return !dirty.isEmpty();
+        } catch (Exception e) {
+            throw new StateAccessException("cannot read state " + StateNames.JOIN_DIRTY, e);
+        }
+    }
+
+    /** Every record of the current key, with its record id (for counting them after a restore). */
+    public Iterator<Map.Entry<Integer, JoinRecord<T>>> records() {
+        Iterator<Map.Entry<TaggedTuple, JoinRecord<T>>> it;
+        try {
+            it = records.iterator();
+        } catch (Exception e) {
+            throw new StateAccessException("cannot read state " + StateNames.JOIN_RECORDS, e);
+        }
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public Map.Entry<Integer, JoinRecord<T>> next() {
+                Map.Entry<TaggedTuple, JoinRecord<T>> e = it.next();
+                return Map.entry(e.getKey().tag(), e.getValue());
+            }
+        };
+    }
+
+    /** Whether the current key has a record (it holds a part of the join). */
+    public boolean isEmpty() {
+        try {
+            return records.isEmpty();
+        } catch (Exception e) {
+            throw new StateAccessException("cannot read state " + StateNames.JOIN_RECORDS, e);
+        }
+    }
+}

@@ -1,0 +1,11 @@
+package io.flinkivm.flink.state;
+
+import io.flinkivm.core.query.Tuple;
+
+/**
+ * A tuple under a small integer tag: the user key of flink-ivm's keyed maps that hold several logical
+ * maps in one state (one RocksDB column family instead of one per join node and list), the tag naming
+ * the logical map.
+ */
+public record TaggedTuple(int tag, Tuple tuple) {
+}

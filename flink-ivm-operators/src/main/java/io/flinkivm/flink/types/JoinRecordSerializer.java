@@ -1,0 +1,206 @@
+package io.flinkivm.flink.types;
+
+import io.flinkivm.core.engine.join.JoinRecord;
+import io.flinkivm.core.query.Tuple;
+import java.io.IOException;
+import java.util.Objects;
+import org.apache.flink.api.common.typeutils.CompositeTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/**
+ * Serializer for a {@link JoinRecord}. Format (version 1): a flags byte (payload, next live tuple,
+ * in join, old payload present), the dirty mark, the missing count as a var-int, the payload, the next
+ * live tuple, the waiting and the in-join links (each: a var-int length, a presence bit mask, the
+ * present tuples), the old payload. Absent fields take no bytes: a clean record of a leaf root view
+ * is its payload plus three bytes.
+ */
+public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>> {
+    private static final long serialVersionUID = 1L;
+    private static final int PAYLOAD = 1;
+    private static final int LIVE_NEXT = 2;
+    private static final int IN_JOIN = 4;
+    private static final int OLD_PAYLOAD = 8;
+    private static final Tuple[] NONE = new Tuple[0];
+
+    private final TypeSerializer<T> payloadSerializer;
+
+    public JoinRecordSerializer(TypeSerializer<T> payloadSerializer) {
+        this.payloadSerializer = Objects.requireNonNull(payloadSerializer, "payloadSerializer");
+    }
+
+    @Override
+    public boolean isImmutableType() {
+        return false;
+    }
+
+    @Override
+    public TypeSerializer<JoinRecord<T>> duplicate() {
+        TypeSerializer<T> d = payloadSerializer.duplicate();
+        return d == payloadSerializer ? this : new JoinRecordSerializer<>(d);
+    }
+
+    @Override
+    public JoinRecord<T> createInstance() {
+        return new JoinRecord<>();
+    }
+
+    @Override
+    public JoinRecord<T> copy(JoinRecord<T> from) {
+        JoinRecord<T> out = new JoinRecord<>(from.payload == null ? null : payloadSerializer.copy(from.payload));
+        out.missing = from.missing;
+        out.liveNext = from.liveNext;
+        out.waitNext = from.waitNext.length == 0 ? NONE : from.waitNext.clone();
+        out.inJoin = from.inJoin;
+        out.upNext = from.upNext.length == 0 ? NONE : from.upNext.clone();
+        out.dirty = from.dirty;
+        out.oldPayload = from.oldPayload == null ? null : payloadSerializer.copy(from.oldPayload);
+        return out;
+    }
+
+    @Override
+    public JoinRecord<T> copy(JoinRecord<T> from, JoinRecord<T> reuse) {
+        return copy(from);
+    }
+
+    @Override
+    public int getLength() {
+        return -1;
+    }
+
+    @Override
+    public void serialize(JoinRecord<T> r, DataOutputView out) throws IOException {
+        int flags = (r.payload != null ? PAYLOAD : 0) | (r.liveNext != null ? LIVE_NEXT : 0) | (r.inJoin ? IN_JOIN : 0)
+                | (r.oldPayload != null ? OLD_PAYLOAD : 0);
+        out.writeByte(flags);
+        out.writeByte(r.dirty);
+        VarInts.write(r.missing, out);
+        if (r.payload != null) {
+            payloadSerializer.serialize(r.payload, out);
+        }
+        if (r.liveNext != null) {
+            TupleSerializer.INSTANCE.serialize(r.liveNext, out);
+        }
+        writeLinks(r.waitNext, out);
+        writeLinks(r.upNext, out);
+        if (r.oldPayload != null) {
+            payloadSerializer.serialize(r.oldPayload, out);
+        }
+    }
+
+    private static void writeLinks(Tuple[] links, DataOutputView out) throws IOException {
+        VarInts.write(links.length, out);
+        for (int base = 0; base < links.length; base += 8) {
+            int mask = 0;
+            for (int i = base; i < Math.min(base + 8, links.length); i++) {
+                if (links[i] != null) {
+                    mask |= 1 << (i - base);
+                }
+            }
+            out.writeByte(mask);
+        }
+        for (Tuple t : links) {
+            if (t != null) {
+                TupleSerializer.INSTANCE.serialize(t, out);
+            }
+        }
+    }
+
+    @Override
+    public JoinRecord<T> deserialize(DataInputView in) throws IOException {
+        int flags = in.readUnsignedByte();
+        JoinRecord<T> r = new JoinRecord<>();
+        r.dirty = in.readByte();
+        r.missing = VarInts.read(in);
+        if ((flags & PAYLOAD) != 0) {
+            r.payload = payloadSerializer.deserialize(in);
+        }
+        if ((flags & LIVE_NEXT) != 0) {
+            r.liveNext = TupleSerializer.INSTANCE.deserialize(in);
+        }
+        r.inJoin = (flags & IN_JOIN) != 0;
+        r.waitNext = readLinks(in);
+        r.upNext = readLinks(in);
+        if ((flags & OLD_PAYLOAD) != 0) {
+            r.oldPayload = payloadSerializer.deserialize(in);
+        }
+        return r;
+    }
+
+    private static Tuple[] readLinks(DataInputView in) throws IOException {
+        int length = VarInts.read(in);
+        if (length == 0) {
+            return NONE;
+        }
+        boolean[] present = new boolean[length];
+        for (int base = 0; base < length; base += 8) {
+            int mask = in.readUnsignedByte();
+            for (int i = base; i < Math.min(base + 8, length); i++) {
+                present[i] = (mask & (1 << (i - base))) != 0;
+            }
+        }
+        Tuple[] out = new Tuple[length];
+        for (int i = 0; i < length; i++) {
+            if (present[i]) {
+                out[i] = TupleSerializer.INSTANCE.deserialize(in);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public JoinRecord<T> deserialize(JoinRecord<T> reuse, DataInputView source) throws IOException {
+        return deserialize(source);
+    }
+
+    @Override
+    public void copy(DataInputView source, DataOutputView target) throws IOException {
+        serialize(deserialize(source), target);
+    }
+
+    @Override
+    public boolean equals(Object obj) {
+        return obj instanceof JoinRecordSerializer<?> other && payloadSerializer.equals(other.payloadSerializer);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * JoinRecordSerializer.class.getName().hashCode() + payloadSerializer.hashCode();
+    }
+
+    @Override
+    public TypeSerializerSnapshot<JoinRecord<T>> snapshotConfiguration() {
+        return new JoinRecordSerializerSnapshot<>(this);
+    }
+
+    /** Snapshot of a {@link JoinRecordSerializer}: the nested payload serializer's snapshot. */
+    public static final class JoinRecordSerializerSnapshot<T>
+            extends CompositeTypeSerializerSnapshot<JoinRecord<T>, JoinRecordSerializer<T>> {
+        private static final int VERSION = 1;
+
+        /** For reading a snapshot. */
+        public JoinRecordSerializerSnapshot() {}
+
+        JoinRecordSerializerSnapshot(JoinRecordSerializer<T> serializer) {
+            super(serializer);
+        }
+
+        @Override
+        protected int getCurrentOuterSnapshotVersion() {
+            return VERSION;
+        }
+
+        @Override
+        protected TypeSerializer<?>[] getNestedSerializers(JoinRecordSerializer<T> outer) {
+            return new TypeSerializer<?>[] {outer.payloadSerializer};
+        }
+
+        @Override
+        @SuppressWarnings("unchecked") // the nested serializers are the ones getNestedSerializers returned
+        protected JoinRecordSerializer<T> createOuterSerializerWithNestedSerializers(TypeSerializer<?>[] nested) {
+            return new JoinRecordSerializer<>((TypeSerializer<T>) nested[0]);
+        }
+    }
+}
