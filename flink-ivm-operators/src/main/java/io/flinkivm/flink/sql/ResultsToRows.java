@@ -5,7 +5,10 @@ import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.Collector;
 
-/** The rows of snapshots as table rows: the snapshot id, then the SELECT list's columns; end markers are dropped. */
+/**
+ * The view's changelog as table rows: the SELECT list's columns, with the change's {@link org.apache.flink.types.RowKind};
+ * end markers are dropped.
+ */
 final class ResultsToRows<T> implements FlatMapFunction<ResultRecord<T>, Row> {
     private static final long serialVersionUID = 1L;
 
@@ -21,10 +24,9 @@ final class ResultsToRows<T> implements FlatMapFunction<ResultRecord<T>, Row> {
             return;
         }
         Object[] values = translation.outputRow(r.tuple(), r.payload());
-        Row row = new Row(values.length + 1);
-        row.setField(0, r.snapshotId());
+        Row row = new Row(r.kind().rowKind(), values.length);
         for (int i = 0; i < values.length; i++) {
-            row.setField(i + 1, values[i]);
+            row.setField(i, values[i]);
         }
         out.collect(row);
     }

@@ -23,7 +23,10 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.Expressions;
+import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.Table;
+import org.apache.flink.table.connector.ChangelogMode;
+import io.flinkivm.flink.OutputMode;
 import org.apache.flink.table.api.TableException;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -49,10 +52,6 @@ public final class SqlViewBuilder {
             Table t = tables.computeIfAbsent(path, p -> FlinkTables.lookup(tEnv, p));
             return t == null ? null : FlinkTables.schema(String.join(".", path), t);
         });
-        if (translation.columnNames().contains(SqlView.SNAPSHOT_COLUMN)) {
-            throw new io.flinkivm.core.query.InvalidQueryException("the result column " + SqlView.SNAPSHOT_COLUMN
-                    + " would clash with the snapshot id column of the view; give it another alias");
-        }
         MaintenancePlan plan = Planner.plan(translation.query(), translation.semiring(), options.strategy());
         return build(tEnv, translation, tables, plan, translation.semiring(), options);
     }
@@ -87,20 +86,34 @@ public final class SqlViewBuilder {
             DataStream<DeadLetter> bad = converted.getSideOutput(rejected);
             deadLetters = deadLetters == null ? bad : deadLetters.union(bad);
         }
-        IvmJob<T> job = FlinkIvm.maintain(inserts, plan, semiring, options);
+        List<String> key = new ArrayList<>();
         List<DataTypes.Field> fields = new ArrayList<>();
-        fields.add(DataTypes.FIELD(SqlView.SNAPSHOT_COLUMN, DataTypes.BIGINT().notNull()));
         for (SqlTranslation.OutputColumn c : translation.columns()) {
-            fields.add(DataTypes.FIELD(c.name(), FlinkTables.dataType(c.type())));
+            DataType type = FlinkTables.dataType(c.type());
+            if (!c.isAggregate()) {
+                key.add(c.name());
+                type = type.notNull();
+            }
+            fields.add(DataTypes.FIELD(c.name(), type));
         }
+        // The view is the job's changelog: an upsert stream keyed by the grouped columns, or, for a
+        // global aggregate (no key), a retract stream, which needs each update's old value first.
+        IvmOptions changelog = options.withOutputMode(OutputMode.CHANGELOG).withUpdateBefore(key.isEmpty()
+                || options.updateBefore());
+        IvmJob<T> job = FlinkIvm.maintain(inserts, plan, semiring, changelog);
         DataType rowType = DataTypes.ROW(fields.toArray(new DataTypes.Field[0]));
         DataStream<Row> rows = job.results()
                 .flatMap(new ResultsToRows<T>(translation))
                 .returns(ExternalTypeInfo.<Row>of(rowType))
-                .name("snapshots to rows")
+                .name("changes to rows")
                 .uid(uid + "result-rows")
                 .setParallelism(job.results().getParallelism());
-        Table table = tEnv.fromDataStream(rows);
+        Schema.Builder schema = Schema.newBuilder().fromRowDataType(rowType);
+        if (!key.isEmpty()) {
+            schema.primaryKey(key);
+        }
+        Table table = tEnv.fromChangelogStream(rows, schema.build(),
+                key.isEmpty() ? ChangelogMode.all() : ChangelogMode.upsert());
         return new SqlView(table, translation, job, job.deadLetters().union(deadLetters));
     }
 

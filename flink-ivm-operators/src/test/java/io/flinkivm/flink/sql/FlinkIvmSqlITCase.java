@@ -57,17 +57,19 @@ class FlinkIvmSqlITCase {
         SqlTestTables.register(tEnv, env, "items", ITEMS, items);
 
         SqlView view = FlinkIvm.sql(tEnv, SQL, IvmOptions.defaults().withSnapshotEvery(10));
-        assertThat(view.table().getResolvedSchema().getColumnNames()).containsExactly("snapshot_id", "ck", "spent");
-        assertThat(view.table().getResolvedSchema().getColumnDataTypes().get(2).getLogicalType())
+        assertThat(view.table().getResolvedSchema().getColumnNames()).containsExactly("ck", "spent");
+        assertThat(view.table().getResolvedSchema().getPrimaryKey()).hasValueSatisfying(
+                k -> assertThat(k.getColumns()).containsExactly("ck"));
+        assertThat(view.table().getResolvedSchema().getColumnDataTypes().get(1).getLogicalType())
                 .isEqualTo(DataTypes.DECIMAL(38, 2).getLogicalType());
         assertThat(view.explain()).contains("SQL translation:", "semiring: natural (SUM(i.price))",
                 "p-hierarchical: no", "Plan: fallback");
-        try (CloseableIterator<Row> ivm = tEnv.toDataStream(view.table()).collectAsync();
+        try (CloseableIterator<Row> ivm = tEnv.toChangelogStream(view.table()).collectAsync();
                 CloseableIterator<Row> flink = tEnv.toChangelogStream(tEnv.sqlQuery(SQL)).collectAsync()) {
             env.execute("sql view vs Flink SQL");
             List<List<Object>> expected = SqlTestTables.changelogResult(flink);
             assertThat(expected).hasSize(7);
-            assertThat(SqlTestTables.latestSnapshot(ivm)).containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(SqlTestTables.changelogResult(ivm)).containsExactlyInAnyOrderElementsOf(expected);
         }
     }
 
@@ -80,10 +82,10 @@ class FlinkIvmSqlITCase {
         SqlTestTables.register(tEnv, env, "items", ITEMS, List.of(Row.of(1L, new BigDecimal("2.50")),
                 Row.of(2L, new BigDecimal("-1.00"))));
         SqlView view = FlinkIvm.sql(tEnv, SQL, IvmOptions.defaults());
-        try (CloseableIterator<Row> rows = tEnv.toDataStream(view.table()).collectAsync();
+        try (CloseableIterator<Row> rows = tEnv.toChangelogStream(view.table()).collectAsync();
                 CloseableIterator<DeadLetter> dead = view.deadLetters().collectAsync()) {
             env.execute("dead letters");
-            assertThat(SqlTestTables.latestSnapshot(rows)).containsExactly(
+            assertThat(SqlTestTables.changelogResult(rows)).containsExactly(
                     List.of(SqlTestTables.normalize(10L), SqlTestTables.normalize(new BigDecimal("2.5"))));
             List<String> reasons = new ArrayList<>();
             dead.forEachRemaining(d -> reasons.add(d.reason() + " | " + d.origin() + " | " + d.record()));

@@ -32,29 +32,7 @@ final class SqlTestTables {
         tEnv.createTemporaryView(name, tEnv.fromDataStream(env.fromData(rows, ExternalTypeInfo.<Row>of(rowType))));
     }
 
-    /** The rows of the latest snapshot of a flink-ivm view (snapshot id first), without the id, normalized. */
-    static List<List<Object>> latestSnapshot(Iterator<Row> rows) {
-        long latest = -1;
-        List<List<Object>> out = new ArrayList<>();
-        while (rows.hasNext()) {
-            Row r = rows.next();
-            long id = (Long) r.getField(0);
-            if (id > latest) {
-                latest = id;
-                out.clear();
-            }
-            if (id == latest) {
-                List<Object> values = new ArrayList<>();
-                for (int i = 1; i < r.getArity(); i++) {
-                    values.add(normalize(r.getField(i)));
-                }
-                out.add(values);
-            }
-        }
-        return out;
-    }
-
-    /** The final result of a changelog (Flink SQL's), as a multiset of normalized rows. */
+    /** The final result of a changelog (Flink SQL's or a flink-ivm view's), as a multiset of normalized rows. */
     static List<List<Object>> changelogResult(Iterator<Row> rows) {
         Map<List<Object>, Integer> counts = new HashMap<>();
         while (rows.hasNext()) {
