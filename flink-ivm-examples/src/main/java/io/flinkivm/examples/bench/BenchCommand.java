@@ -37,6 +37,10 @@ import picocli.CommandLine.TypeConversionException;
                     + " --count-up-to), the state operations per insert"
                     + " (keys read or written in the join views, root views, Boolean join, delta joins and result) with"
                     + " the timed ns per state operation against hash-map's ns per upsert.",
+            "  changelog  a changelog trigger against a snapshot: Q(A,C) :- R(A,B), S(A,C) with a result of 10^6"
+                    + " tuples (--quick: 10^5) in the in-memory engine with a changelog, triggers that each change 10^3"
+                    + " result tuples (one insert into R) timed against enumerating the whole result; every trigger's"
+                    + " rows are checked to be exactly the changed tuples.",
             "  flink  inserts per second, wall time of each job (submission included) on a local cluster started once:"
                     + " the flink-ivm job on heap and RocksDB, the query in Flink SQL (plain, with mini-batch and two-phase"
                     + " aggregation, with table.optimizer.multi-join.enabled where the plan has a MultiJoin, and on RocksDB),"
@@ -82,8 +86,8 @@ public final class BenchCommand implements Callable<Integer> {
             + " 5*10^4."})
     boolean quick;
 
-    @Option(names = "--suite", paramLabel = "core|flink|all", defaultValue = "all",
-            description = {"The suite to run. Default: ${DEFAULT-VALUE}."})
+    @Option(names = "--suite", paramLabel = "core|changelog|flink|all", defaultValue = "all",
+            description = {"The suite to run (all: core, changelog, flink). Default: ${DEFAULT-VALUE}."})
     String suite;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-out",
@@ -145,7 +149,7 @@ public final class BenchCommand implements Callable<Integer> {
         PrintWriter stderr = spec.commandLine().getErr();
         List<Suite> suites = suites(suite.toLowerCase(Locale.ROOT));
         if (suites == null) {
-            stderr.println("unknown suite '" + suite + "'; use core, flink or all");
+            stderr.println("unknown suite '" + suite + "'; use core, changelog, flink or all");
             return 2;
         }
         long coreSeconds = coreCap != null ? coreCap : quick ? QUICK_CORE_CAP : DEFAULT_CORE_CAP;
@@ -204,8 +208,9 @@ public final class BenchCommand implements Callable<Integer> {
     static List<Suite> suites(String name) {
         return switch (name) {
             case "core" -> List.of(CoreSuite.defaults());
+            case "changelog" -> List.of(new ChangelogSuite());
             case "flink" -> List.of(FlinkSuite.defaults());
-            case "all" -> List.of(CoreSuite.defaults(), FlinkSuite.defaults());
+            case "all" -> List.of(CoreSuite.defaults(), new ChangelogSuite(), FlinkSuite.defaults());
             default -> null;
         };
     }

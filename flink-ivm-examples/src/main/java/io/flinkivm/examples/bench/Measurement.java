@@ -24,6 +24,8 @@ record Measurement(String query, String system, String distribution, int n, Boun
 
     static final String INSERT = "insert";
     static final String ENUMERATE = "enumerate";
+    /** The changelog suite's rows: a trigger's cost per changed tuple, or a snapshot's per result tuple. */
+    static final String CHANGELOG = "changelog";
 
     Measurement(String query, String system, String distribution, int n, Bounded nsPerInsert, Bounded insertsPerSecond,
             Bounded cpuNsPerInsert, long stateSize, String stateUnit, double seconds, int runs, String note) {
