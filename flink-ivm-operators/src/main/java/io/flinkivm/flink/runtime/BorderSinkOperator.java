@@ -56,6 +56,12 @@ import org.apache.flink.util.OutputTag;
  */
 public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate<T>, T> {
     private static final long serialVersionUID = 3L;
+    /**
+     * Records a trigger keeps in memory on RocksDB: the root's records are scanned in key order, the
+     * other nodes' are read by key, many of them again and again (a small root view joined with a
+     * large one); about 100 bytes each.
+     */
+    private static final int READ_CACHE = 100_000;
 
     private final ViewTreePlan plan;
     private final Semiring<T> semiring;
@@ -103,7 +109,7 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
         public void write(Part<T> part, DataOutputView out) throws IOException {
             JoinRecordSerializer<T> records = new JoinRecordSerializer<>(payloadSerializer);
             for (int id = 0; id < part.records.ids(); id++) {
-                MemoryMapCodec.write(part.records.records(id), records, out);
+                MemoryMapCodec.write(part.records.recordMap(id), records, out);
             }
             for (OpenHashMap<Tuple, Tuple> heads : part.records.headMaps()) {
                 MemoryMapCodec.write(heads, TupleSerializer.INSTANCE, out);
@@ -131,7 +137,7 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
             Part<T> part = new Part<>(border());
             JoinRecordSerializer<T> records = new JoinRecordSerializer<>(payloadSerializer);
             for (int id = 0; id < part.records.ids(); id++) {
-                MemoryMapCodec.read(part.records.records(id), records, in);
+                MemoryMapCodec.read(part.records.recordMap(id), records, in);
             }
             for (OpenHashMap<Tuple, Tuple> heads : part.records.headMaps()) {
                 MemoryMapCodec.read(heads, TupleSerializer.INSTANCE, in);
@@ -236,6 +242,7 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
             for (Object group : resultGroups()) {
                 selectGroup(group);
                 countRecords(nodes);
+                groupDone();
             }
         }
         publishSizes();
@@ -259,7 +266,7 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
     private void countRecords(int nodes) {
         if (selectedRecords instanceof MemoryJoinRecordStore<T> m) {
             for (int id = 0; id < nodes; id++) {
-                for (Iterator<Map.Entry<Tuple, JoinRecord<T>>> it = m.records(id).entries(); it.hasNext(); ) {
+                for (Iterator<Map.Entry<Tuple, JoinRecord<T>>> it = m.recordMap(id).entries(); it.hasNext(); ) {
                     count(id, it.next().getValue());
                 }
             }
@@ -361,8 +368,16 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
         if (memory == null) {
             super.selectGroup(group);
             selectedRecords = managedRecords;
+            managedRecords.startReads(READ_CACHE);
         } else {
             selectedRecords = ((Part<T>) group).records;
+        }
+    }
+
+    @Override
+    protected void groupDone() {
+        if (memory == null) {
+            managedRecords.endReads();
         }
     }
 

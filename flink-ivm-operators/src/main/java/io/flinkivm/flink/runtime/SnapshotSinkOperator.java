@@ -132,7 +132,11 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
         long rows = 0;
         for (Object group : changelog ? changedGroups() : resultGroups()) {
             selectGroup(group);
-            rows += changelog ? emitChanges(id, cut.deterministic()) : emitAll(id, cut.deterministic());
+            try {
+                rows += changelog ? emitChanges(id, cut.deterministic()) : emitAll(id, cut.deterministic());
+            } finally {
+                groupDone();
+            }
         }
         output.collect(new StreamRecord<>(ResultRecord.end(id, id, rows, cut.deterministic(), cut.perSubtask())));
         snapshots.inc();
@@ -204,6 +208,10 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
     /** Selects a group of {@link #resultGroups()}: by default sets the current key. */
     protected void selectGroup(Object group) {
         setCurrentKey(group);
+    }
+
+    /** Called after a trigger's rows of the group {@link #selectGroup} selected: by default nothing. */
+    protected void groupDone() {
     }
 
     /** The results held in the selected group. */

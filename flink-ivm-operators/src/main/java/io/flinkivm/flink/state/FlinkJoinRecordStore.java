@@ -8,6 +8,7 @@ import io.flinkivm.flink.types.JoinRecordSerializer;
 import io.flinkivm.flink.types.TaggedTupleSerializer;
 import io.flinkivm.flink.types.TupleSerializer;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.MapState;
@@ -30,6 +31,9 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     private final MapState<TaggedTuple, Boolean> dirty;
     /** Head tags per node: live list at {@code node * stride}, in-join list at +1, waiting lists at +2+child. */
     private final int stride;
+    /** While a trigger reads: the records read or written so far (bounded, least recently used out), or null. */
+    private LinkedHashMap<TaggedTuple, JoinRecord<T>> cache;
+    private int cacheSize;
 
     /** Creates (or restores) the states in {@code open()} of a keyed operator. */
     public FlinkJoinRecordStore(RuntimeContext context, JoinLayout layout, TypeSerializer<T> payloadSerializer) {
@@ -46,13 +50,79 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
         stride = widest + 2;
     }
 
+    /**
+     * Keeps up to {@code entries} records read or written in memory until {@link #endReads()}: a
+     * trigger's enumeration reads the same child records again and again (a small root view joined
+     * with a large one), which are then one RocksDB read each. Writes go through to the state.
+     */
+    public void startReads(int entries) {
+        cacheSize = entries;
+        cache = new LinkedHashMap<>(1024, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<TaggedTuple, JoinRecord<T>> eldest) {
+                return size() > cacheSize;
+            }
+        };
+    }
+
+    /** Ends {@link #startReads}: every read goes to the state again. */
+    public void endReads() {
+        cache = null;
+    }
+
     @Override
     public JoinRecord<T> get(int node, Tuple tuple) {
+        TaggedTuple key = new TaggedTuple(node, tuple);
+        if (cache != null) {
+            JoinRecord<T> r = cache.get(key);
+            if (r != null) {
+                return r;
+            }
+        }
+        JoinRecord<T> r;
         try {
-            return records.get(new TaggedTuple(node, tuple));
+            r = records.get(key);
         } catch (Exception e) {
             throw new StateAccessException("cannot read state " + StateNames.JOIN_RECORDS, e);
         }
+        if (cache != null && r != null) {
+            cache.put(key, r);
+        }
+        return r;
+    }
+
+    @Override
+    public Iterator<Map.Entry<Tuple, JoinRecord<T>>> records(int node) {
+        Iterator<Map.Entry<TaggedTuple, JoinRecord<T>>> it;
+        try {
+            it = records.iterator();
+        } catch (Exception e) {
+            throw new StateAccessException("cannot read state " + StateNames.JOIN_RECORDS, e);
+        }
+        return new Iterator<>() {
+            private Map.Entry<Tuple, JoinRecord<T>> next;
+
+            @Override
+            public boolean hasNext() {
+                while (next == null && it.hasNext()) {
+                    Map.Entry<TaggedTuple, JoinRecord<T>> e = it.next();
+                    if (e.getKey().tag() == node) {
+                        next = Map.entry(e.getKey().tuple(), e.getValue());
+                    }
+                }
+                return next != null;
+            }
+
+            @Override
+            public Map.Entry<Tuple, JoinRecord<T>> next() {
+                if (!hasNext()) {
+                    throw new java.util.NoSuchElementException();
+                }
+                Map.Entry<Tuple, JoinRecord<T>> out = next;
+                next = null;
+                return out;
+            }
+        };
     }
 
     @Override
@@ -62,8 +132,12 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     @Override
     public void update(int node, Tuple tuple, JoinRecord<T> record) {
+        TaggedTuple key = new TaggedTuple(node, tuple);
+        if (cache != null) {
+            cache.put(key, record);
+        }
         try {
-            records.put(new TaggedTuple(node, tuple), record);
+            records.put(key, record);
         } catch (Exception e) {
             throw new StateAccessException("cannot write state " + StateNames.JOIN_RECORDS, e);
         }

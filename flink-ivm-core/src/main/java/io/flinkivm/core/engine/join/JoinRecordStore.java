@@ -1,6 +1,8 @@
 package io.flinkivm.core.engine.join;
 
 import io.flinkivm.core.query.Tuple;
+import java.util.Iterator;
+import java.util.Map;
 
 /**
  * The state of the join above the border: one {@link JoinRecord} per (node, tuple), and the heads of
@@ -23,6 +25,12 @@ public interface JoinRecordStore<T> {
 
     /** Writes back a record that {@link #get} returned and the caller changed. */
     void update(int node, Tuple tuple, JoinRecord<T> record);
+
+    /**
+     * Every record of {@code node} with its tuple, in the store's order (a scan: for enumerating the
+     * join's root); the store must not change while it is iterated.
+     */
+    Iterator<Map.Entry<Tuple, JoinRecord<T>>> records(int node);
 
     /** The most recently live tuple of {@code node} with key {@code key} to its parent, or null. */
     Tuple liveHead(int node, Tuple key);

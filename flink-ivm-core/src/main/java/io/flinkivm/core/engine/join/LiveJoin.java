@@ -7,6 +7,7 @@ import io.flinkivm.core.semiring.Semiring;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
+import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
@@ -14,8 +15,9 @@ import java.util.NoSuchElementException;
  * Olteanu, Suciu 2024), over one {@link JoinRecord} per node tuple. A tuple is <em>live</em> when every
  * join child has a live tuple with a matching key; by induction a live tuple extends to a full join
  * result in its subtree. Each tuple becomes live at most once and waits at most once per child, so
- * the work is amortized O(1) per insert; enumeration walks live lists with constant delay and reads
- * each payload from the record it visits.
+ * the work is amortized O(1) per insert; enumeration scans the root's records and walks the other
+ * nodes' live lists with constant delay (per live root tuple), reading each payload from the record
+ * it visits. (The root keeps no live list: every live root tuple is a result.)
  *
  * <p>With a changelog, the join also keeps which tuples are <em>in the join</em> (live, with an
  * in-join parent tuple for their key, up to the root) and, per child key, the list of in-join parent
@@ -135,7 +137,8 @@ public final class LiveJoin<T> {
                 int parent = layout.joinParent(n);
                 Tuple key = layout.keyToParent(n, t);
                 boolean firstOfKey = true;
-                if (!wholeKey[n]) {
+                if (!wholeKey[n] && parent >= 0) {
+                    // The root keeps no live list: enumeration scans its records.
                     Tuple head = store.liveHead(n, key);
                     r.liveNext = head;
                     store.setLiveHead(n, key, t);
@@ -461,6 +464,8 @@ public final class LiveJoin<T> {
         final Tuple[] tuples;
         final JoinRecord<T>[] records;
         private final Tuple[] byOrder;
+        /** The scan of the root's records (a full walk). */
+        private Iterator<Map.Entry<Tuple, JoinRecord<T>>> roots;
         private boolean ready;
         private boolean done;
         private boolean started;
@@ -534,7 +539,10 @@ public final class LiveJoin<T> {
                     records[p] = anchorRecord;
                     return true;
                 }
-                case ROOTS -> t = wholeKey[node] ? Tuple.EMPTY : store.liveHead(node, Tuple.EMPTY);
+                case ROOTS -> {
+                    roots = store.records(node);
+                    return nextRoot(p);
+                }
                 case DOWN -> {
                     Tuple key = layout.keyOfChild(node, tuples[walk.source[p]]);
                     t = wholeKey[node] ? key : store.liveHead(node, key);
@@ -549,13 +557,30 @@ public final class LiveJoin<T> {
 
         /** Places step {@code p}'s next candidate after the current one; false if there is none. */
         private boolean advance(int p) {
+            if (walk.how[p] == ROOTS) {
+                return nextRoot(p);
+            }
             return place(p, following(p, records[p]));
+        }
+
+        /** Places the root's next live tuple of the scan (the root's live tuples are those in the join). */
+        private boolean nextRoot(int p) {
+            while (roots.hasNext()) {
+                Map.Entry<Tuple, JoinRecord<T>> e = roots.next();
+                if (e.getValue().isLive()) {
+                    tuples[p] = e.getKey();
+                    records[p] = e.getValue();
+                    return true;
+                }
+            }
+            return false;
         }
 
         private Tuple following(int p, JoinRecord<T> r) {
             return switch (walk.how[p]) {
                 case FIXED -> null;
-                case ROOTS, DOWN -> wholeKey[walk.node[p]] ? null : r.liveNext;
+                case DOWN -> wholeKey[walk.node[p]] ? null : r.liveNext;
+                case ROOTS -> throw new IllegalStateException("the root is scanned");
                 default -> r.upNext[layout.childIndexInParent(walk.node[walk.source[p]])];
             };
         }
@@ -566,9 +591,6 @@ public final class LiveJoin<T> {
             while (t != null) {
                 JoinRecord<T> r = store.get(node, t);
                 if (r == null || !r.isLive()) {
-                    if (walk.how[p] == ROOTS && wholeKey[node]) {
-                        return false;
-                    }
                     throw new IllegalStateException("join list of node " + node + " holds " + t + " without a live record");
                 }
                 if (anchorNode < 0 || node >= anchorNode || r.dirty == JoinRecord.CLEAN) {

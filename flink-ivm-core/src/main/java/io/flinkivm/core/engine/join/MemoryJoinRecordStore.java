@@ -5,6 +5,8 @@ import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.engine.maps.StateCounts;
 import io.flinkivm.core.query.Tuple;
 import java.util.Arrays;
+import java.util.Iterator;
+import java.util.Map;
 
 /**
  * A {@link JoinRecordStore} in open-addressing hash maps whose records are live objects (an update is
@@ -67,6 +69,11 @@ public final class MemoryJoinRecordStore<T> implements JoinRecordStore<T> {
     @Override
     public void update(int node, Tuple tuple, JoinRecord<T> record) {
         // The record is the stored object itself.
+    }
+
+    @Override
+    public Iterator<Map.Entry<Tuple, JoinRecord<T>>> records(int node) {
+        return records[node].entries();
     }
 
     @Override
@@ -134,7 +141,7 @@ public final class MemoryJoinRecordStore<T> implements JoinRecordStore<T> {
     }
 
     /** The records of id {@code id} (for a checkpoint codec). */
-    public OpenHashMap<Tuple, JoinRecord<T>> records(int id) {
+    public OpenHashMap<Tuple, JoinRecord<T>> recordMap(int id) {
         return records[id];
     }
 
