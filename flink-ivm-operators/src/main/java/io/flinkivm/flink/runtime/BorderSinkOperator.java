@@ -19,6 +19,7 @@ import io.flinkivm.flink.state.KeyGroupStates;
 import io.flinkivm.flink.state.MemoryJoinMaps;
 import io.flinkivm.flink.state.MemoryMapCodec;
 import io.flinkivm.flink.state.StateNames;
+import io.flinkivm.flink.state.TaggedTuple;
 import io.flinkivm.flink.types.JoinRecordSerializer;
 import io.flinkivm.flink.types.TupleSerializer;
 import java.io.IOException;
@@ -272,10 +273,10 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
             }
             return;
         }
-        for (Iterator<Map.Entry<Integer, JoinRecord<T>>> it = managedRecords.records(); it.hasNext(); ) {
-            Map.Entry<Integer, JoinRecord<T>> e = it.next();
-            if (e.getKey() < nodes) {
-                count(e.getKey(), e.getValue());
+        for (Iterator<Map.Entry<TaggedTuple, JoinRecord<T>>> it = managedRecords.records(); it.hasNext(); ) {
+            Map.Entry<TaggedTuple, JoinRecord<T>> e = it.next();
+            if (e.getKey().tag() < nodes) {
+                count(e.getKey().tag(), e.getValue());
             }
         }
     }

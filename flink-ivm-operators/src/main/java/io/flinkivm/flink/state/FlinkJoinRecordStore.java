@@ -93,12 +93,7 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     @Override
     public Iterator<Map.Entry<Tuple, JoinRecord<T>>> records(int node) {
-        Iterator<Map.Entry<TaggedTuple, JoinRecord<T>>> it;
-        try {
-            it = records.iterator();
-        } catch (Exception e) {
-            throw new StateAccessException("cannot read state " + StateNames.JOIN_RECORDS, e);
-        }
+        Iterator<Map.Entry<TaggedTuple, JoinRecord<T>>> it = records();
         return new Iterator<>() {
             private Map.Entry<Tuple, JoinRecord<T>> next;
 
@@ -231,25 +226,12 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     }
 
     /** Every record of the current key, with its record id (for counting them after a restore). */
-    public Iterator<Map.Entry<Integer, JoinRecord<T>>> records() {
-        Iterator<Map.Entry<TaggedTuple, JoinRecord<T>>> it;
+    public Iterator<Map.Entry<TaggedTuple, JoinRecord<T>>> records() {
         try {
-            it = records.iterator();
+            return records.iterator();
         } catch (Exception e) {
             throw new StateAccessException("cannot read state " + StateNames.JOIN_RECORDS, e);
         }
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return it.hasNext();
-            }
-
-            @Override
-            public Map.Entry<Integer, JoinRecord<T>> next() {
-                Map.Entry<TaggedTuple, JoinRecord<T>> e = it.next();
-                return Map.entry(e.getKey().tag(), e.getValue());
-            }
-        };
     }
 
     /** Whether the current key has a record (it holds a part of the join). */

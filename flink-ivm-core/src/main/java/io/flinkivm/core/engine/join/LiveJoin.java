@@ -242,25 +242,19 @@ public final class LiveJoin<T> {
      * walk visits (the acyclic plan, {@code roots} null) or looked up per root view ({@code roots}).
      */
     public Iterator<ResultTuple<T>> results(JoinRecordStore<T> store, Semiring<T> semiring, RootRecords<T> roots) {
-        WalkIterator it = new WalkIterator(store, fullWalk, null, null, -1);
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return it.hasNext();
-            }
-
-            @Override
-            public ResultTuple<T> next() {
-                it.next();
-                Tuple head = it.head();
-                return new ResultTuple<>(head, payload(semiring, it, head, roots, false));
-            }
-        };
+        return each(new WalkIterator(store, fullWalk, null, null, -1), it -> {
+            Tuple head = it.head();
+            return new ResultTuple<>(head, payload(semiring, it, head, roots, false));
+        });
     }
 
     /** The full join as head tuples, with constant delay. */
     public Iterator<Tuple> enumerate(JoinRecordStore<T> store) {
-        WalkIterator it = new WalkIterator(store, fullWalk, null, null, -1);
+        return each(new WalkIterator(store, fullWalk, null, null, -1), WalkIterator::head);
+    }
+
+    /** The walk's combinations, each as {@code f} makes it of the walk's current state. */
+    private <R> Iterator<R> each(WalkIterator it, java.util.function.Function<WalkIterator, R> f) {
         return new Iterator<>() {
             @Override
             public boolean hasNext() {
@@ -268,9 +262,9 @@ public final class LiveJoin<T> {
             }
 
             @Override
-            public Tuple next() {
+            public R next() {
                 it.next();
-                return it.head();
+                return f.apply(it);
             }
         };
     }
@@ -339,23 +333,6 @@ public final class LiveJoin<T> {
      * ({@code old}; null if a tuple of it is new since then).
      */
     private T payload(Semiring<T> semiring, WalkIterator it, Tuple head, RootRecords<T> roots, boolean old) {
-        T product = null;
-        if (roots == null) {
-            for (int s = 0; s < it.records.length; s++) {
-                JoinRecord<T> r = it.records[s];
-                T p = r.payload;
-                if (old) {
-                    if (r.dirty == JoinRecord.NEW) {
-                        return null;
-                    }
-                    if (r.dirty == JoinRecord.CHANGED) {
-                        p = r.oldPayload;
-                    }
-                }
-                product = product == null ? p : semiring.times(product, p);
-            }
-            return product;
-        }
         if (old) {
             for (JoinRecord<T> r : it.records) {
                 if (r.dirty == JoinRecord.NEW) {
@@ -363,17 +340,14 @@ public final class LiveJoin<T> {
                 }
             }
         }
-        for (int tree = 0; tree < layout.treeCount(); tree++) {
-            JoinRecord<T> r = roots.get(tree, layout.rootKeyOfHead(tree, head));
-            T p = r.payload;
-            if (old) {
-                if (r.dirty == JoinRecord.NEW) {
-                    return null;
-                }
-                if (r.dirty == JoinRecord.CHANGED) {
-                    p = r.oldPayload;
-                }
+        int factors = roots == null ? it.records.length : layout.treeCount();
+        T product = null;
+        for (int i = 0; i < factors; i++) {
+            JoinRecord<T> r = roots == null ? it.records[i] : roots.get(i, layout.rootKeyOfHead(i, head));
+            if (old && r.dirty == JoinRecord.NEW) {
+                return null;
             }
+            T p = old && r.dirty == JoinRecord.CHANGED ? r.oldPayload : r.payload;
             product = product == null ? p : semiring.times(product, p);
         }
         return product;
