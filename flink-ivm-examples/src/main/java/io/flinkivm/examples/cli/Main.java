@@ -12,6 +12,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
@@ -27,11 +29,28 @@ import picocli.CommandLine.Spec;
         footerHeading = "%n",
         footer = {"Without a command, flink-ivm runs the default example ('flink-ivm example').",
                 "Run 'flink-ivm COMMAND --help' for a command's options and file formats.",
+                "Logs (on stderr): warnings from Flink, info from flink-ivm; --log-level LEVEL (or"
+                        + " -D" + Logging.LEVEL_PROPERTY + "=LEVEL) turns Flink's up, e.g. --log-level info.",
                 "Exit codes: 0 success, 1 I/O error, 2 bad arguments, malformed query or unsupported plan."})
 public final class Main implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    /** {@code --log-level}, accepted by every command (before or after its name). */
+    @Option(names = "--log-level", paramLabel = "LEVEL", scope = ScopeType.INHERIT, converter = LevelConverter.class,
+            description = {"Level of Flink's and the libraries' logs on stderr: off, error, warn, info, debug or trace"
+                    + " (flink-ivm's own log at info). Default: warn, or the system property "
+                    + Logging.LEVEL_PROPERTY + ". Applies to the self-contained jar's logging; under 'flink run'"
+                    + " the cluster's logging configuration decides."})
+    void logLevel(String level) {
+        String note = Logging.setLevel(level);
+        if (note != null) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("note: --log-level " + level + " has no effect: " + note);
+            err.flush();
+        }
+    }
 
     /** The subcommands, in the order the usage lists them; a new subcommand is added here and nowhere else. */
     static List<Object> subcommands() {
@@ -98,6 +117,18 @@ public final class Main implements Callable<Integer> {
             return CliException.FAILURE;
         });
         return cl;
+    }
+
+    /** A Log4j level name, in any letter case. */
+    static final class LevelConverter implements CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            if (!Logging.LEVELS.contains(value.trim().toLowerCase(java.util.Locale.ROOT))) {
+                throw new CommandLine.TypeConversionException("unknown log level '" + value + "'; expected one of: "
+                        + String.join(", ", Logging.LEVELS));
+            }
+            return value.trim();
+        }
     }
 
     /** The version from the jar's Maven descriptor, or "development build" when run from classes. */

@@ -23,7 +23,8 @@ import org.w3c.dom.NodeList;
 
 /**
  * The jar for {@code flink run} (built in {@code package}; failsafe runs this in {@code verify}): it holds
- * flink-ivm and the connectors but none of Flink's own classes, and its main class runs with Flink's
+ * flink-ivm and the connectors but none of Flink's own classes and no logging binding or configuration
+ * (logging is the cluster's), and its main class runs with Flink's
  * classes from outside: the jars of this test's classpath that the pom's cluster execution excludes,
  * which is what the jar expects the cluster to provide.
  */
@@ -53,7 +54,8 @@ class ClusterJarIT {
                 || e.startsWith("org/apache/flink/streaming/runtime/") || e.startsWith("org/apache/flink/api/common/")
                 || e.startsWith("org/apache/flink/streaming/api/") || e.startsWith("org/apache/flink/configuration/")
                 || e.startsWith("org/apache/flink/table/") || e.startsWith("org/apache/flink/state/")
-                || e.startsWith("org/rocksdb/") || e.startsWith("com/esotericsoftware/") || e.startsWith("org/slf4j/"));
+                || e.startsWith("org/rocksdb/") || e.startsWith("com/esotericsoftware/") || e.startsWith("org/slf4j/")
+                || e.startsWith("org/apache/logging/") || e.equals("log4j2.properties"));
         // What is left of org.apache.flink belongs to the connectors.
         assertThat(entries).filteredOn(e -> e.startsWith("org/apache/flink/") && e.endsWith(".class"))
                 .allMatch(e -> e.startsWith("org/apache/flink/connector/kafka/")
