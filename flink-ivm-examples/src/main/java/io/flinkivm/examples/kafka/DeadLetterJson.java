@@ -31,15 +31,11 @@ final class DeadLetterJson implements KafkaRecordSerializationSchema<DeadLetter>
 
     /** The JSON text of {@code letter}. */
     static String format(DeadLetter letter) {
-        StringBuilder sb = new StringBuilder(64 + letter.record().length());
-        sb.append('{');
-        Json.appendName(sb, "origin");
-        Json.appendString(sb, letter.origin());
-        Json.appendName(sb, "reason");
-        Json.appendString(sb, cut(letter.reason(), MAX_REASON_CHARS));
-        Json.appendName(sb, "record");
-        Json.appendString(sb, cut(letter.record(), MAX_RECORD_CHARS));
-        return sb.append('}').toString();
+        return Json.object(g -> {
+            g.writeStringField("origin", letter.origin());
+            g.writeStringField("reason", cut(letter.reason(), MAX_REASON_CHARS));
+            g.writeStringField("record", cut(letter.record(), MAX_RECORD_CHARS));
+        });
     }
 
     /** {@code s}, or its first {@code max} characters and "…" (never splitting a surrogate pair). */

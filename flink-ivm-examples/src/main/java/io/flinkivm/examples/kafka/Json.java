@@ -1,21 +1,41 @@
 package io.flinkivm.examples.kafka;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
- * The flat JSON of flink-ivm's Kafka records: one object whose fields are strings, numbers, booleans,
- * null, or arrays of those. Nested objects and nested arrays are refused, as is anything after the
- * object. A reader of its own keeps the fat jar free of a JSON library for a format this small.
+ * The flat JSON of flink-ivm's Kafka records, read and written with Jackson's streaming API: one object
+ * whose fields are strings, numbers, booleans, null, or arrays of those. Jackson checks the syntax
+ * (strict RFC 8259: no comments, single quotes, leading zeros, NaN or trailing commas) and refuses a
+ * field that appears twice ({@link StreamReadFeature#STRICT_DUPLICATE_DETECTION}); this class refuses
+ * nested objects and arrays, anything after the object, and strings with half a surrogate pair.
  */
 final class Json {
+
+    /** Thread-safe once configured; shared by every parser and generator of the process. */
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+    /** Jackson's reference to where an object or the text started: the record is at hand, the reference only noise. */
+    private static final Pattern SOURCE_REFERENCE =
+            Pattern.compile("\\s*\\((?:start marker|for root starting) at \\[Source: [^\\]]*\\]\\)");
 
     private Json() {
     }
 
-    /** A JSON number, kept as its literal text (a value "007" or 1e3 stays as written). */
+    /** A JSON number, kept as its literal text (a value 1.50 or 1e3 stays as written). */
     record Number(String text) {
         @Override
         public String toString() {
@@ -23,325 +43,126 @@ final class Json {
         }
     }
 
-    /** Text that is not flat JSON; the message says where, counting characters from 1. */
+    /** Text that is not flat JSON; the message says where, counting characters from 1, and what was expected. */
     static final class FormatException extends Exception {
         private static final long serialVersionUID = 1L;
 
-        FormatException(String message) {
+        FormatException(long offset, String what) {
             // No stack trace: bad input is data, not a bug, and may come in every record.
-            super(message, null, false, false);
+            super("bad JSON at character " + (offset + 1) + ": " + what, null, false, false);
         }
+    }
+
+    /** Writes the fields of one object. */
+    @FunctionalInterface
+    interface Fields {
+        void write(JsonGenerator g) throws IOException;
     }
 
     /**
      * Parses one flat object. Values are {@link String}, {@link Number}, {@link Boolean}, null, or a
      * {@link List} of those; fields keep their order.
      *
-     * @throws FormatException for bad JSON, a duplicate field, or nesting deeper than an array
+     * @throws FormatException for bad JSON, a duplicate field, nesting deeper than an array, or text after the object
      */
     static Map<String, Object> parseObject(String text) throws FormatException {
-        return new Reader(text).object();
-    }
-
-    /** Appends {@code value} as a JSON string literal. */
-    static StringBuilder appendString(StringBuilder sb, String value) {
-        sb.append('"');
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                case '\b' -> sb.append("\\b");
-                case '\f' -> sb.append("\\f");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
-                    } else {
-                        sb.append(c);
-                    }
-                }
+        try (JsonParser p = FACTORY.createParser(text)) {
+            JsonToken t;
+            try {
+                t = p.nextToken();
+            } catch (JsonProcessingException e) {
+                t = null; // not JSON from the first token on, e.g. a CSV record on a JSON topic
             }
-        }
-        return sb.append('"');
-    }
-
-    /** Appends {@code "name":} (with a comma before it unless it is the first field). */
-    static StringBuilder appendName(StringBuilder sb, String name) {
-        if (sb.length() > 0 && sb.charAt(sb.length() - 1) != '{') {
-            sb.append(',');
-        }
-        return appendString(sb, name).append(':');
-    }
-
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
-
-    private static final class Reader {
-        private final String s;
-        private int i;
-
-        Reader(String s) {
-            this.s = s;
-        }
-
-        Map<String, Object> object() throws FormatException {
-            skipSpace();
-            expect('{', "a JSON object starting with '{'");
+            if (t != JsonToken.START_OBJECT) {
+                long at = t == null ? nonSpace(text, 0) : p.currentTokenLocation().getCharOffset();
+                throw new FormatException(at, "expected a JSON object starting with '{'");
+            }
             Map<String, Object> fields = new LinkedHashMap<>();
-            skipSpace();
-            if (peek() == '}') {
-                i++;
-            } else {
-                while (true) {
-                    skipSpace();
-                    int at = i;
-                    if (peek() != '"') {
-                        throw error("expected a field name in double quotes");
-                    }
-                    String name = string();
-                    skipSpace();
-                    expect(':', "':' after field name \"" + name + "\"");
-                    skipSpace();
-                    Object value = value(name, true);
-                    if (fields.containsKey(name)) {
-                        throw new FormatException("bad JSON at character " + (at + 1) + ": field \"" + name
-                                + "\" appears twice");
-                    }
-                    fields.put(name, value);
-                    skipSpace();
-                    if (peek() == ',') {
-                        i++;
-                    } else if (peek() == '}') {
-                        i++;
-                        break;
-                    } else {
-                        throw error("expected ',' or '}' after the value of field \"" + name + "\"");
-                    }
-                }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                fields.put(name, value(p, p.nextToken(), name, true));
             }
-            skipSpace();
-            if (i < s.length()) {
-                throw error("unexpected text after the closing '}'");
+            // Jackson reads the root value only: what follows its '}' is checked here.
+            int after = nonSpace(text, (int) p.currentLocation().getCharOffset());
+            if (after < text.length()) {
+                throw new FormatException(after, "unexpected text after the closing '}'");
             }
             return fields;
+        } catch (JsonProcessingException e) {
+            String what = SOURCE_REFERENCE.matcher(e.getOriginalMessage()).replaceAll("");
+            throw new FormatException(e.getLocation() == null ? 0 : e.getLocation().getCharOffset(), what);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading JSON from a string", e);
         }
+    }
 
-        private Object value(String field, boolean arrayAllowed) throws FormatException {
-            char c = peek();
-            switch (c) {
-                case '"':
-                    return string();
-                case '{':
-                    throw error("field \"" + field + "\" holds an object; only strings, numbers, booleans, null"
-                            + " and arrays of them are allowed");
-                case '[':
-                    if (!arrayAllowed) {
-                        throw error("field \"" + field + "\" holds nested arrays; an array may hold only strings,"
-                                + " numbers, booleans and null");
-                    }
-                    return array(field);
-                case 't':
-                    word("true");
-                    return Boolean.TRUE;
-                case 'f':
-                    word("false");
-                    return Boolean.FALSE;
-                case 'n':
-                    word("null");
-                    return null;
-                default:
-                    if (c == '-' || (c >= '0' && c <= '9')) {
-                        return number();
-                    }
-                    throw error(i == s.length() ? "the text ends where a value was expected"
-                            : "expected a value (string, number, true, false, null or array)");
-            }
-        }
-
-        private List<Object> array(String field) throws FormatException {
-            i++;
-            List<Object> out = new ArrayList<>();
-            skipSpace();
-            if (peek() == ']') {
-                i++;
+    private static Object value(JsonParser p, JsonToken t, String field, boolean arrayAllowed) throws IOException,
+            FormatException {
+        switch (t) {
+            case VALUE_STRING:
+                return string(p, field);
+            case VALUE_NUMBER_INT:
+            case VALUE_NUMBER_FLOAT:
+                return new Number(p.getText());
+            case VALUE_TRUE:
+                return Boolean.TRUE;
+            case VALUE_FALSE:
+                return Boolean.FALSE;
+            case VALUE_NULL:
+                return null;
+            case START_OBJECT:
+                throw new FormatException(p.currentTokenLocation().getCharOffset(), "field \"" + field
+                        + "\" holds an object; only strings, numbers, booleans, null and arrays of them are allowed");
+            case START_ARRAY:
+                if (!arrayAllowed) {
+                    throw new FormatException(p.currentTokenLocation().getCharOffset(), "field \"" + field
+                            + "\" holds nested arrays; an array may hold only strings, numbers, booleans and null");
+                }
+                List<Object> out = new ArrayList<>();
+                for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
+                    out.add(value(p, e, field, false));
+                }
                 return out;
-            }
-            while (true) {
-                skipSpace();
-                out.add(value(field, false));
-                skipSpace();
-                if (peek() == ',') {
-                    i++;
-                } else if (peek() == ']') {
-                    i++;
-                    return out;
-                } else {
-                    throw error("expected ',' or ']' in the array of field \"" + field + "\"");
-                }
-            }
+            default:
+                throw new IllegalStateException("Jackson gave " + t + " where a value belongs");
         }
+    }
 
-        private String string() throws FormatException {
-            int open = i++;
-            StringBuilder sb = null;
-            int start = i;
-            while (true) {
-                if (i >= s.length()) {
-                    throw new FormatException("bad JSON at character " + (open + 1) + ": the string is never closed");
-                }
-                char c = s.charAt(i);
-                if (c == '"') {
-                    String out = sb == null ? s.substring(start, i) : sb.append(s, start, i).toString();
-                    i++;
-                    return out;
-                }
-                if (c < 0x20) {
-                    throw error("control character U+" + String.format("%04X", (int) c)
-                            + " inside a string; write it as an escape such as \\n");
-                }
-                if (c == '\\') {
-                    if (sb == null) {
-                        sb = new StringBuilder();
-                    }
-                    sb.append(s, start, i);
-                    i++;
-                    escape(sb);
-                    start = i;
-                } else {
-                    i++;
-                }
-            }
-        }
-
-        /** Appends the character(s) of the escape after a backslash. */
-        private void escape(StringBuilder sb) throws FormatException {
-            if (i >= s.length()) {
-                throw error("the text ends inside an escape");
-            }
-            char c = s.charAt(i++);
-            switch (c) {
-                case '"', '\\', '/' -> sb.append(c);
-                case 'b' -> sb.append('\b');
-                case 'f' -> sb.append('\f');
-                case 'n' -> sb.append('\n');
-                case 'r' -> sb.append('\r');
-                case 't' -> sb.append('\t');
-                case 'u' -> {
-                    char u = hex4();
-                    if (Character.isLowSurrogate(u)) {
-                        throw error("\\u escape is a lone surrogate (a low surrogate without a high one before it)");
-                    }
-                    sb.append(u);
-                    if (Character.isHighSurrogate(u)) {
-                        if (!s.startsWith("\\u", i)) {
-                            throw error("\\u escape is a lone surrogate (a high surrogate needs a low one after it)");
-                        }
-                        i += 2;
-                        char low = hex4();
-                        if (!Character.isLowSurrogate(low)) {
-                            throw error("\\u escape is a lone surrogate (a high surrogate needs a low one after it)");
-                        }
-                        sb.append(low);
-                    }
-                }
-                default -> {
-                    i--;
-                    throw error("unknown escape \\" + c);
-                }
-            }
-        }
-
-        private char hex4() throws FormatException {
-            if (i + 4 > s.length()) {
-                throw error("\\u needs four hexadecimal digits");
-            }
-            int v = 0;
-            for (int k = 0; k < 4; k++) {
-                int d = Character.digit(s.charAt(i + k), 16);
-                if (d < 0) {
-                    throw error("\\u needs four hexadecimal digits");
-                }
-                v = v * 16 + d;
-            }
-            i += 4;
-            return (char) v;
-        }
-
-        private Number number() throws FormatException {
-            int start = i;
-            if (peek() == '-') {
+    /** The string, unless a \\u escape left half a surrogate pair in it (Jackson lets those through). */
+    private static String string(JsonParser p, String field) throws IOException, FormatException {
+        String s = p.getText();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
                 i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new FormatException(p.currentTokenLocation().getCharOffset(), "a string of field \"" + field
+                        + "\" has a lone surrogate (a \\u escape of half a UTF-16 surrogate pair)");
             }
-            if (peek() == '0') {
-                i++;
-            } else if (isDigit(peek())) {
-                while (isDigit(peek())) {
-                    i++;
-                }
-            } else {
-                throw error("expected a digit");
-            }
-            if (peek() == '.') {
-                i++;
-                if (!isDigit(peek())) {
-                    throw error("expected a digit after the decimal point");
-                }
-                while (isDigit(peek())) {
-                    i++;
-                }
-            }
-            if (peek() == 'e' || peek() == 'E') {
-                i++;
-                if (peek() == '+' || peek() == '-') {
-                    i++;
-                }
-                if (!isDigit(peek())) {
-                    throw error("expected a digit in the exponent");
-                }
-                while (isDigit(peek())) {
-                    i++;
-                }
-            }
-            return new Number(s.substring(start, i));
         }
+        return s;
+    }
 
-        private void word(String w) throws FormatException {
-            if (!s.startsWith(w, i)) {
-                throw error("expected a value (string, number, true, false, null or array)");
-            }
-            i += w.length();
-        }
-
-        private void expect(char c, String what) throws FormatException {
-            if (peek() != c) {
-                throw error("expected " + what);
-            }
+    /** The index of the first character at or after {@code from} that is not JSON white space. */
+    private static int nonSpace(String text, int from) {
+        int i = from;
+        while (i < text.length() && (text.charAt(i) == ' ' || text.charAt(i) == '\t' || text.charAt(i) == '\n'
+                || text.charAt(i) == '\r')) {
             i++;
         }
+        return i;
+    }
 
-        /** The current character, or 0 at the end of the text. */
-        private char peek() {
-            return i < s.length() ? s.charAt(i) : 0;
+    /** One object's JSON text: {@code {}} around what {@code fields} writes. */
+    static String object(Fields fields) {
+        StringWriter out = new StringWriter(128);
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+            g.writeStartObject();
+            fields.write(g);
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing JSON to a string", e);
         }
-
-        private void skipSpace() {
-            while (i < s.length()) {
-                char c = s.charAt(i);
-                if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-                    return;
-                }
-                i++;
-            }
-        }
-
-        private static boolean isDigit(char c) {
-            return c >= '0' && c <= '9';
-        }
-
-        private FormatException error(String what) {
-            return new FormatException("bad JSON at character " + (i + 1) + ": " + what);
-        }
+        return out.toString();
     }
 }

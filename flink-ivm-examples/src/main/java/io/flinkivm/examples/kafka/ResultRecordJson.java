@@ -26,7 +26,6 @@ final class ResultRecordJson<T> implements KafkaRecordSerializationSchema<Result
     private final Semiring<T> semiring;
     private final List<String> columns;
     private final int parts;
-    private transient StringBuilder sb;
 
     /**
      * @param columns the query's free variables, in head order
@@ -48,40 +47,28 @@ final class ResultRecordJson<T> implements KafkaRecordSerializationSchema<Result
 
     /** The JSON text of {@code r}. */
     String format(ResultRecord<T> r) {
-        if (sb == null) {
-            sb = new StringBuilder(128);
-        }
-        sb.setLength(0);
-        sb.append('{');
-        Json.appendName(sb, "type");
-        Json.appendString(sb, r.isEnd() ? "end" : "row");
-        Json.appendName(sb, "snapshot").append(r.snapshotId());
-        Json.appendName(sb, "inserts").append(r.insertCount());
-        Json.appendName(sb, "prefixExact").append(r.isPrefixExact());
-        if (r.isEnd()) {
-            Json.appendName(sb, "rows").append(r.rows());
-            Json.appendName(sb, "parts").append(parts);
-            Json.appendName(sb, "columns").append('[');
-            for (int i = 0; i < columns.size(); i++) {
-                if (i > 0) {
-                    sb.append(',');
+        return Json.object(g -> {
+            g.writeStringField("type", r.isEnd() ? "end" : "row");
+            g.writeNumberField("snapshot", r.snapshotId());
+            g.writeNumberField("inserts", r.insertCount());
+            g.writeBooleanField("prefixExact", r.isPrefixExact());
+            if (r.isEnd()) {
+                g.writeNumberField("rows", r.rows());
+                g.writeNumberField("parts", parts);
+                g.writeArrayFieldStart("columns");
+                for (String c : columns) {
+                    g.writeString(c);
                 }
-                Json.appendString(sb, columns.get(i));
-            }
-            sb.append(']');
-        } else {
-            Tuple t = r.tuple();
-            Json.appendName(sb, "values").append('[');
-            for (int i = 0; i < t.arity(); i++) {
-                if (i > 0) {
-                    sb.append(',');
+                g.writeEndArray();
+            } else {
+                Tuple t = r.tuple();
+                g.writeArrayFieldStart("values");
+                for (int i = 0; i < t.arity(); i++) {
+                    g.writeString(String.valueOf(t.get(i)));
                 }
-                Json.appendString(sb, String.valueOf(t.get(i)));
+                g.writeEndArray();
+                g.writeStringField("payload", semiring.format(r.payload()));
             }
-            sb.append(']');
-            Json.appendName(sb, "payload");
-            Json.appendString(sb, semiring.format(r.payload()));
-        }
-        return sb.append('}').toString();
+        });
     }
 }
