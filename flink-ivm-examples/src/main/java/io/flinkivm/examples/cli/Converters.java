@@ -82,16 +82,52 @@ public final class Converters {
     static final class DurationConverter implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
-            Duration d;
-            try {
-                d = TimeUtils.parseDuration(value);
-            } catch (IllegalArgumentException | NullPointerException e) {
-                throw new TypeConversionException("not a duration: '" + value + "'; write e.g. 500 ms, 10 s or 2 min");
-            }
-            if (d.isZero() || d.isNegative()) {
+            Duration d = duration(value);
+            if (d.isZero()) {
                 throw new TypeConversionException("the duration must be positive, got '" + value + "'");
             }
             return d;
+        }
+    }
+
+    /**
+     * A checkpoint interval: a duration in Flink's form ({@code 500 ms}, {@code 3 s}) or a bare number of
+     * milliseconds ({@code 1000}, the {@code kafka} command's original form); 0 means "no checkpoints".
+     */
+    public static final class CheckpointIntervalConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            return duration(value);
+        }
+    }
+
+    /** A parallelism: a whole number of at least 1. */
+    public static final class ParallelismConverter implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            int p;
+            try {
+                p = Integer.parseInt(value.trim());
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("'" + value + "' is not a whole number");
+            }
+            if (p < 1) {
+                throw new TypeConversionException("the parallelism must be at least 1, got " + p);
+            }
+            return p;
+        }
+    }
+
+    /** A duration of zero or more: Flink's {@code TimeUtils} form, where a bare number is milliseconds. */
+    private static Duration duration(String value) {
+        if (value.trim().startsWith("-")) {
+            throw new TypeConversionException("the duration must not be negative, got '" + value + "'");
+        }
+        try {
+            return TimeUtils.parseDuration(value);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new TypeConversionException("not a duration: '" + value + "'; write e.g. 500 ms, 10 s, 2 min or"
+                    + " a number of milliseconds");
         }
     }
 }

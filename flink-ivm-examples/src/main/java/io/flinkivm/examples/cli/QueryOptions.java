@@ -1,26 +1,23 @@
 package io.flinkivm.examples.cli;
 
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.InvalidQueryException;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.sql.SqlSchemas;
 import io.flinkivm.flink.sql.SqlTranslation;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * The options {@code --query} (or {@code --sql} with {@code --schema}) and {@code --plan}, mixed into every
- * subcommand that plans a query.
+ * The options {@code --query} (or {@code --sql} with {@code --schema}) and {@code --plan}, mixed into
+ * {@code explain} and {@code run}; {@code --query} and {@code --plan} are {@link QueryTextOptions}.
  */
 final class QueryOptions {
 
-    @Option(names = "--query", paramLabel = "QUERY",
-            description = {"The conjunctive query, e.g. 'Q(A,C) :- R(A,B), S(B,C)'. Variables and relation names are"
-                    + " identifiers; constants are 'quoted strings' or numbers and select tuples by their text."
-                    + " Give --query or --sql."})
-    String query;
+    @Mixin
+    QueryTextOptions text;
 
     @Option(names = "--sql", paramLabel = "SQL",
             description = {"The query in SQL instead of --query, e.g. 'SELECT o.ck, COUNT(*) FROM orders o JOIN"
@@ -35,13 +32,6 @@ final class QueryOptions {
                     + " CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIMESTAMP(p))."})
     String schema;
 
-    @Option(names = "--plan", paramLabel = "STRATEGY", defaultValue = "auto",
-            converter = Converters.StrategyConverter.class,
-            description = {"Which plan to build: auto (the p-hierarchical plan where it applies, otherwise first-order"
-                    + " delta joins), p-hierarchical (refuse with exit code 2 where it does not apply) or fallback"
-                    + " (always delta joins). Default: ${DEFAULT-VALUE}."})
-    Planner.Strategy strategy;
-
     /** Whether the query is given in SQL. */
     boolean isSql() {
         return sql != null;
@@ -52,10 +42,10 @@ final class QueryOptions {
         if (sql != null || schema != null) {
             return translate().query();
         }
-        if (query == null) {
+        if (text.text() == null) {
             throw CliException.usage("Missing required option: give --query or --sql (with --schema)");
         }
-        return QueryPlanning.parse(query, CliException::usage);
+        return text.parse(CliException::usage);
     }
 
     /**
@@ -63,7 +53,7 @@ final class QueryOptions {
      * with exit code 2 and the message with its position.
      */
     SqlTranslation translate() {
-        if (query != null && sql != null) {
+        if (text.text() != null && sql != null) {
             throw CliException.usage("give either --query or --sql, not both");
         }
         if (sql == null) {
@@ -85,6 +75,6 @@ final class QueryOptions {
 
     /** The plan of {@code q} over {@code semiring}; an unsupported plan ends the command with exit code 2. */
     MaintenancePlan plan(ConjunctiveQuery q, Semiring<?> semiring) {
-        return QueryPlanning.plan(q, semiring, strategy, CliException::usage);
+        return text.plan(q, semiring, CliException::usage);
     }
 }

@@ -1,12 +1,10 @@
 package io.flinkivm.examples.cli;
 
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.jobs.Ex10Job;
 import io.flinkivm.examples.jobs.FlinkSettings;
-import io.flinkivm.examples.jobs.StateBackendKind;
 import io.flinkivm.examples.soak.SoakReport;
 import io.flinkivm.examples.soak.SoakRun;
 import io.flinkivm.examples.soak.SoakStream;
@@ -14,7 +12,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -23,13 +20,15 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.apache.flink.configuration.MemorySize;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Help.Visibility;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code soak}: a bounded soak of the Flink job with checkpoints, measured per tenth and checked at the end. */
 @Command(name = "soak", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        sortOptions = false,
+        sortOptions = false, showDefaultValues = true, defaultValueProvider = SoakCommand.Defaults.class,
         header = "Runs a long generated stream through the Flink job with checkpoints and reports how it held up.",
         description = {"Generates --inserts inserts for the query's relations, runs them through flink-ivm's"
                 + " operators on the embedded local Flink with checkpoints every --checkpoint-interval, and"
@@ -45,7 +44,8 @@ import picocli.CommandLine.Spec;
             "The domain grows by default (see --domain): the work each insert causes is then the same all along"
                 + " the stream and only the state grows, so a falling throughput is the system's doing. With"
                 + " --domain fixed the work per insert itself rises as the views fill (early inserts mostly"
-                + " join nothing), which lowers the throughput by construction."},
+                + " join nothing), which lowers the throughput by construction.",
+            "Checkpoints go to a temporary directory, deleted at the end, unless --checkpoint-dir is given."},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  the soak ran and the result matched the in-memory engine's",
                 "  1  the Flink job failed, or its result differs from the in-memory engine's",
@@ -56,39 +56,22 @@ final class SoakCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--inserts", paramLabel = "N", defaultValue = "10000000",
-            description = {"Number of generated inserts. Default: ${DEFAULT-VALUE}."})
+            description = {"Number of generated inserts."})
     long inserts;
 
-    @Option(names = "--query", paramLabel = "QUERY", defaultValue = Ex10Job.QUERY,
-            description = {"The conjunctive query. Default: the paper's Ex. 10, ${DEFAULT-VALUE}."})
-    String query;
+    @Mixin
+    QueryTextOptions query;
 
     @Option(names = "--semiring", paramLabel = "SEMIRING", defaultValue = "natural",
             converter = Converters.SemiringConverter.class,
-            description = {"The payload semiring (see 'run --help'). Default: ${DEFAULT-VALUE}."})
+            description = {"The payload semiring (see 'run --help')."})
     Semiring<?> semiring;
 
-    @Option(names = "--checkpoint-interval", paramLabel = "DURATION", defaultValue = "3 s",
-            converter = Converters.DurationConverter.class,
-            description = {"Checkpoint interval, e.g. 500 ms or 3 s. Default: ${DEFAULT-VALUE}."})
-    Duration checkpointInterval;
-
-    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
-            description = {"Where checkpoints go. Default: a temporary directory, deleted at the end."})
-    Path checkpointDir;
-
-    @Option(names = "--state", paramLabel = "BACKEND", defaultValue = "rocksdb",
-            converter = Converters.StateConverter.class,
-            description = {"State backend: heap or rocksdb (incremental checkpoints). Default: ${DEFAULT-VALUE}."})
-    StateBackendKind state;
-
-    @Option(names = "--parallelism", paramLabel = "P",
-            description = {"Parallelism of the view operators (and of the sink where the plan allows). Default:"
-                    + " the number of cores."})
-    Integer parallelism;
+    @Mixin
+    FlinkOptions flinkOptions;
 
     @Option(names = "--distribution", paramLabel = "D", defaultValue = "uniform",
-            description = {"Values of the free variables: uniform or zipf. Default: ${DEFAULT-VALUE}."})
+            description = {"Values of the free variables: uniform or zipf."})
     String distribution;
 
     @Option(names = "--domain", paramLabel = "KIND",
@@ -99,10 +82,10 @@ final class SoakCommand implements Callable<Integer> {
     String domain;
 
     @Option(names = "--seed", paramLabel = "X", defaultValue = "1",
-            description = {"Seed of the generator. Default: ${DEFAULT-VALUE}."})
+            description = {"Seed of the generator."})
     long seed;
 
-    @Option(names = "--flink-conf", paramLabel = "KEY=VALUE",
+    @Option(names = "--flink-conf", paramLabel = "KEY=VALUE", showDefaultValue = Visibility.NEVER,
             description = {"A Flink configuration entry set over the soak's own, e.g."
                     + " state.backend.rocksdb.compaction.style=LEVEL to compare RocksDB settings; repeatable."})
     Map<String, String> flinkConf = new LinkedHashMap<>();
@@ -112,8 +95,15 @@ final class SoakCommand implements Callable<Integer> {
     @Option(names = "--managed-memory", paramLabel = "SIZE", defaultValue = SoakCommand.MANAGED_MEMORY,
             description = {"Managed memory of the embedded TaskManager, where RocksDB keeps its block cache and"
                     + " memtables (Flink's local default is 128 MiB; a cluster's TaskManager gets a fraction of its"
-                    + " memory, 0.4 by default), e.g. 512 mb or 2 gb. Default: ${DEFAULT-VALUE}."})
+                    + " memory, 0.4 by default), e.g. 512 mb or 2 gb."})
     String managedMemory;
+
+    /** The soak's own defaults: it measures RocksDB with incremental checkpoints on Ex. 10. */
+    static final class Defaults extends OptionDefaults {
+        Defaults() {
+            super(Map.of("--query", Ex10Job.QUERY, "--state", "rocksdb", "--checkpoint-interval", "3 s"));
+        }
+    }
 
     /** The soak's managed memory: room for RocksDB to cache the 10^7-insert state (about 120 MiB on disk). */
     static final String MANAGED_MEMORY = "1 gb";
@@ -123,7 +113,9 @@ final class SoakCommand implements Callable<Integer> {
         if (inserts < 1) {
             throw CliException.usage("--inserts must be at least 1, got " + inserts);
         }
-        FlinkOptions.checkParallelism(parallelism);
+        if (flinkOptions.checkpointsOff()) {
+            throw CliException.usage("--checkpoint-interval must be positive: the soak measures checkpoints");
+        }
         try {
             managed = MemorySize.parse(managedMemory);
         } catch (IllegalArgumentException e) {
@@ -133,8 +125,8 @@ final class SoakCommand implements Callable<Integer> {
         if (!d.equals("uniform") && !d.equals("zipf")) {
             throw CliException.usage("--distribution must be uniform or zipf, got '" + distribution + "'");
         }
-        ConjunctiveQuery q = QueryPlanning.parse(query, CliException::usage);
-        MaintenancePlan plan = QueryPlanning.plan(q, semiring, Planner.Strategy.AUTO, CliException::usage);
+        ConjunctiveQuery q = query.parse(CliException::usage);
+        MaintenancePlan plan = query.plan(q, semiring, CliException::usage);
         String k = domain == null ? (d.equals("zipf") ? "fixed" : "growing") : domain.toLowerCase(Locale.ROOT);
         if (!k.equals("fixed") && !k.equals("growing")) {
             throw CliException.usage("--domain must be fixed or growing, got '" + domain + "'");
@@ -153,14 +145,17 @@ final class SoakCommand implements Callable<Integer> {
     private <T> int soak(MaintenancePlan plan, Semiring<T> s, boolean zipf, boolean growing) {
         PrintWriter out = spec.commandLine().getOut();
         SoakStream<T> stream = new SoakStream<>(plan.query(), s, inserts, zipf, growing, seed);
-        boolean temporary = checkpointDir == null;
-        Path dir;
-        try {
-            dir = temporary ? Files.createTempDirectory("flink-ivm-soak-") : checkpointDir;
-        } catch (IOException e) {
-            throw CliException.failure("cannot create a checkpoint directory: " + RunCommand.describe(e), e);
+        boolean temporary = flinkOptions.checkpointDir() == null;
+        Path dir = null;
+        if (temporary) {
+            try {
+                dir = Files.createTempDirectory("flink-ivm-soak-");
+            } catch (IOException e) {
+                throw CliException.failure("cannot create a checkpoint directory: " + RunCommand.describe(e), e);
+            }
         }
-        FlinkSettings flink = new FlinkSettings(state, parallelism, dir.toString(), checkpointInterval);
+        FlinkSettings settings = flinkOptions.settings();
+        FlinkSettings flink = temporary ? settings.withCheckpoints(dir.toString(), settings.checkpointInterval()) : settings;
         out.printf(Locale.ROOT, "flink-ivm soak: %s over %s (%s plan)%n", plan.query(), s.name(),
                 Converters.cliName(plan.kind()));
         out.printf(Locale.ROOT, "Data: %,d generated inserts, %s values of the free variables, seed %d%n", inserts,

@@ -1,13 +1,13 @@
 package io.flinkivm.examples.kafka;
 
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.cli.Converters;
-import io.flinkivm.examples.cli.QueryPlanning;
+import io.flinkivm.examples.cli.FlinkOptions;
+import io.flinkivm.examples.cli.OptionDefaults;
+import io.flinkivm.examples.cli.QueryTextOptions;
 import io.flinkivm.examples.jobs.FlinkSettings;
-import io.flinkivm.examples.jobs.StateBackendKind;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,12 +34,14 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Help.Visibility;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code kafka}: maintains a query over inserts read from Kafka and writes snapshots of the result to Kafka. */
-@Command(name = "kafka", sortOptions = false,
+@Command(name = "kafka", sortOptions = false, showDefaultValues = true, defaultValueProvider = KafkaCommand.Defaults.class,
         header = "Maintains a query over inserts read from Kafka and writes snapshots of the result to Kafka.",
         description = {"Runs a Flink job (embedded, in this process) that reads inserts from one topic, or from one"
                 + " topic per relation, maintains the query's result, and writes snapshots of it to the output"
@@ -132,9 +134,8 @@ public final class KafkaCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
     boolean help;
 
-    @Option(names = "--query", required = true, paramLabel = "QUERY",
-            description = {"The conjunctive query, e.g. 'Q(A,C) :- R(A,B), S(B,C)'."})
-    String query;
+    @Mixin
+    QueryTextOptions query;
 
     @Option(names = "--semiring", required = true, paramLabel = "SEMIRING",
             converter = Converters.SemiringConverter.class,
@@ -151,44 +152,36 @@ public final class KafkaCommand implements Callable<Integer> {
                     + " (unless --relation-topic is given)."})
     String inputTopic;
 
-    @Option(names = "--relation-topic", paramLabel = "RELATION=TOPIC",
+    @Option(names = "--relation-topic", paramLabel = "RELATION=TOPIC", showDefaultValue = Visibility.NEVER,
             description = {"A topic that carries one relation's inserts (values and payload only); repeat it for"
                     + " every relation of the query. Excludes --input-topic."})
     List<String> relationTopics = new ArrayList<>();
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "csv",
             converter = FormatConverter.class,
-            description = {"Input records: csv or json (see Record formats). Default: ${DEFAULT-VALUE}."})
+            description = {"Input records: csv or json (see Record formats)."})
     RecordFormat format;
 
     @Option(names = "--output-topic", paramLabel = "TOPIC", defaultValue = "ivm-results",
-            description = {"Where the snapshots of the result go. Default: ${DEFAULT-VALUE}."})
+            description = {"Where the snapshots of the result go."})
     String outputTopic;
 
     @Option(names = "--dead-letter-topic", paramLabel = "TOPIC", defaultValue = "ivm-dead-letters",
-            description = {"Where malformed records go. Default: ${DEFAULT-VALUE}."})
+            description = {"Where malformed records go."})
     String deadLetterTopic;
 
     @Option(names = "--snapshot-every", paramLabel = "N", defaultValue = "0",
             description = {"Also write a snapshot every N accepted inserts; 0: only at the end of a --bounded"
-                    + " input and on control records. Default: ${DEFAULT-VALUE}."})
+                    + " input and on control records."})
     long snapshotEvery;
 
-    @Option(names = "--checkpoint-interval", paramLabel = "MS", defaultValue = "1000",
-            description = {"Milliseconds between Flink checkpoints; with exactly-once also the delay before"
-                    + " results become visible. 0 turns checkpoints off (at-least-once only)."
-                    + " Default: ${DEFAULT-VALUE}."})
-    long checkpointInterval;
-
-    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
-            description = {"Where checkpoints are stored (a directory or a file system URI). Default: the"
-                    + " job manager's memory."})
-    String checkpointDir;
+    @Mixin
+    FlinkOptions flinkOptions;
 
     @Option(names = "--delivery", paramLabel = "GUARANTEE", defaultValue = "exactly-once",
             converter = DeliveryConverter.class,
             description = {"exactly-once (Kafka transactions, read with isolation.level=read_committed) or"
-                    + " at-least-once. Default: ${DEFAULT-VALUE}."})
+                    + " at-least-once."})
     Delivery delivery;
 
     @Option(names = "--bounded",
@@ -197,22 +190,12 @@ public final class KafkaCommand implements Callable<Integer> {
     boolean bounded;
 
     @Option(names = "--group-id", paramLabel = "ID", defaultValue = "flink-ivm",
-            description = {"Kafka consumer group; also names the sinks' transactional ids. Default: ${DEFAULT-VALUE}."})
+            description = {"Kafka consumer group; also names the sinks' transactional ids."})
     String groupId;
-
-    @Option(names = "--parallelism", paramLabel = "P", defaultValue = "1",
-            description = {"Parallelism of the source, the view operators and, where the query allows, the result"
-                    + " sink (flink-ivm's ingest always runs at 1). Default: ${DEFAULT-VALUE}."})
-    int parallelism;
-
-    @Option(names = "--state", paramLabel = "BACKEND", defaultValue = "heap",
-            converter = Converters.StateConverter.class,
-            description = {"Flink state backend: heap or rocksdb. Default: ${DEFAULT-VALUE}."})
-    StateBackendKind state;
 
     @Option(names = "--restart-attempts", paramLabel = "N", defaultValue = "3",
             description = {"Restarts from the last checkpoint after a failure, 1 s apart, before the command"
-                    + " gives up; 0: fail at once. Default: ${DEFAULT-VALUE}."})
+                    + " gives up; 0: fail at once."})
     int restartAttempts;
 
     @Option(names = "--fail-once-after", paramLabel = "N", defaultValue = "0", hidden = true,
@@ -222,15 +205,29 @@ public final class KafkaCommand implements Callable<Integer> {
 
     static final String DEFAULT_INPUT_TOPIC = "ivm-inserts";
 
-    @Override
-    public Integer call() {
-        ConjunctiveQuery q = parseQuery();
-        MaintenancePlan plan = plan(q);
-        KafkaPipeline.Settings settings = settings(q);
-        return execute(plan, settings, semiring);
+    /**
+     * The command's own defaults. Exactly-once output becomes visible at each checkpoint: a checkpoint every
+     * second. Parallelism 1: a control record ends the epoch of the one ingest subtask that reads it, so above
+     * the input's partition count (a rebalance deals records to the other subtasks) a control record's snapshot
+     * waits for the other subtasks; give --parallelism up to the number of partitions.
+     */
+    static final class Defaults extends OptionDefaults {
+        Defaults() {
+            super(Map.of("--checkpoint-interval", "1 s", "--parallelism", "1"));
+        }
     }
 
-    private <T> int execute(MaintenancePlan plan, KafkaPipeline.Settings settings, Semiring<T> k) {
+    @Override
+    public Integer call() {
+        ConjunctiveQuery q = query.parse(this::usage);
+        MaintenancePlan plan = query.plan(q, semiring, this::usage);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flinkConfiguration());
+        KafkaPipeline.Settings settings = settings(q, env.getParallelism());
+        return execute(env, plan, settings, semiring);
+    }
+
+    private <T> int execute(StreamExecutionEnvironment env, MaintenancePlan plan, KafkaPipeline.Settings settings,
+            Semiring<T> k) {
         KafkaPipeline.Settings s = settings;
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -256,7 +253,6 @@ public final class KafkaCommand implements Callable<Integer> {
             err.println("note: with --snapshot-every 0 an unbounded job writes a snapshot only on control records");
             err.flush();
         }
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flinkConfiguration());
         KafkaPipeline.build(env, s, plan, k);
         long start = System.nanoTime();
         JobExecutionResult result;
@@ -291,16 +287,8 @@ public final class KafkaCommand implements Callable<Integer> {
         return String.join(", ", parts);
     }
 
-    private ConjunctiveQuery parseQuery() {
-        return QueryPlanning.parse(query, this::usage);
-    }
-
-    private MaintenancePlan plan(ConjunctiveQuery q) {
-        return QueryPlanning.plan(q, semiring, Planner.Strategy.AUTO, this::usage);
-    }
-
-    /** Checks the options against each other and the query. */
-    private KafkaPipeline.Settings settings(ConjunctiveQuery q) {
+    /** Checks the options against each other and the query; {@code parallelism} is the job's. */
+    private KafkaPipeline.Settings settings(ConjunctiveQuery q, int parallelism) {
         requireText(bootstrap, "--kafka-bootstrap");
         requireText(outputTopic, "--output-topic");
         requireText(deadLetterTopic, "--dead-letter-topic");
@@ -324,15 +312,9 @@ public final class KafkaCommand implements Callable<Integer> {
         if (snapshotEvery < 0) {
             throw usage("--snapshot-every must be >= 0, got " + snapshotEvery);
         }
-        if (checkpointInterval < 0) {
-            throw usage("--checkpoint-interval must be >= 0, got " + checkpointInterval);
-        }
-        if (checkpointInterval == 0 && delivery == Delivery.EXACTLY_ONCE) {
+        if (flinkOptions.checkpointsOff() && delivery == Delivery.EXACTLY_ONCE) {
             throw usage("--delivery exactly-once commits on checkpoints and needs --checkpoint-interval > 0;"
                     + " use --delivery at-least-once to run without checkpoints");
-        }
-        if (parallelism < 1) {
-            throw usage("--parallelism must be >= 1, got " + parallelism);
         }
         if (failOnceAfter < 0) {
             throw usage("--fail-once-after must be >= 0, got " + failOnceAfter);
@@ -435,9 +417,7 @@ public final class KafkaCommand implements Callable<Integer> {
 
     /** The Flink settings of the options ({@link FlinkSettings#configuration()}), with this command's restarts. */
     private Configuration flinkConfiguration() {
-        boolean checkpoints = checkpointInterval > 0;
-        Configuration c = new FlinkSettings(state, parallelism, checkpoints ? checkpointDir : null,
-                checkpoints ? Duration.ofMillis(checkpointInterval) : null).configuration();
+        Configuration c = flinkOptions.settings(this::usage).configuration();
         if (restartAttempts == 0) {
             c.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         } else {

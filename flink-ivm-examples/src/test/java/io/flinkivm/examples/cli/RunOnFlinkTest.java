@@ -175,7 +175,7 @@ class RunOnFlinkTest {
         assertThat(state.exitCode()).isEqualTo(2);
         assertThat(state.err()).contains("--state", "unknown value 'memory'", "heap, rocksdb");
         assertThat(parallelism.exitCode()).isEqualTo(2);
-        assertThat(parallelism.err()).contains("--parallelism must be at least 1");
+        assertThat(parallelism.err()).contains("--parallelism': the parallelism must be at least 1, got 0");
         assertThat(interval.exitCode()).isEqualTo(2);
         assertThat(interval.err()).contains("not a duration: 'soon'");
     }

@@ -25,7 +25,7 @@ class KafkaCommandTest {
                 "--snapshot-every", "--checkpoint-interval", "--checkpoint-dir", "--delivery", "--bounded", "--group-id",
                 "--parallelism", "--state", "--restart-attempts",
                 "Default: ivm-inserts", "Default: ivm-results", "Default: ivm-dead-letters", "Default: csv",
-                "Default: exactly-once", "Default: 1000", "Default: flink-ivm", "Default: heap",
+                "Default: exactly-once", "Default: 1 s", "Default: flink-ivm",
                 "relation,value1,...,valueK[,payload]", "#snapshot", "{\"control\":\"snapshot\"}",
                 "topic-partition@offset", "isolation.level=read_committed", "Exit codes:");
         assertThat(r.out().lines()).allSatisfy(line -> assertThat(line.length()).as(line).isLessThanOrEqualTo(80));
@@ -57,10 +57,11 @@ class KafkaCommandTest {
         "--delivery twice                                                | expected one of: exactly-once, at-least-once",
         "--state disk                                                    | expected one of: heap, rocksdb",
         "--checkpoint-interval 0                                         | needs --checkpoint-interval > 0",
-        "--checkpoint-interval -5 --delivery at-least-once               | --checkpoint-interval must be >= 0",
+        "--checkpoint-interval -5 --delivery at-least-once               | --checkpoint-interval': the duration must not be negative",
         "--output-topic x --dead-letter-topic x                          | give them different topics",
         "--input-topic x --output-topic x                                | topic 'x' is both an input and an output topic",
-        "--parallelism 0                                                 | --parallelism must be >= 1",
+        "--parallelism 0                                                 | --parallelism': the parallelism must be at least 1",
+        "--checkpoint-interval 0 --delivery at-least-once --checkpoint-dir /tmp/c | --checkpoint-interval 0 turns them off",
         "--snapshot-every -1                                             | --snapshot-every must be >= 0",
         "--restart-attempts -1                                           | --restart-attempts must be >= 0",
         "--query Q(A):-R(A                                               | invalid query",
@@ -82,6 +83,10 @@ class KafkaCommandTest {
         CliRun bootstrap = CliRun.of("kafka", "--query", QUERY, "--semiring", "natural");
         assertThat(bootstrap.exitCode()).isEqualTo(2);
         assertThat(bootstrap.err()).contains("Missing required option: '--kafka-bootstrap=HOST:PORT'");
+
+        CliRun query = CliRun.of("kafka", "--semiring", "natural", "--kafka-bootstrap", "h:1");
+        assertThat(query.exitCode()).isEqualTo(2);
+        assertThat(query.err()).contains("Missing required option: '--query=QUERY'", "Try 'flink-ivm kafka --help'");
 
         CliRun group = run("--group-id", " ");
         assertThat(group.exitCode()).isEqualTo(2);
