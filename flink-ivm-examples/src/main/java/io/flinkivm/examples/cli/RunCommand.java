@@ -358,8 +358,9 @@ final class RunCommand implements Callable<Integer> {
         try {
             ivm.insert(relation, tuple, payload);
         } catch (ArithmeticException e) {
+            // Every in-memory engine rolls a failed insert back completely (EngineAtomicityTest).
             throw new RejectedLineException("payload overflow: " + e.getMessage()
-                    + "; the insert was rejected, but views it reached before the overflow may include it");
+                    + "; the insert was rejected and rolled back: no view holds any of it");
         } catch (IllegalArgumentException e) {
             throw new RejectedLineException(e.getMessage());
         }

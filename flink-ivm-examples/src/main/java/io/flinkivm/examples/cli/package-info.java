@@ -1,6 +1,11 @@
 /**
- * The {@code flink-ivm} command line: {@code explain} prints a query's maintenance plan, {@code run}
- * maintains a query over a CSV file of inserts (on Flink or in memory), {@code example} runs a built-in
- * example job. {@link io.flinkivm.examples.cli.Main} registers the subcommands.
+ * The {@code flink-ivm} command line ({@link io.flinkivm.examples.cli.Main} registers the subcommands):
+ * {@code explain} prints a query's classification and plan, {@code run} maintains a query over a CSV file
+ * (on Flink or in memory), {@code example} runs a built-in example job, {@code kafka} maintains a query from
+ * Kafka to Kafka ({@link io.flinkivm.examples.kafka}), {@code bench} measures flink-ivm against its peers
+ * ({@link io.flinkivm.examples.bench}), {@code soak} runs a long stream with checkpoints
+ * ({@link io.flinkivm.examples.soak}). The options several commands share are declared once here
+ * ({@link io.flinkivm.examples.cli.FlinkOptions}, {@link io.flinkivm.examples.cli.QueryTextOptions}), as
+ * are the converters and the logging level.
  */
 package io.flinkivm.examples.cli;

@@ -105,8 +105,8 @@ class RunCommandTest {
                 "4,unparsable natural payload: not a natural number: 'x',\"S,b,c,x\"",
                 "5,bad quoting: the quote that opens field 3 at column 5 is never closed (a quoted field cannot span lines),"
                         + "\"S,b,\"\"c,1\"",
-                "7,\"payload overflow: natural-number overflow: 2 + 9223372036854775807 exceeds 64 bits; the insert was"
-                        + " rejected, but views it reached before the overflow may include it\",\"R,a,b,9223372036854775807\"",
+                "7,payload overflow: natural-number overflow: 2 + 9223372036854775807 exceeds 64 bits; the insert was"
+                        + " rejected and rolled back: no view holds any of it,\"R,a,b,9223372036854775807\"",
                 "8,\"bad quoting: quote at column 6 inside unquoted field 3; put the whole field in quotes and write \"\"\"\""
                         + " for the quote\",\"S,b,c\"\"d,1\"");
     }
