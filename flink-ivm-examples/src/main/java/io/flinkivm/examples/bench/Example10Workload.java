@@ -35,7 +35,7 @@ final class Example10Workload implements Workload {
     public String describe(int n) {
         return "inserts spread uniformly over R1..R5, payloads uniform in 1.." + MAX_PAYLOAD + "; |A| = |B| = |C| = ⌈√n⌉"
                 + " (" + GeneratedStream.keyDomain(n) + " at n = " + n + "), |D| = " + D_VALUES
-                + ", |E| = |F| = |G| = |H| = " + EFGH_VALUES + "; zipf: A and C Zipf(s = " + ZipfSampler.DEFAULT_EXPONENT + "), the rest uniform";
+                + ", |E| = |F| = |G| = |H| = " + EFGH_VALUES + "; zipf: A and C Zipf(s = " + Distribution.ZIPF_EXPONENT + "), the rest uniform";
     }
 
     @Override

@@ -1,13 +1,14 @@
 package io.flinkivm.examples.bench;
 
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.examples.jobs.KeyDistribution;
 import java.util.Random;
 
 /**
  * The scaffolding the generated workloads share: a {@link Random} seeded from the workload's
  * constants, the size and the distribution; a pool of boxed values {@code 0..} (one {@link Long} per
  * distinct value in the whole stream); the draw of a skewable key (uniform, or Zipf with
- * {@link ZipfSampler#DEFAULT_EXPONENT} over rank 0 = the hottest); and the arrays of an
+ * {@link Distribution#ZIPF_EXPONENT} over rank 0 = the hottest); and the arrays of an
  * {@link InsertStream}, filled by {@link #add}. Each draw takes the same numbers from the random as
  * the workload's own loop did, so the streams stay the same for the same arguments.
  */
@@ -16,7 +17,7 @@ final class GeneratedStream {
     final Random random;
     private final int keys;
     private final Long[] pool;
-    private final ZipfSampler zipf;
+    private final KeyDistribution zipf;
     private final String[] relations;
     private final Tuple[] tuples;
     private final Long[] payloads;
@@ -41,7 +42,7 @@ final class GeneratedStream {
         for (int i = 0; i < pool.length; i++) {
             pool[i] = (long) i;
         }
-        this.zipf = distribution == Distribution.ZIPF ? new ZipfSampler(keys, ZipfSampler.DEFAULT_EXPONENT) : null;
+        this.zipf = distribution == Distribution.ZIPF ? new KeyDistribution(keys, Distribution.ZIPF_EXPONENT) : null;
         this.relations = new String[n];
         this.tuples = new Tuple[n];
         this.payloads = new Long[n];
@@ -61,7 +62,7 @@ final class GeneratedStream {
 
     /** A skewable key: uniform over the key domain, or Zipf-distributed for {@link Distribution#ZIPF}. */
     Long skewedKey() {
-        return pool[zipf == null ? random.nextInt(keys) : zipf.sample(random)];
+        return pool[zipf == null ? random.nextInt(keys) : zipf.sample(random.nextDouble())];
     }
 
     /** A key uniform over the key domain, whatever the distribution. */

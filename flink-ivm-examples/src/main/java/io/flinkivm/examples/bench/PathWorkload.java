@@ -27,7 +27,7 @@ final class PathWorkload implements Workload {
     public String describe(int n) {
         return "not p-hierarchical; inserts spread uniformly over R and S, payloads uniform in 1.." + MAX_PAYLOAD
                 + "; |A| = |B| = |C| = ⌈√n⌉ (" + GeneratedStream.keyDomain(n) + " at n = " + n + "); zipf: B Zipf(s = "
-                + ZipfSampler.DEFAULT_EXPONENT + "), A and C uniform";
+                + Distribution.ZIPF_EXPONENT + "), A and C uniform";
     }
 
     @Override

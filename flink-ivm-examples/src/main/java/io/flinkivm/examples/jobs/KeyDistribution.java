@@ -5,7 +5,11 @@ import java.io.Serializable;
 /**
  * Which of {@code size} keys a generated value takes: uniform (skew 0) or Zipf with exponent
  * {@code skew}, where key rank k (from 0) has probability proportional to 1/(k+1)^skew, so rank 0
- * is the hottest. Sampling inverts the cumulative distribution (a binary search), built on first use.
+ * is the hottest. Sampling inverts the cumulative distribution (a binary search over {@code size}
+ * doubles, built on first use) at a uniform draw, so a stream generator that derives the draw from its
+ * seed and the record's index produces any record on its own. The one Zipf sampler of the module: the
+ * example jobs, the soak and the bench's streams use it. (commons-math3's {@code ZipfDistribution}
+ * samples from its own generator, and its inverse CDF costs O(size) per probe.)
  */
 public final class KeyDistribution implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -35,6 +39,18 @@ public final class KeyDistribution implements Serializable {
 
     public double skew() {
         return skew;
+    }
+
+    /** The probability of key rank {@code k}, in [0, size). */
+    public double probability(int k) {
+        if (k < 0 || k >= size) {
+            throw new IllegalArgumentException("rank must be in [0, " + size + "), got " + k);
+        }
+        if (skew == 0) {
+            return 1.0 / size;
+        }
+        double[] c = cdf();
+        return k == 0 ? c[0] : c[k] - c[k - 1];
     }
 
     /** The key rank, in [0, size), for a uniform draw {@code u} in [0, 1). */

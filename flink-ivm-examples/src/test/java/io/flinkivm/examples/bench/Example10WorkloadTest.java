@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.examples.jobs.KeyDistribution;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class Example10WorkloadTest {
@@ -61,25 +61,7 @@ class Example10WorkloadTest {
                 }
             }
         }
-        double expected = new ZipfSampler(GeneratedStream.keyDomain(n), ZipfSampler.DEFAULT_EXPONENT).probability(0);
+        double expected = new KeyDistribution(GeneratedStream.keyDomain(n), Distribution.ZIPF_EXPONENT).probability(0);
         assertThat((double) hot / total).isCloseTo(expected, org.assertj.core.data.Offset.offset(0.02));
-    }
-
-    @Test
-    void zipfSamplerFollowsItsDistribution() {
-        ZipfSampler z = new ZipfSampler(100, 1.1);
-        Random r = new Random(1);
-        int[] counts = new int[100];
-        for (int i = 0; i < 200_000; i++) {
-            counts[z.sample(r)]++;
-        }
-        double total = 0;
-        for (int i = 0; i < 100; i++) {
-            total += z.probability(i);
-        }
-        assertThat(total).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(counts[0] / 200_000.0).isCloseTo(z.probability(0), org.assertj.core.data.Offset.offset(0.005));
-        assertThat(counts[9] / 200_000.0).isCloseTo(z.probability(9), org.assertj.core.data.Offset.offset(0.003));
-        assertThat(z.probability(0) / z.probability(1)).isCloseTo(Math.pow(2, 1.1), org.assertj.core.data.Offset.offset(1e-9));
     }
 }
