@@ -34,21 +34,21 @@ final class CoreSuite implements Suite {
     static final int WARM_UP_SIZE = 10_000;
 
     private final List<Workload> workloads;
-    private final List<CoreEngineSystem> systems;
+    private final List<CoreSystem> systems;
 
-    CoreSuite(List<Workload> workloads, List<CoreEngineSystem> systems) {
+    CoreSuite(List<Workload> workloads, List<CoreSystem> systems) {
         this.workloads = List.copyOf(workloads);
         this.systems = List.copyOf(systems);
     }
 
-    CoreSuite(Workload workload, List<CoreEngineSystem> systems) {
+    CoreSuite(Workload workload, List<CoreSystem> systems) {
         this(List.of(workload), systems);
     }
 
     static CoreSuite defaults() {
         return new CoreSuite(Workloads.all(), List.of(CoreEngineSystem.pHierarchical(),
                 CoreEngineSystem.ablation().upTo(PEER_MAX_SIZE), CoreEngineSystem.fallback().upTo(PEER_MAX_SIZE),
-                CoreEngineSystem.hashMap()));
+                new HashMapPeer()));
     }
 
     @Override
@@ -64,13 +64,13 @@ final class CoreSuite implements Suite {
     private List<Measurement> run(Harness harness, BenchSettings settings, Workload workload, boolean warmUp) throws Exception {
         PrintWriter out = harness.out();
         List<Integer> sizes = settings.sizesOr(SIZES, QUICK_SIZES);
-        List<CoreEngineSystem> mineSystems = systems.stream().filter(s -> settings.runs(s) && s.appliesTo(workload)).toList();
+        List<CoreSystem> mineSystems = systems.stream().filter(s -> settings.runs(s) && s.appliesTo(workload)).toList();
         if (mineSystems.isEmpty()) {
             return List.of();
         }
         out.println("== suite core (Core II): ns per insert of the core engines, " + workload.name() + " " + workload.query());
         out.println("   stream: " + workload.describe(sizes.get(sizes.size() - 1)) + "; seed " + settings.seed());
-        for (CoreEngineSystem s : systems) {
+        for (CoreSystem s : systems) {
             if (!settings.runs(s)) {
                 continue;
             }
@@ -90,22 +90,22 @@ final class CoreSuite implements Suite {
             }
         }
         List<Measurement> mine = new ArrayList<>();
-        Map<String, CoreEngineSystem.OperationCount> counted = new HashMap<>();
+        Map<String, CoreSystem.OperationCount> counted = new HashMap<>();
         for (Distribution d : workload.distributions(settings.distributions())) {
             CapSkips skips = new CapSkips();
             for (int n : sizes) {
-                List<CoreEngineSystem> here = mineSystems.stream().filter(s -> n <= s.maxSize() && n <= workload.maxSize()
+                List<CoreSystem> here = mineSystems.stream().filter(s -> n <= s.maxSize() && n <= workload.maxSize()
                         && !skips.skips(s, workload, d, n, out)).toList();
-                // hash-map is a peer: alone it has nothing to be compared with (path at 10^7).
-                boolean onlyPeer = here.stream().allMatch(s -> s.name().equals("hash-map"))
-                        && mineSystems.stream().anyMatch(s -> !s.name().equals("hash-map"));
+                // The peer alone has nothing to be compared with (path at 10^7).
+                boolean onlyPeer = here.stream().allMatch(s -> s.role() == CoreSystem.Role.PEER)
+                        && mineSystems.stream().anyMatch(s -> s.role() != CoreSystem.Role.PEER);
                 if (here.isEmpty() || onlyPeer) {
                     continue;
                 }
                 InsertStream stream = workload.generate(n, d, settings.seed());
-                for (CoreEngineSystem s : here) {
-                    Duration cap = s.name().equals("p-hierarchical") || s.name().equals("hash-map")
-                            ? settings.coreCap().multipliedBy(SUBJECT_CAP_FACTOR) : settings.coreCap();
+                for (CoreSystem s : here) {
+                    Duration cap = s.role() == CoreSystem.Role.ALTERNATIVE ? settings.coreCap()
+                            : settings.coreCap().multipliedBy(SUBJECT_CAP_FACTOR);
                     Harness.Outcome o = harness.measure(s, workload, stream, n >= 10_000_000 ? 1 : settings.coreReps(), cap);
                     RunResult r = o.last();
                     skips.record(s, n, r);
@@ -115,11 +115,11 @@ final class CoreSuite implements Suite {
                         m = m.withNote((m.note().isEmpty() ? "" : m.note() + "; ") + r.resultSize() + " result tuples");
                     }
                     boolean lastForSystem = n == largestAtMost(sizes, Math.min(s.maxSize(), workload.maxSize()));
-                    CoreEngineSystem.Enumeration e = lastForSystem && r.completed() ? s.measureEnumeration() : null;
+                    CoreSystem.Enumeration e = lastForSystem && r.completed() ? s.measureEnumeration() : null;
                     // The timed engine is released before the counting run builds its own.
                     s.releaseEngine();
                     // A capped run is not counted: its counting run would take the cap again.
-                    CoreEngineSystem.OperationCount ops = n <= settings.countUpTo() && r.completed()
+                    CoreSystem.OperationCount ops = n <= settings.countUpTo() && r.completed()
                             ? s.countOperations(workload, stream, r.processed()) : null;
                     if (ops != null) {
                         m = m.withStateOps(ops.perInsert());
@@ -140,7 +140,7 @@ final class CoreSuite implements Suite {
             }
         }
         summary(out, workload, mine, mineSystems);
-        stateOperations(out, mine, counted);
+        stateOperations(out, mine, counted, peerName(mineSystems));
         harness.plot();
         return mine;
     }
@@ -153,7 +153,8 @@ final class CoreSuite implements Suite {
      * The table of state operations per insert from the counting runs, by role of the state, next to
      * the timed ns per insert, with the time per operation against the hash-map peer's time per upsert.
      */
-    private static void stateOperations(PrintWriter out, List<Measurement> all, Map<String, CoreEngineSystem.OperationCount> counted) {
+    private static void stateOperations(PrintWriter out, List<Measurement> all, Map<String, CoreSystem.OperationCount> counted,
+            String peer) {
         List<Measurement> ms = all.stream().filter(m -> m.isInsert() && counted.containsKey(key(m))
                 && counted.get(key(m)).counts() != null).toList();
         if (ms.isEmpty()) {
@@ -168,7 +169,7 @@ final class CoreSuite implements Suite {
         out.printf(Locale.ROOT, format, "query", "distrib.", "n", "system", "ops/ins", "reads", "writes", "join-v", "root-v",
                 "bool-j", "delta-j", "result", "deltas", "ns/insert (cpu)", "ns/op (cpu)", "hash-map/ups", "op/ups (cpu)");
         for (Measurement m : ms) {
-            CoreEngineSystem.OperationCount c = counted.get(key(m));
+            CoreSystem.OperationCount c = counted.get(key(m));
             StateCounts k = c.counts();
             double opsPerInsert = c.perInsert();
             // Per operation over the inserts actually run: a capped run's bound is its time ÷ n, not ÷ what it applied.
@@ -176,11 +177,12 @@ final class CoreSuite implements Suite {
             double ns = m.nsPerInsert().value() * scale;
             boolean cpuKnown = m.cpuNsPerInsert().kind() != Bounded.Kind.UNKNOWN;
             double cpu = m.cpuNsPerInsert().value() * scale;
-            Measurement peer = Report.find(all, "hash-map", m.distribution(), m.n());
-            String peerNs = peer == null ? "n/a" : peer.nsPerInsert().format() + " (" + peer.cpuNsPerInsert().format() + ")";
-            String ratio = peer == null ? "n/a" : Bounded.number(ns / peer.nsPerInsert().value()) + " ("
-                    + (cpuKnown && peer.cpuNsPerInsert().kind() != Bounded.Kind.UNKNOWN
-                            ? Bounded.number(cpu / peer.cpuNsPerInsert().value()) : "n/a") + ")";
+            Measurement peerRun = peer == null ? null : Report.find(all, peer, m.distribution(), m.n());
+            String peerNs = peerRun == null ? "n/a"
+                    : peerRun.nsPerInsert().format() + " (" + peerRun.cpuNsPerInsert().format() + ")";
+            String ratio = peerRun == null ? "n/a" : Bounded.number(ns / peerRun.nsPerInsert().value()) + " ("
+                    + (cpuKnown && peerRun.cpuNsPerInsert().kind() != Bounded.Kind.UNKNOWN
+                            ? Bounded.number(cpu / peerRun.cpuNsPerInsert().value()) : "n/a") + ")";
             out.printf(Locale.ROOT, format, m.query(), m.distribution(), m.n(), m.system(), Bounded.number(opsPerInsert),
                     perInsert(c, k.reads()), perInsert(c, k.writes()), perInsert(c, k.operations(Role.JOIN_VIEW)),
                     perInsert(c, k.operations(Role.ROOT_VIEW)), perInsert(c, k.operations(Role.BOOLEAN_JOIN)),
@@ -193,8 +195,18 @@ final class CoreSuite implements Suite {
         out.flush();
     }
 
-    private static String perInsert(CoreEngineSystem.OperationCount c, long count) {
+    private static String perInsert(CoreSystem.OperationCount c, long count) {
         return Bounded.number(c.perInsert(count));
+    }
+
+    /** The name of the peer among {@code systems}, or null. */
+    private static String peerName(List<CoreSystem> systems) {
+        for (CoreSystem s : systems) {
+            if (s.role() == CoreSystem.Role.PEER) {
+                return s.name();
+            }
+        }
+        return null;
     }
 
     private static int largestAtMost(List<Integer> sizes, int max) {
@@ -207,8 +219,8 @@ final class CoreSuite implements Suite {
         return best;
     }
 
-    private static List<Measurement> recordEnumeration(Harness harness, Workload w, InsertStream stream, CoreEngineSystem s,
-            CoreEngineSystem.Enumeration e) throws java.io.IOException {
+    private static List<Measurement> recordEnumeration(Harness harness, Workload w, InsertStream stream, CoreSystem s,
+            CoreSystem.Enumeration e) throws java.io.IOException {
         String dist = stream.distribution().label();
         Measurement engine = enumerationRow(w, s.name(), dist, stream.size(), e.engineNsPerTuple(), e.engineCpuNsPerTuple(),
                 e.tuples(), "full result with payload recovery, " + e.tuples() + " tuples");
@@ -227,15 +239,15 @@ final class CoreSuite implements Suite {
                 nsPerTuple * tuples / 1e9, 1, note, Measurement.ENUMERATE);
     }
 
-    private void summary(PrintWriter out, Workload workload, List<Measurement> all, List<CoreEngineSystem> mineSystems) {
+    private void summary(PrintWriter out, Workload workload, List<Measurement> all, List<CoreSystem> mineSystems) {
         List<Measurement> ms = all.stream().filter(Measurement::isInsert).toList();
         out.println();
         out.println("Core II — " + workload.name() + ", ns per insert (median wall time; cpu: this thread's CPU time plus GC"
                 + " time), state in entries:");
         Report.table(out, all);
         for (int i = 1; i < mineSystems.size(); i++) {
-            CoreEngineSystem s = mineSystems.get(i);
-            if (s.isHashMap()) {
+            CoreSystem s = mineSystems.get(i);
+            if (s.role() == CoreSystem.Role.PEER) {
                 // How many single hash-map updates one insert of the engine costs, n by n: flat if the
                 // engine grows like the memory hierarchy does.
                 Report.ratios(out, ms, mineSystems.get(0).name(), s.name(), Report.Metric.NS_PER_INSERT);

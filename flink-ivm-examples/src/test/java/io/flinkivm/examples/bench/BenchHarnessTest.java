@@ -27,7 +27,7 @@ class BenchHarnessTest {
     void writesOneCsvRowPerSystemDistributionAndSize() throws Exception {
         Workload w = new Example10Workload();
         List<Suite> suites = List.of(
-                new CoreSuite(w, List.of(CoreEngineSystem.pHierarchical(), CoreEngineSystem.hashMap())),
+                new CoreSuite(w, List.of(CoreEngineSystem.pHierarchical(), new HashMapPeer())),
                 new FlinkSuite(w, List.of(new FlinkIvmSystem("hashmap"), new FlinkIvmSystem("rocksdb"), new FlinkSqlSystem(),
                         FlinkSqlSystem.onRocksDb(), new TrivialKeyedSystem())));
         BenchSettings settings = new BenchSettings(false, 7, 1, 1, Duration.ofSeconds(60), Duration.ofSeconds(120),
@@ -120,7 +120,7 @@ class BenchHarnessTest {
     void theCoreSuiteReportsStateOperationsPerInsertFromACountingRun() throws Exception {
         Workload w = new Example10Workload();
         List<Suite> suites = List.of(new CoreSuite(w, List.of(CoreEngineSystem.pHierarchical(), CoreEngineSystem.fallback(),
-                CoreEngineSystem.hashMap())));
+                new HashMapPeer())));
         BenchSettings settings = new BenchSettings(false, 7, 1, 1, Duration.ofSeconds(60), Duration.ofSeconds(120),
                 List.of(300, 3_000), List.of(Distribution.UNIFORM), false);
         StringWriter printed = new StringWriter();
