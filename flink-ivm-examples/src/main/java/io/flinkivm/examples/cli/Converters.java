@@ -71,6 +71,13 @@ public final class Converters {
         }
     }
 
+    /** An output mode: snapshot or changelog. */
+    public static final class OutputModeConverter extends EnumConverter<io.flinkivm.flink.OutputMode> {
+        public OutputModeConverter() {
+            super(io.flinkivm.flink.OutputMode.class);
+        }
+    }
+
     /** A state backend: heap or rocksdb. */
     public static final class StateConverter extends EnumConverter<StateBackendKind> {
         StateConverter() {

@@ -165,4 +165,19 @@ final class Json {
         }
         return out.toString();
     }
+
+    /** A JSON array of strings. */
+    static String stringArray(List<String> values) {
+        StringWriter out = new StringWriter(64);
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+            g.writeStartArray();
+            for (String v : values) {
+                g.writeString(v);
+            }
+            g.writeEndArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing JSON to a string", e);
+        }
+        return out.toString();
+    }
 }

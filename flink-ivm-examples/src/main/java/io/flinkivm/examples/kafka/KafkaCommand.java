@@ -8,6 +8,7 @@ import io.flinkivm.examples.cli.FlinkOptions;
 import io.flinkivm.examples.cli.OptionDefaults;
 import io.flinkivm.examples.cli.QueryTextOptions;
 import io.flinkivm.examples.jobs.FlinkSettings;
+import io.flinkivm.flink.OutputMode;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,13 +33,13 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Visibility;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code kafka}: maintains a query over inserts read from Kafka and writes snapshots of the result to Kafka. */
 @Command(name = "kafka", sortOptions = false, showDefaultValues = true, defaultValueProvider = KafkaCommand.Defaults.class,
@@ -64,6 +65,16 @@ import picocli.CommandLine.Spec;
             "  semiring's one), in the semiring's text form: natural 3, boolean true,",
             "  min-plus 2.5 or inf, provenance 2*x*y, ... A control record asks for a",
             "  snapshot of the result after every insert read before it.",
+            "",
+            "  Results, --output-mode snapshot (the default), keyed by the snapshot id:",
+            "      {\"type\":\"row\",\"snapshot\":N,\"inserts\":N,\"prefixExact\":true,\"values\":[...],\"payload\":\"...\"}",
+            "      {\"type\":\"end\",\"snapshot\":N,...,\"rows\":R,\"parts\":P,\"columns\":[...]}",
+            "  Results, --output-mode changelog: an upsert topic, one record per changed result",
+            "  tuple and trigger, keyed by the tuple (a JSON array of its values as text):",
+            "      key [\"a1\",\"c1\"]  value {\"payload\":\"6\",\"kind\":\"+I\",\"trigger\":N,\"prefixExact\":true}",
+            "  kind +I (new) or +U (changed); a tuple that left the result (only the fallback",
+            "  over a semiring that is not positive) is a tombstone (null value). The last",
+            "  value per key is the result; a compacted topic keeps just that.",
             "",
             "  Dead letters (--dead-letter-topic), keyed by origin:",
             "      {\"origin\":\"topic-partition@offset\",\"reason\":\"...\",\"record\":\"...\"}",
@@ -163,8 +174,17 @@ public final class KafkaCommand implements Callable<Integer> {
     RecordFormat format;
 
     @Option(names = "--output-topic", paramLabel = "TOPIC", defaultValue = "ivm-results",
-            description = {"Where the snapshots of the result go."})
+            description = {"Where the snapshots of the result go (with --output-mode changelog: the changes,"
+                    + " keyed by the result tuple; a topic this command creates is then compacted)."})
     String outputTopic;
+
+    @Option(names = "--output-mode", paramLabel = "MODE", defaultValue = "snapshot",
+            converter = Converters.OutputModeConverter.class,
+            description = {"snapshot: every trigger writes the whole result, rows then end markers, keyed by the"
+                    + " snapshot id; changelog: every trigger writes only the result tuples whose payload changed"
+                    + " since the previous one, as an upsert topic keyed by the result tuple (the last value per key"
+                    + " is the result; see Record formats)."})
+    OutputMode outputMode;
 
     @Option(names = "--dead-letter-topic", paramLabel = "TOPIC", defaultValue = "ivm-dead-letters",
             description = {"Where malformed records go."})
@@ -323,7 +343,8 @@ public final class KafkaCommand implements Callable<Integer> {
             throw usage("--restart-attempts must be >= 0, got " + restartAttempts);
         }
         return new KafkaPipeline.Settings(bootstrap.trim(), inputs, topicRelations, format, outputTopic,
-                deadLetterTopic, delivery.guarantee, groupId, bounded, parallelism, snapshotEvery, failOnceAfter, 0);
+                deadLetterTopic, delivery.guarantee, groupId, bounded, parallelism, snapshotEvery, failOnceAfter, 0,
+                outputMode);
     }
 
     /** Topic → relation from the --relation-topic options, in the order given; empty without them. */
@@ -390,7 +411,12 @@ public final class KafkaCommand implements Callable<Integer> {
             List<NewTopic> create = new ArrayList<>();
             for (String t : List.of(s.outputTopic(), s.deadLetterTopic())) {
                 if (!existing.contains(t)) {
-                    create.add(new NewTopic(t, Optional.of(1), Optional.empty()));
+                    NewTopic topic = new NewTopic(t, Optional.of(1), Optional.empty());
+                    if (t.equals(s.outputTopic()) && s.outputMode() == OutputMode.CHANGELOG) {
+                        // An upsert topic: compaction keeps the last value per result tuple, the result.
+                        topic.configs(Map.of("cleanup.policy", "compact"));
+                    }
+                    create.add(topic);
                 }
             }
             if (!create.isEmpty()) {

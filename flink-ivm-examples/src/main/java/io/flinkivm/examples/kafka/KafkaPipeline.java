@@ -7,6 +7,7 @@ import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.InputRecord;
 import io.flinkivm.flink.IvmJob;
 import io.flinkivm.flink.IvmOptions;
+import io.flinkivm.flink.OutputMode;
 import io.flinkivm.flink.ResultRecord;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
 import java.util.List;
@@ -50,11 +51,11 @@ final class KafkaPipeline {
     record Settings(String bootstrapServers, List<String> inputTopics, Map<String, String> topicRelations,
             RecordFormat format, String outputTopic, String deadLetterTopic, DeliveryGuarantee delivery,
             String groupId, boolean bounded, int parallelism, long snapshotEvery, long failOnceAfter,
-            int inputPartitions) {
+            int inputPartitions, OutputMode outputMode) {
 
         Settings withInputPartitions(int partitions) {
             return new Settings(bootstrapServers, inputTopics, topicRelations, format, outputTopic, deadLetterTopic,
-                    delivery, groupId, bounded, parallelism, snapshotEvery, failOnceAfter, partitions);
+                    delivery, groupId, bounded, parallelism, snapshotEvery, failOnceAfter, partitions, outputMode);
         }
 
         /**
@@ -99,14 +100,17 @@ final class KafkaPipeline {
                     .uid("kafka-fail-once")
                     .setParallelism(s.sourceParallelism());
         }
-        IvmJob<T> job = FlinkIvm.maintain(maintained, plan, semiring,
-                IvmOptions.defaults().withSnapshotEvery(s.snapshotEvery()).withParallelism(s.parallelism()));
+        IvmJob<T> job = FlinkIvm.maintain(maintained, plan, semiring, IvmOptions.defaults()
+                .withSnapshotEvery(s.snapshotEvery()).withParallelism(s.parallelism()).withOutputMode(s.outputMode()));
 
-        // Same parallelism as flink-ivm's sink: a forward edge keeps each snapshot part in order.
+        // Same parallelism as flink-ivm's sink: a forward edge keeps each snapshot part (and each
+        // result tuple's changes) in order.
         int parts = job.results().getParallelism();
+        KafkaRecordSerializationSchema<ResultRecord<T>> results = s.outputMode() == OutputMode.CHANGELOG
+                ? new ChangelogJson<>(s.outputTopic(), semiring)
+                : new ResultRecordJson<>(s.outputTopic(), semiring, plan.query().head(), parts);
         job.results()
-                .sinkTo(sink(s, "-results",
-                        new ResultRecordJson<>(s.outputTopic(), semiring, plan.query().head(), parts)))
+                .sinkTo(sink(s, "-results", results))
                 .name("kafka " + s.outputTopic())
                 .uid("kafka-results-sink")
                 .setParallelism(parts);

@@ -344,6 +344,51 @@ class KafkaCommandITCase {
         assertThat(run.err()).contains("input topic no-such-topic does not exist on " + kafka.bootstrapServers());
     }
 
+    /**
+     * {@code --output-mode changelog}: the output topic is an upsert topic keyed by the result tuple
+     * (created compacted), and its last value per key is the result; every trigger's records are
+     * inserts or updates, and a key's records come in trigger order.
+     */
+    @Test
+    void changelogModeWritesACompactedUpsertTopic() throws Exception {
+        String in = "changelog-inserts";
+        String out = "changelog-results";
+        kafka.createTopic(in, 2);
+        List<Insert> inserts = randomInserts(31, 500, EX10_ATOMS);
+        List<byte[]> records = new ArrayList<>();
+        for (Insert i : inserts) {
+            records.add(csv(i, true).getBytes(UTF_8));
+        }
+        kafka.produce(in, records);
+        CliRun run = CliRun.of("kafka", "--query", EX10, "--semiring", "natural",
+                "--kafka-bootstrap", kafka.bootstrapServers(), "--input-topic", in, "--output-topic", out,
+                "--dead-letter-topic", "changelog-dead-letters", "--bounded", "--output-mode", "changelog",
+                "--snapshot-every", "40", "--parallelism", "2", "--checkpoint-interval", "200",
+                "--group-id", "it-changelog", "--restart-attempts", "0");
+        assertThat(run.exitCode()).as("exit code; stderr:%n%s", run.err()).isZero();
+
+        assertThat(kafka.admin().describeConfigs(List.of(new org.apache.kafka.common.config.ConfigResource(
+                org.apache.kafka.common.config.ConfigResource.Type.TOPIC, out))).all().get(30, TimeUnit.SECONDS)
+                .values().iterator().next().get("cleanup.policy").value()).isEqualTo("compact");
+        Map<Tuple, String> compacted = new HashMap<>();
+        Map<Tuple, Long> lastTrigger = new HashMap<>();
+        int updates = 0;
+        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(out)) {
+            Tuple t = Tuple.of(new com.fasterxml.jackson.databind.ObjectMapper().readValue(r.key(), String[].class));
+            Map<String, Object> o = Json.parseObject(new String(r.value(), UTF_8));
+            String kind = (String) o.get("kind");
+            assertThat(kind).isIn("+I", "+U");
+            assertThat(kind.equals("+I")).as("+I exactly for a new key: %s", t).isEqualTo(!compacted.containsKey(t));
+            updates += kind.equals("+U") ? 1 : 0;
+            long trigger = Long.parseLong(o.get("trigger").toString());
+            Long before = lastTrigger.put(t, trigger);
+            assertThat(before == null || before < trigger).as("a key's records in trigger order: %s", t).isTrue();
+            compacted.put(t, (String) o.get("payload"));
+        }
+        assertThat(updates).as("payloads changed between triggers").isPositive();
+        assertThat(compacted).isEqualTo(expected(EX10, inserts)).isNotEmpty();
+    }
+
     /** Reassembles snapshots from the result topic's JSON records. */
     static final class ResultTopic {
         /**
