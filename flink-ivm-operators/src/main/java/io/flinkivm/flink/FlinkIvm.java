@@ -16,7 +16,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  *
  * <pre>{@code
  * DataStream<InputRecord<Long>> inserts = ...;
- * IvmJob<Long> job = FlinkIvm.maintain(inserts, "Q(A,C) :- R(A,B), S(B,C)", NaturalSemiring.INSTANCE,
+ * IvmJob<Long> job = FlinkIvm.maintain(inserts, "Q(A,C) :- R(A,B), S(A,C), T(C)", NaturalSemiring.INSTANCE,
  *         IvmOptions.defaults().withSnapshotEvery(10_000));
  * job.results().print();
  * }</pre>

@@ -31,9 +31,10 @@ public final class IvmStreams {
     /** {@code left} and {@code deadLetters} as one stream. */
     public static <L> DataStream<Either<L, DeadLetter>> merged(DataStream<L> left, DataStream<DeadLetter> deadLetters) {
         TypeInformation<Either<L, DeadLetter>> type = new EitherTypeInfo<>(left.getType(), deadLetters.getType());
-        DataStream<Either<L, DeadLetter>> l = left.map(new AsLeft<L>()).returns(type).name("results")
+        // Types given up front: Flink's type extraction would otherwise try (and log) a generic type first.
+        DataStream<Either<L, DeadLetter>> l = left.map(new AsLeft<L>(), type).name("results")
                 .setParallelism(left.getParallelism());
-        DataStream<Either<L, DeadLetter>> r = deadLetters.map(new AsRight<L>()).returns(type).name("dead letters")
+        DataStream<Either<L, DeadLetter>> r = deadLetters.map(new AsRight<L>(), type).name("dead letters")
                 .setParallelism(deadLetters.getParallelism());
         return l.union(r);
     }
@@ -52,8 +53,7 @@ public final class IvmStreams {
      * the sink, so the times of two end markers tell how long the inserts between the snapshots took.
      */
     public static <T> DataStream<Tuple2<Long, ResultRecord<T>>> stamped(DataStream<ResultRecord<T>> results) {
-        return results.map(new Stamp<T>())
-                .returns(new TupleTypeInfo<Tuple2<Long, ResultRecord<T>>>(Types.LONG, results.getType()))
+        return results.map(new Stamp<T>(), new TupleTypeInfo<Tuple2<Long, ResultRecord<T>>>(Types.LONG, results.getType()))
                 .name("emission time").setParallelism(results.getParallelism());
     }
 
