@@ -22,8 +22,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * }</pre>
  */
 public final class FlinkIvm {
-    private FlinkIvm() {
-    }
+    private FlinkIvm() {}
 
     /**
      * Plans {@code query} over {@code semiring} and builds the operators on {@code inserts}.
@@ -31,15 +30,15 @@ public final class FlinkIvm {
      * @throws io.flinkivm.core.query.InvalidQueryException for a malformed query (before any job starts)
      * @throws io.flinkivm.core.plan.UnsupportedPlanException if the query cannot be planned as asked
      */
-    public static <T> IvmJob<T> maintain(DataStream<InputRecord<T>> inserts, String query, Semiring<T> semiring,
-            IvmOptions options) {
+    public static <T> IvmJob<T> maintain(
+            DataStream<InputRecord<T>> inserts, String query, Semiring<T> semiring, IvmOptions options) {
         MaintenancePlan plan = Planner.plan(QueryParser.parse(query), semiring, options.strategy());
         return maintain(inserts, plan, semiring, options);
     }
 
     /** Builds the operators of an existing plan on {@code inserts}. */
-    public static <T> IvmJob<T> maintain(DataStream<InputRecord<T>> inserts, MaintenancePlan plan,
-            Semiring<T> semiring, IvmOptions options) {
+    public static <T> IvmJob<T> maintain(
+            DataStream<InputRecord<T>> inserts, MaintenancePlan plan, Semiring<T> semiring, IvmOptions options) {
         return new IvmJobBuilder<>(plan, semiring, options).build(inserts);
     }
 
@@ -60,8 +59,8 @@ public final class FlinkIvm {
      * @throws io.flinkivm.core.plan.UnsupportedPlanException for SQL outside the supported subset (the message
      *     names the construct and its position) or a table that is not insert-only
      */
-    public static io.flinkivm.flink.sql.SqlView sql(org.apache.flink.table.api.bridge.java.StreamTableEnvironment tEnv,
-            String sql, IvmOptions options) {
+    public static io.flinkivm.flink.sql.SqlView sql(
+            org.apache.flink.table.api.bridge.java.StreamTableEnvironment tEnv, String sql, IvmOptions options) {
         return io.flinkivm.flink.sql.SqlViewBuilder.build(tEnv, sql, options);
     }
 
@@ -72,7 +71,9 @@ public final class FlinkIvm {
 
     /** Turns a stream of rows of one relation into inserts with payload one. */
     public static <T> DataStream<InputRecord<T>> rows(DataStream<Tuple> rows, String relation, Semiring<T> semiring) {
-        return rows.map(new RowsToInserts<>(relation, semiring)).returns(inputType(semiring)).name("rows of " + relation);
+        return rows.map(new RowsToInserts<>(relation, semiring))
+                .returns(inputType(semiring))
+                .name("rows of " + relation);
     }
 
     private static final class RowsToInserts<T> implements MapFunction<Tuple, InputRecord<T>> {

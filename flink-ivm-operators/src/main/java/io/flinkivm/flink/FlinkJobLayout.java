@@ -30,8 +30,7 @@ public final class FlinkJobLayout implements Serializable {
     private static final String BROADCAST = "; epoch ends: broadcast from the ingest";
 
     /** One operator of the job: its name, parallelism and input partitioning. */
-    public record Operator(String name, int parallelism, String input) implements Serializable {
-    }
+    public record Operator(String name, int parallelism, String input) implements Serializable {}
 
     private final MaintenancePlan plan;
     private final int parallelism;
@@ -39,6 +38,7 @@ public final class FlinkJobLayout implements Serializable {
     private final List<Operator> trees;
     /** Per tree index, its operator, or null when its root updates go straight from the ingest to the sink. */
     private final List<Operator> treeOperators;
+
     private final List<Integer> directTrees;
     private final Operator sink;
     private final Shares shares;
@@ -47,7 +47,9 @@ public final class FlinkJobLayout implements Serializable {
     private FlinkJobLayout(MaintenancePlan plan, int parallelism) {
         this.plan = plan;
         this.parallelism = parallelism;
-        this.ingest = new Operator("ingest " + plan.query().name() + " (validate, route, epochs)", parallelism,
+        this.ingest = new Operator(
+                "ingest " + plan.query().name() + " (validate, route, epochs)",
+                parallelism,
                 "forward from a source at the same parallelism, else rebalance");
         List<String> head = plan.query().head();
         List<List<String>> schemas = new ArrayList<>();
@@ -77,8 +79,15 @@ public final class FlinkJobLayout implements Serializable {
             this.trees = List.of();
             this.treeOperators = List.of();
             this.directTrees = List.of();
-            this.sink = new Operator("delta joins over " + plan.semiring() + " (fallback)", sinkParallelism,
-                    partitioning(schemas, plan.query().body().stream().map(Atom::toString).toList()) + BROADCAST);
+            this.sink = new Operator(
+                    "delta joins over " + plan.semiring() + " (fallback)",
+                    sinkParallelism,
+                    partitioning(
+                                    schemas,
+                                    plan.query().body().stream()
+                                            .map(Atom::toString)
+                                            .toList())
+                            + BROADCAST);
             return;
         }
         List<Operator> byIndex = new ArrayList<>();
@@ -92,7 +101,9 @@ public final class FlinkJobLayout implements Serializable {
                 continue;
             }
             List<String> key = treeKey(treePlan, tree);
-            Operator o = new Operator(treeName(treePlan, tree), parallelism,
+            Operator o = new Operator(
+                    treeName(treePlan, tree),
+                    parallelism,
                     key.isEmpty() ? "hash(ingest subtask)" : "hash(" + String.join(",", key) + ")");
             t.add(o);
             byIndex.add(o);
@@ -100,12 +111,14 @@ public final class FlinkJobLayout implements Serializable {
         this.trees = List.copyOf(t);
         this.treeOperators = Collections.unmodifiableList(byIndex);
         this.directTrees = List.copyOf(direct);
-        List<String> roots = treePlan.viewTrees().stream().map(treePlan::rootName).toList();
+        List<String> roots =
+                treePlan.viewTrees().stream().map(treePlan::rootName).toList();
         String name = treePlan instanceof CyclicPHierarchicalPlan cyclic
-                ? "bags (worst-case-optimal delta joins) + Boolean join of " + cyclic.bags().size()
-                        + " bags + payload recovery (sink)"
+                ? "bags (worst-case-optimal delta joins) + Boolean join of "
+                        + cyclic.bags().size() + " bags + payload recovery (sink)"
                 : "Boolean join + payload recovery (sink)";
-        String straight = directNames.isEmpty() ? ""
+        String straight = directNames.isEmpty()
+                ? ""
                 : "; " + String.join(", ", directNames) + " straight from the ingest (no state below the root)";
         this.sink = new Operator(name, sinkParallelism, partitioning(schemas, roots) + straight + BROADCAST);
     }
@@ -122,16 +135,21 @@ public final class FlinkJobLayout implements Serializable {
         if (hashVariable != null) {
             return "hash(" + hashVariable + ")";
         }
-        StringBuilder sb = new StringBuilder("shares ").append(shares.describe()).append(" (").append(shares.cells())
-                .append(shares.cells() == 1 ? " cell" : " cells").append("; replication: ");
+        StringBuilder sb = new StringBuilder("shares ")
+                .append(shares.describe())
+                .append(" (")
+                .append(shares.cells())
+                .append(shares.cells() == 1 ? " cell" : " cells")
+                .append("; replication: ");
         for (int i = 0; i < schemas.size(); i++) {
             sb.append(i == 0 ? "" : ", ").append(names.get(i)).append(' ').append(shares.replication(schemas.get(i)));
         }
         sb.append(")");
         if (shares.cells() == 1 && parallelism > 1) {
-            sb.append(plan.query().head().isEmpty()
-                    ? "; one cell: the query has no free variables to partition its result by"
-                    : "; one cell: no free variable splits every part of the result");
+            sb.append(
+                    plan.query().head().isEmpty()
+                            ? "; one cell: the query has no free variables to partition its result by"
+                            : "; one cell: no free variable splits every part of the result");
         }
         return sb.toString();
     }
@@ -144,7 +162,8 @@ public final class FlinkJobLayout implements Serializable {
                 views.add("V[" + String.join(",", n.schema()) + "]");
             }
         }
-        return "tree " + t.index() + " " + plan.rootName(t) + (views.isEmpty() ? "" : " (views " + String.join(", ", views) + ")");
+        return "tree " + t.index() + " " + plan.rootName(t)
+                + (views.isEmpty() ? "" : " (views " + String.join(", ", views) + ")");
     }
 
     /** The variables tree {@code t}'s operator is keyed by: its root schema, or its top bound variable. */
@@ -152,7 +171,9 @@ public final class FlinkJobLayout implements Serializable {
         if (!t.schema().isEmpty()) {
             return t.schema();
         }
-        return t.rootNode() < 0 ? List.of() : List.of(plan.viewNodes().get(t.rootNode()).variable());
+        return t.rootNode() < 0
+                ? List.of()
+                : List.of(plan.viewNodes().get(t.rootNode()).variable());
     }
 
     public MaintenancePlan plan() {
@@ -216,7 +237,12 @@ public final class FlinkJobLayout implements Serializable {
     public String explain() {
         StringBuilder sb = new StringBuilder("Flink job:\n");
         for (Operator o : operators()) {
-            sb.append("  ").append(o.name()).append(": parallelism ").append(o.parallelism()).append(", ").append(o.input())
+            sb.append("  ")
+                    .append(o.name())
+                    .append(": parallelism ")
+                    .append(o.parallelism())
+                    .append(", ")
+                    .append(o.input())
                     .append('\n');
         }
         return sb.toString();

@@ -30,8 +30,12 @@ public final class InputRecord<T> implements Serializable {
 
     /** An insert. {@code origin} (e.g. {@code "line 17"} or {@code "orders-0@42"}) may be null. */
     public static <T> InputRecord<T> insert(String relation, Tuple tuple, T payload, String origin) {
-        return new InputRecord<>(false, Objects.requireNonNull(relation, "relation"),
-                Objects.requireNonNull(tuple, "tuple"), Objects.requireNonNull(payload, "payload"), origin);
+        return new InputRecord<>(
+                false,
+                Objects.requireNonNull(relation, "relation"),
+                Objects.requireNonNull(tuple, "tuple"),
+                Objects.requireNonNull(payload, "payload"),
+                origin);
     }
 
     /** An insert without a recorded origin. */
@@ -45,7 +49,8 @@ public final class InputRecord<T> implements Serializable {
     }
 
     /** Internal: rebuilds a record from its fields (used by the serializer). */
-    public static <T> InputRecord<T> of(boolean snapshotRequest, String relation, Tuple tuple, T payload, String origin) {
+    public static <T> InputRecord<T> of(
+            boolean snapshotRequest, String relation, Tuple tuple, T payload, String origin) {
         return new InputRecord<>(snapshotRequest, relation, tuple, payload, origin);
     }
 
@@ -72,9 +77,12 @@ public final class InputRecord<T> implements Serializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof InputRecord<?> r && r.snapshotRequest == snapshotRequest
-                && Objects.equals(r.relation, relation) && Objects.equals(r.tuple, tuple)
-                && Objects.equals(r.payload, payload) && Objects.equals(r.origin, origin);
+        return o instanceof InputRecord<?> r
+                && r.snapshotRequest == snapshotRequest
+                && Objects.equals(r.relation, relation)
+                && Objects.equals(r.tuple, tuple)
+                && Objects.equals(r.payload, payload)
+                && Objects.equals(r.origin, origin);
     }
 
     @Override
@@ -84,7 +92,8 @@ public final class InputRecord<T> implements Serializable {
 
     @Override
     public String toString() {
-        return snapshotRequest ? "SnapshotRequest" : "Insert[" + relation + tuple + " ↦ " + payload
-                + (origin == null ? "" : " from " + origin) + "]";
+        return snapshotRequest
+                ? "SnapshotRequest"
+                : "Insert[" + relation + tuple + " ↦ " + payload + (origin == null ? "" : " from " + origin) + "]";
     }
 }

@@ -19,8 +19,14 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * @param semiring the semiring of the payloads
  * @param options the options the job was built with
  */
-public record IvmJob<T>(MaintenancePlan plan, FlinkJobLayout layout, DataStream<ResultRecord<T>> results,
-        DataStream<DeadLetter> deadLetters, DataStream<EpochEnd> epochs, Semiring<T> semiring, IvmOptions options) {
+public record IvmJob<T>(
+        MaintenancePlan plan,
+        FlinkJobLayout layout,
+        DataStream<ResultRecord<T>> results,
+        DataStream<DeadLetter> deadLetters,
+        DataStream<EpochEnd> epochs,
+        Semiring<T> semiring,
+        IvmOptions options) {
 
     /** Whether {@link #results()} carries snapshots or a changelog. */
     public OutputMode outputMode() {

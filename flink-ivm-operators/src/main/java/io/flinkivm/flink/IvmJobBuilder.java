@@ -57,7 +57,8 @@ final class IvmJobBuilder<T> {
 
     IvmJobBuilder(MaintenancePlan plan, Semiring<T> semiring, IvmOptions options) {
         if (!plan.semiring().equals(semiring.name())) {
-            throw new IllegalArgumentException("plan was made for semiring " + plan.semiring() + ", not " + semiring.name());
+            throw new IllegalArgumentException(
+                    "plan was made for semiring " + plan.semiring() + ", not " + semiring.name());
         }
         this.plan = plan;
         this.semiring = semiring;
@@ -74,8 +75,8 @@ final class IvmJobBuilder<T> {
     private static String fingerprint(MaintenancePlan plan) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            byte[] digest = sha.digest((plan.query() + "|" + plan.semiring() + "|" + plan.kind())
-                    .getBytes(StandardCharsets.UTF_8));
+            byte[] digest = sha.digest(
+                    (plan.query() + "|" + plan.semiring() + "|" + plan.kind()).getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 6);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is not available", e);
@@ -83,23 +84,27 @@ final class IvmJobBuilder<T> {
     }
 
     IvmJob<T> build(DataStream<InputRecord<T>> inserts) {
-        int parallelism = options.parallelism() > 0 ? options.parallelism()
+        int parallelism = options.parallelism() > 0
+                ? options.parallelism()
                 : Math.max(1, inserts.getExecutionEnvironment().getParallelism());
         FlinkJobLayout layout = FlinkJobLayout.of(plan, parallelism);
         int sinkParallelism = layout.sink().parallelism();
         int configuredMax = inserts.getExecutionEnvironment().getConfig().getMaxParallelism();
-        int sinkMaxParallelism = configuredMax > 0 ? configuredMax
+        int sinkMaxParallelism = configuredMax > 0
+                ? configuredMax
                 : KeyGroupRangeAssignment.computeDefaultMaxParallelism(sinkParallelism);
         FallbackPlan fallbackPlan = plan instanceof FallbackPlan f ? f : null;
         ViewTreePlan treePlan = plan instanceof ViewTreePlan v ? v : null;
         boolean fallback = fallbackPlan != null;
         List<OutputTag<Delta<T>>> treeTags = new ArrayList<>();
-        OutputTag<RootUpdate<T>> directTag = layout.directTrees().isEmpty() ? null
-                : new OutputTag<>("ivm-straight-to-sink", rootType);
+        OutputTag<RootUpdate<T>> directTag =
+                layout.directTrees().isEmpty() ? null : new OutputTag<>("ivm-straight-to-sink", rootType);
         if (!fallback) {
             for (ViewTree t : treePlan.viewTrees()) {
-                treeTags.add(layout.treeOperator(t.index()) == null ? null
-                        : new OutputTag<>("ivm-tree-" + t.index(), deltaType));
+                treeTags.add(
+                        layout.treeOperator(t.index()) == null
+                                ? null
+                                : new OutputTag<>("ivm-tree-" + t.index(), deltaType));
             }
         }
         OutputTag<Delta<T>> fallbackTag = fallback ? new OutputTag<>("ivm-fallback", deltaType) : null;
@@ -107,11 +112,19 @@ final class IvmJobBuilder<T> {
                 ? IngestRoutes.fallback(fallbackTag, layout.shares(), sinkParallelism, sinkMaxParallelism)
                 : IngestRoutes.trees(treeTags, directTag, layout.shares(), sinkParallelism, sinkMaxParallelism);
         DataStream<InputRecord<T>> input = inserts.getParallelism() == parallelism ? inserts : inserts.rebalance();
-        long period = options.snapshotPeriod() == null ? 0 : options.snapshotPeriod().toMillis();
-        SingleOutputStreamOperator<DeadLetter> ingest = input
-                .transform(layout.ingest().name(), DeadLetterTypeInfo.INSTANCE,
-                        new IngestOperator<>(plan, semiring, routes, epochTag, options.snapshotEvery(),
-                                options.progressEvery(), period))
+        long period =
+                options.snapshotPeriod() == null ? 0 : options.snapshotPeriod().toMillis();
+        SingleOutputStreamOperator<DeadLetter> ingest = input.transform(
+                        layout.ingest().name(),
+                        DeadLetterTypeInfo.INSTANCE,
+                        new IngestOperator<>(
+                                plan,
+                                semiring,
+                                routes,
+                                epochTag,
+                                options.snapshotEvery(),
+                                options.progressEvery(),
+                                period))
                 .uid(uidPrefix + "ingest")
                 .setParallelism(parallelism);
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
@@ -122,12 +135,21 @@ final class IvmJobBuilder<T> {
         SingleOutputStreamOperator<ResultRecord<T>> results;
         if (fallback) {
             KeySelector<Delta<T>, Tuple> key = layout.hashVariable() != null
-                    ? new AtomValueKey<>(positionsOf(layout.hashVariable())) : new PartitionKey<>();
+                    ? new AtomValueKey<>(positionsOf(layout.hashVariable()))
+                    : new PartitionKey<>();
             results = ingest.getSideOutput(fallbackTag)
                     .keyBy(key, TupleTypeInfo.INSTANCE)
                     .connect(epochs)
-                    .transform(layout.sink().name(), resultType,
-                            new DeltaJoinOperator<>(fallbackPlan, semiring, payloadType, deltaType, deadLetterTag, changelog,
+                    .transform(
+                            layout.sink().name(),
+                            resultType,
+                            new DeltaJoinOperator<>(
+                                    fallbackPlan,
+                                    semiring,
+                                    payloadType,
+                                    deltaType,
+                                    deadLetterTag,
+                                    changelog,
                                     options.updateBefore()))
                     .uid(uidPrefix + "fallback")
                     .setParallelism(sinkParallelism);
@@ -142,23 +164,45 @@ final class IvmJobBuilder<T> {
                 }
                 SingleOutputStreamOperator<RootUpdate<T>> tree = ingest.getSideOutput(treeTags.get(t.index()))
                         .keyBy(new TreeKey<>(ViewTreeOperator.keyLength(t)), TupleTypeInfo.INSTANCE)
-                        .transform(layout.treeOperator(t.index()).name(), rootType,
-                                new ViewTreeOperator<>(treePlan, semiring, t.index(), payloadType, deltaType, rootType,
-                                        deadLetterTag, layout.shares(), sinkParallelism, sinkMaxParallelism,
-                                        options.miniBatch(), options.managedState()))
+                        .transform(
+                                layout.treeOperator(t.index()).name(),
+                                rootType,
+                                new ViewTreeOperator<>(
+                                        treePlan,
+                                        semiring,
+                                        t.index(),
+                                        payloadType,
+                                        deltaType,
+                                        rootType,
+                                        deadLetterTag,
+                                        layout.shares(),
+                                        sinkParallelism,
+                                        sinkMaxParallelism,
+                                        options.miniBatch(),
+                                        options.managedState()))
                         .uid(uidPrefix + "tree-" + t.index())
                         .setParallelism(parallelism);
                 deadLetters.add(tree.getSideOutput(deadLetterTag));
                 roots.add(tree);
             }
             KeySelector<RootUpdate<T>, Tuple> key = layout.hashVariable() != null
-                    ? new RootValueKey<>(rootPositionsOf(treePlan, layout.hashVariable())) : new CellKey<>();
+                    ? new RootValueKey<>(rootPositionsOf(treePlan, layout.hashVariable()))
+                    : new CellKey<>();
             results = union(roots)
                     .keyBy(key, TupleTypeInfo.INSTANCE)
                     .connect(epochs)
-                    .transform(layout.sink().name(), resultType,
-                            new BorderSinkOperator<>(treePlan, semiring, payloadType, rootType, deadLetterTag, changelog,
-                                    options.updateBefore(), options.managedState()))
+                    .transform(
+                            layout.sink().name(),
+                            resultType,
+                            new BorderSinkOperator<>(
+                                    treePlan,
+                                    semiring,
+                                    payloadType,
+                                    rootType,
+                                    deadLetterTag,
+                                    changelog,
+                                    options.updateBefore(),
+                                    options.managedState()))
                     .uid(uidPrefix + "sink")
                     .setParallelism(sinkParallelism);
         }

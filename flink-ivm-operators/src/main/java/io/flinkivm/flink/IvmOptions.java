@@ -28,8 +28,16 @@ import java.time.Duration;
  * @param updateBefore in changelog mode, emit an update's old payload ({@code -U}) before its new one
  *     ({@code +U}), for sinks that need retractions (default false: upserts, {@code +I} and {@code +U})
  */
-public record IvmOptions(long snapshotEvery, Duration snapshotPeriod, int parallelism, Planner.Strategy strategy,
-        OutputMode outputMode, long progressEvery, int miniBatch, boolean managedState, boolean updateBefore)
+public record IvmOptions(
+        long snapshotEvery,
+        Duration snapshotPeriod,
+        int parallelism,
+        Planner.Strategy strategy,
+        OutputMode outputMode,
+        long progressEvery,
+        int miniBatch,
+        boolean managedState,
+        boolean updateBefore)
         implements Serializable {
 
     /** Default of {@link #miniBatch()}. */
@@ -61,53 +69,145 @@ public record IvmOptions(long snapshotEvery, Duration snapshotPeriod, int parall
 
     /** Snapshots at the end of input and on control records, the environment's parallelism, AUTO planning. */
     public static IvmOptions defaults() {
-        return new IvmOptions(0, null, 0, Planner.Strategy.AUTO, OutputMode.SNAPSHOT, 0, DEFAULT_MINI_BATCH, false, false);
+        return new IvmOptions(
+                0, null, 0, Planner.Strategy.AUTO, OutputMode.SNAPSHOT, 0, DEFAULT_MINI_BATCH, false, false);
     }
 
     public IvmOptions withSnapshotEvery(long inserts) {
-        return inserts == snapshotEvery ? this : new IvmOptions(inserts, snapshotPeriod, parallelism, strategy, outputMode, progressEvery, miniBatch, managedState, updateBefore);
+        return inserts == snapshotEvery
+                ? this
+                : new IvmOptions(
+                        inserts,
+                        snapshotPeriod,
+                        parallelism,
+                        strategy,
+                        outputMode,
+                        progressEvery,
+                        miniBatch,
+                        managedState,
+                        updateBefore);
     }
 
     public IvmOptions withSnapshotPeriod(Duration period) {
-        return new IvmOptions(snapshotEvery, period, parallelism, strategy, outputMode, progressEvery, miniBatch, managedState, updateBefore);
+        return new IvmOptions(
+                snapshotEvery,
+                period,
+                parallelism,
+                strategy,
+                outputMode,
+                progressEvery,
+                miniBatch,
+                managedState,
+                updateBefore);
     }
 
     /** Runs every flink-ivm operator at {@code p} subtasks (0: the environment's parallelism). */
     public IvmOptions withParallelism(int p) {
-        return p == parallelism ? this : new IvmOptions(snapshotEvery, snapshotPeriod, p, strategy, outputMode, progressEvery, miniBatch, managedState, updateBefore);
+        return p == parallelism
+                ? this
+                : new IvmOptions(
+                        snapshotEvery,
+                        snapshotPeriod,
+                        p,
+                        strategy,
+                        outputMode,
+                        progressEvery,
+                        miniBatch,
+                        managedState,
+                        updateBefore);
     }
 
     public IvmOptions withOutputMode(OutputMode mode) {
-        return mode == outputMode ? this : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, mode, progressEvery, miniBatch, managedState, updateBefore);
+        return mode == outputMode
+                ? this
+                : new IvmOptions(
+                        snapshotEvery,
+                        snapshotPeriod,
+                        parallelism,
+                        strategy,
+                        mode,
+                        progressEvery,
+                        miniBatch,
+                        managedState,
+                        updateBefore);
     }
 
     public IvmOptions withStrategy(Planner.Strategy s) {
-        return s == strategy ? this : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, s, outputMode, progressEvery, miniBatch, managedState, updateBefore);
+        return s == strategy
+                ? this
+                : new IvmOptions(
+                        snapshotEvery,
+                        snapshotPeriod,
+                        parallelism,
+                        s,
+                        outputMode,
+                        progressEvery,
+                        miniBatch,
+                        managedState,
+                        updateBefore);
     }
 
     /** Ends an epoch without a snapshot after every {@code inserts} inserts of each ingest subtask (0: never). */
     public IvmOptions withProgressEvery(long inserts) {
-        return inserts == progressEvery ? this
-                : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, outputMode, inserts, miniBatch, managedState, updateBefore);
+        return inserts == progressEvery
+                ? this
+                : new IvmOptions(
+                        snapshotEvery,
+                        snapshotPeriod,
+                        parallelism,
+                        strategy,
+                        outputMode,
+                        inserts,
+                        miniBatch,
+                        managedState,
+                        updateBefore);
     }
 
     /** Root tuples a view tree operator collects before it sends their last updates to the sink (1: no batching). */
     public IvmOptions withMiniBatch(int rootTuples) {
-        return rootTuples == miniBatch ? this
-                : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, outputMode, progressEvery, rootTuples, managedState, updateBefore);
+        return rootTuples == miniBatch
+                ? this
+                : new IvmOptions(
+                        snapshotEvery,
+                        snapshotPeriod,
+                        parallelism,
+                        strategy,
+                        outputMode,
+                        progressEvery,
+                        rootTuples,
+                        managedState,
+                        updateBefore);
     }
 
     /** Keeps flink-ivm's state in Flink's managed keyed state also on the heap backend (see {@link #managedState()}). */
     public IvmOptions withManagedState(boolean managed) {
-        return managed == managedState ? this
-                : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, outputMode, progressEvery, miniBatch,
-                        managed, updateBefore);
+        return managed == managedState
+                ? this
+                : new IvmOptions(
+                        snapshotEvery,
+                        snapshotPeriod,
+                        parallelism,
+                        strategy,
+                        outputMode,
+                        progressEvery,
+                        miniBatch,
+                        managed,
+                        updateBefore);
     }
 
     /** In changelog mode, emits an update's old payload ({@code -U}) before its new one (see {@link #updateBefore()}). */
     public IvmOptions withUpdateBefore(boolean before) {
-        return before == updateBefore ? this
-                : new IvmOptions(snapshotEvery, snapshotPeriod, parallelism, strategy, outputMode, progressEvery, miniBatch,
-                        managedState, before);
+        return before == updateBefore
+                ? this
+                : new IvmOptions(
+                        snapshotEvery,
+                        snapshotPeriod,
+                        parallelism,
+                        strategy,
+                        outputMode,
+                        progressEvery,
+                        miniBatch,
+                        managedState,
+                        before);
     }
 }

@@ -41,15 +41,13 @@ public final class IvmTables {
     /** The name of the payload column, after the head's. */
     public static final String PAYLOAD = "payload";
 
-    private IvmTables() {
-    }
+    private IvmTables() {}
 
     /**
      * The view and the rows that could not become table rows (a head value that does not fit its
      * column's type, e.g. text where the column is BIGINT), with their reasons.
      */
-    public record ChangelogTable(Table table, DataStream<DeadLetter> rejected) {
-    }
+    public record ChangelogTable(Table table, DataStream<DeadLetter> rejected) {}
 
     /**
      * The changelog of {@code job} as an upsert table keyed by the head.
@@ -67,13 +65,19 @@ public final class IvmTables {
         }
         List<String> head = job.plan().query().head();
         if (headTypes.length != head.size()) {
-            throw new IllegalArgumentException("the head " + head + " has " + head.size() + " columns, got "
-                    + headTypes.length + " types");
+            throw new IllegalArgumentException(
+                    "the head " + head + " has " + head.size() + " columns, got " + headTypes.length + " types");
         }
         for (int i = 0; i < headTypes.length; i++) {
             LogicalTypeRoot root = headTypes[i].getLogicalType().getTypeRoot();
-            if (!List.of(LogicalTypeRoot.BIGINT, LogicalTypeRoot.INTEGER, LogicalTypeRoot.DOUBLE, LogicalTypeRoot.BOOLEAN,
-                    LogicalTypeRoot.VARCHAR, LogicalTypeRoot.CHAR).contains(root)) {
+            if (!List.of(
+                            LogicalTypeRoot.BIGINT,
+                            LogicalTypeRoot.INTEGER,
+                            LogicalTypeRoot.DOUBLE,
+                            LogicalTypeRoot.BOOLEAN,
+                            LogicalTypeRoot.VARCHAR,
+                            LogicalTypeRoot.CHAR)
+                    .contains(root)) {
                 throw new IllegalArgumentException("column " + head.get(i) + ": type " + headTypes[i]
                         + " is not supported; use BIGINT, INT, DOUBLE, BOOLEAN or STRING");
             }
@@ -99,8 +103,8 @@ public final class IvmTables {
         if (!head.isEmpty()) {
             schema.primaryKey(head);
         }
-        Table table = tEnv.fromChangelogStream(rows, schema.build(),
-                head.isEmpty() ? ChangelogMode.all() : ChangelogMode.upsert());
+        Table table = tEnv.fromChangelogStream(
+                rows, schema.build(), head.isEmpty() ? ChangelogMode.all() : ChangelogMode.upsert());
         return new ChangelogTable(table, rows.getSideOutput(rejected));
     }
 
@@ -148,9 +152,15 @@ public final class IvmTables {
             for (int i = 0; i < types.length; i++) {
                 Object v = convert(t.get(i), types[i]);
                 if (v == null) {
-                    ctx.output(rejected, new DeadLetter("trigger " + r.snapshotId(), "value " + t.get(i) + " ("
-                            + t.get(i).getClass().getSimpleName() + ") does not fit column " + (i + 1) + " of type "
-                            + types[i], r.toString()));
+                    ctx.output(
+                            rejected,
+                            new DeadLetter(
+                                    "trigger " + r.snapshotId(),
+                                    "value " + t.get(i) + " ("
+                                            + t.get(i).getClass().getSimpleName() + ") does not fit column " + (i + 1)
+                                            + " of type "
+                                            + types[i],
+                                    r.toString()));
                     return;
                 }
                 row.setField(i, v);
@@ -163,8 +173,8 @@ public final class IvmTables {
         private static Object convert(Object v, LogicalTypeRoot type) {
             return switch (type) {
                 case BIGINT -> v instanceof Long || v instanceof Integer ? ((Number) v).longValue() : null;
-                case INTEGER -> v instanceof Integer ? v
-                        : v instanceof Long l && l == l.intValue() ? l.intValue() : null;
+                case INTEGER ->
+                    v instanceof Integer ? v : v instanceof Long l && l == l.intValue() ? l.intValue() : null;
                 case DOUBLE -> v instanceof Number n ? n.doubleValue() : null;
                 case BOOLEAN -> v instanceof Boolean ? v : null;
                 default -> String.valueOf(v);

@@ -66,8 +66,16 @@ public final class ResultRecord<T> implements Serializable {
     private final long[] cut;
     private final Kind kind;
 
-    private ResultRecord(long snapshotId, long insertCount, boolean end, Tuple tuple, T payload, long rows,
-            boolean prefixExact, long[] cut, Kind kind) {
+    private ResultRecord(
+            long snapshotId,
+            long insertCount,
+            boolean end,
+            Tuple tuple,
+            T payload,
+            long rows,
+            boolean prefixExact,
+            long[] cut,
+            Kind kind) {
         this.snapshotId = snapshotId;
         this.insertCount = insertCount;
         this.end = end;
@@ -80,15 +88,23 @@ public final class ResultRecord<T> implements Serializable {
     }
 
     /** One result tuple of a snapshot. */
-    public static <T> ResultRecord<T> row(long snapshotId, long insertCount, Tuple tuple, T payload,
-            boolean prefixExact) {
+    public static <T> ResultRecord<T> row(
+            long snapshotId, long insertCount, Tuple tuple, T payload, boolean prefixExact) {
         return new ResultRecord<>(snapshotId, insertCount, false, tuple, payload, 0, prefixExact, null, Kind.SNAPSHOT);
     }
 
     /** One change of a changelog trigger. */
-    public static <T> ResultRecord<T> change(long triggerId, long insertCount, Kind kind, Tuple tuple, T payload,
-            boolean prefixExact) {
-        return new ResultRecord<>(triggerId, insertCount, false, tuple, payload, 0, prefixExact, null,
+    public static <T> ResultRecord<T> change(
+            long triggerId, long insertCount, Kind kind, Tuple tuple, T payload, boolean prefixExact) {
+        return new ResultRecord<>(
+                triggerId,
+                insertCount,
+                false,
+                tuple,
+                payload,
+                0,
+                prefixExact,
+                null,
                 Objects.requireNonNull(kind, "kind"));
     }
 
@@ -98,8 +114,8 @@ public final class ResultRecord<T> implements Serializable {
     }
 
     /** The end of one part of a snapshot, with the number of rows in that part and the snapshot's cut. */
-    public static <T> ResultRecord<T> end(long snapshotId, long insertCount, long rows, boolean prefixExact,
-            long[] cut) {
+    public static <T> ResultRecord<T> end(
+            long snapshotId, long insertCount, long rows, boolean prefixExact, long[] cut) {
         return new ResultRecord<>(snapshotId, insertCount, true, null, null, rows, prefixExact, cut.clone(), null);
     }
 
@@ -107,10 +123,26 @@ public final class ResultRecord<T> implements Serializable {
      * Internal: rebuilds a record from its fields (used by the serializer); {@code cut} is null and
      * {@code kind} not null for a row.
      */
-    public static <T> ResultRecord<T> of(long snapshotId, long insertCount, boolean end, Tuple tuple, T payload,
-            long rows, boolean prefixExact, long[] cut, Kind kind) {
-        return new ResultRecord<>(snapshotId, insertCount, end, tuple, payload, rows, prefixExact,
-                end ? (cut == null ? new long[0] : cut) : null, end ? null : kind);
+    public static <T> ResultRecord<T> of(
+            long snapshotId,
+            long insertCount,
+            boolean end,
+            Tuple tuple,
+            T payload,
+            long rows,
+            boolean prefixExact,
+            long[] cut,
+            Kind kind) {
+        return new ResultRecord<>(
+                snapshotId,
+                insertCount,
+                end,
+                tuple,
+                payload,
+                rows,
+                prefixExact,
+                end ? (cut == null ? new long[0] : cut) : null,
+                end ? null : kind);
     }
 
     public long snapshotId() {
@@ -165,9 +197,15 @@ public final class ResultRecord<T> implements Serializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ResultRecord<?> r && r.snapshotId == snapshotId && r.insertCount == insertCount
-                && r.end == end && Objects.equals(r.tuple, tuple) && Objects.equals(r.payload, payload)
-                && r.rows == rows && r.prefixExact == prefixExact && java.util.Arrays.equals(r.cut, cut)
+        return o instanceof ResultRecord<?> r
+                && r.snapshotId == snapshotId
+                && r.insertCount == insertCount
+                && r.end == end
+                && Objects.equals(r.tuple, tuple)
+                && Objects.equals(r.payload, payload)
+                && r.rows == rows
+                && r.prefixExact == prefixExact
+                && java.util.Arrays.equals(r.cut, cut)
                 && r.kind == kind;
     }
 
@@ -179,9 +217,12 @@ public final class ResultRecord<T> implements Serializable {
 
     @Override
     public String toString() {
-        return end ? "End[snapshot " + snapshotId + ", " + rows + " rows after " + insertCount + " inserts"
-                + (cut.length > 1 ? " " + java.util.Arrays.toString(cut) : "") + "]"
-                : kind == Kind.SNAPSHOT ? "Row[snapshot " + snapshotId + ": " + tuple + " ↦ " + payload + "]"
-                : "Change[trigger " + snapshotId + ": " + kind.shortString() + " " + tuple + " ↦ " + payload + "]";
+        return end
+                ? "End[snapshot " + snapshotId + ", " + rows + " rows after " + insertCount + " inserts"
+                        + (cut.length > 1 ? " " + java.util.Arrays.toString(cut) : "") + "]"
+                : kind == Kind.SNAPSHOT
+                        ? "Row[snapshot " + snapshotId + ": " + tuple + " ↦ " + payload + "]"
+                        : "Change[trigger " + snapshotId + ": " + kind.shortString() + " " + tuple + " ↦ " + payload
+                                + "]";
     }
 }

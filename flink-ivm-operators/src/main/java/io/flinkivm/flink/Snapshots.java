@@ -1,15 +1,13 @@
 package io.flinkivm.flink;
 
 import io.flinkivm.core.query.Tuple;
-import io.flinkivm.core.semiring.Semiring;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
 /** Reassembles snapshots from a collected stream of {@link ResultRecord}s. */
 public final class Snapshots {
-    private Snapshots() {
-    }
+    private Snapshots() {}
 
     /**
      * The rows of every complete prefix-exact snapshot, by snapshot id. A snapshot is complete
@@ -31,7 +29,8 @@ public final class Snapshots {
             } else {
                 Map<Tuple, T> snapshot = rows.computeIfAbsent(r.snapshotId(), k -> new HashMap<>());
                 if (snapshot.put(r.tuple(), r.payload()) != null) {
-                    throw new IllegalStateException("snapshot " + r.snapshotId() + " has tuple " + r.tuple() + " twice");
+                    throw new IllegalStateException(
+                            "snapshot " + r.snapshotId() + " has tuple " + r.tuple() + " twice");
                 }
             }
         }
@@ -40,8 +39,8 @@ public final class Snapshots {
             if (e[0] >= parts) {
                 Map<Tuple, T> snapshot = rows.getOrDefault(id, new HashMap<>());
                 if (e[0] == parts && snapshot.size() != e[1]) {
-                    throw new IllegalStateException("snapshot " + id + " has " + snapshot.size()
-                            + " rows but its end markers count " + e[1]);
+                    throw new IllegalStateException(
+                            "snapshot " + id + " has " + snapshot.size() + " rows but its end markers count " + e[1]);
                 }
                 out.put(id, snapshot);
             }
@@ -95,7 +94,8 @@ public final class Snapshots {
             } else {
                 Map<Tuple, ResultRecord<T>> trigger = changes.computeIfAbsent(r.snapshotId(), k -> new HashMap<>());
                 if (r.kind() != ResultRecord.Kind.UPDATE_BEFORE && trigger.put(r.tuple(), r) != null) {
-                    throw new IllegalStateException("trigger " + r.snapshotId() + " changes tuple " + r.tuple() + " twice");
+                    throw new IllegalStateException(
+                            "trigger " + r.snapshotId() + " changes tuple " + r.tuple() + " twice");
                 }
                 ends.computeIfAbsent(r.snapshotId(), k -> new long[2])[1] -= 1;
             }
@@ -108,8 +108,8 @@ public final class Snapshots {
                 continue;
             }
             if (e[0] == parts && e[1] != 0) {
-                throw new IllegalStateException("trigger " + id + ": its rows and its end markers' counts differ by "
-                        + e[1]);
+                throw new IllegalStateException(
+                        "trigger " + id + ": its rows and its end markers' counts differ by " + e[1]);
             }
             for (ResultRecord<T> r : changes.getOrDefault(id, Map.of()).values()) {
                 if (r.kind() == ResultRecord.Kind.DELETE) {

@@ -44,8 +44,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ChangelogITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
 
     static Stream<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
@@ -65,7 +67,8 @@ class ChangelogITCase {
     @MethodSource("cases")
     void eachTriggerEmitsTheOraclesDifference(String semiringName, String backend, int parallelism, long seed)
             throws Exception {
-        Semiring<?> k = semiringName.equals("integers") ? io.flinkivm.core.testing.IntegerRingSemiring.INSTANCE
+        Semiring<?> k = semiringName.equals("integers")
+                ? io.flinkivm.core.testing.IntegerRingSemiring.INSTANCE
                 : Semirings.byName(semiringName);
         check(k, backend, parallelism, seed);
     }
@@ -73,20 +76,36 @@ class ChangelogITCase {
     private static <T> void check(Semiring<T> k, String backend, int parallelism, long seed) throws Exception {
         for (long s = 9_000 + seed * 10; s < 9_000 + seed * 10 + 3; s++) {
             DifferentialCase<T> c = DifferentialCase.generate(k, s);
-            run(k, c.stream(), Planner.plan(c.query(), k), backend, parallelism, s % 2 == 0,
+            run(
+                    k,
+                    c.stream(),
+                    Planner.plan(c.query(), k),
+                    backend,
+                    parallelism,
+                    s % 2 == 0,
                     "seed " + s + " (" + c.kind() + ")");
         }
     }
 
-    private static <T> void run(Semiring<T> k, List<Insert<T>> stream, MaintenancePlan plan, String backend,
-            int parallelism, boolean updateBefore, String label) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-                FlinkIvmITCase.config(backend, parallelism));
+    private static <T> void run(
+            Semiring<T> k,
+            List<Insert<T>> stream,
+            MaintenancePlan plan,
+            String backend,
+            int parallelism,
+            boolean updateBefore,
+            String label)
+            throws Exception {
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(FlinkIvmITCase.config(backend, parallelism));
         IvmTestJobs.Partitioned<T> parts = IvmTestJobs.Partitioned.roundRobin(stream, parallelism);
-        DataStream<InputRecord<T>> input = IvmTestJobs.source(env, parts, FlinkIvm.inputType(k),
-                RateLimiterStrategy.perSecond(400));
-        IvmOptions options = IvmOptions.defaults().withOutputMode(OutputMode.CHANGELOG).withSnapshotEvery(3)
-                .withSnapshotPeriod(Duration.ofMillis(20)).withUpdateBefore(updateBefore);
+        DataStream<InputRecord<T>> input =
+                IvmTestJobs.source(env, parts, FlinkIvm.inputType(k), RateLimiterStrategy.perSecond(400));
+        IvmOptions options = IvmOptions.defaults()
+                .withOutputMode(OutputMode.CHANGELOG)
+                .withSnapshotEvery(3)
+                .withSnapshotPeriod(Duration.ofMillis(20))
+                .withUpdateBefore(updateBefore);
         IvmJob<T> job = FlinkIvm.maintain(input, plan, k, options);
         List<ResultRecord<T>> collected = new ArrayList<>();
         try (CloseableIterator<ResultRecord<T>> it = job.results().executeAndCollect("changelog " + label)) {
@@ -98,8 +117,14 @@ class ChangelogITCase {
     }
 
     /** Every complete trigger, in id order, against the oracle's difference since the previous one. */
-    static <T> void checkTriggers(Semiring<T> k, MaintenancePlan plan, IvmTestJobs.Partitioned<T> parts,
-            List<ResultRecord<T>> collected, int sinks, boolean updateBefore, String context) {
+    static <T> void checkTriggers(
+            Semiring<T> k,
+            MaintenancePlan plan,
+            IvmTestJobs.Partitioned<T> parts,
+            List<ResultRecord<T>> collected,
+            int sinks,
+            boolean updateBefore,
+            String context) {
         TreeMap<Long, List<ResultRecord<T>>> rows = new TreeMap<>();
         Map<Long, Integer> ends = new HashMap<>();
         Map<Long, long[]> cuts = Snapshots.cuts(collected);
@@ -111,11 +136,14 @@ class ChangelogITCase {
                 rows.computeIfAbsent(r.snapshotId(), id -> new ArrayList<>()).add(r);
             }
         }
-        assertThat(ends).as("the end of the input is a trigger: " + context).containsKey((long) parts.stream().size());
+        assertThat(ends).as("the end of the input is a trigger: " + context).containsKey((long)
+                parts.stream().size());
         Map<Tuple, T> before = new HashMap<>();
         int triggers = 0;
         for (long id : new TreeMap<>(ends).keySet()) {
-            assertThat(ends.get(id)).as("end markers of trigger %d, %s", id, context).isEqualTo(sinks);
+            assertThat(ends.get(id))
+                    .as("end markers of trigger %d, %s", id, context)
+                    .isEqualTo(sinks);
             KDatabase<T> db = new KDatabase<>(k);
             for (Insert<T> i : parts.claimed(cuts.get(id))) {
                 db.insert(i.relation(), i.tuple(), i.payload());
@@ -128,37 +156,58 @@ class ChangelogITCase {
             for (ResultRecord<T> r : rows.getOrDefault(id, List.of())) {
                 switch (r.kind()) {
                     case INSERT -> {
-                        assertThat(before).as("+I of a tuple that was there: " + r + ", " + what).doesNotContainKey(r.tuple());
-                        assertThat(upserts.put(r.tuple(), r.payload())).as("twice: " + r + ", " + what).isNull();
+                        assertThat(before)
+                                .as("+I of a tuple that was there: " + r + ", " + what)
+                                .doesNotContainKey(r.tuple());
+                        assertThat(upserts.put(r.tuple(), r.payload()))
+                                .as("twice: " + r + ", " + what)
+                                .isNull();
                     }
                     case UPDATE_AFTER -> {
-                        assertThat(before).as("+U of a tuple that was not there: " + r + ", " + what).containsKey(r.tuple());
-                        assertThat(upserts.put(r.tuple(), r.payload())).as("twice: " + r + ", " + what).isNull();
-                        assertThat(updatedFrom.containsKey(r.tuple())).as("-U before +U: " + r + ", " + what)
+                        assertThat(before)
+                                .as("+U of a tuple that was not there: " + r + ", " + what)
+                                .containsKey(r.tuple());
+                        assertThat(upserts.put(r.tuple(), r.payload()))
+                                .as("twice: " + r + ", " + what)
+                                .isNull();
+                        assertThat(updatedFrom.containsKey(r.tuple()))
+                                .as("-U before +U: " + r + ", " + what)
                                 .isEqualTo(updateBefore);
                     }
                     case UPDATE_BEFORE -> {
-                        assertThat(updateBefore).as("-U only when asked for, " + what).isTrue();
-                        assertThat(updatedFrom.put(r.tuple(), r.payload())).as("twice: " + r + ", " + what).isNull();
+                        assertThat(updateBefore)
+                                .as("-U only when asked for, " + what)
+                                .isTrue();
+                        assertThat(updatedFrom.put(r.tuple(), r.payload()))
+                                .as("twice: " + r + ", " + what)
+                                .isNull();
                     }
-                    case DELETE -> assertThat(deletes.add(r.tuple())).as("twice: " + r + ", " + what).isTrue();
+                    case DELETE ->
+                        assertThat(deletes.add(r.tuple()))
+                                .as("twice: " + r + ", " + what)
+                                .isTrue();
                     default -> throw new AssertionError(r);
                 }
             }
             Map<Tuple, T> wantUpserts = new HashMap<>();
             now.forEach((t, p) -> {
-                if (!before.containsKey(t) || !ResultDiff.compare(k, Map.of(t, p), List.of(Map.entry(t, before.get(t))))
-                        .isEmpty()) {
+                if (!before.containsKey(t)
+                        || !ResultDiff.compare(k, Map.of(t, p), List.of(Map.entry(t, before.get(t))))
+                                .isEmpty()) {
                     wantUpserts.put(t, p);
                 }
             });
             Set<Tuple> wantDeletes = new HashSet<>(before.keySet());
             wantDeletes.removeAll(now.keySet());
-            assertThat(ResultDiff.compare(k, wantUpserts, List.copyOf(upserts.entrySet()))).as(what).isEmpty();
+            assertThat(ResultDiff.compare(k, wantUpserts, List.copyOf(upserts.entrySet())))
+                    .as(what)
+                    .isEmpty();
             assertThat(deletes).as(what).isEqualTo(wantDeletes);
             Map<Tuple, T> wantFrom = new HashMap<>();
             updatedFrom.keySet().forEach(t -> wantFrom.put(t, before.get(t)));
-            assertThat(ResultDiff.compare(k, wantFrom, List.copyOf(updatedFrom.entrySet()))).as("-U " + what).isEmpty();
+            assertThat(ResultDiff.compare(k, wantFrom, List.copyOf(updatedFrom.entrySet())))
+                    .as("-U " + what)
+                    .isEmpty();
             before.clear();
             before.putAll(now);
             triggers++;

@@ -51,8 +51,7 @@ import org.apache.flink.util.CloseableIterator;
  * </ul>
  */
 public final class CyclicTriangleFlinkBenchmark {
-    private CyclicTriangleFlinkBenchmark() {
-    }
+    private CyclicTriangleFlinkBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         int maxN = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
@@ -64,13 +63,16 @@ public final class CyclicTriangleFlinkBenchmark {
         Configuration conf = new Configuration();
         conf.setString("state.backend.type", "hashmap");
         conf.setString("parallelism.default", "1");
-        MiniClusterWithClientResource cluster = new MiniClusterWithClientResource(
-                new MiniClusterResourceConfiguration.Builder().setConfiguration(conf)
-                        .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(1).build());
+        MiniClusterWithClientResource cluster =
+                new MiniClusterWithClientResource(new MiniClusterResourceConfiguration.Builder()
+                        .setConfiguration(conf)
+                        .setNumberTaskManagers(1)
+                        .setNumberSlotsPerTaskManager(1)
+                        .build());
         cluster.before();
         try {
-            System.out.println("query " + CyclicTriangleBenchmark.QUERY + " on Flink (MiniCluster, heap, p=1), fhtw = 1.5,"
-                    + " Thm. 1: amortized O(N^0.5) per insert");
+            System.out.println("query " + CyclicTriangleBenchmark.QUERY
+                    + " on Flink (MiniCluster, heap, p=1), fhtw = 1.5," + " Thm. 1: amortized O(N^0.5) per insert");
             for (String stream : List.of("dense", "skewed")) {
                 List<Object[]> warm = CyclicTriangleBenchmark.stream(stream, 5_000, 1);
                 run(cyclic, warm);
@@ -87,9 +89,14 @@ public final class CyclicTriangleFlinkBenchmark {
                 base[2] = Math.min(base[2], f[0]);
                 base[3] = Math.min(base[3], f[2]);
             }
-            System.out.printf(Locale.ROOT, "fixed cost of a job (3 inserts), subtracted below: cyclic %.0f ms wall,"
-                    + " %.1f ms join op CPU; fallback %.0f ms wall, %.1f ms join op CPU%n",
-                    base[0] / 1e6, base[1] / 1e6, base[2] / 1e6, base[3] / 1e6);
+            System.out.printf(
+                    Locale.ROOT,
+                    "fixed cost of a job (3 inserts), subtracted below: cyclic %.0f ms wall,"
+                            + " %.1f ms join op CPU; fallback %.0f ms wall, %.1f ms join op CPU%n",
+                    base[0] / 1e6,
+                    base[1] / 1e6,
+                    base[2] / 1e6,
+                    base[3] / 1e6);
             for (String stream : List.of("dense", "skewed")) {
                 List<Integer> sizes = new ArrayList<>();
                 for (int n : CyclicTriangleBenchmark.sizes(stream.equals("dense") ? maxN : skewedMaxN)) {
@@ -99,8 +106,15 @@ public final class CyclicTriangleFlinkBenchmark {
                 }
                 System.out.println();
                 System.out.println("stream " + stream + " (ns/insert)");
-                System.out.printf(Locale.ROOT, "%9s %10s %18s %14s %18s %14s%n", "N", "results", "cyclic join op CPU",
-                        "cyclic job wall", "fallback join op CPU", "fallback job wall");
+                System.out.printf(
+                        Locale.ROOT,
+                        "%9s %10s %18s %14s %18s %14s%n",
+                        "N",
+                        "results",
+                        "cyclic join op CPU",
+                        "cyclic job wall",
+                        "fallback join op CPU",
+                        "fallback job wall");
                 double[] logN = new double[sizes.size()];
                 double[][] logs = new double[4][sizes.size()];
                 for (int i = 0; i < sizes.size(); i++) {
@@ -112,7 +126,8 @@ public final class CyclicTriangleFlinkBenchmark {
                         long[] c = run(cyclic, inserts);
                         long[] f = run(fallback, inserts);
                         if (c[1] != f[1]) {
-                            throw new IllegalStateException("the plans disagree at N = " + n + ": " + c[1] + " vs " + f[1]);
+                            throw new IllegalStateException(
+                                    "the plans disagree at N = " + n + ": " + c[1] + " vs " + f[1]);
                         }
                         results = c[1];
                         best[0] = Math.min(best[0], c[2] - base[1]);
@@ -125,14 +140,26 @@ public final class CyclicTriangleFlinkBenchmark {
                         perInsert[j] = Math.max(1.0, (double) best[j] / n);
                         logs[j][i] = Math.log(perInsert[j]);
                     }
-                    System.out.printf(Locale.ROOT, "%9d %10d %18.0f %14.0f %18.0f %14.0f%n", n, results, perInsert[0],
-                            perInsert[1], perInsert[2], perInsert[3]);
+                    System.out.printf(
+                            Locale.ROOT,
+                            "%9d %10d %18.0f %14.0f %18.0f %14.0f%n",
+                            n,
+                            results,
+                            perInsert[0],
+                            perInsert[1],
+                            perInsert[2],
+                            perInsert[3]);
                     logN[i] = Math.log(n);
                 }
-                System.out.printf(Locale.ROOT, "fitted exponent vs N (%s, Flink): cyclic plan %.2f (join op CPU), %.2f"
-                        + " (job wall); fallback %.2f (join op CPU), %.2f (job wall)%n", stream,
-                        CyclicTriangleBenchmark.slope(logN, logs[0]), CyclicTriangleBenchmark.slope(logN, logs[1]),
-                        CyclicTriangleBenchmark.slope(logN, logs[2]), CyclicTriangleBenchmark.slope(logN, logs[3]));
+                System.out.printf(
+                        Locale.ROOT,
+                        "fitted exponent vs N (%s, Flink): cyclic plan %.2f (join op CPU), %.2f"
+                                + " (job wall); fallback %.2f (join op CPU), %.2f (job wall)%n",
+                        stream,
+                        CyclicTriangleBenchmark.slope(logN, logs[0]),
+                        CyclicTriangleBenchmark.slope(logN, logs[1]),
+                        CyclicTriangleBenchmark.slope(logN, logs[2]),
+                        CyclicTriangleBenchmark.slope(logN, logs[3]));
             }
         } finally {
             cluster.after();
@@ -152,11 +179,13 @@ public final class CyclicTriangleFlinkBenchmark {
             records.add(InputRecord.insert((String) in[0], (Tuple) in[1], 1L));
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        IvmJob<Long> job = FlinkIvm.maintain(env.fromData(records, FlinkIvm.inputType(k)), plan, k, IvmOptions.defaults());
+        IvmJob<Long> job =
+                FlinkIvm.maintain(env.fromData(records, FlinkIvm.inputType(k)), plan, k, IvmOptions.defaults());
         long start = System.nanoTime();
         long rows = 0;
         try (ThreadCpu cpu = new ThreadCpu(joinTask(plan));
-                CloseableIterator<ResultRecord<Long>> it = job.results().executeAndCollect(plan.kind() + " N=" + records.size())) {
+                CloseableIterator<ResultRecord<Long>> it =
+                        job.results().executeAndCollect(plan.kind() + " N=" + records.size())) {
             while (it.hasNext()) {
                 if (!it.next().isEnd()) {
                     rows++;

@@ -19,9 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -45,11 +43,14 @@ import org.junit.jupiter.api.io.TempDir;
 class ExactlyOnceITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(4)
+            .build());
 
     /** Two trees, V[A] (a join at B) and V[A,C]; the sink is keyed by A and runs in parallel. */
     static final String QUERY = "Q(A,C) :- R(A,B), S(A,B,D), T(A,C,E)";
+
     static final Semiring<Long> K = NaturalSemiring.INSTANCE;
     static final MaintenancePlan PLAN = Planner.plan(QueryParser.parse(QUERY), K);
     static final int INSERTS = 1500;
@@ -67,15 +68,22 @@ class ExactlyOnceITCase {
 
     @BeforeAll
     static void referenceRun(@TempDir Path checkpoints) throws Exception {
-        stream = RandomStreams.generate(PLAN.query(), K, new Random(42), INSERTS,
-                new RandomStreams.Domain(8, RandomStreams.ValueType.LONG), TestSemirings.payloads(K));
+        stream = RandomStreams.generate(
+                PLAN.query(),
+                K,
+                new Random(42),
+                INSERTS,
+                new RandomStreams.Domain(8, RandomStreams.ValueType.LONG),
+                TestSemirings.payloads(K));
         input = IvmTestJobs.Partitioned.roundRobin(stream, PARALLELISM);
         List<ResultRecord<Long>> records = run("reference", checkpoints, RateLimiterStrategy.noOp(), List.of());
         reference = Snapshots.byId(records, PARALLELISM);
-        assertThat(reference.keySet()).hasSizeGreaterThanOrEqualTo(INSERTS / (int) SNAPSHOT_EVERY / PARALLELISM)
+        assertThat(reference.keySet())
+                .hasSizeGreaterThanOrEqualTo(INSERTS / (int) SNAPSHOT_EVERY / PARALLELISM)
                 .contains((long) INSERTS);
         assertThat(reference).isEqualTo(IvmTestJobs.overCuts(PLAN, K, input, Snapshots.cuts(records)));
-        assertThat(reference.get((long) INSERTS)).as("final snapshot vs the oracle")
+        assertThat(reference.get((long) INSERTS))
+                .as("final snapshot vs the oracle")
                 .isEqualTo(IvmTestJobs.oracle(PLAN, K, stream))
                 .isNotEmpty();
     }
@@ -89,7 +97,8 @@ class ExactlyOnceITCase {
         if (!faults.isEmpty()) {
             inserts = IvmTestJobs.injectFaults(inserts, name, faults);
         }
-        IvmJob<Long> job = FlinkIvm.maintain(inserts, PLAN, K, IvmOptions.defaults().withSnapshotEvery(SNAPSHOT_EVERY));
+        IvmJob<Long> job =
+                FlinkIvm.maintain(inserts, PLAN, K, IvmOptions.defaults().withSnapshotEvery(SNAPSHOT_EVERY));
         IvmTestJobs.record(job.results(), name, faults, PARALLELISM);
         List<ResultRecord<Long>> collected = new ArrayList<>();
         try (CloseableIterator<ResultRecord<Long>> it = job.results().executeAndCollect(name)) {
@@ -101,8 +110,9 @@ class ExactlyOnceITCase {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void oneFailureMidStreamChangesNoSnapshot(@TempDir Path checkpoints) throws Exception {
-        TreeMap<Long, Map<Tuple, Long>> snapshots = Snapshots.byId(run("one-failure", checkpoints, PER_CHECKPOINT,
-                List.of(new Fault(FaultKind.AT_RECORD, true, 325))), PARALLELISM);
+        TreeMap<Long, Map<Tuple, Long>> snapshots = Snapshots.byId(
+                run("one-failure", checkpoints, PER_CHECKPOINT, List.of(new Fault(FaultKind.AT_RECORD, true, 325))),
+                PARALLELISM);
         assertThat(IvmTestJobs.FAILURES.get("one-failure")).hasSize(1);
         assertThat(snapshots).isEqualTo(reference);
         checkReEmittedSnapshots("one-failure", 1);
@@ -111,13 +121,21 @@ class ExactlyOnceITCase {
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void failuresInThreeSuccessiveAttemptsChangeNoSnapshot(@TempDir Path checkpoints) throws Exception {
-        TreeMap<Long, Map<Tuple, Long>> snapshots = Snapshots.byId(run("three-failures", checkpoints, PER_CHECKPOINT,
-                List.of(new Fault(FaultKind.AT_RECORD, true, 225), new Fault(FaultKind.AFTER_SNAPSHOT, false, 3),
-                        new Fault(FaultKind.AT_RECORD, true, 130))), PARALLELISM);
+        TreeMap<Long, Map<Tuple, Long>> snapshots = Snapshots.byId(
+                run(
+                        "three-failures",
+                        checkpoints,
+                        PER_CHECKPOINT,
+                        List.of(
+                                new Fault(FaultKind.AT_RECORD, true, 225),
+                                new Fault(FaultKind.AFTER_SNAPSHOT, false, 3),
+                                new Fault(FaultKind.AT_RECORD, true, 130))),
+                PARALLELISM);
         assertThat(IvmTestJobs.FAILURES.get("three-failures")).hasSize(3);
         assertThat(snapshots).isEqualTo(reference);
         // The failure right after a snapshot restores from a checkpoint before it: the snapshot comes again.
-        assertThat(checkReEmittedSnapshots("three-failures", 3)).as("snapshots emitted completely by two attempts")
+        assertThat(checkReEmittedSnapshots("three-failures", 3))
+                .as("snapshots emitted completely by two attempts")
                 .isPositive();
     }
 

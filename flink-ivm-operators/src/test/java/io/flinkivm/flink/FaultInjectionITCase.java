@@ -29,7 +29,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
@@ -76,8 +75,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class FaultInjectionITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(4)
+            .build());
 
     static final int INSERTS = 1000;
     static final int PER_CHECKPOINT = 150;
@@ -119,28 +120,60 @@ class FaultInjectionITCase {
                 + ", faults " + faults;
         try {
             int parts = FlinkIvmITCase.sinkParts(c.plan(), parallelism);
-            List<ResultRecord<T>> referenceRecords = run(run + " reference", c, input, k, backend, List.of(),
-                    RateLimiterStrategy.noOp(), Files.createDirectories(dir.resolve("reference")));
+            List<ResultRecord<T>> referenceRecords = run(
+                    run + " reference",
+                    c,
+                    input,
+                    k,
+                    backend,
+                    List.of(),
+                    RateLimiterStrategy.noOp(),
+                    Files.createDirectories(dir.resolve("reference")));
             TreeMap<Long, Map<Tuple, T>> reference = Snapshots.byId(referenceRecords, parts);
             TreeMap<Long, long[]> cuts = Snapshots.cuts(referenceRecords);
-            assertThat(reference.keySet()).as("snapshots of the run without failures").isEqualTo(cuts.keySet())
+            assertThat(reference.keySet())
+                    .as("snapshots of the run without failures")
+                    .isEqualTo(cuts.keySet())
                     .contains((long) INSERTS);
-            assertThat(reference).as("run without failures vs the core engine over each cut")
+            assertThat(reference)
+                    .as("run without failures vs the core engine over each cut")
                     .isEqualTo(IvmTestJobs.overCuts(c.plan(), k, input, cuts));
-            assertThat(reference.get((long) INSERTS)).as("final snapshot vs the naive oracle")
+            assertThat(reference.get((long) INSERTS))
+                    .as("final snapshot vs the naive oracle")
                     .isEqualTo(IvmTestJobs.oracle(c.plan(), k, c.stream()));
 
             long referenced = System.nanoTime();
-            TreeMap<Long, Map<Tuple, T>> recovered = Snapshots.byId(run(run, c, input, k, backend, faults,
-                    RateLimiterStrategy.perCheckpoint(PER_CHECKPOINT), Files.createDirectories(dir.resolve("faults"))), parts);
+            TreeMap<Long, Map<Tuple, T>> recovered = Snapshots.byId(
+                    run(
+                            run,
+                            c,
+                            input,
+                            k,
+                            backend,
+                            faults,
+                            RateLimiterStrategy.perCheckpoint(PER_CHECKPOINT),
+                            Files.createDirectories(dir.resolve("faults"))),
+                    parts);
             List<Fired> fired = IvmTestJobs.fired(run);
             context += "\nfired: " + fired;
-            System.out.printf("fault injection seed %d: %s, %s plan (%s) of %s on %s at parallelism %d; case %d ms,"
-                    + " reference run %d ms, run with faults %d ms; fired: %s%n", seed, k.name(), c.plan().kind(),
-                    Shape.of(seed), c.plan().query(), backend, parallelism, (generated - start) / 1_000_000, (referenced - generated) / 1_000_000,
-                    (System.nanoTime() - referenced) / 1_000_000, fired);
+            System.out.printf(
+                    "fault injection seed %d: %s, %s plan (%s) of %s on %s at parallelism %d; case %d ms,"
+                            + " reference run %d ms, run with faults %d ms; fired: %s%n",
+                    seed,
+                    k.name(),
+                    c.plan().kind(),
+                    Shape.of(seed),
+                    c.plan().query(),
+                    backend,
+                    parallelism,
+                    (generated - start) / 1_000_000,
+                    (referenced - generated) / 1_000_000,
+                    (System.nanoTime() - referenced) / 1_000_000,
+                    fired);
             assertThat(fired).as("failures thrown").hasSize(faults.size());
-            assertThat(recovered).as("snapshots after recovery vs the run without failures").isEqualTo(reference);
+            assertThat(recovered)
+                    .as("snapshots after recovery vs the run without failures")
+                    .isEqualTo(reference);
             Emitted emitted = IvmTestJobs.checkEmittedSnapshots(run, reference, parts);
             for (Fired f : fired) {
                 if (f.fault().kind() == FaultKind.AFTER_SNAPSHOT) {
@@ -170,23 +203,34 @@ class FaultInjectionITCase {
         Collections.shuffle(kinds, r);
         List<Fault> out = new ArrayList<>();
         for (FaultKind kind : kinds) {
-            out.add(switch (kind) {
-                case AT_RECORD -> new Fault(kind, true, 1 + r.nextInt(2 * PER_CHECKPOINT / parallelism));
-                case IN_CHECKPOINT, ON_CHECKPOINT_COMPLETE -> new Fault(kind, r.nextBoolean(), 1 + r.nextInt(2));
-                case AFTER_SNAPSHOT -> new Fault(kind, false, 1 + r.nextInt(3));
-            });
+            out.add(
+                    switch (kind) {
+                        case AT_RECORD -> new Fault(kind, true, 1 + r.nextInt(2 * PER_CHECKPOINT / parallelism));
+                        case IN_CHECKPOINT, ON_CHECKPOINT_COMPLETE ->
+                            new Fault(kind, r.nextBoolean(), 1 + r.nextInt(2));
+                        case AFTER_SNAPSHOT -> new Fault(kind, false, 1 + r.nextInt(3));
+                    });
         }
         return out;
     }
 
     /** Runs the job (with the faults injected) and returns the records the collect sink delivered. */
-    private static <T> List<ResultRecord<T>> run(String run, Case<T> c, IvmTestJobs.Partitioned<T> input, Semiring<T> k,
-            String backend, List<Fault> faults, RateLimiterStrategy<?> rate, Path checkpoints) throws Exception {
+    private static <T> List<ResultRecord<T>> run(
+            String run,
+            Case<T> c,
+            IvmTestJobs.Partitioned<T> input,
+            Semiring<T> k,
+            String backend,
+            List<Fault> faults,
+            RateLimiterStrategy<?> rate,
+            Path checkpoints)
+            throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
                 IvmTestJobs.checkpointed(backend, input.parallelism(), checkpoints));
-        DataStream<InputRecord<T>> inserts = IvmTestJobs.injectFaults(
-                IvmTestJobs.source(env, input, FlinkIvm.inputType(k), rate), run, faults);
-        IvmJob<T> job = FlinkIvm.maintain(inserts, c.plan(), k, IvmOptions.defaults().withSnapshotEvery(SNAPSHOT_EVERY));
+        DataStream<InputRecord<T>> inserts =
+                IvmTestJobs.injectFaults(IvmTestJobs.source(env, input, FlinkIvm.inputType(k), rate), run, faults);
+        IvmJob<T> job =
+                FlinkIvm.maintain(inserts, c.plan(), k, IvmOptions.defaults().withSnapshotEvery(SNAPSHOT_EVERY));
         IvmTestJobs.record(job.results(), run, faults, job.results().getParallelism());
         List<ResultRecord<T>> collected = new ArrayList<>();
         try (CloseableIterator<ResultRecord<T>> it = job.results().executeAndCollect(run)) {
@@ -235,10 +279,13 @@ class FaultInjectionITCase {
                 // Operators whose input has several channels (they hold records back in their state
                 // across checkpoints): a sink keyed by a shared variable, or a join view below a root.
                 if ((shape == Shape.PARALLEL_SINK && FlinkJobLayout.of(plan, 2).hashVariable() == null)
-                        || (shape == Shape.JOIN_VIEW && plan instanceof ViewTreePlan trees && trees.statefulNodes().isEmpty())) {
+                        || (shape == Shape.JOIN_VIEW
+                                && plan instanceof ViewTreePlan trees
+                                && trees.statefulNodes().isEmpty())) {
                     continue;
                 }
-                Map<Tuple, T> result = IvmTestJobs.coreSnapshots(plan, k, stream, Set.of((long) INSERTS)).get((long) INSERTS);
+                Map<Tuple, T> result = IvmTestJobs.coreSnapshots(plan, k, stream, Set.of((long) INSERTS))
+                        .get((long) INSERTS);
                 if (!result.isEmpty() && result.size() <= MAX_ROWS) {
                     return new Case<>(plan, stream);
                 }

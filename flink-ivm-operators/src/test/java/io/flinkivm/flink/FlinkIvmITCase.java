@@ -16,9 +16,6 @@ import io.flinkivm.core.testing.DifferentialCase;
 import io.flinkivm.core.testing.Insert;
 import io.flinkivm.core.testing.RandomStreams;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -44,8 +41,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class FlinkIvmITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(4)
+            .build());
 
     static Configuration config(String backend, int parallelism) {
         Configuration c = new Configuration();
@@ -84,18 +83,29 @@ class FlinkIvmITCase {
         }
     }
 
-    static <T> void runAndCompare(ConjunctiveQuery q, Semiring<T> k, List<Insert<T>> stream, String backend,
-            int parallelism, String label) throws Exception {
+    static <T> void runAndCompare(
+            ConjunctiveQuery q, Semiring<T> k, List<Insert<T>> stream, String backend, int parallelism, String label)
+            throws Exception {
         runAndCompare(q, k, stream, backend, parallelism, label, OutputMode.SNAPSHOT);
     }
 
-    static <T> void runAndCompare(ConjunctiveQuery q, Semiring<T> k, List<Insert<T>> stream, String backend,
-            int parallelism, String label, OutputMode mode) throws Exception {
+    static <T> void runAndCompare(
+            ConjunctiveQuery q,
+            Semiring<T> k,
+            List<Insert<T>> stream,
+            String backend,
+            int parallelism,
+            String label,
+            OutputMode mode)
+            throws Exception {
         MaintenancePlan plan = Planner.plan(q, k);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config(backend, parallelism));
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(config(backend, parallelism));
         IvmTestJobs.Partitioned<T> parts = IvmTestJobs.Partitioned.roundRobin(stream, parallelism);
-        DataStream<InputRecord<T>> input = IvmTestJobs.source(env, parts, FlinkIvm.inputType(k), RateLimiterStrategy.noOp());
-        IvmJob<T> job = FlinkIvm.maintain(input, plan, k, IvmOptions.defaults().withSnapshotEvery(3).withOutputMode(mode));
+        DataStream<InputRecord<T>> input =
+                IvmTestJobs.source(env, parts, FlinkIvm.inputType(k), RateLimiterStrategy.noOp());
+        IvmJob<T> job = FlinkIvm.maintain(
+                input, plan, k, IvmOptions.defaults().withSnapshotEvery(3).withOutputMode(mode));
         List<ResultRecord<T>> collected = new ArrayList<>();
         try (CloseableIterator<ResultRecord<T>> it = job.results().executeAndCollect("ivm " + label)) {
             it.forEachRemaining(collected::add);
@@ -115,7 +125,8 @@ class FlinkIvmITCase {
             for (Insert<T> i : parts.claimed(cuts.get(e.getKey()))) {
                 db.insert(i.relation(), i.tuple(), i.payload());
             }
-            assertThat(e.getValue()).as("changelog state %d of %s", e.getKey(), label)
+            assertThat(e.getValue())
+                    .as("changelog state %d of %s", e.getKey(), label)
                     .isEqualTo(NaiveEvaluator.evaluate(q, k, db.relations()));
         }
     }
@@ -144,7 +155,13 @@ class FlinkIvmITCase {
     private static <T> void changelog(Semiring<T> k, long seed) throws Exception {
         for (long s = seed * 1000; s < seed * 1000 + 3; s++) {
             DifferentialCase<T> c = DifferentialCase.generate(k, s);
-            runAndCompare(c.query(), k, c.stream(), "hashmap", 2, "changelog seed " + s + " (" + c.kind() + ")",
+            runAndCompare(
+                    c.query(),
+                    k,
+                    c.stream(),
+                    "hashmap",
+                    2,
+                    "changelog seed " + s + " (" + c.kind() + ")",
                     OutputMode.CHANGELOG);
         }
     }

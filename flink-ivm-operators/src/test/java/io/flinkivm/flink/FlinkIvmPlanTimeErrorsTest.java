@@ -22,14 +22,14 @@ class FlinkIvmPlanTimeErrorsTest {
 
     private static DataStream<InputRecord<Long>> inserts() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        return env.fromData(List.of(InputRecord.insert("R", Tuple.of("a"), 1L)),
-                FlinkIvm.inputType(NaturalSemiring.INSTANCE));
+        return env.fromData(
+                List.of(InputRecord.insert("R", Tuple.of("a"), 1L)), FlinkIvm.inputType(NaturalSemiring.INSTANCE));
     }
 
     @Test
     void malformedQuery() {
-        assertThatThrownBy(() -> FlinkIvm.maintain(inserts(), "Q(A) :- R(A", NaturalSemiring.INSTANCE,
-                IvmOptions.defaults()))
+        assertThatThrownBy(() ->
+                        FlinkIvm.maintain(inserts(), "Q(A) :- R(A", NaturalSemiring.INSTANCE, IvmOptions.defaults()))
                 .isInstanceOf(InvalidQueryException.class)
                 .hasMessageContaining("position");
     }
@@ -45,10 +45,13 @@ class FlinkIvmPlanTimeErrorsTest {
     void semiringWhosePropertiesForbidThePlan() {
         Semiring<Long> notPositive = new NotPositive();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        DataStream<InputRecord<Long>> in = env.fromData(List.of(InputRecord.insert("R", Tuple.of("a", "b"), 1L)),
-                FlinkIvm.inputType(notPositive));
-        assertThatThrownBy(() -> FlinkIvm.maintain(in, "Q(A) :- R(A,B)", notPositive,
-                IvmOptions.defaults().withStrategy(Planner.Strategy.P_HIERARCHICAL)))
+        DataStream<InputRecord<Long>> in =
+                env.fromData(List.of(InputRecord.insert("R", Tuple.of("a", "b"), 1L)), FlinkIvm.inputType(notPositive));
+        assertThatThrownBy(() -> FlinkIvm.maintain(
+                        in,
+                        "Q(A) :- R(A,B)",
+                        notPositive,
+                        IvmOptions.defaults().withStrategy(Planner.Strategy.P_HIERARCHICAL)))
                 .isInstanceOf(UnsupportedPlanException.class)
                 .hasMessageContaining("not positive");
     }
@@ -59,17 +62,20 @@ class FlinkIvmPlanTimeErrorsTest {
         for (int i = 0; i <= Planner.MAX_ATOMS; i++) {
             q.append(i == 0 ? "" : ", ").append("R(A)");
         }
-        assertThatThrownBy(() -> FlinkIvm.maintain(inserts(), q.toString(), NaturalSemiring.INSTANCE,
-                IvmOptions.defaults()))
+        assertThatThrownBy(() ->
+                        FlinkIvm.maintain(inserts(), q.toString(), NaturalSemiring.INSTANCE, IvmOptions.defaults()))
                 .isInstanceOf(UnsupportedPlanException.class)
                 .hasMessageContaining("query too large to plan");
     }
 
     @Test
     void planForAnotherSemiring() {
-        assertThatThrownBy(() -> FlinkIvm.maintain(inserts(),
-                Planner.plan(io.flinkivm.core.query.QueryParser.parse("Q(A) :- R(A)"), Semirings.byName("boolean")),
-                NaturalSemiring.INSTANCE, IvmOptions.defaults()))
+        assertThatThrownBy(() -> FlinkIvm.maintain(
+                        inserts(),
+                        Planner.plan(
+                                io.flinkivm.core.query.QueryParser.parse("Q(A) :- R(A)"), Semirings.byName("boolean")),
+                        NaturalSemiring.INSTANCE,
+                        IvmOptions.defaults()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("plan was made for semiring boolean");
     }

@@ -22,21 +22,28 @@ class FlinkJobLayoutTest {
         assertThat(l.hashVariable()).isEqualTo("A");
         assertThat(l.shares()).isNull();
         assertThat(l.trees()).extracting(FlinkJobLayout.Operator::input).containsExactly("hash(A,B)");
-        assertThat(l.directTrees()).as("V[A] over T(A,D) has no state below its root").containsExactly(1);
+        assertThat(l.directTrees())
+                .as("V[A] over T(A,D) has no state below its root")
+                .containsExactly(1);
         assertThat(l.treeOperator(1)).isNull();
         assertThat(l.shufflesPerInsert()).isEqualTo(2);
         assertThat(l.sink().input()).startsWith("hash(A); V[A] straight from the ingest (no state below the root);");
         assertThat(l.sink().parallelism()).isEqualTo(4);
         assertThat(layout("Q(A,B) :- R(A,B,C), S(A,B,C), T(A,D)", 1).sink().input())
-                .as("the same partitioning at parallelism 1 (savepoints restore across parallelisms)").startsWith("hash(A);");
+                .as("the same partitioning at parallelism 1 (savepoints restore across parallelisms)")
+                .startsWith("hash(A);");
     }
 
     @Test
     void tpchSpreadsTheSinkOverCells() {
         FlinkJobLayout l = layout("Revenue(O,C) :- Customer(C,N,'BUILDING'), Orders(O,C,D), Lineitem(O,L)", 4);
         assertThat(l.sink().input()).startsWith("shares O=2 C=2 (4 cells; replication: V[C] 2, V[O,C] 1, V[O] 2)");
-        assertThat(l.operators()).extracting(FlinkJobLayout.Operator::parallelism).containsOnly(4);
-        assertThat(l.trees()).as("a foreign-key join: no tree has state below its root").isEmpty();
+        assertThat(l.operators())
+                .extracting(FlinkJobLayout.Operator::parallelism)
+                .containsOnly(4);
+        assertThat(l.trees())
+                .as("a foreign-key join: no tree has state below its root")
+                .isEmpty();
         assertThat(l.directTrees()).containsExactly(0, 1, 2);
         assertThat(l.shufflesPerInsert()).isEqualTo(1);
         assertThat(l.sink().input()).contains("; V[C], V[O,C], V[O] straight from the ingest");
@@ -56,18 +63,24 @@ class FlinkJobLayoutTest {
         assertThat(path.trees()).isEmpty();
         assertThat(path.sink().name()).isEqualTo("delta joins over natural (fallback)");
         assertThat(path.sink().input()).startsWith("shares A=2 C=2 (4 cells; replication: R(A,B) 2, S(B,C) 2)");
-        assertThat(layout("Q(A,B,C) :- R(A,B), S(B,C), T(A,C), U(A)", 2).sink().input()).startsWith("shares");
-        assertThat(layout("Q(B) :- R(A,B), S(B,C), T(C,A)", 4).sink().input()).as("B is in... not every atom")
+        assertThat(layout("Q(A,B,C) :- R(A,B), S(B,C), T(A,C), U(A)", 2).sink().input())
+                .startsWith("shares");
+        assertThat(layout("Q(B) :- R(A,B), S(B,C), T(C,A)", 4).sink().input())
+                .as("B is in... not every atom")
                 .startsWith("shares");
     }
 
     @Test
     void explainListsEveryOperator() {
         String text = layout("Q(A,C) :- R(A,B), S(A,B,D), T(A,C,E)", 2).explain();
-        assertThat(text).startsWith("Flink job:\n").contains("  tree 0 V[A] (views V[A,B]): parallelism 2, hash(A)\n",
-                "  Boolean join + payload recovery (sink): parallelism 2, hash(A); V[A,C] straight from the ingest (no state"
-                        + " below the root); epoch ends: broadcast from the ingest\n");
-        assertThatThrownBy(() -> layout("Q(A) :- R(A)", 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThat(text)
+                .startsWith("Flink job:\n")
+                .contains(
+                        "  tree 0 V[A] (views V[A,B]): parallelism 2, hash(A)\n",
+                        "  Boolean join + payload recovery (sink): parallelism 2, hash(A); V[A,C] straight from the ingest (no state"
+                                + " below the root); epoch ends: broadcast from the ingest\n");
+        assertThatThrownBy(() -> layout("Q(A) :- R(A)", 0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("parallelism must be at least 1");
     }
 }

@@ -51,8 +51,7 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
  * oracle.
  */
 final class IvmTestJobs {
-    private IvmTestJobs() {
-    }
+    private IvmTestJobs() {}
 
     /**
      * State backend, checkpoints every 100 ms (incremental, on the file system under {@code dir}),
@@ -117,10 +116,17 @@ final class IvmTestJobs {
      * {@link RateLimiterStrategy#perCheckpoint} guarantees checkpoints in the middle of the stream
      * however slow the machine is.
      */
-    static <T> SingleOutputStreamOperator<InputRecord<T>> source(StreamExecutionEnvironment env, Partitioned<T> parts,
-            TypeInformation<InputRecord<T>> type, RateLimiterStrategy<?> rate) {
-        return env.fromSource(PartitionedSource.of(parts.records(), type, env.getConfig().getSerializerConfig())
-                                .withRateLimit(rate), WatermarkStrategy.noWatermarks(), "inserts")
+    static <T> SingleOutputStreamOperator<InputRecord<T>> source(
+            StreamExecutionEnvironment env,
+            Partitioned<T> parts,
+            TypeInformation<InputRecord<T>> type,
+            RateLimiterStrategy<?> rate) {
+        return env.fromSource(
+                        PartitionedSource.of(
+                                        parts.records(), type, env.getConfig().getSerializerConfig())
+                                .withRateLimit(rate),
+                        WatermarkStrategy.noWatermarks(),
+                        "inserts")
                 .setParallelism(parts.parallelism())
                 .uid("test-inserts");
     }
@@ -129,8 +135,8 @@ final class IvmTestJobs {
      * For each snapshot (by id, with its cut), the core engine's result over exactly the inserts the
      * cut claims; the cuts grow from one snapshot to the next, so each insert is applied once.
      */
-    static <T> TreeMap<Long, Map<Tuple, T>> overCuts(MaintenancePlan plan, Semiring<T> k, Partitioned<T> parts,
-            Map<Long, long[]> cuts) {
+    static <T> TreeMap<Long, Map<Tuple, T>> overCuts(
+            MaintenancePlan plan, Semiring<T> k, Partitioned<T> parts, Map<Long, long[]> cuts) {
         IvmEngine<T> engine = Engines.create(plan, k);
         long[] applied = new long[parts.parallelism()];
         TreeMap<Long, Map<Tuple, T>> out = new TreeMap<>();
@@ -138,7 +144,9 @@ final class IvmTestJobs {
             long[] cut = e.getValue();
             long total = 0;
             for (int i = 0; i < cut.length; i++) {
-                assertThat(cut[i]).as("cut of snapshot %d at subtask %d", e.getKey(), i).isGreaterThanOrEqualTo(applied[i]);
+                assertThat(cut[i])
+                        .as("cut of snapshot %d at subtask %d", e.getKey(), i)
+                        .isGreaterThanOrEqualTo(applied[i]);
                 for (long j = applied[i]; j < cut[i]; j++) {
                     Insert<T> insert = parts.partitions().get(i).get(Math.toIntExact(j));
                     engine.insert(insert.relation(), insert.tuple(), insert.payload());
@@ -156,8 +164,13 @@ final class IvmTestJobs {
      * Checks every snapshot in {@code records} against the naive evaluator over exactly the inserts its
      * cut claims, and the one over the whole stream against the core engine; returns the snapshots.
      */
-    static <T> TreeMap<Long, Map<Tuple, T>> checkSnapshots(MaintenancePlan plan, Semiring<T> k, Partitioned<T> input,
-            List<ResultRecord<T>> records, int parts, String label) {
+    static <T> TreeMap<Long, Map<Tuple, T>> checkSnapshots(
+            MaintenancePlan plan,
+            Semiring<T> k,
+            Partitioned<T> input,
+            List<ResultRecord<T>> records,
+            int parts,
+            String label) {
         TreeMap<Long, Map<Tuple, T>> snapshots = Snapshots.byId(records, parts);
         Map<Long, long[]> cuts = Snapshots.cuts(records);
         long n = input.stream().size();
@@ -173,14 +186,17 @@ final class IvmTestJobs {
             }
             Map<Tuple, T> expected = NaiveEvaluator.evaluate(plan.query(), k, db.relations());
             assertThat(ResultDiff.compare(k, expected, List.copyOf(e.getValue().entrySet())))
-                    .as("snapshot %d (cut %s) of %s", e.getKey(), java.util.Arrays.toString(cut), context).isEmpty();
+                    .as("snapshot %d (cut %s) of %s", e.getKey(), java.util.Arrays.toString(cut), context)
+                    .isEmpty();
         }
         IvmEngine<T> engine = Engines.create(plan, k);
         for (Insert<T> i : input.stream()) {
             engine.insert(i.relation(), i.tuple(), i.payload());
         }
-        assertThat(ResultDiff.compare(k, snapshots.get(n), List.copyOf(enumerate(engine).entrySet())))
-                .as("final snapshot vs core engine, %s", context).isEmpty();
+        assertThat(ResultDiff.compare(
+                        k, snapshots.get(n), List.copyOf(enumerate(engine).entrySet())))
+                .as("final snapshot vs core engine, %s", context)
+                .isEmpty();
         return snapshots;
     }
 
@@ -228,7 +244,8 @@ final class IvmTestJobs {
     record Fault(FaultKind kind, boolean upstream, long at) implements Serializable {
         Fault {
             if ((kind == FaultKind.AT_RECORD && !upstream) || (kind == FaultKind.AFTER_SNAPSHOT && upstream)) {
-                throw new IllegalArgumentException(kind + " cannot be injected " + (upstream ? "upstream" : "downstream"));
+                throw new IllegalArgumentException(
+                        kind + " cannot be injected " + (upstream ? "upstream" : "downstream"));
             }
         }
 
@@ -259,8 +276,8 @@ final class IvmTestJobs {
      * the upstream faults of {@code schedule}. The i-th fault of the schedule belongs to the attempt
      * that starts after i failures were thrown.
      */
-    static <T> DataStream<InputRecord<T>> injectFaults(DataStream<InputRecord<T>> inserts, String run,
-            List<Fault> schedule) {
+    static <T> DataStream<InputRecord<T>> injectFaults(
+            DataStream<InputRecord<T>> inserts, String run, List<Fault> schedule) {
         FAILURES.put(run, new ConcurrentLinkedQueue<>());
         return inserts.map(new InputFaults<>(run, schedule))
                 .returns(inserts.getType())
@@ -274,7 +291,8 @@ final class IvmTestJobs {
      * run", read when the injector opens (before any fault of the attempt can be thrown, since each
      * needs records or a checkpoint to flow through every task).
      */
-    abstract static class FaultInjector<X> extends RichMapFunction<X, X> implements CheckpointedFunction, CheckpointListener {
+    abstract static class FaultInjector<X> extends RichMapFunction<X, X>
+            implements CheckpointedFunction, CheckpointListener {
         private static final long serialVersionUID = 1L;
         protected final String run;
         private final ArrayList<Fault> schedule;
@@ -300,8 +318,7 @@ final class IvmTestJobs {
         }
 
         @Override
-        public void initializeState(FunctionInitializationContext context) {
-        }
+        public void initializeState(FunctionInitializationContext context) {}
 
         @Override
         public void snapshotState(FunctionSnapshotContext context) throws Exception {
@@ -389,8 +406,7 @@ final class IvmTestJobs {
     }
 
     /** A result record as the recorder saw it, with the attempt number of the recording subtask. */
-    record Seen<T>(int attempt, ResultRecord<T> record) {
-    }
+    record Seen<T>(int attempt, ResultRecord<T> record) {}
 
     /** Everything recorders saw, by test run. */
     static final Map<String, Queue<Seen<?>>> SEEN = new ConcurrentHashMap<>();
@@ -492,30 +508,39 @@ final class IvmTestJobs {
             TreeMap<Long, Map<Tuple, T>> complete = Snapshots.byId(records, parts);
             for (Map.Entry<Long, Map<Tuple, T>> e : complete.entrySet()) {
                 versions.computeIfAbsent(e.getKey(), id -> new HashMap<>())
-                        .computeIfAbsent(e.getValue(), rows -> new ArrayList<>()).add(attempt);
+                        .computeIfAbsent(e.getValue(), rows -> new ArrayList<>())
+                        .add(attempt);
                 completeIn.merge(e.getKey(), 1, Integer::sum);
             }
             Set<Long> ids = new HashSet<>();
             for (ResultRecord<T> r : records) {
                 ids.add(r.snapshotId());
                 if (!r.isEnd()) {
-                    assertThat(reference.get(r.snapshotId())).as("row of snapshot %d in attempt %d", r.snapshotId(), attempt)
+                    assertThat(reference.get(r.snapshotId()))
+                            .as("row of snapshot %d in attempt %d", r.snapshotId(), attempt)
                             .containsEntry(r.tuple(), r.payload());
                 }
             }
-            assertThat(reference.keySet()).as("snapshot ids of attempt %d", attempt).containsAll(ids);
+            assertThat(reference.keySet())
+                    .as("snapshot ids of attempt %d", attempt)
+                    .containsAll(ids);
         }
         versions.forEach((id, contents) -> {
-            assertThat(contents).as("contents of snapshot %d, each with the attempts that emitted it", id).hasSize(1);
-            assertThat(contents.keySet().iterator().next()).as("snapshot %d as attempts %s emitted it", id,
-                    contents.values().iterator().next()).isEqualTo(reference.get(id));
+            assertThat(contents)
+                    .as("contents of snapshot %d, each with the attempts that emitted it", id)
+                    .hasSize(1);
+            assertThat(contents.keySet().iterator().next())
+                    .as(
+                            "snapshot %d as attempts %s emitted it",
+                            id, contents.values().iterator().next())
+                    .isEqualTo(reference.get(id));
         });
         return new Emitted(attempts, completeIn);
     }
 
     /** The core engine's result after each of {@code counts} inserts. */
-    static <T> TreeMap<Long, Map<Tuple, T>> coreSnapshots(MaintenancePlan plan, Semiring<T> k, List<Insert<T>> stream,
-            Set<Long> counts) {
+    static <T> TreeMap<Long, Map<Tuple, T>> coreSnapshots(
+            MaintenancePlan plan, Semiring<T> k, List<Insert<T>> stream, Set<Long> counts) {
         IvmEngine<T> engine = Engines.create(plan, k);
         TreeMap<Long, Map<Tuple, T>> out = new TreeMap<>();
         if (counts.contains(0L)) {

@@ -53,13 +53,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SavepointRescaleITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(4)
+            .build());
 
     static final Semiring<Long> K = NaturalSemiring.INSTANCE;
     static final int INSERTS = 1200;
     /** Inserts of each partition before the first job stops. */
     static final int STOP_AT = 150;
+
     static final long SNAPSHOT_EVERY = 25;
 
     static final String KEYED = "Q(A,C) :- R(A,B), S(A,B,D), T(A,C,E)";
@@ -88,30 +91,47 @@ class SavepointRescaleITCase {
     void stopWithSavepointAndResume(String query, int before, int after, String backend, @TempDir Path dir)
             throws Exception {
         MaintenancePlan plan = Planner.plan(QueryParser.parse(query), K);
-        List<Insert<Long>> stream = RandomStreams.generate(plan.query(), K, new Random(query.hashCode()), INSERTS,
-                new RandomStreams.Domain(6, RandomStreams.ValueType.LONG), TestSemirings.payloads(K));
+        List<Insert<Long>> stream = RandomStreams.generate(
+                plan.query(),
+                K,
+                new Random(query.hashCode()),
+                INSERTS,
+                new RandomStreams.Domain(6, RandomStreams.ValueType.LONG),
+                TestSemirings.payloads(K));
         IvmTestJobs.Partitioned<Long> input = IvmTestJobs.Partitioned.roundRobin(stream, before);
         String run = "savepoint " + query + " " + before + "->" + after + " " + backend;
 
         // The uninterrupted run.
-        JobClient whole = execute(plan, input, before, backend, RateLimiterStrategy.noOp(), null, run + " uninterrupted");
+        JobClient whole =
+                execute(plan, input, before, backend, RateLimiterStrategy.noOp(), null, run + " uninterrupted");
         whole.getJobExecutionResult().get();
         List<ResultRecord<Long>> wholeRecords = IvmTestJobs.ofAttempt(IvmTestJobs.seen(run + " uninterrupted"), 0);
-        TreeMap<Long, Map<Tuple, Long>> uninterrupted = IvmTestJobs.checkSnapshots(plan, K, input, wholeRecords,
-                FlinkIvmITCase.sinkParts(plan, before), run + " uninterrupted");
+        TreeMap<Long, Map<Tuple, Long>> uninterrupted = IvmTestJobs.checkSnapshots(
+                plan, K, input, wholeRecords, FlinkIvmITCase.sinkParts(plan, before), run + " uninterrupted");
 
         // The first job stops after STOP_AT inserts per partition; wait for its last snapshot, then stop it.
-        JobClient first = execute(plan, input, before, backend, RateLimiterStrategy.perCheckpoint(STOP_AT * before), null,
+        JobClient first = execute(
+                plan,
+                input,
+                before,
+                backend,
+                RateLimiterStrategy.perCheckpoint(STOP_AT * before),
+                null,
                 run + " first");
         long lastBefore = (long) before * (STOP_AT / SNAPSHOT_EVERY * SNAPSHOT_EVERY);
         waitForSnapshot(run + " first", lastBefore, FlinkIvmITCase.sinkParts(plan, before));
-        String savepoint = first.stopWithSavepoint(false, dir.resolve("savepoints").toUri().toString(),
-                SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
+        String savepoint = first.stopWithSavepoint(
+                        false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
+                .get(60, TimeUnit.SECONDS);
         first.getJobExecutionResult().get();
-        TreeMap<Long, Map<Tuple, Long>> firstSnapshots = Snapshots.byId(IvmTestJobs.ofAttempt(
-                IvmTestJobs.seen(run + " first"), 0), FlinkIvmITCase.sinkParts(plan, before));
-        assertThat(firstSnapshots.lastKey()).as("the first job stopped in the middle").isEqualTo(lastBefore);
-        assertThat(uninterrupted).as("the first job's snapshots are the uninterrupted run's").containsAllEntriesOf(firstSnapshots);
+        TreeMap<Long, Map<Tuple, Long>> firstSnapshots = Snapshots.byId(
+                IvmTestJobs.ofAttempt(IvmTestJobs.seen(run + " first"), 0), FlinkIvmITCase.sinkParts(plan, before));
+        assertThat(firstSnapshots.lastKey())
+                .as("the first job stopped in the middle")
+                .isEqualTo(lastBefore);
+        assertThat(uninterrupted)
+                .as("the first job's snapshots are the uninterrupted run's")
+                .containsAllEntriesOf(firstSnapshots);
 
         // The second job restores the savepoint at the other parallelism and reads the rest.
         JobClient second = execute(plan, input, after, backend, RateLimiterStrategy.noOp(), savepoint, run + " second");
@@ -122,7 +142,9 @@ class SavepointRescaleITCase {
         TreeMap<Long, Map<Tuple, Long>> secondSnapshots = Snapshots.byId(secondRecords, secondParts);
         Map<Long, long[]> cuts = Snapshots.cuts(secondRecords);
 
-        assertThat(secondSnapshots.firstKey()).as("the second job resumed after the first").isGreaterThan(lastBefore);
+        assertThat(secondSnapshots.firstKey())
+                .as("the second job resumed after the first")
+                .isGreaterThan(lastBefore);
         assertThat(secondSnapshots.lastKey()).isEqualTo(INSERTS);
         Resumed resumed = new Resumed(input, before, after);
         for (Map.Entry<Long, Map<Tuple, Long>> e : secondSnapshots.entrySet()) {
@@ -132,10 +154,13 @@ class SavepointRescaleITCase {
             for (Insert<Long> i : resumed.claimed(cut)) {
                 db.insert(i.relation(), i.tuple(), i.payload());
             }
-            assertThat(e.getValue()).as("snapshot %d (cut %s) of the second job", e.getKey(), Arrays.toString(cut))
+            assertThat(e.getValue())
+                    .as("snapshot %d (cut %s) of the second job", e.getKey(), Arrays.toString(cut))
                     .isEqualTo(NaiveEvaluator.evaluate(plan.query(), K, db.relations()));
         }
-        assertThat(secondSnapshots.get((long) INSERTS)).isEqualTo(IvmTestJobs.oracle(plan, K, stream)).isNotEmpty();
+        assertThat(secondSnapshots.get((long) INSERTS))
+                .isEqualTo(IvmTestJobs.oracle(plan, K, stream))
+                .isNotEmpty();
     }
 
     /** A savepoint of the heap backend's in-memory state does not restore on RocksDB: a clear error, no silent loss. */
@@ -143,25 +168,34 @@ class SavepointRescaleITCase {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aHeapSavepointRestoredOnRocksDbFailsClearly(@TempDir Path dir) throws Exception {
         MaintenancePlan plan = Planner.plan(QueryParser.parse(KEYED), K);
-        List<Insert<Long>> stream = RandomStreams.generate(plan.query(), K, new Random(5), INSERTS,
-                new RandomStreams.Domain(6, RandomStreams.ValueType.LONG), TestSemirings.payloads(K));
+        List<Insert<Long>> stream = RandomStreams.generate(
+                plan.query(),
+                K,
+                new Random(5),
+                INSERTS,
+                new RandomStreams.Domain(6, RandomStreams.ValueType.LONG),
+                TestSemirings.payloads(K));
         IvmTestJobs.Partitioned<Long> input = IvmTestJobs.Partitioned.roundRobin(stream, 2);
         String run = "savepoint across backends";
-        JobClient first = execute(plan, input, 2, "hashmap", RateLimiterStrategy.perCheckpoint(STOP_AT * 2), null,
-                run + " first");
+        JobClient first = execute(
+                plan, input, 2, "hashmap", RateLimiterStrategy.perCheckpoint(STOP_AT * 2), null, run + " first");
         waitForSnapshot(run + " first", 2L * (STOP_AT / SNAPSHOT_EVERY * SNAPSHOT_EVERY), 2);
-        String savepoint = first.stopWithSavepoint(false, dir.resolve("savepoints").toUri().toString(),
-                SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
+        String savepoint = first.stopWithSavepoint(
+                        false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
+                .get(60, TimeUnit.SECONDS);
         first.getJobExecutionResult().get();
         JobClient second = execute(plan, input, 2, "rocksdb", RateLimiterStrategy.noOp(), savepoint, run + " second");
-        Throwable failure = org.assertj.core.api.Assertions.catchThrowable(() -> second.getJobExecutionResult().get());
+        Throwable failure = org.assertj.core.api.Assertions.catchThrowable(
+                () -> second.getJobExecutionResult().get());
         assertThat(failure).isNotNull();
         StringBuilder messages = new StringBuilder();
         for (Throwable t = failure; t != null; t = t.getCause()) {
             messages.append(t.getMessage()).append('\n');
         }
-        assertThat(messages.toString()).contains("holds the in-memory state of the hashmap state backend",
-                "restore it with state.backend.type: hashmap");
+        assertThat(messages.toString())
+                .contains(
+                        "holds the in-memory state of the hashmap state backend",
+                        "restore it with state.backend.type: hashmap");
     }
 
     /**
@@ -193,8 +227,15 @@ class SavepointRescaleITCase {
         }
     }
 
-    private static JobClient execute(MaintenancePlan plan, IvmTestJobs.Partitioned<Long> input, int parallelism,
-            String backend, RateLimiterStrategy<?> rate, String savepoint, String run) throws Exception {
+    private static JobClient execute(
+            MaintenancePlan plan,
+            IvmTestJobs.Partitioned<Long> input,
+            int parallelism,
+            String backend,
+            RateLimiterStrategy<?> rate,
+            String savepoint,
+            String run)
+            throws Exception {
         Configuration c = new Configuration();
         c.setString("state.backend.type", backend);
         c.setString("pipeline.generic-types", "false");
@@ -204,15 +245,20 @@ class SavepointRescaleITCase {
             c.setString("execution.state-recovery.path", savepoint);
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(c);
-        IvmJob<Long> job = FlinkIvm.maintain(IvmTestJobs.source(env, input, FlinkIvm.inputType(K), rate)
-                .setParallelism(parallelism), plan, K, IvmOptions.defaults().withSnapshotEvery(SNAPSHOT_EVERY));
+        IvmJob<Long> job = FlinkIvm.maintain(
+                IvmTestJobs.source(env, input, FlinkIvm.inputType(K), rate).setParallelism(parallelism),
+                plan,
+                K,
+                IvmOptions.defaults().withSnapshotEvery(SNAPSHOT_EVERY));
         IvmTestJobs.record(job.results(), run);
         return env.executeAsync(run);
     }
 
     private static void waitForSnapshot(String run, long id, int parts) throws InterruptedException {
         while (IvmTestJobs.SEEN.get(run).stream()
-                .filter(s -> s.record().isEnd() && s.record().snapshotId() == id).count() < parts) {
+                        .filter(s -> s.record().isEnd() && s.record().snapshotId() == id)
+                        .count()
+                < parts) {
             Thread.sleep(20);
         }
     }

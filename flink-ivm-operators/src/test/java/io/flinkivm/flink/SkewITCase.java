@@ -51,8 +51,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SkewITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(4)
+            .build());
 
     static final Semiring<Long> K = NaturalSemiring.INSTANCE;
     static final int INSERTS = 12_000;
@@ -61,6 +63,7 @@ class SkewITCase {
     static final int PARALLELISM = 2;
     /** The hot value; cold values of the hot variable are 1 to {@value #COLD_KEYS}. */
     static final long HOT = 0;
+
     static final int COLD_KEYS = 1000;
 
     static final String EX10 = "Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)";
@@ -81,19 +84,25 @@ class SkewITCase {
     @ParameterizedTest(name = "{0}, hot {1}, {3}")
     @MethodSource("cases")
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void halfOfAllInsertsOnOneKey(String query, String hot, Map<String, Integer> domains, String backend, @TempDir Path dir)
+    void halfOfAllInsertsOnOneKey(
+            String query, String hot, Map<String, Integer> domains, String backend, @TempDir Path dir)
             throws Exception {
         MaintenancePlan plan = Planner.plan(QueryParser.parse(query), K);
         assertThat(plan.kind()).isEqualTo(query.equals(PATH) ? PlanKind.FALLBACK_DELTA_JOIN : PlanKind.P_HIERARCHICAL);
         List<Insert<Long>> stream = skewed(plan.query(), hot, domains, new Random(query.hashCode()), INSERTS);
-        assertThat(hotShare(plan.query(), hot, stream)).as("share of the inserts on the hot key").isBetween(0.48, 0.52);
+        assertThat(hotShare(plan.query(), hot, stream))
+                .as("share of the inserts on the hot key")
+                .isBetween(0.48, 0.52);
 
         Configuration c = IvmTestJobs.checkpointed(backend, PARALLELISM, dir);
         c.setString("restart-strategy.type", "none");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(c);
         IvmTestJobs.Partitioned<Long> input = IvmTestJobs.Partitioned.roundRobin(stream, PARALLELISM);
-        IvmJob<Long> job = FlinkIvm.maintain(IvmTestJobs.source(env, input, FlinkIvm.inputType(K),
-                        RateLimiterStrategy.perCheckpoint(PER_CHECKPOINT)), plan, K,
+        IvmJob<Long> job = FlinkIvm.maintain(
+                IvmTestJobs.source(
+                        env, input, FlinkIvm.inputType(K), RateLimiterStrategy.perCheckpoint(PER_CHECKPOINT)),
+                plan,
+                K,
                 IvmOptions.defaults().withSnapshotEvery(SNAPSHOT_EVERY / PARALLELISM));
         List<ResultRecord<Long>> collected = new ArrayList<>();
         long start = System.nanoTime();
@@ -101,21 +110,33 @@ class SkewITCase {
             it.forEachRemaining(collected::add);
         }
         long millis = Math.max(1, (System.nanoTime() - start) / 1_000_000);
-        System.out.printf("skew %s (hot %s), %s, parallelism %d: %d inserts in %d ms (%d inserts/s, with at least %d "
-                        + "checkpoints)%n", query, hot, backend, PARALLELISM, INSERTS, millis, INSERTS * 1000L / millis,
+        System.out.printf(
+                "skew %s (hot %s), %s, parallelism %d: %d inserts in %d ms (%d inserts/s, with at least %d "
+                        + "checkpoints)%n",
+                query,
+                hot,
+                backend,
+                PARALLELISM,
+                INSERTS,
+                millis,
+                INSERTS * 1000L / millis,
                 INSERTS / PER_CHECKPOINT - 1);
 
-        TreeMap<Long, Map<Tuple, Long>> snapshots = Snapshots.byId(collected, job.results().getParallelism());
+        TreeMap<Long, Map<Tuple, Long>> snapshots =
+                Snapshots.byId(collected, job.results().getParallelism());
         // Both partitions hold INSERTS / 2 inserts: every epoch ends at the same count on both.
         Set<Long> ids = new TreeSet<>();
         for (long n = SNAPSHOT_EVERY; n <= INSERTS; n += SNAPSHOT_EVERY) {
             ids.add(n);
         }
         assertThat(snapshots.keySet()).isEqualTo(ids);
-        assertThat(snapshots).as("snapshots vs the core engine over their cuts")
+        assertThat(snapshots)
+                .as("snapshots vs the core engine over their cuts")
                 .isEqualTo(IvmTestJobs.overCuts(plan, K, input, Snapshots.cuts(collected)));
         Map<Tuple, Long> oracle = IvmTestJobs.oracle(plan, K, stream);
-        assertThat(snapshots.get((long) INSERTS)).as("final snapshot vs the naive oracle").isEqualTo(oracle);
+        assertThat(snapshots.get((long) INSERTS))
+                .as("final snapshot vs the naive oracle")
+                .isEqualTo(oracle);
         assertThat(oracle.keySet()).as("the hot key's results").anyMatch(t -> isHot(plan.query(), hot, t));
     }
 
@@ -125,7 +146,8 @@ class SkewITCase {
      * variable. Other variables take values 0 to domain - 1; payloads are 1 to 3.
      */
     static List<Insert<Long>> skewed(ConjunctiveQuery q, String hot, Map<String, Integer> domains, Random r, int n) {
-        List<Atom> withHot = q.body().stream().filter(a -> a.variables().contains(hot)).toList();
+        List<Atom> withHot =
+                q.body().stream().filter(a -> a.variables().contains(hot)).toList();
         List<Insert<Long>> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             boolean isHot = r.nextBoolean();
@@ -134,7 +156,8 @@ class SkewITCase {
             Object[] values = new Object[a.arity()];
             for (int p = 0; p < values.length; p++) {
                 String v = ((Variable) a.terms().get(p)).name();
-                values[p] = v.equals(hot) ? (isHot ? HOT : 1L + r.nextInt(COLD_KEYS)) : (long) r.nextInt(domains.get(v));
+                values[p] =
+                        v.equals(hot) ? (isHot ? HOT : 1L + r.nextInt(COLD_KEYS)) : (long) r.nextInt(domains.get(v));
             }
             out.add(new Insert<>(a.relation(), Tuple.of(values), 1L + r.nextInt(3)));
         }
@@ -144,7 +167,10 @@ class SkewITCase {
     private static double hotShare(ConjunctiveQuery q, String hot, List<Insert<Long>> stream) {
         long count = 0;
         for (Insert<Long> i : stream) {
-            Atom a = q.body().stream().filter(x -> x.relation().equals(i.relation())).findFirst().orElseThrow();
+            Atom a = q.body().stream()
+                    .filter(x -> x.relation().equals(i.relation()))
+                    .findFirst()
+                    .orElseThrow();
             int p = position(a.terms(), hot);
             if (p >= 0 && i.tuple().get(p).equals(HOT)) {
                 count++;

@@ -15,8 +15,6 @@ import io.flinkivm.flink.usersemiring.BottleneckSemiring;
 import io.flinkivm.flink.usersemiring.Capacity;
 import io.flinkivm.flink.usersemiring.CapacityKryoSerializer;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -48,18 +46,26 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class UserSemiringKryoITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
 
     static final BottleneckSemiring K = BottleneckSemiring.INSTANCE;
     /** Widest path A → B → C → D through links R, S, T, with the last hop grouped by its end. */
     static final String QUERY = "Q(A,D) :- R(A,B), S(A,B,C), T(A,D)";
+
     static final int INSERTS = 300;
 
     static List<Insert<Capacity>> stream() {
         MaintenancePlan plan = Planner.plan(QueryParser.parse(QUERY), K);
-        return RandomStreams.generate(plan.query(), K, new Random(11), INSERTS,
-                new RandomStreams.Domain(5, RandomStreams.ValueType.LONG), r -> new Capacity(r.nextInt(10)));
+        return RandomStreams.generate(
+                plan.query(),
+                K,
+                new Random(11),
+                INSERTS,
+                new RandomStreams.Domain(5, RandomStreams.ValueType.LONG),
+                r -> new Capacity(r.nextInt(10)));
     }
 
     static List<InputRecord<Capacity>> records(List<Insert<Capacity>> stream) {
@@ -75,8 +81,10 @@ class UserSemiringKryoITCase {
         c.setString("state.backend.type", "rocksdb");
         c.setString("parallelism.default", "2");
         c.set(PipelineOptions.GENERIC_TYPES, genericTypes);
-        c.set(PipelineOptions.SERIALIZATION_CONFIG, List.of(Capacity.class.getName()
-                + ": {type: kryo, kryo-type: registered, class: " + CapacityKryoSerializer.class.getName() + "}"));
+        c.set(
+                PipelineOptions.SERIALIZATION_CONFIG,
+                List.of(Capacity.class.getName() + ": {type: kryo, kryo-type: registered, class: "
+                        + CapacityKryoSerializer.class.getName() + "}"));
         return c;
     }
 
@@ -84,8 +92,10 @@ class UserSemiringKryoITCase {
     void thePlanIsPHierarchicalAndThePayloadTypeIsGeneric() {
         MaintenancePlan plan = Planner.plan(QueryParser.parse(QUERY), K);
         assertThat(plan.kind()).isEqualTo(PlanKind.P_HIERARCHICAL);
-        assertThat(PayloadTypes.of(K)).isInstanceOf(GenericTypeInfo.class)
-                .extracting(t -> t.getTypeClass()).isEqualTo(Capacity.class);
+        assertThat(PayloadTypes.of(K))
+                .isInstanceOf(GenericTypeInfo.class)
+                .extracting(t -> t.getTypeClass())
+                .isEqualTo(Capacity.class);
     }
 
     @Test
@@ -97,18 +107,22 @@ class UserSemiringKryoITCase {
         assertThat(env.getConfig().getSerializerConfig().getRegisteredTypesWithKryoSerializerClasses())
                 .containsEntry(Capacity.class, CapacityKryoSerializer.class);
         IvmTestJobs.Partitioned<Capacity> input = IvmTestJobs.Partitioned.roundRobin(stream, 2);
-        IvmJob<Capacity> job = FlinkIvm.maintain(IvmTestJobs.source(env, input, FlinkIvm.inputType(K),
-                RateLimiterStrategy.noOp()), plan, K, IvmOptions.defaults().withSnapshotEvery(25));
+        IvmJob<Capacity> job = FlinkIvm.maintain(
+                IvmTestJobs.source(env, input, FlinkIvm.inputType(K), RateLimiterStrategy.noOp()),
+                plan,
+                K,
+                IvmOptions.defaults().withSnapshotEvery(25));
         long writesBefore = CapacityKryoSerializer.WRITES.get();
         List<ResultRecord<Capacity>> collected = new ArrayList<>();
         try (CloseableIterator<ResultRecord<Capacity>> it = job.results().executeAndCollect("bottleneck")) {
             it.forEachRemaining(collected::add);
         }
-        assertThat(CapacityKryoSerializer.WRITES.get()).as("capacities written by the registered serializer")
+        assertThat(CapacityKryoSerializer.WRITES.get())
+                .as("capacities written by the registered serializer")
                 .isGreaterThan(writesBefore);
 
-        TreeMap<Long, Map<Tuple, Capacity>> snapshots = IvmTestJobs.checkSnapshots(plan, K, input, collected,
-                job.results().getParallelism(), "bottleneck");
+        TreeMap<Long, Map<Tuple, Capacity>> snapshots = IvmTestJobs.checkSnapshots(
+                plan, K, input, collected, job.results().getParallelism(), "bottleneck");
         assertThat(snapshots).containsOnlyKeys(50L, 100L, 150L, 200L, 250L, 300L);
         assertThat(snapshots.lastEntry().getValue()).isNotEmpty();
     }
@@ -119,7 +133,8 @@ class UserSemiringKryoITCase {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config(false));
         // A source that creates no serializer up front: the refusal comes from flink-ivm's own operators.
         DataStream<InputRecord<Capacity>> inserts = env.fromSource(
-                new DataGeneratorSource<>(new Generated(), 100, FlinkIvm.inputType(K)), WatermarkStrategy.noWatermarks(),
+                new DataGeneratorSource<>(new Generated(), 100, FlinkIvm.inputType(K)),
+                WatermarkStrategy.noWatermarks(),
                 "generated");
         IvmJob<Capacity> job = FlinkIvm.maintain(inserts, plan, K, IvmOptions.defaults());
         assertThatThrownBy(() -> job.results().executeAndCollect("refused").close())

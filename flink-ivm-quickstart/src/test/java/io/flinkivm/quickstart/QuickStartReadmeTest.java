@@ -47,19 +47,26 @@ class QuickStartReadmeTest {
     @Test
     void theReadmesDependenciesAreThisModulesDependencies() throws Exception {
         List<String> readmeDependencies = dependencies(xml("<project>" + block("dependencies") + "</project>"), true);
-        List<String> pomDependencies = dependencies(xml(Files.readString(Path.of(System.getProperty("flinkivm.pom")))), false);
+        List<String> pomDependencies =
+                dependencies(xml(Files.readString(Path.of(System.getProperty("flinkivm.pom")))), false);
 
-        assertThat(readmeDependencies).containsExactlyElementsOf(pomDependencies)
-                .contains("io.flinkivm:flink-ivm-operators:" + System.getProperty("flinkivm.version") + ":compile",
-                        "org.apache.flink:flink-streaming-java:" + System.getProperty("flinkivm.flinkVersion") + ":compile",
+        assertThat(readmeDependencies)
+                .containsExactlyElementsOf(pomDependencies)
+                .contains(
+                        "io.flinkivm:flink-ivm-operators:" + System.getProperty("flinkivm.version") + ":compile",
+                        "org.apache.flink:flink-streaming-java:" + System.getProperty("flinkivm.flinkVersion")
+                                + ":compile",
                         "org.apache.flink:flink-clients:" + System.getProperty("flinkivm.flinkVersion") + ":compile",
                         "org.apache.logging.log4j:log4j-slf4j-impl:" + System.getProperty("flinkivm.log4jVersion")
                                 + ":runtime");
         List<String> classpath = classpath();
-        assertThat(classpath).anyMatch(e -> e.contains("flink-ivm-operators"))
-                .anyMatch(e -> e.endsWith("flink-streaming-java-" + System.getProperty("flinkivm.flinkVersion") + ".jar"))
+        assertThat(classpath)
+                .anyMatch(e -> e.contains("flink-ivm-operators"))
+                .anyMatch(
+                        e -> e.endsWith("flink-streaming-java-" + System.getProperty("flinkivm.flinkVersion") + ".jar"))
                 .anyMatch(e -> e.endsWith("flink-clients-" + System.getProperty("flinkivm.flinkVersion") + ".jar"))
-                .noneMatch(e -> e.contains("junit") || e.contains("assertj") || e.contains("flink-statebackend-rocksdb"));
+                .noneMatch(
+                        e -> e.contains("junit") || e.contains("assertj") || e.contains("flink-statebackend-rocksdb"));
     }
 
     @Test
@@ -73,9 +80,14 @@ class QuickStartReadmeTest {
         compile(src, classes, classpath);
         Path out = dir.resolve("stdout.txt");
         Path err = dir.resolve("stderr.txt");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", classes + File.pathSeparator + classpath, "QuickStart")
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        classes + File.pathSeparator + classpath,
+                        "QuickStart")
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         if (!p.waitFor(3, TimeUnit.MINUTES)) {
             p.destroyForcibly();
             throw new AssertionError("the quick start did not finish within 3 minutes");
@@ -108,8 +120,11 @@ class QuickStartReadmeTest {
             } else if (at + 1 < lines.size() && lines.get(at + 1).equals(line)) {
                 found = at + 1;
             }
-            assertThat(found).as("README line '%s' %s in the quick start's output:%n%s", line,
-                    gap ? "after line " + (at + 1) : "right after line " + (at + 1), actual).isNotNegative();
+            assertThat(found)
+                    .as(
+                            "README line '%s' %s in the quick start's output:%n%s",
+                            line, gap ? "after line " + (at + 1) : "right after line " + (at + 1), actual)
+                    .isNotNegative();
             at = found;
             gap = false;
         }
@@ -120,16 +135,24 @@ class QuickStartReadmeTest {
         StringWriter diagnostics = new StringWriter();
         try (StandardJavaFileManager files = javac.getStandardFileManager(null, null, StandardCharsets.UTF_8)) {
             Iterable<? extends JavaFileObject> units = files.getJavaFileObjects(source.toFile());
-            boolean ok = javac.getTask(diagnostics, files, null,
-                    List.of("--release", "17", "-proc:none", "-classpath", classpath, "-d", classes.toString()), null, units)
+            boolean ok = javac.getTask(
+                            diagnostics,
+                            files,
+                            null,
+                            List.of("--release", "17", "-proc:none", "-classpath", classpath, "-d", classes.toString()),
+                            null,
+                            units)
                     .call();
-            assertThat(ok).as("the README's quick start compiles:%n%s%n%s", diagnostics, Files.readString(source)).isTrue();
+            assertThat(ok)
+                    .as("the README's quick start compiles:%n%s%n%s", diagnostics, Files.readString(source))
+                    .isTrue();
         }
     }
 
     /** The runtime classpath of this module's dependencies, as the dependency plugin wrote it. */
     private static List<String> classpath() throws IOException {
-        String text = Files.readString(Path.of(System.getProperty("flinkivm.quickstartClasspath"))).trim();
+        String text = Files.readString(Path.of(System.getProperty("flinkivm.quickstartClasspath")))
+                .trim();
         return List.of(text.split(File.pathSeparator));
     }
 
@@ -144,7 +167,8 @@ class QuickStartReadmeTest {
     }
 
     private static Document xml(String text) throws Exception {
-        return DocumentBuilderFactory.newInstance().newDocumentBuilder()
+        return DocumentBuilderFactory.newInstance()
+                .newDocumentBuilder()
                 .parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
     }
 

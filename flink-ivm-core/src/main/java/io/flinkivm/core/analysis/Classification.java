@@ -13,8 +13,14 @@ import java.util.Objects;
  * @param freeConnex acyclic, and still acyclic with an extra atom over the free variables (Def. 6)
  * @param subject how {@link #describe()} names the query, e.g. {@code Q(A,C)}
  */
-public record Classification(Verdict hierarchical, Verdict qHierarchical, Verdict pHierarchical,
-        Verdict alphaAcyclic, Verdict freeConnex, String subject) implements Serializable {
+public record Classification(
+        Verdict hierarchical,
+        Verdict qHierarchical,
+        Verdict pHierarchical,
+        Verdict alphaAcyclic,
+        Verdict freeConnex,
+        String subject)
+        implements Serializable {
 
     public Classification {
         Objects.requireNonNull(hierarchical, "hierarchical");
@@ -26,15 +32,23 @@ public record Classification(Verdict hierarchical, Verdict qHierarchical, Verdic
     }
 
     /** A classification of a query that {@link #describe()} calls "the query". */
-    public Classification(Verdict hierarchical, Verdict qHierarchical, Verdict pHierarchical,
-            Verdict alphaAcyclic, Verdict freeConnex) {
+    public Classification(
+            Verdict hierarchical,
+            Verdict qHierarchical,
+            Verdict pHierarchical,
+            Verdict alphaAcyclic,
+            Verdict freeConnex) {
         this(hierarchical, qHierarchical, pHierarchical, alphaAcyclic, freeConnex, "the query");
     }
 
     /** The classes in one line, e.g. "p-hierarchical, not q-hierarchical, α-acyclic, free-connex". */
     public String summary() {
-        return String.join(", ", name("p-hierarchical", pHierarchical), name("q-hierarchical", qHierarchical),
-                name("α-acyclic", alphaAcyclic), name("free-connex", freeConnex));
+        return String.join(
+                ", ",
+                name("p-hierarchical", pHierarchical),
+                name("q-hierarchical", qHierarchical),
+                name("α-acyclic", alphaAcyclic),
+                name("free-connex", freeConnex));
     }
 
     /**

@@ -28,8 +28,7 @@ public final class EdgeCover {
     private static final double EPSILON = 1e-7;
     private static final int MAX_DENOMINATOR = 64;
 
-    private EdgeCover() {
-    }
+    private EdgeCover() {}
 
     /**
      * An optimal fractional edge cover.
@@ -155,9 +154,13 @@ public final class EdgeCover {
             row[k] = 1;
             constraints.add(new LinearConstraint(row, Relationship.LEQ, 1));
         }
-        PointValuePair solution = new SimplexSolver().optimize(new MaxIter(10_000),
-                new LinearObjectiveFunction(ones, 0), new LinearConstraintSet(constraints), GoalType.MINIMIZE,
-                new NonNegativeConstraint(true));
+        PointValuePair solution = new SimplexSolver()
+                .optimize(
+                        new MaxIter(10_000),
+                        new LinearObjectiveFunction(ones, 0),
+                        new LinearConstraintSet(constraints),
+                        GoalType.MINIMIZE,
+                        new NonNegativeConstraint(true));
         double[] point = solution.getPoint();
         for (int k = 0; k < m; k++) {
             weights[kept.get(k)] = Math.max(0, point[k]);
@@ -192,7 +195,9 @@ public final class EdgeCover {
                     d /= 5;
                 }
                 if (d == 1) {
-                    return BigDecimal.valueOf((long) p).divide(BigDecimal.valueOf(q)).stripTrailingZeros()
+                    return BigDecimal.valueOf((long) p)
+                            .divide(BigDecimal.valueOf(q))
+                            .stripTrailingZeros()
                             .toPlainString();
                 }
                 return (long) p + "/" + q;

@@ -15,8 +15,7 @@ import java.util.Set;
  * components are attached with an empty intersection, so the result is always a single tree.
  */
 public final class Gyo {
-    private Gyo() {
-    }
+    private Gyo() {}
 
     /**
      * @param acyclic whether the reduction removed all edges but one
@@ -36,7 +35,9 @@ public final class Gyo {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Result r && r.acyclic == acyclic && Arrays.equals(r.parent, parent)
+            return o instanceof Result r
+                    && r.acyclic == acyclic
+                    && Arrays.equals(r.parent, parent)
                     && r.residual.equals(residual);
         }
 

@@ -14,19 +14,16 @@ import java.util.List;
  */
 public final class QueryClassifier {
 
-    private QueryClassifier() {
-    }
+    private QueryClassifier() {}
 
     /** The classification of {@code q}, each negative verdict with a witness. */
     public static Classification classify(ConjunctiveQuery q) {
         Verdict hierarchical = hierarchical(q);
-        Verdict qHierarchical = hierarchical.holds()
-                ? qProperty(q)
-                : Verdict.no("not hierarchical: " + hierarchical.witness());
+        Verdict qHierarchical =
+                hierarchical.holds() ? qProperty(q) : Verdict.no("not hierarchical: " + hierarchical.witness());
         Gyo.Result gyo = Gyo.reduce(edges(q));
-        Verdict acyclic = gyo.acyclic()
-                ? Verdict.yes()
-                : Verdict.no("cyclic: GYO reduction leaves " + atoms(q, gyo.residual()));
+        Verdict acyclic =
+                gyo.acyclic() ? Verdict.yes() : Verdict.no("cyclic: GYO reduction leaves " + atoms(q, gyo.residual()));
         Verdict freeConnex = gyo.acyclic()
                 ? freeConnex(q)
                 : Verdict.no("not α-acyclic: GYO reduction leaves " + atoms(q, gyo.residual()));

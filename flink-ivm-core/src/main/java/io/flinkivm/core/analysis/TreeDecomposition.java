@@ -34,8 +34,8 @@ public record TreeDecomposition(List<List<String>> bags, List<Integer> parent, L
         for (int t = 0; t < parent.size(); t++) {
             int p = parent.get(t);
             if (t == 0 ? p != -1 : p < 0 || p >= t) {
-                throw new IllegalArgumentException("bags must be in pre-order with bag 0 the root; bag " + t
-                        + " has parent " + p);
+                throw new IllegalArgumentException(
+                        "bags must be in pre-order with bag 0 the root; bag " + t + " has parent " + p);
             }
         }
     }
@@ -98,7 +98,8 @@ public record TreeDecomposition(List<List<String>> bags, List<Integer> parent, L
             // Connected iff exactly one bag holding v has a parent that does not hold v.
             int tops = 0;
             for (int t = 0; t < bags.size(); t++) {
-                if (bags.get(t).contains(v) && (parent.get(t) < 0 || !bags.get(parent.get(t)).contains(v))) {
+                if (bags.get(t).contains(v)
+                        && (parent.get(t) < 0 || !bags.get(parent.get(t)).contains(v))) {
                     tops++;
                 }
             }
@@ -117,12 +118,19 @@ public record TreeDecomposition(List<List<String>> bags, List<Integer> parent, L
             for (int p = parent.get(t); p >= 0; p = parent.get(p)) {
                 depth++;
             }
-            sb.append("  ".repeat(depth)).append("bag ").append(t).append(" {").append(String.join(",", bags.get(t)))
-                    .append("}: ρ* = ").append(EdgeCover.format(rho.get(t)));
+            sb.append("  ".repeat(depth))
+                    .append("bag ")
+                    .append(t)
+                    .append(" {")
+                    .append(String.join(",", bags.get(t)))
+                    .append("}: ρ* = ")
+                    .append(EdgeCover.format(rho.get(t)));
             if (parent.get(t) >= 0) {
                 List<String> key = keyToParent(t);
-                sb.append(key.isEmpty() ? ", no variable shared with bag " + parent.get(t)
-                        : ", shares " + String.join(",", key) + " with bag " + parent.get(t));
+                sb.append(
+                        key.isEmpty()
+                                ? ", no variable shared with bag " + parent.get(t)
+                                : ", shares " + String.join(",", key) + " with bag " + parent.get(t));
             }
             sb.append('\n');
         }

@@ -35,8 +35,7 @@ public final class TreeDecompositions {
 
     private static final double EPSILON = 1e-9;
 
-    private TreeDecompositions() {
-    }
+    private TreeDecompositions() {}
 
     /** fhtw of the Boolean version of {@code q} (its atoms' variables as edges). */
     public static double fhtw(ConjunctiveQuery q) {
@@ -370,8 +369,15 @@ public final class TreeDecompositions {
             return Long.bitCount(a) > Long.bitCount(b);
         }
 
-        private void visit(int node, int parentIndex, List<Long> bags, List<List<Integer>> neighbours, int[] index,
-                List<List<String>> outBags, List<Integer> outParent, List<Double> outRho) {
+        private void visit(
+                int node,
+                int parentIndex,
+                List<Long> bags,
+                List<List<Integer>> neighbours,
+                int[] index,
+                List<List<String>> outBags,
+                List<Integer> outParent,
+                List<Double> outRho) {
             index[node] = outBags.size();
             outBags.add(h.expand(bags.get(node)));
             outParent.add(parentIndex);

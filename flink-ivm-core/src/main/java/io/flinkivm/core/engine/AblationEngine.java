@@ -47,7 +47,10 @@ public final class AblationEngine<T> implements IvmEngine<T> {
         plan.checkSemiring(semiring);
         FallbackPlan rootPlan = Planner.fallback(rootQuery(plan), semiring);
         this.aboveState = new DeltaJoinEngine<>(rootPlan, semiring, maps);
-        this.forest = new ViewForest<>(plan, semiring, new CompiledPlan(plan),
+        this.forest = new ViewForest<>(
+                plan,
+                semiring,
+                new CompiledPlan(plan),
                 (count, trees, keys, deltas) -> {
                     for (int i = 0; i < count; i++) {
                         if (aboveState.atomPayload(trees[i], keys[i]) == null) {
@@ -55,7 +58,8 @@ public final class AblationEngine<T> implements IvmEngine<T> {
                         }
                         aboveState.insert(rootRelation(trees[i]), keys[i], cast(deltas[i]));
                     }
-                }, maps);
+                },
+                maps);
     }
 
     /** The full join of the root views: {@code Q(F) :- V0(F0), ..., Vk(Fk)}. */

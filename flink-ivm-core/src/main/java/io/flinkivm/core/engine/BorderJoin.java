@@ -9,12 +9,10 @@ import io.flinkivm.core.engine.join.JoinRecord;
 import io.flinkivm.core.engine.join.JoinRecordStore;
 import io.flinkivm.core.engine.join.LiveJoin;
 import io.flinkivm.core.engine.viewtree.CompiledPlan;
+import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
+import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.ResultTuple;
-
-import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
-import io.flinkivm.core.plan.PHierarchicalPlan;
-import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
@@ -46,6 +44,7 @@ public final class BorderJoin<T> {
     private final boolean changelog;
     /** The record id of tree 0's root records: 0 for the acyclic plan, the number of bags for the cyclic one. */
     private final int rootBase;
+
     private final int trees;
     private long crossings;
     private long madeLive;
@@ -229,7 +228,8 @@ public final class BorderJoin<T> {
         if (bagJoin == null) {
             store.forEachDirty((node, tuple) -> {
                 JoinRecord<T> r = store.get(node, tuple);
-                for (Iterator<ResultChange<T>> it = join.changes(store, semiring, node, tuple, r, null); it.hasNext(); ) {
+                for (Iterator<ResultChange<T>> it = join.changes(store, semiring, node, tuple, r, null);
+                        it.hasNext(); ) {
                     out.accept(it.next());
                 }
             });

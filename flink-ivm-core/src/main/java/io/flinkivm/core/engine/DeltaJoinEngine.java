@@ -13,9 +13,9 @@ import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
-import java.util.function.Consumer;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * The in-memory fallback engine: {@link DeltaJoinLogic} over hash maps. Correct for every query and
@@ -122,6 +122,7 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
         final OpenHashMap<Tuple, T> result;
         /** With a changelog: the payloads at the last trigger of the result tuples changed since, and the result that fills them. */
         final OpenHashMap<Tuple, T> before;
+
         final TrackedResult<T> tracked;
 
         @SuppressWarnings("unchecked")

@@ -10,8 +10,7 @@ import java.util.Objects;
 
 /** Creates the in-memory engine for a plan. */
 public final class Engines {
-    private Engines() {
-    }
+    private Engines() {}
 
     /** The engine for {@code plan}: the p-hierarchical engine (acyclic or cyclic) or the delta-join fallback. */
     public static <T> IvmEngine<T> create(MaintenancePlan plan, Semiring<T> semiring) {
@@ -34,8 +33,8 @@ public final class Engines {
         return create(plan, semiring, MemoryMaps.PLAIN, true);
     }
 
-    private static <T> IvmEngine<T> create(MaintenancePlan plan, Semiring<T> semiring, MemoryMaps maps,
-            boolean changelog) {
+    private static <T> IvmEngine<T> create(
+            MaintenancePlan plan, Semiring<T> semiring, MemoryMaps maps, boolean changelog) {
         if (plan instanceof ViewTreePlan p) {
             return new PHierarchicalEngine<>(p, semiring, maps, changelog);
         }

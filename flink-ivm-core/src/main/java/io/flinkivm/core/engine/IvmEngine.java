@@ -52,7 +52,7 @@ public interface IvmEngine<T> {
      * @throws IllegalStateException if the engine keeps no changelog
      */
     default void changes(Consumer<ResultChange<T>> out) {
-        throw new IllegalStateException(getClass().getSimpleName() + " keeps no changelog; make it with"
-                + " Engines.withChangelog");
+        throw new IllegalStateException(
+                getClass().getSimpleName() + " keeps no changelog; make it with" + " Engines.withChangelog");
     }
 }

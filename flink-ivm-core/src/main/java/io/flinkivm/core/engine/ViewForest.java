@@ -45,8 +45,8 @@ final class ViewForest<T> {
     private long inserts;
 
     /** With the join views' maps made by {@code maps}. */
-    ViewForest(ViewTreePlan plan, Semiring<T> semiring, CompiledPlan compiled, RootListener<T> listener,
-            MemoryMaps maps) {
+    ViewForest(
+            ViewTreePlan plan, Semiring<T> semiring, CompiledPlan compiled, RootListener<T> listener, MemoryMaps maps) {
         this.semiring = semiring;
         this.listener = listener;
         this.router = compiled.router();

@@ -20,8 +20,7 @@ import java.util.Map;
  */
 public final class NaiveEvaluator {
 
-    private NaiveEvaluator() {
-    }
+    private NaiveEvaluator() {}
 
     /**
      * The result of {@code q} over {@code database} (relation name → tuple → payload; a missing
@@ -53,8 +52,12 @@ public final class NaiveEvaluator {
     }
 
     /** The backtracking state: the atoms' tuples, the current variable binding and the sums per head tuple. */
-    private record Search<T>(ConjunctiveQuery q, Semiring<T> k, List<List<Map.Entry<Tuple, T>>> relations,
-            Map<Tuple, T> sums, Map<String, Object> binding) {
+    private record Search<T>(
+            ConjunctiveQuery q,
+            Semiring<T> k,
+            List<List<Map.Entry<Tuple, T>>> relations,
+            Map<Tuple, T> sums,
+            Map<String, Object> binding) {
 
         /** Tries every tuple of atom {@code i} that agrees with the binding; restores the binding after each. */
         void extend(int i, T product) {

@@ -16,6 +16,7 @@ public final class CellRouter implements Serializable {
     private final int[] shares;
     /** Per grid variable: its position in the schema, or -1 if the schema lacks it. */
     private final int[] position;
+
     private final int[] stride;
     private final int replication;
 

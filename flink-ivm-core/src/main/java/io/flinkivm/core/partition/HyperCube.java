@@ -12,8 +12,7 @@ import java.util.List;
  * variables (a nullary root view) goes to every cell whatever the shares.
  */
 public final class HyperCube {
-    private HyperCube() {
-    }
+    private HyperCube() {}
 
     /**
      * The shares over {@code variables} for relations with {@code schemas} on at most

@@ -18,8 +18,8 @@ import java.util.List;
  * @param trees the view trees whose root views are joined in this bag, in index order: those whose
  *     schema meets the bag, and at the root also those with an empty schema
  */
-public record BagNode(int index, List<String> variables, double rho, int parent, List<String> key,
-        List<Integer> trees) implements Serializable {
+public record BagNode(int index, List<String> variables, double rho, int parent, List<String> key, List<Integer> trees)
+        implements Serializable {
 
     public BagNode {
         variables = List.copyOf(variables);

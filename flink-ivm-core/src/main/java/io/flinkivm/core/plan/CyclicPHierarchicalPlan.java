@@ -19,8 +19,14 @@ import java.util.Set;
  * @param bags the bags of the tree decomposition above the border, in pre-order
  * @param fhtw the decomposition's width: the largest ρ* of a bag
  */
-public record CyclicPHierarchicalPlan(ConjunctiveQuery query, String semiring, Set<SemiringProperty> semiringProperties,
-        Classification classification, ViewTreeForest forest, List<BagNode> bags, double fhtw)
+public record CyclicPHierarchicalPlan(
+        ConjunctiveQuery query,
+        String semiring,
+        Set<SemiringProperty> semiringProperties,
+        Classification classification,
+        ViewTreeForest forest,
+        List<BagNode> bags,
+        double fhtw)
         implements ViewTreePlan {
 
     public CyclicPHierarchicalPlan {
@@ -49,7 +55,9 @@ public record CyclicPHierarchicalPlan(ConjunctiveQuery query, String semiring, S
             PlanText.check(bag.index() == b, "bag index");
             PlanText.check(b == 0 ? bag.parent() == -1 : bag.parent() >= 0 && bag.parent() < b, "bags in pre-order");
             for (String v : bag.key()) {
-                PlanText.check(bag.variables().contains(v) && bags.get(bag.parent()).variables().contains(v),
+                PlanText.check(
+                        bag.variables().contains(v)
+                                && bags.get(bag.parent()).variables().contains(v),
                         "bag key shared with the parent");
             }
             width = Math.max(width, bag.rho());
@@ -75,19 +83,27 @@ public record CyclicPHierarchicalPlan(ConjunctiveQuery query, String semiring, S
     @Override
     public String explain() {
         StringBuilder sb = PlanText.head(this);
-        sb.append("Plan: cyclic p-hierarchical — view trees over ").append(semiring)
+        sb.append("Plan: cyclic p-hierarchical — view trees over ")
+                .append(semiring)
                 .append(" below the border; above it, the bags of a tree decomposition of the root views' join,")
                 .append(" each maintained by a worst-case-optimal delta join, and the Boolean join of the bags\n");
         PlanText.explainBelowBorder(sb, this);
-        sb.append("Tree decomposition of the root views' join (above the border, fhtw = ").append(EdgeCover.format(fhtw))
+        sb.append("Tree decomposition of the root views' join (above the border, fhtw = ")
+                .append(EdgeCover.format(fhtw))
                 .append("):\n");
         for (BagNode b : bags) {
             int depth = 0;
             for (int p = b.parent(); p >= 0; p = bags.get(p).parent()) {
                 depth++;
             }
-            sb.append("  ").append("  ".repeat(depth)).append("bag ").append(b.index()).append(" {")
-                    .append(String.join(",", b.variables())).append("}: ρ* = ").append(EdgeCover.format(b.rho()));
+            sb.append("  ")
+                    .append("  ".repeat(depth))
+                    .append("bag ")
+                    .append(b.index())
+                    .append(" {")
+                    .append(String.join(",", b.variables()))
+                    .append("}: ρ* = ")
+                    .append(EdgeCover.format(b.rho()));
             if (b.parent() >= 0) {
                 sb.append(b.key().isEmpty() ? ", × (cross product)" : ", on " + String.join(",", b.key()));
             }
@@ -100,8 +116,10 @@ public record CyclicPHierarchicalPlan(ConjunctiveQuery query, String semiring, S
                         part.add(v);
                     }
                 }
-                members.add(part.size() == tree.schema().size() ? rootName(tree)
-                        : "π[" + String.join(",", part) + "] " + rootName(tree));
+                members.add(
+                        part.size() == tree.schema().size()
+                                ? rootName(tree)
+                                : "π[" + String.join(",", part) + "] " + rootName(tree));
             }
             sb.append(", joins ").append(String.join(", ", members)).append('\n');
         }
@@ -110,8 +128,10 @@ public record CyclicPHierarchicalPlan(ConjunctiveQuery query, String semiring, S
 
     @Override
     public String toMermaid() {
-        return PlanText.mermaid(this, bags.size() + (bags.size() == 1 ? " bag" : " bags") + ", fhtw = "
-                + EdgeCover.format(fhtw) + ", Boolean join of the bags + payload recovery");
+        return PlanText.mermaid(
+                this,
+                bags.size() + (bags.size() == 1 ? " bag" : " bags") + ", fhtw = " + EdgeCover.format(fhtw)
+                        + ", Boolean join of the bags + payload recovery");
     }
 
     @Override

@@ -15,8 +15,13 @@ import java.util.Set;
  * @param reasons why the paper's plan was not chosen
  * @param deltaJoins for each atom, the steps joining the other atoms to its delta
  */
-public record FallbackPlan(ConjunctiveQuery query, String semiring, Set<SemiringProperty> semiringProperties,
-        Classification classification, List<String> reasons, List<List<DeltaJoinStep>> deltaJoins)
+public record FallbackPlan(
+        ConjunctiveQuery query,
+        String semiring,
+        Set<SemiringProperty> semiringProperties,
+        Classification classification,
+        List<String> reasons,
+        List<List<DeltaJoinStep>> deltaJoins)
         implements MaintenancePlan {
 
     public FallbackPlan {
@@ -53,7 +58,9 @@ public record FallbackPlan(ConjunctiveQuery query, String semiring, Set<Semiring
     @Override
     public String explain() {
         StringBuilder sb = PlanText.head(this);
-        sb.append("Plan: fallback — first-order delta joins over ").append(semiring).append(", result materialized\n");
+        sb.append("Plan: fallback — first-order delta joins over ")
+                .append(semiring)
+                .append(", result materialized\n");
         sb.append("Why:\n");
         for (String r : reasons) {
             sb.append("  - ").append(r).append('\n');

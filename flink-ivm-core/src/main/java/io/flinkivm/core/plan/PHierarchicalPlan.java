@@ -15,8 +15,14 @@ import java.util.Set;
  * @param joinTree the Boolean join tree over the root views, by tree index
  * @param joinOrder the join tree's nodes in pre-order, root first
  */
-public record PHierarchicalPlan(ConjunctiveQuery query, String semiring, Set<SemiringProperty> semiringProperties,
-        Classification classification, ViewTreeForest forest, List<JoinTreeNode> joinTree, List<Integer> joinOrder)
+public record PHierarchicalPlan(
+        ConjunctiveQuery query,
+        String semiring,
+        Set<SemiringProperty> semiringProperties,
+        Classification classification,
+        ViewTreeForest forest,
+        List<JoinTreeNode> joinTree,
+        List<Integer> joinOrder)
         implements ViewTreePlan {
 
     public PHierarchicalPlan {
@@ -41,14 +47,14 @@ public record PHierarchicalPlan(ConjunctiveQuery query, String semiring, Set<Sem
         validate(query, forest, joinTree, joinOrder);
     }
 
-    private static void validate(ConjunctiveQuery query, ViewTreeForest forest, List<JoinTreeNode> joinTree,
-            List<Integer> joinOrder) {
+    private static void validate(
+            ConjunctiveQuery query, ViewTreeForest forest, List<JoinTreeNode> joinTree, List<Integer> joinOrder) {
         forest.validate(query.body().size());
         int trees = forest.trees().size();
         PlanText.check(joinTree.size() == trees, "one join-tree node per view tree");
         PlanText.check(joinOrder.size() == trees, "join order covers every tree");
-        PlanText.check(!joinOrder.isEmpty() && joinTree.get(joinOrder.get(0)).parent() == -1,
-                "join order starts at the root");
+        PlanText.check(
+                !joinOrder.isEmpty() && joinTree.get(joinOrder.get(0)).parent() == -1, "join order starts at the root");
     }
 
     @Override
@@ -59,17 +65,22 @@ public record PHierarchicalPlan(ConjunctiveQuery query, String semiring, Set<Sem
     @Override
     public String explain() {
         StringBuilder sb = PlanText.head(this);
-        sb.append("Plan: p-hierarchical — view trees over ").append(semiring)
+        sb.append("Plan: p-hierarchical — view trees over ")
+                .append(semiring)
                 .append(" below the border, Boolean join of the root views above it\n");
         PlanText.explainBelowBorder(sb, this);
         sb.append("Boolean join tree (above the border):\n");
         for (int tree : joinOrder) {
             int depth = 0;
-            for (int p = joinTree.get(tree).parent(); p >= 0; p = joinTree.get(p).parent()) {
+            for (int p = joinTree.get(tree).parent();
+                    p >= 0;
+                    p = joinTree.get(p).parent()) {
                 depth++;
             }
             JoinTreeNode j = joinTree.get(tree);
-            sb.append("  ").append("  ".repeat(depth)).append(rootName(viewTrees().get(tree)));
+            sb.append("  ")
+                    .append("  ".repeat(depth))
+                    .append(rootName(viewTrees().get(tree)));
             if (j.parent() >= 0) {
                 sb.append(j.key().isEmpty() ? " × (cross product)" : " on " + String.join(",", j.key()));
             }

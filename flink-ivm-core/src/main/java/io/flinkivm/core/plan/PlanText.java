@@ -12,13 +12,12 @@ import java.util.Set;
 
 /** What the plan types share: their explain text's frame and view-tree part, Mermaid, checks. */
 final class PlanText {
-    private PlanText() {
-    }
+    private PlanText() {}
 
     /** A read-only copy of {@code properties} that keeps declaration order (and is serializable). */
     static Set<SemiringProperty> properties(Set<SemiringProperty> properties) {
-        return Collections.unmodifiableSet(properties.isEmpty()
-                ? EnumSet.noneOf(SemiringProperty.class) : EnumSet.copyOf(properties));
+        return Collections.unmodifiableSet(
+                properties.isEmpty() ? EnumSet.noneOf(SemiringProperty.class) : EnumSet.copyOf(properties));
     }
 
     static void check(boolean condition, String what) {
@@ -35,7 +34,10 @@ final class PlanText {
     static StringBuilder head(MaintenancePlan plan) {
         StringBuilder sb = new StringBuilder();
         sb.append("Query: ").append(plan.query()).append('\n');
-        sb.append("Semiring: ").append(plan.semiring()).append(" (").append(propertyNames(plan.semiringProperties()))
+        sb.append("Semiring: ")
+                .append(plan.semiring())
+                .append(" (")
+                .append(propertyNames(plan.semiringProperties()))
                 .append(")\n");
         sb.append("Classification:\n");
         for (String line : plan.classification().describe().split("\n")) {
@@ -87,18 +89,24 @@ final class PlanText {
         for (ViewTree t : plan.viewTrees()) {
             indicators.add("1[" + plan.rootName(t) + "]");
         }
-        sb.append(String.join(", ", indicators))
-                .append(" over boolean; only a root tuple that is new crosses it\n");
+        sb.append(String.join(", ", indicators)).append(" over boolean; only a root tuple that is new crosses it\n");
     }
 
     private static void explainNode(StringBuilder sb, ViewTreePlan plan, ViewNode n, int depth) {
         String indent = "  ".repeat(depth);
         sb.append(indent).append("Σ ").append(n.variable()).append(": ");
         if (n.isStateful()) {
-            sb.append("V[").append(String.join(",", n.schema())).append("] (join of ").append(n.arity())
-                    .append(" children, keyed by ").append(String.join(",", n.schema())).append(")\n");
+            sb.append("V[")
+                    .append(String.join(",", n.schema()))
+                    .append("] (join of ")
+                    .append(n.arity())
+                    .append(" children, keyed by ")
+                    .append(String.join(",", n.schema()))
+                    .append(")\n");
         } else {
-            sb.append("projection to V[").append(String.join(",", n.projectionSchema())).append("] (no state)\n");
+            sb.append("projection to V[")
+                    .append(String.join(",", n.projectionSchema()))
+                    .append("] (no state)\n");
         }
         for (int a : n.atoms()) {
             Atom atom = plan.query().body().get(a);
@@ -114,16 +122,30 @@ final class PlanText {
         StringBuilder sb = new StringBuilder("flowchart BT\n");
         for (Atom a : plan.query().body()) {
             Route r = plan.atomRoute(a.index());
-            sb.append("  a").append(a.index()).append("[\"").append(a).append("\"] --> ")
-                    .append(r.toRoot() ? "t" + r.tree() : "n" + r.node()).append('\n');
+            sb.append("  a")
+                    .append(a.index())
+                    .append("[\"")
+                    .append(a)
+                    .append("\"] --> ")
+                    .append(r.toRoot() ? "t" + r.tree() : "n" + r.node())
+                    .append('\n');
         }
         for (ViewNode n : plan.statefulNodes()) {
             Route r = plan.nodeRoute(n.id());
-            sb.append("  n").append(n.id()).append("[\"").append(n.displayName()).append("\"] --> ")
-                    .append(r.toRoot() ? "t" + r.tree() : "n" + r.node()).append('\n');
+            sb.append("  n")
+                    .append(n.id())
+                    .append("[\"")
+                    .append(n.displayName())
+                    .append("\"] --> ")
+                    .append(r.toRoot() ? "t" + r.tree() : "n" + r.node())
+                    .append('\n');
         }
         for (ViewTree t : plan.viewTrees()) {
-            sb.append("  t").append(t.index()).append("[\"").append(plan.rootName(t)).append("\"] -. border .-> sink\n");
+            sb.append("  t")
+                    .append(t.index())
+                    .append("[\"")
+                    .append(plan.rootName(t))
+                    .append("\"] -. border .-> sink\n");
         }
         sb.append("  sink[(\"").append(sink).append("\")]\n");
         return sb.toString();

@@ -28,6 +28,7 @@ public final class Planner {
 
     /** Upper bounds on query size; beyond them planning is refused before any job starts. */
     public static final int MAX_ATOMS = 64;
+
     public static final int MAX_VARIABLES = 256;
 
     /** Which plan to build. */
@@ -43,8 +44,7 @@ public final class Planner {
         FALLBACK
     }
 
-    private Planner() {
-    }
+    private Planner() {}
 
     /** Plans {@code query} over {@code semiring} with {@link Strategy#AUTO}. */
     public static MaintenancePlan plan(ConjunctiveQuery query, Semiring<?> semiring) {
@@ -62,8 +62,8 @@ public final class Planner {
      * @throws UnsupportedPlanException if the query is too large, or {@link Strategy#P_HIERARCHICAL}
      *     was asked for where it does not apply
      */
-    public static MaintenancePlan plan(ConjunctiveQuery query, String semiring, Set<SemiringProperty> properties,
-            Strategy strategy) {
+    public static MaintenancePlan plan(
+            ConjunctiveQuery query, String semiring, Set<SemiringProperty> properties, Strategy strategy) {
         checkPlannable(query, semiring, properties);
         Classification classification = QueryClassifier.classify(query);
         Attempt attempt = attempt(query, semiring, properties, classification, strategy);
@@ -87,30 +87,33 @@ public final class Planner {
     public static FallbackPlan fallback(ConjunctiveQuery query, Semiring<?> semiring) {
         checkPlannable(query, semiring.name(), semiring.properties());
         Classification classification = QueryClassifier.classify(query);
-        return fallback(query, semiring.name(), semiring.properties(), classification,
+        return fallback(
+                query,
+                semiring.name(),
+                semiring.properties(),
+                classification,
                 refusals(semiring.name(), semiring.properties(), classification, Strategy.FALLBACK));
     }
 
     private static void checkPlannable(ConjunctiveQuery query, String semiring, Set<SemiringProperty> properties) {
         if (query.body().size() > MAX_ATOMS) {
-            throw new UnsupportedPlanException("query too large to plan: " + query.body().size()
-                    + " atoms, at most " + MAX_ATOMS + " are supported");
+            throw new UnsupportedPlanException("query too large to plan: "
+                    + query.body().size() + " atoms, at most " + MAX_ATOMS + " are supported");
         }
         if (query.variables().size() > MAX_VARIABLES) {
-            throw new UnsupportedPlanException("query too large to plan: " + query.variables().size()
-                    + " variables, at most " + MAX_VARIABLES + " are supported");
+            throw new UnsupportedPlanException("query too large to plan: "
+                    + query.variables().size() + " variables, at most " + MAX_VARIABLES + " are supported");
         }
         if (!properties.contains(SemiringProperty.COMMUTATIVE)) {
-            throw new UnsupportedPlanException("semiring " + semiring
-                    + " does not declare COMMUTATIVE; flink-ivm needs commutative semirings");
+            throw new UnsupportedPlanException(
+                    "semiring " + semiring + " does not declare COMMUTATIVE; flink-ivm needs commutative semirings");
         }
     }
 
     /** The outcome of trying the paper's plan: the plan, or why it does not apply. */
     sealed interface Attempt {
         /** The paper's plan applies. */
-        record Planned(ViewTreePlan plan) implements Attempt {
-        }
+        record Planned(ViewTreePlan plan) implements Attempt {}
 
         /** It does not, for these reasons (at least one). */
         record Refused(List<String> reasons) implements Attempt {
@@ -129,8 +132,12 @@ public final class Planner {
      * views if their join is α-acyclic ({@link #booleanJoinTree}), else the bags of a minimum-width
      * tree decomposition ({@link #bags}), or a refusal if the decomposition search is too large.
      */
-    static Attempt attempt(ConjunctiveQuery query, String semiring, Set<SemiringProperty> properties,
-            Classification classification, Strategy strategy) {
+    static Attempt attempt(
+            ConjunctiveQuery query,
+            String semiring,
+            Set<SemiringProperty> properties,
+            Classification classification,
+            Strategy strategy) {
         List<String> reasons = refusals(semiring, properties, classification, strategy);
         if (!reasons.isEmpty()) {
             return new Attempt.Refused(reasons);
@@ -143,8 +150,8 @@ public final class Planner {
         Gyo.Result gyo = Gyo.reduce(schemas);
         if (gyo.acyclic()) {
             List<JoinTreeNode> joinTree = booleanJoinTree(schemas, gyo.parent());
-            return new Attempt.Planned(new PHierarchicalPlan(query, semiring, properties, classification, forest,
-                    joinTree, preorder(joinTree)));
+            return new Attempt.Planned(new PHierarchicalPlan(
+                    query, semiring, properties, classification, forest, joinTree, preorder(joinTree)));
         }
         String tooLarge = TreeDecompositions.limitViolation(schemas);
         if (tooLarge != null) {
@@ -156,13 +163,19 @@ public final class Planner {
                     + String.join(", ", left) + ") and too large for the tree decomposition search: " + tooLarge));
         }
         TreeDecomposition td = TreeDecompositions.optimal(schemas);
-        return new Attempt.Planned(new CyclicPHierarchicalPlan(query, semiring, properties, classification, forest,
-                bags(query.head(), forest.trees(), td), td.width()));
+        return new Attempt.Planned(new CyclicPHierarchicalPlan(
+                query,
+                semiring,
+                properties,
+                classification,
+                forest,
+                bags(query.head(), forest.trees(), td),
+                td.width()));
     }
 
     /** Why the paper's plan does not apply, before trying it: the strategy, the query's class, the semiring. */
-    private static List<String> refusals(String semiring, Set<SemiringProperty> properties,
-            Classification classification, Strategy strategy) {
+    private static List<String> refusals(
+            String semiring, Set<SemiringProperty> properties, Classification classification, Strategy strategy) {
         List<String> reasons = new ArrayList<>();
         if (strategy == Strategy.FALLBACK) {
             reasons.add("the fallback plan was requested");
@@ -179,8 +192,12 @@ public final class Planner {
         return reasons;
     }
 
-    private static FallbackPlan fallback(ConjunctiveQuery query, String semiring, Set<SemiringProperty> properties,
-            Classification classification, List<String> reasons) {
+    private static FallbackPlan fallback(
+            ConjunctiveQuery query,
+            String semiring,
+            Set<SemiringProperty> properties,
+            Classification classification,
+            List<String> reasons) {
         return new FallbackPlan(query, semiring, properties, classification, reasons, deltaJoins(query));
     }
 

@@ -26,8 +26,7 @@ final class VariableOrders {
     private final List<List<Integer>> treeAtoms = new ArrayList<>();
     private final List<Integer> freeOnlyAtoms = new ArrayList<>();
 
-    private VariableOrders() {
-    }
+    private VariableOrders() {}
 
     /**
      * Runs Algorithm 1 on {@code query}.
@@ -71,12 +70,14 @@ final class VariableOrders {
                 }
             }
             if (minimal.size() > 1) {
-                throw new IllegalStateException("bound variable " + x + " has several minimal dominators "
-                        + minimal + " in a p-hierarchical query (Lemma 22 violated)");
+                throw new IllegalStateException("bound variable " + x + " has several minimal dominators " + minimal
+                        + " in a p-hierarchical query (Lemma 22 violated)");
             }
             if (minimal.size() == 1) {
                 parentOf.put(x, minimal.get(0));
-                childrenOf.computeIfAbsent(minimal.get(0), k -> new ArrayList<>()).add(x);
+                childrenOf
+                        .computeIfAbsent(minimal.get(0), k -> new ArrayList<>())
+                        .add(x);
             }
         }
         for (List<String> children : childrenOf.values()) {
@@ -143,7 +144,8 @@ final class VariableOrders {
         for (int i = 0; i < tops.size(); i++) {
             order.add(i);
         }
-        order.sort((i, j) -> Integer.compare(atoms.get(i).nextSetBit(0), atoms.get(j).nextSetBit(0)));
+        order.sort((i, j) ->
+                Integer.compare(atoms.get(i).nextSetBit(0), atoms.get(j).nextSetBit(0)));
         for (int i : order) {
             roots.add(tops.get(i));
             treeAtoms.add(atoms.get(i).stream().boxed().toList());

@@ -22,8 +22,16 @@ import java.util.List;
  * @param atoms the atoms attached to X (slots 0..atoms.size()-1)
  * @param children ids of the child variables' nodes (the following slots)
  */
-public record ViewNode(int id, int tree, String variable, List<String> schema, int parent, int slot,
-        List<Integer> atoms, List<Integer> children) implements Serializable {
+public record ViewNode(
+        int id,
+        int tree,
+        String variable,
+        List<String> schema,
+        int parent,
+        int slot,
+        List<Integer> atoms,
+        List<Integer> children)
+        implements Serializable {
 
     public ViewNode {
         schema = List.copyOf(schema);
@@ -48,7 +56,7 @@ public record ViewNode(int id, int tree, String variable, List<String> schema, i
 
     /** A display name such as {@code V[A,B,D] (join over D)}; also the basis of operator uids. */
     public String displayName() {
-        return "V[" + String.join(",", schema) + "] (" + (isStateful() ? "join over " : "projection of ")
-                + variable + ")";
+        return "V[" + String.join(",", schema) + "] (" + (isStateful() ? "join over " : "projection of ") + variable
+                + ")";
     }
 }

@@ -15,8 +15,8 @@ import java.util.List;
  * @param atomRoutes per atom, where its delta goes first
  * @param nodeRoutes per node, where its projection delta goes
  */
-public record ViewTreeForest(List<ViewTree> trees, List<ViewNode> nodes, List<Route> atomRoutes,
-        List<Route> nodeRoutes) implements Serializable {
+public record ViewTreeForest(List<ViewTree> trees, List<ViewNode> nodes, List<Route> atomRoutes, List<Route> nodeRoutes)
+        implements Serializable {
 
     public ViewTreeForest {
         trees = List.copyOf(trees);
@@ -81,7 +81,8 @@ public record ViewTreeForest(List<ViewTree> trees, List<ViewNode> nodes, List<Ro
         PlanText.check(atomRoutes.size() == atomCount, "one route per atom");
         PlanText.check(nodeRoutes.size() == nodes.size(), "one route per node");
         for (ViewNode n : nodes) {
-            PlanText.check(n.schema().get(n.schema().size() - 1).equals(n.variable()), "node schema ends with its variable");
+            PlanText.check(
+                    n.schema().get(n.schema().size() - 1).equals(n.variable()), "node schema ends with its variable");
         }
         for (int i = 0; i < trees.size(); i++) {
             PlanText.check(trees.get(i).index() == i, "tree index");

@@ -62,8 +62,8 @@ public final class AtomRouter {
             matchers[a.index()] = a.matcher();
         }
         if (keyPositions != null && keyPositions.length != matchers.length) {
-            throw new IllegalArgumentException("key positions for " + keyPositions.length + " atoms, the query has "
-                    + matchers.length);
+            throw new IllegalArgumentException(
+                    "key positions for " + keyPositions.length + " atoms, the query has " + matchers.length);
         }
         this.keyPositions = keyPositions == null ? null : keyPositions.clone();
     }

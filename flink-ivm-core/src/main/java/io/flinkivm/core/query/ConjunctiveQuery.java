@@ -43,8 +43,9 @@ public final class ConjunctiveQuery implements Serializable {
             }
             Integer known = arity.putIfAbsent(a.relation(), a.arity());
             if (known != null && known != a.arity()) {
-                throw new InvalidQueryException("relation " + a.relation() + " is used with arity " + known
-                        + " and with arity " + a.arity() + " (" + a + "); all atoms of one relation need the same arity");
+                throw new InvalidQueryException(
+                        "relation " + a.relation() + " is used with arity " + known + " and with arity " + a.arity()
+                                + " (" + a + "); all atoms of one relation need the same arity");
             }
             for (String v : a.variables()) {
                 vars.add(v);
@@ -161,7 +162,10 @@ public final class ConjunctiveQuery implements Serializable {
     /** The query in the parser's syntax, e.g. {@code Q(A,C) :- R1(A,B), R2(B,C)}. */
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder(name).append('(').append(String.join(",", head)).append(") :- ");
+        StringBuilder sb = new StringBuilder(name)
+                .append('(')
+                .append(String.join(",", head))
+                .append(") :- ");
         for (int i = 0; i < body.size(); i++) {
             if (i > 0) {
                 sb.append(", ");

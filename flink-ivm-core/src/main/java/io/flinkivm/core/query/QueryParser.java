@@ -87,8 +87,10 @@ public final class QueryParser {
                 int start = pos;
                 Constant c = constant();
                 pos = start;
-                throw error("a variable", "the constant " + c
-                        + "; the head lists free variables only, put constants into the body's atoms");
+                throw error(
+                        "a variable",
+                        "the constant " + c
+                                + "; the head lists free variables only, put constants into the body's atoms");
             }
             head.add(identifier(head.isEmpty() ? "a variable or ')'" : "a variable"));
             skipWhitespace();

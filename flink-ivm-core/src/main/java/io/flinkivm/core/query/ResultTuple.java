@@ -6,5 +6,4 @@ package io.flinkivm.core.query;
  * @param tuple values of the free variables, in head order
  * @param payload the tuple's non-zero payload
  */
-public record ResultTuple<T>(Tuple tuple, T payload) {
-}
+public record ResultTuple<T>(Tuple tuple, T payload) {}

@@ -25,6 +25,7 @@ public final class Tuple implements Serializable, Comparable<Tuple> {
     private final Object v3;
     /** All values when the arity exceeds {@link #INLINE}, else null. */
     private final Object[] rest;
+
     private transient int hash;
 
     private Tuple(Object[] values) {
@@ -68,8 +69,11 @@ public final class Tuple implements Serializable, Comparable<Tuple> {
         if (value == null) {
             throw new IllegalArgumentException("tuple value at position " + position + " is null");
         }
-        if (!(value instanceof String || value instanceof Long || value instanceof Integer
-                || value instanceof Double || value instanceof Boolean)) {
+        if (!(value instanceof String
+                || value instanceof Long
+                || value instanceof Integer
+                || value instanceof Double
+                || value instanceof Boolean)) {
             throw new IllegalArgumentException("tuple value at position " + position + " has type "
                     + value.getClass().getName() + "; supported: String, Long, Integer, Double, Boolean");
         }
@@ -107,7 +111,11 @@ public final class Tuple implements Serializable, Comparable<Tuple> {
             }
             return new Tuple(out);
         }
-        return new Tuple(n, get(positions[0]), n > 1 ? get(positions[1]) : null, n > 2 ? get(positions[2]) : null,
+        return new Tuple(
+                n,
+                get(positions[0]),
+                n > 1 ? get(positions[1]) : null,
+                n > 2 ? get(positions[2]) : null,
                 n > 3 ? get(positions[3]) : null);
     }
 
@@ -138,7 +146,9 @@ public final class Tuple implements Serializable, Comparable<Tuple> {
         if (rest != null) {
             return Arrays.equals(rest, other.rest);
         }
-        return Objects.equals(v0, other.v0) && Objects.equals(v1, other.v1) && Objects.equals(v2, other.v2)
+        return Objects.equals(v0, other.v0)
+                && Objects.equals(v1, other.v1)
+                && Objects.equals(v2, other.v2)
                 && Objects.equals(v3, other.v3);
     }
 

@@ -13,8 +13,8 @@ public final class BooleanSemiring implements Semiring<Boolean> {
 
     public static final BooleanSemiring INSTANCE = new BooleanSemiring();
 
-    private static final Set<SemiringProperty> PROPERTIES = Collections.unmodifiableSet(EnumSet.of(
-            SemiringProperty.COMMUTATIVE, SemiringProperty.IDEMPOTENT, SemiringProperty.POSITIVE));
+    private static final Set<SemiringProperty> PROPERTIES = Collections.unmodifiableSet(
+            EnumSet.of(SemiringProperty.COMMUTATIVE, SemiringProperty.IDEMPOTENT, SemiringProperty.POSITIVE));
 
     private BooleanSemiring() {}
 

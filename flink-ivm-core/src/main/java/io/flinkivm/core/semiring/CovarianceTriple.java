@@ -140,7 +140,8 @@ public final class CovarianceTriple implements Serializable {
         try {
             c = Math.addExact(count, o.count);
         } catch (ArithmeticException e) {
-            throw new PayloadOverflowException("covariance count overflow: " + count + " + " + o.count + " exceeds 64 bits");
+            throw new PayloadOverflowException(
+                    "covariance count overflow: " + count + " + " + o.count + " exceeds 64 bits");
         }
         double[] s = new double[m];
         for (int i = 0; i < m; i++) {
@@ -168,7 +169,8 @@ public final class CovarianceTriple implements Serializable {
         try {
             c = Math.multiplyExact(count, o.count);
         } catch (ArithmeticException e) {
-            throw new PayloadOverflowException("covariance count overflow: " + count + " * " + o.count + " exceeds 64 bits");
+            throw new PayloadOverflowException(
+                    "covariance count overflow: " + count + " * " + o.count + " exceeds 64 bits");
         }
         double c1 = count;
         double c2 = o.count;
@@ -249,7 +251,8 @@ public final class CovarianceTriple implements Serializable {
             count = -1;
         }
         if (count < 0) {
-            throw new PayloadFormatException("not a " + what + " payload: count '" + c + "' is not a natural number in '" + text + "'");
+            throw new PayloadFormatException(
+                    "not a " + what + " payload: count '" + c + "' is not a natural number in '" + text + "'");
         }
         double[] s = numbers(parts.get(1), m, "sums", text, what);
         double[] q = numbers(parts.get(2), m * m, "products (" + m + "×" + m + ")", text, what);
@@ -271,7 +274,8 @@ public final class CovarianceTriple implements Serializable {
         for (int i = 0; i < expected; i++) {
             String tok = tokens.get(i);
             if (!Decimals.isDecimal(tok) || Double.isInfinite(Double.parseDouble(tok))) {
-                throw new PayloadFormatException("not a " + semiring + " payload: '" + tok + "' is not a finite number in '" + text + "'");
+                throw new PayloadFormatException(
+                        "not a " + semiring + " payload: '" + tok + "' is not a finite number in '" + text + "'");
             }
             x[i] = Decimals.normalise(Double.parseDouble(tok));
         }
@@ -295,8 +299,9 @@ public final class CovarianceTriple implements Serializable {
 
     private int sameDimension(CovarianceTriple o, String op) {
         if (o.sums.length != sums.length) {
-            throw new IllegalArgumentException("cannot " + op + " covariance triples over different numbers of features: "
-                    + sums.length + " and " + o.sums.length);
+            throw new IllegalArgumentException(
+                    "cannot " + op + " covariance triples over different numbers of features: " + sums.length + " and "
+                            + o.sums.length);
         }
         return sums.length;
     }

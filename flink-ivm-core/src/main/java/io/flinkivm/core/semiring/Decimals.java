@@ -83,7 +83,8 @@ final class Decimals {
 
     /** Whether {@code s} (already trimmed) names negative infinity: -inf, -infinity. */
     static boolean isNegativeInfinity(String s) {
-        return s.startsWith("-") && (s.substring(1).equalsIgnoreCase("inf") || s.substring(1).equalsIgnoreCase("infinity"));
+        return s.startsWith("-")
+                && (s.substring(1).equalsIgnoreCase("inf") || s.substring(1).equalsIgnoreCase("infinity"));
     }
 
     /** Whether {@code s} (already trimmed) names NaN in any case. */

@@ -260,7 +260,8 @@ public final class Polynomial implements Serializable {
         try {
             return Math.addExact(a, b);
         } catch (ArithmeticException e) {
-            throw new PayloadOverflowException("provenance coefficient overflow: " + a + " + " + b + " exceeds 64 bits");
+            throw new PayloadOverflowException(
+                    "provenance coefficient overflow: " + a + " + " + b + " exceeds 64 bits");
         }
     }
 
@@ -268,7 +269,8 @@ public final class Polynomial implements Serializable {
         try {
             return Math.multiplyExact(a, b);
         } catch (ArithmeticException e) {
-            throw new PayloadOverflowException("provenance coefficient overflow: " + a + " * " + b + " exceeds 64 bits");
+            throw new PayloadOverflowException(
+                    "provenance coefficient overflow: " + a + " * " + b + " exceeds 64 bits");
         }
     }
 
@@ -443,7 +445,8 @@ public final class Polynomial implements Serializable {
                 }
                 return canonical(terms.toArray(new Term[0]), terms.size());
             } catch (PayloadOverflowException e) {
-                throw new PayloadFormatException("not a provenance polynomial: " + e.getMessage() + " in '" + text + "'");
+                throw new PayloadFormatException(
+                        "not a provenance polynomial: " + e.getMessage() + " in '" + text + "'");
             }
         }
 
@@ -533,7 +536,8 @@ public final class Polynomial implements Serializable {
 
         private PayloadFormatException errorAt(int at, String detail) {
             String where = at >= text.length() ? "at the end (column " + (at + 1) + ")" : "at column " + (at + 1);
-            return new PayloadFormatException("not a provenance polynomial: " + detail + " " + where + " of '" + text + "'");
+            return new PayloadFormatException(
+                    "not a provenance polynomial: " + detail + " " + where + " of '" + text + "'");
         }
     }
 }

@@ -50,8 +50,8 @@ public final class Semirings {
             if (ok && m >= 1) {
                 return CovarianceSemiring.of(m);
             }
-            throw new IllegalArgumentException(
-                    "unknown semiring '" + name + "'; covariance:<m> needs a number of features m ≥ 1, e.g. covariance:2");
+            throw new IllegalArgumentException("unknown semiring '" + name
+                    + "'; covariance:<m> needs a number of features m ≥ 1, e.g. covariance:2");
         }
         throw new IllegalArgumentException("unknown semiring '" + name + "'; known: " + String.join(", ", NAMES));
     }
@@ -85,8 +85,8 @@ public final class Semirings {
         T zero = s.zero();
         T one = s.one();
         if (!payloadClass.isInstance(zero) || !payloadClass.isInstance(one)) {
-            throw new IllegalArgumentException("semiring '" + name + "': zero() and one() must be non-null instances of "
-                    + payloadClass.getName());
+            throw new IllegalArgumentException("semiring '" + name
+                    + "': zero() and one() must be non-null instances of " + payloadClass.getName());
         }
         if (!s.isZero(zero)) {
             throw new IllegalArgumentException("semiring '" + name + "': isZero(zero()) is false");

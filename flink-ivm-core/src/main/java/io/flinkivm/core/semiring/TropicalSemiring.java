@@ -14,8 +14,8 @@ abstract sealed class TropicalSemiring implements Semiring<Double> permits MinPl
     private static final long serialVersionUID = 1L;
 
     private static final Double ONE = 0.0;
-    private static final Set<SemiringProperty> PROPERTIES = Collections.unmodifiableSet(EnumSet.of(
-            SemiringProperty.COMMUTATIVE, SemiringProperty.IDEMPOTENT, SemiringProperty.POSITIVE));
+    private static final Set<SemiringProperty> PROPERTIES = Collections.unmodifiableSet(
+            EnumSet.of(SemiringProperty.COMMUTATIVE, SemiringProperty.IDEMPOTENT, SemiringProperty.POSITIVE));
 
     private final String name;
     private final Double zero;

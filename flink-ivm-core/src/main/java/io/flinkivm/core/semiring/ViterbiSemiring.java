@@ -19,8 +19,8 @@ public final class ViterbiSemiring implements Semiring<Double> {
 
     private static final Double ZERO = 0.0;
     private static final Double ONE = 1.0;
-    private static final Set<SemiringProperty> PROPERTIES = Collections.unmodifiableSet(EnumSet.of(
-            SemiringProperty.COMMUTATIVE, SemiringProperty.IDEMPOTENT, SemiringProperty.POSITIVE));
+    private static final Set<SemiringProperty> PROPERTIES = Collections.unmodifiableSet(
+            EnumSet.of(SemiringProperty.COMMUTATIVE, SemiringProperty.IDEMPOTENT, SemiringProperty.POSITIVE));
 
     private ViterbiSemiring() {}
 

@@ -24,8 +24,13 @@ class EdgeCoverTest {
         assertThat(EdgeCover.rho(FOUR_CYCLE, List.of("A", "B", "C", "D"))).isEqualTo(2.0);
         // A bag of three vertices of the 4-cycle: B and D share no edge, so both need weight 1.
         assertThat(EdgeCover.rho(FOUR_CYCLE, List.of("A", "B", "D"))).isEqualTo(2.0);
-        List<List<String>> clique = List.of(List.of("A", "B"), List.of("A", "C"), List.of("A", "D"),
-                List.of("B", "C"), List.of("B", "D"), List.of("C", "D"));
+        List<List<String>> clique = List.of(
+                List.of("A", "B"),
+                List.of("A", "C"),
+                List.of("A", "D"),
+                List.of("B", "C"),
+                List.of("B", "D"),
+                List.of("C", "D"));
         assertThat(EdgeCover.rho(clique, List.of("A", "B", "C", "D"))).isEqualTo(2.0);
         assertThat(EdgeCover.rho(clique, List.of("A", "B", "C"))).isEqualTo(1.5);
     }
@@ -33,7 +38,8 @@ class EdgeCoverTest {
     @Test
     void inducedEdgesAreIntersections() {
         // Over {A,B} the edge S(B,C) counts as {B}; one edge covers both.
-        assertThat(EdgeCover.rho(List.of(List.of("A", "B", "D"), List.of("B", "C")), List.of("A", "B"))).isEqualTo(1.0);
+        assertThat(EdgeCover.rho(List.of(List.of("A", "B", "D"), List.of("B", "C")), List.of("A", "B")))
+                .isEqualTo(1.0);
         assertThat(EdgeCover.rho(TRIANGLE, List.of())).isEqualTo(0.0);
         assertThat(EdgeCover.optimal(TRIANGLE, List.of("A")).weights()).containsExactly(1.0, 0.0, 0.0);
     }

@@ -19,7 +19,9 @@ class TreeDecompositionsTest {
     private static TreeDecomposition of(String query) {
         ConjunctiveQuery q = QueryParser.parse(query);
         TreeDecomposition td = TreeDecompositions.optimal(q);
-        assertThat(td.violation(edges(q))).as("valid decomposition of %s", query).isNull();
+        assertThat(td.violation(edges(q)))
+                .as("valid decomposition of %s", query)
+                .isNull();
         return td;
     }
 
@@ -56,8 +58,9 @@ class TreeDecompositionsTest {
         assertThat(td.treeEdges()).containsExactly(List.of(1, 0));
         assertThat(td.keyToParent(1)).hasSize(2);
         // ρ* of the whole cycle is 2 as well.
-        assertThat(EdgeCover.rho(edges(QueryParser.parse("Q() :- R(A,B), S(B,C), T(C,D), U(D,A)")),
-                List.of("A", "B", "C", "D"))).isEqualTo(2.0);
+        assertThat(EdgeCover.rho(
+                        edges(QueryParser.parse("Q() :- R(A,B), S(B,C), T(C,D), U(D,A)")), List.of("A", "B", "C", "D")))
+                .isEqualTo(2.0);
     }
 
     @Test
@@ -68,12 +71,15 @@ class TreeDecompositionsTest {
         assertThat(of("Q() :- R(A,B), S(B,C), T(C,D), U(D,E), V(E,A)").width()).isEqualTo(2.0);
         assertThat(of("Q() :- R(A,B,C), S(C,D,E), T(E,F,A)").width()).isEqualTo(1.5);
         // The Loomis-Whitney query LW4: every triple of four variables; ρ* = 4/3.
-        assertThat(of("Q() :- R(A,B,C), S(A,B,D), T(A,C,D), U(B,C,D)").widthText()).isEqualTo("4/3");
+        assertThat(of("Q() :- R(A,B,C), S(A,B,D), T(A,C,D), U(B,C,D)").widthText())
+                .isEqualTo("4/3");
     }
 
     @Test
     void acyclicQueriesHaveWidthOne() {
-        assertThat(of("Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)").width()).isEqualTo(1.0);
+        assertThat(of("Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)")
+                        .width())
+                .isEqualTo(1.0);
         assertThat(of("Q(A,D) :- R(A,B), S(B,C), T(C,D)").width()).isEqualTo(1.0);
         assertThat(of("Q() :- R(A,B,C), S(A,B), T(B,C)").width()).isEqualTo(1.0);
         assertThat(of("Q(A) :- R(A)").bags()).containsExactly(List.of("A"));
@@ -85,8 +91,8 @@ class TreeDecompositionsTest {
         assertThat(td.width()).isEqualTo(1.5);
         assertThat(td.bags()).containsExactly(List.of("A", "B", "C"), List.of("X", "Y"));
         assertThat(td.keyToParent(1)).isEmpty();
-        assertThat(td.describe()).isEqualTo("bag 0 {A,B,C}: ρ* = 1.5\n"
-                + "  bag 1 {X,Y}: ρ* = 1, no variable shared with bag 0\n");
+        assertThat(td.describe())
+                .isEqualTo("bag 0 {A,B,C}: ρ* = 1.5\n" + "  bag 1 {X,Y}: ρ* = 1, no variable shared with bag 0\n");
     }
 
     @Test
@@ -110,7 +116,8 @@ class TreeDecompositionsTest {
             TreeDecomposition td = TreeDecompositions.optimal(edges);
             assertThat(td.violation(edges)).as("%s", edges).isNull();
             for (int t = 0; t < td.bags().size(); t++) {
-                assertThat(td.rho().get(t)).isEqualTo(EdgeCover.rho(edges, td.bags().get(t)));
+                assertThat(td.rho().get(t))
+                        .isEqualTo(EdgeCover.rho(edges, td.bags().get(t)));
             }
             assertThat(td.width()).as("fhtw of %s", edges).isEqualTo(BruteForce.fhtw(edges));
         }
@@ -127,8 +134,10 @@ class TreeDecompositionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("too large");
         // Twins collapse: many variables in the same edges are one class.
-        List<List<String>> wide = List.of(List.of("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M",
-                "N", "O", "P", "Q", "R"), List.of("R", "S"), List.of("S", "A"));
+        List<List<String>> wide = List.of(
+                List.of("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "Q", "R"),
+                List.of("R", "S"),
+                List.of("S", "A"));
         assertThat(TreeDecompositions.limitViolation(wide)).isNull();
         assertThat(TreeDecompositions.fhtw(wide)).isEqualTo(1.5);
     }

@@ -17,10 +17,12 @@ class VerdictTest {
     @Test
     void noNeedsAWitness() {
         assertThat(Verdict.no("because")).hasToString("no — because");
-        assertThatThrownBy(() -> Verdict.no(null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Verdict.no(null))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("needs a witness");
         assertThatThrownBy(() -> Verdict.no(" ")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new Verdict(true, "x")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new Verdict(true, "x"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("has no witness");
     }
 }

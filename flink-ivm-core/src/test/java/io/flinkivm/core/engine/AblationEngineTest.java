@@ -50,7 +50,8 @@ class AblationEngineTest {
                 ResultTuple<T> r = it.next();
                 actual.put(r.tuple(), r.payload());
             }
-            assertThat(actual).as("seed %d, %s\n%s", seed, c.query(), RandomStreams.format(c.stream()))
+            assertThat(actual)
+                    .as("seed %d, %s\n%s", seed, c.query(), RandomStreams.format(c.stream()))
                     .isEqualTo(NaiveEvaluator.evaluate(c.query(), k, db.relations()));
         }
         assertThat(checked).isGreaterThan(50);

@@ -96,7 +96,11 @@ class BorderJoinTest {
                     assertThat(border.payloadOf(store, e.getKey())).as(what).isEqualTo(e.getValue());
                 }
                 Map<Tuple, ResultChange<T>> changes = new HashMap<>();
-                border.trigger(store, c -> assertThat(changes.put(c.tuple(), c)).as(what + ": row twice").isNull());
+                border.trigger(
+                        store,
+                        c -> assertThat(changes.put(c.tuple(), c))
+                                .as(what + ": row twice")
+                                .isNull());
                 Map<Tuple, ResultChange<T>> expected = new HashMap<>();
                 now.forEach((t, p) -> {
                     T then = before.get(t);
@@ -116,7 +120,9 @@ class BorderJoinTest {
         Map<Tuple, T> out = new HashMap<>();
         while (it.hasNext()) {
             ResultTuple<T> t = it.next();
-            assertThat(out.put(t.tuple(), t.payload())).as("enumerated twice: " + t.tuple()).isNull();
+            assertThat(out.put(t.tuple(), t.payload()))
+                    .as("enumerated twice: " + t.tuple())
+                    .isNull();
         }
         return out;
     }
@@ -136,7 +142,8 @@ class BorderJoinTest {
                     Map<String, Object> extended = new HashMap<>(partial.get(i));
                     boolean agrees = true;
                     for (int v = 0; v < t.schema().size() && agrees; v++) {
-                        Object before = extended.put(t.schema().get(v), e.getKey().get(v));
+                        Object before =
+                                extended.put(t.schema().get(v), e.getKey().get(v));
                         agrees = before == null || before.equals(e.getKey().get(v));
                     }
                     if (agrees) {
@@ -183,8 +190,9 @@ class BorderJoinTest {
         border.add(store, null, r4, Tuple.of(8L), 1L);
         Set<ResultChange<Long>> third = new HashSet<>();
         border.trigger(store, third::add);
-        assertThat(third).containsExactlyInAnyOrder(new ResultChange<>(Tuple.of(1L, 7L), 45L, 30L),
-                new ResultChange<>(Tuple.of(1L, 8L), 3L, null));
+        assertThat(third)
+                .containsExactlyInAnyOrder(
+                        new ResultChange<>(Tuple.of(1L, 7L), 45L, 30L), new ResultChange<>(Tuple.of(1L, 8L), 3L, null));
         List<ResultChange<Long>> none = new ArrayList<>();
         border.trigger(store, none::add);
         assertThat(none).isEmpty();
@@ -192,10 +200,12 @@ class BorderJoinTest {
 
     @Test
     void aTriggerNeedsAJoinBuiltWithAChangelog() {
-        ViewTreePlan plan = (ViewTreePlan) Planner.plan(QueryParser.parse("Q(A) :- R(A), S(A)"), NaturalSemiring.INSTANCE);
+        ViewTreePlan plan =
+                (ViewTreePlan) Planner.plan(QueryParser.parse("Q(A) :- R(A), S(A)"), NaturalSemiring.INSTANCE);
         BorderJoin<Long> border = new BorderJoin<>(plan, NaturalSemiring.INSTANCE, false);
         MemoryJoinRecordStore<Long> store = new MemoryJoinRecordStore<>(border.layout(), 0);
-        assertThatThrownBy(() -> border.trigger(store, c -> { })).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> border.trigger(store, c -> {}))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("without a changelog");
     }
 

@@ -57,6 +57,7 @@ class CyclicPHierarchicalEngineTest {
 
     /** Random streams per semiring and query; fewer for provenance, whose oracle is slow. */
     private static final int STREAMS = 40;
+
     private static final int PROVENANCE_STREAMS = 12;
 
     static Stream<Arguments> cases() {
@@ -84,14 +85,16 @@ class CyclicPHierarchicalEngineTest {
             long seed = 31L * (31L * q.toString().hashCode() + k.name().hashCode()) + s;
             results += run(k, q, plan, seed);
         }
-        assertThat(results).as("result tuples seen at checkpoints (the streams must produce some)").isPositive();
+        assertThat(results)
+                .as("result tuples seen at checkpoints (the streams must produce some)")
+                .isPositive();
     }
 
     /** One random stream, compared with the oracle after every 1 to 6 inserts; returns the result tuples seen. */
     private static <T> long run(Semiring<T> k, ConjunctiveQuery q, MaintenancePlan plan, long seed) {
         Random r = new Random(seed);
-        RandomStreams.Domain domain = new RandomStreams.Domain(2 + r.nextInt(3),
-                r.nextBoolean() ? RandomStreams.ValueType.LONG : RandomStreams.ValueType.MIXED);
+        RandomStreams.Domain domain = new RandomStreams.Domain(
+                2 + r.nextInt(3), r.nextBoolean() ? RandomStreams.ValueType.LONG : RandomStreams.ValueType.MIXED);
         List<Insert<T>> stream = RandomStreams.generate(q, k, r, 10 + r.nextInt(60), domain, TestSemirings.payloads(k));
         IvmEngine<T> engine = Engines.create(plan, k);
         assertThat(engine).isInstanceOf(PHierarchicalEngine.class);
@@ -118,7 +121,9 @@ class CyclicPHierarchicalEngineTest {
                 }
                 Tuple absent = domain.tuple(r, q.head().size());
                 if (!expected.containsKey(absent)) {
-                    assertThat(k.isZero(engine.lookup(absent))).as("lookup%s, %s", absent, context).isTrue();
+                    assertThat(k.isZero(engine.lookup(absent)))
+                            .as("lookup%s, %s", absent, context)
+                            .isTrue();
                 }
                 seen += expected.size();
             }
@@ -137,7 +142,9 @@ class CyclicPHierarchicalEngineTest {
         Map<Tuple, Long> out = new HashMap<>();
         for (Iterator<ResultTuple<Long>> it = e.enumerate(); it.hasNext(); ) {
             ResultTuple<Long> t = it.next();
-            assertThat(out.put(t.tuple(), t.payload())).as("duplicate %s", t.tuple()).isNull();
+            assertThat(out.put(t.tuple(), t.payload()))
+                    .as("duplicate %s", t.tuple())
+                    .isNull();
         }
         return out;
     }
@@ -198,7 +205,8 @@ class CyclicPHierarchicalEngineTest {
         String[] relations = {"R", "S", "T", "U"};
         for (int i = 0; i < 3000; i++) {
             String rel = relations[r.nextInt(4)];
-            Tuple t = rel.equals("T") ? Tuple.of((long) r.nextInt(8), (long) r.nextInt(8), (long) r.nextInt(3))
+            Tuple t = rel.equals("T")
+                    ? Tuple.of((long) r.nextInt(8), (long) r.nextInt(8), (long) r.nextInt(3))
                     : Tuple.of((long) r.nextInt(8), (long) r.nextInt(8));
             long payload = 1 + r.nextInt(3);
             cyclic.insert(rel, t, payload);
@@ -211,8 +219,8 @@ class CyclicPHierarchicalEngineTest {
 
     @Test
     void theRootViewsOfTheCyclicPlanHaveNoJoinTree() {
-        ViewTreePlan cyclic = (ViewTreePlan) Planner.plan(QueryParser.parse("Q(A,B,C) :- R(A,B), S(B,C), T(A,C)"),
-                NaturalSemiring.INSTANCE);
+        ViewTreePlan cyclic = (ViewTreePlan)
+                Planner.plan(QueryParser.parse("Q(A,B,C) :- R(A,B), S(B,C), T(A,C)"), NaturalSemiring.INSTANCE);
         assertThatThrownBy(() -> new LiveJoin<Long>(new CompiledPlan(cyclic), false))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no join tree");

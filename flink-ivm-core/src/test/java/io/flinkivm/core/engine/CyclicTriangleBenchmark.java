@@ -45,8 +45,7 @@ import java.util.Random;
 public final class CyclicTriangleBenchmark {
     public static final String QUERY = "Q(A,B,C) :- R(A,B), S(B,C), T(A,C)";
 
-    private CyclicTriangleBenchmark() {
-    }
+    private CyclicTriangleBenchmark() {}
 
     public static void main(String[] args) {
         int maxN = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
@@ -69,7 +68,13 @@ public final class CyclicTriangleBenchmark {
             List<Integer> sizes = sizes(stream.equals("dense") ? maxN : skewedMaxN);
             System.out.println();
             System.out.println("stream " + stream);
-            System.out.printf(Locale.ROOT, "%9s %10s %12s %15s %16s%n", "N", "results", "scans/ins", "cyclic ns/ins",
+            System.out.printf(
+                    Locale.ROOT,
+                    "%9s %10s %12s %15s %16s%n",
+                    "N",
+                    "results",
+                    "scans/ins",
+                    "cyclic ns/ins",
                     "fallback ns/ins");
             double[] logN = new double[sizes.size()];
             double[] logScans = new double[sizes.size()];
@@ -93,15 +98,20 @@ public final class CyclicTriangleBenchmark {
                     bestCyclic = Math.min(bestCyclic, (double) c[0] / n);
                     bestFallback = Math.min(bestFallback, (double) f[0] / n);
                 }
-                System.out.printf(Locale.ROOT, "%9d %10d %12.1f %15.0f %16.0f%n", n, results, scans, bestCyclic,
-                        bestFallback);
+                System.out.printf(
+                        Locale.ROOT, "%9d %10d %12.1f %15.0f %16.0f%n", n, results, scans, bestCyclic, bestFallback);
                 logN[i] = Math.log(n);
                 logScans[i] = Math.log(Math.max(scans, 1e-3));
                 logCyclic[i] = Math.log(bestCyclic);
                 logFallback[i] = Math.log(bestFallback);
             }
-            System.out.printf(Locale.ROOT, "fitted exponent vs N (%s): cyclic plan %.2f (ns/insert), %.2f (scans/insert);"
-                    + " fallback %.2f (ns/insert)%n", stream, slope(logN, logCyclic), slope(logN, logScans),
+            System.out.printf(
+                    Locale.ROOT,
+                    "fitted exponent vs N (%s): cyclic plan %.2f (ns/insert), %.2f (scans/insert);"
+                            + " fallback %.2f (ns/insert)%n",
+                    stream,
+                    slope(logN, logCyclic),
+                    slope(logN, logScans),
                     slope(logN, logFallback));
         }
     }

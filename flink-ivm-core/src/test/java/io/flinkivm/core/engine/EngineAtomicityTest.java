@@ -29,11 +29,13 @@ class EngineAtomicityTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Planner.Strategy.class, names = {"AUTO", "FALLBACK"})
+    @EnumSource(
+            value = Planner.Strategy.class,
+            names = {"AUTO", "FALLBACK"})
     void overflowingInsertIsRolledBack(Planner.Strategy strategy) {
         // A self-join: R's first atom is applied, then its second atom's delta overflows.
-        IvmEngine<Long> engine = Engines.create(Planner.plan(
-                QueryParser.parse("Q(A) :- R(A,C), R(A,B), S(A,B)"), NaturalSemiring.INSTANCE, strategy),
+        IvmEngine<Long> engine = Engines.create(
+                Planner.plan(QueryParser.parse("Q(A) :- R(A,C), R(A,B), S(A,B)"), NaturalSemiring.INSTANCE, strategy),
                 NaturalSemiring.INSTANCE);
         engine.insert("S", Tuple.of("a", "b"), 3L);
         engine.insert("R", Tuple.of("a", "b"), 1L);
@@ -48,10 +50,13 @@ class EngineAtomicityTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Planner.Strategy.class, names = {"AUTO", "FALLBACK"})
+    @EnumSource(
+            value = Planner.Strategy.class,
+            names = {"AUTO", "FALLBACK"})
     void overflowInTheJoinViewLeavesItUnchanged(Planner.Strategy strategy) {
-        IvmEngine<Long> engine = Engines.create(Planner.plan(
-                QueryParser.parse("Q() :- R(A), S(A)"), NaturalSemiring.INSTANCE, strategy), NaturalSemiring.INSTANCE);
+        IvmEngine<Long> engine = Engines.create(
+                Planner.plan(QueryParser.parse("Q() :- R(A), S(A)"), NaturalSemiring.INSTANCE, strategy),
+                NaturalSemiring.INSTANCE);
         engine.insert("R", Tuple.of(1L), BIG);
         assertThatThrownBy(() -> engine.insert("S", Tuple.of(1L), 3L)).isInstanceOf(PayloadOverflowException.class);
         assertThat(result(engine)).isEmpty();

@@ -65,8 +65,9 @@ class EngineChangelogTest {
                 }
                 String what = plan.kind() + " " + c.describe(inserted);
                 Map<Tuple, ResultChange<T>> changes = new HashMap<>();
-                engine.changes(ch -> assertThat(changes.put(ch.tuple(), ch)).as("twice in one trigger: " + ch + "\n"
-                        + what).isNull());
+                engine.changes(ch -> assertThat(changes.put(ch.tuple(), ch))
+                        .as("twice in one trigger: " + ch + "\n" + what)
+                        .isNull());
                 Map<Tuple, T> now = expected.get(cp);
                 Map<Tuple, ResultChange<T>> want = new HashMap<>();
                 now.forEach((t, p) -> {
@@ -96,9 +97,11 @@ class EngineChangelogTest {
 
     @Test
     void anEngineWithoutAChangelogSaysHowToGetOne() {
-        IvmEngine<Long> e = Engines.create(Planner.plan(QueryParser.parse("Q(A) :- R(A,B), S(A)"),
-                NaturalSemiring.INSTANCE), NaturalSemiring.INSTANCE);
-        assertThatThrownBy(() -> e.changes(ch -> { })).isInstanceOf(IllegalStateException.class)
+        IvmEngine<Long> e = Engines.create(
+                Planner.plan(QueryParser.parse("Q(A) :- R(A,B), S(A)"), NaturalSemiring.INSTANCE),
+                NaturalSemiring.INSTANCE);
+        assertThatThrownBy(() -> e.changes(ch -> {}))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("Engines.withChangelog");
     }
 }

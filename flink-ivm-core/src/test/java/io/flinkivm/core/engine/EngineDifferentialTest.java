@@ -57,6 +57,7 @@ class EngineDifferentialTest {
      * non-positive ones. {@code -Ddifferential.scale=10} runs ten times as many, for a soak.
      */
     private static final int SCALE = Integer.getInteger("differential.scale", 1);
+
     private static final int CASES = 2000 * SCALE;
     private static final int PROVENANCE_CASES = 600 * SCALE;
     private static final int NON_POSITIVE_CASES = 1200 * SCALE;
@@ -84,7 +85,9 @@ class EngineDifferentialTest {
         System.out.printf("EngineDifferentialTest %s: %s; %.1f s CPU%n", name, stats, (cpuNanos() - cpu) / 1e9);
         // The generators must exercise the p-hierarchical engine a good deal, not only the fallback.
         assertThat(stats.pHierarchicalRuns).as("p-hierarchical runs").isGreaterThan(cases / 2);
-        assertThat(stats.fallbackOnlyCases).as("cases where AUTO took the fallback").isGreaterThan(cases / 5);
+        assertThat(stats.fallbackOnlyCases)
+                .as("cases where AUTO took the fallback")
+                .isGreaterThan(cases / 5);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -151,7 +154,9 @@ class EngineDifferentialTest {
         boolean positive = k.has(SemiringProperty.POSITIVE);
         MaintenancePlan auto = plan(c, Planner.Strategy.AUTO);
         if (pHierarchical && positive && cl.alphaAcyclic().holds()) {
-            expect(c, auto.kind() == PlanKind.P_HIERARCHICAL,
+            expect(
+                    c,
+                    auto.kind() == PlanKind.P_HIERARCHICAL,
                     "AUTO must pick the p-hierarchical plan for an α-acyclic p-hierarchical query over a positive"
                             + " semiring, got:\n" + auto.explain());
         }
@@ -239,19 +244,24 @@ class EngineDifferentialTest {
                 List<Map.Entry<Tuple, T>> got = enumerate(engine, cp % 2 == 1);
                 String diff = ResultDiff.compare(k, want, got);
                 if (!diff.isEmpty()) {
-                    return failure(c, runtime, applied, "enumerate() differs from the oracle:\n" + diff
-                            + "\nexpected:\n" + ResultDiff.format(want));
+                    return failure(
+                            c,
+                            runtime,
+                            applied,
+                            "enumerate() differs from the oracle:\n" + diff + "\nexpected:\n"
+                                    + ResultDiff.format(want));
                 }
                 if (engine.insertCount() != applied) {
-                    return failure(c, runtime, applied, "insertCount() is " + engine.insertCount() + ", expected " + applied);
+                    return failure(
+                            c, runtime, applied, "insertCount() is " + engine.insertCount() + ", expected " + applied);
                 }
                 String lookupDiff = checkLookups(c, engine, want, lookups);
                 if (lookupDiff != null) {
                     return failure(c, runtime, applied, lookupDiff);
                 }
             } catch (RuntimeException e) {
-                return failure(c, runtime, Math.min(applied + 1, c.stream().size()), "the engine threw "
-                        + stackTrace(e));
+                return failure(
+                        c, runtime, Math.min(applied + 1, c.stream().size()), "the engine threw " + stackTrace(e));
             }
         }
         return null;
@@ -271,7 +281,8 @@ class EngineDifferentialTest {
         if (probe) {
             try {
                 it.next();
-                throw new IllegalStateException("next() after the end returned instead of throwing NoSuchElementException");
+                throw new IllegalStateException(
+                        "next() after the end returned instead of throwing NoSuchElementException");
             } catch (NoSuchElementException expected) {
                 // as the Iterator contract says
             }
@@ -301,7 +312,8 @@ class EngineDifferentialTest {
     }
 
     private static String failure(DifferentialCase<?> c, Runtime runtime, int inserts, String what) {
-        return runtime.name() + ": " + what + "\n" + c.describe(inserts) + "plan:\n" + runtime.plan().explain();
+        return runtime.name() + ": " + what + "\n" + c.describe(inserts) + "plan:\n"
+                + runtime.plan().explain();
     }
 
     /** Greedily drops inserts while the run still fails at the end; reports the shrunk stream. */
@@ -368,7 +380,8 @@ class EngineDifferentialTest {
         public String toString() {
             return cases + " cases (" + pHierarchicalQueries + " p-hierarchical queries), " + pHierarchicalRuns
                     + " p-hierarchical engine runs (and as many ablation runs), " + fallbackRuns + " fallback runs ("
-                    + fallbackOnlyCases + " chosen by AUTO), " + engineRuns + " engine runs in all, " + inserts + " inserts, " + checkpoints + " checkpoints, " + resultTuples
+                    + fallbackOnlyCases + " chosen by AUTO), " + engineRuns + " engine runs in all, " + inserts
+                    + " inserts, " + checkpoints + " checkpoints, " + resultTuples
                     + " expected result tuples";
         }
     }

@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.entry;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PHierarchicalPlan;
 import io.flinkivm.core.plan.PlanKind;
-import io.flinkivm.core.plan.Planner.Strategy;
 import io.flinkivm.core.plan.Planner;
+import io.flinkivm.core.plan.Planner.Strategy;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.ResultTuple;
@@ -52,8 +52,12 @@ class EngineTest {
         Map<Tuple, T> out = new HashMap<>();
         for (Iterator<ResultTuple<T>> it = e.enumerate(); it.hasNext(); ) {
             ResultTuple<T> t = it.next();
-            assertThat(out.put(t.tuple(), t.payload())).as("duplicate %s", t.tuple()).isNull();
-            assertThat(k.isZero(t.payload())).as("zero payload of %s", t.tuple()).isFalse();
+            assertThat(out.put(t.tuple(), t.payload()))
+                    .as("duplicate %s", t.tuple())
+                    .isNull();
+            assertThat(k.isZero(t.payload()))
+                    .as("zero payload of %s", t.tuple())
+                    .isFalse();
             assertThat(e.lookup(t.tuple())).isEqualTo(t.payload());
         }
         return out;
@@ -66,8 +70,8 @@ class EngineTest {
     @ParameterizedTest
     @EnumSource(names = {"AUTO", "FALLBACK"})
     void example10OverNaturalNumbers(Strategy strategy) {
-        IvmEngine<Long> e = pHierarchical("Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)", N,
-                strategy);
+        IvmEngine<Long> e =
+                pHierarchical("Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)", N, strategy);
         insert(e, "R1", 2, 1L, 1L, 1L, 1L);
         insert(e, "R1", 1, 1L, 1L, 1L, 2L);
         insert(e, "R1", 1, 1L, 2L, 1L, 1L);
@@ -141,8 +145,12 @@ class EngineTest {
         insert(e, "S", 1, 6L, 20L);
         insert(e, "S", 1, 6L, 21L);
         // Σ_B R: 1 → 3, 2 → 1; Σ_D S: 5 → 4, 6 → 2.
-        assertThat(result(e, N)).containsOnly(entry(Tuple.of(1L, 5L), 12L), entry(Tuple.of(1L, 6L), 6L),
-                entry(Tuple.of(2L, 5L), 4L), entry(Tuple.of(2L, 6L), 2L));
+        assertThat(result(e, N))
+                .containsOnly(
+                        entry(Tuple.of(1L, 5L), 12L),
+                        entry(Tuple.of(1L, 6L), 6L),
+                        entry(Tuple.of(2L, 5L), 4L),
+                        entry(Tuple.of(2L, 6L), 2L));
     }
 
     @ParameterizedTest
@@ -154,8 +162,8 @@ class EngineTest {
         insert(e, "E", 5, 1L, 1L);
         insert(e, "E", 1, 2L, 3L);
         // E(1,2)·E(2,1) = 6 both ways; the loop E(1,1) meets itself: 5·5 = 25; E(3,2) is absent.
-        assertThat(result(e, N)).containsOnly(entry(Tuple.of(1L, 2L), 6L), entry(Tuple.of(2L, 1L), 6L),
-                entry(Tuple.of(1L, 1L), 25L));
+        assertThat(result(e, N))
+                .containsOnly(entry(Tuple.of(1L, 2L), 6L), entry(Tuple.of(2L, 1L), 6L), entry(Tuple.of(1L, 1L), 25L));
         // Adding 1 to the loop: (5+1)·(5+1) = 36, not 25 + 1·5 or 25 + 2·5.
         insert(e, "E", 1, 1L, 1L);
         assertThat(e.lookup(Tuple.of(1L, 1L))).isEqualTo(36L);
@@ -182,8 +190,13 @@ class EngineTest {
         insert(e, "E", 3, 2L, 1L);
         insert(e, "E", 5, 1L, 1L);
         insert(e, "E", 1, 2L, 3L);
-        assertThat(result(e, N)).containsOnly(entry(Tuple.of(1L, 1L), 31L), entry(Tuple.of(1L, 2L), 10L),
-                entry(Tuple.of(1L, 3L), 2L), entry(Tuple.of(2L, 1L), 15L), entry(Tuple.of(2L, 2L), 6L));
+        assertThat(result(e, N))
+                .containsOnly(
+                        entry(Tuple.of(1L, 1L), 31L),
+                        entry(Tuple.of(1L, 2L), 10L),
+                        entry(Tuple.of(1L, 3L), 2L),
+                        entry(Tuple.of(2L, 1L), 15L),
+                        entry(Tuple.of(2L, 2L), 6L));
     }
 
     @ParameterizedTest
@@ -198,7 +211,8 @@ class EngineTest {
         e.insert("S", Tuple.of("b", 3L), 13L);
         assertThat(result(e, N)).containsOnly(entry(Tuple.of("a"), 2L * 3 * 11));
         e.insert("S", Tuple.of("b", "2"), 1L);
-        assertThat(result(e, N)).as("the constant 2 matches the text \"2\" too")
+        assertThat(result(e, N))
+                .as("the constant 2 matches the text \"2\" too")
                 .containsOnly(entry(Tuple.of("a"), 66L), entry(Tuple.of("b"), 35L));
     }
 
@@ -218,7 +232,9 @@ class EngineTest {
         IvmEngine<Double> tropical = pHierarchical("Q(A) :- R(A,B), S(A)", MinPlusSemiring.INSTANCE, strategy);
         tropical.insert("R", Tuple.of(1L, 1L), Double.POSITIVE_INFINITY);
         tropical.insert("S", Tuple.of(1L), 1.0);
-        assertThat(result(tropical, MinPlusSemiring.INSTANCE)).as("+∞ is min-plus zero").isEmpty();
+        assertThat(result(tropical, MinPlusSemiring.INSTANCE))
+                .as("+∞ is min-plus zero")
+                .isEmpty();
 
         IvmEngine<Boolean> bool = pHierarchical("Q(A) :- R(A)", BooleanSemiring.INSTANCE, strategy);
         bool.insert("R", Tuple.of(1L), false);
@@ -256,10 +272,12 @@ class EngineTest {
         // The product of two root views overflows: on insert (fallback) or while enumerating (p-hierarchical).
         IvmEngine<Long> product = pHierarchical("Q(A) :- R(A), S(A)", N, strategy);
         assertThatThrownBy(() -> {
-            insert(product, "R", 1L << 62, 1L);
-            insert(product, "S", 4, 1L);
-            result(product, N);
-        }).isInstanceOf(PayloadOverflowException.class).hasMessageContaining("exceeds 64 bits");
+                    insert(product, "R", 1L << 62, 1L);
+                    insert(product, "S", 4, 1L);
+                    result(product, N);
+                })
+                .isInstanceOf(PayloadOverflowException.class)
+                .hasMessageContaining("exceeds 64 bits");
     }
 
     @ParameterizedTest
@@ -299,7 +317,8 @@ class EngineTest {
         String query = "Q(A) :- R(A,B), S(A)";
         IvmEngine<Long> acyclic = pHierarchical(query, N, Strategy.AUTO);
         IvmEngine<Long> fallback = pHierarchical(query, N, Strategy.FALLBACK);
-        IvmEngine<Long> ablation = new AblationEngine<>((PHierarchicalPlan) Planner.plan(QueryParser.parse(query), N), N);
+        IvmEngine<Long> ablation =
+                new AblationEngine<>((PHierarchicalPlan) Planner.plan(QueryParser.parse(query), N), N);
         IvmEngine<Long> cyclic = engine("Q(A,B,C) :- R(A,B), S(B,C), T(A,C)", N, Strategy.AUTO);
         assertThat(cyclic).isInstanceOf(PHierarchicalEngine.class);
         for (IvmEngine<Long> e : List.of(acyclic, fallback, ablation)) {

@@ -27,16 +27,21 @@ class ViewForestTest {
 
     private ViewForest<Long> forest(String query) {
         ViewTreePlan plan = (ViewTreePlan) Planner.plan(QueryParser.parse(query), N);
-        return new ViewForest<>(plan, N, new CompiledPlan(plan), (count, trees, keys, ds) -> {
-            if (refuse) {
-                throw new ArithmeticException("refused");
-            }
-            List<String> insert = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                insert.add(trees[i] + ":" + keys[i] + "+" + ds[i]);
-            }
-            deltas.add(String.join(" ", insert));
-        }, MemoryMaps.PLAIN);
+        return new ViewForest<>(
+                plan,
+                N,
+                new CompiledPlan(plan),
+                (count, trees, keys, ds) -> {
+                    if (refuse) {
+                        throw new ArithmeticException("refused");
+                    }
+                    List<String> insert = new ArrayList<>();
+                    for (int i = 0; i < count; i++) {
+                        insert.add(trees[i] + ":" + keys[i] + "+" + ds[i]);
+                    }
+                    deltas.add(String.join(" ", insert));
+                },
+                MemoryMaps.PLAIN);
     }
 
     @Test
@@ -65,8 +70,12 @@ class ViewForestTest {
         assertThatThrownBy(() -> f.insert("R", Tuple.of(1L, 1L), Long.MAX_VALUE))
                 .isInstanceOf(PayloadOverflowException.class);
         assertThatThrownBy(() -> f.insert("U", Tuple.of(1L), 1L)).isInstanceOf(IllegalArgumentException.class);
-        assertThat(f.insertCount()).as("refused, rolled-back and rejected inserts are not counted").isEqualTo(3);
+        assertThat(f.insertCount())
+                .as("refused, rolled-back and rejected inserts are not counted")
+                .isEqualTo(3);
         f.insert("T", Tuple.of(1L, 1L), 1L);
-        assertThat(deltas).as("R(1,1) is still 2: the refused 5 was rolled back").containsExactly("0:(1)+20", "0:(1)+2");
+        assertThat(deltas)
+                .as("R(1,1) is still 2: the refused 5 was rolled back")
+                .containsExactly("0:(1)+20", "0:(1)+2");
     }
 }

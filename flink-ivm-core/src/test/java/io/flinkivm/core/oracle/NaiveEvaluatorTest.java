@@ -54,8 +54,8 @@ class NaiveEvaluatorTest {
         // Q1(A) = Σ R1·R2·R3: A=1: B=1,D=1: (2+1)·3·(1+1) = 18; B=2,D=1: 1·1·2 = 2; so 20. A=2: no R2, 0.
         // Q2(A,C) = Σ_H R5: (1,1) = 3, (1,2) = 1, (2,1) = 5. Q3(C) = R4: 1 → 1, 2 → 4.
         // Q(1,1) = 20·3·1 = 60, Q(1,2) = 20·1·4 = 80, Q(2,1) = 0·5·1 = 0.
-        Map<Tuple, Long> q = evaluate("Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)",
-                example10Database());
+        Map<Tuple, Long> q =
+                evaluate("Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)", example10Database());
         assertThat(q).containsOnly(entry(Tuple.of(1L, 1L), 60L), entry(Tuple.of(1L, 2L), 80L));
     }
 
@@ -67,12 +67,16 @@ class NaiveEvaluatorTest {
         db.insert("E", Tuple.of(1L, 1L), 5L);
         db.insert("E", Tuple.of(2L, 3L), 1L);
         // E(1,2)·E(2,1) = 6, E(2,1)·E(1,2) = 6, E(1,1)·E(1,1) = 25; E(3,2) is absent.
-        assertThat(evaluate("Q(A,B) :- E(A,B), E(B,A)", db)).containsOnly(
-                entry(Tuple.of(1L, 2L), 6L), entry(Tuple.of(2L, 1L), 6L), entry(Tuple.of(1L, 1L), 25L));
+        assertThat(evaluate("Q(A,B) :- E(A,B), E(B,A)", db))
+                .containsOnly(entry(Tuple.of(1L, 2L), 6L), entry(Tuple.of(2L, 1L), 6L), entry(Tuple.of(1L, 1L), 25L));
         // Paths of length two: (1,1) via B=2: 2·3 and via B=1: 5·5; (1,2) via B=1: 5·2; ...
-        assertThat(evaluate("Q(A,C) :- E(A,B), E(B,C)", db)).containsOnly(
-                entry(Tuple.of(1L, 1L), 31L), entry(Tuple.of(1L, 2L), 10L), entry(Tuple.of(1L, 3L), 2L),
-                entry(Tuple.of(2L, 1L), 15L), entry(Tuple.of(2L, 2L), 6L));
+        assertThat(evaluate("Q(A,C) :- E(A,B), E(B,C)", db))
+                .containsOnly(
+                        entry(Tuple.of(1L, 1L), 31L),
+                        entry(Tuple.of(1L, 2L), 10L),
+                        entry(Tuple.of(1L, 3L), 2L),
+                        entry(Tuple.of(2L, 1L), 15L),
+                        entry(Tuple.of(2L, 2L), 6L));
     }
 
     @Test
@@ -117,11 +121,11 @@ class NaiveEvaluatorTest {
         db.insert("R", Tuple.of(2L), 3L);
         db.insert("S", Tuple.of("x", 0L), 5L);
         db.insert("S", Tuple.of("x", 1L), 1L);
-        assertThat(evaluate("Q(A,B) :- R(A), S(B,C)", db)).containsOnly(
-                entry(Tuple.of(1L, "x"), 12L), entry(Tuple.of(2L, "x"), 18L));
+        assertThat(evaluate("Q(A,B) :- R(A), S(B,C)", db))
+                .containsOnly(entry(Tuple.of(1L, "x"), 12L), entry(Tuple.of(2L, "x"), 18L));
         // A nullary root view: Σ_B S(B,C) multiplies every R(A).
-        assertThat(evaluate("Q(A) :- R(A), S(B,C)", db)).containsOnly(
-                entry(Tuple.of(1L), 12L), entry(Tuple.of(2L), 18L));
+        assertThat(evaluate("Q(A) :- R(A), S(B,C)", db))
+                .containsOnly(entry(Tuple.of(1L), 12L), entry(Tuple.of(2L), 18L));
     }
 
     @Test
@@ -148,7 +152,8 @@ class NaiveEvaluatorTest {
         provenance.insert("R", Tuple.of(1L, 2L), Polynomial.variable("r2"));
         provenance.insert("S", Tuple.of(1L), Polynomial.variable("s1"));
         provenance.insert("S", Tuple.of(2L), Polynomial.variable("s2"));
-        Polynomial expected = Polynomial.variable("r1").times(Polynomial.variable("s1"))
+        Polynomial expected = Polynomial.variable("r1")
+                .times(Polynomial.variable("s1"))
                 .plus(Polynomial.variable("r2").times(Polynomial.variable("s2")));
         assertThat(evaluate("Q(A) :- R(A,B), S(B)", provenance)).containsOnly(entry(Tuple.of(1L), expected));
 
@@ -172,7 +177,8 @@ class NaiveEvaluatorTest {
     @Test
     void relationsMissingFromTheDatabaseAreEmptyAndWrongAritiesAreRejected() {
         ConjunctiveQuery q = QueryParser.parse("Q(A) :- R(A,B)");
-        assertThat(NaiveEvaluator.evaluate(q, NaturalSemiring.INSTANCE, Map.of())).isEmpty();
+        assertThat(NaiveEvaluator.evaluate(q, NaturalSemiring.INSTANCE, Map.of()))
+                .isEmpty();
         Semiring<Long> k = NaturalSemiring.INSTANCE;
         Map<String, Map<Tuple, Long>> bad = Map.of("R", Map.of(Tuple.of(1L), 1L));
         assertThatThrownBy(() -> NaiveEvaluator.evaluate(q, k, bad))

@@ -45,12 +45,14 @@ class HyperCubeTest {
 
     @Test
     void parallelismOneAndNoVariablesGiveOneCell() {
-        assertThat(HyperCube.shares(List.of("A"), List.of(List.of("A")), 1).cells()).isEqualTo(1);
+        assertThat(HyperCube.shares(List.of("A"), List.of(List.of("A")), 1).cells())
+                .isEqualTo(1);
         Shares none = HyperCube.shares(List.of(), List.of(List.of()), 4);
         assertThat(none.cells()).isEqualTo(1);
         assertThat(none.describe()).isEqualTo("none");
         assertThatThrownBy(() -> HyperCube.shares(List.of("A"), List.of(List.of("A")), 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("parallelism must be at least 1");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("parallelism must be at least 1");
     }
 
     @Test
@@ -63,8 +65,8 @@ class HyperCubeTest {
     @Test
     void everyJoinResultMeetsAllItsTuplesInExactlyOneCell() {
         List<String> vars = List.of("A", "B", "C");
-        List<List<String>> schemas = List.of(List.of("A", "B"), List.of("B", "C"), List.of("A", "C"), List.of("C"),
-                List.of());
+        List<List<String>> schemas =
+                List.of(List.of("A", "B"), List.of("B", "C"), List.of("A", "C"), List.of("C"), List.of());
         Random random = new Random(3);
         for (int p = 1; p <= 12; p++) {
             Shares s = HyperCube.shares(vars, schemas, p);
@@ -96,7 +98,9 @@ class HyperCubeTest {
                         common.retainAll(cells);
                     }
                 }
-                assertThat(common).as("cells holding every part of %s at parallelism %d (%s)", row, p, s).hasSize(1);
+                assertThat(common)
+                        .as("cells holding every part of %s at parallelism %d (%s)", row, p, s)
+                        .hasSize(1);
             }
         }
     }

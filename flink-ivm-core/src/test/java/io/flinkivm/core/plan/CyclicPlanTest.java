@@ -43,20 +43,27 @@ class CyclicPlanTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {EARS, TRIANGLE, FOUR_CYCLE, FOUR_CLIQUE,
-            "Q(A,B,C,D) :- R(A,B,X), S(B,C), T(C,D,Y), U(D,A)",
-            "Q(A,B,C) :- E(A,B), E(B,C), E(A,C)",
-            "Q(A,B,C) :- R(A,B), S(B,C), T(A,C), U(D)",
-            "Q(A,B,C,D) :- R(A,B,C), S(A,B,D), T(A,C,D), U(B,C,D)"})
+    @ValueSource(
+            strings = {
+                EARS,
+                TRIANGLE,
+                FOUR_CYCLE,
+                FOUR_CLIQUE,
+                "Q(A,B,C,D) :- R(A,B,X), S(B,C), T(C,D,Y), U(D,A)",
+                "Q(A,B,C) :- E(A,B), E(B,C), E(A,C)",
+                "Q(A,B,C) :- R(A,B), S(B,C), T(A,C), U(D)",
+                "Q(A,B,C,D) :- R(A,B,C), S(A,B,D), T(A,C,D), U(B,C,D)"
+            })
     void autoAndStrategyPHierarchicalPickTheCyclicPlan(String query) {
         CyclicPHierarchicalPlan p = cyclic(query);
         assertThat(p.kind()).isEqualTo(PlanKind.CYCLIC_P_HIERARCHICAL);
         assertThat(p.bags()).isNotEmpty();
         assertThat(p.fhtw()).isGreaterThan(1);
-        MaintenancePlan forced = Planner.plan(QueryParser.parse(query), Semirings.byName("min-plus"),
-                Planner.Strategy.P_HIERARCHICAL);
+        MaintenancePlan forced =
+                Planner.plan(QueryParser.parse(query), Semirings.byName("min-plus"), Planner.Strategy.P_HIERARCHICAL);
         assertThat(forced.kind()).isEqualTo(PlanKind.CYCLIC_P_HIERARCHICAL);
-        assertThat(Planner.plan(QueryParser.parse(query), Semirings.byName("natural"), Planner.Strategy.FALLBACK).kind())
+        assertThat(Planner.plan(QueryParser.parse(query), Semirings.byName("natural"), Planner.Strategy.FALLBACK)
+                        .kind())
                 .isEqualTo(PlanKind.FALLBACK_DELTA_JOIN);
     }
 
@@ -71,24 +78,26 @@ class CyclicPlanTest {
         });
         String explain = p.explain();
         assertThat(explain).contains("fhtw = 1.5");
-        assertThat(explain.substring(explain.indexOf("Plan:"))).isEqualTo(String.join("\n",
-                "Plan: cyclic p-hierarchical — view trees over natural below the border; above it, the bags of a tree"
-                        + " decomposition of the root views' join, each maintained by a worst-case-optimal delta join,"
-                        + " and the Boolean join of the bags",
-                "View trees (below the border):",
-                "  tree 0: root view V[A,B]",
-                "    Σ D: projection to V[A,B] (no state)",
-                "      R(A,B,D)",
-                "  tree 1: root view V[A,C]",
-                "    Σ E: projection to V[A,C] (no state)",
-                "      T(A,C,E)",
-                "  tree 2: root view S(B,C) (trivial: an atom over free variables)",
-                "Border: 1[V[A,B]], 1[V[A,C]], 1[S(B,C)] over boolean; only a root tuple that is new crosses it",
-                "Tree decomposition of the root views' join (above the border, fhtw = 1.5):",
-                "  bag 0 {A,B,C}: ρ* = 1.5, joins V[A,B], V[A,C], S(B,C)",
-                "Guarantee: amortized O(N^(fhtw-1)) = O(N^0.5) per insert and constant-delay enumeration (Thm. 1,"
-                        + " fhtw = 1.5); payloads recovered by 3 lookups per result tuple",
-                ""));
+        assertThat(explain.substring(explain.indexOf("Plan:")))
+                .isEqualTo(String.join(
+                        "\n",
+                        "Plan: cyclic p-hierarchical — view trees over natural below the border; above it, the bags of a tree"
+                                + " decomposition of the root views' join, each maintained by a worst-case-optimal delta join,"
+                                + " and the Boolean join of the bags",
+                        "View trees (below the border):",
+                        "  tree 0: root view V[A,B]",
+                        "    Σ D: projection to V[A,B] (no state)",
+                        "      R(A,B,D)",
+                        "  tree 1: root view V[A,C]",
+                        "    Σ E: projection to V[A,C] (no state)",
+                        "      T(A,C,E)",
+                        "  tree 2: root view S(B,C) (trivial: an atom over free variables)",
+                        "Border: 1[V[A,B]], 1[V[A,C]], 1[S(B,C)] over boolean; only a root tuple that is new crosses it",
+                        "Tree decomposition of the root views' join (above the border, fhtw = 1.5):",
+                        "  bag 0 {A,B,C}: ρ* = 1.5, joins V[A,B], V[A,C], S(B,C)",
+                        "Guarantee: amortized O(N^(fhtw-1)) = O(N^0.5) per insert and constant-delay enumeration (Thm. 1,"
+                                + " fhtw = 1.5); payloads recovered by 3 lookups per result tuple",
+                        ""));
         assertThat(p.toMermaid()).contains("-. border .-> sink", "1 bag, fhtw = 1.5");
     }
 
@@ -103,8 +112,8 @@ class CyclicPlanTest {
         });
         assertThat(p.bags().get(1).parent()).isZero();
         assertThat(p.bags().get(1).key()).hasSize(2);
-        assertThat(p.explain()).contains("fhtw = 2)", "on " + String.join(",", p.bags().get(1).key()), "π[",
-                "O(N) per insert");
+        assertThat(p.explain())
+                .contains("fhtw = 2)", "on " + String.join(",", p.bags().get(1).key()), "π[", "O(N) per insert");
     }
 
     @Test
@@ -117,7 +126,11 @@ class CyclicPlanTest {
     @Test
     void nullaryRootViewsJoinAtTheRootBag() {
         CyclicPHierarchicalPlan p = cyclic("Q(A,B,C) :- R(A,B), S(B,C), T(A,C), U(D)");
-        int nullary = p.viewTrees().stream().filter(t -> t.schema().isEmpty()).findFirst().orElseThrow().index();
+        int nullary = p.viewTrees().stream()
+                .filter(t -> t.schema().isEmpty())
+                .findFirst()
+                .orElseThrow()
+                .index();
         assertThat(p.bags().get(0).trees()).contains(nullary);
     }
 
@@ -153,13 +166,21 @@ class CyclicPlanTest {
         StringBuilder body = new StringBuilder();
         for (int i = 0; i < n; i++) {
             head.append(i == 0 ? "" : ",").append("X").append(i);
-            body.append(i == 0 ? "" : ", ").append("R").append(i).append("(X").append(i).append(",X")
-                    .append((i + 1) % n).append(")");
+            body.append(i == 0 ? "" : ", ")
+                    .append("R")
+                    .append(i)
+                    .append("(X")
+                    .append(i)
+                    .append(",X")
+                    .append((i + 1) % n)
+                    .append(")");
         }
         ConjunctiveQuery q = QueryParser.parse("Q(" + head + ") :- " + body);
         MaintenancePlan p = Planner.plan(q, Semirings.byName("natural"));
         assertThat(p.kind()).isEqualTo(PlanKind.FALLBACK_DELTA_JOIN);
-        assertThat(fallback(p).reasons()).singleElement().asString()
+        assertThat(fallback(p).reasons())
+                .singleElement()
+                .asString()
                 .contains("cyclic", "too large for the tree decomposition search", "17 classes of variables");
         assertThatThrownBy(() -> Planner.plan(q, Semirings.byName("natural"), Planner.Strategy.P_HIERARCHICAL))
                 .isInstanceOf(UnsupportedPlanException.class)

@@ -35,7 +35,10 @@ class PlannerTest {
     }
 
     private static ViewNode node(ViewTreePlan p, String variable) {
-        return p.viewNodes().stream().filter(n -> n.variable().equals(variable)).findFirst().orElseThrow();
+        return p.viewNodes().stream()
+                .filter(n -> n.variable().equals(variable))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static List<String> vars(ViewTreePlan p, List<Integer> ids) {
@@ -64,12 +67,14 @@ class PlannerTest {
         // Join views keyed by path(X); root views over (A) and (A,C); trivial tree R4(C).
         assertThat(node(p, "D").schema()).containsExactly("A", "B", "D");
         assertThat(node(p, "B").schema()).containsExactly("A", "B");
-        assertThat(p.viewTrees()).extracting(ViewTree::schema)
+        assertThat(p.viewTrees())
+                .extracting(ViewTree::schema)
                 .containsExactly(List.of("A"), List.of("A", "C"), List.of("C"));
         assertThat(p.viewTrees().get(2).isTrivial()).isTrue();
         assertThat(p.viewTrees().get(2).atoms()).containsExactly(3);
         // Only the joins at D and B need state (docs/design.md); E, F, G, H are redundant single-child views.
-        assertThat(p.statefulNodes()).extracting(ViewNode::displayName)
+        assertThat(p.statefulNodes())
+                .extracting(ViewNode::displayName)
                 .containsExactly("V[A,B] (join over B)", "V[A,B,D] (join over D)");
         // Routes skip the stateless projections.
         assertThat(p.atomRoute(0)).isEqualTo(new Route(0, node(p, "D").id(), 0, List.of("A", "B", "D")));
@@ -77,7 +82,8 @@ class PlannerTest {
         assertThat(p.atomRoute(2)).isEqualTo(new Route(0, node(p, "B").id(), 1, List.of("A", "B")));
         assertThat(p.atomRoute(3)).isEqualTo(new Route(2, -1, 0, List.of("C")));
         assertThat(p.atomRoute(4)).isEqualTo(new Route(1, -1, 0, List.of("A", "C")));
-        assertThat(p.nodeRoute(node(p, "D").id())).isEqualTo(new Route(0, node(p, "B").id(), 0, List.of("A", "B")));
+        assertThat(p.nodeRoute(node(p, "D").id()))
+                .isEqualTo(new Route(0, node(p, "B").id(), 0, List.of("A", "B")));
         assertThat(p.nodeRoute(node(p, "B").id())).isEqualTo(new Route(0, -1, 0, List.of("A")));
         // Boolean join tree: a join tree of the root schemas.
         assertThat(p.joinTree()).hasSize(3);
@@ -88,36 +94,39 @@ class PlannerTest {
 
     @Test
     void explainIsDeterministicGoldenText() {
-        String expected = String.join("\n",
+        String expected = String.join(
+                "\n",
                 "Query: Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)",
                 "Semiring: natural (commutative, positive)",
                 "Classification:");
         String explain = plan(EX10).explain();
         assertThat(explain).startsWith(expected);
-        assertThat(explain).contains(String.join("\n",
-                "Plan: p-hierarchical — view trees over natural below the border, Boolean join of the root views above it",
-                "View trees (below the border):",
-                "  tree 0: root view V[A]",
-                "    Σ B: V[A,B] (join of 2 children, keyed by A,B)",
-                "      Σ D: V[A,B,D] (join of 2 children, keyed by A,B,D)",
-                "        Σ E: projection to V[A,B,D] (no state)",
-                "          R1(A,B,D,E)",
-                "        Σ F: projection to V[A,B,D] (no state)",
-                "          R2(A,B,D,F)",
-                "      Σ G: projection to V[A,B] (no state)",
-                "        R3(A,B,G)",
-                "  tree 1: root view V[A,C]",
-                "    Σ H: projection to V[A,C] (no state)",
-                "      R5(A,C,H)",
-                "  tree 2: root view R4(C) (trivial: an atom over free variables)",
-                "Border: 1[V[A]], 1[V[A,C]], 1[R4(C)] over boolean; only a root tuple that is new crosses it",
-                "Boolean join tree (above the border):",
-                "  V[A,C]",
-                "    V[A] on A",
-                "    R4(C) on C",
-                "Guarantee: amortized O(1) per insert and constant-delay enumeration (Thm. 1, fhtw = 1); "
-                        + "payloads recovered by 3 lookups per result tuple",
-                ""));
+        assertThat(explain)
+                .contains(String.join(
+                        "\n",
+                        "Plan: p-hierarchical — view trees over natural below the border, Boolean join of the root views above it",
+                        "View trees (below the border):",
+                        "  tree 0: root view V[A]",
+                        "    Σ B: V[A,B] (join of 2 children, keyed by A,B)",
+                        "      Σ D: V[A,B,D] (join of 2 children, keyed by A,B,D)",
+                        "        Σ E: projection to V[A,B,D] (no state)",
+                        "          R1(A,B,D,E)",
+                        "        Σ F: projection to V[A,B,D] (no state)",
+                        "          R2(A,B,D,F)",
+                        "      Σ G: projection to V[A,B] (no state)",
+                        "        R3(A,B,G)",
+                        "  tree 1: root view V[A,C]",
+                        "    Σ H: projection to V[A,C] (no state)",
+                        "      R5(A,C,H)",
+                        "  tree 2: root view R4(C) (trivial: an atom over free variables)",
+                        "Border: 1[V[A]], 1[V[A,C]], 1[R4(C)] over boolean; only a root tuple that is new crosses it",
+                        "Boolean join tree (above the border):",
+                        "  V[A,C]",
+                        "    V[A] on A",
+                        "    R4(C) on C",
+                        "Guarantee: amortized O(1) per insert and constant-delay enumeration (Thm. 1, fhtw = 1); "
+                                + "payloads recovered by 3 lookups per result tuple",
+                        ""));
         assertThat(explain).isEqualTo(plan(EX10).explain());
     }
 
@@ -125,10 +134,18 @@ class PlannerTest {
     void fallbackForQueriesThatAreNotPHierarchical() {
         FallbackPlan p = plan("Q() :- R(X), S(X,Y), T(Y)", FallbackPlan.class);
         assertThat(p.kind()).isEqualTo(PlanKind.FALLBACK_DELTA_JOIN);
-        assertThat(p.reasons()).singleElement().asString().startsWith("not p-hierarchical: ").contains("Thm. 2");
-        assertThat(p.explain()).contains("Plan: fallback — first-order delta joins over natural, result materialized",
-                "δR(X) ⋈ S(X,Y) on X ⋈ T(Y) on Y", "δS(X,Y) ⋈ R(X) on X ⋈ T(Y) on Y");
-        assertThat(p.deltaJoins().get(2)).containsExactly(new DeltaJoinStep(1, List.of("Y")), new DeltaJoinStep(0, List.of("X")));
+        assertThat(p.reasons())
+                .singleElement()
+                .asString()
+                .startsWith("not p-hierarchical: ")
+                .contains("Thm. 2");
+        assertThat(p.explain())
+                .contains(
+                        "Plan: fallback — first-order delta joins over natural, result materialized",
+                        "δR(X) ⋈ S(X,Y) on X ⋈ T(Y) on Y",
+                        "δS(X,Y) ⋈ R(X) on X ⋈ T(Y) on Y");
+        assertThat(p.deltaJoins().get(2))
+                .containsExactly(new DeltaJoinStep(1, List.of("Y")), new DeltaJoinStep(0, List.of("X")));
     }
 
     @Test
@@ -155,7 +172,8 @@ class PlannerTest {
     @Test
     void forcedFallbackAndSizeLimits() {
         ConjunctiveQuery q = QueryParser.parse(EX10);
-        assertThat(Planner.plan(q, Semirings.byName("natural"), Planner.Strategy.FALLBACK).kind())
+        assertThat(Planner.plan(q, Semirings.byName("natural"), Planner.Strategy.FALLBACK)
+                        .kind())
                 .isEqualTo(PlanKind.FALLBACK_DELTA_JOIN);
         StringBuilder big = new StringBuilder("Q(A) :- ");
         for (int i = 0; i <= Planner.MAX_ATOMS; i++) {
@@ -174,7 +192,8 @@ class PlannerTest {
         assertThat(agg.viewTrees()).singleElement().extracting(ViewTree::schema).isEqualTo(List.of());
         assertThat(agg.statefulNodes()).extracting(ViewNode::displayName).containsExactly("V[A] (join over A)");
         PHierarchicalPlan cross = plan("Q(A,B) :- R(A), S(B)", PHierarchicalPlan.class);
-        assertThat(cross.joinTree()).anySatisfy(j -> assertThat(j.parent()).isGreaterThanOrEqualTo(0))
+        assertThat(cross.joinTree())
+                .anySatisfy(j -> assertThat(j.parent()).isGreaterThanOrEqualTo(0))
                 .allSatisfy(j -> assertThat(j.key()).isEmpty());
         assertThat(cross.explain()).contains("× (cross product)");
     }
@@ -201,9 +220,13 @@ class PlannerTest {
     @Test
     void booleanJoinTreeOfExample10() {
         List<List<String>> schemas = List.of(List.of("A"), List.of("A", "C"), List.of("C"));
-        List<JoinTreeNode> tree = Planner.booleanJoinTree(schemas, Gyo.reduce(schemas).parent());
-        assertThat(tree).containsExactly(new JoinTreeNode(0, 1, List.of("A")), new JoinTreeNode(1, -1, List.of()),
-                new JoinTreeNode(2, 1, List.of("C")));
+        List<JoinTreeNode> tree =
+                Planner.booleanJoinTree(schemas, Gyo.reduce(schemas).parent());
+        assertThat(tree)
+                .containsExactly(
+                        new JoinTreeNode(0, 1, List.of("A")),
+                        new JoinTreeNode(1, -1, List.of()),
+                        new JoinTreeNode(2, 1, List.of("C")));
         assertThat(Planner.preorder(tree)).containsExactly(1, 0, 2);
         List<List<String>> cross = List.of(List.of("A"), List.of("B"));
         assertThat(Planner.booleanJoinTree(cross, Gyo.reduce(cross).parent()))
@@ -222,11 +245,18 @@ class PlannerTest {
 
     @Test
     void deltaJoinsJoinTheAtomSharingMostVariablesNext() {
-        List<List<DeltaJoinStep>> joins = Planner.deltaJoins(QueryParser.parse("Q() :- R(X), S(X,Y), T(Y,Z), U(X,Y,Z)"));
-        assertThat(joins.get(0)).containsExactly(new DeltaJoinStep(1, List.of("X")), new DeltaJoinStep(3, List.of("X", "Y")),
-                new DeltaJoinStep(2, List.of("Y", "Z")));
-        assertThat(joins.get(2)).containsExactly(new DeltaJoinStep(3, List.of("Y", "Z")),
-                new DeltaJoinStep(1, List.of("X", "Y")), new DeltaJoinStep(0, List.of("X")));
+        List<List<DeltaJoinStep>> joins =
+                Planner.deltaJoins(QueryParser.parse("Q() :- R(X), S(X,Y), T(Y,Z), U(X,Y,Z)"));
+        assertThat(joins.get(0))
+                .containsExactly(
+                        new DeltaJoinStep(1, List.of("X")),
+                        new DeltaJoinStep(3, List.of("X", "Y")),
+                        new DeltaJoinStep(2, List.of("Y", "Z")));
+        assertThat(joins.get(2))
+                .containsExactly(
+                        new DeltaJoinStep(3, List.of("Y", "Z")),
+                        new DeltaJoinStep(1, List.of("X", "Y")),
+                        new DeltaJoinStep(0, List.of("X")));
     }
 
     @Test
@@ -235,12 +265,16 @@ class PlannerTest {
         EnumSet<SemiringProperty> positive = EnumSet.of(SemiringProperty.COMMUTATIVE, SemiringProperty.POSITIVE);
         Classification c = QueryClassifier.classify(q);
         assertThat(Planner.attempt(q, "natural", positive, c, Planner.Strategy.AUTO))
-                .isInstanceOfSatisfying(Planner.Attempt.Planned.class,
-                        p -> assertThat(p.plan()).isInstanceOf(PHierarchicalPlan.class));
+                .isInstanceOfSatisfying(
+                        Planner.Attempt.Planned.class, p -> assertThat(p.plan()).isInstanceOf(PHierarchicalPlan.class));
         assertThat(Planner.attempt(q, "sets", EnumSet.of(SemiringProperty.COMMUTATIVE), c, Planner.Strategy.FALLBACK))
-                .isInstanceOfSatisfying(Planner.Attempt.Refused.class, r -> assertThat(r.reasons())
-                        .containsExactly("the fallback plan was requested", "semiring sets is not positive (a+b=0 or"
-                                + " a·b=0 with non-zero operands is possible), so the Boolean border could drop live tuples"));
+                .isInstanceOfSatisfying(
+                        Planner.Attempt.Refused.class,
+                        r -> assertThat(r.reasons())
+                                .containsExactly(
+                                        "the fallback plan was requested",
+                                        "semiring sets is not positive (a+b=0 or"
+                                                + " a·b=0 with non-zero operands is possible), so the Boolean border could drop live tuples"));
         assertThatThrownBy(() -> new Planner.Attempt.Refused(List.of())).isInstanceOf(IllegalArgumentException.class);
     }
 }

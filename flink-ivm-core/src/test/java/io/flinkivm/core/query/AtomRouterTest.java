@@ -12,7 +12,10 @@ class AtomRouterTest {
 
     private static List<String> route(AtomRouter router, String relation, Tuple tuple) {
         List<String> out = new ArrayList<>();
-        int sent = router.route(router.checkedRelation(relation, tuple.arity()), tuple, 5L,
+        int sent = router.route(
+                router.checkedRelation(relation, tuple.arity()),
+                tuple,
+                5L,
                 (atom, key, payload) -> out.add(atom + ":" + key + "+" + payload));
         assertThat(sent).isEqualTo(out.size());
         return out;

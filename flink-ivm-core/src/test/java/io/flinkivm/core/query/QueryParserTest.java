@@ -34,8 +34,7 @@ class QueryParserTest {
 
     @Test
     void parsesTheRunningExample() {
-        ConjunctiveQuery q = QueryParser.parse(
-                "Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)");
+        ConjunctiveQuery q = QueryParser.parse("Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)");
         assertThat(q.name()).isEqualTo("Q");
         assertThat(q.head()).containsExactly("A", "C");
         assertThat(q.body()).hasSize(5);
@@ -70,12 +69,20 @@ class QueryParserTest {
     @Test
     void constantsAndRepeatedVariablesAreSelections() {
         ConjunctiveQuery q = QueryParser.parse("Q(A) :- R(A, 'x', 42, -3.25, A, 'it''s', '')");
-        assertThat(q.body().get(0).terms()).containsExactly(v("A"), new Constant("x", true),
-                new Constant("42", false), new Constant("-3.25", false), v("A"), new Constant("it's", true),
-                new Constant("", true));
+        assertThat(q.body().get(0).terms())
+                .containsExactly(
+                        v("A"),
+                        new Constant("x", true),
+                        new Constant("42", false),
+                        new Constant("-3.25", false),
+                        v("A"),
+                        new Constant("it's", true),
+                        new Constant("", true));
         assertThat(q.body().get(0).variables()).containsExactly("A");
-        assertThat(q.body().get(0).match(Tuple.of(1L, "x", 42L, -3.25, 1L, "it's", ""))).isEqualTo(Tuple.of(1L));
-        assertThat(q.body().get(0).match(Tuple.of(1L, "x", 42L, -3.25, 2L, "it's", ""))).isNull();
+        assertThat(q.body().get(0).match(Tuple.of(1L, "x", 42L, -3.25, 1L, "it's", "")))
+                .isEqualTo(Tuple.of(1L));
+        assertThat(q.body().get(0).match(Tuple.of(1L, "x", 42L, -3.25, 2L, "it's", "")))
+                .isNull();
     }
 
     @Test
@@ -113,7 +120,9 @@ class QueryParserTest {
         fails("Q(A) :- R ^A", "expected '(' at position 10 (line 1, column 11) but found 'A'");
         fails("Q(A) :- R(^,A)", "expected a variable, a constant or ')' at position 10");
         fails("Q(A) :- R(A,^)", "expected a variable or a constant at position 12 (line 1, column 13) but found ')'");
-        fails("Q(A) :- R(A) ^S(A)", "expected ',', '.' or end of input at position 13 (line 1, column 14) but found 'S'");
+        fails(
+                "Q(A) :- R(A) ^S(A)",
+                "expected ',', '.' or end of input at position 13 (line 1, column 14) but found 'S'");
         fails("Q(A) :- R(A), ^", "expected a relation name");
         fails("Q(A) :- R(A). ^S(A)", "expected end of input");
         fails("Q(A) :- R(A, -^x)", "expected a digit");
@@ -125,19 +134,23 @@ class QueryParserTest {
     @Test
     void errorMessageShowsTheLineWithACaret() {
         InvalidQueryException e = fails("Q(A) :- R(A ^B)", "expected ')' or ','");
-        assertThat(e.getMessage()).isEqualTo(String.join("\n",
-                "expected ')' or ',' at position 12 (line 1, column 13) but found 'B'",
-                "Q(A) :- R(A B)",
-                "            ^"));
+        assertThat(e.getMessage())
+                .isEqualTo(String.join(
+                        "\n",
+                        "expected ')' or ',' at position 12 (line 1, column 13) but found 'B'",
+                        "Q(A) :- R(A B)",
+                        "            ^"));
     }
 
     @Test
     void errorOnALaterLineCountsLinesAndColumns() {
         InvalidQueryException e = fails("Q(A) :-\n  R(A),\n  S(A ^B)", "expected ')' or ','");
-        assertThat(e.getMessage()).isEqualTo(String.join("\n",
-                "expected ')' or ',' at position 22 (line 3, column 7) but found 'B'",
-                "  S(A B)",
-                "      ^"));
+        assertThat(e.getMessage())
+                .isEqualTo(String.join(
+                        "\n",
+                        "expected ')' or ',' at position 22 (line 3, column 7) but found 'B'",
+                        "  S(A B)",
+                        "      ^"));
     }
 
     @Test

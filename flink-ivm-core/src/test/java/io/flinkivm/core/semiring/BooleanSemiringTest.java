@@ -40,7 +40,8 @@ class BooleanSemiringTest {
 
     @Test
     void properties() {
-        assertThat(b.properties()).containsExactlyInAnyOrder(
-                SemiringProperty.COMMUTATIVE, SemiringProperty.IDEMPOTENT, SemiringProperty.POSITIVE);
+        assertThat(b.properties())
+                .containsExactlyInAnyOrder(
+                        SemiringProperty.COMMUTATIVE, SemiringProperty.IDEMPOTENT, SemiringProperty.POSITIVE);
     }
 }

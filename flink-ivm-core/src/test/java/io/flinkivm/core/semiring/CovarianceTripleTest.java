@@ -49,7 +49,8 @@ class CovarianceTripleTest {
         assertThat(a).isEqualTo(b);
         assertThat(a.hashCode()).isEqualTo(b.hashCode());
         assertThat(CovarianceTriple.zero(1).times(CovarianceTriple.lift(-2))).isEqualTo(CovarianceTriple.zero(1));
-        assertThat(CovarianceTriple.one(1).times(CovarianceTriple.lift(-0.0)).toString()).isEqualTo("1;0;0");
+        assertThat(CovarianceTriple.one(1).times(CovarianceTriple.lift(-0.0)).toString())
+                .isEqualTo("1;0;0");
     }
 
     @Test

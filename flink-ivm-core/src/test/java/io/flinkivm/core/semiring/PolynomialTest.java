@@ -35,7 +35,8 @@ class PolynomialTest {
     void timesMultipliesOut() {
         Polynomial p = X.plus(Y).times(X.plus(Y));
         assertThat(p.toString()).isEqualTo("x^2 + 2*x*y + y^2");
-        assertThat(X.plus(Polynomial.ONE).times(Polynomial.constant(3)).toString()).isEqualTo("3*x + 3");
+        assertThat(X.plus(Polynomial.ONE).times(Polynomial.constant(3)).toString())
+                .isEqualTo("3*x + 3");
         assertThat(X.times(Polynomial.ZERO)).isEqualTo(Polynomial.ZERO);
         assertThat(X.times(Polynomial.ONE)).isEqualTo(X);
     }

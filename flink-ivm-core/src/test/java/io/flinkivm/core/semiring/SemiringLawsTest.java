@@ -20,8 +20,16 @@ class SemiringLawsTest {
     private static final long SEED = 20240917L;
 
     static Stream<String> builtIns() {
-        return Stream.of("natural", "boolean", "min-plus", "max-plus", "viterbi", "provenance",
-                "covariance:1", "covariance:2", "covariance:3");
+        return Stream.of(
+                "natural",
+                "boolean",
+                "min-plus",
+                "max-plus",
+                "viterbi",
+                "provenance",
+                "covariance:1",
+                "covariance:2",
+                "covariance:3");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -41,7 +49,9 @@ class SemiringLawsTest {
         T one = s.one();
         assertThat(s.isZero(zero)).as("%s: isZero(zero())", s.name()).isTrue();
         assertThat(s.isZero(one)).as("%s: isZero(one())", s.name()).isFalse();
-        assertThat(s.has(SemiringProperty.COMMUTATIVE)).as("%s declares COMMUTATIVE", s.name()).isTrue();
+        assertThat(s.has(SemiringProperty.COMMUTATIVE))
+                .as("%s declares COMMUTATIVE", s.name())
+                .isTrue();
         boolean idempotent = s.has(SemiringProperty.IDEMPOTENT);
         boolean positive = s.has(SemiringProperty.POSITIVE);
         boolean sawNonIdempotent = false;
@@ -59,10 +69,22 @@ class SemiringLawsTest {
             expect(s, "0 + a = a", s.plus(zero, a), a, a);
             expect(s, "a · 1 = a", s.times(a, one), a, a);
             expect(s, "1 · a = a", s.times(one, a), a, a);
-            expect(s, "a · (b + c) = a·b + a·c",
-                    s.times(a, s.plus(b, c)), s.plus(s.times(a, b), s.times(a, c)), a, b, c);
-            expect(s, "(a + b) · c = a·c + b·c",
-                    s.times(s.plus(a, b), c), s.plus(s.times(a, c), s.times(b, c)), a, b, c);
+            expect(
+                    s,
+                    "a · (b + c) = a·b + a·c",
+                    s.times(a, s.plus(b, c)),
+                    s.plus(s.times(a, b), s.times(a, c)),
+                    a,
+                    b,
+                    c);
+            expect(
+                    s,
+                    "(a + b) · c = a·c + b·c",
+                    s.times(s.plus(a, b), c),
+                    s.plus(s.times(a, c), s.times(b, c)),
+                    a,
+                    b,
+                    c);
             expect(s, "a · 0 = 0", s.times(a, zero), zero, a);
             expect(s, "0 · a = 0", s.times(zero, a), zero, a);
             expect(s, "isZero(a) iff a = 0", s.isZero(a), a.equals(zero), a);
@@ -112,7 +134,10 @@ class SemiringLawsTest {
             StringBuilder values = new StringBuilder();
             char name = 'a';
             for (T x : operands) {
-                values.append(values.length() == 0 ? "" : ", ").append(name++).append(" = ").append(s.format(x));
+                values.append(values.length() == 0 ? "" : ", ")
+                        .append(name++)
+                        .append(" = ")
+                        .append(s.format(x));
             }
             fail("%s violates %s with %s: %s != %s", s.name(), law, values, show(s, left), show(s, right));
         }

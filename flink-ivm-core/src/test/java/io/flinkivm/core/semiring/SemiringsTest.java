@@ -27,8 +27,9 @@ class SemiringsTest {
             String concrete = name.replace("<m>", "2");
             assertThat(Semirings.byName(concrete).name()).isEqualTo(concrete);
         }
-        assertThat(Semirings.names()).containsExactly(
-                "natural", "boolean", "min-plus", "max-plus", "viterbi", "provenance", "covariance:<m>");
+        assertThat(Semirings.names())
+                .containsExactly(
+                        "natural", "boolean", "min-plus", "max-plus", "viterbi", "provenance", "covariance:<m>");
     }
 
     @Test

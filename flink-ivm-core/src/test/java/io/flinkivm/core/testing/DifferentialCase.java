@@ -20,8 +20,14 @@ import java.util.function.Function;
  *
  * @param kind how the query was generated: constructed, filtered, arbitrary or not p-hierarchical
  */
-public record DifferentialCase<T>(Semiring<T> semiring, long seed, String kind, ConjunctiveQuery query,
-        RandomStreams.Domain domain, List<Insert<T>> stream, List<Integer> checkpoints) {
+public record DifferentialCase<T>(
+        Semiring<T> semiring,
+        long seed,
+        String kind,
+        ConjunctiveQuery query,
+        RandomStreams.Domain domain,
+        List<Insert<T>> stream,
+        List<Integer> checkpoints) {
 
     public DifferentialCase {
         stream = List.copyOf(stream);
@@ -36,7 +42,8 @@ public record DifferentialCase<T>(Semiring<T> semiring, long seed, String kind, 
     public static <T> DifferentialCase<T> generate(Semiring<T> k, long seed, Function<Random, T> payloads) {
         Random r = new Random(seed);
         int roll = r.nextInt(20);
-        String kind = roll < 8 ? "constructed" : roll < 11 ? "filtered" : roll < 15 ? "arbitrary" : "not p-hierarchical";
+        String kind =
+                roll < 8 ? "constructed" : roll < 11 ? "filtered" : roll < 15 ? "arbitrary" : "not p-hierarchical";
         ConjunctiveQuery q = switch (kind) {
             case "constructed" -> RandomQueries.pHierarchicalConstructed(r);
             case "filtered" -> RandomQueries.pHierarchicalFiltered(r);

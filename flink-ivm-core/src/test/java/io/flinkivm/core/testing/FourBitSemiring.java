@@ -21,8 +21,7 @@ public final class FourBitSemiring implements Semiring<Integer> {
     private static final Set<SemiringProperty> PROPERTIES =
             Collections.unmodifiableSet(EnumSet.of(SemiringProperty.COMMUTATIVE, SemiringProperty.IDEMPOTENT));
 
-    private FourBitSemiring() {
-    }
+    private FourBitSemiring() {}
 
     @Override
     public String name() {

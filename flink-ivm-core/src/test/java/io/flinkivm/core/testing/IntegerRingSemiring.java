@@ -21,8 +21,7 @@ public final class IntegerRingSemiring implements Semiring<Long> {
     private static final Set<SemiringProperty> PROPERTIES =
             Collections.unmodifiableSet(EnumSet.of(SemiringProperty.COMMUTATIVE));
 
-    private IntegerRingSemiring() {
-    }
+    private IntegerRingSemiring() {}
 
     @Override
     public String name() {

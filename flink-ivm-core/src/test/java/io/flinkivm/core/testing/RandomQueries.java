@@ -29,8 +29,7 @@ public final class RandomQueries {
     private static final int RELATION_NAMES = 5;
     private static final int FILTER_ATTEMPTS = 10_000;
 
-    private RandomQueries() {
-    }
+    private RandomQueries() {}
 
     /** Any query, p-hierarchical or not. */
     public static ConjunctiveQuery arbitrary(Random r) {
@@ -196,7 +195,8 @@ public final class RandomQueries {
             while (terms.size() < names.arity(relation)) {
                 // Pad to a reused relation's arity with selections, which leave at(X) unchanged.
                 boolean repeat = !vars.isEmpty() && r.nextBoolean();
-                terms.add(r.nextInt(terms.size() + 1),
+                terms.add(
+                        r.nextInt(terms.size() + 1),
                         repeat ? new Variable(vars.get(r.nextInt(vars.size()))) : constant(r));
             }
             body.add(new Atom(body.size(), relation, terms));

@@ -33,7 +33,9 @@ class RandomQueriesTest {
             ConjunctiveQuery q = generator.apply(r);
             assertThat(q.body()).hasSizeBetween(1, RandomQueries.MAX_ATOMS);
             assertThat(q.variables().size()).isLessThanOrEqualTo(RandomQueries.MAX_VARIABLES);
-            assertThat(QueryParser.parse(q.toString())).as("parser round trip of %s", q).isEqualTo(q);
+            assertThat(QueryParser.parse(q.toString()))
+                    .as("parser round trip of %s", q)
+                    .isEqualTo(q);
             f.selfJoins += q.hasSelfJoin() ? 1 : 0;
             f.emptyHeads += q.head().isEmpty() ? 1 : 0;
             f.fullHeads += !q.head().isEmpty() && q.bound().isEmpty() ? 1 : 0;
@@ -43,7 +45,10 @@ class RandomQueriesTest {
             boolean constant = false;
             boolean nullary = false;
             for (Atom a : q.body()) {
-                repeated |= a.variables().size() + a.terms().stream().filter(t -> t instanceof Constant).count()
+                repeated |= a.variables().size()
+                                + a.terms().stream()
+                                        .filter(t -> t instanceof Constant)
+                                        .count()
                         < a.arity();
                 constant |= a.terms().stream().anyMatch(t -> t instanceof Constant);
                 nullary |= a.arity() == 0;
@@ -82,7 +87,8 @@ class RandomQueriesTest {
 
     @Test
     void filteredQueriesAreWhatTheySay() {
-        assertThat(generate(RandomQueries::pHierarchicalFiltered, 3).pHierarchical).isEqualTo(QUERIES);
+        assertThat(generate(RandomQueries::pHierarchicalFiltered, 3).pHierarchical)
+                .isEqualTo(QUERIES);
         assertThat(generate(RandomQueries::notPHierarchical, 4).pHierarchical).isZero();
         assertThat(generate(RandomQueries::pHierarchical, 5).pHierarchical).isEqualTo(QUERIES);
     }

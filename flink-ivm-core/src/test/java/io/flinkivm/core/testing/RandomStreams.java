@@ -24,8 +24,7 @@ import java.util.function.Function;
  */
 public final class RandomStreams {
 
-    private RandomStreams() {
-    }
+    private RandomStreams() {}
 
     /** How a stream's values are typed. */
     public enum ValueType {
@@ -48,7 +47,8 @@ public final class RandomStreams {
         /** Size 3 or 4; Long or String values, one time in five mixed. */
         public static Domain random(Random r) {
             int roll = r.nextInt(10);
-            return new Domain(3 + r.nextInt(2), roll < 2 ? ValueType.MIXED : roll < 6 ? ValueType.LONG : ValueType.STRING);
+            return new Domain(
+                    3 + r.nextInt(2), roll < 2 ? ValueType.MIXED : roll < 6 ? ValueType.LONG : ValueType.STRING);
         }
 
         /** The i-th value, 0 ≤ i < size (a Long for a mixed domain). */
@@ -96,8 +96,8 @@ public final class RandomStreams {
      * few fixed assignments of the query's variables, so that joins complete and results are not
      * empty; the rest are uniformly random.
      */
-    public static <T> List<Insert<T>> generate(ConjunctiveQuery q, Semiring<T> k, Random r, int length, Domain domain,
-            Function<Random, T> payloads) {
+    public static <T> List<Insert<T>> generate(
+            ConjunctiveQuery q, Semiring<T> k, Random r, int length, Domain domain, Function<Random, T> payloads) {
         List<String> relations = q.relations();
         List<Map<String, Object>> planted = new ArrayList<>();
         for (int i = 1 + r.nextInt(3); i > 0; i--) {

@@ -26,8 +26,8 @@ class RandomStreamsTest {
         Set<Class<?>> types = new HashSet<>();
         for (int s = 0; s < 50; s++) {
             RandomStreams.Domain domain = RandomStreams.Domain.random(r);
-            List<Insert<Long>> stream = RandomStreams.generate(Q, NaturalSemiring.INSTANCE, r, 40, domain,
-                    TestSemirings.payloads(NaturalSemiring.INSTANCE));
+            List<Insert<Long>> stream = RandomStreams.generate(
+                    Q, NaturalSemiring.INSTANCE, r, 40, domain, TestSemirings.payloads(NaturalSemiring.INSTANCE));
             assertThat(stream).hasSize(40);
             Set<String> seen = new HashSet<>();
             for (Insert<Long> i : stream) {

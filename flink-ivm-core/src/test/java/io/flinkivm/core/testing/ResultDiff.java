@@ -11,8 +11,7 @@ import java.util.TreeMap;
 /** Compares an enumerated query result with the expected one and describes every difference. */
 public final class ResultDiff {
 
-    private ResultDiff() {
-    }
+    private ResultDiff() {}
 
     /**
      * The differences between {@code expected} and the enumerated {@code actual} tuples: duplicates,
@@ -49,7 +48,9 @@ public final class ResultDiff {
     /** The result sorted by tuple, one {@code tuple -> payload} per line. */
     public static <T> String format(Map<Tuple, T> result) {
         StringBuilder sb = new StringBuilder();
-        new TreeMap<>(result).forEach((t, p) -> sb.append("  ").append(t).append(" -> ").append(p).append('\n'));
+        new TreeMap<>(result)
+                .forEach((t, p) ->
+                        sb.append("  ").append(t).append(" -> ").append(p).append('\n'));
         return sb.length() == 0 ? "  (empty)\n" : sb.toString();
     }
 }

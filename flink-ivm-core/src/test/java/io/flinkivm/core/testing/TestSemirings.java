@@ -19,8 +19,7 @@ public final class TestSemirings {
     /** The test semirings that are not positive. */
     public static final List<String> NON_POSITIVE = List.of("four-bit", "integers");
 
-    private TestSemirings() {
-    }
+    private TestSemirings() {}
 
     /** A built-in ({@link Semirings#byName}), {@code four-bit} or {@code integers}. */
     public static Semiring<?> byName(String name) {

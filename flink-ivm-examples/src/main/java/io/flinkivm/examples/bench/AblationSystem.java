@@ -41,14 +41,15 @@ final class AblationSystem extends CoreEngineSystem {
 
     @Override
     PHierarchicalPlan plan(Workload workload) {
-        return (PHierarchicalPlan) Planner.plan(QueryParser.parse(workload.query()), NaturalSemiring.INSTANCE,
-                Planner.Strategy.P_HIERARCHICAL);
+        return (PHierarchicalPlan) Planner.plan(
+                QueryParser.parse(workload.query()), NaturalSemiring.INSTANCE, Planner.Strategy.P_HIERARCHICAL);
     }
 
     @Override
     IvmEngine<Long> engine(MaintenancePlan plan, StateCounts counts) {
         PHierarchicalPlan p = (PHierarchicalPlan) plan;
-        return counts == null ? new AblationEngine<>(p, NaturalSemiring.INSTANCE)
+        return counts == null
+                ? new AblationEngine<>(p, NaturalSemiring.INSTANCE)
                 : new AblationEngine<>(p, NaturalSemiring.INSTANCE, counts);
     }
 

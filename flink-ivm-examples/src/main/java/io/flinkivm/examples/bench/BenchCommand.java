@@ -16,7 +16,11 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
 /** {@code bench}: measures flink-ivm against its peers and writes DIR/results.csv. */
-@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 100,
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        usageHelpWidth = 100,
         header = "Measures flink-ivm against its peers on generated streams and writes results.csv and plot.png.",
         description = {
             "Generates seeded insert streams for four queries over the natural numbers and runs every system of the"
@@ -51,7 +55,8 @@ import picocli.CommandLine.TypeConversionException;
                     + " against the core engine's; a disagreement aborts the bench.",
             "A run that exceeds its cap is stopped and reported as a bound ('>' ns per insert, '<' inserts per second);"
                     + " the system is then not run at the larger sizes of that query and distribution (at that P). To run"
-                    + " peers uncapped once at one size: --sizes N --flink-cap SECONDS with a cap above their time."},
+                    + " peers uncapped once at one size: --sizes N --flink-cap SECONDS with a cap above their time."
+        },
         footerHeading = "%nOutput:%n",
         footer = {
             "  DIR/results.csv, one row per system, query, distribution and n:",
@@ -70,7 +75,8 @@ import picocli.CommandLine.TypeConversionException;
             "Exit codes:",
             "  0  all suites ran",
             "  1  a result check failed or a run could not complete (the message says which)",
-            "  2  bad option"})
+            "  2  bad option"
+        })
 public final class BenchCommand implements Callable<Integer> {
     static final long DEFAULT_CORE_CAP = 10;
     static final long QUICK_CORE_CAP = 5;
@@ -82,64 +88,113 @@ public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--quick", description = {"Smaller sizes and caps (a few minutes): core 10^4 and 10^5, flink 10^4 and"
-            + " 5*10^4."})
+    @Option(
+            names = "--quick",
+            description = {"Smaller sizes and caps (a few minutes): core 10^4 and 10^5, flink 10^4 and" + " 5*10^4."})
     boolean quick;
 
-    @Option(names = "--suite", paramLabel = "core|changelog|flink|all", defaultValue = "all",
+    @Option(
+            names = "--suite",
+            paramLabel = "core|changelog|flink|all",
+            defaultValue = "all",
             description = {"The suite to run (all: core, changelog, flink). Default: ${DEFAULT-VALUE}."})
     String suite;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-out",
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            defaultValue = "bench-out",
             description = {"Directory for results.csv and plot.png (created if missing). Default: ${DEFAULT-VALUE}."})
     Path out;
 
-    @Option(names = "--seed", paramLabel = "SEED", defaultValue = "" + BenchSettings.DEFAULT_SEED,
+    @Option(
+            names = "--seed",
+            paramLabel = "SEED",
+            defaultValue = "" + BenchSettings.DEFAULT_SEED,
             description = {"Seed of the stream generator. Default: ${DEFAULT-VALUE}."})
     long seed;
 
-    @Option(names = "--reps", paramLabel = "R", defaultValue = "3",
+    @Option(
+            names = "--reps",
+            paramLabel = "R",
+            defaultValue = "3",
             description = {"Timed runs per core measurement (the median is reported). Default: ${DEFAULT-VALUE}."})
     int reps;
 
-    @Option(names = "--flink-reps", paramLabel = "R", defaultValue = "1",
+    @Option(
+            names = "--flink-reps",
+            paramLabel = "R",
+            defaultValue = "1",
             description = {"Timed runs per Flink measurement. Default: ${DEFAULT-VALUE}."})
     int flinkReps;
 
-    @Option(names = "--core-cap", paramLabel = "SECONDS",
-            description = {"Stop a core run after this many seconds. Default: " + DEFAULT_CORE_CAP + " (--quick: "
-                    + QUICK_CORE_CAP + ")."})
+    @Option(
+            names = "--core-cap",
+            paramLabel = "SECONDS",
+            description = {
+                "Stop a core run after this many seconds. Default: " + DEFAULT_CORE_CAP + " (--quick: " + QUICK_CORE_CAP
+                        + ")."
+            })
     Long coreCap;
 
-    @Option(names = "--flink-cap", paramLabel = "SECONDS",
-            description = {"Cancel a Flink job after this many seconds (flink-ivm jobs on a p-hierarchical query: "
-                    + FlinkSuite.IVM_CAP_FACTOR + " times as long). Default: " + DEFAULT_FLINK_CAP + " (--quick: " + QUICK_FLINK_CAP + ")."})
+    @Option(
+            names = "--flink-cap",
+            paramLabel = "SECONDS",
+            description = {
+                "Cancel a Flink job after this many seconds (flink-ivm jobs on a p-hierarchical query: "
+                        + FlinkSuite.IVM_CAP_FACTOR + " times as long). Default: " + DEFAULT_FLINK_CAP + " (--quick: "
+                        + QUICK_FLINK_CAP + ")."
+            })
     Long flinkCap;
 
-    @Option(names = "--count-up-to", paramLabel = "N", defaultValue = "" + BenchSettings.DEFAULT_COUNT_UP_TO,
-            description = {"Count the state operations of the core runs up to this n (a completed run only; the counting"
-                    + " run is untimed and takes about as long as the timed one). Default: ${DEFAULT-VALUE}."})
+    @Option(
+            names = "--count-up-to",
+            paramLabel = "N",
+            defaultValue = "" + BenchSettings.DEFAULT_COUNT_UP_TO,
+            description = {
+                "Count the state operations of the core runs up to this n (a completed run only; the counting"
+                        + " run is untimed and takes about as long as the timed one). Default: ${DEFAULT-VALUE}."
+            })
     int countUpTo;
 
-    @Option(names = "--sizes", paramLabel = "N", split = ",",
+    @Option(
+            names = "--sizes",
+            paramLabel = "N",
+            split = ",",
             description = {"Stream sizes that replace every suite's own, e.g. 1000,10000 (for quick experiments)."})
     List<Integer> sizes;
 
-    @Option(names = "--distributions", paramLabel = "D", split = ",", defaultValue = "uniform,zipf",
+    @Option(
+            names = "--distributions",
+            paramLabel = "D",
+            split = ",",
+            defaultValue = "uniform,zipf",
             converter = DistributionConverter.class,
             description = {"Key distributions to measure: uniform, zipf or both. Default: ${DEFAULT-VALUE}."})
     List<Distribution> distributions;
 
-    @Option(names = "--queries", paramLabel = "Q", split = ",",
+    @Option(
+            names = "--queries",
+            paramLabel = "Q",
+            split = ",",
             description = {"Only these queries: ex10, tpch, star, path (for quick experiments and profiling)."})
     List<String> queries;
 
-    @Option(names = "--parallelism", paramLabel = "P", split = ",", defaultValue = "1",
-            description = {"Parallelisms of every Flink job, e.g. 1,2,4: each Flink system runs at each (one task manager"
-                    + " with as many slots as the largest, each slot with a 1-slot cluster's memory). Default: ${DEFAULT-VALUE}."})
+    @Option(
+            names = "--parallelism",
+            paramLabel = "P",
+            split = ",",
+            defaultValue = "1",
+            description = {
+                "Parallelisms of every Flink job, e.g. 1,2,4: each Flink system runs at each (one task manager"
+                        + " with as many slots as the largest, each slot with a 1-slot cluster's memory). Default: ${DEFAULT-VALUE}."
+            })
     List<Integer> parallelisms;
 
-    @Option(names = "--systems", paramLabel = "S", split = ",",
+    @Option(
+            names = "--systems",
+            paramLabel = "S",
+            split = ",",
             description = {"Only these systems, by their name in results.csv (e.g. flink-ivm-heap,trivial-keyed)."})
     List<String> systemNames;
 
@@ -172,9 +227,20 @@ public final class BenchCommand implements Callable<Integer> {
                     + ": every subtask runs in this JVM, on one task manager");
             return 2;
         }
-        BenchSettings settings = new BenchSettings(quick, seed, reps, flinkReps, Duration.ofSeconds(coreSeconds),
-                Duration.ofSeconds(flinkSeconds), sizes == null ? null : new ArrayList<>(sizes), distributions, true, queries,
-                systemNames, countUpTo, parallelisms);
+        BenchSettings settings = new BenchSettings(
+                quick,
+                seed,
+                reps,
+                flinkReps,
+                Duration.ofSeconds(coreSeconds),
+                Duration.ofSeconds(flinkSeconds),
+                sizes == null ? null : new ArrayList<>(sizes),
+                distributions,
+                true,
+                queries,
+                systemNames,
+                countUpTo,
+                parallelisms);
         try {
             run(suites, settings, out, stdout);
             return 0;
@@ -216,7 +282,8 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     /** Runs the suites, writing DIR/results.csv as it goes, and prints each suite's duration. */
-    static List<Measurement> run(List<Suite> suites, BenchSettings settings, Path dir, PrintWriter stdout) throws Exception {
+    static List<Measurement> run(List<Suite> suites, BenchSettings settings, Path dir, PrintWriter stdout)
+            throws Exception {
         try (ResultsCsv csv = new ResultsCsv(dir)) {
             Harness harness = new Harness(stdout, csv);
             List<String> durations = new ArrayList<>();

@@ -15,14 +15,45 @@ import java.util.List;
  * @param countUpTo the largest n whose core runs are followed by a counting run (state operations per insert)
  * @param parallelisms the parallelisms every Flink system runs at, ascending, without repeats
  */
-record BenchSettings(boolean quick, long seed, int coreReps, int flinkReps, Duration coreCap, Duration flinkCap,
-        List<Integer> sizes, List<Distribution> distributions, boolean warmUp, List<String> queries, List<String> systems,
-        int countUpTo, List<Integer> parallelisms) {
+record BenchSettings(
+        boolean quick,
+        long seed,
+        int coreReps,
+        int flinkReps,
+        Duration coreCap,
+        Duration flinkCap,
+        List<Integer> sizes,
+        List<Distribution> distributions,
+        boolean warmUp,
+        List<String> queries,
+        List<String> systems,
+        int countUpTo,
+        List<Integer> parallelisms) {
 
-    BenchSettings(boolean quick, long seed, int coreReps, int flinkReps, Duration coreCap, Duration flinkCap,
-            List<Integer> sizes, List<Distribution> distributions, boolean warmUp) {
-        this(quick, seed, coreReps, flinkReps, coreCap, flinkCap, sizes, distributions, warmUp, null, null,
-                DEFAULT_COUNT_UP_TO, List.of(1));
+    BenchSettings(
+            boolean quick,
+            long seed,
+            int coreReps,
+            int flinkReps,
+            Duration coreCap,
+            Duration flinkCap,
+            List<Integer> sizes,
+            List<Distribution> distributions,
+            boolean warmUp) {
+        this(
+                quick,
+                seed,
+                coreReps,
+                flinkReps,
+                coreCap,
+                flinkCap,
+                sizes,
+                distributions,
+                warmUp,
+                null,
+                null,
+                DEFAULT_COUNT_UP_TO,
+                List.of(1));
     }
 
     static final long DEFAULT_SEED = 42;
@@ -51,8 +82,20 @@ record BenchSettings(boolean quick, long seed, int coreReps, int flinkReps, Dura
 
     /** These settings with Flink jobs at {@code ps}. */
     BenchSettings withParallelisms(List<Integer> ps) {
-        return new BenchSettings(quick, seed, coreReps, flinkReps, coreCap, flinkCap, sizes, distributions, warmUp, queries,
-                systems, countUpTo, ps);
+        return new BenchSettings(
+                quick,
+                seed,
+                coreReps,
+                flinkReps,
+                coreCap,
+                flinkCap,
+                sizes,
+                distributions,
+                warmUp,
+                queries,
+                systems,
+                countUpTo,
+                ps);
     }
 
     /** The largest parallelism: the slots of the suite's cluster. */

@@ -9,7 +9,10 @@ import java.util.Locale;
 record Bounded(double value, Kind kind) {
 
     enum Kind {
-        EXACT, AT_LEAST, AT_MOST, UNKNOWN;
+        EXACT,
+        AT_LEAST,
+        AT_MOST,
+        UNKNOWN;
 
         Kind inverse() {
             return switch (this) {

@@ -43,9 +43,10 @@ final class ChangelogSuite implements Suite {
         int side = settings.quick() ? QUICK_SIDE : SIDE;
         long resultSize = (long) side * side;
         out.println("== suite changelog: a changelog trigger against a snapshot, " + QUERY + " over natural");
-        out.println("   result: " + side + " x " + side + " = " + resultSize + " tuples; each trigger follows one insert"
-                + " R(a,b) with a new b, which changes V[A](a) and the " + side + " result tuples of a;"
-                + " in-memory engine with a changelog (Engines.withChangelog), the sink's BorderJoin");
+        out.println(
+                "   result: " + side + " x " + side + " = " + resultSize + " tuples; each trigger follows one insert"
+                        + " R(a,b) with a new b, which changes V[A](a) and the " + side + " result tuples of a;"
+                        + " in-memory engine with a changelog (Engines.withChangelog), the sink's BorderJoin");
         MaintenancePlan plan = Planner.plan(QueryParser.parse(QUERY), NaturalSemiring.INSTANCE);
         IvmEngine<Long> engine = Engines.withChangelog(plan, NaturalSemiring.INSTANCE);
         for (long a = 0; a < side; a++) {
@@ -82,19 +83,42 @@ final class ChangelogSuite implements Suite {
         }
         double trigger = median(triggerNs);
         double snapshot = median(snapshotNs);
-        Measurement changelog = row("changelog-trigger", side, resultSize, trigger / side, trigger * TRIGGERS / 1e9,
-                TRIGGERS, side + " changed result tuples per trigger, " + side + " rows each (median of " + TRIGGERS
+        Measurement changelog = row(
+                "changelog-trigger",
+                side,
+                resultSize,
+                trigger / side,
+                trigger * TRIGGERS / 1e9,
+                TRIGGERS,
+                side + " changed result tuples per trigger, " + side + " rows each (median of " + TRIGGERS
                         + " triggers: " + Report.seconds(trigger / 1e9) + ")");
-        Measurement full = row("snapshot", side, resultSize, snapshot / resultSize, snapshot * SNAPSHOTS / 1e9, SNAPSHOTS,
+        Measurement full = row(
+                "snapshot",
+                side,
+                resultSize,
+                snapshot / resultSize,
+                snapshot * SNAPSHOTS / 1e9,
+                SNAPSHOTS,
                 "the whole result enumerated with payload recovery (median of " + SNAPSHOTS + ": "
                         + Report.seconds(snapshot / 1e9) + ")");
         harness.record(changelog);
         harness.record(full);
-        out.printf(java.util.Locale.ROOT, "changelog trigger: %s per trigger, %s rows = the %d changed tuples; snapshot:"
-                        + " %s for %d tuples; trigger / snapshot = %.3f%%%n", Report.seconds(trigger / 1e9), side, side,
-                Report.seconds(snapshot / 1e9), resultSize, 100 * trigger / snapshot);
-        out.printf(java.util.Locale.ROOT, "the first trigger (every tuple new): %s for %d rows, %.0f ns per row%n",
-                Report.seconds(firstSeconds), resultSize, firstSeconds * 1e9 / resultSize);
+        out.printf(
+                java.util.Locale.ROOT,
+                "changelog trigger: %s per trigger, %s rows = the %d changed tuples; snapshot:"
+                        + " %s for %d tuples; trigger / snapshot = %.3f%%%n",
+                Report.seconds(trigger / 1e9),
+                side,
+                side,
+                Report.seconds(snapshot / 1e9),
+                resultSize,
+                100 * trigger / snapshot);
+        out.printf(
+                java.util.Locale.ROOT,
+                "the first trigger (every tuple new): %s for %d rows, %.0f ns per row%n",
+                Report.seconds(firstSeconds),
+                resultSize,
+                firstSeconds * 1e9 / resultSize);
         out.println();
         out.flush();
         return List.of(changelog, full);
@@ -113,7 +137,11 @@ final class ChangelogSuite implements Suite {
         boolean[] seen = new boolean[side];
         long payload = rows.get(0).payload();
         for (ResultChange<Long> c : rows) {
-            check(c.tuple().get(0).equals(a) && !c.isInsert() && c.payload() == payload && c.previous() == payload - 1,
+            check(
+                    c.tuple().get(0).equals(a)
+                            && !c.isInsert()
+                            && c.payload() == payload
+                            && c.previous() == payload - 1,
                     "unexpected change " + c);
             int col = Math.toIntExact((Long) c.tuple().get(1));
             check(!seen[col], "tuple " + c.tuple() + " twice in one trigger");
@@ -131,11 +159,23 @@ final class ChangelogSuite implements Suite {
         check(n == expected && sum > 0, "the snapshot has " + n + " tuples, not " + expected);
     }
 
-    private static Measurement row(String system, int side, long resultSize, double nsPerTuple, double seconds, int runs,
-            String note) {
+    private static Measurement row(
+            String system, int side, long resultSize, double nsPerTuple, double seconds, int runs, String note) {
         Bounded ns = Bounded.exact(nsPerTuple);
-        return new Measurement("changelog", system, "side-" + side, Math.toIntExact(resultSize), ns, ns.reciprocal(1e9),
-                Bounded.UNKNOWN, resultSize, "result tuples", seconds, runs, note, Measurement.CHANGELOG);
+        return new Measurement(
+                "changelog",
+                system,
+                "side-" + side,
+                Math.toIntExact(resultSize),
+                ns,
+                ns.reciprocal(1e9),
+                Bounded.UNKNOWN,
+                resultSize,
+                "result tuples",
+                seconds,
+                runs,
+                note,
+                Measurement.CHANGELOG);
     }
 
     private static double median(double[] values) {

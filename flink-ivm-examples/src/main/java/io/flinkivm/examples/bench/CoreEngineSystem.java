@@ -25,6 +25,7 @@ import java.util.List;
 abstract class CoreEngineSystem implements CoreSystem {
     /** Enumeration and list reads are repeated until this much time has passed (or {@value #ENUMERATION_MAX_PASSES} passes). */
     static final long ENUMERATION_MIN_NANOS = 300_000_000L;
+
     static final int ENUMERATION_MAX_PASSES = 1000;
     /** The name of the plain list the enumeration is compared with. */
     static final String LIST = "in-memory-list";
@@ -106,7 +107,15 @@ abstract class CoreEngineSystem implements CoreSystem {
         long cpu = times[1];
         int n = stream.size();
         if (done < n) {
-            return new RunResult(elapsed, cpu, false, done, engine.stateEntries(), "entries", -1, 0,
+            return new RunResult(
+                    elapsed,
+                    cpu,
+                    false,
+                    done,
+                    engine.stateEntries(),
+                    "entries",
+                    -1,
+                    0,
                     "stopped after " + done + " of " + n + " inserts");
         }
         long size = 0;
@@ -120,7 +129,15 @@ abstract class CoreEngineSystem implements CoreSystem {
             // Genuine: a result tuple's number of derivations (the product of its root views' sums)
             // exceeds 2^63 while every view below stayed in range. The inserts are timed; the result
             // cannot be checked or enumerated in 64 bits.
-            return new RunResult(elapsed, cpu, true, n, engine.stateEntries(), "entries", -1, 0,
+            return new RunResult(
+                    elapsed,
+                    cpu,
+                    true,
+                    n,
+                    engine.stateEntries(),
+                    "entries",
+                    -1,
+                    0,
                     "result payloads exceed 64 bits after " + size + " result tuples (" + e.getMessage()
                             + "), not enumerated");
         }
@@ -185,7 +202,11 @@ abstract class CoreEngineSystem implements CoreSystem {
             throw new IllegalStateException(name() + ": enumeration and list disagree");
         }
         double tuples = list.size();
-        return new Enumeration(list.size(), engineNanos / (passes * tuples), listNanos / (listPasses * tuples),
-                engineCpu < 0 ? -1 : engineCpu / (passes * tuples), listCpu < 0 ? -1 : listCpu / (listPasses * tuples));
+        return new Enumeration(
+                list.size(),
+                engineNanos / (passes * tuples),
+                listNanos / (listPasses * tuples),
+                engineCpu < 0 ? -1 : engineCpu / (passes * tuples),
+                listCpu < 0 ? -1 : listCpu / (listPasses * tuples));
     }
 }

@@ -67,9 +67,12 @@ interface CoreSystem extends SystemUnderTest {
      * @param listNsPerTuple ns per tuple read from a plain list
      * @param engineCpuNsPerTuple, listCpuNsPerTuple the same in this thread's CPU time plus GC time (-1 if unknown)
      */
-    record Enumeration(long tuples, double engineNsPerTuple, double listNsPerTuple, double engineCpuNsPerTuple,
-            double listCpuNsPerTuple) {
-    }
+    record Enumeration(
+            long tuples,
+            double engineNsPerTuple,
+            double listNsPerTuple,
+            double engineCpuNsPerTuple,
+            double listCpuNsPerTuple) {}
 
     /** One insert of a stream into the system being timed. */
     interface Inserter {

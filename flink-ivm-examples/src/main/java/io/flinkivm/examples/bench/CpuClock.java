@@ -14,8 +14,7 @@ import java.lang.management.ThreadMXBean;
 final class CpuClock {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    private CpuClock() {
-    }
+    private CpuClock() {}
 
     /** This thread's CPU time plus the collectors' accumulated collection time, in ns; -1 if unknown. */
     static long threadAndGc() {

@@ -33,15 +33,17 @@ final class Example10Workload implements Workload {
 
     @Override
     public String describe(int n) {
-        return "inserts spread uniformly over R1..R5, payloads uniform in 1.." + MAX_PAYLOAD + "; |A| = |B| = |C| = ⌈√n⌉"
+        return "inserts spread uniformly over R1..R5, payloads uniform in 1.." + MAX_PAYLOAD
+                + "; |A| = |B| = |C| = ⌈√n⌉"
                 + " (" + GeneratedStream.keyDomain(n) + " at n = " + n + "), |D| = " + D_VALUES
-                + ", |E| = |F| = |G| = |H| = " + EFGH_VALUES + "; zipf: A and C Zipf(s = " + Distribution.ZIPF_EXPONENT + "), the rest uniform";
+                + ", |E| = |F| = |G| = |H| = " + EFGH_VALUES + "; zipf: A and C Zipf(s = " + Distribution.ZIPF_EXPONENT
+                + "), the rest uniform";
     }
 
     @Override
     public InsertStream generate(int n, Distribution distribution, long seed) {
-        GeneratedStream g = new GeneratedStream(n, distribution, seed, 1_000_003L, 31L,
-                Math.max(EFGH_VALUES, MAX_PAYLOAD + 1));
+        GeneratedStream g =
+                new GeneratedStream(n, distribution, seed, 1_000_003L, 31L, Math.max(EFGH_VALUES, MAX_PAYLOAD + 1));
         for (int i = 0; i < n; i++) {
             int r = g.random.nextInt(RELATIONS.length);
             Object[] v = switch (r) {

@@ -37,7 +37,8 @@ final class FallbackSystem extends CoreEngineSystem {
 
     @Override
     IvmEngine<Long> engine(MaintenancePlan plan, StateCounts counts) {
-        return counts == null ? Engines.create(plan, NaturalSemiring.INSTANCE)
+        return counts == null
+                ? Engines.create(plan, NaturalSemiring.INSTANCE)
                 : Engines.create(plan, NaturalSemiring.INSTANCE, counts);
     }
 

@@ -64,11 +64,17 @@ final class FlinkIvmSystem implements FlinkSystem {
         FlinkRuns.Execution e;
         int parts;
         try (IndexedInput<InputRecord<Long>> records = IndexedInput.of(stream.toInputRecords())) {
-            DataStream<InputRecord<Long>> input = records.source(env, FlinkIvm.inputType(NaturalSemiring.INSTANCE), "inserts");
+            DataStream<InputRecord<Long>> input =
+                    records.source(env, FlinkIvm.inputType(NaturalSemiring.INSTANCE), "inserts");
             IvmJob<Long> job = FlinkIvm.maintain(input, plan, NaturalSemiring.INSTANCE, IvmOptions.defaults());
             parts = FlinkRuns.parallelism(job.results());
-            job.results().process(new CountResults()).name("count result rows").setParallelism(parts)
-                    .sinkTo(new DiscardingSink<>()).name("discard result rows").setParallelism(parts);
+            job.results()
+                    .process(new CountResults())
+                    .name("count result rows")
+                    .setParallelism(parts)
+                    .sinkTo(new DiscardingSink<>())
+                    .name("discard result rows")
+                    .setParallelism(parts);
             FlinkRuns.count(job.deadLetters(), DEAD_LETTERS);
             e = FlinkRuns.execute(env, "bench " + name() + " " + workload.name() + " n=" + stream.size(), cap);
         }

@@ -48,8 +48,7 @@ final class FlinkRuns {
         return totals;
     }
 
-    private FlinkRuns() {
-    }
+    private FlinkRuns() {}
 
     /**
      * An environment for one job at {@code parallelism}, state backend {@code hashmap} or {@code rocksdb}
@@ -84,8 +83,11 @@ final class FlinkRuns {
             config.setString("taskmanager.memory.managed.size", MANAGED_MB_PER_SLOT * slots + "m");
             config.setString("taskmanager.memory.network.min", NETWORK_MB_PER_SLOT * slots + "m");
             config.setString("taskmanager.memory.network.max", NETWORK_MB_PER_SLOT * slots + "m");
-            MiniCluster c = new MiniCluster(new MiniClusterConfiguration.Builder().setNumTaskManagers(1)
-                    .setNumSlotsPerTaskManager(slots).setConfiguration(config).build());
+            MiniCluster c = new MiniCluster(new MiniClusterConfiguration.Builder()
+                    .setNumTaskManagers(1)
+                    .setNumSlotsPerTaskManager(slots)
+                    .setConfiguration(config)
+                    .build());
             c.start();
             cluster = c;
             clusterSlots = slots;
@@ -111,8 +113,13 @@ final class FlinkRuns {
      * @param parallelism the environment's parallelism
      * @param taskCpu the CPU of the job's task threads
      */
-    record Execution(long elapsedNanos, long cpuNanos, JobExecutionResult result, java.util.Map<String, Long> rocksDb,
-            int parallelism, TaskCpu taskCpu) {
+    record Execution(
+            long elapsedNanos,
+            long cpuNanos,
+            JobExecutionResult result,
+            java.util.Map<String, Long> rocksDb,
+            int parallelism,
+            TaskCpu taskCpu) {
 
         /** Bytes RocksDB holds: SST files plus memtables; -1 if not known. */
         long rocksDbBytes() {
@@ -145,7 +152,18 @@ final class FlinkRuns {
             long bytes = rocksDbBytes();
             String unit = bytes < 0 ? noStateUnit : FlinkIvmSystem.ROCKSDB_BYTES + (completed() ? "" : " at the cap");
             return completed()
-                    ? new RunResult(elapsedNanos, cpuNanos, true, n, bytes, unit, resultSize, checksum, note, parallelism, taskCpu)
+                    ? new RunResult(
+                            elapsedNanos,
+                            cpuNanos,
+                            true,
+                            n,
+                            bytes,
+                            unit,
+                            resultSize,
+                            checksum,
+                            note,
+                            parallelism,
+                            taskCpu)
                     : new RunResult(elapsedNanos, cpuNanos, false, -1, bytes, unit, -1, 0, note, parallelism, taskCpu);
         }
 
@@ -211,8 +229,12 @@ final class FlinkRuns {
             return;
         }
         int parallelism = parallelism(stream);
-        stream.process(new CountElements<T>(name)).name("count " + name).setParallelism(parallelism)
-                .sinkTo(new DiscardingSink<>()).name("discard " + name).setParallelism(parallelism);
+        stream.process(new CountElements<T>(name))
+                .name("count " + name)
+                .setParallelism(parallelism)
+                .sinkTo(new DiscardingSink<>())
+                .name("discard " + name)
+                .setParallelism(parallelism);
     }
 
     private static <X> DataStream<X> stream(StreamExecutionEnvironment env, Transformation<X> transformation) {

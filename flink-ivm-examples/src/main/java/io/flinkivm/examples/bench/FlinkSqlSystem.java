@@ -63,6 +63,7 @@ final class FlinkSqlSystem implements FlinkSystem {
     private final boolean miniBatch;
     /** {@code state.backend.type}: hashmap or rocksdb. */
     private final String backend;
+
     private final Map<String, Boolean> multiJoinPlans = new java.util.concurrent.ConcurrentHashMap<>();
 
     FlinkSqlSystem() {
@@ -106,7 +107,8 @@ final class FlinkSqlSystem implements FlinkSystem {
             options = ", " + String.join(", ", set) + " (each key's state touched once per batch, local pre-aggregation"
                     + " before the shuffle)";
         }
-        return name() + ": Table API, joins + GROUP BY SUM" + options + (backend.equals("hashmap") ? ", heap" : ", " + backend)
+        return name() + ": Table API, joins + GROUP BY SUM" + options
+                + (backend.equals("hashmap") ? ", heap" : ", " + backend)
                 + ", the environment's parallelism P, changelog counted via toChangelogStream; wall time of the job"
                 + " (submission included)";
     }
@@ -117,7 +119,8 @@ final class FlinkSqlSystem implements FlinkSystem {
         if (!multiJoin) {
             return true;
         }
-        return multiJoinPlans.computeIfAbsent(workload.name(), k -> explain(workload).contains("MultiJoin"));
+        return multiJoinPlans.computeIfAbsent(
+                workload.name(), k -> explain(workload).contains("MultiJoin"));
     }
 
     /** The SQL text that is run, for the report. */
@@ -127,14 +130,16 @@ final class FlinkSqlSystem implements FlinkSystem {
 
     /** The optimized plan of the query over a tiny stream of the workload, as {@code Table.explain()} prints it. */
     String explain(Workload workload) {
-        InsertStream sample = workload.generate(200, workload.distributions(List.of(Distribution.UNIFORM)).get(0), 1);
+        InsertStream sample = workload.generate(
+                200, workload.distributions(List.of(Distribution.UNIFORM)).get(0), 1);
         try (Prepared p = prepare(workload, sample, 1)) {
             return p.result.explain();
         }
     }
 
     /** A planned query over its registered input (released on close). */
-    private record Prepared(StreamExecutionEnvironment env, StreamTableEnvironment tEnv, Table result, IndexedInput<Row> input)
+    private record Prepared(
+            StreamExecutionEnvironment env, StreamTableEnvironment tEnv, Table result, IndexedInput<Row> input)
             implements AutoCloseable {
         @Override
         public void close() {
@@ -191,14 +196,20 @@ final class FlinkSqlSystem implements FlinkSystem {
         try (Prepared p = prepare(workload, stream, parallelism)) {
             DataStream<Row> changelog = p.tEnv.toChangelogStream(p.result);
             int sinkParallelism = FlinkRuns.parallelism(changelog);
-            changelog.process(new CountChangelog()).name("count changelog").setParallelism(sinkParallelism)
-                    .sinkTo(new DiscardingSink<>()).name("discard changelog").setParallelism(sinkParallelism);
+            changelog
+                    .process(new CountChangelog())
+                    .name("count changelog")
+                    .setParallelism(sinkParallelism)
+                    .sinkTo(new DiscardingSink<>())
+                    .name("discard changelog")
+                    .setParallelism(sinkParallelism);
             e = FlinkRuns.execute(p.env, "bench " + name() + " " + workload.name() + " n=" + stream.size(), cap);
         }
         if (!e.completed()) {
             return e.toResult(stream.size(), -1, 0, "cancelled at the cap", "n/a");
         }
-        return e.toResult(stream.size(), e.counter(SIZE), e.counter(CHECKSUM), e.counter(CHANGES) + " changelog rows", "n/a");
+        return e.toResult(
+                stream.size(), e.counter(SIZE), e.counter(CHECKSUM), e.counter(CHANGES) + " changelog rows", "n/a");
     }
 
     /**

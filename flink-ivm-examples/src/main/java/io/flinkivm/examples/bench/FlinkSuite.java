@@ -24,24 +24,28 @@ final class FlinkSuite implements Suite {
     static final List<Integer> QUICK_SIZES = List.of(10_000, 50_000);
     /** Sizes for the second and later distributions of a workload (Zipf), to keep the suite in its time budget. */
     static final int OTHER_DISTRIBUTION_MAX = 100_000;
+
     static final int QUICK_OTHER_DISTRIBUTION_MAX = 10_000;
     static final int IVM_CAP_FACTOR = 2;
     static final int WARM_UP_SIZE = 10_000;
     /** The core engine's reference run, when the core suite has not produced one for the stream. */
     static final Duration REFERENCE_CAP = Duration.ofMinutes(1);
+
     static final String CORE_STATE_UNIT = "entries (core engine)";
 
     /**
      * The pairs of the "at the largest n" ratio lines: flink-ivm against the peer a user would pick
      * for the same job (Flink SQL, tuned or not, on the same backend) and against forwarding alone.
      */
-    static final List<Headline> HEADLINE_RATIOS = List.of(new Headline("flink-ivm-heap", "flink-sql"),
-            new Headline("flink-ivm-heap", "flink-sql-minibatch"), new Headline("flink-ivm-rocksdb", "flink-sql-rocksdb"),
-            new Headline("flink-ivm-heap", "trivial-keyed"), new Headline("flink-ivm-heap", "trivial-keyed-minimal"));
+    static final List<Headline> HEADLINE_RATIOS = List.of(
+            new Headline("flink-ivm-heap", "flink-sql"),
+            new Headline("flink-ivm-heap", "flink-sql-minibatch"),
+            new Headline("flink-ivm-rocksdb", "flink-sql-rocksdb"),
+            new Headline("flink-ivm-heap", "trivial-keyed"),
+            new Headline("flink-ivm-heap", "trivial-keyed-minimal"));
 
     /** A ratio line: {@code subject}'s inserts per second over {@code peer}'s. */
-    record Headline(String subject, String peer) {
-    }
+    record Headline(String subject, String peer) {}
 
     private final List<Workload> workloads;
     private final List<FlinkSystem> systems;
@@ -56,9 +60,17 @@ final class FlinkSuite implements Suite {
     }
 
     static FlinkSuite defaults() {
-        return new FlinkSuite(Workloads.all(), List.of(new FlinkIvmSystem("hashmap"), new FlinkIvmSystem("rocksdb"),
-                new FlinkSqlSystem(), FlinkSqlSystem.miniBatch(), new FlinkSqlSystem(true), FlinkSqlSystem.onRocksDb(),
-                new TrivialKeyedSystem(), TrivialKeyedSystem.minimal()));
+        return new FlinkSuite(
+                Workloads.all(),
+                List.of(
+                        new FlinkIvmSystem("hashmap"),
+                        new FlinkIvmSystem("rocksdb"),
+                        new FlinkSqlSystem(),
+                        FlinkSqlSystem.miniBatch(),
+                        new FlinkSqlSystem(true),
+                        FlinkSqlSystem.onRocksDb(),
+                        new TrivialKeyedSystem(),
+                        TrivialKeyedSystem.minimal()));
     }
 
     @Override
@@ -76,42 +88,57 @@ final class FlinkSuite implements Suite {
         }
     }
 
-    private List<Measurement> run(Harness harness, BenchSettings settings, Workload workload, boolean warmUp) throws Exception {
+    private List<Measurement> run(Harness harness, BenchSettings settings, Workload workload, boolean warmUp)
+            throws Exception {
         PrintWriter out = harness.out();
         List<Integer> sizes = settings.sizesOr(SIZES, QUICK_SIZES);
         List<Integer> ps = settings.parallelisms();
-        List<FlinkSystem> mineSystems = systems.stream().filter(s -> settings.runs(s) && s.appliesTo(workload)).toList();
+        List<FlinkSystem> mineSystems = systems.stream()
+                .filter(s -> settings.runs(s) && s.appliesTo(workload))
+                .toList();
         if (mineSystems.isEmpty()) {
             return List.of();
         }
-        out.println("== suite flink (Flink operators): inserts per second, " + workload.name() + " " + workload.query());
+        out.println(
+                "== suite flink (Flink operators): inserts per second, " + workload.name() + " " + workload.query());
         out.println("   stream: " + workload.describe(sizes.get(sizes.size() - 1)) + "; seed " + settings.seed());
         for (FlinkSystem s : systems) {
             if (!settings.runs(s)) {
                 continue;
             }
-            out.println("   " + (mineSystems.contains(s) ? s.describe(workload) : s.name() + ": does not apply (the optimized"
-                    + " plan has no MultiJoin)"));
+            out.println("   "
+                    + (mineSystems.contains(s)
+                            ? s.describe(workload)
+                            : s.name() + ": does not apply (the optimized" + " plan has no MultiJoin)"));
         }
         if (systems.stream().anyMatch(s -> s instanceof FlinkSqlSystem)) {
             out.println("   Flink SQL query: " + FlinkSqlSystem.sql(workload).replace("\n", " "));
         }
         int slots = settings.maxParallelism();
-        out.println("   jobs run one at a time on one local MiniCluster (1 task manager, " + slots + " slot" + (slots == 1 ? "" : "s")
+        out.println("   jobs run one at a time on one local MiniCluster (1 task manager, " + slots + " slot"
+                + (slots == 1 ? "" : "s")
                 + ") started once for the suite; a job's time runs from building its stream graph to its result");
-        out.println("   each system at parallelism P = " + join(ps) + ": the source (a DataGeneratorSource over the stream's"
+        out.println("   each system at parallelism P = " + join(ps)
+                + ": the source (a DataGeneratorSource over the stream's"
                 + " index), the system's operators (unless it fixes their parallelism) and the counting sinks, chained to"
                 + " their input, all at P");
-        out.println("   every system sees the same stream at each size; a run is cancelled at " + settings.flinkCap().toSeconds()
-                + " s (flink-ivm on a p-hierarchical query: " + settings.flinkCap().multipliedBy(IVM_CAP_FACTOR).toSeconds()
+        out.println("   every system sees the same stream at each size; a run is cancelled at "
+                + settings.flinkCap().toSeconds()
+                + " s (flink-ivm on a p-hierarchical query: "
+                + settings.flinkCap().multipliedBy(IVM_CAP_FACTOR).toSeconds()
                 + " s) and then reported"
-                + " as a bound; " + settings.flinkReps() + " timed run" + (settings.flinkReps() == 1 ? "" : "s (median)")
-                + " per system, P and size" + (settings.warmUp() && warmUp ? ", after one warm-up run per system and P (JIT,"
-                        + " SQL planner)" : ""));
+                + " as a bound; " + settings.flinkReps() + " timed run"
+                + (settings.flinkReps() == 1 ? "" : "s (median)")
+                + " per system, P and size"
+                + (settings.warmUp() && warmUp
+                        ? ", after one warm-up run per system and P (JIT," + " SQL planner)"
+                        : ""));
         out.flush();
         if (settings.warmUp() && warmUp) {
-            InsertStream warm = workload.generate(Math.min(WARM_UP_SIZE, sizes.get(0)),
-                    workload.distributions(settings.distributions()).get(0), settings.seed() + 1);
+            InsertStream warm = workload.generate(
+                    Math.min(WARM_UP_SIZE, sizes.get(0)),
+                    workload.distributions(settings.distributions()).get(0),
+                    settings.seed() + 1);
             for (FlinkSystem s : mineSystems) {
                 for (int p : ps) {
                     harness.warmUp(s.at(p), workload, warm, Duration.ZERO, 1, settings.flinkCap());
@@ -119,12 +146,14 @@ final class FlinkSuite implements Suite {
             }
             List<String> costs = new ArrayList<>();
             for (int p : ps) {
-                RunResult overhead = new TrivialKeyedSystem().run(workload, workload.generate(1, warm.distribution(), 0),
-                        settings.flinkCap(), p);
+                RunResult overhead = new TrivialKeyedSystem()
+                        .run(workload, workload.generate(1, warm.distribution(), 0), settings.flinkCap(), p);
                 costs.add((ps.size() == 1 ? "" : "P=" + p + " ") + Report.seconds(overhead.elapsedNanos() / 1e9));
             }
-            out.println("   fixed cost of one job on the running cluster (graphs, submission, scheduling, deployment, teardown),"
-                    + " measured on a 1-insert job: " + String.join(", ", costs) + "; it is included in every figure below");
+            out.println(
+                    "   fixed cost of one job on the running cluster (graphs, submission, scheduling, deployment, teardown),"
+                            + " measured on a 1-insert job: " + String.join(", ", costs)
+                            + "; it is included in every figure below");
             out.flush();
         }
         List<Measurement> mine = new ArrayList<>();
@@ -133,7 +162,8 @@ final class FlinkSuite implements Suite {
         List<Distribution> distributions = workload.distributions(settings.distributions());
         for (int di = 0; di < distributions.size(); di++) {
             Distribution d = distributions.get(di);
-            int max = di == 0 || settings.sizes() != null ? Integer.MAX_VALUE
+            int max = di == 0 || settings.sizes() != null
+                    ? Integer.MAX_VALUE
                     : settings.quick() ? QUICK_OTHER_DISTRIBUTION_MAX : OTHER_DISTRIBUTION_MAX;
             CapSkips skips = new CapSkips();
             for (int n : sizes) {
@@ -149,19 +179,23 @@ final class FlinkSuite implements Suite {
                             continue;
                         }
                         Duration cap = system instanceof FlinkIvmSystem && subject
-                                ? settings.flinkCap().multipliedBy(IVM_CAP_FACTOR) : settings.flinkCap();
+                                ? settings.flinkCap().multipliedBy(IVM_CAP_FACTOR)
+                                : settings.flinkCap();
                         Harness.Outcome o = harness.measure(s, workload, stream, settings.flinkReps(), cap);
                         skips.record(s, n, o.last());
                         Measurement m = o.measurement();
                         RunResult r = o.last();
                         Harness.Reference ref = harness.check(workload, stream, s.label(), r);
                         if (ref != null) {
-                            m = m.withNote((m.note().isEmpty() ? "" : m.note() + "; ") + "result = " + ref.system() + " ("
-                                    + r.resultSize() + " tuples)");
+                            m = m.withNote((m.note().isEmpty() ? "" : m.note() + "; ") + "result = " + ref.system()
+                                    + " (" + r.resultSize() + " tuples)");
                         } else if (r.completed() && r.resultSize() >= 0) {
-                            m = m.withNote((m.note().isEmpty() ? "" : m.note() + "; ") + "result unchecked (no reference finished)");
+                            m = m.withNote((m.note().isEmpty() ? "" : m.note() + "; ")
+                                    + "result unchecked (no reference finished)");
                         }
-                        if (system instanceof FlinkIvmSystem && m.stateSize() < 0 && expected != null
+                        if (system instanceof FlinkIvmSystem
+                                && m.stateSize() < 0
+                                && expected != null
                                 && expected.stateEntries() >= 0) {
                             m = m.withState(expected.stateEntries(), CORE_STATE_UNIT + " " + expected.system());
                         }
@@ -189,7 +223,8 @@ final class FlinkSuite implements Suite {
         if (known != null) {
             return known;
         }
-        CoreEngineSystem core = CoreEngineSystem.isPHierarchical(workload) ? CoreEngineSystem.pHierarchical()
+        CoreEngineSystem core = CoreEngineSystem.isPHierarchical(workload)
+                ? CoreEngineSystem.pHierarchical()
                 : CoreEngineSystem.fallback();
         RunResult r = core.run(workload, stream, REFERENCE_CAP);
         if (!r.completed()) {
@@ -199,8 +234,8 @@ final class FlinkSuite implements Suite {
         return harness.reference(workload, stream);
     }
 
-    private void summary(PrintWriter out, Workload workload, List<Measurement> ms, List<FlinkSystem> mineSystems,
-            List<Integer> ps) {
+    private void summary(
+            PrintWriter out, Workload workload, List<Measurement> ms, List<FlinkSystem> mineSystems, List<Integer> ps) {
         boolean parallel = ps.size() > 1 || ps.get(0) != 1;
         int lowest = ps.get(0);
         List<Measurement> atLowest = Report.atParallelism(ms, lowest);
@@ -212,7 +247,8 @@ final class FlinkSuite implements Suite {
         if (parallel) {
             out.println();
             out.println("Parallelism — " + workload.name() + ": CPU of the job's task threads (read every "
-                    + TaskThreadSampler.INTERVAL_MILLIS + " ms from each thread's CPU clock); serial = share of it in chains at"
+                    + TaskThreadSampler.INTERVAL_MILLIS
+                    + " ms from each thread's CPU clock); serial = share of it in chains at"
                     + " parallelism 1; amdahl = 1 / serial, the bound on the speed-up of that work on any number of cores;"
                     + " imbalance = max/mean subtask CPU of the most uneven chain at parallelism > 1 with at least "
                     + Math.round(TaskCpu.IMBALANCE_MIN_SHARE * 100) + "% of the task CPU:");
@@ -237,8 +273,8 @@ final class FlinkSuite implements Suite {
         }
         if (ps.size() > 1) {
             int highest = ps.get(ps.size() - 1);
-            out.println("CPU per insert at P=" + highest + " / at P=" + lowest + " (largest n where both completed; above 1:"
-                    + " the parallel job spends more CPU per insert):");
+            out.println("CPU per insert at P=" + highest + " / at P=" + lowest
+                    + " (largest n where both completed; above 1:" + " the parallel job spends more CPU per insert):");
             for (FlinkSystem s : mineSystems) {
                 Report.cpuScaling(out, ms, s.name(), lowest, highest);
             }

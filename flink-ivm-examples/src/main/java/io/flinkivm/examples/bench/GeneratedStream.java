@@ -15,6 +15,7 @@ import java.util.Random;
 final class GeneratedStream {
     /** The random that drives the workload's choices; draw from it only through this object or in a fixed order. */
     final Random random;
+
     private final int keys;
     private final Long[] pool;
     private final KeyDistribution zipf;

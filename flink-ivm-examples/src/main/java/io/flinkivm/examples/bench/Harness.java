@@ -18,8 +18,7 @@ final class Harness {
     static final Duration REPEAT_BUDGET = Duration.ofSeconds(4);
 
     /** A measurement and the last run behind it (for result checks). */
-    record Outcome(Measurement measurement, RunResult last) {
-    }
+    record Outcome(Measurement measurement, RunResult last) {}
 
     private final PrintWriter out;
     private final ResultsCsv csv;
@@ -27,8 +26,7 @@ final class Harness {
     private final java.util.Map<String, Reference> references = new java.util.HashMap<>();
 
     /** A completed result on one stream and the system that produced it. */
-    record Reference(String system, long size, long checksum, long stateEntries) {
-    }
+    record Reference(String system, long size, long checksum, long stateEntries) {}
 
     private static String streamKey(Workload w, InsertStream s) {
         return w.name() + "|" + s.distribution() + "|" + s.size() + "|" + s.seed();
@@ -51,14 +49,21 @@ final class Harness {
         }
         Reference ref = references.get(streamKey(w, s));
         if (ref == null) {
-            references.put(streamKey(w, s), new Reference(system, r.resultSize(), r.checksum(),
-                    "entries".equals(r.stateUnit()) ? r.stateSize() : -1));
+            references.put(
+                    streamKey(w, s),
+                    new Reference(
+                            system,
+                            r.resultSize(),
+                            r.checksum(),
+                            "entries".equals(r.stateUnit()) ? r.stateSize() : -1));
             return null;
         }
         if (ref.size() != r.resultSize() || ref.checksum() != r.checksum()) {
-            throw new BenchFailure(system + " on " + w.name() + " " + s.distribution().label() + " n=" + s.size()
-                    + " ends with " + r.resultSize() + " result tuples (payload sum " + r.checksum() + "), " + ref.system()
-                    + " with " + ref.size() + " (payload sum " + ref.checksum() + ")");
+            throw new BenchFailure(
+                    system + " on " + w.name() + " " + s.distribution().label() + " n=" + s.size()
+                            + " ends with " + r.resultSize() + " result tuples (payload sum " + r.checksum() + "), "
+                            + ref.system()
+                            + " with " + ref.size() + " (payload sum " + ref.checksum() + ")");
         }
         return ref;
     }
@@ -82,7 +87,8 @@ final class Harness {
     }
 
     /** Runs {@code sut} on {@code stream} until {@code minTime} has passed (at least once, at most {@code maxRuns}). */
-    void warmUp(SystemUnderTest sut, Workload workload, InsertStream stream, Duration minTime, int maxRuns, Duration cap)
+    void warmUp(
+            SystemUnderTest sut, Workload workload, InsertStream stream, Duration minTime, int maxRuns, Duration cap)
             throws Exception {
         long start = System.nanoTime();
         int runs = 0;
@@ -96,7 +102,8 @@ final class Harness {
     }
 
     /** Up to {@code reps} timed runs; not recorded yet. */
-    Outcome measure(SystemUnderTest sut, Workload workload, InsertStream stream, int reps, Duration cap) throws Exception {
+    Outcome measure(SystemUnderTest sut, Workload workload, InsertStream stream, int reps, Duration cap)
+            throws Exception {
         List<Long> times = new ArrayList<>();
         List<Long> cpuTimes = new ArrayList<>();
         RunResult last = null;
@@ -136,8 +143,19 @@ final class Harness {
         }
         RunResult state = capped != null ? capped : last;
         RunResult behind = times.isEmpty() ? capped : last;
-        Measurement m = new Measurement(workload.name(), sut.name(), stream.distribution().label(), n, ns,
-                ns.reciprocal(1e9), cpu, state.stateSize(), state.stateUnit(), seconds, times.isEmpty() ? 1 : times.size(), note)
+        Measurement m = new Measurement(
+                        workload.name(),
+                        sut.name(),
+                        stream.distribution().label(),
+                        n,
+                        ns,
+                        ns.reciprocal(1e9),
+                        cpu,
+                        state.stateSize(),
+                        state.stateUnit(),
+                        seconds,
+                        times.isEmpty() ? 1 : times.size(),
+                        note)
                 .withParallelism(behind.parallelism(), behind.taskCpu());
         return new Outcome(m, behind);
     }
@@ -153,8 +171,10 @@ final class Harness {
     void record(Measurement m) throws IOException {
         recorded.add(m);
         csv.append(m);
-        out.println("  " + m.system() + (m.parallelism() > 1 ? " P=" + m.parallelism() : "") + " " + m.distribution() + " n=" + m.n() + ": " + m.nsPerInsert().format()
-                + " ns/insert (cpu " + m.cpuNsPerInsert().format() + "), " + m.insertsPerSecond().format() + " inserts/s, "
+        out.println("  " + m.system() + (m.parallelism() > 1 ? " P=" + m.parallelism() : "") + " " + m.distribution()
+                + " n=" + m.n() + ": " + m.nsPerInsert().format()
+                + " ns/insert (cpu " + m.cpuNsPerInsert().format() + "), "
+                + m.insertsPerSecond().format() + " inserts/s, "
                 + Report.seconds(m.seconds()) + " per run (" + m.runs() + (m.runs() == 1 ? " run" : " runs") + ")"
                 + (m.note().isEmpty() ? "" : ", " + m.note()));
         out.flush();

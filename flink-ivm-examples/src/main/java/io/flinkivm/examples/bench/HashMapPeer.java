@@ -58,7 +58,15 @@ final class HashMapPeer implements CoreSystem {
         long[] times = new long[2];
         int done = CoreSystem.timedInserts(upserts, stream, cap, times);
         // resultSize -1: not the query's result, so it takes no part in the harness's result check.
-        return new RunResult(times[0], times[1], done == stream.size(), done, upserts.entries(), "entries", -1, 0,
+        return new RunResult(
+                times[0],
+                times[1],
+                done == stream.size(),
+                done,
+                upserts.entries(),
+                "entries",
+                -1,
+                0,
                 done == stream.size() ? "" : "stopped after " + done + " of " + stream.size() + " inserts");
     }
 
@@ -75,8 +83,7 @@ final class HashMapPeer implements CoreSystem {
     }
 
     @Override
-    public void releaseEngine() {
-    }
+    public void releaseEngine() {}
 
     /** Per relation, each distinct tuple with the sum of its payloads. */
     private static final class Upserts implements Inserter {

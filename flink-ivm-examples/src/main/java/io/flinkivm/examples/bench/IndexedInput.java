@@ -40,7 +40,8 @@ final class IndexedInput<T> implements AutoCloseable {
 
     /** The source named {@code name} at the environment's parallelism. */
     DataStream<T> source(StreamExecutionEnvironment env, TypeInformation<T> type, String name) {
-        return env.fromSource(new DataGeneratorSource<>(new At<T>(id), size, type), WatermarkStrategy.noWatermarks(), name);
+        return env.fromSource(
+                new DataGeneratorSource<>(new At<T>(id), size, type), WatermarkStrategy.noWatermarks(), name);
     }
 
     /** Whether the input of {@code id} is still registered (for tests). */
@@ -78,8 +79,9 @@ final class IndexedInput<T> implements AutoCloseable {
             // Checked here rather than in open(): a reader that fails before its split arrives is reported as a
             // lost split assignment, without this message.
             if (items == null) {
-                throw new IllegalStateException("bench input " + id + " is not registered in this JVM: the bench's jobs"
-                        + " read their input from the JVM that built them (its MiniCluster), and only until the job has ended");
+                throw new IllegalStateException(
+                        "bench input " + id + " is not registered in this JVM: the bench's jobs"
+                                + " read their input from the JVM that built them (its MiniCluster), and only until the job has ended");
             }
             return items.get(index.intValue());
         }

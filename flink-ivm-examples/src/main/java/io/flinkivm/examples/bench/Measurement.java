@@ -18,32 +18,121 @@ package io.flinkivm.examples.bench;
  * @param taskCpu the Flink job's task-thread CPU by subtask, of the run behind the figures (the last
  *     timed one, or the one stopped at the cap); {@link TaskCpu#NONE} for the core engines
  */
-record Measurement(String query, String system, String distribution, int n, Bounded nsPerInsert,
-        Bounded insertsPerSecond, Bounded cpuNsPerInsert, long stateSize, String stateUnit, double seconds, int runs, String note,
-        String measure, double stateOpsPerInsert, int parallelism, TaskCpu taskCpu) {
+record Measurement(
+        String query,
+        String system,
+        String distribution,
+        int n,
+        Bounded nsPerInsert,
+        Bounded insertsPerSecond,
+        Bounded cpuNsPerInsert,
+        long stateSize,
+        String stateUnit,
+        double seconds,
+        int runs,
+        String note,
+        String measure,
+        double stateOpsPerInsert,
+        int parallelism,
+        TaskCpu taskCpu) {
 
     static final String INSERT = "insert";
     static final String ENUMERATE = "enumerate";
     /** The changelog suite's rows: a trigger's cost per changed tuple, or a snapshot's per result tuple. */
     static final String CHANGELOG = "changelog";
 
-    Measurement(String query, String system, String distribution, int n, Bounded nsPerInsert, Bounded insertsPerSecond,
-            Bounded cpuNsPerInsert, long stateSize, String stateUnit, double seconds, int runs, String note) {
-        this(query, system, distribution, n, nsPerInsert, insertsPerSecond, cpuNsPerInsert, stateSize, stateUnit, seconds, runs,
-                note, INSERT);
+    Measurement(
+            String query,
+            String system,
+            String distribution,
+            int n,
+            Bounded nsPerInsert,
+            Bounded insertsPerSecond,
+            Bounded cpuNsPerInsert,
+            long stateSize,
+            String stateUnit,
+            double seconds,
+            int runs,
+            String note) {
+        this(
+                query,
+                system,
+                distribution,
+                n,
+                nsPerInsert,
+                insertsPerSecond,
+                cpuNsPerInsert,
+                stateSize,
+                stateUnit,
+                seconds,
+                runs,
+                note,
+                INSERT);
     }
 
-    Measurement(String query, String system, String distribution, int n, Bounded nsPerInsert, Bounded insertsPerSecond,
-            Bounded cpuNsPerInsert, long stateSize, String stateUnit, double seconds, int runs, String note, String measure) {
-        this(query, system, distribution, n, nsPerInsert, insertsPerSecond, cpuNsPerInsert, stateSize, stateUnit, seconds, runs,
-                note, measure, -1);
+    Measurement(
+            String query,
+            String system,
+            String distribution,
+            int n,
+            Bounded nsPerInsert,
+            Bounded insertsPerSecond,
+            Bounded cpuNsPerInsert,
+            long stateSize,
+            String stateUnit,
+            double seconds,
+            int runs,
+            String note,
+            String measure) {
+        this(
+                query,
+                system,
+                distribution,
+                n,
+                nsPerInsert,
+                insertsPerSecond,
+                cpuNsPerInsert,
+                stateSize,
+                stateUnit,
+                seconds,
+                runs,
+                note,
+                measure,
+                -1);
     }
 
-    Measurement(String query, String system, String distribution, int n, Bounded nsPerInsert, Bounded insertsPerSecond,
-            Bounded cpuNsPerInsert, long stateSize, String stateUnit, double seconds, int runs, String note, String measure,
+    Measurement(
+            String query,
+            String system,
+            String distribution,
+            int n,
+            Bounded nsPerInsert,
+            Bounded insertsPerSecond,
+            Bounded cpuNsPerInsert,
+            long stateSize,
+            String stateUnit,
+            double seconds,
+            int runs,
+            String note,
+            String measure,
             double stateOpsPerInsert) {
-        this(query, system, distribution, n, nsPerInsert, insertsPerSecond, cpuNsPerInsert, stateSize, stateUnit, seconds, runs,
-                note, measure, stateOpsPerInsert, 1, TaskCpu.NONE);
+        this(
+                query,
+                system,
+                distribution,
+                n,
+                nsPerInsert,
+                insertsPerSecond,
+                cpuNsPerInsert,
+                stateSize,
+                stateUnit,
+                seconds,
+                runs,
+                note,
+                measure,
+                stateOpsPerInsert,
+                1,
+                TaskCpu.NONE);
     }
 
     boolean isInsert() {
@@ -51,29 +140,104 @@ record Measurement(String query, String system, String distribution, int n, Boun
     }
 
     Measurement withState(long size, String unit) {
-        return new Measurement(query, system, distribution, n, nsPerInsert, insertsPerSecond, cpuNsPerInsert, size, unit,
-                seconds, runs, note, measure, stateOpsPerInsert, parallelism, taskCpu);
+        return new Measurement(
+                query,
+                system,
+                distribution,
+                n,
+                nsPerInsert,
+                insertsPerSecond,
+                cpuNsPerInsert,
+                size,
+                unit,
+                seconds,
+                runs,
+                note,
+                measure,
+                stateOpsPerInsert,
+                parallelism,
+                taskCpu);
     }
 
     Measurement withNote(String text) {
-        return new Measurement(query, system, distribution, n, nsPerInsert, insertsPerSecond, cpuNsPerInsert, stateSize,
-                stateUnit, seconds, runs, text, measure, stateOpsPerInsert, parallelism, taskCpu);
+        return new Measurement(
+                query,
+                system,
+                distribution,
+                n,
+                nsPerInsert,
+                insertsPerSecond,
+                cpuNsPerInsert,
+                stateSize,
+                stateUnit,
+                seconds,
+                runs,
+                text,
+                measure,
+                stateOpsPerInsert,
+                parallelism,
+                taskCpu);
     }
 
     Measurement withStateOps(double perInsert) {
-        return new Measurement(query, system, distribution, n, nsPerInsert, insertsPerSecond, cpuNsPerInsert, stateSize,
-                stateUnit, seconds, runs, note, measure, perInsert, parallelism, taskCpu);
+        return new Measurement(
+                query,
+                system,
+                distribution,
+                n,
+                nsPerInsert,
+                insertsPerSecond,
+                cpuNsPerInsert,
+                stateSize,
+                stateUnit,
+                seconds,
+                runs,
+                note,
+                measure,
+                perInsert,
+                parallelism,
+                taskCpu);
     }
 
     /** The same figures at {@code p} with the task CPU of {@code tasks}. */
     Measurement withParallelism(int p, TaskCpu tasks) {
-        return new Measurement(query, system, distribution, n, nsPerInsert, insertsPerSecond, cpuNsPerInsert, stateSize,
-                stateUnit, seconds, runs, note, measure, stateOpsPerInsert, p, tasks);
+        return new Measurement(
+                query,
+                system,
+                distribution,
+                n,
+                nsPerInsert,
+                insertsPerSecond,
+                cpuNsPerInsert,
+                stateSize,
+                stateUnit,
+                seconds,
+                runs,
+                note,
+                measure,
+                stateOpsPerInsert,
+                p,
+                tasks);
     }
 
     /** The same with {@code v} as ns per insert (the plot puts the value it draws there). */
     Measurement withNsPerInsert(Bounded v) {
-        return new Measurement(query, system, distribution, n, v, insertsPerSecond, cpuNsPerInsert, stateSize,
-                stateUnit, seconds, runs, note, measure, stateOpsPerInsert, parallelism, taskCpu);
+        return new Measurement(
+                query,
+                system,
+                distribution,
+                n,
+                v,
+                insertsPerSecond,
+                cpuNsPerInsert,
+                stateSize,
+                stateUnit,
+                seconds,
+                runs,
+                note,
+                measure,
+                stateOpsPerInsert,
+                parallelism,
+                taskCpu);
     }
 }

@@ -37,12 +37,14 @@ final class PHierarchicalSystem extends CoreEngineSystem {
 
     @Override
     MaintenancePlan plan(Workload workload) {
-        return Planner.plan(QueryParser.parse(workload.query()), NaturalSemiring.INSTANCE, Planner.Strategy.P_HIERARCHICAL);
+        return Planner.plan(
+                QueryParser.parse(workload.query()), NaturalSemiring.INSTANCE, Planner.Strategy.P_HIERARCHICAL);
     }
 
     @Override
     IvmEngine<Long> engine(MaintenancePlan plan, StateCounts counts) {
-        return counts == null ? Engines.create(plan, NaturalSemiring.INSTANCE)
+        return counts == null
+                ? Engines.create(plan, NaturalSemiring.INSTANCE)
                 : Engines.create(plan, NaturalSemiring.INSTANCE, counts);
     }
 

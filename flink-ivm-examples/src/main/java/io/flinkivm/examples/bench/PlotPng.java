@@ -47,21 +47,21 @@ final class PlotPng {
 
     private static final Color[] PALETTE = {
         new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0xff7f0e), new Color(0x9467bd),
-        new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf), new Color(0x7f7f7f), new Color(0xbcbd22)};
+        new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf), new Color(0x7f7f7f), new Color(0xbcbd22)
+    };
 
-    private PlotPng() {
-    }
+    private PlotPng() {}
 
     /** A panel: one query on one distribution. */
-    private record Panel(String query, String distribution, Map<String, List<Measurement>> series) {
-    }
+    private record Panel(String query, String distribution, Map<String, List<Measurement>> series) {}
 
     /** The image size for a number of panels and systems. */
     static Dimension size(int panels, int systems) {
         int columns = Math.min(COLUMNS, Math.max(1, panels));
         int rows = (Math.max(1, panels) + columns - 1) / columns;
         int legendRows = (systems + 1 + LEGEND_COLUMNS - 1) / LEGEND_COLUMNS;
-        return new Dimension(columns * PANEL_WIDTH, TITLE_HEIGHT + rows * PANEL_HEIGHT + 20 + legendRows * LEGEND_ROW_HEIGHT);
+        return new Dimension(
+                columns * PANEL_WIDTH, TITLE_HEIGHT + rows * PANEL_HEIGHT + 20 + legendRows * LEGEND_ROW_HEIGHT);
     }
 
     /** Writes the plot of the insert measurements in {@code ms} (enumeration rows are left out). */
@@ -81,11 +81,16 @@ final class PlotPng {
         for (Measurement m : all) {
             lowest.merge(m.system(), m.parallelism(), Math::min);
         }
-        List<Measurement> ms = all.stream().filter(Measurement::isInsert).filter(m -> m.parallelism() == lowest.get(m.system()))
+        List<Measurement> ms = all.stream()
+                .filter(Measurement::isInsert)
+                .filter(m -> m.parallelism() == lowest.get(m.system()))
                 .map(PlotPng::plotted)
-                .filter(m -> m.nsPerInsert().kind() != Bounded.Kind.UNKNOWN && m.nsPerInsert().value() > 0).toList();
+                .filter(m -> m.nsPerInsert().kind() != Bounded.Kind.UNKNOWN
+                        && m.nsPerInsert().value() > 0)
+                .toList();
         List<Panel> panels = panels(ms);
-        List<String> systems = new ArrayList<>(new LinkedHashSet<>(ms.stream().map(Measurement::system).toList()));
+        List<String> systems = new ArrayList<>(
+                new LinkedHashSet<>(ms.stream().map(Measurement::system).toList()));
         Dimension d = size(panels.size(), systems.size());
         BufferedImage image = new BufferedImage(d.width, d.height, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
@@ -96,11 +101,16 @@ final class PlotPng {
             g.fillRect(0, 0, d.width, d.height);
             g.setColor(Color.BLACK);
             g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 18));
-            g.drawString("flink-ivm bench: CPU ns per insert against stream size n (log-log; lower is better, flat is O(1))",
-                    16, 26);
+            g.drawString(
+                    "flink-ivm bench: CPU ns per insert against stream size n (log-log; lower is better, flat is O(1))",
+                    16,
+                    26);
             g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-            g.drawString("core engines: insert loop, thread CPU + GC; Flink jobs: whole job incl. submission, process CPU."
-                    + " Hollow marker with arrow: lower bound (run stopped at its cap)", 16, 46);
+            g.drawString(
+                    "core engines: insert loop, thread CPU + GC; Flink jobs: whole job incl. submission, process CPU."
+                            + " Hollow marker with arrow: lower bound (run stopped at its cap)",
+                    16,
+                    46);
             int columns = Math.min(COLUMNS, Math.max(1, panels.size()));
             for (int i = 0; i < panels.size(); i++) {
                 int x = (i % columns) * PANEL_WIDTH;
@@ -117,7 +127,9 @@ final class PlotPng {
 
     /** The measurement with the plotted value (CPU time per insert if known) in {@code nsPerInsert}. */
     private static Measurement plotted(Measurement m) {
-        Bounded v = m.cpuNsPerInsert().kind() != Bounded.Kind.UNKNOWN && m.cpuNsPerInsert().value() > 0 ? m.cpuNsPerInsert()
+        Bounded v = m.cpuNsPerInsert().kind() != Bounded.Kind.UNKNOWN
+                        && m.cpuNsPerInsert().value() > 0
+                ? m.cpuNsPerInsert()
                 : m.nsPerInsert();
         return m.withNsPerInsert(v);
     }
@@ -125,7 +137,8 @@ final class PlotPng {
     private static List<Panel> panels(List<Measurement> ms) {
         Map<String, Panel> panels = new LinkedHashMap<>();
         for (Measurement m : ms) {
-            Panel p = panels.computeIfAbsent(m.query() + "|" + m.distribution(),
+            Panel p = panels.computeIfAbsent(
+                    m.query() + "|" + m.distribution(),
                     k -> new Panel(m.query(), m.distribution(), new LinkedHashMap<>()));
             p.series().computeIfAbsent(m.system(), k -> new ArrayList<>()).add(m);
         }
@@ -219,10 +232,16 @@ final class PlotPng {
                 Measurement a = pts.get(i - 1);
                 Measurement b = pts.get(i);
                 boolean bound = !a.nsPerInsert().isExact() || !b.nsPerInsert().isExact();
-                g.setStroke(bound ? new BasicStroke(2f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f, new float[] {6f, 5f}, 0f)
-                        : new BasicStroke(2f));
-                g.draw(new Line2D.Double(ax.pixel(Math.log10(a.n())), ay.pixel(Math.log10(a.nsPerInsert().value())),
-                        ax.pixel(Math.log10(b.n())), ay.pixel(Math.log10(b.nsPerInsert().value()))));
+                g.setStroke(
+                        bound
+                                ? new BasicStroke(
+                                        2f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f, new float[] {6f, 5f}, 0f)
+                                : new BasicStroke(2f));
+                g.draw(new Line2D.Double(
+                        ax.pixel(Math.log10(a.n())),
+                        ay.pixel(Math.log10(a.nsPerInsert().value())),
+                        ax.pixel(Math.log10(b.n())),
+                        ay.pixel(Math.log10(b.nsPerInsert().value()))));
             }
             g.setStroke(new BasicStroke(1.6f));
             for (Measurement m : pts) {

@@ -13,12 +13,12 @@ import java.util.TreeSet;
 
 /** The printed tables and ratio lines over recorded measurements. */
 final class Report {
-    private Report() {
-    }
+    private Report() {}
 
     /** The metric a ratio compares. */
     enum Metric {
-        NS_PER_INSERT("ns per insert"), INSERTS_PER_SECOND("inserts per second");
+        NS_PER_INSERT("ns per insert"),
+        INSERTS_PER_SECOND("inserts per second");
 
         final String label;
 
@@ -38,13 +38,36 @@ final class Report {
     /** The measurements, one row each; with {@code withParallelism} a column P after the system. */
     static void table(PrintWriter out, List<Measurement> ms, boolean withParallelism) {
         String format = "%-6s %-9s %8s  %-21s" + (withParallelism ? " %2s" : "%s") + " %11s %11s %11s %22s %9s  %s%n";
-        out.printf(Locale.ROOT, format, "query", "distrib.", "n", "system", withParallelism ? "P" : "", "ns/insert", "inserts/s",
-                "cpu ns/ins", "state", "time/run", "note");
+        out.printf(
+                Locale.ROOT,
+                format,
+                "query",
+                "distrib.",
+                "n",
+                "system",
+                withParallelism ? "P" : "",
+                "ns/insert",
+                "inserts/s",
+                "cpu ns/ins",
+                "state",
+                "time/run",
+                "note");
         for (Measurement m : ms) {
             String state = m.stateSize() < 0 ? "n/a" : m.stateSize() + " " + m.stateUnit();
-            out.printf(Locale.ROOT, format, m.query(), m.distribution(), m.n(), m.system(),
-                    withParallelism ? Integer.toString(m.parallelism()) : "", m.nsPerInsert().format(),
-                    m.insertsPerSecond().format(), m.cpuNsPerInsert().format(), state, seconds(m.seconds()), m.note());
+            out.printf(
+                    Locale.ROOT,
+                    format,
+                    m.query(),
+                    m.distribution(),
+                    m.n(),
+                    m.system(),
+                    withParallelism ? Integer.toString(m.parallelism()) : "",
+                    m.nsPerInsert().format(),
+                    m.insertsPerSecond().format(),
+                    m.cpuNsPerInsert().format(),
+                    state,
+                    seconds(m.seconds()),
+                    m.note());
         }
     }
 
@@ -54,16 +77,39 @@ final class Report {
      */
     static void parallelismTable(PrintWriter out, List<Measurement> ms) {
         String format = "%-6s %-9s %8s  %-21s %2s %11s %11s %11s %7s %7s  %s%n";
-        out.printf(Locale.ROOT, format, "query", "distrib.", "n", "system", "P", "inserts/s", "cpu ns/ins", "task ns/ins",
-                "serial", "amdahl", "imbalance (chain)");
+        out.printf(
+                Locale.ROOT,
+                format,
+                "query",
+                "distrib.",
+                "n",
+                "system",
+                "P",
+                "inserts/s",
+                "cpu ns/ins",
+                "task ns/ins",
+                "serial",
+                "amdahl",
+                "imbalance (chain)");
         for (Measurement m : ms) {
             TaskCpu t = m.taskCpu();
             TaskCpu.Chain worst = t.mostImbalanced();
-            out.printf(Locale.ROOT, format, m.query(), m.distribution(), m.n(), m.system(), m.parallelism(),
-                    m.insertsPerSecond().format(), m.cpuNsPerInsert().format(),
-                    t.totalNanos() <= 0 ? "n/a" : Bounded.number((double) t.totalNanos() / m.n()), share(t.serialShare()),
+            out.printf(
+                    Locale.ROOT,
+                    format,
+                    m.query(),
+                    m.distribution(),
+                    m.n(),
+                    m.system(),
+                    m.parallelism(),
+                    m.insertsPerSecond().format(),
+                    m.cpuNsPerInsert().format(),
+                    t.totalNanos() <= 0 ? "n/a" : Bounded.number((double) t.totalNanos() / m.n()),
+                    share(t.serialShare()),
                     amdahl(t.amdahlBound()),
-                    worst == null ? "n/a" : String.format(Locale.ROOT, "%.2f (%s)", worst.imbalance(), chainName(worst.name())));
+                    worst == null
+                            ? "n/a"
+                            : String.format(Locale.ROOT, "%.2f (%s)", worst.imbalance(), chainName(worst.name())));
         }
     }
 
@@ -77,16 +123,23 @@ final class Report {
         for (String d : distributions(ms)) {
             int n = sizes(ms, d).get(sizes(ms, d).size() - 1);
             for (Measurement m : ms) {
-                if (!m.distribution().equals(d) || m.n() != n || m.parallelism() < 2 || m.taskCpu().totalNanos() <= 0) {
+                if (!m.distribution().equals(d)
+                        || m.n() != n
+                        || m.parallelism() < 2
+                        || m.taskCpu().totalNanos() <= 0) {
                     continue;
                 }
                 List<String> cells = new ArrayList<>();
                 for (TaskCpu.Chain c : m.taskCpu().chains()) {
-                    cells.add(chainName(c.name()) + " (" + c.parallelism() + ") " + String.format(Locale.ROOT, "%.1f%%",
-                            100 * m.taskCpu().share(c)) + (c.parallelism() > 1 && !Double.isNaN(c.imbalance())
-                                    ? String.format(Locale.ROOT, " %.2f", c.imbalance()) : ""));
+                    cells.add(chainName(c.name()) + " (" + c.parallelism() + ") "
+                            + String.format(
+                                    Locale.ROOT, "%.1f%%", 100 * m.taskCpu().share(c))
+                            + (c.parallelism() > 1 && !Double.isNaN(c.imbalance())
+                                    ? String.format(Locale.ROOT, " %.2f", c.imbalance())
+                                    : ""));
                 }
-                out.println("  " + m.system() + " P=" + m.parallelism() + " " + d + " n=" + n + ": " + String.join("; ", cells));
+                out.println("  " + m.system() + " P=" + m.parallelism() + " " + d + " n=" + n + ": "
+                        + String.join("; ", cells));
             }
         }
     }
@@ -116,8 +169,8 @@ final class Report {
      * at the largest n where both completed (exact figures), with the same ratio in CPU per insert in
      * brackets; nothing if there is no such n.
      */
-    static void ratiosAtLargestN(PrintWriter out, List<Measurement> ms, String numerator, String denominator,
-            List<Integer> parallelisms) {
+    static void ratiosAtLargestN(
+            PrintWriter out, List<Measurement> ms, String numerator, String denominator, List<Integer> parallelisms) {
         List<String> lines = new ArrayList<>();
         for (String d : distributions(ms)) {
             List<String> cells = new ArrayList<>();
@@ -126,9 +179,15 @@ final class Report {
                 for (int k = sizes.size() - 1; k >= 0; k--) {
                     Measurement a = find(ms, numerator, d, sizes.get(k), p);
                     Measurement b = find(ms, denominator, d, sizes.get(k), p);
-                    if (a != null && b != null && a.insertsPerSecond().isExact() && b.insertsPerSecond().isExact()) {
-                        cells.add("P=" + p + " n=" + sizes.get(k) + " " + a.insertsPerSecond().divide(b.insertsPerSecond()).format()
-                                + " (cpu " + b.cpuNsPerInsert().divide(a.cpuNsPerInsert()).format() + ")");
+                    if (a != null
+                            && b != null
+                            && a.insertsPerSecond().isExact()
+                            && b.insertsPerSecond().isExact()) {
+                        cells.add("P=" + p + " n=" + sizes.get(k) + " "
+                                + a.insertsPerSecond()
+                                        .divide(b.insertsPerSecond())
+                                        .format() + " (cpu "
+                                + b.cpuNsPerInsert().divide(a.cpuNsPerInsert()).format() + ")");
                         break;
                     }
                 }
@@ -138,8 +197,9 @@ final class Report {
             }
         }
         if (!lines.isEmpty()) {
-            out.println("ratio " + numerator + "/" + denominator + " (inserts per second, at the largest n where both completed;"
-                    + " above 1: " + numerator + " is faster):");
+            out.println("ratio " + numerator + "/" + denominator
+                    + " (inserts per second, at the largest n where both completed;" + " above 1: " + numerator
+                    + " is faster):");
             lines.forEach(out::println);
         }
     }
@@ -152,8 +212,12 @@ final class Report {
             for (int k = sizes.size() - 1; k >= 0; k--) {
                 Measurement a = find(ms, system, d, sizes.get(k), high);
                 Measurement b = find(ms, system, d, sizes.get(k), low);
-                if (a != null && b != null && a.cpuNsPerInsert().isExact() && b.cpuNsPerInsert().isExact()) {
-                    cells.add(d + " n=" + sizes.get(k) + " " + a.cpuNsPerInsert().divide(b.cpuNsPerInsert()).format());
+                if (a != null
+                        && b != null
+                        && a.cpuNsPerInsert().isExact()
+                        && b.cpuNsPerInsert().isExact()) {
+                    cells.add(d + " n=" + sizes.get(k) + " "
+                            + a.cpuNsPerInsert().divide(b.cpuNsPerInsert()).format());
                     break;
                 }
             }
@@ -175,9 +239,11 @@ final class Report {
                 Measurement a = find(ms, numerator, d, n);
                 Measurement b = find(ms, denominator, d, n);
                 if (a != null && b != null) {
-                    Bounded cpu = metric == Metric.NS_PER_INSERT ? a.cpuNsPerInsert().divide(b.cpuNsPerInsert())
+                    Bounded cpu = metric == Metric.NS_PER_INSERT
+                            ? a.cpuNsPerInsert().divide(b.cpuNsPerInsert())
                             : b.cpuNsPerInsert().divide(a.cpuNsPerInsert());
-                    cells.add("n=" + n + " " + metric.of(a).divide(metric.of(b)).format() + " (cpu " + cpu.format() + ")");
+                    cells.add("n=" + n + " " + metric.of(a).divide(metric.of(b)).format() + " (cpu " + cpu.format()
+                            + ")");
                 }
             }
             if (!cells.isEmpty()) {
@@ -197,7 +263,8 @@ final class Report {
             Measurement small = find(ms, system, d, sizes.get(0));
             Measurement large = find(ms, system, d, sizes.get(sizes.size() - 1));
             if (small != null && large != null) {
-                cells.add(d + " " + large.nsPerInsert().divide(small.nsPerInsert()).format() + " (cpu "
+                cells.add(d + " "
+                        + large.nsPerInsert().divide(small.nsPerInsert()).format() + " (cpu "
                         + large.cpuNsPerInsert().divide(small.cpuNsPerInsert()).format() + ")");
             }
         }
@@ -231,7 +298,9 @@ final class Report {
 
     static Measurement find(List<Measurement> ms, String system, String distribution, int n, String measure) {
         for (Measurement m : ms) {
-            if (m.system().equals(system) && m.distribution().equals(distribution) && m.n() == n
+            if (m.system().equals(system)
+                    && m.distribution().equals(distribution)
+                    && m.n() == n
                     && m.measure().equals(measure)) {
                 return m;
             }
@@ -242,7 +311,10 @@ final class Report {
     /** The insert measurement of a system on one stream at parallelism {@code p}, or null. */
     static Measurement find(List<Measurement> ms, String system, String distribution, int n, int p) {
         for (Measurement m : ms) {
-            if (m.system().equals(system) && m.distribution().equals(distribution) && m.n() == n && m.parallelism() == p
+            if (m.system().equals(system)
+                    && m.distribution().equals(distribution)
+                    && m.n() == n
+                    && m.parallelism() == p
                     && m.isInsert()) {
                 return m;
             }
@@ -280,7 +352,9 @@ final class Report {
         for (String d : distributions(ms)) {
             Bounded s = slope(ms, system, d);
             if (s.kind() != Bounded.Kind.UNKNOWN) {
-                List<Integer> sizes = sizes(ms, d).stream().filter(n -> find(ms, system, d, n) != null).toList();
+                List<Integer> sizes = sizes(ms, d).stream()
+                        .filter(n -> find(ms, system, d, n) != null)
+                        .toList();
                 cells.add(d + " " + s.format() + " (n=" + sizes.get(0) + ".." + sizes.get(sizes.size() - 1) + ")");
             }
         }

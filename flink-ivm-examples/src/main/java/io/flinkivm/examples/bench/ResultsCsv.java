@@ -26,8 +26,9 @@ import java.util.Locale;
  */
 final class ResultsCsv implements Closeable {
     static final String FILE_NAME = "results.csv";
-    static final String HEADER = "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure,cpu_ns_per_insert,state_ops_per_insert,"
-            + "parallelism,serial_share,max_subtask_imbalance";
+    static final String HEADER =
+            "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure,cpu_ns_per_insert,state_ops_per_insert,"
+                    + "parallelism,serial_share,max_subtask_imbalance";
 
     private final Path path;
     private final BufferedWriter writer;
@@ -46,12 +47,21 @@ final class ResultsCsv implements Closeable {
     }
 
     void append(Measurement m) throws IOException {
-        writer.write(String.join(",", field(m.query()), field(m.system()), field(m.distribution()),
-                Integer.toString(m.n()), cell(m.insertsPerSecond(), 0), cell(m.nsPerInsert(), 1),
-                m.stateSize() < 0 ? "" : Long.toString(m.stateSize()), field(m.stateSize() < 0 ? "n/a" : m.stateUnit()),
-                m.measure(), cell(m.cpuNsPerInsert(), 1),
+        writer.write(String.join(
+                ",",
+                field(m.query()),
+                field(m.system()),
+                field(m.distribution()),
+                Integer.toString(m.n()),
+                cell(m.insertsPerSecond(), 0),
+                cell(m.nsPerInsert(), 1),
+                m.stateSize() < 0 ? "" : Long.toString(m.stateSize()),
+                field(m.stateSize() < 0 ? "n/a" : m.stateUnit()),
+                m.measure(),
+                cell(m.cpuNsPerInsert(), 1),
                 m.stateOpsPerInsert() < 0 ? "" : String.format(Locale.ROOT, "%.3f", m.stateOpsPerInsert()),
-                Integer.toString(m.parallelism()), decimal(m.taskCpu().serialShare(), 3),
+                Integer.toString(m.parallelism()),
+                decimal(m.taskCpu().serialShare(), 3),
                 decimal(m.taskCpu().maxImbalance(), 3)));
         writer.newLine();
         writer.flush();

@@ -15,13 +15,42 @@ package io.flinkivm.examples.bench;
  * @param parallelism the Flink job's parallelism (1 for a core engine)
  * @param taskCpu the CPU of the Flink job's task threads ({@link TaskCpu#NONE} for a core engine)
  */
-record RunResult(long elapsedNanos, long cpuNanos, boolean completed, long processed, long stateSize, String stateUnit,
-        long resultSize, long checksum, String note, int parallelism, TaskCpu taskCpu) {
+record RunResult(
+        long elapsedNanos,
+        long cpuNanos,
+        boolean completed,
+        long processed,
+        long stateSize,
+        String stateUnit,
+        long resultSize,
+        long checksum,
+        String note,
+        int parallelism,
+        TaskCpu taskCpu) {
 
     /** A run on one thread, outside Flink. */
-    RunResult(long elapsedNanos, long cpuNanos, boolean completed, long processed, long stateSize, String stateUnit,
-            long resultSize, long checksum, String note) {
-        this(elapsedNanos, cpuNanos, completed, processed, stateSize, stateUnit, resultSize, checksum, note, 1, TaskCpu.NONE);
+    RunResult(
+            long elapsedNanos,
+            long cpuNanos,
+            boolean completed,
+            long processed,
+            long stateSize,
+            String stateUnit,
+            long resultSize,
+            long checksum,
+            String note) {
+        this(
+                elapsedNanos,
+                cpuNanos,
+                completed,
+                processed,
+                stateSize,
+                stateUnit,
+                resultSize,
+                checksum,
+                note,
+                1,
+                TaskCpu.NONE);
     }
 
     static RunResult capped(long elapsedNanos, long cpuNanos, long processed, String note) {

@@ -3,7 +3,6 @@ package io.flinkivm.examples.bench;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Constant;
-import io.flinkivm.core.query.Term;
 import io.flinkivm.core.query.Variable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -62,8 +61,8 @@ final class SqlTranslation {
                 Object v = t.get(j);
                 if (!(v instanceof Long)) {
                     if (!(v instanceof String)) {
-                        throw new IllegalArgumentException("the SQL peer takes Long and String values only, got " + v
-                                + " in " + t);
+                        throw new IllegalArgumentException(
+                                "the SQL peer takes Long and String values only, got " + v + " in " + t);
                     }
                     text[j] = true;
                 }
@@ -95,7 +94,8 @@ final class SqlTranslation {
     List<String> viewStatements() {
         List<String> out = new ArrayList<>();
         for (String r : relations) {
-            StringBuilder sb = new StringBuilder("CREATE TEMPORARY VIEW ").append(quote(r)).append(" AS SELECT ");
+            StringBuilder sb =
+                    new StringBuilder("CREATE TEMPORARY VIEW ").append(quote(r)).append(" AS SELECT ");
             for (int j = 1; j <= query.arityOf(r); j++) {
                 sb.append("x").append(j).append(" AS c").append(j).append(", ");
             }
@@ -136,7 +136,11 @@ final class SqlTranslation {
                 where.addAll(conditions);
                 firstAtom = false;
             } else {
-                from.append("\n  JOIN ").append(quote(atom.relation())).append(" AS ").append(alias).append(" ON ")
+                from.append("\n  JOIN ")
+                        .append(quote(atom.relation()))
+                        .append(" AS ")
+                        .append(alias)
+                        .append(" ON ")
                         .append(conditions.isEmpty() ? "TRUE" : String.join(" AND ", conditions));
             }
         }
@@ -147,7 +151,10 @@ final class SqlTranslation {
             columns.add(first.get(v) + " AS " + quote(v));
         }
         columns.add("SUM(" + String.join(" * ", product) + ") AS payload");
-        StringBuilder sql = new StringBuilder("SELECT ").append(String.join(", ", columns)).append("\nFROM ").append(from);
+        StringBuilder sql = new StringBuilder("SELECT ")
+                .append(String.join(", ", columns))
+                .append("\nFROM ")
+                .append(from);
         if (!where.isEmpty()) {
             sql.append("\nWHERE ").append(String.join(" AND ", where));
         }

@@ -32,7 +32,8 @@ final class StarWorkload implements Workload {
     public String describe(int n) {
         return "q-hierarchical; inserts spread uniformly over R, S, T, payloads uniform in 1.." + MAX_PAYLOAD
                 + "; |A| = ⌈√n⌉ (" + GeneratedStream.keyDomain(n) + " at n = " + n + "), |B| = " + B_VALUES
-                + ", |C| = |D| = " + CD_VALUES + "; zipf: A Zipf(s = " + Distribution.ZIPF_EXPONENT + "), the rest uniform";
+                + ", |C| = |D| = " + CD_VALUES + "; zipf: A Zipf(s = " + Distribution.ZIPF_EXPONENT
+                + "), the rest uniform";
     }
 
     @Override

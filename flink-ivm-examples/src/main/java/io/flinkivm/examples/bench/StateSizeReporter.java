@@ -24,14 +24,14 @@ public final class StateSizeReporter implements MetricReporter, Scheduled {
     static final String NAME = "ivmbench";
     static final long INTERVAL_MILLIS = 100;
     /** The RocksDB properties that are enabled and summed. */
-    static final String[] PROPERTIES = {"estimate-num-keys", "estimate-live-data-size", "total-sst-files-size",
-        "size-all-mem-tables"};
+    static final String[] PROPERTIES = {
+        "estimate-num-keys", "estimate-live-data-size", "total-sst-files-size", "size-all-mem-tables"
+    };
 
     private static final Map<Gauge<?>, Reading> GAUGES = new ConcurrentHashMap<>();
     private static final Map<String, Map<String, Long>> FINAL = new ConcurrentHashMap<>();
 
-    private record Reading(String job, String property, String id) {
-    }
+    private record Reading(String job, String property, String id) {}
 
     /** The configuration that installs the reporter and enables the RocksDB gauges it reads. */
     static void configure(org.apache.flink.configuration.Configuration c) {
@@ -61,12 +61,10 @@ public final class StateSizeReporter implements MetricReporter, Scheduled {
     }
 
     @Override
-    public void open(MetricConfig config) {
-    }
+    public void open(MetricConfig config) {}
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     @Override
     public void notifyOfAddedMetric(Metric metric, String metricName, MetricGroup group) {

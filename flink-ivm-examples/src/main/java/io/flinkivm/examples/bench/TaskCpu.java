@@ -44,8 +44,7 @@ record TaskCpu(List<Subtask> subtasks) {
      * @param parallelism the chain's parallelism
      * @param cpuNanos CPU time the thread used during the job
      */
-    record Subtask(String chain, int index, int parallelism, long cpuNanos) {
-    }
+    record Subtask(String chain, int index, int parallelism, long cpuNanos) {}
 
     /**
      * One operator chain: its subtasks' CPU (index i-1 for subtask i; 0 for a subtask never seen).
@@ -139,7 +138,8 @@ record TaskCpu(List<Subtask> subtasks) {
     List<Chain> chains() {
         Map<String, Chain> chains = new LinkedHashMap<>();
         for (Subtask s : subtasks) {
-            Chain c = chains.computeIfAbsent(s.chain() + " (" + s.parallelism() + ")",
+            Chain c = chains.computeIfAbsent(
+                    s.chain() + " (" + s.parallelism() + ")",
                     k -> new Chain(s.chain(), s.parallelism(), new long[s.parallelism()]));
             c.cpuNanos()[s.index() - 1] += s.cpuNanos();
         }

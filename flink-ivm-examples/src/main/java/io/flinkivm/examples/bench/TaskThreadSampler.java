@@ -44,6 +44,7 @@ final class TaskThreadSampler {
     private final Set<Long> earlier = new HashSet<>();
     /** Thread id to its reading; null value: not a task thread of this job. Touched by the poller only, until it has ended. */
     private final Map<Long, Seen> seen = new HashMap<>();
+
     private final List<Seen> order = new ArrayList<>();
     private final Thread poller;
     private volatile boolean stopped;

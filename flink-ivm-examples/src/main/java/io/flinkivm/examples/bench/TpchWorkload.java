@@ -44,9 +44,13 @@ final class TpchWorkload implements Workload {
 
     @Override
     public String describe(int n) {
-        return String.format(Locale.ROOT, "TPC-H customer, orders, lineitem rows (io.trino.tpch) at scale factor %.5f for"
-                + " n = %d, shuffled, the first n; payload: lineitem revenue extendedprice·(1 − discount) in 1/10,000,"
-                + " customers and orders 1", scaleFactor(n), n);
+        return String.format(
+                Locale.ROOT,
+                "TPC-H customer, orders, lineitem rows (io.trino.tpch) at scale factor %.5f for"
+                        + " n = %d, shuffled, the first n; payload: lineitem revenue extendedprice·(1 − discount) in 1/10,000,"
+                        + " customers and orders 1",
+                scaleFactor(n),
+                n);
     }
 
     @Override

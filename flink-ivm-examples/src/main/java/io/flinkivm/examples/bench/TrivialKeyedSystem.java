@@ -51,12 +51,14 @@ final class TrivialKeyedSystem implements FlinkSystem {
     @Override
     public String describe(Workload workload) {
         if (minimal) {
-            return name() + ": exactly " + MINIMAL_HOPS + " keyBy hops of pure forwarding (source → keyBy → map → keyBy → map"
+            return name() + ": exactly " + MINIMAL_HOPS
+                    + " keyBy hops of pure forwarding (source → keyBy → map → keyBy → map"
                     + " → counting sink), heap, the environment's parallelism P; wall time of the job (submission included)";
         }
         MaintenancePlan plan = FlinkIvmSystem.plan(workload);
-        return name() + ": " + keyedHops(plan) + " keyBy hops of pure forwarding (as many as an insert crosses in flink-ivm: "
-                + path(plan) + "), heap, the environment's parallelism P; wall time of the job (submission included)";
+        return name() + ": " + keyedHops(plan)
+                + " keyBy hops of pure forwarding (as many as an insert crosses in flink-ivm: " + path(plan)
+                + "), heap, the environment's parallelism P; wall time of the job (submission included)";
     }
 
     /**
@@ -84,7 +86,10 @@ final class TrivialKeyedSystem implements FlinkSystem {
         try (IndexedInput<InputRecord<Long>> records = IndexedInput.of(stream.toInputRecords())) {
             DataStream<InputRecord<Long>> s = records.source(env, type, "inserts");
             for (int h = 0; h < hops; h++) {
-                s = s.keyBy(new TupleKey(), TupleTypeInfo.INSTANCE).map(new Forward()).returns(type).name("forward " + (h + 1));
+                s = s.keyBy(new TupleKey(), TupleTypeInfo.INSTANCE)
+                        .map(new Forward())
+                        .returns(type)
+                        .name("forward " + (h + 1));
             }
             FlinkRuns.count(s, OUT);
             e = FlinkRuns.execute(env, "bench " + name() + " " + workload.name() + " n=" + stream.size(), cap);

@@ -4,8 +4,7 @@ import java.util.List;
 
 /** The bench's workloads, in the order they are run. */
 final class Workloads {
-    private Workloads() {
-    }
+    private Workloads() {}
 
     /** Ex. 10, TPC-H revenue, the q-hierarchical star and the non-p-hierarchical path. */
     static List<Workload> all() {

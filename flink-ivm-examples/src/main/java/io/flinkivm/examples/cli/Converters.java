@@ -18,8 +18,7 @@ import picocli.CommandLine.TypeConversionException;
  */
 public final class Converters {
 
-    private Converters() {
-    }
+    private Converters() {}
 
     /** The command-line spelling of an enum constant: lower case, '_' as '-' (P_HIERARCHICAL → p-hierarchical). */
     public static String cliName(Enum<?> e) {
@@ -55,7 +54,8 @@ public final class Converters {
                 }
                 names.add(cliName(e));
             }
-            throw new TypeConversionException("unknown value '" + value + "'; expected one of: " + String.join(", ", names));
+            throw new TypeConversionException(
+                    "unknown value '" + value + "'; expected one of: " + String.join(", ", names));
         }
     }
 
@@ -133,8 +133,8 @@ public final class Converters {
         try {
             return TimeUtils.parseDuration(value);
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new TypeConversionException("not a duration: '" + value + "'; write e.g. 500 ms, 10 s, 2 min or"
-                    + " a number of milliseconds");
+            throw new TypeConversionException(
+                    "not a duration: '" + value + "'; write e.g. 500 ms, 10 s, 2 min or" + " a number of milliseconds");
         }
     }
 }

@@ -99,8 +99,7 @@ public final class Csv {
         }
     }
 
-    private <E extends Exception> int checkedSize(int bytes, char c, int number, Function<String, E> reject)
-            throws E {
+    private <E extends Exception> int checkedSize(int bytes, char c, int number, Function<String, E> reject) throws E {
         // UTF-8 length; a surrogate pair (4 bytes) counts 2 per half.
         int size = bytes + (c < 0x80 ? 1 : c < 0x800 || Character.isSurrogate(c) ? 2 : 3);
         if (size > maxFieldBytes) {

@@ -15,46 +15,67 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code example}: runs one of the built-in example jobs on generated data (see {@link ExampleJobs}). */
-@Command(name = "example", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(
+        name = "example",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
         sortOptions = false,
         header = "Runs a built-in example job on generated data.",
-        description = {"Generates a stream of inserts, prints the maintenance plan, runs the job on the embedded local"
-                + " Flink (or on the cluster under 'flink run') with a prefix-exact snapshot every tenth of the"
-                + " stream, prints each snapshot's size and the inserts per second since the previous one, and"
-                + " closes with a summary and the first result rows. 'flink-ivm' without a command runs the"
-                + " default example. 'example --list' describes the examples."},
+        description = {
+            "Generates a stream of inserts, prints the maintenance plan, runs the job on the embedded local"
+                    + " Flink (or on the cluster under 'flink run') with a prefix-exact snapshot every tenth of the"
+                    + " stream, prints each snapshot's size and the inserts per second since the previous one, and"
+                    + " closes with a summary and the first result rows. 'flink-ivm' without a command runs the"
+                    + " default example. 'example --list' describes the examples."
+        },
         footerHeading = "%nExit codes:%n",
-        footer = {"  0  the example ran",
-                "  1  the Flink job failed",
-                "  2  unknown example or bad option"})
+        footer = {"  0  the example ran", "  1  the Flink job failed", "  2  unknown example or bad option"})
 final class ExampleCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", defaultValue = ExampleJobs.DEFAULT,
+    @Parameters(
+            index = "0",
+            arity = "0..1",
+            paramLabel = "NAME",
+            defaultValue = ExampleJobs.DEFAULT,
             completionCandidates = Names.class,
             description = {"The example: ${COMPLETION-CANDIDATES}. Default: ${DEFAULT-VALUE}."})
     String name;
 
-    @Option(names = "--inserts", paramLabel = "N",
+    @Option(
+            names = "--inserts",
+            paramLabel = "N",
             description = {"Number of generated inserts. Default: the example's own (a run of a few seconds)."})
     Long inserts;
 
-    @Option(names = "--skew", paramLabel = "S", defaultValue = "0",
-            description = {"Key skew of the join keys: 0 for uniform, otherwise the exponent of a Zipf"
-                    + " distribution (1 is already skewed; 2 concentrates most inserts on a few keys)."
-                    + " Default: ${DEFAULT-VALUE}."})
+    @Option(
+            names = "--skew",
+            paramLabel = "S",
+            defaultValue = "0",
+            description = {
+                "Key skew of the join keys: 0 for uniform, otherwise the exponent of a Zipf"
+                        + " distribution (1 is already skewed; 2 concentrates most inserts on a few keys)."
+                        + " Default: ${DEFAULT-VALUE}."
+            })
     double skew;
 
-    @Option(names = "--seed", paramLabel = "X", defaultValue = "1",
-            description = {"Seed of the generator: the same seed and sizes give the same stream. Default: ${DEFAULT-VALUE}."})
+    @Option(
+            names = "--seed",
+            paramLabel = "X",
+            defaultValue = "1",
+            description = {
+                "Seed of the generator: the same seed and sizes give the same stream. Default: ${DEFAULT-VALUE}."
+            })
     long seed;
 
     @Mixin
     FlinkOptions flinkOptions;
 
-    @Option(names = "--list", description = {"List the examples and exit."})
+    @Option(
+            names = "--list",
+            description = {"List the examples and exit."})
     boolean list;
 
     @Override
@@ -77,8 +98,8 @@ final class ExampleCommand implements Callable<Integer> {
         try {
             data = new GeneratorSettings(inserts == null ? job.defaultInserts() : inserts, skew, seed);
         } catch (IllegalArgumentException e) {
-            throw CliException.usage(e.getMessage().replace("inserts must", "--inserts must")
-                    .replace("skew must", "--skew must"));
+            throw CliException.usage(
+                    e.getMessage().replace("inserts must", "--inserts must").replace("skew must", "--skew must"));
         }
         run(job, data);
         return 0;
@@ -86,7 +107,11 @@ final class ExampleCommand implements Callable<Integer> {
 
     private <T> void run(ExampleJob<T> job, GeneratorSettings data) {
         try {
-            ExampleRunner.run(job, data, flinkOptions.settings(), spec.commandLine().getOut(),
+            ExampleRunner.run(
+                    job,
+                    data,
+                    flinkOptions.settings(),
+                    spec.commandLine().getOut(),
                     spec.commandLine().getErr());
         } catch (CliException e) {
             throw e;

@@ -14,22 +14,29 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code explain}: prints the classification and the maintenance plan of a query. */
-@Command(name = "explain", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(
+        name = "explain",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
         sortOptions = false,
         header = "Prints the classification and the maintenance plan of a query.",
-        description = {"With --sql and --schema instead of --query, it first prints the SQL's translation (the"
-                + " conjunctive query, the semiring, each table's columns and payload, the result's columns), then"
-                + " the same as for that conjunctive query.",
+        description = {
+            "With --sql and --schema instead of --query, it first prints the SQL's translation (the"
+                    + " conjunctive query, the semiring, each table's columns and payload, the result's columns), then"
+                    + " the same as for that conjunctive query.",
             "Classifies a query (hierarchical, q-hierarchical, p-hierarchical, α-acyclic, free-connex,"
-                + " with a witness for each 'no') and prints how it would be maintained: the view trees below the"
-                + " Boolean border, the Boolean join tree above it and the complexity guarantee, or the"
-                + " fallback delta joins and why they were chosen. The text ends with the section 'Flink job:',"
-                + " one line per operator of the job flink-ivm builds at --parallelism: its name (as the web UI"
-                + " shows it), its parallelism and how its input is partitioned."},
+                    + " with a witness for each 'no') and prints how it would be maintained: the view trees below the"
+                    + " Boolean border, the Boolean join tree above it and the complexity guarantee, or the"
+                    + " fallback delta joins and why they were chosen. The text ends with the section 'Flink job:',"
+                    + " one line per operator of the job flink-ivm builds at --parallelism: its name (as the web UI"
+                    + " shows it), its parallelism and how its input is partitioned."
+        },
         footerHeading = "%nExit codes:%n",
-        footer = {"  0  the plan was printed",
-                "  2  malformed query or SQL (the message gives the position), SQL outside the supported subset,"
-                        + " unknown semiring, unsupported plan or bad option"})
+        footer = {
+            "  0  the plan was printed",
+            "  2  malformed query or SQL (the message gives the position), SQL outside the supported subset,"
+                    + " unknown semiring, unsupported plan or bad option"
+        })
 final class ExplainCommand implements Callable<Integer> {
 
     /** What {@code --format} can select. */
@@ -50,22 +57,37 @@ final class ExplainCommand implements Callable<Integer> {
     @Mixin
     QueryOptions queryOptions;
 
-    @Option(names = "--semiring", paramLabel = "SEMIRING", defaultValue = "natural",
+    @Option(
+            names = "--semiring",
+            paramLabel = "SEMIRING",
+            defaultValue = "natural",
             converter = Converters.SemiringConverter.class,
-            description = {"The payload semiring: natural, boolean, min-plus, max-plus, viterbi, provenance or"
-                    + " covariance:<m> (m features). It decides whether the p-hierarchical plan applies (the"
-                    + " semiring must be positive). Default: ${DEFAULT-VALUE}."})
+            description = {
+                "The payload semiring: natural, boolean, min-plus, max-plus, viterbi, provenance or"
+                        + " covariance:<m> (m features). It decides whether the p-hierarchical plan applies (the"
+                        + " semiring must be positive). Default: ${DEFAULT-VALUE}."
+            })
     Semiring<?> semiring;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            defaultValue = "text",
             converter = FormatConverter.class,
-            description = {"text (the plan's explain()) or mermaid (a Mermaid flowchart of the plan)."
-                    + " Default: ${DEFAULT-VALUE}."})
+            description = {
+                "text (the plan's explain()) or mermaid (a Mermaid flowchart of the plan)."
+                        + " Default: ${DEFAULT-VALUE}."
+            })
     Format format;
 
-    @Option(names = "--parallelism", paramLabel = "P", defaultValue = "1",
-            description = {"The parallelism of the Flink job whose operators the section 'Flink job:' lists."
-                    + " Default: ${DEFAULT-VALUE}."})
+    @Option(
+            names = "--parallelism",
+            paramLabel = "P",
+            defaultValue = "1",
+            description = {
+                "The parallelism of the Flink job whose operators the section 'Flink job:' lists."
+                        + " Default: ${DEFAULT-VALUE}."
+            })
     int parallelism;
 
     @Override
@@ -80,15 +102,20 @@ final class ExplainCommand implements Callable<Integer> {
             }
             SqlTranslation translation = queryOptions.translate();
             MaintenancePlan plan = queryOptions.plan(translation.query(), translation.semiring());
-            out.print(format == Format.MERMAID ? plan.toMermaid()
-                    : translation.explain() + "\n" + plan.explain() + FlinkJobLayout.of(plan, parallelism).explain());
+            out.print(
+                    format == Format.MERMAID
+                            ? plan.toMermaid()
+                            : translation.explain() + "\n" + plan.explain()
+                                    + FlinkJobLayout.of(plan, parallelism).explain());
             out.flush();
             return 0;
         }
         ConjunctiveQuery query = queryOptions.parse();
         MaintenancePlan plan = queryOptions.plan(query, semiring);
-        out.print(format == Format.MERMAID ? plan.toMermaid()
-                : plan.explain() + FlinkJobLayout.of(plan, parallelism).explain());
+        out.print(
+                format == Format.MERMAID
+                        ? plan.toMermaid()
+                        : plan.explain() + FlinkJobLayout.of(plan, parallelism).explain());
         out.flush();
         return 0;
     }

@@ -15,30 +15,50 @@ import picocli.CommandLine.Option;
  */
 public final class FlinkOptions {
 
-    @Option(names = "--state", paramLabel = "BACKEND", converter = Converters.StateConverter.class,
+    @Option(
+            names = "--state",
+            paramLabel = "BACKEND",
+            converter = Converters.StateConverter.class,
             showDefaultValue = Visibility.ON_DEMAND,
-            description = {"Flink state backend: heap (hashmap) or rocksdb (with flink-ivm's RocksDB settings)."
-                    + " Where no default is shown: Flink's configured backend (heap for the embedded Flink)."})
+            description = {
+                "Flink state backend: heap (hashmap) or rocksdb (with flink-ivm's RocksDB settings)."
+                        + " Where no default is shown: Flink's configured backend (heap for the embedded Flink)."
+            })
     StateBackendKind state;
 
-    @Option(names = "--parallelism", paramLabel = "P", converter = Converters.ParallelismConverter.class,
+    @Option(
+            names = "--parallelism",
+            paramLabel = "P",
+            converter = Converters.ParallelismConverter.class,
             showDefaultValue = Visibility.ON_DEMAND,
-            description = {"Parallelism of every flink-ivm operator (ingest, view trees, sink; a one-cell sink runs"
-                    + " at 1) and of the command's source. Where no default is shown: Flink's (the number of cores"
-                    + " for the embedded Flink, or 'flink run -p')."})
+            description = {
+                "Parallelism of every flink-ivm operator (ingest, view trees, sink; a one-cell sink runs"
+                        + " at 1) and of the command's source. Where no default is shown: Flink's (the number of cores"
+                        + " for the embedded Flink, or 'flink run -p')."
+            })
     Integer parallelism;
 
-    @Option(names = "--checkpoint-dir", paramLabel = "DIR", showDefaultValue = Visibility.ON_DEMAND,
-            description = {"Checkpoint storage: a path or a URI (file:///..., hdfs://..., s3://...); on a cluster every"
-                    + " JobManager and TaskManager must reach it. Enables checkpointing. Without it, checkpoints go to"
-                    + " Flink's configured storage (the soak: a temporary directory)."})
+    @Option(
+            names = "--checkpoint-dir",
+            paramLabel = "DIR",
+            showDefaultValue = Visibility.ON_DEMAND,
+            description = {
+                "Checkpoint storage: a path or a URI (file:///..., hdfs://..., s3://...); on a cluster every"
+                        + " JobManager and TaskManager must reach it. Enables checkpointing. Without it, checkpoints go to"
+                        + " Flink's configured storage (the soak: a temporary directory)."
+            })
     String checkpointDir;
 
-    @Option(names = "--checkpoint-interval", paramLabel = "DURATION",
-            converter = Converters.CheckpointIntervalConverter.class, showDefaultValue = Visibility.ON_DEMAND,
-            description = {"Checkpoint interval: 500 ms, 3 s, 2 min, or a bare number of milliseconds (1000);"
-                    + " 0 turns checkpoints off. Enables checkpointing; where no default is shown and only"
-                    + " --checkpoint-dir is given, it is 10 s. With checkpoints, a failed job restarts from the last one."})
+    @Option(
+            names = "--checkpoint-interval",
+            paramLabel = "DURATION",
+            converter = Converters.CheckpointIntervalConverter.class,
+            showDefaultValue = Visibility.ON_DEMAND,
+            description = {
+                "Checkpoint interval: 500 ms, 3 s, 2 min, or a bare number of milliseconds (1000);"
+                        + " 0 turns checkpoints off. Enables checkpointing; where no default is shown and only"
+                        + " --checkpoint-dir is given, it is 10 s. With checkpoints, a failed job restarts from the last one."
+            })
     Duration checkpointInterval;
 
     /** Whether any of these options was given (or defaulted by the command). */

@@ -44,8 +44,7 @@ final class FlinkRun<T> {
     private long[] lines = new long[1024];
 
     /** An insert that Flink rejected. {@code line} is 0 if its origin is unknown; then {@code record} says what it was. */
-    record Rejected(long line, String reason, String record) {
-    }
+    record Rejected(long line, String reason, String record) {}
 
     FlinkRun(MaintenancePlan plan, Semiring<T> semiring, FlinkSettings settings) {
         this.plan = plan;
@@ -72,17 +71,21 @@ final class FlinkRun<T> {
     List<Rejected> execute(ResultWriter out, String jobName) throws IOException {
         int count = records.size();
         if (count == 0) {
-            // Without inserts every relation, and so the result, is empty (and Flink's collection source needs an element).
+            // Without inserts every relation, and so the result, is empty (and Flink's collection source needs an
+            // element).
             return List.of();
         }
         List<DeadLetter> deadLetters = new ArrayList<>();
         try (StreamExecutionEnvironment env = settings.environment()) {
             int parallelism = Math.max(1, env.getParallelism());
             this.parallelism = parallelism;
-            DataStream<InputRecord<T>> input = env.fromSource(PartitionedSource.of(
-                            PartitionedSource.roundRobin(records, parallelism), FlinkIvm.inputType(semiring),
-                            env.getConfig().getSerializerConfig()),
-                    WatermarkStrategy.noWatermarks(), "inserts (" + count + " lines)")
+            DataStream<InputRecord<T>> input = env.fromSource(
+                            PartitionedSource.of(
+                                    PartitionedSource.roundRobin(records, parallelism),
+                                    FlinkIvm.inputType(semiring),
+                                    env.getConfig().getSerializerConfig()),
+                            WatermarkStrategy.noWatermarks(),
+                            "inserts (" + count + " lines)")
                     .setParallelism(parallelism);
             records.clear(); // the source holds them serialized now
             IvmJob<T> job = FlinkIvm.maintain(input, plan, semiring, IvmOptions.defaults());
@@ -102,8 +105,8 @@ final class FlinkRun<T> {
                     if (snapshot == -1) {
                         snapshot = r.snapshotId();
                     } else if (r.snapshotId() != snapshot) {
-                        throw new IllegalStateException("expected one snapshot, got " + snapshot + " and "
-                                + r.snapshotId());
+                        throw new IllegalStateException(
+                                "expected one snapshot, got " + snapshot + " and " + r.snapshotId());
                     }
                     if (r.isEnd()) {
                         ends++;
@@ -151,7 +154,8 @@ final class FlinkRun<T> {
         for (DeadLetter d : deadLetters) {
             long line = lineOf(d.origin(), count);
             String reason = INSERT_ORIGIN.matcher(d.origin()).matches()
-                    ? d.reason() + "; this update of the insert was not applied (in a self-join, its other atoms may have been)"
+                    ? d.reason()
+                            + "; this update of the insert was not applied (in a self-join, its other atoms may have been)"
                     : d.reason();
             if (line <= 0) {
                 unknown.add(new Rejected(0, reason + " (from " + d.origin() + ")", d.record()));

@@ -18,8 +18,7 @@ final class Logging {
     /** Log4j's level names, as {@code --log-level} accepts them (any letter case). */
     static final List<String> LEVELS = List.of("off", "fatal", "error", "warn", "info", "debug", "trace", "all");
 
-    private Logging() {
-    }
+    private Logging() {}
 
     /**
      * Sets the level of the self-contained jar's logging to {@code level} (every logger but flink-ivm's
@@ -31,8 +30,8 @@ final class Logging {
     static String setLevel(String level) {
         String name = level.trim().toUpperCase(Locale.ROOT);
         if (!LEVELS.contains(name.toLowerCase(Locale.ROOT))) {
-            throw new IllegalArgumentException("unknown log level '" + level + "'; expected one of: "
-                    + String.join(", ", LEVELS));
+            throw new IllegalArgumentException(
+                    "unknown log level '" + level + "'; expected one of: " + String.join(", ", LEVELS));
         }
         System.setProperty(LEVEL_PROPERTY, name);
         try {

@@ -21,28 +21,41 @@ import picocli.CommandLine.Spec;
  * are registered in {@link #subcommands()} only. Exit codes: 0 success, 1 I/O error or a run that
  * could not complete, 2 bad arguments, a malformed query or an unsupported plan.
  */
-@Command(name = "flink-ivm", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(
+        name = "flink-ivm",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
         synopsisSubcommandLabel = "COMMAND",
-        description = {"Incremental view maintenance of conjunctive queries over semiring-annotated inserts"
-                + " (p-hierarchical view trees below a Boolean border, a Boolean join above it)."},
+        description = {
+            "Incremental view maintenance of conjunctive queries over semiring-annotated inserts"
+                    + " (p-hierarchical view trees below a Boolean border, a Boolean join above it)."
+        },
         commandListHeading = "%nCommands:%n",
         footerHeading = "%n",
-        footer = {"Without a command, flink-ivm runs the default example ('flink-ivm example').",
-                "Run 'flink-ivm COMMAND --help' for a command's options and file formats.",
-                "Logs (on stderr): warnings from Flink, info from flink-ivm; --log-level LEVEL (or"
-                        + " -D" + Logging.LEVEL_PROPERTY + "=LEVEL) turns Flink's up, e.g. --log-level info.",
-                "Exit codes: 0 success, 1 I/O error, 2 bad arguments, malformed query or unsupported plan."})
+        footer = {
+            "Without a command, flink-ivm runs the default example ('flink-ivm example').",
+            "Run 'flink-ivm COMMAND --help' for a command's options and file formats.",
+            "Logs (on stderr): warnings from Flink, info from flink-ivm; --log-level LEVEL (or" + " -D"
+                    + Logging.LEVEL_PROPERTY + "=LEVEL) turns Flink's up, e.g. --log-level info.",
+            "Exit codes: 0 success, 1 I/O error, 2 bad arguments, malformed query or unsupported plan."
+        })
 public final class Main implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
     /** {@code --log-level}, accepted by every command (before or after its name). */
-    @Option(names = "--log-level", paramLabel = "LEVEL", scope = ScopeType.INHERIT, converter = LevelConverter.class,
-            description = {"Level of Flink's and the libraries' logs on stderr: off, error, warn, info, debug or trace"
-                    + " (flink-ivm's own log at info). Default: warn, or the system property "
-                    + Logging.LEVEL_PROPERTY + ". Applies to the self-contained jar's logging; under 'flink run'"
-                    + " the cluster's logging configuration decides."})
+    @Option(
+            names = "--log-level",
+            paramLabel = "LEVEL",
+            scope = ScopeType.INHERIT,
+            converter = LevelConverter.class,
+            description = {
+                "Level of Flink's and the libraries' logs on stderr: off, error, warn, info, debug or trace"
+                        + " (flink-ivm's own log at info). Default: warn, or the system property "
+                        + Logging.LEVEL_PROPERTY + ". Applies to the self-contained jar's logging; under 'flink run'"
+                        + " the cluster's logging configuration decides."
+            })
     void logLevel(String level) {
         String note = Logging.setLevel(level);
         if (note != null) {
@@ -54,9 +67,13 @@ public final class Main implements Callable<Integer> {
 
     /** The subcommands, in the order the usage lists them; a new subcommand is added here and nowhere else. */
     static List<Object> subcommands() {
-        return List.of(new ExplainCommand(), new RunCommand(), new ExampleCommand(),
+        return List.of(
+                new ExplainCommand(),
+                new RunCommand(),
+                new ExampleCommand(),
                 new io.flinkivm.examples.kafka.KafkaCommand(),
-                new io.flinkivm.examples.bench.BenchCommand(), new SoakCommand());
+                new io.flinkivm.examples.bench.BenchCommand(),
+                new SoakCommand());
     }
 
     /** Without a subcommand: runs the default example (the README's first command), as {@code example} would. */
@@ -103,7 +120,8 @@ public final class Main implements Callable<Integer> {
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             err.println(ex.getMessage());
-            err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
+            err.println(
+                    "Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
             return CliException.USAGE;
         });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
@@ -124,8 +142,8 @@ public final class Main implements Callable<Integer> {
         @Override
         public String convert(String value) {
             if (!Logging.LEVELS.contains(value.trim().toLowerCase(java.util.Locale.ROOT))) {
-                throw new CommandLine.TypeConversionException("unknown log level '" + value + "'; expected one of: "
-                        + String.join(", ", Logging.LEVELS));
+                throw new CommandLine.TypeConversionException(
+                        "unknown log level '" + value + "'; expected one of: " + String.join(", ", Logging.LEVELS));
             }
             return value.trim();
         }

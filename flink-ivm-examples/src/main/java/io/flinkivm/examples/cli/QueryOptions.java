@@ -19,17 +19,25 @@ final class QueryOptions {
     @Mixin
     QueryTextOptions text;
 
-    @Option(names = "--sql", paramLabel = "SQL",
-            description = {"The query in SQL instead of --query, e.g. 'SELECT o.ck, COUNT(*) FROM orders o JOIN"
-                    + " customer c ON c.ck = o.ck GROUP BY o.ck', over the tables of --schema. It is translated into a"
-                    + " conjunctive query, a semiring (COUNT(*) and SUM: natural, MIN: min-plus, MAX: max-plus,"
-                    + " DISTINCT: boolean) and each table's payload; SQL outside that subset ends with exit code 2."})
+    @Option(
+            names = "--sql",
+            paramLabel = "SQL",
+            description = {
+                "The query in SQL instead of --query, e.g. 'SELECT o.ck, COUNT(*) FROM orders o JOIN"
+                        + " customer c ON c.ck = o.ck GROUP BY o.ck', over the tables of --schema. It is translated into a"
+                        + " conjunctive query, a semiring (COUNT(*) and SUM: natural, MIN: min-plus, MAX: max-plus,"
+                        + " DISTINCT: boolean) and each table's payload; SQL outside that subset ends with exit code 2."
+            })
     String sql;
 
-    @Option(names = "--schema", paramLabel = "SCHEMA",
-            description = {"With --sql: the tables and their column types, e.g. 'customer(ck BIGINT, seg STRING);"
-                    + " orders(ok BIGINT, ck BIGINT)' (TINYINT, SMALLINT, INT, BIGINT, DECIMAL(p, s), FLOAT, DOUBLE,"
-                    + " CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIMESTAMP(p))."})
+    @Option(
+            names = "--schema",
+            paramLabel = "SCHEMA",
+            description = {
+                "With --sql: the tables and their column types, e.g. 'customer(ck BIGINT, seg STRING);"
+                        + " orders(ok BIGINT, ck BIGINT)' (TINYINT, SMALLINT, INT, BIGINT, DECIMAL(p, s), FLOAT, DOUBLE,"
+                        + " CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIMESTAMP(p))."
+            })
     String schema;
 
     /** Whether the query is given in SQL. */
@@ -67,7 +75,8 @@ final class QueryOptions {
             return SqlTranslation.of(sql, SqlSchemas.parse(schema));
         } catch (InvalidQueryException e) {
             String m = e.getMessage();
-            throw CliException.usage(m.startsWith("invalid SQL: ") || m.startsWith("schema: ") ? m : "invalid SQL: " + m);
+            throw CliException.usage(
+                    m.startsWith("invalid SQL: ") || m.startsWith("schema: ") ? m : "invalid SQL: " + m);
         } catch (UnsupportedPlanException e) {
             throw CliException.usage("unsupported SQL: " + e.getMessage());
         }

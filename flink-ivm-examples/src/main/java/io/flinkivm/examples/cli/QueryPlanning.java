@@ -15,8 +15,7 @@ import java.util.function.Function;
  * {@code ParameterException}.
  */
 public final class QueryPlanning {
-    private QueryPlanning() {
-    }
+    private QueryPlanning() {}
 
     /** The parsed query; a malformed one becomes {@code usage("invalid query: ...")} with the parser's position. */
     public static ConjunctiveQuery parse(String text, Function<String, ? extends RuntimeException> usage) {
@@ -28,7 +27,10 @@ public final class QueryPlanning {
     }
 
     /** The plan of {@code q}; an unsupported one becomes {@code usage("unsupported plan: ...")}. */
-    public static MaintenancePlan plan(ConjunctiveQuery q, Semiring<?> semiring, Planner.Strategy strategy,
+    public static MaintenancePlan plan(
+            ConjunctiveQuery q,
+            Semiring<?> semiring,
+            Planner.Strategy strategy,
             Function<String, ? extends RuntimeException> usage) {
         try {
             return Planner.plan(q, semiring, strategy);

@@ -14,16 +14,27 @@ import picocli.CommandLine.Option;
  */
 public final class QueryTextOptions {
 
-    @Option(names = "--query", paramLabel = "QUERY", showDefaultValue = Visibility.ON_DEMAND,
-            description = {"The conjunctive query, e.g. 'Q(A,C) :- R(A,B), S(B,C)'. Variables and relation names are"
-                    + " identifiers; constants are 'quoted strings' or numbers and select tuples by their text."})
+    @Option(
+            names = "--query",
+            paramLabel = "QUERY",
+            showDefaultValue = Visibility.ON_DEMAND,
+            description = {
+                "The conjunctive query, e.g. 'Q(A,C) :- R(A,B), S(B,C)'. Variables and relation names are"
+                        + " identifiers; constants are 'quoted strings' or numbers and select tuples by their text."
+            })
     String query;
 
-    @Option(names = "--plan", paramLabel = "STRATEGY", defaultValue = "auto", showDefaultValue = Visibility.NEVER,
+    @Option(
+            names = "--plan",
+            paramLabel = "STRATEGY",
+            defaultValue = "auto",
+            showDefaultValue = Visibility.NEVER,
             converter = Converters.StrategyConverter.class,
-            description = {"Which plan to build: auto (the p-hierarchical plan where it applies, otherwise first-order"
-                    + " delta joins), p-hierarchical (refuse with exit code 2 where it does not apply) or fallback"
-                    + " (always delta joins). Default: ${DEFAULT-VALUE}."})
+            description = {
+                "Which plan to build: auto (the p-hierarchical plan where it applies, otherwise first-order"
+                        + " delta joins), p-hierarchical (refuse with exit code 2 where it does not apply) or fallback"
+                        + " (always delta joins). Default: ${DEFAULT-VALUE}."
+            })
     Planner.Strategy strategy;
 
     /** The query's text, or null if none was given. */
@@ -43,7 +54,8 @@ public final class QueryTextOptions {
     }
 
     /** The plan of {@code q} over {@code semiring} as {@code --plan} asks; an unsupported one becomes {@code usage}. */
-    public MaintenancePlan plan(ConjunctiveQuery q, Semiring<?> semiring, Function<String, ? extends RuntimeException> usage) {
+    public MaintenancePlan plan(
+            ConjunctiveQuery q, Semiring<?> semiring, Function<String, ? extends RuntimeException> usage) {
         return QueryPlanning.plan(q, semiring, strategy, usage);
     }
 }

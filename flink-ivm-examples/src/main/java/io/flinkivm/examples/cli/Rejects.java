@@ -16,6 +16,7 @@ final class Rejects implements AutoCloseable {
 
     /** How many rejected lines are printed on stderr; the rest are only counted. */
     static final int MAX_REPORTED = 20;
+
     private static final int MAX_REASON_CHARS = 300;
 
     private final PrintWriter err;
@@ -63,7 +64,9 @@ final class Rejects implements AutoCloseable {
         if (reason.length() <= MAX_REASON_CHARS) {
             return reason;
         }
-        int end = Character.isHighSurrogate(reason.charAt(MAX_REASON_CHARS - 1)) ? MAX_REASON_CHARS - 1 : MAX_REASON_CHARS;
+        int end = Character.isHighSurrogate(reason.charAt(MAX_REASON_CHARS - 1))
+                ? MAX_REASON_CHARS - 1
+                : MAX_REASON_CHARS;
         return reason.substring(0, end) + "…";
     }
 
@@ -77,9 +80,10 @@ final class Rejects implements AutoCloseable {
             err.println("... and " + (count - MAX_REPORTED) + " more rejected lines (" + count + " in total)");
         }
         if (count > 0) {
-            err.println(deadLetterPath == null
-                    ? "rejected lines were skipped; use --dead-letter FILE to keep them"
-                    : "rejected lines were skipped and written to " + deadLetterPath);
+            err.println(
+                    deadLetterPath == null
+                            ? "rejected lines were skipped; use --dead-letter FILE to keep them"
+                            : "rejected lines were skipped and written to " + deadLetterPath);
         }
         err.flush();
     }
@@ -96,6 +100,7 @@ final class Rejects implements AutoCloseable {
     }
 
     private CliException failure(IOException e) {
-        return CliException.failure("cannot write dead-letter file " + deadLetterPath + ": " + RunCommand.describe(e), e);
+        return CliException.failure(
+                "cannot write dead-letter file " + deadLetterPath + ": " + RunCommand.describe(e), e);
     }
 }

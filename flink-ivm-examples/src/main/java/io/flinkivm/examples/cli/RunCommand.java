@@ -34,18 +34,23 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code run}: maintains a query over a CSV file of inserts and writes the final result as CSV. */
-@Command(name = "run", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
         sortOptions = false,
         header = "Maintains a query over a CSV file of inserts and writes the result as CSV.",
-        description = {"Maintains a query under the inserts of a CSV file, one insert at a time, and writes the"
-                + " result at the end. Malformed input lines are reported, optionally written to a dead-letter"
-                + " file, and skipped; the other lines are applied. On stdout the run closes with"
-                + " 'inserts: N, rejected: M' (N accepted inserts, M rejected lines), the result size and the time.",
+        description = {
+            "Maintains a query under the inserts of a CSV file, one insert at a time, and writes the"
+                    + " result at the end. Malformed input lines are reported, optionally written to a dead-letter"
+                    + " file, and skipped; the other lines are applied. On stdout the run closes with"
+                    + " 'inserts: N, rejected: M' (N accepted inserts, M rejected lines), the result size and the time.",
             "With --engine flink (the default) the lines are read and checked here, the job runs on the embedded"
-                + " local Flink (or, under 'flink run', on the cluster: this process reads the input and writes"
-                + " the output, the inserts travel inside the job), and the output is the snapshot taken at the"
-                + " end of the input. Inserts that Flink rejects (a payload overflow inside a view) are reported"
-                + " like malformed lines, after them."},
+                    + " local Flink (or, under 'flink run', on the cluster: this process reads the input and writes"
+                    + " the output, the inserts travel inside the job), and the output is the snapshot taken at the"
+                    + " end of the input. Inserts that Flink rejects (a payload overflow inside a view) are reported"
+                    + " like malformed lines, after them."
+        },
         footerHeading = "%nFile formats:%n",
         footer = {
             "  Input (--input) with --sql: UTF-8 text, one table row per line: table,value1,...,valueK",
@@ -79,7 +84,8 @@ import picocli.CommandLine.Spec;
             "  0  the result was written (also when some lines were rejected)",
             "  1  I/O error (input, output or dead-letter file), a result payload overflow or a failed Flink job",
             "  2  bad option, malformed query or SQL, SQL outside the supported subset, unknown semiring or engine,"
-                    + " unsupported plan"})
+                    + " unsupported plan"
+        })
 final class RunCommand implements Callable<Integer> {
 
     /** The longest input line, in bytes. */
@@ -91,33 +97,52 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     QueryOptions queryOptions;
 
-    @Option(names = "--semiring", paramLabel = "SEMIRING",
+    @Option(
+            names = "--semiring",
+            paramLabel = "SEMIRING",
             converter = Converters.SemiringConverter.class,
-            description = {"The payload semiring: natural, boolean, min-plus, max-plus, viterbi, provenance or"
-                    + " covariance:<m> (m features). Required with --query; with --sql the aggregate decides it."})
+            description = {
+                "The payload semiring: natural, boolean, min-plus, max-plus, viterbi, provenance or"
+                        + " covariance:<m> (m features). Required with --query; with --sql the aggregate decides it."
+            })
     Semiring<?> semiring;
 
     /** The translation of --sql, or null for --query. */
     private SqlTranslation sql;
 
-    @Option(names = "--input", paramLabel = "IN.csv", required = true,
+    @Option(
+            names = "--input",
+            paramLabel = "IN.csv",
+            required = true,
             description = {"The inserts, one per line: relation,value1,...,valueK,payload (see File formats)."})
     Path input;
 
-    @Option(names = "--output", paramLabel = "OUT.csv", required = true,
+    @Option(
+            names = "--output",
+            paramLabel = "OUT.csv",
+            required = true,
             description = {"Where the result goes: the free variables and payload, one line per result tuple."})
     Path output;
 
-    @Option(names = "--dead-letter", paramLabel = "DL.csv",
-            description = {"Where rejected lines go, as line_number,reason,original text. Without it they are"
-                    + " reported on stderr (the first " + Rejects.MAX_REPORTED + ") and counted only."})
+    @Option(
+            names = "--dead-letter",
+            paramLabel = "DL.csv",
+            description = {
+                "Where rejected lines go, as line_number,reason,original text. Without it they are"
+                        + " reported on stderr (the first " + Rejects.MAX_REPORTED + ") and counted only."
+            })
     Path deadLetter;
 
-    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "flink",
+    @Option(
+            names = "--engine",
+            paramLabel = "ENGINE",
+            defaultValue = "flink",
             converter = Converters.EngineConverter.class,
-            description = {"The runtime that maintains the result: flink (flink-ivm's operators on the embedded"
-                    + " local Flink, or on the cluster under 'flink run') or memory (the in-memory engine of"
-                    + " flink-ivm-core, single-threaded). Both give the same result. Default: ${DEFAULT-VALUE}."})
+            description = {
+                "The runtime that maintains the result: flink (flink-ivm's operators on the embedded"
+                        + " local Flink, or on the cluster under 'flink run') or memory (the in-memory engine of"
+                        + " flink-ivm-core, single-threaded). Both give the same result. Default: ${DEFAULT-VALUE}."
+            })
     EngineKind engine;
 
     @Mixin
@@ -165,7 +190,8 @@ final class RunCommand implements Callable<Integer> {
         long accepted;
         long rejected;
         try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
-            accepted = read(s, plan.query(), rejects, (relation, tuple, payload, line) -> apply(ivm, relation, tuple, payload));
+            accepted = read(
+                    s, plan.query(), rejects, (relation, tuple, payload, line) -> apply(ivm, relation, tuple, payload));
             rejected = rejects.count();
             rejects.printTotal();
         }
@@ -232,8 +258,8 @@ final class RunCommand implements Callable<Integer> {
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         PrintWriter out = spec.commandLine().getOut();
-        out.println("result: " + results + " tuple" + (results == 1 ? "" : "s") + " written to " + output
-                + ", time: " + millis + " ms");
+        out.println("result: " + results + " tuple" + (results == 1 ? "" : "s") + " written to " + output + ", time: "
+                + millis + " ms");
         out.flush();
         return 0;
     }
@@ -243,8 +269,10 @@ final class RunCommand implements Callable<Integer> {
     }
 
     static CliException resultOverflow(ArithmeticException e) {
-        return CliException.failure("a result payload overflowed while the result was enumerated ("
-                + e.getMessage() + "); no output was written", e);
+        return CliException.failure(
+                "a result payload overflowed while the result was enumerated (" + e.getMessage()
+                        + "); no output was written",
+                e);
     }
 
     /** Where an accepted insert goes: the in-memory engine, or the list of records for the Flink job. */
@@ -263,8 +291,14 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** Applies every well-formed line of the input; returns the number of accepted inserts. */
-    private static <T> long load(Utf8LineReader reader, InsertSink<T> sink, Semiring<T> s, ConjunctiveQuery query,
-            SqlTranslation sql, Rejects rejects) throws IOException {
+    private static <T> long load(
+            Utf8LineReader reader,
+            InsertSink<T> sink,
+            Semiring<T> s,
+            ConjunctiveQuery query,
+            SqlTranslation sql,
+            Rejects rejects)
+            throws IOException {
         // IOException here comes from reading the input; Rejects reports its own write errors.
         Map<String, Integer> arities = new HashMap<>();
         for (String r : query.relations()) {
@@ -300,16 +334,22 @@ final class RunCommand implements Callable<Integer> {
         return accepted;
     }
 
-    private static <T> void insert(List<String> fields, Map<String, Integer> arities, ConjunctiveQuery query,
-            InsertSink<T> sink, Semiring<T> s, long lineNumber) throws RejectedLineException {
+    private static <T> void insert(
+            List<String> fields,
+            Map<String, Integer> arities,
+            ConjunctiveQuery query,
+            InsertSink<T> sink,
+            Semiring<T> s,
+            long lineNumber)
+            throws RejectedLineException {
         if (fields.size() < 2) {
             throw new RejectedLineException("expected relation,value1,...,valueK,payload but the line has one field");
         }
         String relation = fields.get(0);
         Integer arity = arities.get(relation);
         if (arity == null) {
-            throw new RejectedLineException("unknown relation '" + relation + "'; the query uses "
-                    + String.join(", ", query.relations()));
+            throw new RejectedLineException(
+                    "unknown relation '" + relation + "'; the query uses " + String.join(", ", query.relations()));
         }
         int values = fields.size() - 2;
         if (values != arity) {
@@ -331,8 +371,9 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** A line {@code table,value1,...,valueK} of a query given in SQL: the row's inserts, one per relation of its table. */
-    private static <T> void insertRow(List<String> fields, SqlTranslation sql, InsertSink<T> sink, Semiring<T> s,
-            long lineNumber) throws RejectedLineException {
+    private static <T> void insertRow(
+            List<String> fields, SqlTranslation sql, InsertSink<T> sink, Semiring<T> s, long lineNumber)
+            throws RejectedLineException {
         String name = fields.get(0);
         SqlTranslation.TableInput table = sql.table(name);
         if (table == null) {
@@ -340,7 +381,8 @@ final class RunCommand implements Callable<Integer> {
             for (SqlTranslation.TableInput t : sql.tables()) {
                 names.add(t.name());
             }
-            throw new RejectedLineException("unknown table '" + name + "'; the query reads " + String.join(", ", names));
+            throw new RejectedLineException(
+                    "unknown table '" + name + "'; the query reads " + String.join(", ", names));
         }
         List<SqlTranslation.Insert> inserts;
         try {
@@ -401,8 +443,9 @@ final class RunCommand implements Callable<Integer> {
     private Path createTemporaryOutput() {
         Path absolute = output.toAbsolutePath();
         if (!Files.isDirectory(absolute.getParent())) {
-            throw CliException.failure("cannot write output file " + output + ": directory " + absolute.getParent()
-                    + " does not exist", null);
+            throw CliException.failure(
+                    "cannot write output file " + output + ": directory " + absolute.getParent() + " does not exist",
+                    null);
         }
         try {
             return Files.createTempFile(absolute.getParent(), "." + absolute.getFileName() + ".", ".tmp");

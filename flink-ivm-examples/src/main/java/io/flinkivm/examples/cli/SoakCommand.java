@@ -27,42 +27,57 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code soak}: a bounded soak of the Flink job with checkpoints, measured per tenth and checked at the end. */
-@Command(name = "soak", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        sortOptions = false, showDefaultValues = true, defaultValueProvider = SoakCommand.Defaults.class,
+@Command(
+        name = "soak",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        sortOptions = false,
+        showDefaultValues = true,
+        defaultValueProvider = SoakCommand.Defaults.class,
         header = "Runs a long generated stream through the Flink job with checkpoints and reports how it held up.",
-        description = {"Generates --inserts inserts for the query's relations, runs them through flink-ivm's"
-                + " operators on the embedded local Flink with checkpoints every --checkpoint-interval, and"
-                + " prints, per tenth of the stream, the throughput (inserts fully processed by the sink per"
-                + " second), the checkpoints that completed (count, median and maximum duration, full state"
-                + " size, bytes written), all from Flink's own checkpoint statistics (its REST API). It closes"
-                + " with the ratio of the last tenth's throughput to the first's, the checkpoint durations and"
-                + " the state size, and checks the final result against the in-memory engine of"
-                + " flink-ivm-core on the same stream.",
+        description = {
+            "Generates --inserts inserts for the query's relations, runs them through flink-ivm's"
+                    + " operators on the embedded local Flink with checkpoints every --checkpoint-interval, and"
+                    + " prints, per tenth of the stream, the throughput (inserts fully processed by the sink per"
+                    + " second), the checkpoints that completed (count, median and maximum duration, full state"
+                    + " size, bytes written), all from Flink's own checkpoint statistics (its REST API). It closes"
+                    + " with the ratio of the last tenth's throughput to the first's, the checkpoint durations and"
+                    + " the state size, and checks the final result against the in-memory engine of"
+                    + " flink-ivm-core on the same stream.",
             "The stream: each insert picks a relation uniformly; free variables have n/200 values (uniform or"
-                + " Zipf with exponent " + SoakStream.ZIPF_EXPONENT + "), bound variables of several atoms "
-                + SoakStream.SHARED_BOUND_DOMAIN + ", the others " + SoakStream.LOCAL_DOMAIN + "; small payloads.",
+                    + " Zipf with exponent " + SoakStream.ZIPF_EXPONENT + "), bound variables of several atoms "
+                    + SoakStream.SHARED_BOUND_DOMAIN + ", the others " + SoakStream.LOCAL_DOMAIN + "; small payloads.",
             "The domain grows by default (see --domain): the work each insert causes is then the same all along"
-                + " the stream and only the state grows, so a falling throughput is the system's doing. With"
-                + " --domain fixed the work per insert itself rises as the views fill (early inserts mostly"
-                + " join nothing), which lowers the throughput by construction.",
-            "Checkpoints go to a temporary directory, deleted at the end, unless --checkpoint-dir is given."},
+                    + " the stream and only the state grows, so a falling throughput is the system's doing. With"
+                    + " --domain fixed the work per insert itself rises as the views fill (early inserts mostly"
+                    + " join nothing), which lowers the throughput by construction.",
+            "Checkpoints go to a temporary directory, deleted at the end, unless --checkpoint-dir is given."
+        },
         footerHeading = "%nExit codes:%n",
-        footer = {"  0  the soak ran and the result matched the in-memory engine's",
-                "  1  the Flink job failed, or its result differs from the in-memory engine's",
-                "  2  bad option, malformed query, unknown semiring, unsupported plan"})
+        footer = {
+            "  0  the soak ran and the result matched the in-memory engine's",
+            "  1  the Flink job failed, or its result differs from the in-memory engine's",
+            "  2  bad option, malformed query, unknown semiring, unsupported plan"
+        })
 final class SoakCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--inserts", paramLabel = "N", defaultValue = "10000000",
+    @Option(
+            names = "--inserts",
+            paramLabel = "N",
+            defaultValue = "10000000",
             description = {"Number of generated inserts."})
     long inserts;
 
     @Mixin
     QueryTextOptions query;
 
-    @Option(names = "--semiring", paramLabel = "SEMIRING", defaultValue = "natural",
+    @Option(
+            names = "--semiring",
+            paramLabel = "SEMIRING",
+            defaultValue = "natural",
             converter = Converters.SemiringConverter.class,
             description = {"The payload semiring (see 'run --help')."})
     Semiring<?> semiring;
@@ -70,32 +85,52 @@ final class SoakCommand implements Callable<Integer> {
     @Mixin
     FlinkOptions flinkOptions;
 
-    @Option(names = "--distribution", paramLabel = "D", defaultValue = "uniform",
+    @Option(
+            names = "--distribution",
+            paramLabel = "D",
+            defaultValue = "uniform",
             description = {"Values of the free variables: uniform or zipf."})
     String distribution;
 
-    @Option(names = "--domain", paramLabel = "KIND",
-            description = {"Domain of the free variables: growing (insert i draws from the first i/200 of the n/200"
-                    + " values: the chance that an insert joins stays the same, so the work per insert is"
-                    + " stationary; uniform only) or fixed (all n/200 values from the first insert on). Default:"
-                    + " growing, fixed with --distribution zipf."})
+    @Option(
+            names = "--domain",
+            paramLabel = "KIND",
+            description = {
+                "Domain of the free variables: growing (insert i draws from the first i/200 of the n/200"
+                        + " values: the chance that an insert joins stays the same, so the work per insert is"
+                        + " stationary; uniform only) or fixed (all n/200 values from the first insert on). Default:"
+                        + " growing, fixed with --distribution zipf."
+            })
     String domain;
 
-    @Option(names = "--seed", paramLabel = "X", defaultValue = "1",
+    @Option(
+            names = "--seed",
+            paramLabel = "X",
+            defaultValue = "1",
             description = {"Seed of the generator."})
     long seed;
 
-    @Option(names = "--flink-conf", paramLabel = "KEY=VALUE", showDefaultValue = Visibility.NEVER,
-            description = {"A Flink configuration entry set over the soak's own, e.g."
-                    + " state.backend.rocksdb.compaction.style=LEVEL to compare RocksDB settings; repeatable."})
+    @Option(
+            names = "--flink-conf",
+            paramLabel = "KEY=VALUE",
+            showDefaultValue = Visibility.NEVER,
+            description = {
+                "A Flink configuration entry set over the soak's own, e.g."
+                        + " state.backend.rocksdb.compaction.style=LEVEL to compare RocksDB settings; repeatable."
+            })
     Map<String, String> flinkConf = new LinkedHashMap<>();
 
     private MemorySize managed;
 
-    @Option(names = "--managed-memory", paramLabel = "SIZE", defaultValue = SoakCommand.MANAGED_MEMORY,
-            description = {"Managed memory of the embedded TaskManager, where RocksDB keeps its block cache and"
-                    + " memtables (Flink's local default is 128 MiB; a cluster's TaskManager gets a fraction of its"
-                    + " memory, 0.4 by default), e.g. 512 mb or 2 gb."})
+    @Option(
+            names = "--managed-memory",
+            paramLabel = "SIZE",
+            defaultValue = SoakCommand.MANAGED_MEMORY,
+            description = {
+                "Managed memory of the embedded TaskManager, where RocksDB keeps its block cache and"
+                        + " memtables (Flink's local default is 128 MiB; a cluster's TaskManager gets a fraction of its"
+                        + " memory, 0.4 by default), e.g. 512 mb or 2 gb."
+            })
     String managedMemory;
 
     /** The soak's own defaults: it measures RocksDB with incremental checkpoints on Ex. 10. */
@@ -119,7 +154,8 @@ final class SoakCommand implements Callable<Integer> {
         try {
             managed = MemorySize.parse(managedMemory);
         } catch (IllegalArgumentException e) {
-            throw CliException.usage("--managed-memory: not a memory size: '" + managedMemory + "' (e.g. 512 mb, 1 gb)");
+            throw CliException.usage(
+                    "--managed-memory: not a memory size: '" + managedMemory + "' (e.g. 512 mb, 1 gb)");
         }
         String d = distribution.toLowerCase(Locale.ROOT);
         if (!d.equals("uniform") && !d.equals("zipf")) {
@@ -132,7 +168,8 @@ final class SoakCommand implements Callable<Integer> {
             throw CliException.usage("--domain must be fixed or growing, got '" + domain + "'");
         }
         if (k.equals("growing") && d.equals("zipf")) {
-            throw CliException.usage("--domain growing draws uniformly; it cannot be combined with --distribution zipf");
+            throw CliException.usage(
+                    "--domain growing draws uniformly; it cannot be combined with --distribution zipf");
         }
         for (String key : flinkConf.keySet()) {
             if (key.isBlank()) {
@@ -155,12 +192,21 @@ final class SoakCommand implements Callable<Integer> {
             }
         }
         FlinkSettings settings = flinkOptions.settings();
-        FlinkSettings flink = temporary ? settings.withCheckpoints(dir.toString(), settings.checkpointInterval()) : settings;
-        out.printf(Locale.ROOT, "flink-ivm soak: %s over %s (%s plan)%n", plan.query(), s.name(),
+        FlinkSettings flink =
+                temporary ? settings.withCheckpoints(dir.toString(), settings.checkpointInterval()) : settings;
+        out.printf(
+                Locale.ROOT,
+                "flink-ivm soak: %s over %s (%s plan)%n",
+                plan.query(),
+                s.name(),
                 Converters.cliName(plan.kind()));
-        out.printf(Locale.ROOT, "Data: %,d generated inserts, %s values of the free variables, seed %d%n", inserts,
+        out.printf(
+                Locale.ROOT,
+                "Data: %,d generated inserts, %s values of the free variables, seed %d%n",
+                inserts,
                 (zipf ? "Zipf (s = " + SoakStream.ZIPF_EXPONENT + ")" : "uniform")
-                        + (growing ? " over a domain growing with the stream" : ""), seed);
+                        + (growing ? " over a domain growing with the stream" : ""),
+                seed);
         out.flush();
         SoakReport report;
         try {

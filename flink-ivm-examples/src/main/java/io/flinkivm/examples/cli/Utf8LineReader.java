@@ -24,7 +24,8 @@ final class Utf8LineReader implements Closeable {
 
     private final InputStream in;
     private final int maxLineBytes;
-    private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+    private final CharsetDecoder decoder = StandardCharsets.UTF_8
+            .newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT);
     private final byte[] buffer = new byte[64 * 1024];

@@ -73,22 +73,31 @@ public final class Ex10Job implements ExampleJob<Long> {
             int which = r.nextInt(100);
             long payload = 1 + r.nextInt(3);
             if (which < 30) {
-                return InputRecord.insert("R1", Tuple.wrap(new Object[] {
-                        r.key("a", a), r.key("b", b), r.key("d", d), r.key("e", other)}), payload, origin);
+                return InputRecord.insert(
+                        "R1",
+                        Tuple.wrap(new Object[] {r.key("a", a), r.key("b", b), r.key("d", d), r.key("e", other)}),
+                        payload,
+                        origin);
             }
             if (which < 60) {
-                return InputRecord.insert("R2", Tuple.wrap(new Object[] {
-                        r.key("a", a), r.key("b", b), r.key("d", d), r.key("f", other)}), payload, origin);
+                return InputRecord.insert(
+                        "R2",
+                        Tuple.wrap(new Object[] {r.key("a", a), r.key("b", b), r.key("d", d), r.key("f", other)}),
+                        payload,
+                        origin);
             }
             if (which < 80) {
-                return InputRecord.insert("R3", Tuple.wrap(new Object[] {
-                        r.key("a", a), r.key("b", b), r.key("g", other)}), payload, origin);
+                return InputRecord.insert(
+                        "R3",
+                        Tuple.wrap(new Object[] {r.key("a", a), r.key("b", b), r.key("g", other)}),
+                        payload,
+                        origin);
             }
             if (which < 85) {
                 return InputRecord.insert("R4", Tuple.wrap(new Object[] {r.key("c", c)}), payload, origin);
             }
-            return InputRecord.insert("R5", Tuple.wrap(new Object[] {
-                    r.key("a", a), r.key("c", c), r.key("h", other)}), payload, origin);
+            return InputRecord.insert(
+                    "R5", Tuple.wrap(new Object[] {r.key("a", a), r.key("c", c), r.key("h", other)}), payload, origin);
         }
     }
 }

@@ -9,8 +9,7 @@ public final class ExampleJobs {
     /** The example that runs without a name (and without any command). */
     public static final String DEFAULT = "ex10";
 
-    private ExampleJobs() {
-    }
+    private ExampleJobs() {}
 
     /** Every example, in the order {@code example --list} shows them; a new example is one line here. */
     public static List<ExampleJob<?>> all() {
@@ -41,7 +40,7 @@ public final class ExampleJobs {
                 return j;
             }
         }
-        throw new IllegalArgumentException("unknown example '" + name + "'; the examples are: "
-                + String.join(", ", names()));
+        throw new IllegalArgumentException(
+                "unknown example '" + name + "'; the examples are: " + String.join(", ", names()));
     }
 }

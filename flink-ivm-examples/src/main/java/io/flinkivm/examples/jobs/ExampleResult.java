@@ -14,6 +14,5 @@ import java.util.Map;
  * @param deadLetters the number of dead letters (rejected inserts or failed updates)
  * @param millis wall-clock time of the Flink job, start-up included
  */
-public record ExampleResult<T>(MaintenancePlan plan, Map<Tuple, T> result, long inserts, int snapshots,
-        long deadLetters, long millis) {
-}
+public record ExampleResult<T>(
+        MaintenancePlan plan, Map<Tuple, T> result, long inserts, int snapshots, long deadLetters, long millis) {}

@@ -37,18 +37,19 @@ public final class ExampleRunner {
     public static final int PROGRESS_LINES = 10;
     /** Result rows the summary shows. */
     public static final int SHOWN_ROWS = 10;
+
     private static final int SHOWN_DEAD_LETTERS = 5;
 
-    private ExampleRunner() {
-    }
+    private ExampleRunner() {}
 
     /**
      * Runs {@code job} over the stream {@code data} describes.
      *
      * @throws Exception if the Flink job fails
      */
-    public static <T> ExampleResult<T> run(ExampleJob<T> job, GeneratorSettings data, FlinkSettings flink,
-            PrintWriter out, PrintWriter err) throws Exception {
+    public static <T> ExampleResult<T> run(
+            ExampleJob<T> job, GeneratorSettings data, FlinkSettings flink, PrintWriter out, PrintWriter err)
+            throws Exception {
         MaintenancePlan plan = Planner.plan(QueryParser.parse(job.query()), job.semiring());
         InsertGenerator<T> generator = job.generator(data);
         long n = generator.count();
@@ -67,13 +68,17 @@ public final class ExampleRunner {
             out.print(plan.explain());
             out.println();
 
-            DataStream<InputRecord<T>> inserts = env
-                    .fromSource(new DataGeneratorSource<>(generator, n, FlinkIvm.inputType(job.semiring())),
-                            WatermarkStrategy.noWatermarks(), "generated inserts (" + job.name() + ")")
+            DataStream<InputRecord<T>> inserts = env.fromSource(
+                            new DataGeneratorSource<>(generator, n, FlinkIvm.inputType(job.semiring())),
+                            WatermarkStrategy.noWatermarks(),
+                            "generated inserts (" + job.name() + ")")
                     .setParallelism(parallelism);
             // Each ingest subtask ends an epoch after every'th insert of its own: a snapshot about every
             // `every` inserts of the whole stream.
-            IvmJob<T> ivm = FlinkIvm.maintain(inserts, plan, job.semiring(),
+            IvmJob<T> ivm = FlinkIvm.maintain(
+                    inserts,
+                    plan,
+                    job.semiring(),
                     IvmOptions.defaults().withSnapshotEvery(Math.max(1, every / parallelism)));
             int parts = ivm.results().getParallelism();
             DataStream<Either<Tuple2<Long, ResultRecord<T>>, DeadLetter>> collected = IvmStreams.merged(
@@ -122,8 +127,14 @@ public final class ExampleRunner {
         }
     }
 
-    private static <T> void summary(ExampleJob<T> job, InsertGenerator<T> generator, long n, long millis,
-            long deadLetters, Map<Tuple, T> result, PrintWriter out) {
+    private static <T> void summary(
+            ExampleJob<T> job,
+            InsertGenerator<T> generator,
+            long n,
+            long millis,
+            long deadLetters,
+            Map<Tuple, T> result,
+            PrintWriter out) {
         out.println();
         out.println("Done: " + count(n) + " inserts in " + seconds(millis) + " (" + rate(n, millis)
                 + ", start-up included), " + deadLetters + " dead letter" + (deadLetters == 1 ? "" : "s")
@@ -132,9 +143,11 @@ public final class ExampleRunner {
             return;
         }
         List<ResultTuple<T>> shown = Rows.first(result, job.resultOrder(), SHOWN_ROWS);
-        out.println(shown.size() == result.size() ? "Result, " + job.resultOrderName() + ":"
-                : "First " + shown.size() + " result tuples of " + count(result.size()) + ", " + job.resultOrderName()
-                        + ":");
+        out.println(
+                shown.size() == result.size()
+                        ? "Result, " + job.resultOrderName() + ":"
+                        : "First " + shown.size() + " result tuples of " + count(result.size()) + ", "
+                                + job.resultOrderName() + ":");
         String head = QueryParser.parse(job.query()).name();
         for (int i = 0; i < shown.size(); i++) {
             ResultTuple<T> r = shown.get(i);
@@ -177,8 +190,12 @@ public final class ExampleRunner {
                 return;
             }
             long since = completed == 0 ? startMillis : lastMillis;
-            out.printf(Locale.ROOT, "  after %12s inserts: %12s result tuples, %16s since the previous%s%n",
-                    count(r.insertCount()), count(total), rate(r.insertCount() - lastInserts, at - since),
+            out.printf(
+                    Locale.ROOT,
+                    "  after %12s inserts: %12s result tuples, %16s since the previous%s%n",
+                    count(r.insertCount()),
+                    count(total),
+                    rate(r.insertCount() - lastInserts, at - since),
                     completed == 0 ? " (start-up included)" : "");
             out.flush();
             completed++;

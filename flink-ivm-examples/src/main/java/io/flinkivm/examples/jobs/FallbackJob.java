@@ -70,11 +70,11 @@ public final class FallbackJob implements ExampleJob<Long> {
         @Override
         InputRecord<Long> draw(Draws r, long index, String origin) {
             if (r.nextInt(100) < 60) {
-                return InputRecord.insert("Follows", Tuple.wrap(new Object[] {r.key("u", user),
-                        r.key("author", author)}), 1L, origin);
+                return InputRecord.insert(
+                        "Follows", Tuple.wrap(new Object[] {r.key("u", user), r.key("author", author)}), 1L, origin);
             }
-            return InputRecord.insert("Posted", Tuple.wrap(new Object[] {r.key("author", author),
-                    r.key("topic", topic)}), 1L, origin);
+            return InputRecord.insert(
+                    "Posted", Tuple.wrap(new Object[] {r.key("author", author), r.key("topic", topic)}), 1L, origin);
         }
     }
 }

@@ -26,8 +26,8 @@ import org.rocksdb.CompactionStyle;
  * @param checkpointInterval the checkpoint interval, or null ({@link #DEFAULT_CHECKPOINT_INTERVAL}
  *     when a directory is given). Setting it enables checkpointing.
  */
-public record FlinkSettings(StateBackendKind state, Integer parallelism, String checkpointDir,
-        Duration checkpointInterval) {
+public record FlinkSettings(
+        StateBackendKind state, Integer parallelism, String checkpointDir, Duration checkpointInterval) {
 
     /** The checkpoint interval when only a checkpoint directory is given. */
     public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
@@ -78,7 +78,8 @@ public record FlinkSettings(StateBackendKind state, Integer parallelism, String 
             c.set(CoreOptions.DEFAULT_PARALLELISM, parallelism);
         }
         if (checkpointing()) {
-            c.set(CheckpointingOptions.CHECKPOINTING_INTERVAL,
+            c.set(
+                    CheckpointingOptions.CHECKPOINTING_INTERVAL,
                     checkpointInterval == null ? DEFAULT_CHECKPOINT_INTERVAL : checkpointInterval);
             if (checkpointDir != null) {
                 c.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");

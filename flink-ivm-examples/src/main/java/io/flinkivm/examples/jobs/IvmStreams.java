@@ -20,8 +20,7 @@ import org.apache.flink.types.Either;
  * keep what travels to the client small and measurable.
  */
 public final class IvmStreams {
-    private IvmStreams() {
-    }
+    private IvmStreams() {}
 
     /** The job's results and dead letters as one stream. */
     public static <T> DataStream<Either<ResultRecord<T>, DeadLetter>> merged(IvmJob<T> job) {
@@ -32,9 +31,11 @@ public final class IvmStreams {
     public static <L> DataStream<Either<L, DeadLetter>> merged(DataStream<L> left, DataStream<DeadLetter> deadLetters) {
         TypeInformation<Either<L, DeadLetter>> type = new EitherTypeInfo<>(left.getType(), deadLetters.getType());
         // Types given up front: Flink's type extraction would otherwise try (and log) a generic type first.
-        DataStream<Either<L, DeadLetter>> l = left.map(new AsLeft<L>(), type).name("results")
-                .setParallelism(left.getParallelism());
-        DataStream<Either<L, DeadLetter>> r = deadLetters.map(new AsRight<L>(), type).name("dead letters")
+        DataStream<Either<L, DeadLetter>> l =
+                left.map(new AsLeft<L>(), type).name("results").setParallelism(left.getParallelism());
+        DataStream<Either<L, DeadLetter>> r = deadLetters
+                .map(new AsRight<L>(), type)
+                .name("dead letters")
                 .setParallelism(deadLetters.getParallelism());
         return l.union(r);
     }
@@ -44,7 +45,8 @@ public final class IvmStreams {
      * without shipping every intermediate result to the client. Runs chained to the sink.
      */
     public static <T> DataStream<ResultRecord<T>> rowsOfSnapshot(DataStream<ResultRecord<T>> results, long id) {
-        return results.filter(new RowsOf<T>(id)).name("rows of snapshot " + id + ", end markers of all")
+        return results.filter(new RowsOf<T>(id))
+                .name("rows of snapshot " + id + ", end markers of all")
                 .setParallelism(results.getParallelism());
     }
 
@@ -53,8 +55,10 @@ public final class IvmStreams {
      * the sink, so the times of two end markers tell how long the inserts between the snapshots took.
      */
     public static <T> DataStream<Tuple2<Long, ResultRecord<T>>> stamped(DataStream<ResultRecord<T>> results) {
-        return results.map(new Stamp<T>(), new TupleTypeInfo<Tuple2<Long, ResultRecord<T>>>(Types.LONG, results.getType()))
-                .name("emission time").setParallelism(results.getParallelism());
+        return results.map(
+                        new Stamp<T>(), new TupleTypeInfo<Tuple2<Long, ResultRecord<T>>>(Types.LONG, results.getType()))
+                .name("emission time")
+                .setParallelism(results.getParallelism());
     }
 
     private static final class AsLeft<L> implements MapFunction<L, Either<L, DeadLetter>> {

@@ -96,17 +96,25 @@ public final class ProvenanceJob implements ExampleJob<Polynomial> {
         InputRecord<Polynomial> draw(Draws r, long index, String origin) {
             int which = r.nextInt(100);
             if (which < 40) {
-                return InputRecord.insert("Prescribed", Tuple.wrap(new Object[] {r.key("p", patient),
-                        r.key("drug", drug), r.key("dr", doctor)}),
-                        Polynomial.variable("rx_" + index), origin);
+                return InputRecord.insert(
+                        "Prescribed",
+                        Tuple.wrap(new Object[] {r.key("p", patient), r.key("drug", drug), r.key("dr", doctor)}),
+                        Polynomial.variable("rx_" + index),
+                        origin);
             }
             if (which < 80) {
-                return InputRecord.insert("Dispensed", Tuple.wrap(new Object[] {r.key("p", patient),
-                        r.key("drug", drug), r.key("pharmacy", pharmacy)}),
-                        Polynomial.variable("disp_" + index), origin);
+                return InputRecord.insert(
+                        "Dispensed",
+                        Tuple.wrap(
+                                new Object[] {r.key("p", patient), r.key("drug", drug), r.key("pharmacy", pharmacy)}),
+                        Polynomial.variable("disp_" + index),
+                        origin);
             }
-            return InputRecord.insert("Insured", Tuple.wrap(new Object[] {r.key("p", patient),
-                    r.key("plan", plan)}), Polynomial.variable("ins_" + index), origin);
+            return InputRecord.insert(
+                    "Insured",
+                    Tuple.wrap(new Object[] {r.key("p", patient), r.key("plan", plan)}),
+                    Polynomial.variable("ins_" + index),
+                    origin);
         }
     }
 }

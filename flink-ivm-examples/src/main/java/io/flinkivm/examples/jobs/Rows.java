@@ -10,8 +10,7 @@ import java.util.Map;
 
 /** Ordering and picking result rows for display. */
 public final class Rows {
-    private Rows() {
-    }
+    private Rows() {}
 
     /** Orders tuples value by value; two strings compare with runs of digits as numbers (a2 before a10). */
     public static final Comparator<Tuple> NATURAL_ORDER = Rows::compareNaturally;
@@ -45,7 +44,8 @@ public final class Rows {
         for (int i = 0; i < a.arity(); i++) {
             Object x = a.get(i);
             Object y = b.get(i);
-            int c = x instanceof String s && y instanceof String t ? compareNaturally(s, t)
+            int c = x instanceof String s && y instanceof String t
+                    ? compareNaturally(s, t)
                     : Tuple.of(x).compareTo(Tuple.of(y));
             if (c != 0) {
                 return c;

@@ -98,25 +98,39 @@ public final class TropicalJob implements ExampleJob<Double> {
         InputRecord<Double> draw(Draws r, long index, String origin) {
             int which = r.nextInt(100);
             if (which < 30) {
-                return InputRecord.insert("Pick", Tuple.wrap(new Object[] {r.key("wh", wh),
-                        r.key("bin", bin), SHIFTS[r.next(shift)], r.key("picker", staff)}),
-                        euros(r, 1, 9), origin);
+                return InputRecord.insert(
+                        "Pick",
+                        Tuple.wrap(new Object[] {
+                            r.key("wh", wh), r.key("bin", bin), SHIFTS[r.next(shift)], r.key("picker", staff)
+                        }),
+                        euros(r, 1, 9),
+                        origin);
             }
             if (which < 60) {
-                return InputRecord.insert("Pack", Tuple.wrap(new Object[] {r.key("wh", wh),
-                        r.key("bin", bin), SHIFTS[r.next(shift)], r.key("packer", staff)}),
-                        euros(r, 1, 9), origin);
+                return InputRecord.insert(
+                        "Pack",
+                        Tuple.wrap(new Object[] {
+                            r.key("wh", wh), r.key("bin", bin), SHIFTS[r.next(shift)], r.key("packer", staff)
+                        }),
+                        euros(r, 1, 9),
+                        origin);
             }
             if (which < 75) {
-                return InputRecord.insert("Store", Tuple.wrap(new Object[] {r.key("wh", wh),
-                        r.key("bin", bin), r.key("rack", racks)}), euros(r, 1, 20), origin);
+                return InputRecord.insert(
+                        "Store",
+                        Tuple.wrap(new Object[] {r.key("wh", wh), r.key("bin", bin), r.key("rack", racks)}),
+                        euros(r, 1, 20),
+                        origin);
             }
             if (which < 80) {
-                return InputRecord.insert("Toll", Tuple.wrap(new Object[] {r.key("region", region)}),
-                        euros(r, 0, 30), origin);
+                return InputRecord.insert(
+                        "Toll", Tuple.wrap(new Object[] {r.key("region", region)}), euros(r, 0, 30), origin);
             }
-            return InputRecord.insert("Truck", Tuple.wrap(new Object[] {r.key("wh", wh),
-                    r.key("region", region), r.key("carrier", carriers)}), euros(r, 20, 200), origin);
+            return InputRecord.insert(
+                    "Truck",
+                    Tuple.wrap(new Object[] {r.key("wh", wh), r.key("region", region), r.key("carrier", carriers)}),
+                    euros(r, 20, 200),
+                    origin);
         }
 
         private static Double euros(Draws r, int min, int max) {

@@ -25,7 +25,11 @@ final class DeadLetterJson implements KafkaRecordSerializationSchema<DeadLetter>
 
     @Override
     public ProducerRecord<byte[], byte[]> serialize(DeadLetter letter, KafkaSinkContext context, Long timestamp) {
-        return new ProducerRecord<>(topic, null, null, letter.origin().getBytes(StandardCharsets.UTF_8),
+        return new ProducerRecord<>(
+                topic,
+                null,
+                null,
+                letter.origin().getBytes(StandardCharsets.UTF_8),
                 format(letter).getBytes(StandardCharsets.UTF_8));
     }
 

@@ -32,8 +32,7 @@ final class Json {
     private static final Pattern SOURCE_REFERENCE =
             Pattern.compile("\\s*\\((?:start marker|for root starting) at \\[Source: [^\\]]*\\]\\)");
 
-    private Json() {
-    }
+    private Json() {}
 
     /** A JSON number, kept as its literal text (a value 1.50 or 1e3 stays as written). */
     record Number(String text) {
@@ -74,7 +73,8 @@ final class Json {
                 t = null; // not JSON from the first token on, e.g. a CSV record on a JSON topic
             }
             if (t != JsonToken.START_OBJECT) {
-                long at = t == null ? nonSpace(text, 0) : p.currentTokenLocation().getCharOffset();
+                long at =
+                        t == null ? nonSpace(text, 0) : p.currentTokenLocation().getCharOffset();
                 throw new FormatException(at, "expected a JSON object starting with '{'");
             }
             Map<String, Object> fields = new LinkedHashMap<>();
@@ -90,14 +90,15 @@ final class Json {
             return fields;
         } catch (JsonProcessingException e) {
             String what = SOURCE_REFERENCE.matcher(e.getOriginalMessage()).replaceAll("");
-            throw new FormatException(e.getLocation() == null ? 0 : e.getLocation().getCharOffset(), what);
+            throw new FormatException(
+                    e.getLocation() == null ? 0 : e.getLocation().getCharOffset(), what);
         } catch (IOException e) {
             throw new UncheckedIOException("reading JSON from a string", e);
         }
     }
 
-    private static Object value(JsonParser p, JsonToken t, String field, boolean arrayAllowed) throws IOException,
-            FormatException {
+    private static Object value(JsonParser p, JsonToken t, String field, boolean arrayAllowed)
+            throws IOException, FormatException {
         switch (t) {
             case VALUE_STRING:
                 return string(p, field);
@@ -111,12 +112,16 @@ final class Json {
             case VALUE_NULL:
                 return null;
             case START_OBJECT:
-                throw new FormatException(p.currentTokenLocation().getCharOffset(), "field \"" + field
-                        + "\" holds an object; only strings, numbers, booleans, null and arrays of them are allowed");
+                throw new FormatException(
+                        p.currentTokenLocation().getCharOffset(),
+                        "field \"" + field
+                                + "\" holds an object; only strings, numbers, booleans, null and arrays of them are allowed");
             case START_ARRAY:
                 if (!arrayAllowed) {
-                    throw new FormatException(p.currentTokenLocation().getCharOffset(), "field \"" + field
-                            + "\" holds nested arrays; an array may hold only strings, numbers, booleans and null");
+                    throw new FormatException(
+                            p.currentTokenLocation().getCharOffset(),
+                            "field \"" + field
+                                    + "\" holds nested arrays; an array may hold only strings, numbers, booleans and null");
                 }
                 List<Object> out = new ArrayList<>();
                 for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
@@ -136,8 +141,10 @@ final class Json {
             if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
-                throw new FormatException(p.currentTokenLocation().getCharOffset(), "a string of field \"" + field
-                        + "\" has a lone surrogate (a \\u escape of half a UTF-16 surrogate pair)");
+                throw new FormatException(
+                        p.currentTokenLocation().getCharOffset(),
+                        "a string of field \"" + field
+                                + "\" has a lone surrogate (a \\u escape of half a UTF-16 surrogate pair)");
             }
         }
         return s;
@@ -146,8 +153,11 @@ final class Json {
     /** The index of the first character at or after {@code from} that is not JSON white space. */
     private static int nonSpace(String text, int from) {
         int i = from;
-        while (i < text.length() && (text.charAt(i) == ' ' || text.charAt(i) == '\t' || text.charAt(i) == '\n'
-                || text.charAt(i) == '\r')) {
+        while (i < text.length()
+                && (text.charAt(i) == ' '
+                        || text.charAt(i) == '\t'
+                        || text.charAt(i) == '\n'
+                        || text.charAt(i) == '\r')) {
             i++;
         }
         return i;

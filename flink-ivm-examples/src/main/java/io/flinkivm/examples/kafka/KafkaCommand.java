@@ -33,22 +33,28 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Visibility;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /** {@code kafka}: maintains a query over inserts read from Kafka and writes snapshots of the result to Kafka. */
-@Command(name = "kafka", sortOptions = false, showDefaultValues = true, defaultValueProvider = KafkaCommand.Defaults.class,
+@Command(
+        name = "kafka",
+        sortOptions = false,
+        showDefaultValues = true,
+        defaultValueProvider = KafkaCommand.Defaults.class,
         header = "Maintains a query over inserts read from Kafka and writes snapshots of the result to Kafka.",
-        description = {"Runs a Flink job (embedded, in this process) that reads inserts from one topic, or from one"
-                + " topic per relation, maintains the query's result, and writes snapshots of it to the output"
-                + " topic: at the end of the input (--bounded), every --snapshot-every inserts, and on each"
-                + " control record. Malformed records go to the dead-letter topic with the reason and their"
-                + " topic-partition@offset; the job goes on."},
+        description = {
+            "Runs a Flink job (embedded, in this process) that reads inserts from one topic, or from one"
+                    + " topic per relation, maintains the query's result, and writes snapshots of it to the output"
+                    + " topic: at the end of the input (--bounded), every --snapshot-every inserts, and on each"
+                    + " control record. Malformed records go to the dead-letter topic with the reason and their"
+                    + " topic-partition@offset; the job goes on."
+        },
         footerHeading = "%nRecord formats:%n",
         footer = {
             "  --format csv: UTF-8, one line per record (a trailing line break is ignored);",
@@ -107,7 +113,8 @@ import picocli.CommandLine;
             "  0  the --bounded job finished (also when records were dead-lettered)",
             "  1  Kafka unreachable, an input topic missing, or the job failed",
             "     (after --restart-attempts restarts)",
-            "  2  bad option, malformed query, unknown semiring, unsupported plan"})
+            "  2  bad option, malformed query, unknown semiring, unsupported plan"
+        })
 public final class KafkaCommand implements Callable<Integer> {
 
     /** Exit code of a failed run. */
@@ -142,85 +149,147 @@ public final class KafkaCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            description = "Show this help message and exit.")
     boolean help;
 
     @Mixin
     QueryTextOptions query;
 
-    @Option(names = "--semiring", required = true, paramLabel = "SEMIRING",
+    @Option(
+            names = "--semiring",
+            required = true,
+            paramLabel = "SEMIRING",
             converter = Converters.SemiringConverter.class,
-            description = {"The payload semiring: natural, boolean, min-plus, max-plus, viterbi, provenance or"
-                    + " covariance:<m>."})
+            description = {
+                "The payload semiring: natural, boolean, min-plus, max-plus, viterbi, provenance or"
+                        + " covariance:<m>."
+            })
     Semiring<?> semiring;
 
-    @Option(names = "--kafka-bootstrap", required = true, paramLabel = "HOST:PORT",
+    @Option(
+            names = "--kafka-bootstrap",
+            required = true,
+            paramLabel = "HOST:PORT",
             description = {"Kafka bootstrap servers, e.g. localhost:9092 (comma-separated for several)."})
     String bootstrap;
 
-    @Option(names = "--input-topic", paramLabel = "TOPIC",
-            description = {"The topic of inserts whose records name their relation. Default: " + DEFAULT_INPUT_TOPIC
-                    + " (unless --relation-topic is given)."})
+    @Option(
+            names = "--input-topic",
+            paramLabel = "TOPIC",
+            description = {
+                "The topic of inserts whose records name their relation. Default: " + DEFAULT_INPUT_TOPIC
+                        + " (unless --relation-topic is given)."
+            })
     String inputTopic;
 
-    @Option(names = "--relation-topic", paramLabel = "RELATION=TOPIC", showDefaultValue = Visibility.NEVER,
-            description = {"A topic that carries one relation's inserts (values and payload only); repeat it for"
-                    + " every relation of the query. Excludes --input-topic."})
+    @Option(
+            names = "--relation-topic",
+            paramLabel = "RELATION=TOPIC",
+            showDefaultValue = Visibility.NEVER,
+            description = {
+                "A topic that carries one relation's inserts (values and payload only); repeat it for"
+                        + " every relation of the query. Excludes --input-topic."
+            })
     List<String> relationTopics = new ArrayList<>();
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "csv",
+    @Option(
+            names = "--format",
+            paramLabel = "FORMAT",
+            defaultValue = "csv",
             converter = FormatConverter.class,
             description = {"Input records: csv or json (see Record formats)."})
     RecordFormat format;
 
-    @Option(names = "--output-topic", paramLabel = "TOPIC", defaultValue = "ivm-results",
-            description = {"Where the snapshots of the result go (with --output-mode changelog: the changes,"
-                    + " keyed by the result tuple; a topic this command creates is then compacted)."})
+    @Option(
+            names = "--output-topic",
+            paramLabel = "TOPIC",
+            defaultValue = "ivm-results",
+            description = {
+                "Where the snapshots of the result go (with --output-mode changelog: the changes,"
+                        + " keyed by the result tuple; a topic this command creates is then compacted)."
+            })
     String outputTopic;
 
-    @Option(names = "--output-mode", paramLabel = "MODE", defaultValue = "snapshot",
+    @Option(
+            names = "--output-mode",
+            paramLabel = "MODE",
+            defaultValue = "snapshot",
             converter = Converters.OutputModeConverter.class,
-            description = {"snapshot: every trigger writes the whole result, rows then end markers, keyed by the"
-                    + " snapshot id; changelog: every trigger writes only the result tuples whose payload changed"
-                    + " since the previous one, as an upsert topic keyed by the result tuple (the last value per key"
-                    + " is the result; see Record formats)."})
+            description = {
+                "snapshot: every trigger writes the whole result, rows then end markers, keyed by the"
+                        + " snapshot id; changelog: every trigger writes only the result tuples whose payload changed"
+                        + " since the previous one, as an upsert topic keyed by the result tuple (the last value per key"
+                        + " is the result; see Record formats)."
+            })
     OutputMode outputMode;
 
-    @Option(names = "--dead-letter-topic", paramLabel = "TOPIC", defaultValue = "ivm-dead-letters",
+    @Option(
+            names = "--dead-letter-topic",
+            paramLabel = "TOPIC",
+            defaultValue = "ivm-dead-letters",
             description = {"Where malformed records go."})
     String deadLetterTopic;
 
-    @Option(names = "--snapshot-every", paramLabel = "N", defaultValue = "0",
-            description = {"Also write a snapshot every N accepted inserts; 0: only at the end of a --bounded"
-                    + " input and on control records."})
+    @Option(
+            names = "--snapshot-every",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = {
+                "Also write a snapshot every N accepted inserts; 0: only at the end of a --bounded"
+                        + " input and on control records."
+            })
     long snapshotEvery;
 
     @Mixin
     FlinkOptions flinkOptions;
 
-    @Option(names = "--delivery", paramLabel = "GUARANTEE", defaultValue = "exactly-once",
+    @Option(
+            names = "--delivery",
+            paramLabel = "GUARANTEE",
+            defaultValue = "exactly-once",
             converter = DeliveryConverter.class,
-            description = {"exactly-once (Kafka transactions, read with isolation.level=read_committed) or"
-                    + " at-least-once."})
+            description = {
+                "exactly-once (Kafka transactions, read with isolation.level=read_committed) or" + " at-least-once."
+            })
     Delivery delivery;
 
-    @Option(names = "--bounded",
-            description = {"Read the input topics up to their latest offsets at start, write a final snapshot and"
-                    + " finish. Without it the job runs until it is stopped."})
+    @Option(
+            names = "--bounded",
+            description = {
+                "Read the input topics up to their latest offsets at start, write a final snapshot and"
+                        + " finish. Without it the job runs until it is stopped."
+            })
     boolean bounded;
 
-    @Option(names = "--group-id", paramLabel = "ID", defaultValue = "flink-ivm",
+    @Option(
+            names = "--group-id",
+            paramLabel = "ID",
+            defaultValue = "flink-ivm",
             description = {"Kafka consumer group; also names the sinks' transactional ids."})
     String groupId;
 
-    @Option(names = "--restart-attempts", paramLabel = "N", defaultValue = "3",
-            description = {"Restarts from the last checkpoint after a failure, 1 s apart, before the command"
-                    + " gives up; 0: fail at once."})
+    @Option(
+            names = "--restart-attempts",
+            paramLabel = "N",
+            defaultValue = "3",
+            description = {
+                "Restarts from the last checkpoint after a failure, 1 s apart, before the command"
+                        + " gives up; 0: fail at once."
+            })
     int restartAttempts;
 
-    @Option(names = "--fail-once-after", paramLabel = "N", defaultValue = "0", hidden = true,
-            description = {"Test hook: fail the job once, N records after its first completed checkpoint (the records"
-                    + " are slowed down by 1 ms each until then). 0: off."})
+    @Option(
+            names = "--fail-once-after",
+            paramLabel = "N",
+            defaultValue = "0",
+            hidden = true,
+            description = {
+                "Test hook: fail the job once, N records after its first completed checkpoint (the records"
+                        + " are slowed down by 1 ms each until then). 0: off."
+            })
     long failOnceAfter;
 
     static final String DEFAULT_INPUT_TOPIC = "ivm-inserts";
@@ -246,8 +315,8 @@ public final class KafkaCommand implements Callable<Integer> {
         return execute(env, plan, settings, semiring);
     }
 
-    private <T> int execute(StreamExecutionEnvironment env, MaintenancePlan plan, KafkaPipeline.Settings settings,
-            Semiring<T> k) {
+    private <T> int execute(
+            StreamExecutionEnvironment env, MaintenancePlan plan, KafkaPipeline.Settings settings, Semiring<T> k) {
         KafkaPipeline.Settings s = settings;
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -322,7 +391,8 @@ public final class KafkaCommand implements Callable<Integer> {
                 ? List.of(inputTopic == null ? DEFAULT_INPUT_TOPIC : requireText(inputTopic, "--input-topic"))
                 : List.copyOf(topicRelations.keySet());
         if (outputTopic.equals(deadLetterTopic)) {
-            throw usage("--output-topic and --dead-letter-topic are both '" + outputTopic + "'; give them different topics");
+            throw usage("--output-topic and --dead-letter-topic are both '" + outputTopic
+                    + "'; give them different topics");
         }
         for (String topic : List.of(outputTopic, deadLetterTopic)) {
             if (inputs.contains(topic)) {
@@ -342,8 +412,20 @@ public final class KafkaCommand implements Callable<Integer> {
         if (restartAttempts < 0) {
             throw usage("--restart-attempts must be >= 0, got " + restartAttempts);
         }
-        return new KafkaPipeline.Settings(bootstrap.trim(), inputs, topicRelations, format, outputTopic,
-                deadLetterTopic, delivery.guarantee, groupId, bounded, parallelism, snapshotEvery, failOnceAfter, 0,
+        return new KafkaPipeline.Settings(
+                bootstrap.trim(),
+                inputs,
+                topicRelations,
+                format,
+                outputTopic,
+                deadLetterTopic,
+                delivery.guarantee,
+                groupId,
+                bounded,
+                parallelism,
+                snapshotEvery,
+                failOnceAfter,
+                0,
                 outputMode);
     }
 
@@ -405,9 +487,14 @@ public final class KafkaCommand implements Callable<Integer> {
                         + (missing.size() == 1 ? " does" : " do") + " not exist on " + s.bootstrapServers()
                         + "; create " + (missing.size() == 1 ? "it" : "them") + " first";
             }
-            partitions[0] = admin.describeTopics(s.inputTopics()).allTopicNames()
-                    .get(KAFKA_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).values().stream()
-                    .mapToInt(d -> d.partitions().size()).sum();
+            partitions[0] = admin
+                    .describeTopics(s.inputTopics())
+                    .allTopicNames()
+                    .get(KAFKA_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .values()
+                    .stream()
+                    .mapToInt(d -> d.partitions().size())
+                    .sum();
             List<NewTopic> create = new ArrayList<>();
             for (String t : List.of(s.outputTopic(), s.deadLetterTopic())) {
                 if (!existing.contains(t)) {
@@ -424,7 +511,8 @@ public final class KafkaCommand implements Callable<Integer> {
                     admin.createTopics(create).all().get(KAFKA_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
-                        return "cannot create output topics on " + s.bootstrapServers() + ": " + e.getCause().getMessage();
+                        return "cannot create output topics on " + s.bootstrapServers() + ": "
+                                + e.getCause().getMessage();
                     }
                 }
             }

@@ -34,8 +34,7 @@ final class KafkaPipeline {
     /** The transaction timeout of both sinks; below the broker's default maximum of 15 minutes. */
     static final String TRANSACTION_TIMEOUT_MS = "60000";
 
-    private KafkaPipeline() {
-    }
+    private KafkaPipeline() {}
 
     /**
      * What the job reads and writes.
@@ -48,14 +47,38 @@ final class KafkaPipeline {
      *     checkpoint ({@link FailOnce})
      * @param inputPartitions the input topics' partitions (0: not known)
      */
-    record Settings(String bootstrapServers, List<String> inputTopics, Map<String, String> topicRelations,
-            RecordFormat format, String outputTopic, String deadLetterTopic, DeliveryGuarantee delivery,
-            String groupId, boolean bounded, int parallelism, long snapshotEvery, long failOnceAfter,
-            int inputPartitions, OutputMode outputMode) {
+    record Settings(
+            String bootstrapServers,
+            List<String> inputTopics,
+            Map<String, String> topicRelations,
+            RecordFormat format,
+            String outputTopic,
+            String deadLetterTopic,
+            DeliveryGuarantee delivery,
+            String groupId,
+            boolean bounded,
+            int parallelism,
+            long snapshotEvery,
+            long failOnceAfter,
+            int inputPartitions,
+            OutputMode outputMode) {
 
         Settings withInputPartitions(int partitions) {
-            return new Settings(bootstrapServers, inputTopics, topicRelations, format, outputTopic, deadLetterTopic,
-                    delivery, groupId, bounded, parallelism, snapshotEvery, failOnceAfter, partitions, outputMode);
+            return new Settings(
+                    bootstrapServers,
+                    inputTopics,
+                    topicRelations,
+                    format,
+                    outputTopic,
+                    deadLetterTopic,
+                    delivery,
+                    groupId,
+                    bounded,
+                    parallelism,
+                    snapshotEvery,
+                    failOnceAfter,
+                    partitions,
+                    outputMode);
         }
 
         /**
@@ -82,12 +105,12 @@ final class KafkaPipeline {
         if (s.bounded()) {
             source.setBounded(OffsetsInitializer.latest());
         }
-        DataStream<RawKafkaRecord> raw = env
-                .fromSource(source.build(), WatermarkStrategy.noWatermarks(), "kafka " + String.join(", ", s.inputTopics()))
+        DataStream<RawKafkaRecord> raw = env.fromSource(
+                        source.build(), WatermarkStrategy.noWatermarks(), "kafka " + String.join(", ", s.inputTopics()))
                 .uid("kafka-source")
                 .setParallelism(s.sourceParallelism());
-        SingleOutputStreamOperator<InputRecord<T>> inserts = raw
-                .process(new ParseRecords<>(new RecordParser<>(plan.query(), semiring, s.format(), s.topicRelations())),
+        SingleOutputStreamOperator<InputRecord<T>> inserts = raw.process(
+                        new ParseRecords<>(new RecordParser<>(plan.query(), semiring, s.format(), s.topicRelations())),
                         FlinkIvm.inputType(semiring))
                 .name("parse " + s.format().name().toLowerCase(Locale.ROOT) + " records")
                 .uid("kafka-parse")
@@ -100,8 +123,14 @@ final class KafkaPipeline {
                     .uid("kafka-fail-once")
                     .setParallelism(s.sourceParallelism());
         }
-        IvmJob<T> job = FlinkIvm.maintain(maintained, plan, semiring, IvmOptions.defaults()
-                .withSnapshotEvery(s.snapshotEvery()).withParallelism(s.parallelism()).withOutputMode(s.outputMode()));
+        IvmJob<T> job = FlinkIvm.maintain(
+                maintained,
+                plan,
+                semiring,
+                IvmOptions.defaults()
+                        .withSnapshotEvery(s.snapshotEvery())
+                        .withParallelism(s.parallelism())
+                        .withOutputMode(s.outputMode()));
 
         // Same parallelism as flink-ivm's sink: a forward edge keeps each snapshot part (and each
         // result tuple's changes) in order.
@@ -115,7 +144,8 @@ final class KafkaPipeline {
                 .uid("kafka-results-sink")
                 .setParallelism(parts);
 
-        DataStream<DeadLetter> deadLetters = inserts.getSideOutput(ParseRecords.REJECTED).union(job.deadLetters());
+        DataStream<DeadLetter> deadLetters =
+                inserts.getSideOutput(ParseRecords.REJECTED).union(job.deadLetters());
         deadLetters
                 .map(new CountDeadLetters(), DeadLetterTypeInfo.INSTANCE)
                 .name("count dead letters")
@@ -127,8 +157,7 @@ final class KafkaPipeline {
                 .setParallelism(1);
     }
 
-    private static <X> KafkaSink<X> sink(Settings s, String idSuffix,
-            KafkaRecordSerializationSchema<X> serializer) {
+    private static <X> KafkaSink<X> sink(Settings s, String idSuffix, KafkaRecordSerializationSchema<X> serializer) {
         return KafkaSink.<X>builder()
                 .setBootstrapServers(s.bootstrapServers())
                 .setRecordSerializer(serializer)

@@ -20,6 +20,7 @@ final class ParseRecords<T> extends ProcessFunction<RawKafkaRecord, InputRecord<
 
     /** The side output of rejected records. */
     static final OutputTag<DeadLetter> REJECTED = new OutputTag<>("kafka-rejected", DeadLetterTypeInfo.INSTANCE);
+
     static final String RECORDS_METRIC = "ivmKafkaRecords";
     static final String REJECTED_METRIC = "ivmKafkaRejected";
     /** The accumulator of records read, for the command's summary. */
@@ -52,8 +53,12 @@ final class ParseRecords<T> extends ProcessFunction<RawKafkaRecord, InputRecord<
             parsed = parser.parse(record.topic, record.value, origin);
         } catch (RejectedRecordException e) {
             rejected.inc();
-            ctx.output(REJECTED, new DeadLetter(origin, e.getMessage(),
-                    RecordParser.lenientText(record.value, DeadLetterJson.MAX_RECORD_CHARS)));
+            ctx.output(
+                    REJECTED,
+                    new DeadLetter(
+                            origin,
+                            e.getMessage(),
+                            RecordParser.lenientText(record.value, DeadLetterJson.MAX_RECORD_CHARS)));
             return;
         }
         out.collect(parsed);

@@ -10,8 +10,7 @@ public final class RawKafkaRecord {
     public long offset;
     public byte[] value;
 
-    public RawKafkaRecord() {
-    }
+    public RawKafkaRecord() {}
 
     RawKafkaRecord(String topic, int partition, long offset, byte[] value) {
         this.topic = topic;

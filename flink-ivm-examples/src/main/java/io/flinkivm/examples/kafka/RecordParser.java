@@ -49,7 +49,8 @@ final class RecordParser<T> implements Serializable {
      * @param topicRelations the relation of each input topic, or empty when one topic carries every
      *     relation and each record names its own
      */
-    RecordParser(ConjunctiveQuery query, Semiring<T> semiring, RecordFormat format, Map<String, String> topicRelations) {
+    RecordParser(
+            ConjunctiveQuery query, Semiring<T> semiring, RecordFormat format, Map<String, String> topicRelations) {
         this.semiring = semiring;
         this.format = format;
         this.relations = List.copyOf(query.relations());
@@ -98,8 +99,8 @@ final class RecordParser<T> implements Serializable {
         for (int i = 0; i < line.length(); i++) {
             char c = line.charAt(i);
             if (c == '\n' || c == '\r') {
-                throw new RejectedRecordException("a CSV record is one line, but this one has a line break at column "
-                        + (i + 1));
+                throw new RejectedRecordException(
+                        "a CSV record is one line, but this one has a line break at column " + (i + 1));
             }
         }
         if (line.isEmpty()) {
@@ -109,8 +110,8 @@ final class RecordParser<T> implements Serializable {
             return InputRecord.snapshotRequest();
         }
         if (topicRelation == null && line.charAt(0) == '#') {
-            throw new RejectedRecordException("unknown control record '" + line + "'; the only control record is "
-                    + CSV_SNAPSHOT);
+            throw new RejectedRecordException(
+                    "unknown control record '" + line + "'; the only control record is " + CSV_SNAPSHOT);
         }
         if (csv == null) {
             csv = Csv.forRecords();
@@ -178,8 +179,8 @@ final class RecordParser<T> implements Serializable {
                 throw new RejectedRecordException("field \"relation\" must be a string, not " + describe(r));
             }
             if (topicRelation != null && !named.equals(topicRelation)) {
-                throw new RejectedRecordException("the record names relation " + named + ", but its topic carries "
-                        + topicRelation);
+                throw new RejectedRecordException(
+                        "the record names relation " + named + ", but its topic carries " + topicRelation);
             }
             relation = named;
             checkRelation(relation);
@@ -188,7 +189,8 @@ final class RecordParser<T> implements Serializable {
             throw new RejectedRecordException("field \"values\" is missing");
         }
         if (!(object.get("values") instanceof List<?> list)) {
-            throw new RejectedRecordException("field \"values\" must be an array, not " + describe(object.get("values")));
+            throw new RejectedRecordException(
+                    "field \"values\" must be an array, not " + describe(object.get("values")));
         }
         int arity = arities.get(relation);
         if (list.size() != arity) {
@@ -211,7 +213,8 @@ final class RecordParser<T> implements Serializable {
                 throw new RejectedRecordException("field \"payload\" is null; leave it out for the semiring's one");
             }
             if (p instanceof List<?>) {
-                throw new RejectedRecordException("field \"payload\" must be a string, number or boolean, not an array");
+                throw new RejectedRecordException(
+                        "field \"payload\" must be a string, number or boolean, not an array");
             }
             payload = payload(p.toString());
         }
@@ -235,8 +238,8 @@ final class RecordParser<T> implements Serializable {
 
     private void checkRelation(String relation) throws RejectedRecordException {
         if (!arities.containsKey(relation)) {
-            throw new RejectedRecordException("unknown relation '" + relation + "'; the query uses "
-                    + String.join(", ", relations));
+            throw new RejectedRecordException(
+                    "unknown relation '" + relation + "'; the query uses " + String.join(", ", relations));
         }
     }
 
@@ -264,13 +267,16 @@ final class RecordParser<T> implements Serializable {
     /** Strict UTF-8; a leading byte-order mark is dropped. */
     private String decode(byte[] value) throws RejectedRecordException {
         if (decoder == null) {
-            decoder = StandardCharsets.UTF_8.newDecoder()
+            decoder = StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT);
             chars = CharBuffer.allocate(256);
         }
-        int offset = value.length >= 3 && (value[0] & 0xFF) == 0xEF && (value[1] & 0xFF) == 0xBB
-                && (value[2] & 0xFF) == 0xBF ? 3 : 0;
+        int offset =
+                value.length >= 3 && (value[0] & 0xFF) == 0xEF && (value[1] & 0xFF) == 0xBB && (value[2] & 0xFF) == 0xBF
+                        ? 3
+                        : 0;
         int n = value.length - offset;
         if (chars.capacity() < n) {
             chars = CharBuffer.allocate(Math.max(2 * chars.capacity(), n));
@@ -283,8 +289,8 @@ final class RecordParser<T> implements Serializable {
             result = decoder.flush(chars);
         }
         if (result.isError()) {
-            throw new RejectedRecordException("not valid UTF-8: malformed byte sequence at byte "
-                    + (bytes.position() + 1) + " of the record");
+            throw new RejectedRecordException(
+                    "not valid UTF-8: malformed byte sequence at byte " + (bytes.position() + 1) + " of the record");
         }
         chars.flip();
         return chars.toString();

@@ -1,5 +1,7 @@
 package io.flinkivm.examples.soak;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,8 +16,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.apache.flink.api.common.JobID;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Polls a running job's checkpoint statistics from Flink's REST API
@@ -25,7 +25,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 final class CheckpointMonitor implements AutoCloseable {
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final ObjectMapper json = new ObjectMapper();
     private final URI uri;
     private final Duration every;
@@ -65,7 +66,8 @@ final class CheckpointMonitor implements AutoCloseable {
         Map<String, Long> counts = new HashMap<>();
         failures.values().forEach(m -> counts.merge(m, 1L, Long::sum));
         Map<String, Long> sorted = new LinkedHashMap<>();
-        counts.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        counts.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(e -> sorted.put(e.getKey(), e.getValue()));
         return sorted;
     }
@@ -95,7 +97,11 @@ final class CheckpointMonitor implements AutoCloseable {
     /** One poll; false if the REST API did not answer with statistics. */
     boolean poll() {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).GET().build(),
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(uri)
+                            .timeout(Duration.ofSeconds(5))
+                            .GET()
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 remember("HTTP " + r.statusCode() + " from " + uri);
@@ -122,16 +128,25 @@ final class CheckpointMonitor implements AutoCloseable {
         for (JsonNode c : root.path("history")) {
             if ("FAILED".equals(c.path("status").asText())) {
                 lastFailure = c.path("failure_message").asText(null);
-                failures.put(c.path("id").asLong(), lastFailure == null ? "(no message)"
-                        : TASK_ID.matcher(lastFailure).replaceAll("<task>"));
+                failures.put(
+                        c.path("id").asLong(),
+                        lastFailure == null
+                                ? "(no message)"
+                                : TASK_ID.matcher(lastFailure).replaceAll("<task>"));
             }
-            if (!"COMPLETED".equals(c.path("status").asText()) || c.path("is_savepoint").asBoolean(false)) {
+            if (!"COMPLETED".equals(c.path("status").asText())
+                    || c.path("is_savepoint").asBoolean(false)) {
                 continue;
             }
             long id = c.path("id").asLong();
-            completed.put(id, new SoakReport.Checkpoint(id, c.path("trigger_timestamp").asLong(),
-                    c.path("end_to_end_duration").asLong(), c.path("state_size").asLong(),
-                    c.path("checkpointed_size").asLong()));
+            completed.put(
+                    id,
+                    new SoakReport.Checkpoint(
+                            id,
+                            c.path("trigger_timestamp").asLong(),
+                            c.path("end_to_end_duration").asLong(),
+                            c.path("state_size").asLong(),
+                            c.path("checkpointed_size").asLong()));
         }
     }
 

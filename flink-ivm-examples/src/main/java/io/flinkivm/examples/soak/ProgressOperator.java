@@ -1,9 +1,9 @@
 package io.flinkivm.examples.soak;
 
-import java.lang.management.ManagementFactory;
 import io.flinkivm.flink.IvmJob;
 import io.flinkivm.flink.ResultRecord;
 import io.flinkivm.flink.runtime.EpochEnd;
+import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -33,8 +33,8 @@ import org.apache.flink.types.Either;
  * by the collect sink's batching.
  */
 final class ProgressOperator<T> extends AbstractStreamOperator<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>>
-        implements TwoInputStreamOperator<ResultRecord<T>, EpochEnd,
-                Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>> {
+        implements TwoInputStreamOperator<
+                ResultRecord<T>, EpochEnd, Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>> {
     private static final long serialVersionUID = 2L;
 
     static final int START = 0;
@@ -43,8 +43,7 @@ final class ProgressOperator<T> extends AbstractStreamOperator<Either<ResultReco
     static final int TENTHS = 10;
 
     /** What the process had used at a mark. */
-    record Sample(long processCpuNanos, Map<String, Long> threads) {
-    }
+    record Sample(long processCpuNanos, Map<String, Long> threads) {}
 
     /** Samples of the running soak by mark (kind, inserts); cleared by {@link #clearSamples()}. */
     static final Map<String, Sample> SAMPLES = new ConcurrentHashMap<>();
@@ -52,6 +51,7 @@ final class ProgressOperator<T> extends AbstractStreamOperator<Either<ResultReco
     private final long total;
     /** Per ingest subtask, its inserts at the end of each epoch not yet passed (and the last passed one). */
     private transient Map<Integer, TreeMap<Long, Long>> ends;
+
     private transient long lastProgressCpu;
     private transient int tenthsDone;
     private transient long lastProgress;

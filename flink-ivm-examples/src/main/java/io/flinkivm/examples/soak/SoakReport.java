@@ -15,8 +15,15 @@ import java.util.Map;
  * @param matchesEngine whether the Flink result equals the in-memory engine's on the same stream
  * @param millis wall-clock time of the Flink job, submission to the last result
  */
-public record SoakReport(long inserts, List<Tenth> tenths, List<Checkpoint> checkpoints,
-        long failedCheckpoints, long resultTuples, long deadLetters, boolean matchesEngine, long millis) {
+public record SoakReport(
+        long inserts,
+        List<Tenth> tenths,
+        List<Checkpoint> checkpoints,
+        long failedCheckpoints,
+        long resultTuples,
+        long deadLetters,
+        boolean matchesEngine,
+        long millis) {
 
     /**
      * One stretch of the stream between two progress marks.
@@ -31,7 +38,12 @@ public record SoakReport(long inserts, List<Tenth> tenths, List<Checkpoint> chec
      * @param threadNanos CPU time in this stretch per thread group (see {@link ThreadCpu}: task threads by
      *     operator, RocksDB compaction, GC, JIT, ...), empty if not known
      */
-    public record Tenth(long fromInserts, long toInserts, long fromMillis, long toMillis, long cpuNanos,
+    public record Tenth(
+            long fromInserts,
+            long toInserts,
+            long fromMillis,
+            long toMillis,
+            long cpuNanos,
             Map<String, Long> threadNanos) {
         public Tenth {
             threadNanos = Map.copyOf(threadNanos);
@@ -73,17 +85,20 @@ public record SoakReport(long inserts, List<Tenth> tenths, List<Checkpoint> chec
      * @param stateSize the full size of the state it refers to, in bytes
      * @param checkpointedSize the bytes this checkpoint wrote (less than the full size when incremental)
      */
-    public record Checkpoint(long id, long triggerMillis, long durationMillis, long stateSize, long checkpointedSize) {
-    }
+    public record Checkpoint(long id, long triggerMillis, long durationMillis, long stateSize, long checkpointedSize) {}
 
     /** The last tenth's CPU time per insert over the first's; NaN with fewer than two tenths or unknown CPU time. */
     public double cpuLastToFirst() {
-        return tenths.size() < 2 ? Double.NaN
-                : tenths.get(tenths.size() - 1).cpuMicrosPerInsert() / tenths.get(0).cpuMicrosPerInsert();
+        return tenths.size() < 2
+                ? Double.NaN
+                : tenths.get(tenths.size() - 1).cpuMicrosPerInsert()
+                        / tenths.get(0).cpuMicrosPerInsert();
     }
 
     /** The last tenth's throughput over the first's; NaN with fewer than two tenths. */
     public double lastToFirst() {
-        return tenths.size() < 2 ? Double.NaN : tenths.get(tenths.size() - 1).throughput() / tenths.get(0).throughput();
+        return tenths.size() < 2
+                ? Double.NaN
+                : tenths.get(tenths.size() - 1).throughput() / tenths.get(0).throughput();
     }
 }

@@ -57,8 +57,7 @@ import org.apache.flink.util.CloseableIterator;
 public final class SoakRun {
     private static final int SHOWN_DIFFERENCES = 5;
 
-    private SoakRun() {
-    }
+    private SoakRun() {}
 
     /**
      * Runs the soak and prints its figures to {@code out}.
@@ -69,8 +68,14 @@ public final class SoakRun {
      * @param extra Flink configuration entries set last, over the soak's own (e.g. RocksDB options to compare)
      * @throws Exception if the Flink job fails
      */
-    public static <T> SoakReport run(MaintenancePlan plan, Semiring<T> semiring, SoakStream<T> stream,
-            FlinkSettings flink, MemorySize managedMemory, Map<String, String> extra, PrintWriter out)
+    public static <T> SoakReport run(
+            MaintenancePlan plan,
+            Semiring<T> semiring,
+            SoakStream<T> stream,
+            FlinkSettings flink,
+            MemorySize managedMemory,
+            Map<String, String> extra,
+            PrintWriter out)
             throws Exception {
         long n = stream.count();
         int restPort = freePort();
@@ -113,25 +118,30 @@ public final class SoakRun {
             }
             out.println();
             out.flush();
-            DataStream<InputRecord<T>> inserts = env
-                    .fromSource(new DataGeneratorSource<>(stream, n, FlinkIvm.inputType(semiring)),
-                            WatermarkStrategy.noWatermarks(), "generated inserts (soak)")
+            DataStream<InputRecord<T>> inserts = env.fromSource(
+                            new DataGeneratorSource<>(stream, n, FlinkIvm.inputType(semiring)),
+                            WatermarkStrategy.noWatermarks(),
+                            "generated inserts (soak)")
                     .setParallelism(parallelism);
             // Progress epochs (no snapshot) about every thousandth of the stream: the progress marks.
-            IvmJob<T> job = FlinkIvm.maintain(inserts, plan, semiring,
+            IvmJob<T> job = FlinkIvm.maintain(
+                    inserts,
+                    plan,
+                    semiring,
                     IvmOptions.defaults().withProgressEvery(Math.max(1, n / (1000L * parallelism))));
             TypeInformation<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>> type = new EitherTypeInfo<>(
                     job.results().getType(), new TupleTypeInfo<>(Types.INT, Types.LONG, Types.LONG));
             DataStream<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>> progressed = job.results()
                     .connect(job.epochs().broadcast())
-                    .transform("progress per tenth", type, new ProgressOperator<T>(n)).setParallelism(1);
+                    .transform("progress per tenth", type, new ProgressOperator<T>(n))
+                    .setParallelism(1);
             DataStream<Either<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>, DeadLetter>> collected =
                     IvmStreams.merged(progressed, job.deadLetters());
             CloseableIterator<Either<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>, DeadLetter>> it =
                     collected.collectAsync();
             JobClient client = env.executeAsync("flink-ivm soak " + plan.query().name() + " (" + n + " inserts)");
-            try (CheckpointMonitor monitor = new CheckpointMonitor("http://127.0.0.1:" + restPort, client.getJobID(),
-                    Duration.ofMillis(500))) {
+            try (CheckpointMonitor monitor =
+                    new CheckpointMonitor("http://127.0.0.1:" + restPort, client.getJobID(), Duration.ofMillis(500))) {
                 monitor.start();
                 try (it) {
                     while (it.hasNext()) {
@@ -143,7 +153,10 @@ public final class SoakRun {
                         Either<ResultRecord<T>, Tuple3<Integer, Long, Long>> l = e.left();
                         if (l.isRight()) {
                             Tuple3<Integer, Long, Long> m = l.right();
-                            marks.add(new Mark(m.f0, m.f1, m.f2,
+                            marks.add(new Mark(
+                                    m.f0,
+                                    m.f1,
+                                    m.f2,
                                     ProgressOperator.SAMPLES.remove(ProgressOperator.key(m.f0, m.f1))));
                             if (m.f0 == ProgressOperator.TENTH) {
                                 printProgress(out, tenths(marks), start);
@@ -163,8 +176,9 @@ public final class SoakRun {
                 monitor.close();
                 checkpoints = monitor.completed();
                 failedCheckpoints = monitor.failed();
-                monitor.failureReasons().forEach((reason, count) ->
-                        out.println("(" + count + " failed checkpoint" + (count == 1 ? "" : "s") + ": " + reason + ")"));
+                monitor.failureReasons()
+                        .forEach((reason, count) -> out.println(
+                                "(" + count + " failed checkpoint" + (count == 1 ? "" : "s") + ": " + reason + ")"));
                 if (checkpoints.isEmpty() && monitor.lastError() != null) {
                     out.println("(checkpoint statistics unavailable: " + monitor.lastError() + ")");
                 }
@@ -176,7 +190,8 @@ public final class SoakRun {
         }
         List<SoakReport.Tenth> tenths = tenths(marks);
         long snapshotMillis = snapshotMillis(marks);
-        printSummary(out, n, millis, tenths, checkpoints, failedCheckpoints, result.size(), deadLetters, snapshotMillis);
+        printSummary(
+                out, n, millis, tenths, checkpoints, failedCheckpoints, result.size(), deadLetters, snapshotMillis);
         printThreads(out, tenths);
         boolean same = check(plan, semiring, stream, result, out);
         return new SoakReport(n, tenths, checkpoints, failedCheckpoints, result.size(), deadLetters, same, millis);
@@ -217,10 +232,12 @@ public final class SoakRun {
             }
             if (previous != null) {
                 long spent = m.cpuNanos() < 0 || previous.cpuNanos() < 0 ? -1 : m.cpuNanos() - previous.cpuNanos();
-                Map<String, Long> threads = m.threads().isEmpty() || previous.threads().isEmpty() ? Map.of()
-                        : ThreadCpu.minus(m.threads(), previous.threads());
-                tenths.add(new SoakReport.Tenth(previous.inserts(), m.inserts(), previous.millis(), m.millis(), spent,
-                        threads));
+                Map<String, Long> threads =
+                        m.threads().isEmpty() || previous.threads().isEmpty()
+                                ? Map.of()
+                                : ThreadCpu.minus(m.threads(), previous.threads());
+                tenths.add(new SoakReport.Tenth(
+                        previous.inserts(), m.inserts(), previous.millis(), m.millis(), spent, threads));
             }
             previous = m;
         }
@@ -242,9 +259,15 @@ public final class SoakRun {
     private static void printProgress(PrintWriter out, List<SoakReport.Tenth> t, long start) {
         if (!t.isEmpty()) {
             SoakReport.Tenth last = t.get(t.size() - 1);
-            out.printf(Locale.ROOT, "  tenth %2d done at %8.1f s: %,13d inserts processed, %,10d inserts/s, %6.1f µs CPU"
-                    + " per insert (%s in compaction)%n", t.size(), (last.toMillis() - start) / 1000.0,
-                    last.toInserts(), Math.round(last.throughput()), last.cpuMicrosPerInsert(),
+            out.printf(
+                    Locale.ROOT,
+                    "  tenth %2d done at %8.1f s: %,13d inserts processed, %,10d inserts/s, %6.1f µs CPU"
+                            + " per insert (%s in compaction)%n",
+                    t.size(),
+                    (last.toMillis() - start) / 1000.0,
+                    last.toInserts(),
+                    Math.round(last.throughput()),
+                    last.cpuMicrosPerInsert(),
                     micros(last.threadMicrosPerInsert(ThreadCpu.COMPACTION)));
             out.flush();
         }
@@ -254,9 +277,21 @@ public final class SoakRun {
      * One line per tenth: its throughput, CPU time per insert (all threads, and RocksDB's compaction
      * threads alone) and the checkpoints that completed in it.
      */
-    private static void printTable(PrintWriter out, List<SoakReport.Tenth> tenths, List<SoakReport.Checkpoint> checkpoints) {
-        out.printf(Locale.ROOT, "  %-6s %13s %9s %13s %10s %10s %6s %9s %9s %12s %12s%n", "tenth", "inserts done",
-                "seconds", "inserts/s", "cpu µs/ins", "compact µs", "ckpts", "median ms", "max ms", "full state",
+    private static void printTable(
+            PrintWriter out, List<SoakReport.Tenth> tenths, List<SoakReport.Checkpoint> checkpoints) {
+        out.printf(
+                Locale.ROOT,
+                "  %-6s %13s %9s %13s %10s %10s %6s %9s %9s %12s %12s%n",
+                "tenth",
+                "inserts done",
+                "seconds",
+                "inserts/s",
+                "cpu µs/ins",
+                "compact µs",
+                "ckpts",
+                "median ms",
+                "max ms",
+                "full state",
                 "written");
         for (int i = 0; i < tenths.size(); i++) {
             SoakReport.Tenth last = tenths.get(i);
@@ -267,11 +302,24 @@ public final class SoakRun {
                     in.add(c);
                 }
             }
-            long[] durations = in.stream().mapToLong(SoakReport.Checkpoint::durationMillis).sorted().toArray();
-            long[] incremental = in.stream().mapToLong(SoakReport.Checkpoint::checkpointedSize).sorted().toArray();
-            out.printf(Locale.ROOT, "  %-6d %,13d %9.1f %,13d %10.1f %10s %6d %9s %9s %12s %12s%n", i + 1,
-                    last.toInserts(), (last.toMillis() - last.fromMillis()) / 1000.0, Math.round(last.throughput()),
-                    last.cpuMicrosPerInsert(), micros(last.threadMicrosPerInsert(ThreadCpu.COMPACTION)), in.size(),
+            long[] durations = in.stream()
+                    .mapToLong(SoakReport.Checkpoint::durationMillis)
+                    .sorted()
+                    .toArray();
+            long[] incremental = in.stream()
+                    .mapToLong(SoakReport.Checkpoint::checkpointedSize)
+                    .sorted()
+                    .toArray();
+            out.printf(
+                    Locale.ROOT,
+                    "  %-6d %,13d %9.1f %,13d %10.1f %10s %6d %9s %9s %12s %12s%n",
+                    i + 1,
+                    last.toInserts(),
+                    (last.toMillis() - last.fromMillis()) / 1000.0,
+                    Math.round(last.throughput()),
+                    last.cpuMicrosPerInsert(),
+                    micros(last.threadMicrosPerInsert(ThreadCpu.COMPACTION)),
+                    in.size(),
                     durations.length == 0 ? "-" : Long.toString(median(durations)),
                     durations.length == 0 ? "-" : Long.toString(durations[durations.length - 1]),
                     in.isEmpty() ? "-" : bytes(in.get(in.size() - 1).stateSize()),
@@ -280,38 +328,75 @@ public final class SoakRun {
         out.flush();
     }
 
-    private static void printSummary(PrintWriter out, long n, long millis, List<SoakReport.Tenth> tenths,
-            List<SoakReport.Checkpoint> checkpoints, long failed, long resultSize, long deadLetters,
+    private static void printSummary(
+            PrintWriter out,
+            long n,
+            long millis,
+            List<SoakReport.Tenth> tenths,
+            List<SoakReport.Checkpoint> checkpoints,
+            long failed,
+            long resultSize,
+            long deadLetters,
             long snapshotMillis) {
         out.println();
         printTable(out, tenths, checkpoints);
         out.println();
-        out.printf(Locale.ROOT, "Done: %,d inserts in %.1f s (%,d inserts/s, start-up and final snapshot included),"
-                + " %,d dead letters; result: %,d tuples (final snapshot: %s)%n", n, millis / 1000.0,
-                Math.round(n * 1000.0 / Math.max(1, millis)), deadLetters, resultSize,
+        out.printf(
+                Locale.ROOT,
+                "Done: %,d inserts in %.1f s (%,d inserts/s, start-up and final snapshot included),"
+                        + " %,d dead letters; result: %,d tuples (final snapshot: %s)%n",
+                n,
+                millis / 1000.0,
+                Math.round(n * 1000.0 / Math.max(1, millis)),
+                deadLetters,
+                resultSize,
                 snapshotMillis < 0 ? "?" : snapshotMillis + " ms at the sink");
         if (tenths.size() >= 2) {
             SoakReport.Tenth first = tenths.get(0);
             SoakReport.Tenth last = tenths.get(tenths.size() - 1);
-            out.printf(Locale.ROOT, "Throughput: first tenth %,d inserts/s, last tenth %,d inserts/s, last/first = %.3f%n",
-                    Math.round(first.throughput()), Math.round(last.throughput()),
+            out.printf(
+                    Locale.ROOT,
+                    "Throughput: first tenth %,d inserts/s, last tenth %,d inserts/s, last/first = %.3f%n",
+                    Math.round(first.throughput()),
+                    Math.round(last.throughput()),
                     last.throughput() / first.throughput());
-            out.printf(Locale.ROOT, "CPU per insert (the whole process): first tenth %.1f µs, last tenth %.1f µs,"
-                    + " last/first = %.3f%n", first.cpuMicrosPerInsert(), last.cpuMicrosPerInsert(),
+            out.printf(
+                    Locale.ROOT,
+                    "CPU per insert (the whole process): first tenth %.1f µs, last tenth %.1f µs,"
+                            + " last/first = %.3f%n",
+                    first.cpuMicrosPerInsert(),
+                    last.cpuMicrosPerInsert(),
                     last.cpuMicrosPerInsert() / first.cpuMicrosPerInsert());
         }
         if (checkpoints.isEmpty()) {
             out.println("Checkpoints: none completed (" + failed + " failed)");
         } else {
-            long[] d = checkpoints.stream().mapToLong(SoakReport.Checkpoint::durationMillis).sorted().toArray();
-            long[] inc = checkpoints.stream().mapToLong(SoakReport.Checkpoint::checkpointedSize).sorted().toArray();
+            long[] d = checkpoints.stream()
+                    .mapToLong(SoakReport.Checkpoint::durationMillis)
+                    .sorted()
+                    .toArray();
+            long[] inc = checkpoints.stream()
+                    .mapToLong(SoakReport.Checkpoint::checkpointedSize)
+                    .sorted()
+                    .toArray();
             SoakReport.Checkpoint lastCheckpoint = checkpoints.get(checkpoints.size() - 1);
-            out.printf(Locale.ROOT, "Checkpoints: %d completed, %d failed; duration min %d ms, median %d ms, p90 %d ms,"
-                    + " max %d ms; written per checkpoint median %s, max %s%n", checkpoints.size(), failed, d[0],
-                    median(d), d[(int) Math.min(d.length - 1, Math.ceil(d.length * 0.9) - 1)], d[d.length - 1],
-                    bytes(median(inc)), bytes(inc[inc.length - 1]));
-            out.printf(Locale.ROOT, "State size: %s (full size of checkpoint %d, the last completed, after about %,d"
-                    + " inserts)%n", bytes(lastCheckpoint.stateSize()), lastCheckpoint.id(),
+            out.printf(
+                    Locale.ROOT,
+                    "Checkpoints: %d completed, %d failed; duration min %d ms, median %d ms, p90 %d ms,"
+                            + " max %d ms; written per checkpoint median %s, max %s%n",
+                    checkpoints.size(),
+                    failed,
+                    d[0],
+                    median(d),
+                    d[(int) Math.min(d.length - 1, Math.ceil(d.length * 0.9) - 1)],
+                    d[d.length - 1],
+                    bytes(median(inc)),
+                    bytes(inc[inc.length - 1]));
+            out.printf(
+                    Locale.ROOT,
+                    "State size: %s (full size of checkpoint %d, the last completed, after about %,d" + " inserts)%n",
+                    bytes(lastCheckpoint.stateSize()),
+                    lastCheckpoint.id(),
                     insertsAt(tenths, lastCheckpoint.triggerMillis()));
         }
         out.flush();
@@ -336,7 +421,8 @@ public final class SoakRun {
         SoakReport.Tenth first = tenths.get(0);
         SoakReport.Tenth last = tenths.get(lastIndex);
         out.println("CPU per insert by thread (µs; first tenth -> tenth " + (lastIndex + 1) + "):");
-        last.threadNanos().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        last.threadNanos().entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(e -> {
                     double before = first.threadMicrosPerInsert(e.getKey());
                     double after = last.threadMicrosPerInsert(e.getKey());
@@ -365,8 +451,12 @@ public final class SoakRun {
         return at;
     }
 
-    private static <T> boolean check(MaintenancePlan plan, Semiring<T> semiring, SoakStream<T> stream,
-            Map<Tuple, T> flinkResult, PrintWriter out) {
+    private static <T> boolean check(
+            MaintenancePlan plan,
+            Semiring<T> semiring,
+            SoakStream<T> stream,
+            Map<Tuple, T> flinkResult,
+            PrintWriter out) {
         long start = System.nanoTime();
         IvmEngine<T> engine = Engines.create(plan, semiring);
         long n = stream.count();
@@ -396,13 +486,22 @@ public final class SoakRun {
         differences += flinkResult.size() - (engineSize - absentInFlink);
         long seconds = (System.nanoTime() - start) / 1_000_000_000L;
         if (differences == 0) {
-            out.printf(Locale.ROOT, "Check: the Flink result equals the in-memory engine's on the same stream"
-                    + " (%,d tuples; the engine took %d s)%n", engineSize, seconds);
+            out.printf(
+                    Locale.ROOT,
+                    "Check: the Flink result equals the in-memory engine's on the same stream"
+                            + " (%,d tuples; the engine took %d s)%n",
+                    engineSize,
+                    seconds);
             out.flush();
             return true;
         }
-        out.printf(Locale.ROOT, "Check FAILED: the Flink result (%,d tuples) differs from the in-memory engine's"
-                + " (%,d tuples) in %,d tuples%s%n", flinkResult.size(), engineSize, differences,
+        out.printf(
+                Locale.ROOT,
+                "Check FAILED: the Flink result (%,d tuples) differs from the in-memory engine's"
+                        + " (%,d tuples) in %,d tuples%s%n",
+                flinkResult.size(),
+                engineSize,
+                differences,
                 shown.isEmpty() ? "" : ", e.g.:");
         for (String s : shown) {
             out.println("  " + s);

@@ -45,9 +45,11 @@ public final class SoakStream<T> extends InsertGenerator<T> {
     private final String[] relations;
     /** Per relation and position: the value prefix (the variable in lower case), or null for a constant. */
     private final String[][] prefixes;
+
     private final KeyDistribution[][] domains;
     /** Per relation and position: whether a growing domain applies (free variables when growing). */
     private final boolean[][] grows;
+
     private final int finalDomain;
     private final String[][] constants;
     private final String[] payloadTexts;
@@ -68,8 +70,8 @@ public final class SoakStream<T> extends InsertGenerator<T> {
      * @param growing whether the free variables' domain grows with the stream (uniform draws only)
      * @throws IllegalArgumentException if {@code growing} and {@code zipf}
      */
-    public SoakStream(ConjunctiveQuery query, Semiring<T> semiring, long count, boolean zipf, boolean growing,
-            long seed) {
+    public SoakStream(
+            ConjunctiveQuery query, Semiring<T> semiring, long count, boolean zipf, boolean growing, long seed) {
         if (growing && zipf) {
             throw new IllegalArgumentException("a growing domain is drawn uniformly, not Zipf");
         }

@@ -30,8 +30,7 @@ final class ThreadCpu {
     /** The group of RocksDB's flush threads. */
     static final String FLUSH = "RocksDB flush";
 
-    private ThreadCpu() {
-    }
+    private ThreadCpu() {}
 
     /** CPU nanoseconds used so far per group; empty if {@code /proc} cannot be read. */
     static Map<String, Long> sample() {
@@ -49,10 +48,12 @@ final class ThreadCpu {
             for (Path task : tasks) {
                 try {
                     // Only the newline goes: a truncated Java name may end in a space.
-                    String name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).replace("\n", "");
+                    String name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8)
+                            .replace("\n", "");
                     long ticks = ticks(Files.readString(task.resolve("stat"), StandardCharsets.UTF_8));
                     if (ticks >= 0) {
-                        groups.merge(group(name, fullNames.getOrDefault(name, name)), ticks * NANOS_PER_TICK, Long::sum);
+                        groups.merge(
+                                group(name, fullNames.getOrDefault(name, name)), ticks * NANOS_PER_TICK, Long::sum);
                     }
                 } catch (IOException e) {
                     // The thread ended between listing and reading.

@@ -62,8 +62,7 @@ public final class TpchRevenue {
     private static final int TOP = 10;
     private static final int PROGRESS_LINES = 10;
 
-    private TpchRevenue() {
-    }
+    private TpchRevenue() {}
 
     public static ConjunctiveQuery query() {
         return QueryParser.parse(QUERY);
@@ -90,8 +89,7 @@ public final class TpchRevenue {
      * @param snapshots the number of complete snapshots received
      * @param millis wall time of the Flink job, from submission to the last result
      */
-    public record Outcome(Map<Tuple, Long> revenue, long inserts, long snapshots, long millis) {
-    }
+    public record Outcome(Map<Tuple, Long> revenue, long inserts, long snapshots, long millis) {}
 
     /** {@code TpchRevenue [scaleFactor [parallelism [hashmap|rocksdb]]]}; defaults 0.01, 1, hashmap. */
     public static void main(String[] args) throws Exception {
@@ -109,7 +107,8 @@ public final class TpchRevenue {
      * @param stateBackend {@code hashmap} or {@code rocksdb}
      * @throws IllegalStateException if the job rejected an insert (it fails on the first dead letter)
      */
-    public static Outcome run(double scaleFactor, int parallelism, String stateBackend, PrintStream out) throws Exception {
+    public static Outcome run(double scaleFactor, int parallelism, String stateBackend, PrintStream out)
+            throws Exception {
         if (!(scaleFactor > 0)) {
             throw new IllegalArgumentException("scale factor must be positive, got " + scaleFactor);
         }
@@ -124,8 +123,13 @@ public final class TpchRevenue {
 
         long generateStart = System.nanoTime();
         List<InputRecord<Long>> records = TpchStream.inserts(scaleFactor, SEED);
-        out.printf(Locale.ROOT, "generated %,d inserts (TPC-H scale factor %s, shuffled with seed %d) in %,d ms%n",
-                records.size(), scaleFactor, SEED, (System.nanoTime() - generateStart) / 1_000_000);
+        out.printf(
+                Locale.ROOT,
+                "generated %,d inserts (TPC-H scale factor %s, shuffled with seed %d) in %,d ms%n",
+                records.size(),
+                scaleFactor,
+                SEED,
+                (System.nanoTime() - generateStart) / 1_000_000);
 
         Configuration config = new Configuration();
         config.setString("state.backend.type", stateBackend);
@@ -135,12 +139,22 @@ public final class TpchRevenue {
             DataStream<InputRecord<Long>> input = env.fromData(records, FlinkIvm.inputType(NaturalSemiring.INSTANCE));
             // Every ingest subtask ends an epoch after its share of a tenth of the stream.
             long snapshotEvery = Math.max(1, records.size() / PROGRESS_LINES / parallelism);
-            IvmJob<Long> job = FlinkIvm.maintain(input, plan, NaturalSemiring.INSTANCE,
+            IvmJob<Long> job = FlinkIvm.maintain(
+                    input,
+                    plan,
+                    NaturalSemiring.INSTANCE,
                     IvmOptions.defaults().withSnapshotEvery(snapshotEvery).withParallelism(parallelism));
-            job.deadLetters().map(new FailOnDeadLetter()).returns(DeadLetterTypeInfo.INSTANCE)
-                    .name("fail on dead letter").sinkTo(new DiscardingSink<>());
-            Outcome outcome = collect(job, job.results().getParallelism(), records.size(),
-                    "TPC-H revenue, scale factor " + scaleFactor, out);
+            job.deadLetters()
+                    .map(new FailOnDeadLetter())
+                    .returns(DeadLetterTypeInfo.INSTANCE)
+                    .name("fail on dead letter")
+                    .sinkTo(new DiscardingSink<>());
+            Outcome outcome = collect(
+                    job,
+                    job.results().getParallelism(),
+                    records.size(),
+                    "TPC-H revenue, scale factor " + scaleFactor,
+                    out);
             printTop(outcome, out);
             return outcome;
         }
@@ -174,8 +188,14 @@ public final class TpchRevenue {
                     snapshots++;
                     latest = r.snapshotId();
                     double seconds = (System.nanoTime() - start) / 1e9;
-                    out.printf(Locale.ROOT, "after %,d of %,d inserts: %,d (order, customer) rows,"
-                            + " %,.0f inserts/s since job start%n", r.insertCount(), inserts, e[1], r.insertCount() / seconds);
+                    out.printf(
+                            Locale.ROOT,
+                            "after %,d of %,d inserts: %,d (order, customer) rows,"
+                                    + " %,.0f inserts/s since job start%n",
+                            r.insertCount(),
+                            inserts,
+                            e[1],
+                            r.insertCount() / seconds);
                     long complete = latest;
                     kept.removeIf(x -> x.snapshotId() < complete);
                     ends.keySet().removeIf(id -> id < complete);
@@ -184,8 +204,14 @@ public final class TpchRevenue {
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         Map<Tuple, Long> revenue = Snapshots.latest(kept, parts);
-        out.printf(Locale.ROOT, "maintained %,d inserts in %,d ms (%,.0f inserts/s, including job start-up);"
-                + " %,d (order, customer) rows%n", inserts, millis, inserts * 1000.0 / Math.max(1, millis), revenue.size());
+        out.printf(
+                Locale.ROOT,
+                "maintained %,d inserts in %,d ms (%,.0f inserts/s, including job start-up);"
+                        + " %,d (order, customer) rows%n",
+                inserts,
+                millis,
+                inserts * 1000.0 / Math.max(1, millis),
+                revenue.size());
         return new Outcome(revenue, inserts, snapshots, millis);
     }
 
@@ -194,7 +220,12 @@ public final class TpchRevenue {
         List<Map.Entry<Tuple, Long>> top = top(outcome.revenue(), TOP);
         for (int i = 0; i < top.size(); i++) {
             Tuple t = top.get(i).getKey();
-            out.printf(Locale.ROOT, "%3d. order %s, customer %s: %s%n", i + 1, t.get(0), t.get(1),
+            out.printf(
+                    Locale.ROOT,
+                    "%3d. order %s, customer %s: %s%n",
+                    i + 1,
+                    t.get(0),
+                    t.get(1),
                     formatRevenue(top.get(i).getValue()));
         }
     }
@@ -223,8 +254,8 @@ public final class TpchRevenue {
 
         @Override
         public DeadLetter map(DeadLetter d) {
-            throw new IllegalStateException("insert rejected: " + d.reason() + " (" + d.record() + " from "
-                    + d.origin() + ")");
+            throw new IllegalStateException(
+                    "insert rejected: " + d.reason() + " (" + d.record() + " from " + d.origin() + ")");
         }
     }
 }

@@ -29,8 +29,7 @@ public final class TpchStream {
     public static final String ORDERS = "Orders";
     public static final String LINEITEM = "Lineitem";
 
-    private TpchStream() {
-    }
+    private TpchStream() {}
 
     /**
      * The revenue of a lineitem, {@code l_extendedprice * (1 - l_discount)}, exactly, in units of
@@ -49,8 +48,8 @@ public final class TpchStream {
     }
 
     public static InputRecord<Long> insert(Order o) {
-        return InputRecord.insert(ORDERS,
-                Tuple.of(o.getOrderKey(), o.getCustomerKey(), GenerateUtils.formatDate(o.getOrderDate())), 1L);
+        return InputRecord.insert(
+                ORDERS, Tuple.of(o.getOrderKey(), o.getCustomerKey(), GenerateUtils.formatDate(o.getOrderDate())), 1L);
     }
 
     public static InputRecord<Long> insert(LineItem l) {

@@ -22,8 +22,16 @@ class ChangelogSuiteTest {
 
     @Test
     void measuresATriggerAgainstASnapshot() throws Exception {
-        BenchSettings settings = new BenchSettings(true, 7, 1, 1, Duration.ofSeconds(60), Duration.ofSeconds(60),
-                List.of(), List.of(Distribution.UNIFORM), false);
+        BenchSettings settings = new BenchSettings(
+                true,
+                7,
+                1,
+                1,
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(60),
+                List.of(),
+                List.of(Distribution.UNIFORM),
+                false);
         StringWriter printed = new StringWriter();
         List<Measurement> ms = BenchCommand.run(List.of(new ChangelogSuite()), settings, dir, new PrintWriter(printed));
         assertThat(ms).extracting(Measurement::system).containsExactly("changelog-trigger", "snapshot");
@@ -31,8 +39,8 @@ class ChangelogSuiteTest {
             assertThat(m.measure()).isEqualTo(Measurement.CHANGELOG);
             assertThat(m.stateSize()).isEqualTo((long) ChangelogSuite.QUICK_SIDE * ChangelogSuite.QUICK_SIDE);
         });
-        assertThat(printed.toString()).contains("rows = the " + ChangelogSuite.QUICK_SIDE + " changed tuples",
-                "trigger / snapshot = ");
+        assertThat(printed.toString())
+                .contains("rows = the " + ChangelogSuite.QUICK_SIDE + " changed tuples", "trigger / snapshot = ");
         List<String> lines = Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8);
         assertThat(lines).hasSize(3);
         assertThat(lines.subList(1, 3)).allSatisfy(l -> assertThat(l).startsWith("changelog,"));

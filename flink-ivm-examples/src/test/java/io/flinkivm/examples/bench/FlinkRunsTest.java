@@ -53,7 +53,10 @@ class FlinkRunsTest {
         FlinkRuns.Execution e;
         try (IndexedInput<Long> input = IndexedInput.of(numbers(20_000))) {
             DataStream<Long> s = input.source(env, Types.LONG, "numbers");
-            s = s.keyBy(v -> v % 100, Types.LONG).map(new Spin()).name("serial spin").setParallelism(1);
+            s = s.keyBy(v -> v % 100, Types.LONG)
+                    .map(new Spin())
+                    .name("serial spin")
+                    .setParallelism(1);
             FlinkRuns.count(s, "spun");
             e = FlinkRuns.execute(env, "serial share test", CAP);
         }
@@ -62,12 +65,19 @@ class FlinkRunsTest {
         assertThat(e.counter("spun")).isEqualTo(20_000);
         assertThat(e.parallelism()).isEqualTo(2);
         TaskCpu cpu = e.taskCpu();
-        assertThat(cpu.chains()).extracting(c -> c.name() + " (" + c.parallelism() + ")")
-                .containsExactlyInAnyOrder("Source: numbers (2)", "serial spin -> count spun -> discard spun: Writer (1)");
-        TaskCpu.Chain serial = cpu.chains().stream().filter(c -> c.parallelism() == 1).findFirst().orElseThrow();
+        assertThat(cpu.chains())
+                .extracting(c -> c.name() + " (" + c.parallelism() + ")")
+                .containsExactlyInAnyOrder(
+                        "Source: numbers (2)", "serial spin -> count spun -> discard spun: Writer (1)");
+        TaskCpu.Chain serial = cpu.chains().stream()
+                .filter(c -> c.parallelism() == 1)
+                .findFirst()
+                .orElseThrow();
         assertThat(cpu.serialShare()).isGreaterThan(0.05).isLessThan(1.0).isEqualTo(cpu.share(serial));
         assertThat(cpu.amdahlBound()).isGreaterThan(1.0);
-        assertThat(e.cpuNanos()).as("the process's CPU covers the task threads'").isGreaterThan(cpu.totalNanos() / 2);
+        assertThat(e.cpuNanos())
+                .as("the process's CPU covers the task threads'")
+                .isGreaterThan(cpu.totalNanos() / 2);
     }
 
     @Test
@@ -82,8 +92,12 @@ class FlinkRunsTest {
         assertThat(parallel.note()).isEqualTo("2 hops");
         assertThat(parallel.parallelism()).isEqualTo(2);
         // Source, two forwarding hops (the counting sink chained to the second): three chains, each at 2.
-        assertThat(parallel.taskCpu().chains()).extracting(TaskCpu.Chain::name).containsExactly("Source: inserts",
-                "forward 1", "forward 2 -> count trivial-out -> discard trivial-out: Writer");
+        assertThat(parallel.taskCpu().chains())
+                .extracting(TaskCpu.Chain::name)
+                .containsExactly(
+                        "Source: inserts",
+                        "forward 1",
+                        "forward 2 -> count trivial-out -> discard trivial-out: Writer");
         assertThat(parallel.taskCpu().chains()).allMatch(c -> c.parallelism() == 2 && c.total() > 0);
         assertThat(parallel.taskCpu().serialShare()).isZero();
         assertThat(parallel.taskCpu().amdahlBound()).isInfinite();
@@ -106,7 +120,8 @@ class FlinkRunsTest {
 
     @Test
     void aParallelismBelowOneIsRefused() {
-        assertThatThrownBy(() -> FlinkRuns.environment("hashmap", 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> FlinkRuns.environment("hashmap", 0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("parallelism must be at least 1");
     }
 }

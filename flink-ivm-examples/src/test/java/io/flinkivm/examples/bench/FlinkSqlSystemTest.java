@@ -12,7 +12,9 @@ class FlinkSqlSystemTest {
         Workload ex10 = new Example10Workload();
 
         assertThat(new FlinkSqlSystem(true).explain(ex10)).contains("MultiJoin");
-        assertThat(new FlinkSqlSystem(false).explain(ex10)).doesNotContain("MultiJoin").contains("Join(");
+        assertThat(new FlinkSqlSystem(false).explain(ex10))
+                .doesNotContain("MultiJoin")
+                .contains("Join(");
         assertThat(new FlinkSqlSystem(true).appliesTo(ex10)).isTrue();
         assertThat(new FlinkSqlSystem(false).appliesTo(new PathWorkload())).isTrue();
     }
@@ -25,9 +27,14 @@ class FlinkSqlSystemTest {
         String optimized = plan.substring(plan.indexOf("== Optimized Execution Plan =="));
 
         assertThat(FlinkSqlSystem.miniBatch().name()).isEqualTo("flink-sql-minibatch");
-        assertThat(optimized).contains("MiniBatchAssigner(interval=[2000ms], mode=[ProcTime])", "LocalGroupAggregate(",
-                "GlobalGroupAggregate(", "miniBatch=[true]").doesNotContain("MultiJoin");
-        assertThat(new FlinkSqlSystem().explain(ex10)).doesNotContain("MiniBatchAssigner", "LocalGroupAggregate",
-                "miniBatch=[true]");
+        assertThat(optimized)
+                .contains(
+                        "MiniBatchAssigner(interval=[2000ms], mode=[ProcTime])",
+                        "LocalGroupAggregate(",
+                        "GlobalGroupAggregate(",
+                        "miniBatch=[true]")
+                .doesNotContain("MultiJoin");
+        assertThat(new FlinkSqlSystem().explain(ex10))
+                .doesNotContain("MiniBatchAssigner", "LocalGroupAggregate", "miniBatch=[true]");
     }
 }

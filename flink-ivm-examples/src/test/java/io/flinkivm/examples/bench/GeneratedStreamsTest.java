@@ -47,11 +47,16 @@ class GeneratedStreamsTest {
     })
     void streamsAreThoseOfEarlierVersions(String name, int n, Distribution d, long seed, long expected) {
         Workload w = List.of(new Example10Workload(), new StarWorkload(), new PathWorkload()).stream()
-                .filter(x -> x.name().equals(name)).findFirst().orElseThrow();
+                .filter(x -> x.name().equals(name))
+                .findFirst()
+                .orElseThrow();
         InsertStream s = w.generate(n, d, seed);
         assertThat(s.size()).isEqualTo(n);
-        assertThat(checksum(s)).as("checksum of %s n=%d %s seed=%d", name, n, d, seed).isEqualTo(expected);
-        assertThat(checksum(w.generate(n, d, seed))).as("the same arguments give the same stream")
+        assertThat(checksum(s))
+                .as("checksum of %s n=%d %s seed=%d", name, n, d, seed)
+                .isEqualTo(expected);
+        assertThat(checksum(w.generate(n, d, seed)))
+                .as("the same arguments give the same stream")
                 .isEqualTo(checksum(s));
     }
 
@@ -78,6 +83,7 @@ class GeneratedStreamsTest {
         assertThat(seen.keySet()).anyMatch(v -> v > 200);
 
         assertThatThrownBy(() -> new GeneratedStream(-1, Distribution.ZIPF, 1, 7, 3, 5))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("n must be >= 0, got -1");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("n must be >= 0, got -1");
     }
 }

@@ -25,13 +25,30 @@ class PlotPngTest {
         List<Measurement> ms = new ArrayList<>();
         for (int n : new int[] {10_000, 100_000, 1_000_000}) {
             ms.add(m("ex10", "p-hierarchical", "uniform", n, Bounded.exact(500)));
-            ms.add(m("ex10", "fallback", "uniform", n, n < 1_000_000 ? Bounded.exact(n / 10.0) : Bounded.atLeast(n / 10.0)));
+            ms.add(m(
+                    "ex10",
+                    "fallback",
+                    "uniform",
+                    n,
+                    n < 1_000_000 ? Bounded.exact(n / 10.0) : Bounded.atLeast(n / 10.0)));
             ms.add(m("ex10", "p-hierarchical", "zipf-1.1", n, Bounded.exact(700)));
             ms.add(m("path", "fallback", "uniform", n, Bounded.exact(Math.sqrt(n) * 50)));
         }
         // Enumeration rows and unknown values are not plotted.
-        ms.add(new Measurement("ex10", "in-memory-list(p-hierarchical)", "uniform", 1_000_000, Bounded.exact(5),
-                Bounded.exact(2e8), Bounded.UNKNOWN, 10, "result tuples", 0, 1, "", Measurement.ENUMERATE));
+        ms.add(new Measurement(
+                "ex10",
+                "in-memory-list(p-hierarchical)",
+                "uniform",
+                1_000_000,
+                Bounded.exact(5),
+                Bounded.exact(2e8),
+                Bounded.UNKNOWN,
+                10,
+                "result tuples",
+                0,
+                1,
+                "",
+                Measurement.ENUMERATE));
         ms.add(m("star", "flink-sql", "uniform", 10_000, Bounded.UNKNOWN));
         Path file = dir.resolve("out").resolve(PlotPng.FILE_NAME);
 

@@ -11,8 +11,20 @@ import org.junit.jupiter.api.Test;
 class ReportTest {
 
     private static Measurement m(String system, int n, int p, Bounded nsPerInsert, double cpuNsPerInsert) {
-        return new Measurement("ex10", system, "uniform", n, nsPerInsert, nsPerInsert.reciprocal(1e9),
-                Bounded.exact(cpuNsPerInsert), -1, "", 1, 1, "").withParallelism(p, TaskCpu.NONE);
+        return new Measurement(
+                        "ex10",
+                        system,
+                        "uniform",
+                        n,
+                        nsPerInsert,
+                        nsPerInsert.reciprocal(1e9),
+                        Bounded.exact(cpuNsPerInsert),
+                        -1,
+                        "",
+                        1,
+                        1,
+                        "")
+                .withParallelism(p, TaskCpu.NONE);
     }
 
     private static String print(java.util.function.Consumer<PrintWriter> report) {
@@ -34,22 +46,27 @@ class ReportTest {
         String out = print(o -> Report.ratiosAtLargestN(o, ms, "ivm", "sql", List.of(1, 2)));
 
         // At P=1 sql hit its cap at 10^5: the line falls back to 10^4 (4000/1000 ns = 4x; cpu 6000/2000 = 3x).
-        assertThat(out).isEqualTo("ratio ivm/sql (inserts per second, at the largest n where both completed; above 1: ivm is"
-                + " faster):\n  uniform: P=1 n=10000 4.000 (cpu 3.000), P=2 n=100000 5.000 (cpu 4.000)\n");
-        assertThat(print(o -> Report.ratiosAtLargestN(o, ms, "ivm", "nobody", List.of(1, 2)))).isEmpty();
+        assertThat(out)
+                .isEqualTo("ratio ivm/sql (inserts per second, at the largest n where both completed; above 1: ivm is"
+                        + " faster):\n  uniform: P=1 n=10000 4.000 (cpu 3.000), P=2 n=100000 5.000 (cpu 4.000)\n");
+        assertThat(print(o -> Report.ratiosAtLargestN(o, ms, "ivm", "nobody", List.of(1, 2))))
+                .isEmpty();
     }
 
     @Test
     void cpuScalingIsTheCpuPerInsertAtTheHighestParallelismOverTheLowest() {
-        List<Measurement> ms = List.of(m("ivm", 10_000, 1, Bounded.exact(1000), 2000),
-                m("ivm", 10_000, 4, Bounded.exact(700), 3000), m("ivm", 100_000, 1, Bounded.exact(500), 1000));
+        List<Measurement> ms = List.of(
+                m("ivm", 10_000, 1, Bounded.exact(1000), 2000),
+                m("ivm", 10_000, 4, Bounded.exact(700), 3000),
+                m("ivm", 100_000, 1, Bounded.exact(500), 1000));
 
         assertThat(print(o -> Report.cpuScaling(o, ms, "ivm", 1, 4))).isEqualTo("  ivm: uniform n=10000 1.500\n");
     }
 
     @Test
     void chainNamesLoseTheBenchsCountersAndStayShort() {
-        assertThat(Report.chainName("V[A] (root of tree 0) -> count ivm-dead-letters -> discard ivm-dead-letters: Writer"))
+        assertThat(Report.chainName(
+                        "V[A] (root of tree 0) -> count ivm-dead-letters -> discard ivm-dead-letters: Writer"))
                 .isEqualTo("V[A] (root of tree 0)");
         assertThat(Report.chainName("x".repeat(80))).hasSize(60).endsWith("…");
     }

@@ -13,8 +13,10 @@ class SqlTranslationTest {
 
         assertThat(t.width()).isEqualTo(4);
         assertThat(t.joinOrder()).containsExactly(0, 1, 2, 4, 3);
-        assertThat(t.viewStatements()).first()
-                .isEqualTo("CREATE TEMPORARY VIEW `R1` AS SELECT x1 AS c1, x2 AS c2, x3 AS c3, x4 AS c4, p FROM ins WHERE rel = 0");
+        assertThat(t.viewStatements())
+                .first()
+                .isEqualTo(
+                        "CREATE TEMPORARY VIEW `R1` AS SELECT x1 AS c1, x2 AS c2, x3 AS c3, x4 AS c4, p FROM ins WHERE rel = 0");
         assertThat(t.select()).isEqualTo("""
                 SELECT a0.c1 AS `A`, a4.c2 AS `C`, SUM(a0.p * a1.p * a2.p * a4.p * a3.p) AS payload
                 FROM `R1` AS a0
@@ -39,13 +41,14 @@ class SqlTranslationTest {
 
     @Test
     void constantsBecomeFiltersOnTheirColumnsAsText() {
-        SqlTranslation t = new SqlTranslation(QueryParser.parse(
-                "Revenue(O,C) :- Customer(C,N,'BUILDING'), Orders(O,C,D), Lineitem(O,L), Flag(O,3)"),
+        SqlTranslation t = new SqlTranslation(
+                QueryParser.parse("Revenue(O,C) :- Customer(C,N,'BUILDING'), Orders(O,C,D), Lineitem(O,L), Flag(O,3)"),
                 new boolean[] {false, false, true});
 
         assertThat(t.isString(2)).isTrue();
         assertThat(t.isString(1)).isFalse();
-        assertThat(t.select()).contains("WHERE a0.c3 = 'BUILDING' AND CAST(a3.c2 AS STRING) = '3'")
+        assertThat(t.select())
+                .contains("WHERE a0.c3 = 'BUILDING' AND CAST(a3.c2 AS STRING) = '3'")
                 .contains("JOIN `Orders` AS a1 ON a1.c2 = a0.c1")
                 .startsWith("SELECT a1.c1 AS `O`, a0.c1 AS `C`, SUM(a0.p * a1.p * a2.p * a3.p) AS payload");
     }

@@ -22,16 +22,23 @@ class TaskCpuTest {
                 .isEqualTo(new TaskCpu.Subtask("V[A,B] (join over B) -> count ivm-dead-letters", 2, 4, 0));
         assertThat(TaskCpu.parse("Source: inserts (1/1)#3")).isEqualTo(new TaskCpu.Subtask("Source: inserts", 1, 1, 0));
         // A task's network flusher is named after it and counts as that subtask.
-        assertThat(TaskCpu.parse("OutputFlusher for forward 1 (2/2)#0")).isEqualTo(new TaskCpu.Subtask("forward 1", 2, 2, 0));
+        assertThat(TaskCpu.parse("OutputFlusher for forward 1 (2/2)#0"))
+                .isEqualTo(new TaskCpu.Subtask("forward 1", 2, 2, 0));
         assertThat(TaskCpu.parse("flink-pekko.actor.default-dispatcher-4")).isNull();
-        assertThat(TaskCpu.parse("odd (3/2)#0")).as("a subtask beyond the parallelism").isNull();
+        assertThat(TaskCpu.parse("odd (3/2)#0"))
+                .as("a subtask beyond the parallelism")
+                .isNull();
     }
 
     @Test
     void serialShareIsTheCpuOfChainsAtParallelismOneOverAllTaskCpu() {
         // ingest at parallelism 1 (300 ms), a view at 2 (400 + 200 ms), the sink at 1 (100 ms).
-        TaskCpu cpu = new TaskCpu(List.of(thread("ingest (1/1)#0", 300), thread("V[A] (1/2)#0", 400),
-                thread("V[A] (2/2)#0", 200), thread("OutputFlusher for V[A] (2/2)#0", 0), thread("sink (1/1)#0", 100)));
+        TaskCpu cpu = new TaskCpu(List.of(
+                thread("ingest (1/1)#0", 300),
+                thread("V[A] (1/2)#0", 400),
+                thread("V[A] (2/2)#0", 200),
+                thread("OutputFlusher for V[A] (2/2)#0", 0),
+                thread("sink (1/1)#0", 100)));
 
         assertThat(cpu.totalNanos()).isEqualTo(1000 * MS);
         assertThat(cpu.serialNanos()).isEqualTo(400 * MS);
@@ -49,8 +56,11 @@ class TaskCpuTest {
 
     @Test
     void aFullyParallelJobHasNoSerialShareAndAnUnboundedSpeedUp() {
-        TaskCpu cpu = new TaskCpu(List.of(thread("Source: inserts (1/2)#0", 50), thread("Source: inserts (2/2)#0", 50),
-                thread("forward 1 (1/2)#0", 70), thread("forward 1 (2/2)#0", 30)));
+        TaskCpu cpu = new TaskCpu(List.of(
+                thread("Source: inserts (1/2)#0", 50),
+                thread("Source: inserts (2/2)#0", 50),
+                thread("forward 1 (1/2)#0", 70),
+                thread("forward 1 (2/2)#0", 30)));
 
         assertThat(cpu.serialShare()).isZero();
         assertThat(cpu.amdahlBound()).isInfinite();
@@ -62,8 +72,12 @@ class TaskCpuTest {
     @Test
     void aSubtaskNeverSeenCountsAsZeroInTheMeanAndSmallChainsDoNotDecideTheImbalance() {
         // Skew: one of four subtasks does all of the view's work; subtask 4 was never sampled.
-        TaskCpu cpu = new TaskCpu(List.of(thread("V[A] (1/4)#0", 900), thread("V[A] (2/4)#0", 0),
-                thread("V[A] (3/4)#0", 0), thread("dead letters (1/4)#0", 3), thread("dead letters (2/4)#0", 0)));
+        TaskCpu cpu = new TaskCpu(List.of(
+                thread("V[A] (1/4)#0", 900),
+                thread("V[A] (2/4)#0", 0),
+                thread("V[A] (3/4)#0", 0),
+                thread("dead letters (1/4)#0", 3),
+                thread("dead letters (2/4)#0", 0)));
 
         TaskCpu.Chain view = cpu.chains().get(0);
         assertThat(view.imbalance()).isCloseTo(4.0, offset(1e-12));
@@ -87,6 +101,7 @@ class TaskCpuTest {
         assertThat(TaskCpu.NONE.serialShare()).isNaN();
         assertThat(TaskCpu.NONE.amdahlBound()).isNaN();
         assertThat(TaskCpu.NONE.maxImbalance()).isNaN();
-        assertThat(new TaskCpu(List.of(thread("idle (1/2)#0", 0), thread("idle (2/2)#0", 0))).maxImbalance()).isNaN();
+        assertThat(new TaskCpu(List.of(thread("idle (1/2)#0", 0), thread("idle (2/2)#0", 0))).maxImbalance())
+                .isNaN();
     }
 }

@@ -22,9 +22,12 @@ class WorkloadsTest {
         assertThat(CoreEngineSystem.isPHierarchical(new PathWorkload())).isFalse();
         var star = Planner.plan(QueryParser.parse(StarWorkload.QUERY), NaturalSemiring.INSTANCE);
         assertThat(star.explain()).contains("q-hierarchical: yes");
-        assertThat(Planner.plan(QueryParser.parse(new TpchWorkload().query()), NaturalSemiring.INSTANCE).explain())
+        assertThat(Planner.plan(QueryParser.parse(new TpchWorkload().query()), NaturalSemiring.INSTANCE)
+                        .explain())
                 .contains("q-hierarchical: no");
-        assertThat(Planner.plan(QueryParser.parse(PathWorkload.QUERY), NaturalSemiring.INSTANCE).kind()).isNotEqualTo(PlanKind.P_HIERARCHICAL);
+        assertThat(Planner.plan(QueryParser.parse(PathWorkload.QUERY), NaturalSemiring.INSTANCE)
+                        .kind())
+                .isNotEqualTo(PlanKind.P_HIERARCHICAL);
         assertThat(CoreEngineSystem.ablation().appliesTo(new PathWorkload())).isFalse();
         assertThat(CoreEngineSystem.fallback().appliesTo(new PathWorkload())).isTrue();
     }
@@ -54,7 +57,8 @@ class WorkloadsTest {
     void tpchHasItsOwnDataAndAScaleFactorThatGrowsWithN() {
         TpchWorkload w = new TpchWorkload();
 
-        assertThat(w.distributions(List.of(Distribution.UNIFORM, Distribution.ZIPF))).containsExactly(Distribution.TPCH);
+        assertThat(w.distributions(List.of(Distribution.UNIFORM, Distribution.ZIPF)))
+                .containsExactly(Distribution.TPCH);
         assertThat(TpchWorkload.scaleFactor(1_000_000)).isCloseTo(0.1346, org.assertj.core.data.Offset.offset(0.001));
         assertThat(TpchWorkload.scaleFactor(10)).isEqualTo(TpchWorkload.MIN_SCALE_FACTOR);
         InsertStream s = w.generate(20_000, Distribution.TPCH, 1);

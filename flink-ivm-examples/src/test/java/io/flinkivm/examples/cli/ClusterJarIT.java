@@ -39,31 +39,49 @@ class ClusterJarIT {
     @BeforeAll
     static void open() throws IOException {
         jar = Path.of(System.getProperty("flinkivm.clusterJar"));
-        assertThat(jar).as("the cluster jar (run 'mvn verify', which packages first)").isRegularFile();
+        assertThat(jar)
+                .as("the cluster jar (run 'mvn verify', which packages first)")
+                .isRegularFile();
         try (JarFile f = new JarFile(jar.toFile())) {
-            entries = Collections.list(f.entries()).stream().map(e -> e.getName()).toList();
+            entries =
+                    Collections.list(f.entries()).stream().map(e -> e.getName()).toList();
         }
     }
 
     @Test
     void holdsFlinkIvmAndTheConnectorsButNotFlink() throws IOException {
-        assertThat(entries).contains("io/flinkivm/examples/cli/Main.class", "io/flinkivm/examples/jobs/ExampleRunner.class",
-                "io/flinkivm/flink/FlinkIvm.class", "io/flinkivm/core/plan/Planner.class", "picocli/CommandLine.class",
-                "org/apache/flink/connector/kafka/source/KafkaSource.class", "org/apache/kafka/clients/consumer/KafkaConsumer.class");
-        assertThat(entries).noneMatch(e -> e.startsWith("org/apache/flink/runtime/")
-                || e.startsWith("org/apache/flink/streaming/runtime/") || e.startsWith("org/apache/flink/api/common/")
-                || e.startsWith("org/apache/flink/streaming/api/") || e.startsWith("org/apache/flink/configuration/")
-                || e.startsWith("org/apache/flink/table/") || e.startsWith("org/apache/flink/state/")
-                || e.startsWith("org/rocksdb/") || e.startsWith("com/esotericsoftware/") || e.startsWith("org/slf4j/")
-                || e.startsWith("org/apache/logging/") || e.equals("log4j2.properties"));
+        assertThat(entries)
+                .contains(
+                        "io/flinkivm/examples/cli/Main.class",
+                        "io/flinkivm/examples/jobs/ExampleRunner.class",
+                        "io/flinkivm/flink/FlinkIvm.class",
+                        "io/flinkivm/core/plan/Planner.class",
+                        "picocli/CommandLine.class",
+                        "org/apache/flink/connector/kafka/source/KafkaSource.class",
+                        "org/apache/kafka/clients/consumer/KafkaConsumer.class");
+        assertThat(entries)
+                .noneMatch(e -> e.startsWith("org/apache/flink/runtime/")
+                        || e.startsWith("org/apache/flink/streaming/runtime/")
+                        || e.startsWith("org/apache/flink/api/common/")
+                        || e.startsWith("org/apache/flink/streaming/api/")
+                        || e.startsWith("org/apache/flink/configuration/")
+                        || e.startsWith("org/apache/flink/table/")
+                        || e.startsWith("org/apache/flink/state/")
+                        || e.startsWith("org/rocksdb/")
+                        || e.startsWith("com/esotericsoftware/")
+                        || e.startsWith("org/slf4j/")
+                        || e.startsWith("org/apache/logging/")
+                        || e.equals("log4j2.properties"));
         // What is left of org.apache.flink belongs to the connectors.
-        assertThat(entries).filteredOn(e -> e.startsWith("org/apache/flink/") && e.endsWith(".class"))
+        assertThat(entries)
+                .filteredOn(e -> e.startsWith("org/apache/flink/") && e.endsWith(".class"))
                 .allMatch(e -> e.startsWith("org/apache/flink/connector/kafka/")
                         || e.startsWith("org/apache/flink/streaming/connectors/kafka/")
                         || e.startsWith("org/apache/flink/streaming/util/serialization/")
                         || e.startsWith("org/apache/flink/connector/base/"));
         try (JarFile f = new JarFile(jar.toFile())) {
-            assertThat(f.getManifest().getMainAttributes().getValue("Main-Class")).isEqualTo(Main.class.getName());
+            assertThat(f.getManifest().getMainAttributes().getValue("Main-Class"))
+                    .isEqualTo(Main.class.getName());
         }
         Path selfContained = jar.resolveSibling("flink-ivm-examples.jar");
         if (Files.exists(selfContained)) {
@@ -84,24 +102,42 @@ class ClusterJarIT {
         Path in = Files.writeString(dir.resolve("in.csv"), "R,a,b,2\nR,a,c,1\nS,a,5\nS,d,1\n", StandardCharsets.UTF_8);
         Path out = dir.resolve("out.csv");
 
-        Result r = java(Main.class.getName(), "run", "--query", "Q(A) :- R(A,B), S(A)", "--semiring", "natural",
-                "--input", in.toString(), "--output", out.toString(), "--parallelism", "1", "--state", "rocksdb");
+        Result r = java(
+                Main.class.getName(),
+                "run",
+                "--query",
+                "Q(A) :- R(A,B), S(A)",
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                out.toString(),
+                "--parallelism",
+                "1",
+                "--state",
+                "rocksdb");
 
         assertThat(r.code()).as(r.output()).isZero();
         assertThat(r.output()).contains("inserts: 4, rejected: 0");
         assertThat(Files.readAllLines(out)).containsExactly("A,payload", "a,15");
     }
 
-    private record Result(int code, String output) {
-    }
+    private record Result(int code, String output) {}
 
     /** Runs {@code main} in a new JVM on the cluster jar plus what the cluster provides. */
     private Result java(String main, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", jar + File.pathSeparator + String.join(File.pathSeparator, providedByTheCluster()), main));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                jar + File.pathSeparator + String.join(File.pathSeparator, providedByTheCluster()),
+                main));
         command.addAll(List.of(args));
         Path log = dir.resolve("process.log");
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         if (!p.waitFor(5, TimeUnit.MINUTES)) {
             p.destroyForcibly();
             throw new AssertionError("timed out: " + command);
@@ -112,7 +148,9 @@ class ClusterJarIT {
     /** The jars of this test's classpath that the cluster execution in the pom leaves out. */
     private static List<String> providedByTheCluster() throws Exception {
         List<Pattern> excluded = clusterExcludes();
-        Path repo = Path.of(System.getProperty("flinkivm.localRepository")).toAbsolutePath().normalize();
+        Path repo = Path.of(System.getProperty("flinkivm.localRepository"))
+                .toAbsolutePath()
+                .normalize();
         List<String> out = new ArrayList<>();
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             Path p = Path.of(entry).toAbsolutePath().normalize();
@@ -137,14 +175,16 @@ class ClusterJarIT {
 
     /** The artifactSet excludes of the shade execution 'cluster', as patterns over groupId:artifactId. */
     private static List<Pattern> clusterExcludes() throws Exception {
-        Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+        Document pom = DocumentBuilderFactory.newInstance()
+                .newDocumentBuilder()
                 .parse(new File(System.getProperty("flinkivm.pom")));
         NodeList executions = pom.getElementsByTagName("execution");
         for (int i = 0; i < executions.getLength(); i++) {
             Element e = (Element) executions.item(i);
             NodeList ids = e.getElementsByTagName("id");
             if (ids.getLength() > 0 && ids.item(0).getTextContent().trim().equals("cluster")) {
-                Element artifactSet = (Element) e.getElementsByTagName("artifactSet").item(0);
+                Element artifactSet =
+                        (Element) e.getElementsByTagName("artifactSet").item(0);
                 NodeList excludes = artifactSet.getElementsByTagName("exclude");
                 List<Pattern> out = new ArrayList<>();
                 for (int k = 0; k < excludes.getLength(); k++) {

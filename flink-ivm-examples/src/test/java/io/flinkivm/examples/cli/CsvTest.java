@@ -38,12 +38,15 @@ class CsvTest {
 
     @Test
     void rejectsBadQuoting() {
-        assertThatThrownBy(() -> split("R,\"a,1")).isInstanceOf(RejectedLineException.class)
+        assertThatThrownBy(() -> split("R,\"a,1"))
+                .isInstanceOf(RejectedLineException.class)
                 .hasMessage("bad quoting: the quote that opens field 2 at column 3 is never closed"
                         + " (a quoted field cannot span lines)");
-        assertThatThrownBy(() -> split("R,\"a\"b,1")).isInstanceOf(RejectedLineException.class)
+        assertThatThrownBy(() -> split("R,\"a\"b,1"))
+                .isInstanceOf(RejectedLineException.class)
                 .hasMessageContaining("'b' at column 6 follows the closing quote of field 2");
-        assertThatThrownBy(() -> split("R,a\"b,1")).isInstanceOf(RejectedLineException.class)
+        assertThatThrownBy(() -> split("R,a\"b,1"))
+                .isInstanceOf(RejectedLineException.class)
                 .hasMessageContaining("quote at column 4 inside unquoted field 2");
     }
 
@@ -51,10 +54,12 @@ class CsvTest {
     void limitsFieldsTo64KiBOfUtf8() throws Exception {
         assertThat(split("R," + "x".repeat(Csv.MAX_FIELD_BYTES))).hasSize(2);
         assertThatThrownBy(() -> split("R," + "x".repeat(Csv.MAX_FIELD_BYTES + 1)))
-                .isInstanceOf(RejectedLineException.class).hasMessage("field 2 is longer than 65536 bytes (64 KiB)");
+                .isInstanceOf(RejectedLineException.class)
+                .hasMessage("field 2 is longer than 65536 bytes (64 KiB)");
         // 'é' takes two bytes in UTF-8.
         assertThatThrownBy(() -> split("\"" + "é".repeat(Csv.MAX_FIELD_BYTES / 2 + 1) + "\""))
-                .isInstanceOf(RejectedLineException.class).hasMessageContaining("field 1 is longer");
+                .isInstanceOf(RejectedLineException.class)
+                .hasMessageContaining("field 1 is longer");
     }
 
     @Test
@@ -63,13 +68,17 @@ class CsvTest {
                 .containsExactly("R1", "a", "b,c", "say \"hi\"", "", "");
         assertThat(splitRecord("x")).containsExactly("x");
         assertThat(splitRecord("")).containsExactly("");
-        assertThat(splitRecord("R," + "x".repeat(Csv.MAX_FIELD_BYTES + 1)).get(1)).hasSize(Csv.MAX_FIELD_BYTES + 1);
-        assertThatThrownBy(() -> splitRecord("R,\"a")).isInstanceOf(IllegalArgumentException.class)
+        assertThat(splitRecord("R," + "x".repeat(Csv.MAX_FIELD_BYTES + 1)).get(1))
+                .hasSize(Csv.MAX_FIELD_BYTES + 1);
+        assertThatThrownBy(() -> splitRecord("R,\"a"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("bad CSV quoting: the quote that opens field 2 at column 3 is never closed");
-        assertThatThrownBy(() -> splitRecord("R,\"a\"b")).hasMessage("bad CSV quoting: 'b' at column 6 follows the"
-                + " closing quote of field 2; write \"\" for a quote inside a quoted field");
-        assertThatThrownBy(() -> splitRecord("R,a\"b")).hasMessage("bad CSV quoting: quote at column 4 inside unquoted"
-                + " field 2; put the whole field in quotes and write \"\" for the quote");
+        assertThatThrownBy(() -> splitRecord("R,\"a\"b"))
+                .hasMessage("bad CSV quoting: 'b' at column 6 follows the"
+                        + " closing quote of field 2; write \"\" for a quote inside a quoted field");
+        assertThatThrownBy(() -> splitRecord("R,a\"b"))
+                .hasMessage("bad CSV quoting: quote at column 4 inside unquoted"
+                        + " field 2; put the whole field in quotes and write \"\" for the quote");
     }
 
     @Test

@@ -20,20 +20,49 @@ class ExampleCommandTest {
         CliRun r = CliRun.of("example", "--help");
 
         assertThat(r.exitCode()).isZero();
-        assertThat(r.out()).contains("Usage: flink-ivm example", "[NAME]", "ex10, tropical, provenance", "fallback",
-                "Default: ex10", "--inserts", "--skew", "--seed", "--parallelism", "--state", "--list",
-                "exponent of a Zipf");
+        assertThat(r.out())
+                .contains(
+                        "Usage: flink-ivm example",
+                        "[NAME]",
+                        "ex10, tropical, provenance",
+                        "fallback",
+                        "Default: ex10",
+                        "--inserts",
+                        "--skew",
+                        "--seed",
+                        "--parallelism",
+                        "--state",
+                        "--list",
+                        "exponent of a Zipf");
     }
 
     @Test
     void runsAnExampleOnRocksDbInParallel() {
-        CliRun r = CliRun.of("example", "tropical", "--inserts", "400", "--skew", "1.5", "--seed", "3",
-                "--state", "rocksdb", "--parallelism", "2");
+        CliRun r = CliRun.of(
+                "example",
+                "tropical",
+                "--inserts",
+                "400",
+                "--skew",
+                "1.5",
+                "--seed",
+                "3",
+                "--state",
+                "rocksdb",
+                "--parallelism",
+                "2");
 
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("flink-ivm example 'tropical'", "Zipf keys (s = 1.5), seed 3",
-                "state rocksdb, parallelism 2", "Plan: p-hierarchical", "after          400 inserts",
-                "Done: 400 inserts", "cheapest first", "Cheapest(wh");
+        assertThat(r.out())
+                .contains(
+                        "flink-ivm example 'tropical'",
+                        "Zipf keys (s = 1.5), seed 3",
+                        "state rocksdb, parallelism 2",
+                        "Plan: p-hierarchical",
+                        "after          400 inserts",
+                        "Done: 400 inserts",
+                        "cheapest first",
+                        "Cheapest(wh");
     }
 
     @Test
@@ -41,7 +70,8 @@ class ExampleCommandTest {
         CliRun r = CliRun.of("example", "provenance", "--inserts", "600");
 
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).containsPattern("Covered\\(p\\d+, drug\\d+\\) = .*rx_\\d+")
+        assertThat(r.out())
+                .containsPattern("Covered\\(p\\d+, drug\\d+\\) = .*rx_\\d+")
                 .containsPattern("rx_\\d+ is Prescribed\\(p\\d+, drug\\d+, dr\\d+\\)");
     }
 

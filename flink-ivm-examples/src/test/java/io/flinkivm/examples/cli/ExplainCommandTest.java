@@ -14,8 +14,14 @@ class ExplainCommandTest {
         CliRun r = CliRun.of("explain", "--query", EX10);
 
         assertThat(r.exitCode()).isZero();
-        assertThat(r.out()).contains("Q(A,C) is p-hierarchical, not q-hierarchical", "p-hierarchical: yes",
-                "not q-hierarchical", "Plan: p-hierarchical", "root view V[A,C]", "Boolean join tree");
+        assertThat(r.out())
+                .contains(
+                        "Q(A,C) is p-hierarchical, not q-hierarchical",
+                        "p-hierarchical: yes",
+                        "not q-hierarchical",
+                        "Plan: p-hierarchical",
+                        "root view V[A,C]",
+                        "Boolean join tree");
         assertThat(r.err()).isEmpty();
     }
 
@@ -25,15 +31,16 @@ class ExplainCommandTest {
 
         assertThat(r.exitCode()).isZero();
         String job = r.out().substring(r.out().indexOf("Flink job:\n"));
-        assertThat(job.lines().skip(1)).containsExactly(
-                "  ingest Q (validate, route, epochs): parallelism 4, forward from a source at the same parallelism,"
-                        + " else rebalance",
-                "  tree 0 V[A] (views V[A,B], V[A,B,D]): parallelism 4, hash(A)",
-                "  Boolean join + payload recovery (sink): parallelism 4, shares A=2 C=2 (4 cells; replication: V[A] 2,"
-                        + " V[A,C] 1, R4(C) 2); V[A,C], R4(C) straight from the ingest (no state below the root);"
-                        + " epoch ends: broadcast from the ingest");
-        assertThat(CliRun.of("explain", "--query", EX10).out()).contains("Flink job:\n", "hash(A)\n",
-                "(sink): parallelism 1, shares none (1 cell;");
+        assertThat(job.lines().skip(1))
+                .containsExactly(
+                        "  ingest Q (validate, route, epochs): parallelism 4, forward from a source at the same parallelism,"
+                                + " else rebalance",
+                        "  tree 0 V[A] (views V[A,B], V[A,B,D]): parallelism 4, hash(A)",
+                        "  Boolean join + payload recovery (sink): parallelism 4, shares A=2 C=2 (4 cells; replication: V[A] 2,"
+                                + " V[A,C] 1, R4(C) 2); V[A,C], R4(C) straight from the ingest (no state below the root);"
+                                + " epoch ends: broadcast from the ingest");
+        assertThat(CliRun.of("explain", "--query", EX10).out())
+                .contains("Flink job:\n", "hash(A)\n", "(sink): parallelism 1, shares none (1 cell;");
     }
 
     @Test

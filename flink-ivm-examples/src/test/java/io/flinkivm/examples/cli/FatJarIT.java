@@ -26,7 +26,9 @@ class FatJarIT {
     @BeforeAll
     static void find() {
         jar = Path.of(System.getProperty("flinkivm.fatJar"));
-        assertThat(jar).as("the self-contained jar (run 'mvn verify', which packages first)").isRegularFile();
+        assertThat(jar)
+                .as("the self-contained jar (run 'mvn verify', which packages first)")
+                .isRegularFile();
     }
 
     @Test
@@ -49,7 +51,8 @@ class FatJarIT {
 
     @Test
     void theSystemPropertySetsTheLevelToo() throws Exception {
-        Result r = java(List.of("-Dflinkivm.log.level=INFO"), "example", "ex10", "--inserts", "1000", "--parallelism", "1");
+        Result r = java(
+                List.of("-Dflinkivm.log.level=INFO"), "example", "ex10", "--inserts", "1000", "--parallelism", "1");
 
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.err()).contains(" INFO ", "MiniCluster");
@@ -63,8 +66,7 @@ class FatJarIT {
         assertThat(r.err()).contains("unknown log level 'loud'", "off, fatal, error, warn, info, debug, trace, all");
     }
 
-    private record Result(int code, String out, String err) {
-    }
+    private record Result(int code, String out, String err) {}
 
     private Result javaJar(String... args) throws Exception {
         return java(List.of(), args);
@@ -79,7 +81,10 @@ class FatJarIT {
         command.addAll(List.of(args));
         Path out = dir.resolve("stdout.txt");
         Path err = dir.resolve("stderr.txt");
-        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(command)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         if (!p.waitFor(5, TimeUnit.MINUTES)) {
             p.destroyForcibly();
             throw new AssertionError("timed out: " + command);

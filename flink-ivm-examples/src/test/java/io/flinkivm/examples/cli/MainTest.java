@@ -17,8 +17,15 @@ class MainTest {
         CliRun r = CliRun.of("--help");
 
         assertThat(r.exitCode()).isZero();
-        assertThat(r.out()).contains("Usage: flink-ivm", "Commands:", "explain", "run", "example", "--version",
-                "Without a command, flink-ivm runs the default example");
+        assertThat(r.out())
+                .contains(
+                        "Usage: flink-ivm",
+                        "Commands:",
+                        "explain",
+                        "run",
+                        "example",
+                        "--version",
+                        "Without a command, flink-ivm runs the default example");
         assertThat(r.err()).isEmpty();
     }
 
@@ -27,8 +34,17 @@ class MainTest {
         CliRun r = CliRun.of("explain", "--help");
 
         assertThat(r.exitCode()).isZero();
-        assertThat(r.out()).contains("Usage: flink-ivm explain", "--query", "--semiring", "--plan", "--format",
-                "p-hierarchical", "mermaid", "Default: natural", "Exit codes:");
+        assertThat(r.out())
+                .contains(
+                        "Usage: flink-ivm explain",
+                        "--query",
+                        "--semiring",
+                        "--plan",
+                        "--format",
+                        "p-hierarchical",
+                        "mermaid",
+                        "Default: natural",
+                        "Exit codes:");
     }
 
     @Test
@@ -36,16 +52,33 @@ class MainTest {
         CliRun r = CliRun.of("run", "--help");
 
         assertThat(r.exitCode()).isZero();
-        assertThat(r.out()).contains("Usage: flink-ivm run", "--query", "--semiring", "--input", "--output",
-                "--dead-letter", "--engine", "--plan", "--state", "--parallelism", "--checkpoint-dir",
-                "--checkpoint-interval", "Default: flink", "File formats:",
-                "relation,value1,...,valueK,payload", "line_number,reason,original text", "RFC 4180");
+        assertThat(r.out())
+                .contains(
+                        "Usage: flink-ivm run",
+                        "--query",
+                        "--semiring",
+                        "--input",
+                        "--output",
+                        "--dead-letter",
+                        "--engine",
+                        "--plan",
+                        "--state",
+                        "--parallelism",
+                        "--checkpoint-dir",
+                        "--checkpoint-interval",
+                        "Default: flink",
+                        "File formats:",
+                        "relation,value1,...,valueK,payload",
+                        "line_number,reason,original text",
+                        "RFC 4180");
     }
 
     @Test
     void everyRegisteredSubcommandHasHelp() {
         Set<String> names = Main.commandLine().getSubcommands().keySet();
-        assertThat(names).contains("explain", "run", "example").hasSize(Main.subcommands().size());
+        assertThat(names)
+                .contains("explain", "run", "example")
+                .hasSize(Main.subcommands().size());
 
         for (String name : names) {
             CliRun r = CliRun.of(name, "--help");
@@ -59,8 +92,10 @@ class MainTest {
     void withoutACommandRunsTheDefaultExample() {
         CommandLine cl = Main.commandLine();
         // The default example at its full size takes seconds; the same defaults with fewer inserts.
-        cl.getSubcommands().get("example").setDefaultValueProvider(
-                arg -> arg.isOption() && ((OptionSpec) arg).longestName().equals("--inserts") ? "300" : null);
+        cl.getSubcommands()
+                .get("example")
+                .setDefaultValueProvider(arg ->
+                        arg.isOption() && ((OptionSpec) arg).longestName().equals("--inserts") ? "300" : null);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         cl.setOut(new PrintWriter(out));
@@ -69,9 +104,14 @@ class MainTest {
         int code = cl.execute();
 
         assertThat(code).as(err.toString()).isZero();
-        assertThat(out.toString()).startsWith("No command given: running the default example ('flink-ivm example ex10')")
-                .contains("flink-ivm example 'ex10'", "Data: 300 generated inserts", "Plan: p-hierarchical",
-                        "after          300 inserts", "Done: 300 inserts");
+        assertThat(out.toString())
+                .startsWith("No command given: running the default example ('flink-ivm example ex10')")
+                .contains(
+                        "flink-ivm example 'ex10'",
+                        "Data: 300 generated inserts",
+                        "Plan: p-hierarchical",
+                        "after          300 inserts",
+                        "Done: 300 inserts");
     }
 
     @Test

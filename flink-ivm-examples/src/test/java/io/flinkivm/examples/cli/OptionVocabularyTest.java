@@ -60,18 +60,26 @@ class OptionVocabularyTest {
     @Test
     void aCheckpointIntervalIsNeitherNegativeNorText() {
         assertThatThrownBy(() -> new Converters.CheckpointIntervalConverter().convert("-5"))
-                .isInstanceOf(TypeConversionException.class).hasMessageContaining("must not be negative");
+                .isInstanceOf(TypeConversionException.class)
+                .hasMessageContaining("must not be negative");
         assertThatThrownBy(() -> new Converters.CheckpointIntervalConverter().convert("soon"))
                 .isInstanceOf(TypeConversionException.class)
-                .hasMessageContaining("not a duration: 'soon'; write e.g. 500 ms, 10 s, 2 min or a number of milliseconds");
+                .hasMessageContaining(
+                        "not a duration: 'soon'; write e.g. 500 ms, 10 s, 2 min or a number of milliseconds");
     }
 
     /** The kafka command's original form (milliseconds) and the others' (a duration) both parse, everywhere. */
     @Test
     void everyCommandTakesBothSpellings() {
-        Map<String, List<String>> required = Map.of("run", List.of("--input", "in.csv", "--output", "out.csv"),
-                "example", List.of(), "soak", List.of(),
-                "kafka", List.of("--semiring", "natural", "--kafka-bootstrap", "h:1"));
+        Map<String, List<String>> required = Map.of(
+                "run",
+                List.of("--input", "in.csv", "--output", "out.csv"),
+                "example",
+                List.of(),
+                "soak",
+                List.of(),
+                "kafka",
+                List.of("--semiring", "natural", "--kafka-bootstrap", "h:1"));
         for (String command : List.of("run", "example", "kafka", "soak")) {
             for (String[] spelling : List.of(new String[] {"1000", "PT1S"}, new String[] {"3 s", "PT3S"})) {
                 List<String> args = new java.util.ArrayList<>(List.of(command, "--checkpoint-interval", spelling[0]));
@@ -91,7 +99,9 @@ class OptionVocabularyTest {
 
         assertThat(soak).contains("Default: rocksdb", "Default: 3 s", "Default: Q(A,C) :- R1(A,B,D,E)");
         assertThat(kafka).contains("Default: 1 s", "Default: 1").doesNotContain("Default: null");
-        assertThat(run).contains("Where no default is shown: Flink's configured backend").doesNotContain("Default: null");
+        assertThat(run)
+                .contains("Where no default is shown: Flink's configured backend")
+                .doesNotContain("Default: null");
         for (String help : List.of(soak, kafka, run)) {
             assertThat(help).doesNotContain("Default: null").doesNotContainPattern("(Default: [^ ]+)\\.? \\1");
         }
@@ -100,7 +110,9 @@ class OptionVocabularyTest {
     /** A command's help with the line breaks of picocli's wrapping taken out. */
     private static final class CliRunHelp {
         static String of(String command) {
-            return io.flinkivm.examples.testing.CliRun.of(command, "--help").out().replaceAll("\\s+", " ");
+            return io.flinkivm.examples.testing.CliRun.of(command, "--help")
+                    .out()
+                    .replaceAll("\\s+", " ");
         }
     }
 }

@@ -30,8 +30,16 @@ class RunCommandTest {
     void runsExample10() throws Exception {
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of("run", "--query", EX10, "--semiring", "natural", "--input", resource("ex10-inserts.csv"),
-                "--output", out.toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--query",
+                EX10,
+                "--semiring",
+                "natural",
+                "--input",
+                resource("ex10-inserts.csv"),
+                "--output",
+                out.toString());
 
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("inserts: 14, rejected: 0\n", "result: 2 tuples written to");
@@ -49,12 +57,24 @@ class RunCommandTest {
     @Test
     void aLongReasonIsCutBetweenCharacters() throws Exception {
         String clefs = "\uD834\uDD1E".repeat(200);
-        Path in = Files.writeString(dir.resolve("in.csv"), "R,a,b," + clefs + "\nR,a,b,x" + clefs + "\n",
-                StandardCharsets.UTF_8);
+        Path in = Files.writeString(
+                dir.resolve("in.csv"), "R,a,b," + clefs + "\nR,a,b,x" + clefs + "\n", StandardCharsets.UTF_8);
         Path dead = dir.resolve("dead.csv");
 
-        CliRun r = CliRun.of("run", "--engine", "memory", "--query", "Q(A) :- R(A,B)", "--semiring", "natural",
-                "--input", in.toString(), "--output", dir.resolve("out.csv").toString(), "--dead-letter", dead.toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--engine",
+                "memory",
+                "--query",
+                "Q(A) :- R(A,B)",
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                dir.resolve("out.csv").toString(),
+                "--dead-letter",
+                dead.toString());
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("inserts: 0, rejected: 2\n");
@@ -69,8 +89,20 @@ class RunCommandTest {
     void fallbackPlanGivesTheSameResult() throws Exception {
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of("run", "--query", EX10, "--semiring", "natural", "--plan", "fallback", "--engine", "memory",
-                "--input", resource("ex10-inserts.csv"), "--output", out.toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--query",
+                EX10,
+                "--semiring",
+                "natural",
+                "--plan",
+                "fallback",
+                "--engine",
+                "memory",
+                "--input",
+                resource("ex10-inserts.csv"),
+                "--output",
+                out.toString());
 
         assertThat(r.exitCode()).isZero();
         assertThat(Files.readAllLines(out)).containsExactlyInAnyOrder("A,C,payload", "a1,c1,180", "a1,c2,120");
@@ -78,37 +110,57 @@ class RunCommandTest {
 
     @Test
     void rejectsMalformedLinesAndKeepsTheRest() throws Exception {
-        Path in = write("in.csv",
-                "R,a,b,2\n"                 // 1 ok
-                + "R,a,b\n"                 // 2 wrong arity
-                + "X,a,1\n"                 // 3 unknown relation
-                + "S,b,c,x\n"               // 4 bad payload
-                + "S,b,\"c,1\n"             // 5 unclosed quote
-                + "S,b,c,1\n"               // 6 ok
-                + "R,a,b,9223372036854775807\n" // 7 overflow: 2 + max
-                + "S,b,c\"d,1\n");          // 8 quote inside an unquoted field
+        Path in = write(
+                "in.csv",
+                "R,a,b,2\n" // 1 ok
+                        + "R,a,b\n" // 2 wrong arity
+                        + "X,a,1\n" // 3 unknown relation
+                        + "S,b,c,x\n" // 4 bad payload
+                        + "S,b,\"c,1\n" // 5 unclosed quote
+                        + "S,b,c,1\n" // 6 ok
+                        + "R,a,b,9223372036854775807\n" // 7 overflow: 2 + max
+                        + "S,b,c\"d,1\n"); // 8 quote inside an unquoted field
         Path out = dir.resolve("out.csv");
         Path dead = dir.resolve("dead.csv");
 
-        CliRun r = CliRun.of("run", "--engine", "memory",
-                "--query", "Q(A,C) :- R(A,B), S(B,C)", "--semiring", "natural", "--input", in.toString(),
-                "--output", out.toString(), "--dead-letter", dead.toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--engine",
+                "memory",
+                "--query",
+                "Q(A,C) :- R(A,B), S(B,C)",
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                out.toString(),
+                "--dead-letter",
+                dead.toString());
 
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("inserts: 2, rejected: 6\n");
-        assertThat(r.err()).contains("line 2: wrong arity", "line 3: unknown relation 'X'", "line 4: unparsable natural payload",
-                "line 5: bad quoting", "line 7: payload overflow", "line 8: bad quoting", "written to " + dead);
+        assertThat(r.err())
+                .contains(
+                        "line 2: wrong arity",
+                        "line 3: unknown relation 'X'",
+                        "line 4: unparsable natural payload",
+                        "line 5: bad quoting",
+                        "line 7: payload overflow",
+                        "line 8: bad quoting",
+                        "written to " + dead);
         assertThat(Files.readAllLines(out)).containsExactly("A,C,payload", "a,c,2");
-        assertThat(Files.readAllLines(dead)).containsExactly(
-                "2,\"wrong arity: relation R has arity 2 in the query, but the line has 1 value before the payload\",\"R,a,b\"",
-                "3,\"unknown relation 'X'; the query uses R, S\",\"X,a,1\"",
-                "4,unparsable natural payload: not a natural number: 'x',\"S,b,c,x\"",
-                "5,bad quoting: the quote that opens field 3 at column 5 is never closed (a quoted field cannot span lines),"
-                        + "\"S,b,\"\"c,1\"",
-                "7,payload overflow: natural-number overflow: 2 + 9223372036854775807 exceeds 64 bits; the insert was"
-                        + " rejected and rolled back: no view holds any of it,\"R,a,b,9223372036854775807\"",
-                "8,\"bad quoting: quote at column 6 inside unquoted field 3; put the whole field in quotes and write \"\"\"\""
-                        + " for the quote\",\"S,b,c\"\"d,1\"");
+        assertThat(Files.readAllLines(dead))
+                .containsExactly(
+                        "2,\"wrong arity: relation R has arity 2 in the query, but the line has 1 value before the payload\",\"R,a,b\"",
+                        "3,\"unknown relation 'X'; the query uses R, S\",\"X,a,1\"",
+                        "4,unparsable natural payload: not a natural number: 'x',\"S,b,c,x\"",
+                        "5,bad quoting: the quote that opens field 3 at column 5 is never closed (a quoted field cannot span lines),"
+                                + "\"S,b,\"\"c,1\"",
+                        "7,payload overflow: natural-number overflow: 2 + 9223372036854775807 exceeds 64 bits; the insert was"
+                                + " rejected and rolled back: no view holds any of it,\"R,a,b,9223372036854775807\"",
+                        "8,\"bad quoting: quote at column 6 inside unquoted field 3; put the whole field in quotes and write \"\"\"\""
+                                + " for the quote\",\"S,b,c\"\"d,1\"");
     }
 
     @Test
@@ -122,9 +174,20 @@ class RunCommandTest {
         Path out = dir.resolve("out.csv");
         Path dead = dir.resolve("dead.csv");
 
-        CliRun r = CliRun.of("run", "--engine", "memory",
-                "--query", "Q(A,C) :- R(A,B), S(B,C)", "--semiring", "natural", "--input", in.toString(),
-                "--output", out.toString(), "--dead-letter", dead.toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--engine",
+                "memory",
+                "--query",
+                "Q(A,C) :- R(A,B), S(B,C)",
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                out.toString(),
+                "--dead-letter",
+                dead.toString());
 
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("inserts: 2, rejected: 1\n");
@@ -136,19 +199,26 @@ class RunCommandTest {
 
     @Test
     void quotedFieldsMayContainCommasAndQuotes() throws Exception {
-        Path in = write("in.csv",
-                "R,a,\"b,1\",1\n"
-                + "S,\"b,1\",\"say \"\"hi\"\"\",\"2\"\n"
-                + "S,\"b,1\",plain,3\n");
+        Path in = write("in.csv", "R,a,\"b,1\",1\n" + "S,\"b,1\",\"say \"\"hi\"\"\",\"2\"\n" + "S,\"b,1\",plain,3\n");
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of("run", "--engine", "memory",
-                "--query", "Q(A,C) :- R(A,B), S(B,C)", "--semiring", "natural", "--input", in.toString(),
-                "--output", out.toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--engine",
+                "memory",
+                "--query",
+                "Q(A,C) :- R(A,B), S(B,C)",
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                out.toString());
 
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("inserts: 3, rejected: 0\n");
-        assertThat(Files.readAllLines(out)).containsExactlyInAnyOrder("A,C,payload", "a,\"say \"\"hi\"\"\",2", "a,plain,3");
+        assertThat(Files.readAllLines(out))
+                .containsExactlyInAnyOrder("A,C,payload", "a,\"say \"\"hi\"\"\",2", "a,plain,3");
     }
 
     @Test
@@ -156,9 +226,18 @@ class RunCommandTest {
         Path in = write("in.csv", "R,a,b,x\nR,a,b,y\nS,b,c,z\n");
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of("run", "--engine", "memory",
-                "--query", "Q(A,C) :- R(A,B), S(B,C)", "--semiring", "provenance", "--input",
-                in.toString(), "--output", out.toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--engine",
+                "memory",
+                "--query",
+                "Q(A,C) :- R(A,B), S(B,C)",
+                "--semiring",
+                "provenance",
+                "--input",
+                in.toString(),
+                "--output",
+                out.toString());
 
         assertThat(r.exitCode()).isZero();
         assertThat(Files.readAllLines(out)).containsExactly("A,C,payload", "a,c,x*z + y*z");
@@ -169,9 +248,18 @@ class RunCommandTest {
         Path in = write("in.csv", "R,a,b,2\nR,c,b,3\nS,b,4\n");
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of("run", "--engine", "memory",
-                "--query", "Q() :- R(A,B), S(B)", "--semiring", "natural", "--input", in.toString(),
-                "--output", out.toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--engine",
+                "memory",
+                "--query",
+                "Q() :- R(A,B), S(B)",
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                out.toString());
 
         assertThat(r.exitCode()).isZero();
         assertThat(Files.readAllLines(out)).containsExactly("payload", "20");
@@ -182,14 +270,23 @@ class RunCommandTest {
         Path in = write("in.csv", "R,a," + "b".repeat(Csv.MAX_FIELD_BYTES + 1) + ",1\nR,a,b,1\n");
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of("run", "--engine", "memory",
-                "--query", "Q(A) :- R(A,B)", "--semiring", "natural", "--input", in.toString(),
-                "--output", out.toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--engine",
+                "memory",
+                "--query",
+                "Q(A) :- R(A,B)",
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                out.toString());
 
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("inserts: 1, rejected: 1\n");
-        assertThat(r.err()).contains("line 1: field 3 is longer than 65536 bytes (64 KiB)",
-                "use --dead-letter FILE to keep them");
+        assertThat(r.err())
+                .contains("line 1: field 3 is longer than 65536 bytes (64 KiB)", "use --dead-letter FILE to keep them");
     }
 
     @Test
@@ -197,13 +294,23 @@ class RunCommandTest {
         Path in = write("in.csv", "X,1\n".repeat(25) + "R,a,1\n");
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of("run", "--engine", "memory",
-                "--query", "Q(A) :- R(A)", "--semiring", "natural", "--input", in.toString(),
-                "--output", out.toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--engine",
+                "memory",
+                "--query",
+                "Q(A) :- R(A)",
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                out.toString());
 
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("inserts: 1, rejected: 25\n");
-        assertThat(r.err()).contains("line 20: unknown relation 'X'", "... and 5 more rejected lines (25 in total)")
+        assertThat(r.err())
+                .contains("line 20: unknown relation 'X'", "... and 5 more rejected lines (25 in total)")
                 .doesNotContain("line 21:");
     }
 
@@ -213,9 +320,18 @@ class RunCommandTest {
         Path in = write("in.csv", "R,a,b,9223372036854775807\nS,a,2\n");
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of("run", "--engine", "memory",
-                "--query", "Q(A) :- R(A,B), S(A)", "--semiring", "natural", "--input", in.toString(),
-                "--output", out.toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--engine",
+                "memory",
+                "--query",
+                "Q(A) :- R(A,B), S(A)",
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                out.toString());
 
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.out()).contains("inserts: 2, rejected: 0");
@@ -227,8 +343,16 @@ class RunCommandTest {
 
     @Test
     void missingInputIsAnIoError() {
-        CliRun r = CliRun.of("run", "--query", "Q(A) :- R(A)", "--semiring", "natural", "--input",
-                dir.resolve("missing.csv").toString(), "--output", dir.resolve("out.csv").toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--query",
+                "Q(A) :- R(A)",
+                "--semiring",
+                "natural",
+                "--input",
+                dir.resolve("missing.csv").toString(),
+                "--output",
+                dir.resolve("out.csv").toString());
 
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.err()).contains("cannot read input file", "missing.csv", "no such file or directory");
@@ -239,8 +363,16 @@ class RunCommandTest {
     void missingOutputDirectoryIsAnIoError() throws Exception {
         Path in = write("in.csv", "R,a,1\n");
 
-        CliRun r = CliRun.of("run", "--query", "Q(A) :- R(A)", "--semiring", "natural", "--input", in.toString(),
-                "--output", dir.resolve("no/such/out.csv").toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--query",
+                "Q(A) :- R(A)",
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                dir.resolve("no/such/out.csv").toString());
 
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.err()).contains("cannot write output file", "does not exist");
@@ -250,8 +382,18 @@ class RunCommandTest {
     void unknownEngineIsAUsageError() throws Exception {
         Path in = write("in.csv", "R,a,1\n");
 
-        CliRun r = CliRun.of("run", "--query", "Q(A) :- R(A)", "--semiring", "natural", "--engine", "spark",
-                "--input", in.toString(), "--output", dir.resolve("out.csv").toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--query",
+                "Q(A) :- R(A)",
+                "--semiring",
+                "natural",
+                "--engine",
+                "spark",
+                "--input",
+                in.toString(),
+                "--output",
+                dir.resolve("out.csv").toString());
 
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("--engine", "unknown value 'spark'", "memory");
@@ -261,8 +403,16 @@ class RunCommandTest {
     void malformedQueryIsAUsageError() throws Exception {
         Path in = write("in.csv", "R,a,1\n");
 
-        CliRun r = CliRun.of("run", "--query", "Q(A) :- R(A", "--semiring", "natural", "--input", in.toString(),
-                "--output", dir.resolve("out.csv").toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--query",
+                "Q(A) :- R(A",
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                dir.resolve("out.csv").toString());
 
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("invalid query", "at position 11 (line 1, column 12)", "end of input");
@@ -272,7 +422,13 @@ class RunCommandTest {
     void semiringIsRequired() throws Exception {
         Path in = write("in.csv", "R,a,1\n");
 
-        CliRun r = CliRun.of("run", "--query", "Q(A) :- R(A)", "--input", in.toString(), "--output",
+        CliRun r = CliRun.of(
+                "run",
+                "--query",
+                "Q(A) :- R(A)",
+                "--input",
+                in.toString(),
+                "--output",
                 dir.resolve("out.csv").toString());
 
         assertThat(r.exitCode()).isEqualTo(2);

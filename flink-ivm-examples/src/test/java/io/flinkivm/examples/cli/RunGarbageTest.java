@@ -37,13 +37,12 @@ import org.junit.jupiter.api.io.TempDir;
 class RunGarbageTest {
 
     /** A query, its semiring and payloads that keep results exact. */
-    record Config(String query, Semiring<?> semiring, String[] goodPayloads) {
-    }
+    record Config(String query, Semiring<?> semiring, String[] goodPayloads) {}
 
-    static final Config EX10 = new Config(RunCommandTest.EX10, NaturalSemiring.INSTANCE,
-            new String[] {"1", "2", "3", "0", " 2"});
-    static final Config PATH_MIN_PLUS = new Config(RunOnFlinkTest.PATH, MinPlusSemiring.INSTANCE,
-            new String[] {"0", "1", "2.5", "7", "inf", "0.25"});
+    static final Config EX10 =
+            new Config(RunCommandTest.EX10, NaturalSemiring.INSTANCE, new String[] {"1", "2", "3", "0", " 2"});
+    static final Config PATH_MIN_PLUS = new Config(
+            RunOnFlinkTest.PATH, MinPlusSemiring.INSTANCE, new String[] {"0", "1", "2.5", "7", "inf", "0.25"});
 
     @TempDir
     Path dir;
@@ -81,19 +80,30 @@ class RunGarbageTest {
                 lines.set(0, withMark);
             }
         }
-        Path in = Files.write(dir.resolve("in-" + seed + ".csv"), GarbageLines.file(lines, false, random.nextBoolean()));
+        Path in =
+                Files.write(dir.resolve("in-" + seed + ".csv"), GarbageLines.file(lines, false, random.nextBoolean()));
         Path out = dir.resolve("out-" + seed + ".csv");
         Path dead = dir.resolve("dead-" + seed + ".csv");
         String context = "seed " + seed + " (" + config.query() + ", " + engine + ")";
 
-        List<String> args = new ArrayList<>(List.of("run", "--query", config.query(), "--semiring",
-                config.semiring().name(), "--input", in.toString(), "--output", out.toString(),
-                "--dead-letter", dead.toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--query",
+                config.query(),
+                "--semiring",
+                config.semiring().name(),
+                "--input",
+                in.toString(),
+                "--output",
+                out.toString(),
+                "--dead-letter",
+                dead.toString()));
         args.addAll(engine);
         CliRun r = CliRun.of(args.toArray(new String[0]));
 
-        assertThat(r.exitCode()).as(context + ": exit code " + r.exitCode() + ", stderr: "
-                + tail(r.err())).isZero();
+        assertThat(r.exitCode())
+                .as(context + ": exit code " + r.exitCode() + ", stderr: " + tail(r.err()))
+                .isZero();
         assertThat(r.err()).as(context).doesNotContain("internal error");
         // What the format says of each line.
         Map<Long, Expected> rejected = new TreeMap<>();
@@ -115,7 +125,9 @@ class RunGarbageTest {
             }
         }
         assertThat(inserts.size() + rejected.size() + skipped).isEqualTo(lines.size());
-        assertThat(r.out()).as(context).contains("inserts: " + inserts.size() + ", rejected: " + rejected.size() + "\n");
+        assertThat(r.out())
+                .as(context)
+                .contains("inserts: " + inserts.size() + ", rejected: " + rejected.size() + "\n");
 
         // Every dead letter is a real line, once, with its text and the reason.
         List<List<String>> letters = records(dead);
@@ -123,13 +135,18 @@ class RunGarbageTest {
         for (List<String> letter : letters) {
             assertThat(letter).as(context + ": dead letter " + letter).hasSize(3);
             long number = Long.parseLong(letter.get(0));
-            assertThat(seen.add(number)).as(context + ": line " + number + " dead-lettered twice").isTrue();
-            assertThat(rejected).as(context + ": line " + number + " (" + letter.get(1) + ") should not be rejected")
+            assertThat(seen.add(number))
+                    .as(context + ": line " + number + " dead-lettered twice")
+                    .isTrue();
+            assertThat(rejected)
+                    .as(context + ": line " + number + " (" + letter.get(1) + ") should not be rejected")
                     .containsKey(number);
             byte[] raw = lines.get((int) number - 1);
-            assertThat(letter.get(2)).as(context + ": text of line " + number)
+            assertThat(letter.get(2))
+                    .as(context + ": text of line " + number)
                     .isEqualTo(GarbageLines.deadLetterText(raw, number));
-            assertThat(letter.get(1)).as(context + ": reason for line " + number)
+            assertThat(letter.get(1))
+                    .as(context + ": reason for line " + number)
                     .contains(rejected.get(number).reason());
         }
         assertThat(seen).as(context + ": dead-lettered lines").isEqualTo(rejected.keySet());
@@ -154,8 +171,8 @@ class RunGarbageTest {
         return b.length > 0 && b[b.length - 1] == '\n';
     }
 
-    private static <T> Set<List<String>> expectedRows(ConjunctiveQuery query, Semiring<T> s,
-            List<GarbageLines.Insert> inserts) {
+    private static <T> Set<List<String>> expectedRows(
+            ConjunctiveQuery query, Semiring<T> s, List<GarbageLines.Insert> inserts) {
         Map<String, Map<Tuple, T>> db = new HashMap<>();
         for (GarbageLines.Insert i : inserts) {
             T p = s.parse(i.payload());

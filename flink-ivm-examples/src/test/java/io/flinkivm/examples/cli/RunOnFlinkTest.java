@@ -46,10 +46,28 @@ class RunOnFlinkTest {
         Path memoryOut = dir.resolve("memory.csv");
         Path flinkOut = dir.resolve("flink.csv");
 
-        CliRun memory = CliRun.of("run", "--engine", "memory", "--query", query, "--semiring", semiring,
-                "--input", in.toString(), "--output", memoryOut.toString());
-        List<String> args = new ArrayList<>(List.of("run", "--query", query, "--semiring", semiring,
-                "--input", in.toString(), "--output", flinkOut.toString()));
+        CliRun memory = CliRun.of(
+                "run",
+                "--engine",
+                "memory",
+                "--query",
+                query,
+                "--semiring",
+                semiring,
+                "--input",
+                in.toString(),
+                "--output",
+                memoryOut.toString());
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--query",
+                query,
+                "--semiring",
+                semiring,
+                "--input",
+                in.toString(),
+                "--output",
+                flinkOut.toString()));
         args.addAll(flink);
         CliRun onFlink = CliRun.of(args.toArray(new String[0]));
 
@@ -68,8 +86,20 @@ class RunOnFlinkTest {
     void runsExample10OnFlinkByDefault() throws Exception {
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of("run", "--query", RunCommandTest.EX10, "--semiring", "natural", "--input", resource("ex10-inserts.csv"),
-                "--output", out.toString(), "--state", "heap", "--parallelism", "1");
+        CliRun r = CliRun.of(
+                "run",
+                "--query",
+                RunCommandTest.EX10,
+                "--semiring",
+                "natural",
+                "--input",
+                resource("ex10-inserts.csv"),
+                "--output",
+                out.toString(),
+                "--state",
+                "heap",
+                "--parallelism",
+                "1");
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("inserts: 14, rejected: 0\n", "result: 2 tuples written to");
@@ -79,39 +109,66 @@ class RunOnFlinkTest {
     /** Lines the CLI rejects come first in the dead-letter file; the overflow that Flink finds comes back from the job. */
     @Test
     void rejectsOnFlinkLikeInMemory() throws Exception {
-        Path in = Files.writeString(dir.resolve("in.csv"),
-                "R,a,b,2\n"                      // 1 ok
-                + "R,a,b\n"                      // 2 wrong arity
-                + "S,b,c,1\n"                    // 3 ok
-                + "R,a,b,9223372036854775807\n"  // 4 overflow in the delta joins' copy of R: 2 + max
-                + "X,a,1\n",                     // 5 unknown relation
+        Path in = Files.writeString(
+                dir.resolve("in.csv"),
+                "R,a,b,2\n" // 1 ok
+                        + "R,a,b\n" // 2 wrong arity
+                        + "S,b,c,1\n" // 3 ok
+                        + "R,a,b,9223372036854775807\n" // 4 overflow in the delta joins' copy of R: 2 + max
+                        + "X,a,1\n", // 5 unknown relation
                 StandardCharsets.UTF_8);
         Path out = dir.resolve("out.csv");
         Path dead = dir.resolve("dead.csv");
 
-        CliRun r = CliRun.of("run", "--query", PATH, "--semiring", "natural", "--input", in.toString(),
-                "--output", out.toString(), "--dead-letter", dead.toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--query",
+                PATH,
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                out.toString(),
+                "--dead-letter",
+                dead.toString());
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("inserts: 2, rejected: 3\n", "result: 1 tuple written to");
-        assertThat(r.err()).contains("line 2: wrong arity", "line 5: unknown relation 'X'",
-                "line 4: update failed: natural-number overflow", "written to " + dead);
+        assertThat(r.err())
+                .contains(
+                        "line 2: wrong arity",
+                        "line 5: unknown relation 'X'",
+                        "line 4: update failed: natural-number overflow",
+                        "written to " + dead);
         assertThat(Files.readAllLines(out)).containsExactly("A,C,payload", "a,c,2");
         List<String> letters = Files.readAllLines(dead);
         assertThat(letters).hasSize(3);
         assertThat(letters.get(0)).startsWith("2,\"wrong arity");
         assertThat(letters.get(1)).startsWith("5,\"unknown relation 'X'");
-        assertThat(letters.get(2)).startsWith("4,\"update failed: ").contains("natural-number overflow: 2 + 9223372036854775807",
-                "this update of the insert was not applied (in a self-join, its other atoms may have been)",
-                "\"R,a,b,9223372036854775807\"");
+        assertThat(letters.get(2))
+                .startsWith("4,\"update failed: ")
+                .contains(
+                        "natural-number overflow: 2 + 9223372036854775807",
+                        "this update of the insert was not applied (in a self-join, its other atoms may have been)",
+                        "\"R,a,b,9223372036854775807\"");
     }
 
     @Test
     void resultPayloadOverflowFailsWithoutWritingOutput() throws Exception {
-        Path in = Files.writeString(dir.resolve("in.csv"), "R,a,b,9223372036854775807\nS,a,2\n", StandardCharsets.UTF_8);
+        Path in =
+                Files.writeString(dir.resolve("in.csv"), "R,a,b,9223372036854775807\nS,a,2\n", StandardCharsets.UTF_8);
 
-        CliRun r = CliRun.of("run", "--query", "Q(A) :- R(A,B), S(A)", "--semiring", "natural", "--input", in.toString(),
-                "--output", dir.resolve("out.csv").toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--query",
+                "Q(A) :- R(A,B), S(A)",
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                dir.resolve("out.csv").toString());
 
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.err()).contains("result payload overflowed", "no output was written");
@@ -127,11 +184,34 @@ class RunOnFlinkTest {
         Path expected = dir.resolve("expected.csv");
         Path checkpoints = dir.resolve("checkpoints");
 
-        CliRun r = CliRun.of("run", "--query", RunCommandTest.EX10, "--semiring", "natural", "--input", in.toString(),
-                "--output", out.toString(), "--state", "rocksdb", "--checkpoint-dir", checkpoints.toString(),
-                "--checkpoint-interval", "50 ms");
-        CliRun memory = CliRun.of("run", "--engine", "memory", "--query", RunCommandTest.EX10, "--semiring", "natural",
-                "--input", in.toString(), "--output", expected.toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--query",
+                RunCommandTest.EX10,
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                out.toString(),
+                "--state",
+                "rocksdb",
+                "--checkpoint-dir",
+                checkpoints.toString(),
+                "--checkpoint-interval",
+                "50 ms");
+        CliRun memory = CliRun.of(
+                "run",
+                "--engine",
+                "memory",
+                "--query",
+                RunCommandTest.EX10,
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                expected.toString());
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(Files.readAllLines(out)).containsExactlyInAnyOrderElementsOf(Files.readAllLines(expected));
@@ -143,8 +223,16 @@ class RunOnFlinkTest {
         Path in = Files.writeString(dir.resolve("in.csv"), "# nothing\n", StandardCharsets.UTF_8);
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of("run", "--query", "Q() :- R(A,B), S(B)", "--semiring", "natural", "--input", in.toString(),
-                "--output", out.toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--query",
+                "Q() :- R(A,B), S(B)",
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                out.toString());
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("inserts: 0, rejected: 0\n", "result: 0 tuples");
@@ -155,8 +243,20 @@ class RunOnFlinkTest {
     void flinkOptionsNeedTheFlinkEngine() throws Exception {
         Path in = Files.writeString(dir.resolve("in.csv"), "R,a,1\n", StandardCharsets.UTF_8);
 
-        CliRun r = CliRun.of("run", "--engine", "memory", "--state", "rocksdb", "--query", "Q(A) :- R(A)",
-                "--semiring", "natural", "--input", in.toString(), "--output", dir.resolve("out.csv").toString());
+        CliRun r = CliRun.of(
+                "run",
+                "--engine",
+                "memory",
+                "--state",
+                "rocksdb",
+                "--query",
+                "Q(A) :- R(A)",
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                dir.resolve("out.csv").toString());
 
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("apply to --engine flink only");
@@ -165,8 +265,17 @@ class RunOnFlinkTest {
     @Test
     void badFlinkOptionsAreUsageErrors() throws Exception {
         Path in = Files.writeString(dir.resolve("in.csv"), "R,a,1\n", StandardCharsets.UTF_8);
-        String[] common = {"run", "--query", "Q(A) :- R(A)", "--semiring", "natural", "--input", in.toString(),
-                "--output", dir.resolve("out.csv").toString()};
+        String[] common = {
+            "run",
+            "--query",
+            "Q(A) :- R(A)",
+            "--semiring",
+            "natural",
+            "--input",
+            in.toString(),
+            "--output",
+            dir.resolve("out.csv").toString()
+        };
 
         CliRun state = CliRun.of(concat(common, "--state", "memory"));
         CliRun parallelism = CliRun.of(concat(common, "--parallelism", "0"));
@@ -201,17 +310,24 @@ class RunOnFlinkTest {
         StringBuilder sb = new StringBuilder("# generated\n");
         for (int i = 0; i < 300; i++) {
             if (name.equals("path")) {
-                sb.append(random.nextBoolean() ? "R,a" + random.nextInt(8) + ",b" + random.nextInt(6)
-                        : "S,b" + random.nextInt(6) + ",c" + random.nextInt(8)).append(',').append(1 + random.nextInt(3));
+                sb.append(
+                                random.nextBoolean()
+                                        ? "R,a" + random.nextInt(8) + ",b" + random.nextInt(6)
+                                        : "S,b" + random.nextInt(6) + ",c" + random.nextInt(8))
+                        .append(',')
+                        .append(1 + random.nextInt(3));
             } else {
                 int kind = random.nextInt(3);
                 String p = "p" + random.nextInt(10);
                 String fact = "f" + i;
-                sb.append(switch (kind) {
-                    case 0 -> "Prescribed," + p + ",d" + random.nextInt(5) + ",doc" + random.nextInt(3);
-                    case 1 -> "Dispensed," + p + ",d" + random.nextInt(5) + ",ph" + random.nextInt(3);
-                    default -> "Insured," + p + ",plan" + random.nextInt(2);
-                }).append(',').append(fact);
+                sb.append(
+                                switch (kind) {
+                                    case 0 -> "Prescribed," + p + ",d" + random.nextInt(5) + ",doc" + random.nextInt(3);
+                                    case 1 -> "Dispensed," + p + ",d" + random.nextInt(5) + ",ph" + random.nextInt(3);
+                                    default -> "Insured," + p + ",plan" + random.nextInt(2);
+                                })
+                        .append(',')
+                        .append(fact);
             }
             sb.append('\n');
         }

@@ -12,19 +12,38 @@ import org.junit.jupiter.api.Test;
 /** {@code soak} with a short stream: it runs on RocksDB with checkpoints, reports per tenth, and checks its result. */
 class SoakCommandTest {
 
-    private static final Pattern TENTH = Pattern.compile("^  (\\d+)\\s+([\\d,]+)\\s+[\\d.]+\\s+([\\d,]+)\\s", Pattern.MULTILINE);
+    private static final Pattern TENTH =
+            Pattern.compile("^  (\\d+)\\s+([\\d,]+)\\s+[\\d.]+\\s+([\\d,]+)\\s", Pattern.MULTILINE);
 
     @Test
     void aShortSoakReportsEveryTenthAndMatchesTheEngine() {
-        CliRun r = CliRun.of("soak", "--inserts", "20000", "--checkpoint-interval", "200 ms", "--parallelism", "2",
-                "--managed-memory", "256 mb", "--flink-conf", "state.backend.rocksdb.thread.num=1");
+        CliRun r = CliRun.of(
+                "soak",
+                "--inserts",
+                "20000",
+                "--checkpoint-interval",
+                "200 ms",
+                "--parallelism",
+                "2",
+                "--managed-memory",
+                "256 mb",
+                "--flink-conf",
+                "state.backend.rocksdb.thread.num=1");
 
         assertThat(r.exitCode()).as(r.err() + r.out()).isZero();
-        assertThat(r.out()).contains("over natural (p-hierarchical plan)", "state rocksdb", "incremental checkpoints",
-                "uniform over a domain growing with the stream", // the default domain
-                "Flink configuration added: {state.backend.rocksdb.thread.num=1}", "compact µs",
-                "Check: the Flink result equals the in-memory engine's on the same stream", "last/first = ",
-                "Checkpoints: ", "CPU per insert (the whole process): first tenth ", "cpu µs/ins");
+        assertThat(r.out())
+                .contains(
+                        "over natural (p-hierarchical plan)",
+                        "state rocksdb",
+                        "incremental checkpoints",
+                        "uniform over a domain growing with the stream", // the default domain
+                        "Flink configuration added: {state.backend.rocksdb.thread.num=1}",
+                        "compact µs",
+                        "Check: the Flink result equals the in-memory engine's on the same stream",
+                        "last/first = ",
+                        "Checkpoints: ",
+                        "CPU per insert (the whole process): first tenth ",
+                        "cpu µs/ins");
         if (java.nio.file.Files.isDirectory(java.nio.file.Path.of("/proc/self/task"))) {
             assertThat(r.out()).contains("CPU per insert by thread (µs; first tenth -> tenth ");
         }
@@ -45,10 +64,22 @@ class SoakCommandTest {
     @Test
     void zipfDrawsFromTheFixedDomainAndFlinkConfReachesTheJob() {
         // An invalid RocksDB setting fails the job only if it reaches the state backend.
-        CliRun r = CliRun.of("soak", "--inserts", "2000", "--distribution", "zipf", "--parallelism", "1",
-                "--managed-memory", "256 mb", "--flink-conf", "state.backend.rocksdb.compaction.style=SIDEWAYS");
+        CliRun r = CliRun.of(
+                "soak",
+                "--inserts",
+                "2000",
+                "--distribution",
+                "zipf",
+                "--parallelism",
+                "1",
+                "--managed-memory",
+                "256 mb",
+                "--flink-conf",
+                "state.backend.rocksdb.compaction.style=SIDEWAYS");
 
-        assertThat(r.out()).contains("Zipf (s = 1.1) values of the free variables").doesNotContain("growing");
+        assertThat(r.out())
+                .contains("Zipf (s = 1.1) values of the free variables")
+                .doesNotContain("growing");
         assertThat(r.exitCode()).as(r.err() + r.out()).isEqualTo(CliException.FAILURE);
         assertThat(r.err()).contains("CompactionStyle", "UNIVERSAL");
     }
@@ -58,7 +89,8 @@ class SoakCommandTest {
         assertThat(CliRun.of("soak", "--distribution", "normal").exitCode()).isEqualTo(CliException.USAGE);
         assertThat(CliRun.of("soak", "--inserts", "0").exitCode()).isEqualTo(CliException.USAGE);
         assertThat(CliRun.of("soak", "--domain", "shrinking").exitCode()).isEqualTo(CliException.USAGE);
-        assertThat(CliRun.of("soak", "--domain", "growing", "--distribution", "zipf").exitCode())
+        assertThat(CliRun.of("soak", "--domain", "growing", "--distribution", "zipf")
+                        .exitCode())
                 .isEqualTo(CliException.USAGE);
         assertThat(CliRun.of("soak", "--flink-conf", "no-value").exitCode()).isEqualTo(CliException.USAGE);
         assertThat(CliRun.of("soak", "--flink-conf", "=1").exitCode()).isEqualTo(CliException.USAGE);

@@ -23,10 +23,14 @@ class SqlCommandsTest {
     void explainPrintsTheTranslationThenThePlan() {
         CliRun r = CliRun.of("explain", "--sql", SQL, "--schema", SCHEMA);
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).startsWith("SQL translation:\n  query:    Q(ck) :- customer(ck,'BUILDING'), orders(ck)\n"
-                + "  semiring: natural (SUM(o.total))\n");
-        assertThat(r.out()).contains("orders: columns ck, total", "payload o.total in units of 10^-2, a natural number",
-                "result:   customer BIGINT = ck, spent DECIMAL(38, 2) = payload / 10^2");
+        assertThat(r.out())
+                .startsWith("SQL translation:\n  query:    Q(ck) :- customer(ck,'BUILDING'), orders(ck)\n"
+                        + "  semiring: natural (SUM(o.total))\n");
+        assertThat(r.out())
+                .contains(
+                        "orders: columns ck, total",
+                        "payload o.total in units of 10^-2, a natural number",
+                        "result:   customer BIGINT = ck, spent DECIMAL(38, 2) = payload / 10^2");
         // Then what explain --query prints for that query.
         CliRun datalog = CliRun.of("explain", "--query", "Q(ck) :- customer(ck,'BUILDING'), orders(ck)");
         assertThat(r.out()).endsWith(datalog.out());
@@ -34,27 +38,43 @@ class SqlCommandsTest {
 
     @Test
     void explainSaysWhenAQueryIsNotPHierarchical() {
-        CliRun r = CliRun.of("explain", "--sql", "SELECT c.seg, COUNT(*) FROM customer c JOIN orders o ON c.ck = o.ck"
-                + " GROUP BY c.seg", "--schema", SCHEMA);
+        CliRun r = CliRun.of(
+                "explain",
+                "--sql",
+                "SELECT c.seg, COUNT(*) FROM customer c JOIN orders o ON c.ck = o.ck" + " GROUP BY c.seg",
+                "--schema",
+                SCHEMA);
         assertThat(r.exitCode()).isZero();
-        assertThat(r.out()).contains("Q(seg) :- customer(ck,seg), orders(ck)", "p-hierarchical: no — bound ck and free seg",
-                "Plan: fallback");
+        assertThat(r.out())
+                .contains(
+                        "Q(seg) :- customer(ck,seg), orders(ck)",
+                        "p-hierarchical: no — bound ck and free seg",
+                        "Plan: fallback");
     }
 
     @Test
     void sqlOutsideTheSubsetExitsWith2() {
-        CliRun r = CliRun.of("explain", "--sql", "SELECT o.ck, COUNT(*) FROM orders o WHERE o.ok = 1 OR o.ok = 2"
-                + " GROUP BY o.ck", "--schema", SCHEMA);
+        CliRun r = CliRun.of(
+                "explain",
+                "--sql",
+                "SELECT o.ck, COUNT(*) FROM orders o WHERE o.ok = 1 OR o.ok = 2" + " GROUP BY o.ck",
+                "--schema",
+                SCHEMA);
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).startsWith("unsupported SQL: OR at line 1, column 43 is not supported")
+        assertThat(r.err())
+                .startsWith("unsupported SQL: OR at line 1, column 43 is not supported")
                 .contains("flink-ivm maintains SELECT [DISTINCT]");
         CliRun unknown = CliRun.of("explain", "--sql", "SELECT x FROM orders", "--schema", SCHEMA);
         assertThat(unknown.exitCode()).isEqualTo(2);
-        assertThat(unknown.err()).startsWith("invalid SQL: column x not found in any table of FROM (orders) at line 1,"
-                + " column 8");
-        assertThat(CliRun.of("explain", "--sql", SQL, "--schema", "customer(ck BIGINT").exitCode()).isEqualTo(2);
+        assertThat(unknown.err())
+                .startsWith("invalid SQL: column x not found in any table of FROM (orders) at line 1," + " column 8");
+        assertThat(CliRun.of("explain", "--sql", SQL, "--schema", "customer(ck BIGINT")
+                        .exitCode())
+                .isEqualTo(2);
         assertThat(CliRun.of("explain", "--sql", SQL).exitCode()).isEqualTo(2);
-        assertThat(CliRun.of("explain", "--sql", SQL, "--schema", SCHEMA, "--semiring", "boolean").exitCode()).isEqualTo(2);
+        assertThat(CliRun.of("explain", "--sql", SQL, "--schema", SCHEMA, "--semiring", "boolean")
+                        .exitCode())
+                .isEqualTo(2);
     }
 
     @ParameterizedTest
@@ -63,25 +83,44 @@ class SqlCommandsTest {
         Path in = dir.resolve("in.csv");
         Path out = dir.resolve("out.csv");
         Path dead = dir.resolve("dead.csv");
-        Files.writeString(in, String.join("\n",
-                "customer,1,BUILDING",
-                "customer,2,MACHINERY",
-                "orders,10,1,5.50",
-                "orders,11,1,4.00",
-                "orders,12,2,7.25",
-                "orders,13,1,-1.00",
-                "orders,14,1,abc",
-                "lineitem,1,2",
-                "customer,3,BUILDING",
-                "orders,15,3,0.01") + "\n");
-        CliRun r = CliRun.of("run", "--sql", SQL, "--schema", SCHEMA, "--input", in.toString(), "--output",
-                out.toString(), "--dead-letter", dead.toString(), "--engine", engine);
+        Files.writeString(
+                in,
+                String.join(
+                                "\n",
+                                "customer,1,BUILDING",
+                                "customer,2,MACHINERY",
+                                "orders,10,1,5.50",
+                                "orders,11,1,4.00",
+                                "orders,12,2,7.25",
+                                "orders,13,1,-1.00",
+                                "orders,14,1,abc",
+                                "lineitem,1,2",
+                                "customer,3,BUILDING",
+                                "orders,15,3,0.01")
+                        + "\n");
+        CliRun r = CliRun.of(
+                "run",
+                "--sql",
+                SQL,
+                "--schema",
+                SCHEMA,
+                "--input",
+                in.toString(),
+                "--output",
+                out.toString(),
+                "--dead-letter",
+                dead.toString(),
+                "--engine",
+                engine);
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("inserts: 7, rejected: 3");
         List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
         assertThat(lines.get(0)).isEqualTo("customer,spent");
         assertThat(lines.subList(1, lines.size())).containsExactlyInAnyOrder("1,9.50", "3,0.01");
-        assertThat(Files.readString(dead)).contains("6,\"o.total = -1 is negative", "7,\"column total of orders: 'abc' is not"
-                + " a DECIMAL(10, 2) value", "8,\"unknown table 'lineitem'; the query reads customer, orders");
+        assertThat(Files.readString(dead))
+                .contains(
+                        "6,\"o.total = -1 is negative",
+                        "7,\"column total of orders: 'abc' is not" + " a DECIMAL(10, 2) value",
+                        "8,\"unknown table 'lineitem'; the query reads customer, orders");
     }
 }

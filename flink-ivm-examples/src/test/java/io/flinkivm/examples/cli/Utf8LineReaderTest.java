@@ -47,9 +47,12 @@ class Utf8LineReaderTest {
         b.writeBytes(new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80, '\n'}); // an encoded surrogate
         b.writeBytes(utf8("ünïcödé\n"));
 
-        assertThat(read(b.toByteArray(), 100)).containsExactly("1:ok",
-                "2!not valid UTF-8: malformed byte sequence at byte 3 of the line",
-                "3!not valid UTF-8: malformed byte sequence at byte 1 of the line", "4:ünïcödé");
+        assertThat(read(b.toByteArray(), 100))
+                .containsExactly(
+                        "1:ok",
+                        "2!not valid UTF-8: malformed byte sequence at byte 3 of the line",
+                        "3!not valid UTF-8: malformed byte sequence at byte 1 of the line",
+                        "4:ünïcödé");
     }
 
     @Test
@@ -57,7 +60,9 @@ class Utf8LineReaderTest {
         String longLine = "x".repeat(200_000);
 
         assertThat(read(utf8("a\n" + longLine + "\nb"), 150_000))
-                .containsExactly("1:a", "2!line longer than 150000 bytes (the dead-letter text keeps its first 65536 bytes)",
+                .containsExactly(
+                        "1:a",
+                        "2!line longer than 150000 bytes (the dead-letter text keeps its first 65536 bytes)",
                         "3:b");
         assertThat(read(utf8(longLine + "\n"), 200_000)).containsExactly("1:" + longLine);
     }

@@ -22,9 +22,20 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ExampleJobsTest {
 
     static Stream<Arguments> jobs() {
-        return ExampleJobs.all().stream().flatMap(j -> Stream.of(
-                Arguments.of(j.name(), 0.0, FlinkSettings.defaults().withState(StateBackendKind.HEAP).withParallelism(1)),
-                Arguments.of(j.name(), 1.2, FlinkSettings.defaults().withState(StateBackendKind.ROCKSDB).withParallelism(2))));
+        return ExampleJobs.all().stream()
+                .flatMap(j -> Stream.of(
+                        Arguments.of(
+                                j.name(),
+                                0.0,
+                                FlinkSettings.defaults()
+                                        .withState(StateBackendKind.HEAP)
+                                        .withParallelism(1)),
+                        Arguments.of(
+                                j.name(),
+                                1.2,
+                                FlinkSettings.defaults()
+                                        .withState(StateBackendKind.ROCKSDB)
+                                        .withParallelism(2))));
     }
 
     @ParameterizedTest(name = "{0} skew={1} {2}")
@@ -63,10 +74,15 @@ class ExampleJobsTest {
         assertThat(err.toString()).isEmpty();
         String text = out.toString();
         String total = ExampleRunner.count(n);
-        assertThat(text).contains("flink-ivm example '" + job.name() + "'", "Data: " + total + " generated inserts",
-                plan.explain(), String.format("after %12s inserts", ExampleRunner.count(p == 1 ? every : n)),
-                String.format("after %12s inserts", total), "Done: " + total + " inserts",
-                "result: " + ExampleRunner.count(expected.size()) + " tuple");
+        assertThat(text)
+                .contains(
+                        "flink-ivm example '" + job.name() + "'",
+                        "Data: " + total + " generated inserts",
+                        plan.explain(),
+                        String.format("after %12s inserts", ExampleRunner.count(p == 1 ? every : n)),
+                        String.format("after %12s inserts", total),
+                        "Done: " + total + " inserts",
+                        "result: " + ExampleRunner.count(expected.size()) + " tuple");
         assertThat(text.lines().filter(l -> l.startsWith("  after ")).count()).isEqualTo(r.snapshots());
         String head = QueryParser.parse(job.query()).name();
         String summary = text.substring(text.indexOf("Done: "));

@@ -19,7 +19,9 @@ class GeneratorsTest {
     @Test
     void ourGeneratorsMakeTheNumberOfInsertsAsked() {
         for (ExampleJob<?> job : List.of(new Ex10Job(), new TropicalJob(), new ProvenanceJob(), new FallbackJob())) {
-            assertThat(job.generator(new GeneratorSettings(1_234, 0.5, 1)).count()).as(job.name()).isEqualTo(1_234);
+            assertThat(job.generator(new GeneratorSettings(1_234, 0.5, 1)).count())
+                    .as(job.name())
+                    .isEqualTo(1_234);
         }
     }
 
@@ -40,7 +42,9 @@ class GeneratorsTest {
         for (long i = 0; i < a.count(); i++) {
             InputRecord<T> r = a.record(i);
             assertThat(b.record(i)).as(job.name() + " insert " + i).isEqualTo(r);
-            assertThat(q.arityOf(r.relation())).as(job.name() + " " + r).isEqualTo(r.tuple().arity());
+            assertThat(q.arityOf(r.relation()))
+                    .as(job.name() + " " + r)
+                    .isEqualTo(r.tuple().arity());
             assertThat(r.payload()).isInstanceOf(job.semiring().payloadClass());
             assertThat(job.semiring().isZero(r.payload())).isFalse();
             relations.add(r.relation());
@@ -56,11 +60,16 @@ class GeneratorsTest {
 
     /** The examples' streams stay those of earlier versions (checksums taken before the generators shared code). */
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"ex10, -5745173150418071789", "tropical, 253303838418849179", "provenance, -3092418944833695549",
-        "fallback, -7553265004807406821"})
+    @CsvSource({
+        "ex10, -5745173150418071789",
+        "tropical, 253303838418849179",
+        "provenance, -3092418944833695549",
+        "fallback, -7553265004807406821"
+    })
     void streamsAreThoseOfEarlierVersions(String name, long expected) {
         assertThat(checksum(ExampleJobs.byName(name), new GeneratorSettings(3_000, 1.0, 11)))
-                .as("checksum of %s", name).isEqualTo(expected);
+                .as("checksum of %s", name)
+                .isEqualTo(expected);
     }
 
     private static <T> long checksum(ExampleJob<T> job, GeneratorSettings settings) {
@@ -80,17 +89,24 @@ class GeneratorsTest {
 
     @Test
     void registryNamesAreUniqueAndTheDefaultIsRegistered() {
-        assertThat(ExampleJobs.names()).doesNotHaveDuplicates().contains(ExampleJobs.DEFAULT)
-                .contains("ex10", "tropical", "provenance", "fallback").first().isEqualTo("ex10");
-        assertThatThrownBy(() -> ExampleJobs.byName("nope")).isInstanceOf(IllegalArgumentException.class)
+        assertThat(ExampleJobs.names())
+                .doesNotHaveDuplicates()
+                .contains(ExampleJobs.DEFAULT)
+                .contains("ex10", "tropical", "provenance", "fallback")
+                .first()
+                .isEqualTo("ex10");
+        assertThatThrownBy(() -> ExampleJobs.byName("nope"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown example 'nope'; the examples are: ex10, tropical");
     }
 
     @Test
     void settingsRejectBadValues() {
-        assertThatThrownBy(() -> new GeneratorSettings(0, 0, 1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new GeneratorSettings(0, 0, 1))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("inserts must be >= 1");
-        assertThatThrownBy(() -> new GeneratorSettings(10, -0.5, 1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new GeneratorSettings(10, -0.5, 1))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("skew must be");
     }
 }

@@ -40,7 +40,9 @@ class KeyDistributionTest {
             ZipfDistribution oracle = new ZipfDistribution(null, 100, s);
             double total = 0;
             for (int k = 0; k < 100; k++) {
-                assertThat(keys.probability(k)).as("s = %s, rank %d", s, k).isCloseTo(oracle.probability(k + 1), offset(1e-12));
+                assertThat(keys.probability(k))
+                        .as("s = %s, rank %d", s, k)
+                        .isCloseTo(oracle.probability(k + 1), offset(1e-12));
                 total += keys.probability(k);
             }
             assertThat(total).isCloseTo(1.0, offset(1e-12));
@@ -61,7 +63,9 @@ class KeyDistributionTest {
         for (int k = 0; k < 50; k++) {
             expected[k] = keys.probability(k);
         }
-        assertThat(new ChiSquareTest().chiSquareTest(expected, observed, 0.001)).as("rejected at 0.1 %").isFalse();
+        assertThat(new ChiSquareTest().chiSquareTest(expected, observed, 0.001))
+                .as("rejected at 0.1 %")
+                .isFalse();
     }
 
     @Test
@@ -74,9 +78,11 @@ class KeyDistributionTest {
 
     @Test
     void rejectsBadArguments() {
-        assertThatThrownBy(() -> new KeyDistribution(0, 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new KeyDistribution(0, 0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("size must be >= 1");
-        assertThatThrownBy(() -> new KeyDistribution(3, -1)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new KeyDistribution(3, -1))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("skew must be a finite number >= 0");
         assertThatThrownBy(() -> new KeyDistribution(3, Double.NaN)).isInstanceOf(IllegalArgumentException.class);
     }

@@ -14,13 +14,24 @@ class RowsTest {
 
     @Test
     void numbersInsideValuesCompareAsNumbers() {
-        List<Tuple> tuples = new ArrayList<>(List.of(Tuple.of("a10", "c1"), Tuple.of("a2", "c3"), Tuple.of("a2", "c20"),
-                Tuple.of("a1", "c9"), Tuple.of("b", "c1"), Tuple.of("a02", "c3")));
+        List<Tuple> tuples = new ArrayList<>(List.of(
+                Tuple.of("a10", "c1"),
+                Tuple.of("a2", "c3"),
+                Tuple.of("a2", "c20"),
+                Tuple.of("a1", "c9"),
+                Tuple.of("b", "c1"),
+                Tuple.of("a02", "c3")));
 
         tuples.sort(Rows.NATURAL_ORDER);
 
-        assertThat(tuples).containsExactly(Tuple.of("a1", "c9"), Tuple.of("a02", "c3"), Tuple.of("a2", "c3"),
-                Tuple.of("a2", "c20"), Tuple.of("a10", "c1"), Tuple.of("b", "c1"));
+        assertThat(tuples)
+                .containsExactly(
+                        Tuple.of("a1", "c9"),
+                        Tuple.of("a02", "c3"),
+                        Tuple.of("a2", "c3"),
+                        Tuple.of("a2", "c20"),
+                        Tuple.of("a10", "c1"),
+                        Tuple.of("b", "c1"));
     }
 
     @Test
@@ -34,7 +45,8 @@ class RowsTest {
         Map<Tuple, Long> result = Map.of(Tuple.of("a3"), 1L, Tuple.of("a1"), 5L, Tuple.of("a2"), 3L);
         Comparator<ResultTuple<Long>> byPayload = Comparator.comparing(ResultTuple::payload);
 
-        assertThat(Rows.first(result, byPayload, 2)).extracting(ResultTuple::tuple)
+        assertThat(Rows.first(result, byPayload, 2))
+                .extracting(ResultTuple::tuple)
                 .containsExactly(Tuple.of("a3"), Tuple.of("a2"));
     }
 

@@ -92,8 +92,11 @@ class ChangelogTableITCase {
 
         StreamExecutionEnvironment env = environment();
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
-        IvmJob<Long> job = FlinkIvm.maintain(env.fromData(input, FlinkIvm.inputType(NaturalSemiring.INSTANCE)), QUERY,
-                NaturalSemiring.INSTANCE, IvmOptions.defaults().withOutputMode(OutputMode.CHANGELOG).withSnapshotEvery(50));
+        IvmJob<Long> job = FlinkIvm.maintain(
+                env.fromData(input, FlinkIvm.inputType(NaturalSemiring.INSTANCE)),
+                QUERY,
+                NaturalSemiring.INSTANCE,
+                IvmOptions.defaults().withOutputMode(OutputMode.CHANGELOG).withSnapshotEvery(50));
         IvmTables.ChangelogTable view = IvmTables.changelog(tEnv, job, DataTypes.BIGINT(), DataTypes.BIGINT());
         tEnv.createTemporaryView("q", view.table());
         String topic = "ivm-changelog-upsert";
@@ -106,7 +109,8 @@ class ChangelogTableITCase {
         ObjectMapper json = new ObjectMapper();
         Map<Tuple, Long> compacted = new HashMap<>();
         List<ConsumerRecord<byte[], byte[]>> records = kafka.readCommitted(topic);
-        assertThat(records.size()).as("more records than keys: the view changed while it grew")
+        assertThat(records.size())
+                .as("more records than keys: the view changed while it grew")
                 .isGreaterThan(expected.size());
         for (ConsumerRecord<byte[], byte[]> r : records) {
             JsonNode key = json.readTree(r.key());
@@ -124,19 +128,26 @@ class ChangelogTableITCase {
     void flinkSqlOverTheChangelogTableGivesTheOraclesTotals() throws Exception {
         KDatabase<Long> db = new KDatabase<>(NaturalSemiring.INSTANCE);
         List<InputRecord<Long>> input = inserts(db);
-        Map<Tuple, Long> result = NaiveEvaluator.evaluate(QueryParser.parse(QUERY), NaturalSemiring.INSTANCE,
-                db.relations());
+        Map<Tuple, Long> result =
+                NaiveEvaluator.evaluate(QueryParser.parse(QUERY), NaturalSemiring.INSTANCE, db.relations());
         Map<Long, Long> expected = new HashMap<>();
         result.forEach((t, p) -> expected.merge((Long) t.get(0), p, Long::sum));
 
         StreamExecutionEnvironment env = environment();
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
-        IvmJob<Long> job = FlinkIvm.maintain(env.fromData(input, FlinkIvm.inputType(NaturalSemiring.INSTANCE)), QUERY,
-                NaturalSemiring.INSTANCE, IvmOptions.defaults().withOutputMode(OutputMode.CHANGELOG).withSnapshotEvery(40));
-        tEnv.createTemporaryView("q", IvmTables.changelog(tEnv, job, DataTypes.BIGINT(), DataTypes.BIGINT()).table());
+        IvmJob<Long> job = FlinkIvm.maintain(
+                env.fromData(input, FlinkIvm.inputType(NaturalSemiring.INSTANCE)),
+                QUERY,
+                NaturalSemiring.INSTANCE,
+                IvmOptions.defaults().withOutputMode(OutputMode.CHANGELOG).withSnapshotEvery(40));
+        tEnv.createTemporaryView(
+                "q",
+                IvmTables.changelog(tEnv, job, DataTypes.BIGINT(), DataTypes.BIGINT())
+                        .table());
         Map<Long, Long> totals = new HashMap<>();
         try (CloseableIterator<Row> rows = tEnv.toChangelogStream(
-                tEnv.sqlQuery("SELECT A, SUM(payload) AS total FROM q GROUP BY A")).collectAsync()) {
+                        tEnv.sqlQuery("SELECT A, SUM(payload) AS total FROM q GROUP BY A"))
+                .collectAsync()) {
             env.execute("Flink SQL over a flink-ivm changelog");
             rows.forEachRemaining(r -> {
                 if (r.getKind() == RowKind.INSERT || r.getKind() == RowKind.UPDATE_AFTER) {

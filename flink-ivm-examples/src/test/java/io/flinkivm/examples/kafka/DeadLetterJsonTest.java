@@ -30,7 +30,9 @@ class DeadLetterJsonTest {
         String reason = "r".repeat(DeadLetterJson.MAX_REASON_CHARS + 1);
         Map<String, Object> o = Json.parseObject(DeadLetterJson.format(new DeadLetter("o", reason, huge)));
 
-        assertThat((String) o.get("record")).hasSize(DeadLetterJson.MAX_RECORD_CHARS + 1).endsWith("x…");
+        assertThat((String) o.get("record"))
+                .hasSize(DeadLetterJson.MAX_RECORD_CHARS + 1)
+                .endsWith("x…");
         assertThat((String) o.get("reason")).hasSize(DeadLetterJson.MAX_REASON_CHARS + 1);
     }
 

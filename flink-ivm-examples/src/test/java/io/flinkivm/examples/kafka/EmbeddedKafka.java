@@ -79,13 +79,14 @@ final class EmbeddedKafka implements AutoCloseable {
             props.store(out, "embedded Kafka for tests");
         }
         // StorageTool$.execute, never StorageTool.main: main calls System.exit.
-        int formatted = kafka.tools.StorageTool$.MODULE$.execute(new String[] {
-            "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString(), "--standalone"},
+        int formatted = kafka.tools.StorageTool$.MODULE$.execute(
+                new String[] {"format", "-t", Uuid.randomUuid().toString(), "-c", config.toString(), "--standalone"},
                 new PrintStream(OutputStream.nullOutputStream()));
         if (formatted != 0) {
             throw new IllegalStateException("formatting the Kafka log directory failed with " + formatted);
         }
-        KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, new Properties(), false), Time.SYSTEM);
+        KafkaRaftServer server =
+                new KafkaRaftServer(KafkaConfig.fromProps(props, new Properties(), false), Time.SYSTEM);
         server.startup();
         EmbeddedKafka kafka = new EmbeddedKafka(directory, server, "127.0.0.1:" + brokerPort);
         try {
@@ -158,7 +159,9 @@ final class EmbeddedKafka implements AutoCloseable {
     }
 
     void createTopic(String topic, int partitions) throws Exception {
-        admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+                .all()
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     }
 
     /** Writes the values (in order, to partition 0) and returns where each one landed. */
@@ -195,7 +198,8 @@ final class EmbeddedKafka implements AutoCloseable {
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p)) {
             List<TopicPartition> partitions = new ArrayList<>();
-            consumer.partitionsFor(topic, TIMEOUT).forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
+            consumer.partitionsFor(topic, TIMEOUT)
+                    .forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
             partitions.sort(Comparator.comparingInt(TopicPartition::partition));
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -207,7 +211,9 @@ final class EmbeddedKafka implements AutoCloseable {
                     throw new IllegalStateException("reading " + topic + " did not reach the end offsets " + end);
                 }
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    byPartition.computeIfAbsent(new TopicPartition(r.topic(), r.partition()), k -> new ArrayList<>()).add(r);
+                    byPartition
+                            .computeIfAbsent(new TopicPartition(r.topic(), r.partition()), k -> new ArrayList<>())
+                            .add(r);
                 }
             }
             List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();

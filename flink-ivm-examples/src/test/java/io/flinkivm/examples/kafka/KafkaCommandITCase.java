@@ -64,17 +64,26 @@ class KafkaCommandITCase {
     }
 
     /** The variables of each atom of Example 10, in order. */
-    static final Map<String, List<String>> EX10_ATOMS = Map.of("R1", List.of("A", "B", "D", "E"),
-            "R2", List.of("A", "B", "D", "F"), "R3", List.of("A", "B", "G"), "R4", List.of("C"),
-            "R5", List.of("A", "C", "H"));
+    static final Map<String, List<String>> EX10_ATOMS = Map.of(
+            "R1",
+            List.of("A", "B", "D", "E"),
+            "R2",
+            List.of("A", "B", "D", "F"),
+            "R3",
+            List.of("A", "B", "G"),
+            "R4",
+            List.of("C"),
+            "R5",
+            List.of("A", "C", "H"));
 
     /**
      * A query whose root views V[A] and V[A,C] share A, so the result sink runs keyed by A at the job's
      * parallelism and each snapshot comes in that many parts.
      */
     static final String SHARED_A = "Q(A,C) :- R(A,B), S(A,B,E), T(A,C,D)";
-    static final Map<String, List<String>> SHARED_A_ATOMS = Map.of("R", List.of("A", "B"),
-            "S", List.of("A", "B", "E"), "T", List.of("A", "C", "D"));
+
+    static final Map<String, List<String>> SHARED_A_ATOMS =
+            Map.of("R", List.of("A", "B"), "S", List.of("A", "B", "E"), "T", List.of("A", "C", "D"));
 
     /** Random inserts over small domains (a value of variable X is x1, x2 or x3), so that joins produce results. */
     static List<Insert> randomInserts(long seed, int n, Map<String, List<String>> atoms) {
@@ -182,10 +191,29 @@ class KafkaCommandITCase {
         assertThat(bad).as("every malformed record was placed").isEmpty();
         List<RecordMetadata> written = kafka.produce(in, records);
 
-        CliRun run = CliRun.of("kafka", "--query", EX10, "--semiring", "natural",
-                "--kafka-bootstrap", kafka.bootstrapServers(), "--input-topic", in, "--output-topic", out,
-                "--dead-letter-topic", dl, "--bounded", "--delivery", "exactly-once", "--checkpoint-interval", "200",
-                "--group-id", "it-csv", "--restart-attempts", "0");
+        CliRun run = CliRun.of(
+                "kafka",
+                "--query",
+                EX10,
+                "--semiring",
+                "natural",
+                "--kafka-bootstrap",
+                kafka.bootstrapServers(),
+                "--input-topic",
+                in,
+                "--output-topic",
+                out,
+                "--dead-letter-topic",
+                dl,
+                "--bounded",
+                "--delivery",
+                "exactly-once",
+                "--checkpoint-interval",
+                "200",
+                "--group-id",
+                "it-csv",
+                "--restart-attempts",
+                "0");
 
         assertThat(run.exitCode()).as("exit code; stderr:%n%s", run.err()).isZero();
         int malformedCount = malformed.size();
@@ -194,9 +222,12 @@ class KafkaCommandITCase {
         Map<Long, Map<Tuple, String>> snapshots = ResultTopic.completeSnapshots(kafka.readCommitted(out), 1);
         long halfway = validBefore.get(0);
         assertThat(snapshots).containsOnlyKeys(halfway, (long) inserts.size());
-        assertThat(snapshots.get(halfway)).as("snapshot at the control record")
+        assertThat(snapshots.get(halfway))
+                .as("snapshot at the control record")
                 .isEqualTo(expected(EX10, inserts.subList(0, (int) halfway)));
-        assertThat(snapshots.get((long) inserts.size())).as("final snapshot").isEqualTo(expected(EX10, inserts))
+        assertThat(snapshots.get((long) inserts.size()))
+                .as("final snapshot")
+                .isEqualTo(expected(EX10, inserts))
                 .isNotEmpty();
 
         Map<String, Map<String, Object>> letters = DeadLetters.byOrigin(kafka.readCommitted(dl));
@@ -207,17 +238,21 @@ class KafkaCommandITCase {
             }
         }
         assertThat(letters).containsOnlyKeys(expectedLetters.keySet());
-        expectedLetters.forEach((origin, reason) ->
-                assertThat((String) letters.get(origin).get("reason")).as(origin).contains(reason));
+        expectedLetters.forEach(
+                (origin, reason) -> assertThat((String) letters.get(origin).get("reason"))
+                        .as(origin)
+                        .contains(reason));
         assertThat(letters.values()).anySatisfy(l -> assertThat(l.get("record")).isEqualTo("R1,a1,b1"));
-        assertThat(inserts.size() + letters.size() + 1).as("valid + dead-lettered + control = produced")
+        assertThat(inserts.size() + letters.size() + 1)
+                .as("valid + dead-lettered + control = produced")
                 .isEqualTo(records.size());
 
         List<String> transactions = new ArrayList<>();
         for (TransactionListing t : kafka.admin().listTransactions().all().get(30, TimeUnit.SECONDS)) {
             transactions.add(t.transactionalId());
         }
-        assertThat(transactions).as("exactly-once wrote in transactions")
+        assertThat(transactions)
+                .as("exactly-once wrote in transactions")
                 .anyMatch(id -> id.startsWith("it-csv-results"))
                 .anyMatch(id -> id.startsWith("it-csv-dead-letters"));
     }
@@ -243,13 +278,38 @@ class KafkaCommandITCase {
         kafka.produce(in, records);
         int failuresBefore = FailOnce.INJECTED.get();
 
-        CliRun run = CliRun.of("kafka", "--query", EX10, "--semiring", "natural",
-                "--kafka-bootstrap", kafka.bootstrapServers(), "--input-topic", in, "--output-topic", out,
-                "--dead-letter-topic", dl, "--bounded", "--delivery", "exactly-once", "--checkpoint-interval", "200",
-                "--snapshot-every", "100", "--group-id", "it-eo", "--restart-attempts", "2", "--fail-once-after", "300");
+        CliRun run = CliRun.of(
+                "kafka",
+                "--query",
+                EX10,
+                "--semiring",
+                "natural",
+                "--kafka-bootstrap",
+                kafka.bootstrapServers(),
+                "--input-topic",
+                in,
+                "--output-topic",
+                out,
+                "--dead-letter-topic",
+                dl,
+                "--bounded",
+                "--delivery",
+                "exactly-once",
+                "--checkpoint-interval",
+                "200",
+                "--snapshot-every",
+                "100",
+                "--group-id",
+                "it-eo",
+                "--restart-attempts",
+                "2",
+                "--fail-once-after",
+                "300");
 
         assertThat(run.exitCode()).as("exit code; stderr:%n%s", run.err()).isZero();
-        assertThat(FailOnce.INJECTED.get() - failuresBefore).as("injected failures").isEqualTo(1);
+        assertThat(FailOnce.INJECTED.get() - failuresBefore)
+                .as("injected failures")
+                .isEqualTo(1);
         // completeSnapshots fails on a row seen twice in a snapshot and on a snapshot with extra end markers.
         Map<Long, Map<Tuple, String>> snapshots = ResultTopic.completeSnapshots(kafka.readCommitted(out), 1);
         List<Long> ids = new ArrayList<>();
@@ -259,7 +319,8 @@ class KafkaCommandITCase {
         ids.add((long) inserts.size());
         assertThat(snapshots.keySet()).as("snapshot ids").containsExactlyElementsOf(ids);
         for (long n : ids) {
-            assertThat(snapshots.get(n)).as("snapshot after %d inserts", n)
+            assertThat(snapshots.get(n))
+                    .as("snapshot after %d inserts", n)
                     .isEqualTo(expected(EX10, inserts.subList(0, (int) n)));
         }
         assertThat(snapshots.get((long) inserts.size())).isNotEmpty();
@@ -279,14 +340,23 @@ class KafkaCommandITCase {
         }
         // Malformed records per topic: topic → (reason piece → record).
         Map<String, Map<String, String>> malformed = Map.of(
-                "json-R", Map.of("value 2 of \"values\" is null", "{\"values\":[\"a1\",null]}",
-                        "bad JSON", "a1,b1"),
-                "json-S", Map.of("wrong arity", "{\"values\":[\"a1\"]}",
-                        "names relation T", "{\"relation\":\"T\",\"values\":[\"a1\",\"b1\",\"e1\"]}"),
-                "json-T", Map.of("unparsable natural payload", "{\"values\":[\"a1\",\"c1\",\"d1\"],\"payload\":\"x\"}",
-                        "unknown field \"paylod\"", "{\"values\":[\"a1\",\"c1\",\"d1\"],\"paylod\":2}",
-                        "field \"payload\" is null", "{\"values\":[\"a1\",\"c1\",\"d1\"],\"payload\":null}",
-                        "unknown control", "{\"control\":\"flush\"}"));
+                "json-R", Map.of("value 2 of \"values\" is null", "{\"values\":[\"a1\",null]}", "bad JSON", "a1,b1"),
+                "json-S",
+                        Map.of(
+                                "wrong arity",
+                                "{\"values\":[\"a1\"]}",
+                                "names relation T",
+                                "{\"relation\":\"T\",\"values\":[\"a1\",\"b1\",\"e1\"]}"),
+                "json-T",
+                        Map.of(
+                                "unparsable natural payload",
+                                "{\"values\":[\"a1\",\"c1\",\"d1\"],\"payload\":\"x\"}",
+                                "unknown field \"paylod\"",
+                                "{\"values\":[\"a1\",\"c1\",\"d1\"],\"paylod\":2}",
+                                "field \"payload\" is null",
+                                "{\"values\":[\"a1\",\"c1\",\"d1\"],\"payload\":null}",
+                                "unknown control",
+                                "{\"control\":\"flush\"}"));
         Map<String, String> expectedLetters = new HashMap<>();
         int produced = 0;
         for (Map.Entry<String, List<byte[]>> e : byTopic.entrySet()) {
@@ -294,7 +364,8 @@ class KafkaCommandITCase {
             List<String> reasons = new ArrayList<>();
             records.forEach(r -> reasons.add(null));
             int at = 1;
-            for (Map.Entry<String, String> m : malformed.getOrDefault(e.getKey(), Map.of()).entrySet()) {
+            for (Map.Entry<String, String> m :
+                    malformed.getOrDefault(e.getKey(), Map.of()).entrySet()) {
                 at = Math.min(at + 5, records.size());
                 records.add(at, m.getValue().getBytes(UTF_8));
                 reasons.add(at, m.getKey());
@@ -308,11 +379,33 @@ class KafkaCommandITCase {
             produced += records.size();
         }
 
-        List<String> args = new ArrayList<>(List.of("kafka", "--query", SHARED_A, "--semiring", "natural",
-                "--kafka-bootstrap", kafka.bootstrapServers(), "--format", "json", "--output-topic", "json-results",
-                "--dead-letter-topic", "json-dead-letters", "--bounded", "--delivery", "at-least-once",
-                "--checkpoint-interval", "200", "--group-id", "it-json", "--parallelism", "2", "--state", "rocksdb",
-                "--restart-attempts", "0"));
+        List<String> args = new ArrayList<>(List.of(
+                "kafka",
+                "--query",
+                SHARED_A,
+                "--semiring",
+                "natural",
+                "--kafka-bootstrap",
+                kafka.bootstrapServers(),
+                "--format",
+                "json",
+                "--output-topic",
+                "json-results",
+                "--dead-letter-topic",
+                "json-dead-letters",
+                "--bounded",
+                "--delivery",
+                "at-least-once",
+                "--checkpoint-interval",
+                "200",
+                "--group-id",
+                "it-json",
+                "--parallelism",
+                "2",
+                "--state",
+                "rocksdb",
+                "--restart-attempts",
+                "0"));
         for (String r : List.of("R", "S", "T")) {
             args.add("--relation-topic");
             args.add(r + "=json-" + r);
@@ -326,19 +419,34 @@ class KafkaCommandITCase {
         // The sink runs keyed by A at parallelism 2: each snapshot comes in two parts.
         Map<Long, Map<Tuple, String>> snapshots = ResultTopic.completeSnapshots(kafka.readCommitted("json-results"), 2);
         assertThat(snapshots).containsOnlyKeys((long) inserts.size());
-        assertThat(snapshots.get((long) inserts.size())).isEqualTo(expected(SHARED_A, inserts)).isNotEmpty();
+        assertThat(snapshots.get((long) inserts.size()))
+                .isEqualTo(expected(SHARED_A, inserts))
+                .isNotEmpty();
 
         Map<String, Map<String, Object>> letters = DeadLetters.byOrigin(kafka.readCommitted("json-dead-letters"));
         assertThat(letters).containsOnlyKeys(expectedLetters.keySet());
-        expectedLetters.forEach((origin, reason) ->
-                assertThat((String) letters.get(origin).get("reason")).as(origin).contains(reason));
-        assertThat(inserts.size() + letters.size()).as("valid + dead-lettered = produced").isEqualTo(produced);
+        expectedLetters.forEach(
+                (origin, reason) -> assertThat((String) letters.get(origin).get("reason"))
+                        .as(origin)
+                        .contains(reason));
+        assertThat(inserts.size() + letters.size())
+                .as("valid + dead-lettered = produced")
+                .isEqualTo(produced);
     }
 
     @Test
     void missingInputTopicFailsBeforeTheJobStarts() {
-        CliRun run = CliRun.of("kafka", "--query", EX10, "--semiring", "natural",
-                "--kafka-bootstrap", kafka.bootstrapServers(), "--input-topic", "no-such-topic", "--bounded");
+        CliRun run = CliRun.of(
+                "kafka",
+                "--query",
+                EX10,
+                "--semiring",
+                "natural",
+                "--kafka-bootstrap",
+                kafka.bootstrapServers(),
+                "--input-topic",
+                "no-such-topic",
+                "--bounded");
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).contains("input topic no-such-topic does not exist on " + kafka.bootstrapServers());
@@ -360,16 +468,46 @@ class KafkaCommandITCase {
             records.add(csv(i, true).getBytes(UTF_8));
         }
         kafka.produce(in, records);
-        CliRun run = CliRun.of("kafka", "--query", EX10, "--semiring", "natural",
-                "--kafka-bootstrap", kafka.bootstrapServers(), "--input-topic", in, "--output-topic", out,
-                "--dead-letter-topic", "changelog-dead-letters", "--bounded", "--output-mode", "changelog",
-                "--snapshot-every", "40", "--parallelism", "2", "--checkpoint-interval", "200",
-                "--group-id", "it-changelog", "--restart-attempts", "0");
+        CliRun run = CliRun.of(
+                "kafka",
+                "--query",
+                EX10,
+                "--semiring",
+                "natural",
+                "--kafka-bootstrap",
+                kafka.bootstrapServers(),
+                "--input-topic",
+                in,
+                "--output-topic",
+                out,
+                "--dead-letter-topic",
+                "changelog-dead-letters",
+                "--bounded",
+                "--output-mode",
+                "changelog",
+                "--snapshot-every",
+                "40",
+                "--parallelism",
+                "2",
+                "--checkpoint-interval",
+                "200",
+                "--group-id",
+                "it-changelog",
+                "--restart-attempts",
+                "0");
         assertThat(run.exitCode()).as("exit code; stderr:%n%s", run.err()).isZero();
 
-        assertThat(kafka.admin().describeConfigs(List.of(new org.apache.kafka.common.config.ConfigResource(
-                org.apache.kafka.common.config.ConfigResource.Type.TOPIC, out))).all().get(30, TimeUnit.SECONDS)
-                .values().iterator().next().get("cleanup.policy").value()).isEqualTo("compact");
+        assertThat(kafka.admin()
+                        .describeConfigs(List.of(new org.apache.kafka.common.config.ConfigResource(
+                                org.apache.kafka.common.config.ConfigResource.Type.TOPIC, out)))
+                        .all()
+                        .get(30, TimeUnit.SECONDS)
+                        .values()
+                        .iterator()
+                        .next()
+                        .get("cleanup.policy")
+                        .value())
+                .isEqualTo("compact");
         Map<Tuple, String> compacted = new HashMap<>();
         Map<Tuple, Long> lastTrigger = new HashMap<>();
         int updates = 0;
@@ -382,7 +520,9 @@ class KafkaCommandITCase {
             updates += kind.equals("+U") ? 1 : 0;
             long trigger = Long.parseLong(o.get("trigger").toString());
             Long before = lastTrigger.put(t, trigger);
-            assertThat(before == null || before < trigger).as("a key's records in trigger order: %s", t).isTrue();
+            assertThat(before == null || before < trigger)
+                    .as("a key's records in trigger order: %s", t)
+                    .isTrue();
             compacted.put(t, (String) o.get("payload"));
         }
         assertThat(updates).as("payloads changed between triggers").isPositive();
@@ -414,7 +554,8 @@ class KafkaCommandITCase {
                     assertThat(o.get("type")).isEqualTo("row");
                     List<?> values = (List<?>) o.get("values");
                     Tuple t = Tuple.of(values.toArray());
-                    String previous = rows.computeIfAbsent(id, k -> new HashMap<>()).put(t, (String) o.get("payload"));
+                    String previous =
+                            rows.computeIfAbsent(id, k -> new HashMap<>()).put(t, (String) o.get("payload"));
                     assertThat(previous).as("snapshot %d has %s once", id, t).isNull();
                 }
             }
@@ -440,7 +581,9 @@ class KafkaCommandITCase {
                 assertThat(o).containsOnlyKeys("origin", "reason", "record");
                 String origin = (String) o.get("origin");
                 assertThat(new String(r.key(), UTF_8)).isEqualTo(origin);
-                assertThat(out.put(origin, o)).as("one dead letter for %s", origin).isNull();
+                assertThat(out.put(origin, o))
+                        .as("one dead letter for %s", origin)
+                        .isNull();
             }
             return out;
         }

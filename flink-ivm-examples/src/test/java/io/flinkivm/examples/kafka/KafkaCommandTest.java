@@ -20,15 +20,41 @@ class KafkaCommandTest {
 
         assertThat(r.exitCode()).isZero();
         // Picocli wraps the option descriptions: compare with the line breaks taken out.
-        assertThat(r.out().replaceAll("\\s+", " ")).contains("Usage: flink-ivm kafka", "--query", "--semiring", "--kafka-bootstrap",
-                "--input-topic", "--relation-topic=RELATION=TOPIC", "--format", "--output-topic", "--dead-letter-topic",
-                "--snapshot-every", "--checkpoint-interval", "--checkpoint-dir", "--delivery", "--bounded", "--group-id",
-                "--parallelism", "--state", "--restart-attempts",
-                "Default: ivm-inserts", "Default: ivm-results", "Default: ivm-dead-letters", "Default: csv",
-                "Default: exactly-once", "Default: 1 s", "Default: flink-ivm",
-                "relation,value1,...,valueK[,payload]", "#snapshot", "{\"control\":\"snapshot\"}",
-                "topic-partition@offset", "isolation.level=read_committed", "Exit codes:");
-        assertThat(r.out().lines()).allSatisfy(line -> assertThat(line.length()).as(line).isLessThanOrEqualTo(80));
+        assertThat(r.out().replaceAll("\\s+", " "))
+                .contains(
+                        "Usage: flink-ivm kafka",
+                        "--query",
+                        "--semiring",
+                        "--kafka-bootstrap",
+                        "--input-topic",
+                        "--relation-topic=RELATION=TOPIC",
+                        "--format",
+                        "--output-topic",
+                        "--dead-letter-topic",
+                        "--snapshot-every",
+                        "--checkpoint-interval",
+                        "--checkpoint-dir",
+                        "--delivery",
+                        "--bounded",
+                        "--group-id",
+                        "--parallelism",
+                        "--state",
+                        "--restart-attempts",
+                        "Default: ivm-inserts",
+                        "Default: ivm-results",
+                        "Default: ivm-dead-letters",
+                        "Default: csv",
+                        "Default: exactly-once",
+                        "Default: 1 s",
+                        "Default: flink-ivm",
+                        "relation,value1,...,valueK[,payload]",
+                        "#snapshot",
+                        "{\"control\":\"snapshot\"}",
+                        "topic-partition@offset",
+                        "isolation.level=read_committed",
+                        "Exit codes:");
+        assertThat(r.out().lines())
+                .allSatisfy(line -> assertThat(line.length()).as(line).isLessThanOrEqualTo(80));
     }
 
     @Test
@@ -37,7 +63,8 @@ class KafkaCommandTest {
     }
 
     static CliRun run(String... extra) {
-        List<String> args = new ArrayList<>(List.of("kafka", "--semiring", "natural", "--kafka-bootstrap", "127.0.0.1:1"));
+        List<String> args =
+                new ArrayList<>(List.of("kafka", "--semiring", "natural", "--kafka-bootstrap", "127.0.0.1:1"));
         if (!List.of(extra).contains("--query")) {
             args.addAll(List.of("--query", QUERY));
         }
@@ -46,26 +73,28 @@ class KafkaCommandTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "--input-topic in --relation-topic R1=t1 --relation-topic R2=t2 | --input-topic and --relation-topic exclude each other",
-        "--relation-topic R1=t1 --relation-topic R9=t9                   | the query has no relation R9; it uses R1, R2",
-        "--relation-topic R1=t1                                          | no --relation-topic for relation R2 of the query",
-        "--relation-topic R1=t --relation-topic R2=t                     | gives topic t to both R1 and R2",
-        "--relation-topic R1=t1 --relation-topic R1=t2                   | names relation R1 twice",
-        "--relation-topic R1                                             | --relation-topic expects RELATION=TOPIC, got 'R1'",
-        "--format xml                                                    | unknown value 'xml'; expected one of: csv, json",
-        "--delivery twice                                                | expected one of: exactly-once, at-least-once",
-        "--state disk                                                    | expected one of: heap, rocksdb",
-        "--checkpoint-interval 0                                         | needs --checkpoint-interval > 0",
-        "--checkpoint-interval -5 --delivery at-least-once               | --checkpoint-interval': the duration must not be negative",
-        "--output-topic x --dead-letter-topic x                          | give them different topics",
-        "--input-topic x --output-topic x                                | topic 'x' is both an input and an output topic",
-        "--parallelism 0                                                 | --parallelism': the parallelism must be at least 1",
-        "--checkpoint-interval 0 --delivery at-least-once --checkpoint-dir /tmp/c | --checkpoint-interval 0 turns them off",
-        "--snapshot-every -1                                             | --snapshot-every must be >= 0",
-        "--restart-attempts -1                                           | --restart-attempts must be >= 0",
-        "--query Q(A):-R(A                                               | invalid query",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--input-topic in --relation-topic R1=t1 --relation-topic R2=t2 | --input-topic and --relation-topic exclude each other",
+                "--relation-topic R1=t1 --relation-topic R9=t9                   | the query has no relation R9; it uses R1, R2",
+                "--relation-topic R1=t1                                          | no --relation-topic for relation R2 of the query",
+                "--relation-topic R1=t --relation-topic R2=t                     | gives topic t to both R1 and R2",
+                "--relation-topic R1=t1 --relation-topic R1=t2                   | names relation R1 twice",
+                "--relation-topic R1                                             | --relation-topic expects RELATION=TOPIC, got 'R1'",
+                "--format xml                                                    | unknown value 'xml'; expected one of: csv, json",
+                "--delivery twice                                                | expected one of: exactly-once, at-least-once",
+                "--state disk                                                    | expected one of: heap, rocksdb",
+                "--checkpoint-interval 0                                         | needs --checkpoint-interval > 0",
+                "--checkpoint-interval -5 --delivery at-least-once               | --checkpoint-interval': the duration must not be negative",
+                "--output-topic x --dead-letter-topic x                          | give them different topics",
+                "--input-topic x --output-topic x                                | topic 'x' is both an input and an output topic",
+                "--parallelism 0                                                 | --parallelism': the parallelism must be at least 1",
+                "--checkpoint-interval 0 --delivery at-least-once --checkpoint-dir /tmp/c | --checkpoint-interval 0 turns them off",
+                "--snapshot-every -1                                             | --snapshot-every must be >= 0",
+                "--restart-attempts -1                                           | --restart-attempts must be >= 0",
+                "--query Q(A):-R(A                                               | invalid query",
+            })
     void refusesBadOptionsWithExitCode2(String options, String message) {
         CliRun r = run(options.trim().split("\\s+"));
 

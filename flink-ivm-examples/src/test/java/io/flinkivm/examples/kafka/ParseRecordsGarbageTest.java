@@ -40,7 +40,8 @@ class ParseRecordsGarbageTest {
         check(PATH, MinPlusSemiring.INSTANCE, new String[] {"0", "1", "2.5", "inf"}, 12);
     }
 
-    private static <T> void check(String queryText, Semiring<T> semiring, String[] payloads, long seed) throws Exception {
+    private static <T> void check(String queryText, Semiring<T> semiring, String[] payloads, long seed)
+            throws Exception {
         Random random = new Random(seed);
         ConjunctiveQuery query = QueryParser.parse(queryText);
         GarbageLines garbage = new GarbageLines(query, semiring, payloads, random);
@@ -82,8 +83,9 @@ class ParseRecordsGarbageTest {
                     assertThat(reason).as(context).isNull();
                     GarbageLines.Insert want = e.insert();
                     T payload = want.payload() == null ? semiring.one() : semiring.parse(want.payload());
-                    assertThat(parsed).as(context).isEqualTo(InputRecord.insert(want.relation(), want.tuple(), payload,
-                            "in-0@" + i));
+                    assertThat(parsed)
+                            .as(context)
+                            .isEqualTo(InputRecord.insert(want.relation(), want.tuple(), payload, "in-0@" + i));
                     inserts++;
                 }
                 default -> throw new AssertionError(e);
@@ -121,8 +123,9 @@ class ParseRecordsGarbageTest {
                 long offset = Long.parseLong(d.origin().substring("in-0@".length()));
                 assertThat(expected.get(offset).fate()).as(d.toString()).isEqualTo(Fate.REJECT);
                 assertThat(d.reason()).contains(expected.get(offset).reason());
-                assertThat(d.record()).isEqualTo(RecordParser.lenientText(records.get((int) offset).value,
-                        DeadLetterJson.MAX_RECORD_CHARS));
+                assertThat(d.record())
+                        .isEqualTo(RecordParser.lenientText(
+                                records.get((int) offset).value, DeadLetterJson.MAX_RECORD_CHARS));
             }
         }
     }

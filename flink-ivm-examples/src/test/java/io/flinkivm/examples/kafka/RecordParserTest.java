@@ -49,7 +49,8 @@ class RecordParserTest {
 
     @Test
     void csvOnARelationTopicCarriesValuesOnly() throws Exception {
-        assertThat(parse(CSV_BY_TOPIC, "t1", "a,b,3")).isEqualTo(InputRecord.insert("R1", Tuple.of("a", "b"), 3L, "t1-0@7"));
+        assertThat(parse(CSV_BY_TOPIC, "t1", "a,b,3"))
+                .isEqualTo(InputRecord.insert("R1", Tuple.of("a", "b"), 3L, "t1-0@7"));
         assertThat(parse(CSV_BY_TOPIC, "t4", "#c")).isEqualTo(InputRecord.insert("R4", Tuple.of("#c"), 1L, "t4-0@7"));
         assertThat(parse(CSV_BY_TOPIC, "t4", "#snapshot").isSnapshotRequest()).isTrue();
     }
@@ -60,75 +61,90 @@ class RecordParserTest {
                 .isEqualTo(InputRecord.insert("R1", Tuple.of("a", "7"), 3L, "in-0@7"));
         assertThat(parse(JSON, "in", "{\"values\":[true],\"relation\":\"R4\",\"payload\":4}"))
                 .isEqualTo(InputRecord.insert("R4", Tuple.of("true"), 4L, "in-0@7"));
-        assertThat(parse(JSON, "in", "{\"relation\":\"R4\",\"values\":[\"c\"]}").payload()).isEqualTo(1L);
+        assertThat(parse(JSON, "in", "{\"relation\":\"R4\",\"values\":[\"c\"]}").payload())
+                .isEqualTo(1L);
     }
 
     @Test
     void jsonOnARelationTopic() throws Exception {
         assertThat(parse(JSON_BY_TOPIC, "t2", "{\"values\":[\"b\",\"c\"],\"payload\":2}"))
                 .isEqualTo(InputRecord.insert("R2", Tuple.of("b", "c"), 2L, "t2-0@7"));
-        assertThat(parse(JSON_BY_TOPIC, "t2", "{\"relation\":\"R2\",\"values\":[\"b\",\"c\"]}").relation()).isEqualTo("R2");
+        assertThat(parse(JSON_BY_TOPIC, "t2", "{\"relation\":\"R2\",\"values\":[\"b\",\"c\"]}")
+                        .relation())
+                .isEqualTo("R2");
     }
 
     @Test
     void jsonBooleanPayload() throws Exception {
         RecordParser<Boolean> p = parser(BooleanSemiring.INSTANCE, RecordFormat.JSON, Map.of());
         assertThat(p.parse("in", "{\"relation\":\"R4\",\"values\":[\"c\"],\"payload\":false}".getBytes(UTF_8), "o")
-                .payload()).isFalse();
+                        .payload())
+                .isFalse();
     }
 
     @Test
     void controlRecords() throws Exception {
         assertThat(parse(CSV, "in", "#snapshot").isSnapshotRequest()).isTrue();
         assertThat(parse(CSV, "in", "#snapshot\n").isSnapshotRequest()).isTrue();
-        assertThat(parse(JSON, "in", " {\"control\" : \"snapshot\"} ").isSnapshotRequest()).isTrue();
-        assertThat(parse(JSON_BY_TOPIC, "t1", "{\"control\":\"snapshot\"}").isSnapshotRequest()).isTrue();
+        assertThat(parse(JSON, "in", " {\"control\" : \"snapshot\"} ").isSnapshotRequest())
+                .isTrue();
+        assertThat(parse(JSON_BY_TOPIC, "t1", "{\"control\":\"snapshot\"}").isSnapshotRequest())
+                .isTrue();
     }
 
     @ParameterizedTest(name = "[{index}] {0}")
-    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-        "R1,a                 | wrong arity: relation R1 has arity 2 in the query, but the record has 1 field after the relation",
-        "R1,a,b,3,4           | wrong arity: relation R1 has arity 2 in the query, but the record has 4 fields",
-        "R9,a,b               | unknown relation 'R9'; the query uses R1, R2, R4",
-        "R4,c,x               | unparsable natural payload: not a natural number: 'x'",
-        "R4,c,-1              | unparsable natural payload",
-        "R4,c,99999999999999999999 | exceeds 64 bits",
-        "R4,\"c               | bad CSV quoting",
-        "``                   | empty record",
-        "#flush               | unknown control record '#flush'; the only control record is #snapshot",
-    })
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '`',
+            value = {
+                "R1,a                 | wrong arity: relation R1 has arity 2 in the query, but the record has 1 field after the relation",
+                "R1,a,b,3,4           | wrong arity: relation R1 has arity 2 in the query, but the record has 4 fields",
+                "R9,a,b               | unknown relation 'R9'; the query uses R1, R2, R4",
+                "R4,c,x               | unparsable natural payload: not a natural number: 'x'",
+                "R4,c,-1              | unparsable natural payload",
+                "R4,c,99999999999999999999 | exceeds 64 bits",
+                "R4,\"c               | bad CSV quoting",
+                "``                   | empty record",
+                "#flush               | unknown control record '#flush'; the only control record is #snapshot",
+            })
     void csvRejects(String text, String reason) {
-        assertThatThrownBy(() -> parse(CSV, "in", text)).isInstanceOf(RejectedRecordException.class)
+        assertThatThrownBy(() -> parse(CSV, "in", text))
+                .isInstanceOf(RejectedRecordException.class)
                 .hasMessageContaining(reason);
     }
 
     @Test
     void csvRecordIsOneLine() {
-        assertThatThrownBy(() -> parse(CSV, "in", "R4,c\nR4,d")).isInstanceOf(RejectedRecordException.class)
+        assertThatThrownBy(() -> parse(CSV, "in", "R4,c\nR4,d"))
+                .isInstanceOf(RejectedRecordException.class)
                 .hasMessage("a CSV record is one line, but this one has a line break at column 5");
     }
 
     @ParameterizedTest(name = "[{index}] {0}")
-    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
-        "R1,a                                          | bad JSON at character 1",
-        "{\"relation\":\"R1\",\"values\":[\"a\"]}      | wrong arity: relation R1 has arity 2 in the query, but \"values\" has 1",
-        "{\"relation\":\"R9\",\"values\":[\"a\"]}      | unknown relation 'R9'",
-        "{\"values\":[\"a\",\"b\"]}                    | field \"relation\" is missing",
-        "{\"relation\":null,\"values\":[\"a\",\"b\"]}  | field \"relation\" must be a string, not null",
-        "{\"relation\":1,\"values\":[\"a\",\"b\"]}     | field \"relation\" must be a string, not 1",
-        "{\"relation\":\"R1\"}                         | field \"values\" is missing",
-        "{\"relation\":\"R1\",\"values\":\"a,b\"}      | field \"values\" must be an array, not \"a,b\"",
-        "{\"relation\":\"R1\",\"values\":null}         | field \"values\" must be an array, not null",
-        "{\"relation\":\"R1\",\"values\":[\"a\",null]} | value 2 of \"values\" is null",
-        "{\"relation\":\"R4\",\"values\":[\"c\"],\"payload\":null}  | field \"payload\" is null",
-        "{\"relation\":\"R4\",\"values\":[\"c\"],\"payload\":[1]}   | field \"payload\" must be a string, number or boolean",
-        "{\"relation\":\"R4\",\"values\":[\"c\"],\"payload\":1.5}   | unparsable natural payload",
-        "{\"relation\":\"R4\",\"values\":[\"c\"],\"paylod\":1}      | unknown field \"paylod\"",
-        "{\"control\":\"flush\"}                       | unknown control \"flush\"",
-        "{\"control\":\"snapshot\",\"values\":[]}      | a control record has only the field \"control\"",
-    })
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '`',
+            value = {
+                "R1,a                                          | bad JSON at character 1",
+                "{\"relation\":\"R1\",\"values\":[\"a\"]}      | wrong arity: relation R1 has arity 2 in the query, but \"values\" has 1",
+                "{\"relation\":\"R9\",\"values\":[\"a\"]}      | unknown relation 'R9'",
+                "{\"values\":[\"a\",\"b\"]}                    | field \"relation\" is missing",
+                "{\"relation\":null,\"values\":[\"a\",\"b\"]}  | field \"relation\" must be a string, not null",
+                "{\"relation\":1,\"values\":[\"a\",\"b\"]}     | field \"relation\" must be a string, not 1",
+                "{\"relation\":\"R1\"}                         | field \"values\" is missing",
+                "{\"relation\":\"R1\",\"values\":\"a,b\"}      | field \"values\" must be an array, not \"a,b\"",
+                "{\"relation\":\"R1\",\"values\":null}         | field \"values\" must be an array, not null",
+                "{\"relation\":\"R1\",\"values\":[\"a\",null]} | value 2 of \"values\" is null",
+                "{\"relation\":\"R4\",\"values\":[\"c\"],\"payload\":null}  | field \"payload\" is null",
+                "{\"relation\":\"R4\",\"values\":[\"c\"],\"payload\":[1]}   | field \"payload\" must be a string, number or boolean",
+                "{\"relation\":\"R4\",\"values\":[\"c\"],\"payload\":1.5}   | unparsable natural payload",
+                "{\"relation\":\"R4\",\"values\":[\"c\"],\"paylod\":1}      | unknown field \"paylod\"",
+                "{\"control\":\"flush\"}                       | unknown control \"flush\"",
+                "{\"control\":\"snapshot\",\"values\":[]}      | a control record has only the field \"control\"",
+            })
     void jsonRejects(String text, String reason) {
-        assertThatThrownBy(() -> parse(JSON, "in", text)).isInstanceOf(RejectedRecordException.class)
+        assertThatThrownBy(() -> parse(JSON, "in", text))
+                .isInstanceOf(RejectedRecordException.class)
                 .hasMessageContaining(reason);
     }
 
@@ -148,7 +164,8 @@ class RecordParserTest {
     void valuesOver64KiBAreRejected() throws Exception {
         String limit = "v".repeat(RecordParser.MAX_VALUE_BYTES);
         assertThat(parse(CSV, "in", "R4," + limit).tuple()).isEqualTo(Tuple.of(limit));
-        assertThatThrownBy(() -> parse(CSV, "in", "R4," + limit + "v,2")).isInstanceOf(RejectedRecordException.class)
+        assertThatThrownBy(() -> parse(CSV, "in", "R4," + limit + "v,2"))
+                .isInstanceOf(RejectedRecordException.class)
                 .hasMessage("field 2 is longer than 65536 bytes (64 KiB)");
         String euros = "\u20ac".repeat(RecordParser.MAX_VALUE_BYTES / 3 + 1);
         assertThatThrownBy(() -> parse(JSON, "in", "{\"relation\":\"R4\",\"values\":[\"" + euros + "\"]}"))
@@ -172,13 +189,15 @@ class RecordParserTest {
     void decodesMultiByteTextAndReusesItsBuffers() throws Exception {
         RecordParser<Long> p = parser(NaturalSemiring.INSTANCE, RecordFormat.CSV, Map.of());
         String longValue = "é".repeat(1000);
-        assertThat(p.parse("in", ("R4," + longValue).getBytes(UTF_8), "o").tuple()).isEqualTo(Tuple.of(longValue));
+        assertThat(p.parse("in", ("R4," + longValue).getBytes(UTF_8), "o").tuple())
+                .isEqualTo(Tuple.of(longValue));
         assertThat(p.parse("in", "R4,😀".getBytes(UTF_8), "o").tuple()).isEqualTo(Tuple.of("😀"));
     }
 
     @Test
     void lenientTextForDeadLetters() {
-        assertThat(RecordParser.lenientText(new byte[] {'a', (byte) 0xC3, 'b'}, 10)).isEqualTo("a\uFFFDb");
+        assertThat(RecordParser.lenientText(new byte[] {'a', (byte) 0xC3, 'b'}, 10))
+                .isEqualTo("a\uFFFDb");
         assertThat(RecordParser.lenientText(null, 10)).isEmpty();
         assertThat(RecordParser.lenientText("abcdef".getBytes(UTF_8), 3)).isEqualTo("abc…");
     }

@@ -30,7 +30,9 @@ class SoakStreamTest {
             assertThat(r.tuple().arity()).isEqualTo(q.arityOf(r.relation()));
             assertThat(r.payload()).isBetween(1L, 3L);
             if (!r.relation().equals("R4")) {
-                valuesOfA.computeIfAbsent(r.relation(), k -> new HashSet<>()).add(r.tuple().get(0));
+                valuesOfA
+                        .computeIfAbsent(r.relation(), k -> new HashSet<>())
+                        .add(r.tuple().get(0));
             }
             if (r.relation().equals("R1")) {
                 valuesOfB.add(r.tuple().get(1));
@@ -40,7 +42,8 @@ class SoakStreamTest {
         // A is free: n / 200 = 500 values; B is bound and shared: 8 values.
         assertThat(valuesOfA.get("R1")).hasSize(500).contains("a1", "a500");
         assertThat(valuesOfB).hasSize(SoakStream.SHARED_BOUND_DOMAIN);
-        assertThat(new SoakStream<>(q, NaturalSemiring.INSTANCE, 100_000, false, 4).record(0)).isNotEqualTo(s.record(0));
+        assertThat(new SoakStream<>(q, NaturalSemiring.INSTANCE, 100_000, false, 4).record(0))
+                .isNotEqualTo(s.record(0));
     }
 
     @Test
@@ -52,7 +55,8 @@ class SoakStreamTest {
         for (long i = 0; i < 100_000; i++) {
             InputRecord<Long> r = s.record(i);
             assertThat(r).isEqualTo(s.record(i));
-            Object c = r.tuple().get(r.relation().equals("R4") ? 0 : r.relation().equals("R5") ? 1 : 0);
+            Object c =
+                    r.tuple().get(r.relation().equals("R4") ? 0 : r.relation().equals("R5") ? 1 : 0);
             int rank = Integer.parseInt(c.toString().substring(1));
             assertThat(rank).as("insert %d: %s", i, r).isBetween(1, s.domainAt(i));
             if (!r.relation().equals("R4")) {
@@ -73,8 +77,9 @@ class SoakStreamTest {
     void aGrowingDomainIsUniformOnly() {
         ConjunctiveQuery q = QueryParser.parse(Ex10Job.QUERY);
         org.assertj.core.api.Assertions.assertThatThrownBy(
-                () -> new SoakStream<>(q, NaturalSemiring.INSTANCE, 1_000, true, true, 1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("uniformly");
+                        () -> new SoakStream<>(q, NaturalSemiring.INSTANCE, 1_000, true, true, 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("uniformly");
     }
 
     @Test
@@ -96,27 +101,38 @@ class SoakStreamTest {
 
     @Test
     void tenthsAreTheStretchesBetweenMarks() {
-        List<SoakReport.Tenth> t = SoakRun.tenths(List.of(new SoakRun.Mark(ProgressOperator.START, 256L, 1000L),
+        List<SoakReport.Tenth> t = SoakRun.tenths(List.of(
+                new SoakRun.Mark(ProgressOperator.START, 256L, 1000L),
                 new SoakRun.Mark(ProgressOperator.TENTH, 1024L, 2000L),
                 new SoakRun.Mark(ProgressOperator.TENTH, 2048L, 2500L),
                 new SoakRun.Mark(ProgressOperator.SNAPSHOT, 2050L, 2600L)));
-        assertThat(t).containsExactly(new SoakReport.Tenth(256, 1024, 1000, 2000),
-                new SoakReport.Tenth(1024, 2048, 2000, 2500));
+        assertThat(t)
+                .containsExactly(
+                        new SoakReport.Tenth(256, 1024, 1000, 2000), new SoakReport.Tenth(1024, 2048, 2000, 2500));
         assertThat(t.get(1).throughput()).isEqualTo(2048.0);
         assertThat(t.get(1).cpuMicrosPerInsert()).isNaN();
         assertThat(t.get(1).threadMicrosPerInsert(ThreadCpu.COMPACTION)).isNaN();
-        assertThat(new SoakReport(2050, t, List.of(), 0, 0, 0, true, 0).lastToFirst()).isEqualTo(2048.0 / 768.0);
+        assertThat(new SoakReport(2050, t, List.of(), 0, 0, 0, true, 0).lastToFirst())
+                .isEqualTo(2048.0 / 768.0);
     }
 
     @Test
     void tenthsTakeTheCpuTimeOfEachThreadGroupBetweenTheirSamples() {
         List<SoakReport.Tenth> t = SoakRun.tenths(List.of(
-                new SoakRun.Mark(ProgressOperator.START, 0L, 1000L,
+                new SoakRun.Mark(
+                        ProgressOperator.START,
+                        0L,
+                        1000L,
                         new ProgressOperator.Sample(5_000_000L, Map.of("task V", 1_000_000L))),
-                new SoakRun.Mark(ProgressOperator.TENTH, 1000L, 2000L,
-                        new ProgressOperator.Sample(9_000_000L, Map.of("task V", 2_000_000L, ThreadCpu.COMPACTION, 500_000L))),
+                new SoakRun.Mark(
+                        ProgressOperator.TENTH,
+                        1000L,
+                        2000L,
+                        new ProgressOperator.Sample(
+                                9_000_000L, Map.of("task V", 2_000_000L, ThreadCpu.COMPACTION, 500_000L))),
                 // The last tenth ends at the snapshot trigger: the process's CPU time only.
-                new SoakRun.Mark(ProgressOperator.TENTH, 3000L, 3000L, new ProgressOperator.Sample(15_000_000L, Map.of())),
+                new SoakRun.Mark(
+                        ProgressOperator.TENTH, 3000L, 3000L, new ProgressOperator.Sample(15_000_000L, Map.of())),
                 new SoakRun.Mark(ProgressOperator.SNAPSHOT, 3000L, 3100L)));
 
         assertThat(t).hasSize(2);

@@ -18,7 +18,8 @@ class ThreadCpuTest {
 
     @Test
     void groupsTaskRocksDbGcAndJitThreads() {
-        assertThat(ThreadCpu.group("V[A,B,D] (join ", "V[A,B,D] (join over D) (1/1)#0")).isEqualTo("task V[A,B,D] (join over D)");
+        assertThat(ThreadCpu.group("V[A,B,D] (join ", "V[A,B,D] (join over D) (1/1)#0"))
+                .isEqualTo("task V[A,B,D] (join over D)");
         assertThat(ThreadCpu.group("Boolean join + ", "Boolean join + payload recovery (sink) -> progress (1/2)#3"))
                 .isEqualTo("task Boolean join + payload recovery (sink) -> progress");
         assertThat(ThreadCpu.group("rocksdb:low", "rocksdb:low")).isEqualTo("RocksDB compaction");
@@ -32,21 +33,24 @@ class ThreadCpuTest {
     @Test
     void aBusyThreadShowsUpInItsGroup() throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
-        Thread busy = new Thread(() -> {
-            long x = 0;
-            while (!stop.get()) {
-                x += System.identityHashCode(new Object());
-            }
-            if (x == 42) {
-                System.out.println(x);
-            }
-        }, "spin (1/1)#0");
+        Thread busy = new Thread(
+                () -> {
+                    long x = 0;
+                    while (!stop.get()) {
+                        x += System.identityHashCode(new Object());
+                    }
+                    if (x == 42) {
+                        System.out.println(x);
+                    }
+                },
+                "spin (1/1)#0");
         Map<String, Long> before = ThreadCpu.sample();
         busy.start();
         long spun = 0;
         try {
             // Wait (on a loaded machine, a while) until the spinning thread has used 30 ms of CPU.
-            for (long deadline = System.nanoTime() + 20_000_000_000L; spun < 30_000_000L && System.nanoTime() < deadline; ) {
+            for (long deadline = System.nanoTime() + 20_000_000_000L;
+                    spun < 30_000_000L && System.nanoTime() < deadline; ) {
                 Thread.sleep(50);
                 spun = ThreadCpu.minus(ThreadCpu.sample(), before).getOrDefault("task spin", 0L);
             }

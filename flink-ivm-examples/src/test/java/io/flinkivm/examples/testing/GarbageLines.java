@@ -24,7 +24,12 @@ import java.util.Random;
 public final class GarbageLines {
 
     /** What must happen to a line. */
-    public enum Fate { INSERT, REJECT, SKIP, SNAPSHOT }
+    public enum Fate {
+        INSERT,
+        REJECT,
+        SKIP,
+        SNAPSHOT
+    }
 
     /** An insert as text: the relation, its values and the payload (null: the semiring's one). */
     public record Insert(String relation, List<String> values, String payload) {
@@ -56,13 +61,53 @@ public final class GarbageLines {
     /** How much of an over-long line the dead letter keeps, in bytes. */
     public static final int KEPT_PREFIX_BYTES = 64 * 1024;
 
-    private static final String[] ODD_VALUES = {"", "null", "a,b", "say \"hi\"", "ä€𝄞", "\u0001", "tab\there", "cr\rinside",
-        " padded ", "'q'", "NULL", "0", "-", "\u00a0", "#x"};
-    private static final String[] BAD_RELATIONS = {"R9", "r1", " R1", "R1 ", "\uFEFFR1", "", "Ｒ1", "R1\u0000", "\rR1",
-        "Q", "#", "\"R1"};
-    private static final String[] PAYLOAD_TEXTS = {"", " ", "abc", "-1", "1.5", "inf", "-inf", "+inf", "infinity",
-        "Infinity", "NaN", "1e3", "0x10", "99999999999999999999", "١", "１", "2 3", "0", "00", "+1", " 2 ", "0.0",
-        "-0", "true", "1,5"};
+    private static final String[] ODD_VALUES = {
+        "",
+        "null",
+        "a,b",
+        "say \"hi\"",
+        "ä€𝄞",
+        "\u0001",
+        "tab\there",
+        "cr\rinside",
+        " padded ",
+        "'q'",
+        "NULL",
+        "0",
+        "-",
+        "\u00a0",
+        "#x"
+    };
+    private static final String[] BAD_RELATIONS = {
+        "R9", "r1", " R1", "R1 ", "\uFEFFR1", "", "Ｒ1", "R1\u0000", "\rR1", "Q", "#", "\"R1"
+    };
+    private static final String[] PAYLOAD_TEXTS = {
+        "",
+        " ",
+        "abc",
+        "-1",
+        "1.5",
+        "inf",
+        "-inf",
+        "+inf",
+        "infinity",
+        "Infinity",
+        "NaN",
+        "1e3",
+        "0x10",
+        "99999999999999999999",
+        "١",
+        "１",
+        "2 3",
+        "0",
+        "00",
+        "+1",
+        " 2 ",
+        "0.0",
+        "-0",
+        "true",
+        "1,5"
+    };
 
     private final ConjunctiveQuery query;
     private final Semiring<?> semiring;
@@ -183,12 +228,14 @@ public final class GarbageLines {
             return f;
         }
         int i = 1 + random.nextInt(f.size() - 1);
-        f.set(i, switch (random.nextInt(4)) {
-            case 0 -> "v".repeat(MAX_FIELD_BYTES);                 // exactly the limit: fine
-            case 1 -> "v".repeat(MAX_FIELD_BYTES + 1);             // one byte over
-            case 2 -> "€".repeat(MAX_FIELD_BYTES / 3 + 1);         // over in UTF-8 bytes, under in chars
-            default -> "𝄞".repeat(MAX_FIELD_BYTES / 4);             // surrogate pairs, exactly the limit
-        });
+        f.set(
+                i,
+                switch (random.nextInt(4)) {
+                    case 0 -> "v".repeat(MAX_FIELD_BYTES); // exactly the limit: fine
+                    case 1 -> "v".repeat(MAX_FIELD_BYTES + 1); // one byte over
+                    case 2 -> "€".repeat(MAX_FIELD_BYTES / 3 + 1); // over in UTF-8 bytes, under in chars
+                    default -> "𝄞".repeat(MAX_FIELD_BYTES / 4); // surrogate pairs, exactly the limit
+                });
         return f;
     }
 
@@ -237,9 +284,15 @@ public final class GarbageLines {
 
     /** The line with a byte sequence that is never UTF-8 put at a random place. */
     private byte[] notUtf8(byte[] line) {
-        byte[][] bad = {{(byte) 0xFF}, {(byte) 0xC0, (byte) 0x80}, {(byte) 0x80}, {(byte) 0xE2, (byte) 0x82},
-            {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80},
-            {(byte) 0xFE}};
+        byte[][] bad = {
+            {(byte) 0xFF},
+            {(byte) 0xC0, (byte) 0x80},
+            {(byte) 0x80},
+            {(byte) 0xE2, (byte) 0x82},
+            {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+            {(byte) 0xF8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80},
+            {(byte) 0xFE}
+        };
         byte[] b = bad[random.nextInt(bad.length)];
         int at = random.nextInt(line.length + 1);
         // A truncated sequence at the very end of the line followed by nothing is still malformed.
@@ -449,8 +502,11 @@ public final class GarbageLines {
     /** Strict UTF-8, or null if the bytes are not UTF-8. */
     static String strictUtf8(byte[] b, int from, int to) {
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b, from, to - from))
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(b, from, to - from))
                     .toString();
         } catch (CharacterCodingException e) {
             return null;

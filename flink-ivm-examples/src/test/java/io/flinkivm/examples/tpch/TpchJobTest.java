@@ -49,11 +49,14 @@ class TpchJobTest {
 
     @Test
     void resultsShowHighestRevenueFirstWithFourDecimals() {
-        List<ResultTuple<Long>> rows = new ArrayList<>(List.of(new ResultTuple<>(Tuple.of(1L, 2L), 5L),
-                new ResultTuple<>(Tuple.of(3L, 4L), 90_000L), new ResultTuple<>(Tuple.of(2L, 2L), 5L)));
+        List<ResultTuple<Long>> rows = new ArrayList<>(List.of(
+                new ResultTuple<>(Tuple.of(1L, 2L), 5L),
+                new ResultTuple<>(Tuple.of(3L, 4L), 90_000L),
+                new ResultTuple<>(Tuple.of(2L, 2L), 5L)));
         rows.sort(job.resultOrder());
 
-        assertThat(rows).extracting(ResultTuple::tuple)
+        assertThat(rows)
+                .extracting(ResultTuple::tuple)
                 .containsExactly(Tuple.of(3L, 4L), Tuple.of(1L, 2L), Tuple.of(2L, 2L));
         assertThat(job.formatPayload(90_000L)).isEqualTo("9.0000");
         assertThat(job.query()).isEqualTo(TpchRevenue.QUERY);

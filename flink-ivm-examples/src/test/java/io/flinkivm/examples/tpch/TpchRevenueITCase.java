@@ -88,7 +88,9 @@ class TpchRevenueITCase {
             orders.forEach(o -> out.add(TpchStream.insert(o)));
             lineItems.forEach(l -> out.add(TpchStream.insert(l)));
             TpchStream.shuffle(out, seed);
-            assertThat(TpchStream.inserts(scaleFactor, seed)).as("the job's stream").isEqualTo(out);
+            assertThat(TpchStream.inserts(scaleFactor, seed))
+                    .as("the job's stream")
+                    .isEqualTo(out);
             return out;
         }
     }
@@ -104,20 +106,30 @@ class TpchRevenueITCase {
                     + " l_extendedprice DECIMAL(15,2), l_discount DECIMAL(15,2))");
             try (DuckDBAppender a = db.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "customer")) {
                 for (Customer c : rows.customers()) {
-                    a.beginRow().append(c.getCustomerKey()).append(c.getNationKey()).append(c.getMarketSegment()).endRow();
+                    a.beginRow()
+                            .append(c.getCustomerKey())
+                            .append(c.getNationKey())
+                            .append(c.getMarketSegment())
+                            .endRow();
                 }
             }
             try (DuckDBAppender a = db.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "orders")) {
                 for (Order o : rows.orders()) {
-                    a.beginRow().append(o.getOrderKey()).append(o.getCustomerKey())
-                            .append(LocalDate.parse(GenerateUtils.formatDate(o.getOrderDate()))).endRow();
+                    a.beginRow()
+                            .append(o.getOrderKey())
+                            .append(o.getCustomerKey())
+                            .append(LocalDate.parse(GenerateUtils.formatDate(o.getOrderDate())))
+                            .endRow();
                 }
             }
             try (DuckDBAppender a = db.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "lineitem")) {
                 for (LineItem l : rows.lineItems()) {
-                    a.beginRow().append(l.getOrderKey()).append(l.getLineNumber())
+                    a.beginRow()
+                            .append(l.getOrderKey())
+                            .append(l.getLineNumber())
                             .append(BigDecimal.valueOf(l.getExtendedPriceInCents(), 2))
-                            .append(BigDecimal.valueOf(l.getDiscountPercent(), 2)).endRow();
+                            .append(BigDecimal.valueOf(l.getDiscountPercent(), 2))
+                            .endRow();
                 }
             }
             assertThat(count(st, "customer")).isEqualTo(rows.customers().size());
@@ -128,9 +140,11 @@ class TpchRevenueITCase {
             try (ResultSet rs = st.executeQuery(SQL)) {
                 while (rs.next()) {
                     BigDecimal revenue = rs.getBigDecimal("revenue");
-                    long units = revenue.movePointRight(TpchRevenue.REVENUE_SCALE).longValueExact();
+                    long units =
+                            revenue.movePointRight(TpchRevenue.REVENUE_SCALE).longValueExact();
                     assertThat(rs.getBigDecimal("revenue_units").longValueExact())
-                            .as("integer and decimal revenue of order %d", rs.getLong(1)).isEqualTo(units);
+                            .as("integer and decimal revenue of order %d", rs.getLong(1))
+                            .isEqualTo(units);
                     out.put(Tuple.of(rs.getLong("o_orderkey"), rs.getLong("o_custkey")), units);
                 }
             }
@@ -173,8 +187,9 @@ class TpchRevenueITCase {
         checkRun(0.001, 1, "rocksdb", rows.inserts(TpchRevenue.SEED).size(), duckDb(rows));
     }
 
-    private static void checkRun(double scaleFactor, int parallelism, String backend, int inserts,
-            Map<Tuple, Long> expected) throws Exception {
+    private static void checkRun(
+            double scaleFactor, int parallelism, String backend, int inserts, Map<Tuple, Long> expected)
+            throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         TpchRevenue.Outcome outcome;
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
@@ -185,11 +200,21 @@ class TpchRevenueITCase {
         assertThat(outcome.inserts()).isEqualTo(inserts);
         assertThat(outcome.revenue()).hasSameSizeAs(expected).isEqualTo(expected);
         assertThat(outcome.snapshots()).isGreaterThanOrEqualTo(10);
-        assertThat(printed).contains(TpchRevenue.plan().explain(), String.format(Locale.ROOT, "generated %,d inserts", inserts),
-                String.format(Locale.ROOT, "after %,d of %,d inserts: %,d (order, customer) rows", inserts, inserts, expected.size()),
-                "top 10 (order, customer) by revenue:", " 10. order ");
+        assertThat(printed)
+                .contains(
+                        TpchRevenue.plan().explain(),
+                        String.format(Locale.ROOT, "generated %,d inserts", inserts),
+                        String.format(
+                                Locale.ROOT,
+                                "after %,d of %,d inserts: %,d (order, customer) rows",
+                                inserts,
+                                inserts,
+                                expected.size()),
+                        "top 10 (order, customer) by revenue:",
+                        " 10. order ");
         Map.Entry<Tuple, Long> best = TpchRevenue.top(expected, 1).get(0);
-        assertThat(printed).contains("  1. order " + best.getKey().get(0) + ", customer " + best.getKey().get(1)
-                + ": " + TpchRevenue.formatRevenue(best.getValue()));
+        assertThat(printed)
+                .contains("  1. order " + best.getKey().get(0) + ", customer "
+                        + best.getKey().get(1) + ": " + TpchRevenue.formatRevenue(best.getValue()));
     }
 }

@@ -56,12 +56,21 @@ class TpchRevenueSqlITCase {
             WHERE c_mktsegment = 'BUILDING'
             GROUP BY o_orderkey, o_custkey""";
 
-    static final DataType CUSTOMER = ROW(FIELD("c_custkey", BIGINT()), FIELD("c_name", STRING()),
-            FIELD("c_nationkey", BIGINT()), FIELD("c_mktsegment", STRING()));
-    static final DataType ORDERS = ROW(FIELD("o_orderkey", BIGINT()), FIELD("o_custkey", BIGINT()),
-            FIELD("o_orderdate", DATE()), FIELD("o_totalprice", DECIMAL(15, 2)));
-    static final DataType LINEITEM = ROW(FIELD("l_orderkey", BIGINT()), FIELD("l_linenumber", INT()),
-            FIELD("l_quantity", DECIMAL(15, 2)), FIELD("l_extendedprice", DECIMAL(15, 2)),
+    static final DataType CUSTOMER = ROW(
+            FIELD("c_custkey", BIGINT()),
+            FIELD("c_name", STRING()),
+            FIELD("c_nationkey", BIGINT()),
+            FIELD("c_mktsegment", STRING()));
+    static final DataType ORDERS = ROW(
+            FIELD("o_orderkey", BIGINT()),
+            FIELD("o_custkey", BIGINT()),
+            FIELD("o_orderdate", DATE()),
+            FIELD("o_totalprice", DECIMAL(15, 2)));
+    static final DataType LINEITEM = ROW(
+            FIELD("l_orderkey", BIGINT()),
+            FIELD("l_linenumber", INT()),
+            FIELD("l_quantity", DECIMAL(15, 2)),
+            FIELD("l_extendedprice", DECIMAL(15, 2)),
             FIELD("l_discount", DECIMAL(15, 2)));
 
     @Test
@@ -77,43 +86,59 @@ class TpchRevenueSqlITCase {
         }
         List<Row> orders = new ArrayList<>();
         for (Order o : new OrderGenerator(SF, 1, 1)) {
-            orders.add(Row.of(o.getOrderKey(), o.getCustomerKey(), LocalDate.parse(GenerateUtils.formatDate(o.getOrderDate())),
+            orders.add(Row.of(
+                    o.getOrderKey(),
+                    o.getCustomerKey(),
+                    LocalDate.parse(GenerateUtils.formatDate(o.getOrderDate())),
                     BigDecimal.valueOf(o.getTotalPriceInCents(), 2)));
         }
         List<Row> lineItems = new ArrayList<>();
         for (LineItem l : new LineItemGenerator(SF, 1, 1)) {
-            lineItems.add(Row.of(l.getOrderKey(), l.getLineNumber(), BigDecimal.valueOf(l.getQuantity() * 100, 2),
-                    BigDecimal.valueOf(l.getExtendedPriceInCents(), 2), BigDecimal.valueOf(l.getDiscountPercent(), 2)));
+            lineItems.add(Row.of(
+                    l.getOrderKey(),
+                    l.getLineNumber(),
+                    BigDecimal.valueOf(l.getQuantity() * 100, 2),
+                    BigDecimal.valueOf(l.getExtendedPriceInCents(), 2),
+                    BigDecimal.valueOf(l.getDiscountPercent(), 2)));
         }
         register(tEnv, env, "customer", CUSTOMER, customers);
         register(tEnv, env, "orders", ORDERS, orders);
         register(tEnv, env, "lineitem", LINEITEM, lineItems);
 
         SqlView view = FlinkIvm.sql(tEnv, SQL, IvmOptions.defaults());
-        assertThat(view.translation().query()).hasToString("Q(o_orderkey,c_custkey) :- customer(c_custkey,'BUILDING'),"
-                + " orders(o_orderkey,c_custkey), lineitem(o_orderkey)");
+        assertThat(view.translation().query())
+                .hasToString("Q(o_orderkey,c_custkey) :- customer(c_custkey,'BUILDING'),"
+                        + " orders(o_orderkey,c_custkey), lineitem(o_orderkey)");
         assertThat(view.explain()).contains("p-hierarchical: yes");
         Map<List<Object>, Integer> ivm;
         Map<List<Object>, Integer> flinkSql;
         try (CloseableIterator<Row> a = tEnv.toChangelogStream(view.table()).collectAsync();
-                CloseableIterator<Row> b = tEnv.toChangelogStream(tEnv.sqlQuery(SQL)).collectAsync()) {
+                CloseableIterator<Row> b =
+                        tEnv.toChangelogStream(tEnv.sqlQuery(SQL)).collectAsync()) {
             env.execute("TPC-H revenue: flink-ivm's SQL view and Flink SQL");
             ivm = changelog(a);
             flinkSql = changelog(b);
         }
         Map<List<Object>, Integer> datalog = new HashMap<>();
-        TpchRevenue.Outcome outcome = TpchRevenue.run(SF, 2, "hashmap", new PrintStream(OutputStream.nullOutputStream()));
+        TpchRevenue.Outcome outcome =
+                TpchRevenue.run(SF, 2, "hashmap", new PrintStream(OutputStream.nullOutputStream()));
         for (Map.Entry<Tuple, Long> e : outcome.revenue().entrySet()) {
-            datalog.merge(List.of(e.getKey().get(0), e.getKey().get(1),
-                    BigDecimal.valueOf(e.getValue(), TpchRevenue.REVENUE_SCALE).stripTrailingZeros()), 1, Integer::sum);
+            datalog.merge(
+                    List.of(
+                            e.getKey().get(0),
+                            e.getKey().get(1),
+                            BigDecimal.valueOf(e.getValue(), TpchRevenue.REVENUE_SCALE)
+                                    .stripTrailingZeros()),
+                    1,
+                    Integer::sum);
         }
         assertThat(flinkSql).hasSizeGreaterThan(1_000);
         assertThat(ivm).isEqualTo(flinkSql);
         assertThat(ivm).isEqualTo(datalog);
     }
 
-    private static void register(StreamTableEnvironment tEnv, StreamExecutionEnvironment env, String name, DataType type,
-            List<Row> rows) {
+    private static void register(
+            StreamTableEnvironment tEnv, StreamExecutionEnvironment env, String name, DataType type, List<Row> rows) {
         tEnv.createTemporaryView(name, tEnv.fromDataStream(env.fromData(rows, ExternalTypeInfo.<Row>of(type))));
     }
 
@@ -130,7 +155,9 @@ class TpchRevenueSqlITCase {
     }
 
     private static List<Object> key(Row r) {
-        return List.of(r.getField("o_orderkey"), r.getField("o_custkey"),
+        return List.of(
+                r.getField("o_orderkey"),
+                r.getField("o_custkey"),
                 ((BigDecimal) r.getField("revenue")).stripTrailingZeros());
     }
 }

@@ -29,7 +29,8 @@ class TpchStreamTest {
             BigDecimal discount = BigDecimal.valueOf(l.getDiscountPercent(), 2);
             BigDecimal exact = price.multiply(BigDecimal.ONE.subtract(discount));
             assertThat(BigDecimal.valueOf(TpchStream.revenue(l), TpchRevenue.REVENUE_SCALE))
-                    .as("lineitem %d/%d", l.getOrderKey(), l.getLineNumber()).isEqualByComparingTo(exact);
+                    .as("lineitem %d/%d", l.getOrderKey(), l.getLineNumber())
+                    .isEqualByComparingTo(exact);
             checked++;
         }
         assertThat(checked).isGreaterThan(5_000);
@@ -41,11 +42,13 @@ class TpchStreamTest {
         Order o = new OrderGenerator(SF, 1, 1).iterator().next();
         LineItem l = new LineItemGenerator(SF, 1, 1).iterator().next();
 
-        assertThat(TpchStream.insert(c)).isEqualTo(InputRecord.insert("Customer",
-                Tuple.of(c.getCustomerKey(), c.getNationKey(), c.getMarketSegment()), 1L));
+        assertThat(TpchStream.insert(c))
+                .isEqualTo(InputRecord.insert(
+                        "Customer", Tuple.of(c.getCustomerKey(), c.getNationKey(), c.getMarketSegment()), 1L));
         assertThat(TpchStream.insert(o).relation()).isEqualTo("Orders");
         assertThat(TpchStream.insert(o).tuple()).isEqualTo(Tuple.of(1L, o.getCustomerKey(), "1996-01-02"));
-        assertThat(TpchStream.insert(l)).isEqualTo(InputRecord.insert("Lineitem", Tuple.of(1L, 1L), TpchStream.revenue(l)));
+        assertThat(TpchStream.insert(l))
+                .isEqualTo(InputRecord.insert("Lineitem", Tuple.of(1L, 1L), TpchStream.revenue(l)));
     }
 
     @Test
@@ -63,7 +66,9 @@ class TpchStreamTest {
         assertThat(multiset(stream)).isEqualTo(multiset(inOrder));
         Map<String, Integer> counts = new HashMap<>();
         stream.forEach(r -> counts.merge(r.relation(), 1, Integer::sum));
-        assertThat(counts).containsEntry("Customer", 150).containsEntry("Orders", 1_500)
+        assertThat(counts)
+                .containsEntry("Customer", 150)
+                .containsEntry("Orders", 1_500)
                 .containsEntry("Lineitem", inOrder.size() - 1_650);
     }
 

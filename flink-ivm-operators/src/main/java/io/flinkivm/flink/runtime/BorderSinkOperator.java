@@ -77,15 +77,18 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
     private transient KeyGroupStates<Part<T>> memory;
     /** The records (and bag indexes) of the group selected for a trigger. */
     private transient JoinRecordStore<T> selectedRecords;
+
     private transient TypeSerializer<T> payloadSerializer;
     private transient Counter crossings;
     private transient Counter failed;
     private transient boolean restored;
     /** Live join tuples (root tuples, or bag tuples) in this subtask's state at open; the gauge values. */
     private transient long liveAtOpen;
+
     private transient volatile long liveTuples;
     /** Per bag: its tuples in this subtask's state at open; the gauge values. */
     private transient long[] bagTuplesAtOpen;
+
     private transient AtomicLongArray bagTuples;
 
     /** One key group's state in this operator's memory: the records and list heads, and the bag indexes. */
@@ -160,9 +163,15 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
      * @param updateBefore in changelog mode, emit an update's old payload ({@code -U}) before its new one
      * @param managedState keep the state in Flink's managed keyed state even on the heap backend
      */
-    public BorderSinkOperator(ViewTreePlan plan, Semiring<T> semiring, TypeInformation<T> payloadType,
-            TypeInformation<RootUpdate<T>> inputType, OutputTag<DeadLetter> deadLetters, boolean changelog,
-            boolean updateBefore, boolean managedState) {
+    public BorderSinkOperator(
+            ViewTreePlan plan,
+            Semiring<T> semiring,
+            TypeInformation<T> payloadType,
+            TypeInformation<RootUpdate<T>> inputType,
+            OutputTag<DeadLetter> deadLetters,
+            boolean changelog,
+            boolean updateBefore,
+            boolean managedState) {
         super(inputType, changelog, updateBefore);
         this.plan = plan;
         this.semiring = semiring;
@@ -193,8 +202,8 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
             // One part per key group, whose keys' joins may share maps: every join key of the acyclic
             // plan has the sink's key in it (a shared variable's value, or a cell of its own key
             // group). A bag need not have the shared variable, so the cyclic plan keeps a part per key.
-            memory = KeyGroupStates.restore(getKeyedStateBackend(), context, () -> new Part<>(border()),
-                    new PartCodec(), border().isCyclic());
+            memory = KeyGroupStates.restore(
+                    getKeyedStateBackend(), context, () -> new Part<>(border()), new PartCodec(), border().isCyclic());
         } else if (context.getRawKeyedStateInputs().iterator().hasNext()) {
             throw new IllegalStateException("the sink: the checkpoint or savepoint holds the in-memory state of the"
                     + " hashmap state backend; restore it with state.backend.type: hashmap (or start without it)");
@@ -267,7 +276,9 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
     private void countRecords(int nodes) {
         if (selectedRecords instanceof MemoryJoinRecordStore<T> m) {
             for (int id = 0; id < nodes; id++) {
-                for (Iterator<Map.Entry<Tuple, JoinRecord<T>>> it = m.recordMap(id).entries(); it.hasNext(); ) {
+                for (Iterator<Map.Entry<Tuple, JoinRecord<T>>> it =
+                                m.recordMap(id).entries();
+                        it.hasNext(); ) {
                     count(id, it.next().getValue());
                 }
             }
@@ -333,9 +344,13 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
             failed.inc();
             // One dead letter per cell that holds the root tuple: each of them refuses the same sum.
             String what = u.tuple().arity() == 0 ? "partial aggregate of " : "delta of ";
-            output.collect(deadLetters, new StreamRecord<>(new DeadLetter("epoch " + u.epoch(),
-                    what + plan.viewTrees().get(u.tree()).displayName() + " at " + u.tuple() + " not added: "
-                            + e.getMessage(), u.toString())));
+            output.collect(
+                    deadLetters,
+                    new StreamRecord<>(new DeadLetter(
+                            "epoch " + u.epoch(),
+                            what + plan.viewTrees().get(u.tree()).displayName() + " at " + u.tuple() + " not added: "
+                                    + e.getMessage(),
+                            u.toString())));
         }
     }
 

@@ -40,7 +40,8 @@ final class CellLayout implements Serializable {
         int cells = shares.cells();
         Tuple[] keys = new Tuple[cells];
         if (cells > maxParallelism) {
-            throw new IllegalArgumentException(cells + " cells need at least as many key groups, not " + maxParallelism);
+            throw new IllegalArgumentException(
+                    cells + " cells need at least as many key groups, not " + maxParallelism);
         }
         Set<Integer> usedGroups = new HashSet<>();
         for (int c = 0; c < cells; c++) {
@@ -49,7 +50,8 @@ final class CellLayout implements Serializable {
                 Tuple key = Tuple.of(candidate);
                 int group = KeyGroupRangeAssignment.assignToKeyGroup(key, maxParallelism);
                 if (!usedGroups.contains(group)
-                        && KeyGroupRangeAssignment.computeOperatorIndexForKeyGroup(maxParallelism, parallelism, group) == target) {
+                        && KeyGroupRangeAssignment.computeOperatorIndexForKeyGroup(maxParallelism, parallelism, group)
+                                == target) {
                     usedGroups.add(group);
                     keys[c] = key;
                     break;
@@ -64,8 +66,8 @@ final class CellLayout implements Serializable {
      * {@code fresh}; the state is updated, so the next checkpoint keeps it.
      */
     static CellLayout restoreOr(StateInitializationContext context, CellLayout fresh) throws Exception {
-        ListState<String> state = context.getOperatorStateStore()
-                .getUnionListState(new ListStateDescriptor<>(STATE, Types.STRING));
+        ListState<String> state =
+                context.getOperatorStateStore().getUnionListState(new ListStateDescriptor<>(STATE, Types.STRING));
         CellLayout layout = fresh;
         for (String encoded : state.get()) {
             layout = decode(encoded);
@@ -107,7 +109,8 @@ final class CellLayout implements Serializable {
             throw new IllegalStateException("corrupt cell layout in state: " + encoded);
         }
         List<String> variables = parts[0].isEmpty() ? List.of() : Arrays.asList(parts[0].split(","));
-        int[] shares = parts[1].isEmpty() ? new int[0]
+        int[] shares = parts[1].isEmpty()
+                ? new int[0]
                 : Arrays.stream(parts[1].split(",")).mapToInt(Integer::parseInt).toArray();
         List<Tuple> keys = new ArrayList<>();
         for (String k : parts[2].split(",")) {

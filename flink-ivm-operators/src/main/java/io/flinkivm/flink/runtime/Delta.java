@@ -59,8 +59,12 @@ public final class Delta<T> implements Serializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Delta<?> d && d.epoch == epoch && d.atom == atom && d.insert == insert
-                && Objects.equals(d.key, key) && Objects.equals(d.payload, payload)
+        return o instanceof Delta<?> d
+                && d.epoch == epoch
+                && d.atom == atom
+                && d.insert == insert
+                && Objects.equals(d.key, key)
+                && Objects.equals(d.payload, payload)
                 && Objects.equals(d.partition, partition);
     }
 

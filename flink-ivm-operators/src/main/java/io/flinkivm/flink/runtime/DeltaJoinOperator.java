@@ -35,8 +35,13 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
     private transient FlinkDeltaJoinStore<T> store;
     private transient Counter failed;
 
-    public DeltaJoinOperator(FallbackPlan plan, Semiring<T> semiring, TypeInformation<T> payloadType,
-            TypeInformation<Delta<T>> deltaType, OutputTag<DeadLetter> deadLetters, boolean changelog,
+    public DeltaJoinOperator(
+            FallbackPlan plan,
+            Semiring<T> semiring,
+            TypeInformation<T> payloadType,
+            TypeInformation<Delta<T>> deltaType,
+            OutputTag<DeadLetter> deadLetters,
+            boolean changelog,
             boolean updateBefore) {
         super(deltaType, changelog, updateBefore);
         this.plan = plan;
@@ -64,8 +69,10 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
             logic.insertAtom(store, d.atom(), d.key(), d.payload());
         } catch (ArithmeticException e) {
             failed.inc();
-            output.collect(deadLetters, new StreamRecord<>(new DeadLetter(Epochs.describeInsert(d.insert()),
-                    "update failed: " + e.getMessage(), d.toString())));
+            output.collect(
+                    deadLetters,
+                    new StreamRecord<>(new DeadLetter(
+                            Epochs.describeInsert(d.insert()), "update failed: " + e.getMessage(), d.toString())));
         }
     }
 

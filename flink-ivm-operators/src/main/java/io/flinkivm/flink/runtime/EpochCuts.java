@@ -17,8 +17,7 @@ final class EpochCuts {
      *
      * @param snapshot whether some ingest subtask's end of exactly this epoch asked for a snapshot
      */
-    record Cut(long total, long[] perSubtask, boolean deterministic, boolean snapshot) {
-    }
+    record Cut(long total, long[] perSubtask, boolean deterministic, boolean snapshot) {}
 
     private static final class Subtask {
         long inserts;
@@ -39,7 +38,8 @@ final class EpochCuts {
             generation = e.generation();
             subtasks.clear();
         }
-        subtasks.computeIfAbsent(e.subtask(), s -> new Subtask()).pending
+        subtasks.computeIfAbsent(e.subtask(), s -> new Subtask())
+                .pending
                 .add(new long[] {e.epoch(), e.inserts(), (e.deterministic() ? 1 : 0) | (e.snapshot() ? 2 : 0)});
     }
 
@@ -91,7 +91,12 @@ final class EpochCuts {
         StringBuilder sb = new StringBuilder().append(generation).append(' ').append(lastTotal);
         for (Map.Entry<Integer, Subtask> e : subtasks.entrySet()) {
             Subtask s = e.getValue();
-            sb.append(';').append(e.getKey()).append(' ').append(s.inserts).append(' ').append(s.deterministic ? 1 : 0);
+            sb.append(';')
+                    .append(e.getKey())
+                    .append(' ')
+                    .append(s.inserts)
+                    .append(' ')
+                    .append(s.deterministic ? 1 : 0);
             for (long[] p : s.pending) {
                 sb.append(' ').append(p[0]).append(' ').append(p[1]).append(' ').append(p[2]);
             }
@@ -112,7 +117,8 @@ final class EpochCuts {
                 s.inserts = Long.parseLong(f[1]);
                 s.deterministic = f[2].equals("1");
                 for (int j = 3; j + 2 < f.length; j += 3) {
-                    s.pending.add(new long[] {Long.parseLong(f[j]), Long.parseLong(f[j + 1]), Long.parseLong(f[j + 2])});
+                    s.pending.add(
+                            new long[] {Long.parseLong(f[j]), Long.parseLong(f[j + 1]), Long.parseLong(f[j + 2])});
                 }
                 c.subtasks.put(Integer.parseInt(f[0]), s);
             }

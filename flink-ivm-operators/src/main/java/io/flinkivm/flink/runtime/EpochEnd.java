@@ -19,5 +19,4 @@ import java.io.Serializable;
  *     ({@code IvmOptions.progressEvery}) only moves the watermark on
  */
 public record EpochEnd(int subtask, int generation, long epoch, long inserts, boolean deterministic, boolean snapshot)
-        implements Serializable {
-}
+        implements Serializable {}

@@ -18,8 +18,7 @@ package io.flinkivm.flink.runtime;
  * ({@link #tickEpoch}), which keeps subtasks that end epochs by count at different rates aligned.
  */
 public final class Epochs {
-    private Epochs() {
-    }
+    private Epochs() {}
 
     /** The epoch of an ingest subtask's first inserts. */
     public static final long FIRST = 1;

@@ -37,12 +37,14 @@ final class HeldBack<IN> {
     private long size;
 
     /** Made in {@code open()} of a keyed operator; reads back what a restore brought. */
-    HeldBack(AbstractStreamOperator<?> operator, TypeInformation<IN> type, ToLongFunction<IN> epochOf) throws Exception {
+    HeldBack(AbstractStreamOperator<?> operator, TypeInformation<IN> type, ToLongFunction<IN> epochOf)
+            throws Exception {
         this.operator = operator;
         this.epochOf = epochOf;
         this.state = operator.getKeyedStateStore().getListState(new ListStateDescriptor<>(StateNames.HELD_BACK, type));
         List<Object> keys = new ArrayList<>();
-        try (Stream<Object> restored = operator.getKeyedStateBackend().getKeys(StateNames.HELD_BACK, VoidNamespace.INSTANCE)) {
+        try (Stream<Object> restored =
+                operator.getKeyedStateBackend().getKeys(StateNames.HELD_BACK, VoidNamespace.INSTANCE)) {
             restored.forEach(keys::add);
         }
         for (Object key : keys) {

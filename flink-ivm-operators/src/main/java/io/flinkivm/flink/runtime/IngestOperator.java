@@ -66,6 +66,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private transient AtomRouter.Receiver<T> deliver;
     /** The id of the insert being routed. */
     private transient long insert;
+
     private transient CellLayout layout;
     private transient CellRouter[] atomRouters;
     private transient CellRouter[] treeRouters;
@@ -95,20 +96,28 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
      *     never): the watermark then tells downstream operators how far the job is
      * @param periodMillis end an epoch with a snapshot on every tick of this processing-time period (0: never)
      */
-    public IngestOperator(MaintenancePlan plan, Semiring<T> semiring, IngestRoutes<T> routes,
-            OutputTag<EpochEnd> epochTag, long snapshotEvery, long progressEvery, long periodMillis) {
+    public IngestOperator(
+            MaintenancePlan plan,
+            Semiring<T> semiring,
+            IngestRoutes<T> routes,
+            OutputTag<EpochEnd> epochTag,
+            long snapshotEvery,
+            long progressEvery,
+            long periodMillis) {
         if (snapshotEvery < 0 || progressEvery < 0 || periodMillis < 0) {
             throw new IllegalArgumentException("snapshotEvery, progressEvery and periodMillis must be >= 0");
         }
         ViewTreePlan trees = plan instanceof ViewTreePlan v ? v : null;
-        if ((trees == null) != routes.isFallback() || (trees != null && routes.trees() != trees.viewTrees().size())) {
+        if ((trees == null) != routes.isFallback()
+                || (trees != null && routes.trees() != trees.viewTrees().size())) {
             throw new IllegalArgumentException("the routes do not fit the plan: fallback routes go with the fallback"
                     + " plan, one tree route per view tree with the others");
         }
         for (int t = 0; t < routes.trees(); t++) {
             if (routes.treeTag(t) == null && !isDirect(trees, trees.viewTrees().get(t))) {
-                throw new IllegalArgumentException("tree " + t + " (" + trees.rootName(trees.viewTrees().get(t))
-                        + ") has state below its root (or an empty schema): it needs its tree operator");
+                throw new IllegalArgumentException(
+                        "tree " + t + " (" + trees.rootName(trees.viewTrees().get(t))
+                                + ") has state below its root (or an empty schema): it needs its tree operator");
             }
         }
         this.plan = plan;
@@ -218,7 +227,8 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         List<String> relations = query.relations();
         perRelation = new Counter[relations.size()];
         for (int i = 0; i < relations.size(); i++) {
-            perRelation[i] = getMetricGroup().addGroup("relation", relations.get(i)).counter(Metrics.INSERTS);
+            perRelation[i] =
+                    getMetricGroup().addGroup("relation", relations.get(i)).counter(Metrics.INSERTS);
         }
         if (layout != null && routes.isFallback()) {
             atomRouters = new CellRouter[query.body().size()];
@@ -366,7 +376,8 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
      * not, and starts epoch {@code next}.
      */
     private void endEpoch(boolean deterministic, boolean snapshot, long next) {
-        output.collect(epochTag, new StreamRecord<>(new EpochEnd(subtask, generation, epoch, count, deterministic, snapshot)));
+        output.collect(
+                epochTag, new StreamRecord<>(new EpochEnd(subtask, generation, epoch, count, deterministic, snapshot)));
         output.emitWatermark(new Watermark(epoch));
         epochsCounter.inc();
         epoch = next;

@@ -25,8 +25,13 @@ public final class IngestRoutes<T> implements Serializable {
     private final int sinkParallelism;
     private final int sinkMaxParallelism;
 
-    private IngestRoutes(List<OutputTag<Delta<T>>> treeTags, OutputTag<RootUpdate<T>> directTag,
-            OutputTag<Delta<T>> fallbackTag, Shares sinkShares, int sinkParallelism, int sinkMaxParallelism) {
+    private IngestRoutes(
+            List<OutputTag<Delta<T>>> treeTags,
+            OutputTag<RootUpdate<T>> directTag,
+            OutputTag<Delta<T>> fallbackTag,
+            Shares sinkShares,
+            int sinkParallelism,
+            int sinkMaxParallelism) {
         this.treeTags = Collections.unmodifiableList(new ArrayList<>(treeTags));
         this.directTag = directTag;
         this.fallbackTag = fallbackTag;
@@ -45,10 +50,15 @@ public final class IngestRoutes<T> implements Serializable {
      * @param sinkParallelism the sink's parallelism, to place the cells
      * @param sinkMaxParallelism the sink's number of key groups, to place the cells
      */
-    public static <T> IngestRoutes<T> trees(List<OutputTag<Delta<T>>> treeTags, OutputTag<RootUpdate<T>> directTag,
-            Shares sinkShares, int sinkParallelism, int sinkMaxParallelism) {
+    public static <T> IngestRoutes<T> trees(
+            List<OutputTag<Delta<T>>> treeTags,
+            OutputTag<RootUpdate<T>> directTag,
+            Shares sinkShares,
+            int sinkParallelism,
+            int sinkMaxParallelism) {
         if (treeTags.stream().anyMatch(Objects::isNull) != (directTag != null)) {
-            throw new IllegalArgumentException("a tree without a tag needs the tag of the updates straight to the sink");
+            throw new IllegalArgumentException(
+                    "a tree without a tag needs the tag of the updates straight to the sink");
         }
         return new IngestRoutes<>(treeTags, directTag, null, sinkShares, sinkParallelism, sinkMaxParallelism);
     }
@@ -57,8 +67,8 @@ public final class IngestRoutes<T> implements Serializable {
      * The routes of the fallback: its side output, and its HyperCube cells (or null when it is keyed
      * by the value of a variable every atom has, or runs in one cell).
      */
-    public static <T> IngestRoutes<T> fallback(OutputTag<Delta<T>> tag, Shares shares, int parallelism,
-            int maxParallelism) {
+    public static <T> IngestRoutes<T> fallback(
+            OutputTag<Delta<T>> tag, Shares shares, int parallelism, int maxParallelism) {
         return new IngestRoutes<>(List.of(), null, tag, shares, parallelism, maxParallelism);
     }
 

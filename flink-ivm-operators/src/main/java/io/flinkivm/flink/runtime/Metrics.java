@@ -2,8 +2,7 @@ package io.flinkivm.flink.runtime;
 
 /** Names of flink-ivm's Flink metrics (see the README's metrics section). */
 public final class Metrics {
-    private Metrics() {
-    }
+    private Metrics() {}
 
     /** Inserts accepted (ingest; also per relation under the group {@code relation}). */
     public static final String INSERTS = "ivmInserts";

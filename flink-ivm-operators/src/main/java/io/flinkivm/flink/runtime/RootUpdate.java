@@ -63,8 +63,12 @@ public final class RootUpdate<T> implements Serializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof RootUpdate<?> r && r.epoch == epoch && r.tree == tree && Objects.equals(r.tuple, tuple)
-                && Objects.equals(r.payload, payload) && Objects.equals(r.cell, cell);
+        return o instanceof RootUpdate<?> r
+                && r.epoch == epoch
+                && r.tree == tree
+                && Objects.equals(r.tuple, tuple)
+                && Objects.equals(r.payload, payload)
+                && Objects.equals(r.cell, cell);
     }
 
     @Override

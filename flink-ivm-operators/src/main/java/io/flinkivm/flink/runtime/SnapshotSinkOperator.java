@@ -160,12 +160,13 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
      * number of rows emitted.
      */
     protected final long emitChange(long id, boolean deterministic, ResultChange<T> c) {
-        ResultRecord.Kind kind = c.payload() == null ? ResultRecord.Kind.DELETE
+        ResultRecord.Kind kind = c.payload() == null
+                ? ResultRecord.Kind.DELETE
                 : c.isInsert() ? ResultRecord.Kind.INSERT : ResultRecord.Kind.UPDATE_AFTER;
         long rows = 1;
         if (kind == ResultRecord.Kind.UPDATE_AFTER && updateBefore) {
-            output.collect(new StreamRecord<>(ResultRecord.change(id, id, ResultRecord.Kind.UPDATE_BEFORE, c.tuple(),
-                    c.previous(), deterministic)));
+            output.collect(new StreamRecord<>(ResultRecord.change(
+                    id, id, ResultRecord.Kind.UPDATE_BEFORE, c.tuple(), c.previous(), deterministic)));
             rows++;
         }
         T payload = kind == ResultRecord.Kind.DELETE ? c.previous() : c.payload();
@@ -211,8 +212,7 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
     }
 
     /** Called after a trigger's rows of the group {@link #selectGroup} selected: by default nothing. */
-    protected void groupDone() {
-    }
+    protected void groupDone() {}
 
     /** The results held in the selected group. */
     protected abstract Iterator<ResultTuple<T>> results();

@@ -1,6 +1,5 @@
 package io.flinkivm.flink.runtime;
 
-import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.engine.viewtree.MemoryViewTreeStore;
 import io.flinkivm.core.engine.viewtree.ViewTreeLogic;
@@ -74,6 +73,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private final OutputTag<DeadLetter> deadLetters;
     /** The sink's cells, or null when the sink is keyed by a shared variable's value. */
     private final Shares sinkShares;
+
     private final int sinkParallelism;
     private final int sinkMaxParallelism;
     private final int batchSize;
@@ -85,6 +85,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private transient MapStateViewTreeStore<T> store;
     /** The tree's state in this operator's own memory (heap backend), or null (managed keyed state). */
     private transient KeyGroupStates<Part<T>> memory;
+
     private transient TypeSerializer<T> payloadSerializer;
     private transient HeldBack<Delta<T>> heldBack;
     private transient CellLayout layout;
@@ -93,6 +94,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private transient TreeMap<Long, T> partials;
     /** Root updates not sent yet, by root tuple (the last payload of each), all of epoch {@link #batchEpoch}. */
     private transient LinkedHashMap<Tuple, RootUpdate<T>> batch;
+
     private transient long batchEpoch;
     private transient ListState<RootUpdate<T>> partialState;
     private transient long watermark;
@@ -100,10 +102,19 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private transient Counter updatesOut;
     private transient Counter failed;
 
-    public ViewTreeOperator(ViewTreePlan plan, Semiring<T> semiring, int tree, TypeInformation<T> payloadType,
-            TypeInformation<Delta<T>> deltaType, TypeInformation<RootUpdate<T>> updateType,
-            OutputTag<DeadLetter> deadLetters, Shares sinkShares, int sinkParallelism, int sinkMaxParallelism,
-            int batchSize, boolean managedState) {
+    public ViewTreeOperator(
+            ViewTreePlan plan,
+            Semiring<T> semiring,
+            int tree,
+            TypeInformation<T> payloadType,
+            TypeInformation<Delta<T>> deltaType,
+            TypeInformation<RootUpdate<T>> updateType,
+            OutputTag<DeadLetter> deadLetters,
+            Shares sinkShares,
+            int sinkParallelism,
+            int sinkMaxParallelism,
+            int batchSize,
+            boolean managedState) {
         this.plan = plan;
         this.semiring = semiring;
         this.tree = tree;
@@ -178,8 +189,8 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         payloadSerializer = payloadType.createSerializer(getExecutionConfig().getSerializerConfig());
         boolean raw = context.getRawKeyedStateInputs().iterator().hasNext();
         if (!managedState && KeyGroupStates.fits(getKeyedStateBackend())) {
-            memory = KeyGroupStates.restore(getKeyedStateBackend(), context, () -> new Part<>(plan, tree), new PartCodec(),
-                    false);
+            memory = KeyGroupStates.restore(
+                    getKeyedStateBackend(), context, () -> new Part<>(plan, tree), new PartCodec(), false);
         } else if (raw) {
             throw new IllegalStateException(name() + ": the checkpoint or savepoint holds the in-memory state of the"
                     + " hashmap state backend; restore it with state.backend.type: hashmap (or start without it)");
@@ -218,8 +229,13 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         name = t.displayName();
         CompiledPlan compiled = new CompiledPlan(plan);
         walk = new ViewTreeLogic<>(semiring, compiled);
-        store = new MapStateViewTreeStore<>(getRuntimeContext(), statefulNodes(), plan.viewNodes().size(), keyLength(t),
-                TupleSerializer.INSTANCE, new PayloadArraySerializer<>(payloadSerializer));
+        store = new MapStateViewTreeStore<>(
+                getRuntimeContext(),
+                statefulNodes(),
+                plan.viewNodes().size(),
+                keyLength(t),
+                TupleSerializer.INSTANCE,
+                new PayloadArraySerializer<>(payloadSerializer));
         if (memory != null && hasManagedState()) {
             throw new IllegalStateException(name + ": the checkpoint or savepoint holds managed keyed state (a"
                     + " rocksdb job, or one with IvmOptions.withManagedState); restore it with that state backend");
@@ -372,8 +388,12 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
 
     private void fail(Delta<T> d, ArithmeticException e) {
         failed.inc();
-        output.collect(deadLetters, new StreamRecord<>(new DeadLetter(Epochs.describeInsert(d.insert()),
-                "update of " + name + " failed: " + e.getMessage(), d.toString())));
+        output.collect(
+                deadLetters,
+                new StreamRecord<>(new DeadLetter(
+                        Epochs.describeInsert(d.insert()),
+                        "update of " + name + " failed: " + e.getMessage(),
+                        d.toString())));
     }
 
     private void toSink(RootUpdate<T> u) {

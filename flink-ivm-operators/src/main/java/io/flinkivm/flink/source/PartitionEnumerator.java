@@ -64,8 +64,8 @@ final class PartitionEnumerator implements SplitEnumerator<PartitionSplit, List<
     private void put(PartitionSplit split) {
         PartitionSplit before = unassigned.put(split.partition(), split);
         if (before != null) {
-            throw new IllegalStateException("Partition " + split.partition() + " is unassigned twice: " + before
-                    + " and " + split);
+            throw new IllegalStateException(
+                    "Partition " + split.partition() + " is unassigned twice: " + before + " and " + split);
         }
     }
 }

@@ -26,7 +26,8 @@ final class PartitionReader<T> implements SourceReader<T, PartitionSplit> {
     private final TypeSerializer<T> serializer;
     private final RateLimiter<?> limiter;
     /** Held splits not started yet, by partition index. */
-    private final PriorityQueue<PartitionSplit> held = new PriorityQueue<>(Comparator.comparingInt(PartitionSplit::partition));
+    private final PriorityQueue<PartitionSplit> held =
+            new PriorityQueue<>(Comparator.comparingInt(PartitionSplit::partition));
     /** The current partition's serialized records, from the next record on. */
     private final DataInputDeserializer input = new DataInputDeserializer();
 
@@ -34,16 +35,21 @@ final class PartitionReader<T> implements SourceReader<T, PartitionSplit> {
     private int partition = -1;
     /** Records of the current partition emitted so far. */
     private int position;
+
     private int size;
     /** The permit for the next record; null once used. */
     private CompletableFuture<Void> permit;
     /** Completes when splits arrive or the enumerator says there will be none. */
     private CompletableFuture<Void> splits = new CompletableFuture<>();
+
     private CompletableFuture<Void> available = CompletableFuture.completedFuture(null);
     private boolean requested;
     private boolean noMoreSplits;
 
-    PartitionReader(SourceReaderContext context, PartitionedSource<T> source, TypeSerializer<T> serializer,
+    PartitionReader(
+            SourceReaderContext context,
+            PartitionedSource<T> source,
+            TypeSerializer<T> serializer,
             RateLimiter<?> limiter) {
         this.context = context;
         this.source = source;

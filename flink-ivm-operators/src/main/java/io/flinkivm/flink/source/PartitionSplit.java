@@ -15,8 +15,8 @@ public record PartitionSplit(int partition, int position, int offset) implements
 
     public PartitionSplit {
         if (partition < 0 || position < 0 || offset < 0) {
-            throw new IllegalArgumentException("partition, position and offset must be >= 0, got partition "
-                    + partition + ", position " + position + ", offset " + offset);
+            throw new IllegalArgumentException("partition, position and offset must be >= 0, got partition " + partition
+                    + ", position " + position + ", offset " + offset);
         }
     }
 

@@ -49,8 +49,8 @@ final class PartitionSplitSerializer implements SimpleVersionedSerializer<Partit
 
     static void checkVersion(String what, int version) throws IOException {
         if (version != VERSION) {
-            throw new IOException("Unknown " + what + " serializer version " + version
-                    + "; this build reads version " + VERSION + " only.");
+            throw new IOException("Unknown " + what + " serializer version " + version + "; this build reads version "
+                    + VERSION + " only.");
         }
     }
 

@@ -61,10 +61,15 @@ public final class PartitionedSource<T>
     private final TypeSerializer<T> serializer;
     /** Each partition's records, serialized one after another. */
     private final byte[][] serialized;
+
     private final int[] sizes;
     private final RateLimiterStrategy<?> rateLimit;
 
-    private PartitionedSource(TypeInformation<T> type, TypeSerializer<T> serializer, byte[][] serialized, int[] sizes,
+    private PartitionedSource(
+            TypeInformation<T> type,
+            TypeSerializer<T> serializer,
+            byte[][] serialized,
+            int[] sizes,
             RateLimiterStrategy<?> rateLimit) {
         this.type = type;
         this.serializer = serializer;
@@ -86,8 +91,8 @@ public final class PartitionedSource<T>
      * the job's ({@code env.getConfig().getSerializerConfig()}) when the type relies on Kryo
      * registrations made by configuration.
      */
-    public static <T> PartitionedSource<T> of(List<? extends List<? extends T>> partitions, TypeInformation<T> type,
-            SerializerConfig config) {
+    public static <T> PartitionedSource<T> of(
+            List<? extends List<? extends T>> partitions, TypeInformation<T> type, SerializerConfig config) {
         if (partitions == null || type == null || config == null) {
             throw new IllegalArgumentException("partitions, type and config must not be null");
         }
@@ -171,8 +176,11 @@ public final class PartitionedSource<T>
         boolean fits = p < sizes.length && split.position() <= sizes[p] && split.offset() <= serialized[p].length;
         if (!fits) {
             throw new IllegalArgumentException("Restored " + split + " is not a position in this PartitionedSource ("
-                    + sizes.length + " partitions" + (p < sizes.length ? ", partition " + p + " has " + sizes[p]
-                    + " records in " + serialized[p].length + " bytes" : "") + "): restore state only into a job"
+                    + sizes.length + " partitions"
+                    + (p < sizes.length
+                            ? ", partition " + p + " has " + sizes[p] + " records in " + serialized[p].length + " bytes"
+                            : "")
+                    + "): restore state only into a job"
                     + " whose source has the same partitions.");
         }
     }
@@ -189,8 +197,8 @@ public final class PartitionedSource<T>
 
     @Override
     public SourceReader<T, PartitionSplit> createReader(SourceReaderContext context) {
-        return new PartitionReader<>(context, this, serializer.duplicate(),
-                rateLimit.createRateLimiter(context.currentParallelism()));
+        return new PartitionReader<>(
+                context, this, serializer.duplicate(), rateLimit.createRateLimiter(context.currentParallelism()));
     }
 
     @Override

@@ -24,7 +24,8 @@ final class UnassignedSplitsSerializer implements SimpleVersionedSerializer<List
 
     @Override
     public byte[] serialize(List<PartitionSplit> splits) throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(Integer.BYTES + splits.size() * PartitionSplitSerializer.BYTES);
+        DataOutputSerializer out =
+                new DataOutputSerializer(Integer.BYTES + splits.size() * PartitionSplitSerializer.BYTES);
         out.writeInt(splits.size());
         for (PartitionSplit split : splits) {
             PartitionSplitSerializer.write(split, out);
@@ -38,8 +39,8 @@ final class UnassignedSplitsSerializer implements SimpleVersionedSerializer<List
         DataInputDeserializer in = new DataInputDeserializer(serialized);
         int n = in.readInt();
         if (n < 0 || n > in.available() / PartitionSplitSerializer.BYTES) {
-            throw new IOException("Corrupt PartitionedSource enumerator state: " + n + " splits in "
-                    + serialized.length + " bytes.");
+            throw new IOException(
+                    "Corrupt PartitionedSource enumerator state: " + n + " splits in " + serialized.length + " bytes.");
         }
         List<PartitionSplit> splits = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {

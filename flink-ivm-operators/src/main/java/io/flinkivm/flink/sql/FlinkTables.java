@@ -14,8 +14,7 @@ import org.apache.flink.table.types.logical.TimestampType;
 
 /** Between Flink's Table API and the SQL front end: table schemas in, result types out. */
 final class FlinkTables {
-    private FlinkTables() {
-    }
+    private FlinkTables() {}
 
     /** The table at {@code path} in {@code tEnv}'s catalogs, or null if there is none. */
     static Table lookup(StreamTableEnvironment tEnv, List<String> path) {
@@ -30,7 +29,10 @@ final class FlinkTables {
     static String quote(List<String> path) {
         StringBuilder sb = new StringBuilder();
         for (String part : path) {
-            sb.append(sb.length() == 0 ? "" : ".").append('`').append(part.replace("`", "``")).append('`');
+            sb.append(sb.length() == 0 ? "" : ".")
+                    .append('`')
+                    .append(part.replace("`", "``"))
+                    .append('`');
         }
         return sb.toString();
     }

@@ -174,8 +174,9 @@ sealed interface PayloadExpression extends Serializable {
         }
 
         private String operand(PayloadExpression e, boolean rightSide) {
-            boolean parens = e instanceof Binary b && (precedence(b.op) < precedence(op)
-                    || rightSide && precedence(b.op) == precedence(op) && op == '-');
+            boolean parens = e instanceof Binary b
+                    && (precedence(b.op) < precedence(op)
+                            || rightSide && precedence(b.op) == precedence(op) && op == '-');
             return parens ? "(" + e + ")" : e.toString();
         }
 

@@ -32,12 +32,17 @@ final class RowsToInserts<T> extends ProcessFunction<Row, InputRecord<T>> {
     public void processElement(Row row, Context ctx, Collector<InputRecord<T>> out) {
         rows++;
         if (origin == null) {
-            origin = " of table " + table.name() + " (subtask " + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask()
-                    + ")";
+            origin = " of table " + table.name() + " (subtask "
+                    + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() + ")";
         }
         if (row.getKind() != RowKind.INSERT) {
-            ctx.output(deadLetters, new DeadLetter("row " + rows + origin, "a " + row.getKind().shortString()
-                    + " row: flink-ivm maintains views over insert-only tables", row.toString()));
+            ctx.output(
+                    deadLetters,
+                    new DeadLetter(
+                            "row " + rows + origin,
+                            "a " + row.getKind().shortString()
+                                    + " row: flink-ivm maintains views over insert-only tables",
+                            row.toString()));
             return;
         }
         Object[] values = new Object[row.getArity()];
@@ -46,7 +51,10 @@ final class RowsToInserts<T> extends ProcessFunction<Row, InputRecord<T>> {
         }
         try {
             for (SqlTranslation.Insert insert : table.inserts(table.fromValues(values))) {
-                out.collect(InputRecord.insert(insert.relation(), insert.tuple(), payloadClass.cast(insert.payload()),
+                out.collect(InputRecord.insert(
+                        insert.relation(),
+                        insert.tuple(),
+                        payloadClass.cast(insert.payload()),
                         "row " + rows + origin));
             }
         } catch (RejectedRowException e) {

@@ -46,7 +46,9 @@ public final class SqlSchemas {
             }
         }
         if (out.isEmpty()) {
-            throw error("no table in the schema; expected e.g. 'customer(ck BIGINT, seg STRING); orders(ok BIGINT, ck BIGINT)'", 0);
+            throw error(
+                    "no table in the schema; expected e.g. 'customer(ck BIGINT, seg STRING); orders(ok BIGINT, ck BIGINT)'",
+                    0);
         }
         return out;
     }
@@ -119,8 +121,11 @@ public final class SqlSchemas {
                 }
                 yield SqlType.timestamp(p);
             }
-            default -> throw error("unknown type " + word + "; known: TINYINT, SMALLINT, INT, BIGINT, DECIMAL(p, s),"
-                    + " FLOAT, DOUBLE, CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIMESTAMP(p)", start);
+            default ->
+                throw error(
+                        "unknown type " + word + "; known: TINYINT, SMALLINT, INT, BIGINT, DECIMAL(p, s),"
+                                + " FLOAT, DOUBLE, CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIMESTAMP(p)",
+                        start);
         };
         skipSpace();
         int save = pos;

@@ -10,15 +10,15 @@ import java.util.List;
 public record SqlTable(String name, List<Column> columns) implements Serializable {
 
     /** A column: its name and type. */
-    public record Column(String name, SqlType type) implements Serializable {
-    }
+    public record Column(String name, SqlType type) implements Serializable {}
 
     public SqlTable {
         columns = List.copyOf(columns);
         for (int i = 0; i < columns.size(); i++) {
             for (int j = 0; j < i; j++) {
                 if (columns.get(i).name().equals(columns.get(j).name())) {
-                    throw new IllegalArgumentException("table " + name + " has two columns named " + columns.get(i).name());
+                    throw new IllegalArgumentException("table " + name + " has two columns named "
+                            + columns.get(i).name());
                 }
             }
         }
@@ -47,7 +47,10 @@ public record SqlTable(String name, List<Column> columns) implements Serializabl
     public String toString() {
         StringBuilder sb = new StringBuilder(name).append('(');
         for (int i = 0; i < columns.size(); i++) {
-            sb.append(i == 0 ? "" : ", ").append(columns.get(i).name()).append(' ').append(columns.get(i).type());
+            sb.append(i == 0 ? "" : ", ")
+                    .append(columns.get(i).name())
+                    .append(' ')
+                    .append(columns.get(i).type());
         }
         return sb.append(')').toString();
     }

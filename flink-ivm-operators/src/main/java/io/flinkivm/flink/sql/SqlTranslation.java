@@ -53,8 +53,7 @@ public final class SqlTranslation implements Serializable {
     }
 
     /** One insert made from a table row. */
-    public record Insert(String relation, Tuple tuple, Object payload) {
-    }
+    public record Insert(String relation, Tuple tuple, Object payload) {}
 
     /**
      * One relation of the query fed by a table.
@@ -65,8 +64,7 @@ public final class SqlTranslation implements Serializable {
      * @param payload how the payload comes from a row
      */
     record RelationInput(String relation, List<String> aliases, int[] positions, Payload payload)
-            implements Serializable {
-    }
+            implements Serializable {}
 
     /** How the rows of one table become inserts. */
     public static final class TableInput implements Serializable {
@@ -124,8 +122,8 @@ public final class SqlTranslation implements Serializable {
          */
         public Object[] fromValues(Object[] row) throws RejectedRowException {
             if (row.length != columns.length) {
-                throw new RejectedRowException("expected " + columns.length + " values (" + inputColumns() + "), got "
-                        + row.length);
+                throw new RejectedRowException(
+                        "expected " + columns.length + " values (" + inputColumns() + "), got " + row.length);
             }
             Object[] out = new Object[columns.length];
             for (int i = 0; i < columns.length; i++) {
@@ -187,8 +185,15 @@ public final class SqlTranslation implements Serializable {
     /** SUM, MIN, MAX over exact values: the result's payload counts units of 10^-scale. */
     private final int scale;
 
-    SqlTranslation(String sql, ConjunctiveQuery query, Semiring<?> semiring, Aggregate aggregate, String aggregateText,
-            List<TableInput> tables, List<OutputColumn> columns, int scale) {
+    SqlTranslation(
+            String sql,
+            ConjunctiveQuery query,
+            Semiring<?> semiring,
+            Aggregate aggregate,
+            String aggregateText,
+            List<TableInput> tables,
+            List<OutputColumn> columns,
+            int scale) {
         this.sql = sql;
         this.query = query;
         this.semiring = semiring;
@@ -331,22 +336,38 @@ public final class SqlTranslation implements Serializable {
     public String explain() {
         StringBuilder sb = new StringBuilder("SQL translation:\n");
         sb.append("  query:    ").append(query).append('\n');
-        sb.append("  semiring: ").append(semiring.name()).append(" (").append(aggregateText).append(")\n");
+        sb.append("  semiring: ")
+                .append(semiring.name())
+                .append(" (")
+                .append(aggregateText)
+                .append(")\n");
         sb.append("  tables:\n");
         String one = formatOne(semiring) + " (the semiring's one)";
         for (TableInput t : tables) {
-            sb.append("    ").append(t.name()).append(": columns ").append(t.inputColumns().isEmpty() ? "none"
-                    : String.join(", ", t.inputColumns())).append('\n');
+            sb.append("    ")
+                    .append(t.name())
+                    .append(": columns ")
+                    .append(t.inputColumns().isEmpty() ? "none" : String.join(", ", t.inputColumns()))
+                    .append('\n');
             for (RelationInput r : t.relationInputs()) {
-                sb.append("      → ").append(r.relation()).append(" (").append(r.aliases().size() == 1 ? "alias " : "aliases ")
-                        .append(String.join(", ", r.aliases())).append("), payload ").append(r.payload().describe(one))
+                sb.append("      → ")
+                        .append(r.relation())
+                        .append(" (")
+                        .append(r.aliases().size() == 1 ? "alias " : "aliases ")
+                        .append(String.join(", ", r.aliases()))
+                        .append("), payload ")
+                        .append(r.payload().describe(one))
                         .append('\n');
             }
         }
         sb.append("  result:   ");
         for (int i = 0; i < columns.size(); i++) {
             OutputColumn c = columns.get(i);
-            sb.append(i == 0 ? "" : ", ").append(c.name()).append(' ').append(c.type()).append(" = ");
+            sb.append(i == 0 ? "" : ", ")
+                    .append(c.name())
+                    .append(' ')
+                    .append(c.type())
+                    .append(" = ");
             if (c.head() >= 0) {
                 sb.append(query.head().get(c.head()));
             } else if (c.constant() != null) {

@@ -30,7 +30,6 @@ import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.sql.JoinConditionType;
 import org.apache.calcite.sql.JoinType;
-import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDateLiteral;
@@ -83,13 +82,13 @@ final class SqlTranslator {
     private final List<Alias> aliases = new ArrayList<>();
     /** Column references by (alias, column): an index into {@link #parent}. */
     private final Map<Long, Integer> columnIds = new HashMap<>();
+
     private final List<ColumnRef> refs = new ArrayList<>();
     private final List<Integer> parent = new ArrayList<>();
     /** Constants of equivalence classes, by the class's root (re-keyed on union). */
     private final Map<Integer, Fixed> constants = new HashMap<>();
 
-    private record Alias(String name, List<String> path, SqlTable table, SqlParserPos pos) {
-    }
+    private record Alias(String name, List<String> path, SqlTable table, SqlParserPos pos) {}
 
     private record ColumnRef(int alias, int column, SqlParserPos pos) {
         long key() {
@@ -98,8 +97,7 @@ final class SqlTranslator {
     }
 
     /** A class of columns fixed to a literal: its tuple value and where it was written. */
-    private record Fixed(Object value, String text, SqlParserPos pos) {
-    }
+    private record Fixed(Object value, String text, SqlParserPos pos) {}
 
     private enum ItemKind {
         COLUMN,
@@ -107,8 +105,7 @@ final class SqlTranslator {
         LITERAL
     }
 
-    private record Item(ItemKind kind, String name, int ref, SqlNode node, Object literal, SqlType literalType) {
-    }
+    private record Item(ItemKind kind, String name, int ref, SqlNode node, Object literal, SqlType literalType) {}
 
     SqlTranslator(String sql, SqlTranslation.TableResolver catalog) {
         this.sql = Objects.requireNonNull(sql, "sql");
@@ -131,7 +128,9 @@ final class SqlTranslator {
         for (Item item : items) {
             if (item.kind() == ItemKind.AGGREGATE) {
                 if (aggregate != null) {
-                    throw unsupported(item.node(), "a second aggregate " + callName(item.node()),
+                    throw unsupported(
+                            item.node(),
+                            "a second aggregate " + callName(item.node()),
                             "a view has one payload per row, so one aggregate per query");
                 }
                 aggregate = item;
@@ -139,11 +138,15 @@ final class SqlTranslator {
         }
         boolean distinct = select.isDistinct();
         if (distinct && aggregate != null) {
-            throw unsupported(select.getModifierNode(SqlSelectKeyword.DISTINCT), "SELECT DISTINCT with an aggregate",
+            throw unsupported(
+                    select.getModifierNode(SqlSelectKeyword.DISTINCT),
+                    "SELECT DISTINCT with an aggregate",
                     "write either SELECT DISTINCT columns or an aggregate with GROUP BY");
         }
         if (aggregate == null && groupBy == null && !distinct) {
-            throw unsupported(select.getSelectList(), "SELECT without DISTINCT, GROUP BY or an aggregate",
+            throw unsupported(
+                    select.getSelectList(),
+                    "SELECT without DISTINCT, GROUP BY or an aggregate",
                     "SQL keeps duplicate rows here (bag semantics), which a view of distinct rows cannot give; write"
                             + " SELECT DISTINCT for the set of rows, or add COUNT(*) and GROUP BY for their multiplicities");
         }
@@ -151,8 +154,9 @@ final class SqlTranslator {
             List<Integer> grouped = groupBy == null ? List.of() : groupBy;
             for (Item item : items) {
                 if (item.kind() == ItemKind.COLUMN && !grouped.contains(item.ref())) {
-                    throw invalid(item.node(), "column " + item.node() + " is neither grouped nor aggregated; add it to"
-                            + " GROUP BY");
+                    throw invalid(
+                            item.node(),
+                            "column " + item.node() + " is neither grouped nor aggregated; add it to" + " GROUP BY");
                 }
             }
         }
@@ -234,11 +238,13 @@ final class SqlTranslator {
                 throw unsupported(join, "NATURAL JOIN", "write the equalities in ON");
             }
             switch (type) {
-                case INNER, COMMA, CROSS -> {
-                }
-                case LEFT, RIGHT, FULL -> throw unsupported(join.getJoinTypeNode(), type.name() + " OUTER JOIN",
-                        "outer joins produce NULLs, and a view of positive semiring payloads cannot retract the padded"
-                                + " rows when a match arrives; use an inner join");
+                case INNER, COMMA, CROSS -> {}
+                case LEFT, RIGHT, FULL ->
+                    throw unsupported(
+                            join.getJoinTypeNode(),
+                            type.name() + " OUTER JOIN",
+                            "outer joins produce NULLs, and a view of positive semiring payloads cannot retract the padded"
+                                    + " rows when a match arrives; use an inner join");
                 default -> throw unsupported(join.getJoinTypeNode(), type.name() + " join", "use an inner join");
             }
             JoinConditionType ct = join.getConditionType();
@@ -266,7 +272,9 @@ final class SqlTranslator {
             throw unsupported(table, "table hints", "drop the hint");
         }
         if (!(table instanceof SqlIdentifier id)) {
-            throw unsupported(table, describe(table) + " in FROM",
+            throw unsupported(
+                    table,
+                    describe(table) + " in FROM",
                     "FROM takes tables only (no subqueries, table functions, UNNEST or LATERAL)");
         }
         List<String> path = List.copyOf(id.names);
@@ -286,7 +294,8 @@ final class SqlTranslator {
     // ---- conditions ----
 
     private void condition(SqlNode node) {
-        if (node instanceof SqlLiteral l && l.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.BOOLEAN
+        if (node instanceof SqlLiteral l
+                && l.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.BOOLEAN
                 && Boolean.TRUE.equals(l.getValue())) {
             return; // ON TRUE
         }
@@ -300,15 +309,21 @@ final class SqlTranslator {
                 }
             }
             case EQUALS -> equality(call);
-            case OR -> throw unsupported(call, "OR", "a conjunctive query has no disjunction; conditions are equalities"
-                    + " joined by AND (maintain one view per disjunct)");
+            case OR ->
+                throw unsupported(
+                        call,
+                        "OR",
+                        "a conjunctive query has no disjunction; conditions are equalities"
+                                + " joined by AND (maintain one view per disjunct)");
             case NOT -> throw unsupported(call, "NOT", "negation is not conjunctive");
             case NOT_EQUALS, LESS_THAN, LESS_THAN_OR_EQUAL, GREATER_THAN, GREATER_THAN_OR_EQUAL, BETWEEN ->
-                    throw unsupported(call, "the comparison " + call.getOperator().getName(),
-                            "only equalities select or join: the paper's queries are equi-joins, an inequality join"
-                                    + " has no O(1) update");
-            case IN, NOT_IN, EXISTS, SOME, ALL, SCALAR_QUERY -> throw unsupported(call, describe(call),
-                    "subqueries are not supported; join the table in FROM");
+                throw unsupported(
+                        call,
+                        "the comparison " + call.getOperator().getName(),
+                        "only equalities select or join: the paper's queries are equi-joins, an inequality join"
+                                + " has no O(1) update");
+            case IN, NOT_IN, EXISTS, SOME, ALL, SCALAR_QUERY ->
+                throw unsupported(call, describe(call), "subqueries are not supported; join the table in FROM");
             default -> throw unsupported(call, describe(call), "conditions are equalities joined by AND");
         }
     }
@@ -324,7 +339,9 @@ final class SqlTranslator {
             SqlType ta = type(a);
             SqlType tb = type(b);
             if (!ta.joinsWith(tb)) {
-                throw unsupported(call, "the equality of " + left + " (" + ta + ") and " + right + " (" + tb + ")",
+                throw unsupported(
+                        call,
+                        "the equality of " + left + " (" + ta + ") and " + right + " (" + tb + ")",
                         "equalities join columns of one type family (integers, decimals, floating point, strings, ...);"
                                 + " cast in a view over the table first");
             }
@@ -347,35 +364,54 @@ final class SqlTranslator {
         }
         try {
             if (literal.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.NULL) {
-                throw unsupported(node, "= NULL", "a comparison with NULL is never true; flink-ivm's tuples have no NULLs");
+                throw unsupported(
+                        node, "= NULL", "a comparison with NULL is never true; flink-ivm's tuples have no NULLs");
             }
             if (type.isNumeric() && literal instanceof SqlNumericLiteral) {
                 BigDecimal v = literal.bigDecimalValue();
                 if (type.isInteger() && v.stripTrailingZeros().scale() > 0) {
                     throw new IllegalArgumentException(v.toPlainString() + " is not an integer");
                 }
-                return type.isInteger() ? type.toTupleValue(v.longValueExact())
+                return type.isInteger()
+                        ? type.toTupleValue(v.longValueExact())
                         : type.isApproximate() ? type.toTupleValue(v.doubleValue()) : type.toTupleValue(v);
             }
             return switch (type.kind()) {
-                case STRING -> literal instanceof SqlCharStringLiteral ? literal.getValueAs(String.class) : mismatch(literal, type);
-                case BOOLEAN -> literal.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.BOOLEAN
-                        ? literal.booleanValue() : mismatch(literal, type);
-                case DATE -> literal instanceof SqlDateLiteral d ? d.getValueAs(DateString.class).toString()
-                        : literal instanceof SqlCharStringLiteral
-                                ? LocalDate.parse(literal.getValueAs(String.class)).toString() : mismatch(literal, type);
-                case TIMESTAMP -> literal instanceof SqlTimestampLiteral t
-                        ? LocalDateTime.parse(t.getValueAs(TimestampString.class).toString().replace(' ', 'T')).toString()
-                        : literal instanceof SqlCharStringLiteral
-                                ? LocalDateTime.parse(literal.getValueAs(String.class).replace(' ', 'T')).toString()
-                                : mismatch(literal, type);
+                case STRING ->
+                    literal instanceof SqlCharStringLiteral
+                            ? literal.getValueAs(String.class)
+                            : mismatch(literal, type);
+                case BOOLEAN ->
+                    literal.getTypeName() == org.apache.calcite.sql.type.SqlTypeName.BOOLEAN
+                            ? literal.booleanValue()
+                            : mismatch(literal, type);
+                case DATE ->
+                    literal instanceof SqlDateLiteral d
+                            ? d.getValueAs(DateString.class).toString()
+                            : literal instanceof SqlCharStringLiteral
+                                    ? LocalDate.parse(literal.getValueAs(String.class))
+                                            .toString()
+                                    : mismatch(literal, type);
+                case TIMESTAMP ->
+                    literal instanceof SqlTimestampLiteral t
+                            ? LocalDateTime.parse(t.getValueAs(TimestampString.class)
+                                            .toString()
+                                            .replace(' ', 'T'))
+                                    .toString()
+                            : literal instanceof SqlCharStringLiteral
+                                    ? LocalDateTime.parse(literal.getValueAs(String.class)
+                                                    .replace(' ', 'T'))
+                                            .toString()
+                                    : mismatch(literal, type);
                 default -> mismatch(literal, type);
             };
         } catch (ArithmeticException | DateTimeParseException | IllegalArgumentException e) {
             if (e instanceof UnsupportedPlanException u) {
                 throw u;
             }
-            throw unsupported(node, "the literal " + node + " compared with " + column + " (" + type + ")",
+            throw unsupported(
+                    node,
+                    "the literal " + node + " compared with " + column + " (" + type + ")",
                     (e.getMessage() == null ? "it is not a value of that type" : e.getMessage())
                             + "; compare a column with a literal of its type");
         }
@@ -395,7 +431,8 @@ final class SqlTranslator {
                 default -> null;
             };
             if (type == null) {
-                throw unsupported(node, "the literal " + node, "use numeric, string, boolean, DATE or TIMESTAMP literals");
+                throw unsupported(
+                        node, "the literal " + node, "use numeric, string, boolean, DATE or TIMESTAMP literals");
             }
             try {
                 return u.resolve(type);
@@ -415,8 +452,10 @@ final class SqlTranslator {
     private void fix(int root, Fixed value, SqlNode where) {
         Fixed known = constants.get(root);
         if (known != null && !known.value().equals(value.value())) {
-            throw unsupported(where, "the equalities with " + known.text() + " " + at(known.pos()) + " and "
-                    + value.text(), "together they are never true, so the view is always empty");
+            throw unsupported(
+                    where,
+                    "the equalities with " + known.text() + " " + at(known.pos()) + " and " + value.text(),
+                    "together they are never true, so the view is always empty");
         }
         constants.put(root, value);
     }
@@ -435,9 +474,12 @@ final class SqlTranslator {
         columnIds.put(ref.key(), index);
         SqlType type = type(index);
         if (type.kind() == SqlType.Kind.UNSUPPORTED) {
-            throw unsupported(id, "column " + id + " of type " + type, "columns of types TINYINT, SMALLINT, INT, BIGINT,"
-                    + " DECIMAL, FLOAT, DOUBLE, CHAR, VARCHAR, STRING, BOOLEAN, DATE and TIMESTAMP can be compared,"
-                    + " grouped and selected");
+            throw unsupported(
+                    id,
+                    "column " + id + " of type " + type,
+                    "columns of types TINYINT, SMALLINT, INT, BIGINT,"
+                            + " DECIMAL, FLOAT, DOUBLE, CHAR, VARCHAR, STRING, BOOLEAN, DATE and TIMESTAMP can be compared,"
+                            + " grouped and selected");
         }
         return index;
     }
@@ -461,20 +503,27 @@ final class SqlTranslator {
                 }
             }
             if (found < 0) {
-                throw invalid(id, "unknown table or alias " + names.get(0) + " in " + id + "; FROM has " + aliasNames());
+                throw invalid(
+                        id, "unknown table or alias " + names.get(0) + " in " + id + "; FROM has " + aliasNames());
             }
             column = aliases.get(found).table().indexOf(columnName);
             if (column < 0) {
-                throw invalid(id, "column " + columnName + " not found in " + aliases.get(found).name() + " ("
-                        + aliases.get(found).table().columnList() + ")");
+                throw invalid(
+                        id,
+                        "column " + columnName + " not found in "
+                                + aliases.get(found).name() + " ("
+                                + aliases.get(found).table().columnList() + ")");
             }
         } else {
             for (int a = 0; a < aliases.size(); a++) {
                 int c = aliases.get(a).table().indexOf(columnName);
                 if (c >= 0) {
                     if (found >= 0) {
-                        throw invalid(id, "column " + columnName + " is ambiguous: it is in " + aliases.get(found).name()
-                                + " and " + aliases.get(a).name() + "; qualify it");
+                        throw invalid(
+                                id,
+                                "column " + columnName + " is ambiguous: it is in "
+                                        + aliases.get(found).name() + " and "
+                                        + aliases.get(a).name() + "; qualify it");
                     }
                     found = a;
                     column = c;
@@ -549,10 +598,12 @@ final class SqlTranslator {
             } else if (literal(node) != null) {
                 SqlLiteral l = literal(node);
                 Object[] value = literalValue(l);
-                items.add(new Item(ItemKind.LITERAL, alias != null ? alias : "EXPR$" + i, -1, node, value[0],
-                        (SqlType) value[1]));
+                items.add(new Item(
+                        ItemKind.LITERAL, alias != null ? alias : "EXPR$" + i, -1, node, value[0], (SqlType) value[1]));
             } else {
-                throw unsupported(node, describe(node) + " in SELECT",
+                throw unsupported(
+                        node,
+                        describe(node) + " in SELECT",
                         "SELECT lists columns, literals and one aggregate; compute expressions downstream");
             }
         }
@@ -596,16 +647,46 @@ final class SqlTranslator {
         if (!(node instanceof SqlCall call)) {
             return false;
         }
-        return call.getOperator().isAggregator() || call.getKind() == SqlKind.FILTER || call.getKind() == SqlKind.OVER
+        return call.getOperator().isAggregator()
+                || call.getKind() == SqlKind.FILTER
+                || call.getKind() == SqlKind.OVER
                 || call.getKind() == SqlKind.WITHIN_GROUP
                 || AGGREGATES.contains(call.getOperator().getName().toUpperCase(java.util.Locale.ROOT));
     }
 
     /** Aggregate functions by name (the parser leaves function calls unresolved). */
-    private static final Set<String> AGGREGATES = Set.of("COUNT", "SUM", "SUM0", "$SUM0", "MIN", "MAX", "AVG", "STDDEV",
-            "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP", "COLLECT", "LISTAGG", "ARRAY_AGG",
-            "FIRST_VALUE", "LAST_VALUE", "ANY_VALUE", "BIT_AND", "BIT_OR", "BIT_XOR", "EVERY", "BOOL_AND", "BOOL_OR",
-            "COUNT_IF", "APPROX_COUNT_DISTINCT", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "PERCENTILE_CONT", "PERCENTILE_DISC");
+    private static final Set<String> AGGREGATES = Set.of(
+            "COUNT",
+            "SUM",
+            "SUM0",
+            "$SUM0",
+            "MIN",
+            "MAX",
+            "AVG",
+            "STDDEV",
+            "STDDEV_POP",
+            "STDDEV_SAMP",
+            "VARIANCE",
+            "VAR_POP",
+            "VAR_SAMP",
+            "COLLECT",
+            "LISTAGG",
+            "ARRAY_AGG",
+            "FIRST_VALUE",
+            "LAST_VALUE",
+            "ANY_VALUE",
+            "BIT_AND",
+            "BIT_OR",
+            "BIT_XOR",
+            "EVERY",
+            "BOOL_AND",
+            "BOOL_OR",
+            "COUNT_IF",
+            "APPROX_COUNT_DISTINCT",
+            "JSON_ARRAYAGG",
+            "JSON_OBJECTAGG",
+            "PERCENTILE_CONT",
+            "PERCENTILE_DISC");
 
     private List<Integer> groupBy(SqlNodeList group) {
         if (group == null) {
@@ -627,9 +708,14 @@ final class SqlTranslator {
     // ---- the aggregate ----
 
     /** What an aggregate contributes: the semiring, and each alias's part of the argument (null: the one). */
-    private record AggregatePlan(SqlTranslation.Aggregate kind, Semiring<?> semiring, String text,
-            PayloadExpression[] parts, Payload.Mode mode, int scale, SqlType type) {
-    }
+    private record AggregatePlan(
+            SqlTranslation.Aggregate kind,
+            Semiring<?> semiring,
+            String text,
+            PayloadExpression[] parts,
+            Payload.Mode mode,
+            int scale,
+            SqlType type) {}
 
     private AggregatePlan aggregate(Item item) {
         SqlCall call = (SqlCall) item.node();
@@ -643,39 +729,58 @@ final class SqlTranslator {
             throw unsupported(call, "WITHIN GROUP", "aggregate with COUNT(*), SUM, MIN or MAX");
         }
         String name = callName(call);
-        if (call.getFunctionQuantifier() != null && call.getFunctionQuantifier().getValue() == SqlSelectKeyword.DISTINCT) {
-            throw unsupported(call, name + "(DISTINCT ...)", "aggregates count every derivation; a DISTINCT argument needs"
-                    + " deletes when a duplicate arrives");
+        if (call.getFunctionQuantifier() != null
+                && call.getFunctionQuantifier().getValue() == SqlSelectKeyword.DISTINCT) {
+            throw unsupported(
+                    call,
+                    name + "(DISTINCT ...)",
+                    "aggregates count every derivation; a DISTINCT argument needs"
+                            + " deletes when a duplicate arrives");
         }
         PayloadExpression[] parts = new PayloadExpression[aliases.size()];
         switch (name.toUpperCase(java.util.Locale.ROOT)) {
             case "COUNT" -> {
                 SqlNode arg = call.operandCount() == 1 ? call.operand(0) : null;
                 if (!(arg instanceof SqlIdentifier id && id.isStar()) && !(arg instanceof SqlNumericLiteral)) {
-                    throw unsupported(call, "COUNT(" + (arg == null ? "" : arg) + ")",
+                    throw unsupported(
+                            call,
+                            "COUNT(" + (arg == null ? "" : arg) + ")",
                             "COUNT(*) counts the joined rows; COUNT(column) skips NULLs, which flink-ivm's tuples do not"
                                     + " have: write COUNT(*)");
                 }
-                return new AggregatePlan(SqlTranslation.Aggregate.COUNT, NaturalSemiring.INSTANCE, "COUNT(*)", parts,
-                        Payload.Mode.ONE, 0, SqlType.BIGINT);
+                return new AggregatePlan(
+                        SqlTranslation.Aggregate.COUNT,
+                        NaturalSemiring.INSTANCE,
+                        "COUNT(*)",
+                        parts,
+                        Payload.Mode.ONE,
+                        0,
+                        SqlType.BIGINT);
             }
             case "SUM" -> {
                 List<SqlNode> factors = new ArrayList<>();
                 flatten(call.operand(0), SqlKind.TIMES, factors);
                 BigDecimal constant = BigDecimal.ONE;
                 for (SqlNode factor : factors) {
-                    int alias = singleAlias(factor, "SUM", "a product of factors, each over the columns of one table"
-                            + " (SUM(a.x * b.y)), which the natural-number payloads of the tables multiply to");
+                    int alias = singleAlias(
+                            factor,
+                            "SUM",
+                            "a product of factors, each over the columns of one table"
+                                    + " (SUM(a.x * b.y)), which the natural-number payloads of the tables multiply to");
                     PayloadExpression e = expression(factor, alias, "SUM");
                     if (e.isApproximate()) {
-                        throw unsupported(factor, "SUM over a DOUBLE or FLOAT column",
+                        throw unsupported(
+                                factor,
+                                "SUM over a DOUBLE or FLOAT column",
                                 "SUM is maintained over the natural numbers, which need exact values: use DECIMAL or"
                                         + " integer columns, or MIN/MAX");
                     }
                     if (alias < 0) {
                         constant = constant.multiply(e.exact(new Object[0]));
                         if (constant.signum() < 0) {
-                            throw unsupported(factor, "the negative factor " + factor,
+                            throw unsupported(
+                                    factor,
+                                    "the negative factor " + factor,
                                     "SUM is maintained over the natural numbers, which need values >= 0");
                         }
                     } else {
@@ -692,11 +797,18 @@ final class SqlTranslator {
                     }
                 }
                 if (scale > SqlType.MAX_PRECISION) {
-                    throw unsupported(call, "SUM with " + scale + " decimal places", "at most " + SqlType.MAX_PRECISION);
+                    throw unsupported(
+                            call, "SUM with " + scale + " decimal places", "at most " + SqlType.MAX_PRECISION);
                 }
                 SqlType type = integer ? SqlType.BIGINT : SqlType.decimal(SqlType.MAX_PRECISION, scale);
-                return new AggregatePlan(SqlTranslation.Aggregate.SUM, NaturalSemiring.INSTANCE, "SUM(" + plain(call.operand(0))
-                        + ")", parts, Payload.Mode.NATURAL, scale, type);
+                return new AggregatePlan(
+                        SqlTranslation.Aggregate.SUM,
+                        NaturalSemiring.INSTANCE,
+                        "SUM(" + plain(call.operand(0)) + ")",
+                        parts,
+                        Payload.Mode.NATURAL,
+                        scale,
+                        type);
             }
             case "MIN", "MAX" -> {
                 List<SqlNode> terms = new ArrayList<>();
@@ -706,8 +818,11 @@ final class SqlTranslator {
                 boolean approximate = false;
                 for (int i = 0; i < terms.size(); i++) {
                     SqlNode term = terms.get(i);
-                    int alias = singleAlias(term, name, "a sum of terms, each over the columns of one table"
-                            + " (MIN(a.x + b.y)), which the min-plus/max-plus payloads of the tables add up to");
+                    int alias = singleAlias(
+                            term,
+                            name,
+                            "a sum of terms, each over the columns of one table"
+                                    + " (MIN(a.x + b.y)), which the min-plus/max-plus payloads of the tables add up to");
                     PayloadExpression e = expression(term, alias, name);
                     if (negated.get(i)) {
                         e = new PayloadExpression.Negate(e);
@@ -728,15 +843,25 @@ final class SqlTranslator {
                         integer &= integerOnly(p);
                     }
                 }
-                SqlType type = approximate ? SqlType.DOUBLE
+                SqlType type = approximate
+                        ? SqlType.DOUBLE
                         : scale == 0 && integer ? SqlType.BIGINT : SqlType.decimal(SqlType.MAX_PRECISION, scale);
                 boolean min = name.equalsIgnoreCase("MIN");
-                return new AggregatePlan(min ? SqlTranslation.Aggregate.MIN : SqlTranslation.Aggregate.MAX,
-                        min ? MinPlusSemiring.INSTANCE : MaxPlusSemiring.INSTANCE, name + "(" + plain(call.operand(0)) + ")",
-                        parts, approximate ? Payload.Mode.APPROXIMATE : Payload.Mode.EXACT, approximate ? 0 : scale, type);
+                return new AggregatePlan(
+                        min ? SqlTranslation.Aggregate.MIN : SqlTranslation.Aggregate.MAX,
+                        min ? MinPlusSemiring.INSTANCE : MaxPlusSemiring.INSTANCE,
+                        name + "(" + plain(call.operand(0)) + ")",
+                        parts,
+                        approximate ? Payload.Mode.APPROXIMATE : Payload.Mode.EXACT,
+                        approximate ? 0 : scale,
+                        type);
             }
-            case "AVG" -> throw unsupported(call, "AVG", "an average is not a semiring aggregate; maintain SUM and COUNT(*)"
-                    + " as two views and divide");
+            case "AVG" ->
+                throw unsupported(
+                        call,
+                        "AVG",
+                        "an average is not a semiring aggregate; maintain SUM and COUNT(*)"
+                                + " as two views and divide");
             default -> throw unsupported(call, "the aggregate " + name, "COUNT(*), SUM, MIN and MAX are supported");
         }
     }
@@ -797,8 +922,10 @@ final class SqlTranslator {
             for (int a : used) {
                 names.add(aliases.get(a).name());
             }
-            throw unsupported(node, "the part " + node + " of " + aggregate + ", which mixes the tables "
-                    + String.join(" and ", names), aggregate + " supports " + form);
+            throw unsupported(
+                    node,
+                    "the part " + node + " of " + aggregate + ", which mixes the tables " + String.join(" and ", names),
+                    aggregate + " supports " + form);
         }
         return used.isEmpty() ? -1 : used.iterator().next();
     }
@@ -823,12 +950,15 @@ final class SqlTranslator {
             ColumnRef r = resolve(id);
             SqlTable.Column c = aliases.get(r.alias()).table().columns().get(r.column());
             if (!c.type().isNumeric()) {
-                throw unsupported(id, "the " + c.type() + " column " + id + " in " + aggregate,
+                throw unsupported(
+                        id,
+                        "the " + c.type() + " column " + id + " in " + aggregate,
                         aggregate + " takes numeric columns");
             }
             payloadColumns.computeIfAbsent(r.alias(), k -> new TreeSet<>()).add(r.column());
             // The input index is fixed later; the column's table index stands in for now.
-            return new PayloadExpression.Column(r.column(), aliases.get(r.alias()).name(), c.name(), c.type());
+            return new PayloadExpression.Column(
+                    r.column(), aliases.get(r.alias()).name(), c.name(), c.type());
         }
         SqlLiteral literal = literal(node);
         if (literal instanceof SqlNumericLiteral) {
@@ -838,7 +968,9 @@ final class SqlTranslator {
             switch (call.getKind()) {
                 case PLUS, MINUS, TIMES -> {
                     char op = call.getKind() == SqlKind.PLUS ? '+' : call.getKind() == SqlKind.MINUS ? '-' : '*';
-                    return new PayloadExpression.Binary(op, expression(call.operand(0), alias, aggregate),
+                    return new PayloadExpression.Binary(
+                            op,
+                            expression(call.operand(0), alias, aggregate),
                             expression(call.operand(1), alias, aggregate));
                 }
                 case MINUS_PREFIX -> {
@@ -847,13 +979,17 @@ final class SqlTranslator {
                 case PLUS_PREFIX -> {
                     return expression(call.operand(0), alias, aggregate);
                 }
-                case DIVIDE -> throw unsupported(call, "division in " + aggregate,
-                        "a payload is built from +, - and * of columns and literals; divide the result downstream");
-                default -> {
-                }
+                case DIVIDE ->
+                    throw unsupported(
+                            call,
+                            "division in " + aggregate,
+                            "a payload is built from +, - and * of columns and literals; divide the result downstream");
+                default -> {}
             }
         }
-        throw unsupported(node, describe(node) + " in " + aggregate,
+        throw unsupported(
+                node,
+                describe(node) + " in " + aggregate,
                 "a payload is built from +, - and * of numeric columns and literals");
     }
 
@@ -896,8 +1032,14 @@ final class SqlTranslator {
 
     private SqlTranslation build(List<Item> items, Item aggregateItem, List<String> head, Map<Integer, String> names) {
         AggregatePlan agg = aggregateItem == null
-                ? new AggregatePlan(SqlTranslation.Aggregate.NONE, BooleanSemiring.INSTANCE, "no aggregate: "
-                        + "distinct rows", new PayloadExpression[aliases.size()], Payload.Mode.ONE, 0, null)
+                ? new AggregatePlan(
+                        SqlTranslation.Aggregate.NONE,
+                        BooleanSemiring.INSTANCE,
+                        "no aggregate: " + "distinct rows",
+                        new PayloadExpression[aliases.size()],
+                        Payload.Mode.ONE,
+                        0,
+                        null)
                 : aggregate(aggregateItem);
         int n = aliases.size();
         // The columns of each alias that are in a class (compared, grouped or selected).
@@ -916,7 +1058,8 @@ final class SqlTranslator {
         // Group the aliases of each table into relations: one relation if their payloads are computed alike.
         Map<List<String>, List<Integer>> byTable = new LinkedHashMap<>();
         for (int a = 0; a < n; a++) {
-            byTable.computeIfAbsent(aliases.get(a).path(), k -> new ArrayList<>()).add(a);
+            byTable.computeIfAbsent(aliases.get(a).path(), k -> new ArrayList<>())
+                    .add(a);
         }
         Set<String> relationNames = new HashSet<>();
         List<Atom> atoms = new ArrayList<>(java.util.Collections.nCopies(n, (Atom) null));
@@ -946,7 +1089,9 @@ final class SqlTranslator {
                     p = new Payload(Payload.Mode.NATURAL, part, part.scale(), 0);
                 }
                 payloads.put(a, p);
-                bySignature.computeIfAbsent(p.signature(), k -> new ArrayList<>()).add(a);
+                bySignature
+                        .computeIfAbsent(p.signature(), k -> new ArrayList<>())
+                        .add(a);
             }
             boolean split = bySignature.size() > 1;
             List<SqlTranslation.RelationInput> relations = new ArrayList<>();
@@ -987,13 +1132,17 @@ final class SqlTranslator {
                         } else {
                             int root = find(ref);
                             Fixed fixed = constants.get(root);
-                            terms.add(fixed != null ? new Constant(String.valueOf(fixed.value()), fixed.value() instanceof String)
-                                    : new Variable(names.get(root)));
+                            terms.add(
+                                    fixed != null
+                                            ? new Constant(
+                                                    String.valueOf(fixed.value()), fixed.value() instanceof String)
+                                            : new Variable(names.get(root)));
                         }
                     }
                     atoms.set(a, new Atom(a, relation, terms));
                 }
-                relations.add(new SqlTranslation.RelationInput(relation, aliasNames, positions, payloads.get(group.get(0))));
+                relations.add(
+                        new SqlTranslation.RelationInput(relation, aliasNames, positions, payloads.get(group.get(0))));
             }
             inputs.add(new SqlTranslation.TableInput(e.getKey(), table, input, relations, oneOf(agg.semiring())));
         }
@@ -1001,7 +1150,8 @@ final class SqlTranslator {
         try {
             query = new ConjunctiveQuery("Q", head, atoms);
         } catch (InvalidQueryException ex) {
-            throw new IllegalStateException("the translation of " + sql + " is not a valid query: " + ex.getMessage(), ex);
+            throw new IllegalStateException(
+                    "the translation of " + sql + " is not a valid query: " + ex.getMessage(), ex);
         }
         List<SqlTranslation.OutputColumn> columns = new ArrayList<>();
         for (Item item : items) {
@@ -1010,11 +1160,14 @@ final class SqlTranslator {
                     int root = find(item.ref());
                     Fixed fixed = constants.get(root);
                     SqlType type = type(item.ref());
-                    columns.add(fixed != null ? new SqlTranslation.OutputColumn(item.name(), type, -1, fixed.value())
-                            : new SqlTranslation.OutputColumn(item.name(), type, head.indexOf(names.get(root)), null));
+                    columns.add(
+                            fixed != null
+                                    ? new SqlTranslation.OutputColumn(item.name(), type, -1, fixed.value())
+                                    : new SqlTranslation.OutputColumn(
+                                            item.name(), type, head.indexOf(names.get(root)), null));
                 }
-                case LITERAL -> columns.add(new SqlTranslation.OutputColumn(item.name(), item.literalType(), -1,
-                        item.literal()));
+                case LITERAL ->
+                    columns.add(new SqlTranslation.OutputColumn(item.name(), item.literalType(), -1, item.literal()));
                 case AGGREGATE -> columns.add(new SqlTranslation.OutputColumn(item.name(), agg.type(), -1, null));
             }
         }
@@ -1081,8 +1234,10 @@ final class SqlTranslator {
                 case UNNEST -> "UNNEST";
                 case LATERAL -> "LATERAL";
                 case SNAPSHOT -> "FOR SYSTEM_TIME AS OF";
-                default -> call.getOperator().getName().isEmpty() ? call.getKind().toString()
-                        : "the operator " + call.getOperator().getName();
+                default ->
+                    call.getOperator().getName().isEmpty()
+                            ? call.getKind().toString()
+                            : "the operator " + call.getOperator().getName();
             };
         }
         return node.toString();

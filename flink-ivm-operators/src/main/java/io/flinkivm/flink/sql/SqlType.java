@@ -158,7 +158,10 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
         }
         switch (kind) {
             case TINYINT, SMALLINT, INT, BIGINT -> {
-                if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+                if (value instanceof Long
+                        || value instanceof Integer
+                        || value instanceof Short
+                        || value instanceof Byte) {
                     return inRange(((Number) value).longValue());
                 }
             }
@@ -194,7 +197,8 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
             }
             default -> throw new IllegalArgumentException("values of type " + name + " are not supported");
         }
-        throw new IllegalArgumentException("expected a value of type " + name + ", got " + value.getClass().getSimpleName());
+        throw new IllegalArgumentException(
+                "expected a value of type " + name + ", got " + value.getClass().getSimpleName());
     }
 
     /**
@@ -207,7 +211,8 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
      */
     public Object parseTupleValue(String text) {
         if (text.isEmpty() && kind != Kind.STRING) {
-            throw new IllegalArgumentException("empty value for a " + name + " column (flink-ivm's tuples have no NULLs)");
+            throw new IllegalArgumentException(
+                    "empty value for a " + name + " column (flink-ivm's tuples have no NULLs)");
         }
         try {
             return switch (kind) {
@@ -217,7 +222,8 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
                 case STRING -> text;
                 case BOOLEAN -> parseBoolean(text.trim());
                 case DATE -> LocalDate.parse(text.trim()).toString();
-                case TIMESTAMP -> LocalDateTime.parse(text.trim().replace(' ', 'T')).toString();
+                case TIMESTAMP ->
+                    LocalDateTime.parse(text.trim().replace(' ', 'T')).toString();
                 case UNSUPPORTED -> throw new IllegalArgumentException("values of type " + name + " are not supported");
             };
         } catch (NumberFormatException | DateTimeParseException e) {
@@ -262,7 +268,8 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
     private BigDecimal fitDecimal(BigDecimal d) {
         BigDecimal stripped = d.stripTrailingZeros();
         if (stripped.scale() > scale) {
-            throw new IllegalArgumentException(d.toPlainString() + " has more than " + scale + " decimal places for " + name);
+            throw new IllegalArgumentException(
+                    d.toPlainString() + " has more than " + scale + " decimal places for " + name);
         }
         if (stripped.precision() - stripped.scale() > precision - scale) {
             throw new IllegalArgumentException(d.toPlainString() + " has more than " + (precision - scale)

@@ -9,13 +9,14 @@ import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.InputRecord;
 import io.flinkivm.flink.IvmJob;
 import io.flinkivm.flink.IvmOptions;
+import io.flinkivm.flink.OutputMode;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -25,11 +26,10 @@ import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.Expressions;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.Table;
-import org.apache.flink.table.connector.ChangelogMode;
-import io.flinkivm.flink.OutputMode;
 import org.apache.flink.table.api.TableException;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.expressions.Expression;
 import org.apache.flink.table.runtime.typeutils.ExternalTypeInfo;
 import org.apache.flink.table.types.DataType;
@@ -42,8 +42,7 @@ import org.apache.flink.util.OutputTag;
  * text, the maintenance operators' from the plan, so a savepoint restores into the same query.
  */
 public final class SqlViewBuilder {
-    private SqlViewBuilder() {
-    }
+    private SqlViewBuilder() {}
 
     /** See {@link FlinkIvm#sql}. */
     public static SqlView build(StreamTableEnvironment tEnv, String sql, IvmOptions options) {
@@ -56,8 +55,13 @@ public final class SqlViewBuilder {
         return build(tEnv, translation, tables, plan, translation.semiring(), options);
     }
 
-    private static <T> SqlView build(StreamTableEnvironment tEnv, SqlTranslation translation,
-            Map<List<String>, Table> tables, MaintenancePlan plan, Semiring<T> semiring, IvmOptions options) {
+    private static <T> SqlView build(
+            StreamTableEnvironment tEnv,
+            SqlTranslation translation,
+            Map<List<String>, Table> tables,
+            MaintenancePlan plan,
+            Semiring<T> semiring,
+            IvmOptions options) {
         OutputTag<DeadLetter> rejected = new OutputTag<>("ivm-sql-rejected-rows", DeadLetterTypeInfo.INSTANCE);
         String uid = "ivm-sql-" + fingerprint(translation.sql()) + "-";
         TypeInformation<InputRecord<T>> inputType = FlinkIvm.inputType(semiring);
@@ -73,12 +77,13 @@ public final class SqlViewBuilder {
             try {
                 rows = tEnv.toDataStream(projected);
             } catch (TableException | ValidationException e) {
-                throw new UnsupportedPlanException("table " + input.name() + " cannot be read as an insert-only stream ("
+                throw new UnsupportedPlanException("table " + input.name()
+                        + " cannot be read as an insert-only stream ("
                         + firstLine(e) + "); flink-ivm maintains views over insert-only tables: a changelog input"
                         + " (updates or deletes, e.g. upsert-kafka or a CDC format) is not supported");
             }
-            SingleOutputStreamOperator<InputRecord<T>> converted = rows
-                    .process(new RowsToInserts<>(input, semiring.payloadClass(), rejected))
+            SingleOutputStreamOperator<InputRecord<T>> converted = rows.process(
+                            new RowsToInserts<>(input, semiring.payloadClass(), rejected))
                     .returns(inputType)
                     .name("rows of " + input.name() + " to inserts")
                     .uid(uid + "rows-" + input.name());
@@ -98,8 +103,8 @@ public final class SqlViewBuilder {
         }
         // The view is the job's changelog: an upsert stream keyed by the grouped columns, or, for a
         // global aggregate (no key), a retract stream, which needs each update's old value first.
-        IvmOptions changelog = options.withOutputMode(OutputMode.CHANGELOG).withUpdateBefore(key.isEmpty()
-                || options.updateBefore());
+        IvmOptions changelog =
+                options.withOutputMode(OutputMode.CHANGELOG).withUpdateBefore(key.isEmpty() || options.updateBefore());
         IvmJob<T> job = FlinkIvm.maintain(inserts, plan, semiring, changelog);
         DataType rowType = DataTypes.ROW(fields.toArray(new DataTypes.Field[0]));
         DataStream<Row> rows = job.results()
@@ -112,8 +117,8 @@ public final class SqlViewBuilder {
         if (!key.isEmpty()) {
             schema.primaryKey(key);
         }
-        Table table = tEnv.fromChangelogStream(rows, schema.build(),
-                key.isEmpty() ? ChangelogMode.all() : ChangelogMode.upsert());
+        Table table = tEnv.fromChangelogStream(
+                rows, schema.build(), key.isEmpty() ? ChangelogMode.all() : ChangelogMode.upsert());
         return new SqlView(table, translation, job, job.deadLetters().union(deadLetters));
     }
 

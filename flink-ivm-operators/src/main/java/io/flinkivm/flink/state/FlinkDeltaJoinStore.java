@@ -3,16 +3,16 @@ package io.flinkivm.flink.state;
 import io.flinkivm.core.engine.join.DeltaJoinLogic;
 import io.flinkivm.core.engine.join.DeltaJoinStore;
 import io.flinkivm.core.engine.join.TrackedResult;
-import io.flinkivm.core.query.ResultChange;
-import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.engine.maps.KeyValueState;
+import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.types.TupleTypeInfo;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -36,8 +36,8 @@ public final class FlinkDeltaJoinStore<T> implements DeltaJoinStore<T> {
      * @param changelog the semiring, to keep the changes since the last trigger; null for snapshots only
      */
     @SuppressWarnings("unchecked")
-    public FlinkDeltaJoinStore(DeltaJoinLogic<T> logic, TypeInformation<T> payloadType, RuntimeContext context,
-            Semiring<T> changelog) {
+    public FlinkDeltaJoinStore(
+            DeltaJoinLogic<T> logic, TypeInformation<T> payloadType, RuntimeContext context, Semiring<T> changelog) {
         int n = logic.query().body().size();
         relations = new MapStateAdapter[n];
         heads = new MapStateAdapter[n][];
@@ -57,15 +57,16 @@ public final class FlinkDeltaJoinStore<T> implements DeltaJoinStore<T> {
         tracked = changelog == null ? null : new TrackedResult<>(result, before, changelog);
     }
 
-    private static <T> MapStateAdapter<Tuple, T> payloadMap(RuntimeContext context, String name,
-            TypeInformation<T> payloadType) {
-        return new MapStateAdapter<>(context.getMapState(
-                new MapStateDescriptor<>(name, TupleTypeInfo.INSTANCE, payloadType)), name);
+    private static <T> MapStateAdapter<Tuple, T> payloadMap(
+            RuntimeContext context, String name, TypeInformation<T> payloadType) {
+        return new MapStateAdapter<>(
+                context.getMapState(new MapStateDescriptor<>(name, TupleTypeInfo.INSTANCE, payloadType)), name);
     }
 
     private static MapStateAdapter<Tuple, Tuple> tupleMap(RuntimeContext context, String name) {
-        return new MapStateAdapter<>(context.getMapState(
-                new MapStateDescriptor<>(name, TupleTypeInfo.INSTANCE, TupleTypeInfo.INSTANCE)), name);
+        return new MapStateAdapter<>(
+                context.getMapState(new MapStateDescriptor<>(name, TupleTypeInfo.INSTANCE, TupleTypeInfo.INSTANCE)),
+                name);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.flinkivm.flink.state;
 
 import io.flinkivm.core.engine.join.BagJoinMaps;
-import io.flinkivm.core.engine.join.BagJoinMaps;
 import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.types.TupleTypeInfo;
@@ -27,8 +26,8 @@ public final class FlinkJoinMaps implements BagJoinMaps.MapFactory {
     }
 
     private <V> MapStateAdapter<Tuple, V> make(String name, TypeInformation<V> valueType) {
-        MapStateAdapter<Tuple, V> m = new MapStateAdapter<>(context.getMapState(
-                new MapStateDescriptor<>(name, TupleTypeInfo.INSTANCE, valueType)), name);
+        MapStateAdapter<Tuple, V> m = new MapStateAdapter<>(
+                context.getMapState(new MapStateDescriptor<>(name, TupleTypeInfo.INSTANCE, valueType)), name);
         if (made.put(name, m) != null) {
             throw new IllegalStateException("state " + name + " made twice");
         }

@@ -33,16 +33,19 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     private final int stride;
     /** While a trigger reads: the records read or written so far (bounded, least recently used out), or null. */
     private LinkedHashMap<TaggedTuple, JoinRecord<T>> cache;
+
     private int cacheSize;
 
     /** Creates (or restores) the states in {@code open()} of a keyed operator. */
     public FlinkJoinRecordStore(RuntimeContext context, JoinLayout layout, TypeSerializer<T> payloadSerializer) {
-        records = context.getMapState(new MapStateDescriptor<>(StateNames.JOIN_RECORDS, TaggedTupleSerializer.INSTANCE,
+        records = context.getMapState(new MapStateDescriptor<>(
+                StateNames.JOIN_RECORDS,
+                TaggedTupleSerializer.INSTANCE,
                 new JoinRecordSerializer<>(payloadSerializer)));
-        heads = context.getMapState(new MapStateDescriptor<>(StateNames.JOIN_HEADS, TaggedTupleSerializer.INSTANCE,
-                TupleSerializer.INSTANCE));
-        dirty = context.getMapState(new MapStateDescriptor<>(StateNames.JOIN_DIRTY, TaggedTupleSerializer.INSTANCE,
-                BooleanSerializer.INSTANCE));
+        heads = context.getMapState(new MapStateDescriptor<>(
+                StateNames.JOIN_HEADS, TaggedTupleSerializer.INSTANCE, TupleSerializer.INSTANCE));
+        dirty = context.getMapState(new MapStateDescriptor<>(
+                StateNames.JOIN_DIRTY, TaggedTupleSerializer.INSTANCE, BooleanSerializer.INSTANCE));
         int widest = 0;
         for (int n = 0; n < layout.nodeCount(); n++) {
             widest = Math.max(widest, layout.joinChildren(n).length);

@@ -70,8 +70,13 @@ public final class KeyGroupStates<G> {
      * The parts of an operator on {@code backend} ({@link #fits}), restored from the raw keyed state
      * in {@code context}; call from {@code initializeState}.
      */
-    public static <G> KeyGroupStates<G> restore(KeyedStateBackend<?> backend, StateInitializationContext context,
-            Supplier<G> fresh, Codec<G> codec, boolean perKey) throws IOException {
+    public static <G> KeyGroupStates<G> restore(
+            KeyedStateBackend<?> backend,
+            StateInitializationContext context,
+            Supplier<G> fresh,
+            Codec<G> codec,
+            boolean perKey)
+            throws IOException {
         KeyGroupStates<G> states = new KeyGroupStates<>((AbstractKeyedStateBackend<?>) backend, fresh, codec, perKey);
         for (KeyGroupStatePartitionStreamProvider p : context.getRawKeyedStateInputs()) {
             int group = p.getKeyGroupId();
@@ -79,8 +84,8 @@ public final class KeyGroupStates<G> {
                 DataInputView view = new DataInputViewStreamWrapper(in);
                 int version = view.readInt();
                 if (version != VERSION) {
-                    throw new IOException("flink-ivm in-memory state of version " + version + " cannot be read (this is "
-                            + VERSION + ")");
+                    throw new IOException("flink-ivm in-memory state of version " + version
+                            + " cannot be read (this is " + VERSION + ")");
                 }
                 if (view.readBoolean()) {
                     states.parts[group - states.range.getStartKeyGroup()] = states.readGroup(view);

@@ -33,8 +33,13 @@ public final class MapStateViewTreeStore<T> implements ViewTreeStore<T>, ChildPa
      * @param children the serializer of a view's children's payloads
      */
     @SuppressWarnings("unchecked")
-    public MapStateViewTreeStore(RuntimeContext context, List<ViewNode> nodes, int nodeCount, int keyLength,
-            TypeSerializer<Tuple> keys, TypeSerializer<Object[]> children) {
+    public MapStateViewTreeStore(
+            RuntimeContext context,
+            List<ViewNode> nodes,
+            int nodeCount,
+            int keyLength,
+            TypeSerializer<Tuple> keys,
+            TypeSerializer<Object[]> children) {
         views = new MapState[nodeCount];
         arity = new int[nodeCount];
         suffix = new int[nodeCount][];

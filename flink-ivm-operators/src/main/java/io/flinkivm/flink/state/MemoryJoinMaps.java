@@ -1,7 +1,6 @@
 package io.flinkivm.flink.state;
 
 import io.flinkivm.core.engine.join.BagJoinMaps;
-import io.flinkivm.core.engine.join.BagJoinMaps;
 import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.query.Tuple;

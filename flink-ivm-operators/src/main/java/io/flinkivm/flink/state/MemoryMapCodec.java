@@ -16,8 +16,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * (a presence byte each) for a map of several slots per key.
  */
 public final class MemoryMapCodec {
-    private MemoryMapCodec() {
-    }
+    private MemoryMapCodec() {}
 
     public static <V> void write(OpenHashMap<Tuple, V> map, TypeSerializer<V> values, DataOutputView out)
             throws IOException {

@@ -2,8 +2,7 @@ package io.flinkivm.flink.state;
 
 /** Names of flink-ivm's keyed state; part of the savepoint format, so keep them stable. */
 public final class StateNames {
-    private StateNames() {
-    }
+    private StateNames() {}
 
     /** A stateful join view of a view tree: its children's payloads by key (within the tree's key). */
     public static String view(int node) {

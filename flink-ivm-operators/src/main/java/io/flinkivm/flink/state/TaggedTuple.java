@@ -7,5 +7,4 @@ import io.flinkivm.core.query.Tuple;
  * maps in one state (one RocksDB column family instead of one per join node and list), the tag naming
  * the logical map.
  */
-public record TaggedTuple(int tag, Tuple tuple) {
-}
+public record TaggedTuple(int tag, Tuple tuple) {}

@@ -162,7 +162,8 @@ public final class CovarianceTripleSerializer extends TypeSerializer<CovarianceT
         public void readSnapshot(int readVersion, DataInputView in, ClassLoader userCodeClassLoader)
                 throws IOException {
             if (readVersion != VERSION) {
-                throw new IOException("unknown version " + readVersion + " of the covariance triple serializer snapshot");
+                throw new IOException(
+                        "unknown version " + readVersion + " of the covariance triple serializer snapshot");
             }
             dimension = in.readInt();
         }

@@ -40,7 +40,8 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
     public Delta<T> copy(Delta<T> from) {
         T payload = from.payload();
         T copy = copyPayload(payload);
-        return copy == payload ? from
+        return copy == payload
+                ? from
                 : new Delta<>(from.epoch(), from.atom(), from.key(), copy, from.insert(), from.partition());
     }
 

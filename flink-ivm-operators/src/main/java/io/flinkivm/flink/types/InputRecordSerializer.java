@@ -42,8 +42,9 @@ public final class InputRecordSerializer<T> extends PayloadRecordSerializer<Inpu
     public InputRecord<T> copy(InputRecord<T> from) {
         T payload = from.payload();
         T copy = copyPayload(payload);
-        return copy == payload ? from : InputRecord.of(from.isSnapshotRequest(), from.relation(), from.tuple(), copy,
-                from.origin());
+        return copy == payload
+                ? from
+                : InputRecord.of(from.isSnapshotRequest(), from.relation(), from.tuple(), copy, from.origin());
     }
 
     @Override
@@ -52,8 +53,11 @@ public final class InputRecordSerializer<T> extends PayloadRecordSerializer<Inpu
         Tuple tuple = record.tuple();
         T payload = record.payload();
         String origin = record.origin();
-        int flags = (record.isSnapshotRequest() ? SNAPSHOT_REQUEST : 0) | (relation != null ? RELATION : 0)
-                | (tuple != null ? TUPLE : 0) | (payload != null ? PAYLOAD : 0) | (origin != null ? ORIGIN : 0);
+        int flags = (record.isSnapshotRequest() ? SNAPSHOT_REQUEST : 0)
+                | (relation != null ? RELATION : 0)
+                | (tuple != null ? TUPLE : 0)
+                | (payload != null ? PAYLOAD : 0)
+                | (origin != null ? ORIGIN : 0);
         out.writeByte(flags);
         if (relation != null) {
             StringValue.writeString(relation, out);

@@ -72,7 +72,9 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
 
     @Override
     public void serialize(JoinRecord<T> r, DataOutputView out) throws IOException {
-        int flags = (r.payload != null ? PAYLOAD : 0) | (r.liveNext != null ? LIVE_NEXT : 0) | (r.inJoin ? IN_JOIN : 0)
+        int flags = (r.payload != null ? PAYLOAD : 0)
+                | (r.liveNext != null ? LIVE_NEXT : 0)
+                | (r.inJoin ? IN_JOIN : 0)
                 | (r.oldPayload != null ? OLD_PAYLOAD : 0);
         out.writeByte(flags);
         out.writeByte(r.dirty);

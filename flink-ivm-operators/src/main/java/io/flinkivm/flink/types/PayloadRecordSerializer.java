@@ -59,7 +59,8 @@ abstract class PayloadRecordSerializer<R, T> extends TypeSerializer<R> {
 
     @Override
     public final boolean equals(Object obj) {
-        return obj != null && obj.getClass() == getClass()
+        return obj != null
+                && obj.getClass() == getClass()
                 && payloadSerializer.equals(((PayloadRecordSerializer<?, ?>) obj).payloadSerializer);
     }
 

@@ -44,7 +44,8 @@ abstract class PayloadRecordTypeInfo<R, T> extends OpaqueTypeInfo<R> {
 
     @Override
     public final boolean equals(Object obj) {
-        return obj instanceof PayloadRecordTypeInfo<?, ?> other && other.canEqual(this)
+        return obj instanceof PayloadRecordTypeInfo<?, ?> other
+                && other.canEqual(this)
                 && payloadType.equals(other.payloadType);
     }
 

@@ -40,7 +40,8 @@ public final class PayloadTypes {
         } else if (payloadClass == Polynomial.class) {
             info = PolynomialTypeInfo.INSTANCE;
         } else if (payloadClass == CovarianceTriple.class) {
-            info = new CovarianceTripleTypeInfo(CovarianceTriple.class.cast(semiring.zero()).dimension());
+            info = new CovarianceTripleTypeInfo(
+                    CovarianceTriple.class.cast(semiring.zero()).dimension());
         } else {
             return new GenericTypeInfo<>(payloadClass);
         }

@@ -1,7 +1,7 @@
 package io.flinkivm.flink.types;
 
-import io.flinkivm.core.semiring.Polynomial;
 import io.flinkivm.core.semiring.PayloadFormatException;
+import io.flinkivm.core.semiring.Polynomial;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;

@@ -26,6 +26,7 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
     private static final int CUT = 32;
     /** A row other than a snapshot row: a kind byte follows the flags. */
     private static final int CHANGE = 64;
+
     private static final int KNOWN = 127;
     private static final ResultRecord.Kind[] KINDS = ResultRecord.Kind.values();
 
@@ -47,8 +48,18 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
     public ResultRecord<T> copy(ResultRecord<T> from) {
         T payload = from.payload();
         T copy = copyPayload(payload);
-        return copy == payload ? from : ResultRecord.of(from.snapshotId(), from.insertCount(), from.isEnd(),
-                from.tuple(), copy, from.rows(), from.isPrefixExact(), from.cut(), from.kind());
+        return copy == payload
+                ? from
+                : ResultRecord.of(
+                        from.snapshotId(),
+                        from.insertCount(),
+                        from.isEnd(),
+                        from.tuple(),
+                        copy,
+                        from.rows(),
+                        from.isPrefixExact(),
+                        from.cut(),
+                        from.kind());
     }
 
     @Override
@@ -58,9 +69,13 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
         long rows = record.rows();
         long[] cut = record.isEnd() ? record.cut() : null;
         boolean hasCut = cut != null && cut.length > 0;
-        int flags = (record.isEnd() ? END : 0) | (record.isPrefixExact() ? PREFIX_EXACT : 0)
-                | (tuple != null ? TUPLE : 0) | (payload != null ? PAYLOAD : 0) | (rows != 0 ? ROWS : 0)
-                | (hasCut ? CUT : 0) | (isChange(record) ? CHANGE : 0);
+        int flags = (record.isEnd() ? END : 0)
+                | (record.isPrefixExact() ? PREFIX_EXACT : 0)
+                | (tuple != null ? TUPLE : 0)
+                | (payload != null ? PAYLOAD : 0)
+                | (rows != 0 ? ROWS : 0)
+                | (hasCut ? CUT : 0)
+                | (isChange(record) ? CHANGE : 0);
         out.writeLong(record.snapshotId());
         out.writeLong(record.insertCount());
         out.writeByte(flags);
@@ -100,8 +115,16 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
                 cut[i] = VarInts.readLong(in);
             }
         }
-        return ResultRecord.of(snapshotId, insertCount, (flags & END) != 0, tuple, payload, rows,
-                (flags & PREFIX_EXACT) != 0, cut, kind);
+        return ResultRecord.of(
+                snapshotId,
+                insertCount,
+                (flags & END) != 0,
+                tuple,
+                payload,
+                rows,
+                (flags & PREFIX_EXACT) != 0,
+                cut,
+                kind);
     }
 
     private static boolean isChange(ResultRecord<?> record) {

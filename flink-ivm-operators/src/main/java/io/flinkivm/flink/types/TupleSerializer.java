@@ -123,7 +123,7 @@ public final class TupleSerializer extends TypeSerializerSingleton<Tuple> {
                 case LONG, DOUBLE -> target.writeLong(source.readLong());
                 case STRING -> StringValue.copyString(source, target);
                 case INT -> target.writeInt(source.readInt());
-                case FALSE, TRUE -> { }
+                case FALSE, TRUE -> {}
                 default -> throw unknownTag(tag, i);
             }
         }

@@ -48,20 +48,28 @@ import org.junit.jupiter.params.provider.EnumSource;
 class BorderSinkOperatorTest {
     static final NaturalSemiring K = NaturalSemiring.INSTANCE;
     /** Trees V[A] (from R, S) and V[A,C] (from T); the sink is keyed by A, which both root schemas have. */
-    static final ViewTreePlan SHARED = (ViewTreePlan) Planner.plan(QueryParser.parse("Q(A,C) :- R(A,B), S(A,B,D), T(A,C,E)"), K);
+    static final ViewTreePlan SHARED =
+            (ViewTreePlan) Planner.plan(QueryParser.parse("Q(A,C) :- R(A,B), S(A,B,D), T(A,C,E)"), K);
     /** A cross product: no shared variable, the sink is spread over HyperCube cells. */
     static final ViewTreePlan CROSS = (ViewTreePlan) Planner.plan(QueryParser.parse("Q(A,C) :- R(A), S(C)"), K);
     /** An aggregate tree (partial sums) next to T(C). */
     static final ViewTreePlan COUNT = (ViewTreePlan) Planner.plan(QueryParser.parse("Q(C) :- R(A,B), S(B), T(C)"), K);
     /** The triangle, cyclic: one view tree per atom, one bag {A,B,C} above the border. */
-    static final ViewTreePlan TRIANGLE = (ViewTreePlan) Planner.plan(QueryParser.parse("Q(A,B,C) :- R(A,B), S(B,C), T(A,C)"), K);
+    static final ViewTreePlan TRIANGLE =
+            (ViewTreePlan) Planner.plan(QueryParser.parse("Q(A,B,C) :- R(A,B), S(B,C), T(A,C)"), K);
+
     static final OutputTag<DeadLetter> DEAD = new OutputTag<>("dead", DeadLetterTypeInfo.INSTANCE);
 
     static KeyedTwoInputStreamOperatorTestHarness<Tuple, RootUpdate<Long>, EpochEnd, ResultRecord<Long>> harness(
             ViewTreePlan plan, boolean changelog, Backend backend, OperatorSubtaskState restored) throws Exception {
-        KeySelector<RootUpdate<Long>, Tuple> keys = plan == SHARED ? u -> u.tuple().project(new int[] {0}) : RootUpdate::cell;
-        return Harnesses.keyedTwo(() -> new BorderSinkOperator<>(plan, K, PayloadTypes.of(K), RootUpdateTypeInfo.of(K),
-                DEAD, changelog, false, false), keys, backend, restored);
+        KeySelector<RootUpdate<Long>, Tuple> keys =
+                plan == SHARED ? u -> u.tuple().project(new int[] {0}) : RootUpdate::cell;
+        return Harnesses.keyedTwo(
+                () -> new BorderSinkOperator<>(
+                        plan, K, PayloadTypes.of(K), RootUpdateTypeInfo.of(K), DEAD, changelog, false, false),
+                keys,
+                backend,
+                restored);
     }
 
     /** A delta of V[A] at (a). */
@@ -129,7 +137,9 @@ class BorderSinkOperatorTest {
             assertThat(snapshots.get(3L)).isEqualTo(rows(Tuple.of(1L, 1L), 6L));
             assertThat(snapshots.get(4L)).isEqualTo(rows(Tuple.of(1L, 1L), 6L, Tuple.of(2L, 1L), 5L));
             assertThat(snapshots.get(6L)).isEqualTo(rows(Tuple.of(1L, 1L), 12L, Tuple.of(2L, 1L), 5L));
-            assertThat(out).filteredOn(ResultRecord::isEnd).extracting(r -> List.of(r.cut()[0], r.cut()[1]))
+            assertThat(out)
+                    .filteredOn(ResultRecord::isEnd)
+                    .extracting(r -> List.of(r.cut()[0], r.cut()[1]))
                     .containsExactly(List.of(2L, 1L), List.of(3L, 1L), List.of(3L, 3L));
             assertThat(out).allSatisfy(r -> {
                 assertThat(r.isPrefixExact()).isTrue();
@@ -146,7 +156,8 @@ class BorderSinkOperatorTest {
     @EnumSource(Backend.class)
     void theCellsOfACrossProductTogetherEmitEachResultOnce(Backend backend) throws Exception {
         List<ViewTree> trees = CROSS.viewTrees();
-        Shares shares = HyperCube.shares(CROSS.query().head(), trees.stream().map(ViewTree::schema).toList(), 4);
+        Shares shares = HyperCube.shares(
+                CROSS.query().head(), trees.stream().map(ViewTree::schema).toList(), 4);
         assertThat(shares.describe()).isEqualTo("A=2 C=2");
         CellLayout layout = CellLayout.create(shares, 4, 128);
         List<Step<RootUpdate<Long>>> steps = new ArrayList<>();
@@ -168,7 +179,8 @@ class BorderSinkOperatorTest {
         steps.add(mark(1));
         try (var h = harness(CROSS, false, backend, null)) {
             Harnesses.playTwo(h, steps);
-            Map<Tuple, Long> result = Snapshots.byId(results(Harnesses.outputs(h, null)), 1).get(12L);
+            Map<Tuple, Long> result =
+                    Snapshots.byId(results(Harnesses.outputs(h, null)), 1).get(12L);
             assertThat(result).hasSize(36).isEqualTo(NaiveEvaluator.evaluate(CROSS.query(), K, db.relations()));
         }
     }
@@ -179,20 +191,23 @@ class BorderSinkOperatorTest {
         Shares shares = HyperCube.shares(List.of("C"), List.of(List.of(), List.of("C")), 1);
         Tuple cell = CellLayout.create(shares, 1, 128).key(0);
         try (var h = harness(COUNT, false, Backend.HEAP, null)) {
-            Harnesses.playTwo(h, List.of(
-                    mark(0),
-                    element(new RootUpdate<>(1, 0, Tuple.EMPTY, 2L, cell)),
-                    element(RootUpdate.of(1, 1, Tuple.of("c"), 5L).toCell(cell)),
-                    element(new RootUpdate<>(1, 0, Tuple.EMPTY, 3L, cell)),
-                    second(end(0, 1, 4)),
-                    mark(1),
-                    element(new RootUpdate<>(2, 0, Tuple.EMPTY, 1L, cell)),
-                    second(end(0, 2, 5)),
-                    mark(2)));
+            Harnesses.playTwo(
+                    h,
+                    List.of(
+                            mark(0),
+                            element(new RootUpdate<>(1, 0, Tuple.EMPTY, 2L, cell)),
+                            element(RootUpdate.of(1, 1, Tuple.of("c"), 5L).toCell(cell)),
+                            element(new RootUpdate<>(1, 0, Tuple.EMPTY, 3L, cell)),
+                            second(end(0, 1, 4)),
+                            mark(1),
+                            element(new RootUpdate<>(2, 0, Tuple.EMPTY, 1L, cell)),
+                            second(end(0, 2, 5)),
+                            mark(2)));
             TreeMap<Long, Map<Tuple, Long>> snapshots = Snapshots.byId(results(Harnesses.outputs(h, null)), 1);
             assertThat(snapshots.get(4L)).isEqualTo(rows(Tuple.of("c"), 25L));
             assertThat(snapshots.get(5L)).isEqualTo(rows(Tuple.of("c"), 30L));
-            assertThat(((BorderSinkOperator<?>) h.getOperator()).liveJoinTuples()).isEqualTo(2);
+            assertThat(((BorderSinkOperator<?>) h.getOperator()).liveJoinTuples())
+                    .isEqualTo(2);
         }
     }
 
@@ -204,23 +219,28 @@ class BorderSinkOperatorTest {
     @EnumSource(Backend.class)
     void deltasStraightFromTheIngestAddUp(Backend backend) throws Exception {
         try (var h = harness(SHARED, false, backend, null)) {
-            Harnesses.playTwo(h, List.of(
-                    mark(0),
-                    element(v0(1, 1, 2)),
-                    element(new RootUpdate<>(1, 1, Tuple.of(1L, 7L), 3L, null)),
-                    element(new RootUpdate<>(1, 1, Tuple.of(1L, 7L), 4L, null)),
-                    element(new RootUpdate<>(1, 1, Tuple.of(1L, 7L), Long.MAX_VALUE, null)),
-                    second(end(0, 1, 4)),
-                    mark(1)));
+            Harnesses.playTwo(
+                    h,
+                    List.of(
+                            mark(0),
+                            element(v0(1, 1, 2)),
+                            element(new RootUpdate<>(1, 1, Tuple.of(1L, 7L), 3L, null)),
+                            element(new RootUpdate<>(1, 1, Tuple.of(1L, 7L), 4L, null)),
+                            element(new RootUpdate<>(1, 1, Tuple.of(1L, 7L), Long.MAX_VALUE, null)),
+                            second(end(0, 1, 4)),
+                            mark(1)));
             Outputs out = Harnesses.outputs(h, DEAD);
             assertThat(Snapshots.byId(results(out), 1).get(4L)).isEqualTo(rows(Tuple.of(1L, 7L), 14L));
-            assertThat(((BorderSinkOperator<?>) h.getOperator()).liveJoinTuples()).isEqualTo(2);
+            assertThat(((BorderSinkOperator<?>) h.getOperator()).liveJoinTuples())
+                    .isEqualTo(2);
             assertThat(out.side()).hasSize(1);
             @SuppressWarnings("unchecked")
-            DeadLetter dead = ((org.apache.flink.streaming.runtime.streamrecord.StreamRecord<DeadLetter>) out.side().get(0))
+            DeadLetter dead = ((org.apache.flink.streaming.runtime.streamrecord.StreamRecord<DeadLetter>)
+                            out.side().get(0))
                     .getValue();
             assertThat(dead.origin()).isEqualTo("epoch 1");
-            assertThat(dead.reason()).startsWith("delta of V[A,C] (root of tree 1) at (1, 7) not added: natural-number overflow");
+            assertThat(dead.reason())
+                    .startsWith("delta of V[A,C] (root of tree 1) at (1, 7) not added: natural-number overflow");
         }
     }
 
@@ -244,14 +264,15 @@ class BorderSinkOperatorTest {
                 second(end(0, 3, 5)),
                 second(end(1, 3, 5)),
                 mark(3));
-        Outputs[] runs = Harnesses.straightAndRestored(restored -> harness(SHARED, false, backend, restored),
-                Harnesses::playTwo, null, before, after);
+        Outputs[] runs = Harnesses.straightAndRestored(
+                restored -> harness(SHARED, false, backend, restored), Harnesses::playTwo, null, before, after);
         assertThat(runs[1].normalized()).isEqualTo(runs[0].normalized());
         TreeMap<Long, Map<Tuple, Long>> snapshots = Snapshots.byId(results(runs[0]), 1);
         assertThat(snapshots).containsOnlyKeys(2L, 7L, 10L);
         assertThat(snapshots.get(2L)).isEqualTo(rows(Tuple.of(1L, 1L), 6L));
         assertThat(snapshots.get(7L)).isEqualTo(rows(Tuple.of(1L, 1L), 6L, Tuple.of(1L, 5L), 2L));
-        assertThat(snapshots.get(10L)).isEqualTo(rows(Tuple.of(1L, 1L), 30L, Tuple.of(1L, 5L), 10L, Tuple.of(2L, 7L), 3L));
+        assertThat(snapshots.get(10L))
+                .isEqualTo(rows(Tuple.of(1L, 1L), 30L, Tuple.of(1L, 5L), 10L, Tuple.of(2L, 7L), 3L));
     }
 
     /**
@@ -264,8 +285,10 @@ class BorderSinkOperatorTest {
     @EnumSource(Backend.class)
     void theBagsSurviveSnapshotAndRestore(Backend backend) throws Exception {
         assertThat(TRIANGLE.kind()).isEqualTo(PlanKind.CYCLIC_P_HIERARCHICAL);
-        Shares shares = HyperCube.shares(TRIANGLE.query().head(),
-                TRIANGLE.viewTrees().stream().map(ViewTree::schema).toList(), 1);
+        Shares shares = HyperCube.shares(
+                TRIANGLE.query().head(),
+                TRIANGLE.viewTrees().stream().map(ViewTree::schema).toList(),
+                1);
         Tuple cell = CellLayout.create(shares, 1, 128).key(0);
         Random random = new Random(5);
         KDatabase<Long> db = new KDatabase<>(K);
@@ -289,8 +312,8 @@ class BorderSinkOperatorTest {
         }
         List<Step<RootUpdate<Long>>> before = steps.subList(0, steps.size() / 2);
         List<Step<RootUpdate<Long>>> after = steps.subList(steps.size() / 2, steps.size());
-        Outputs[] runs = Harnesses.straightAndRestored(restored -> harness(TRIANGLE, false, backend, restored),
-                Harnesses::playTwo, null, before, after);
+        Outputs[] runs = Harnesses.straightAndRestored(
+                restored -> harness(TRIANGLE, false, backend, restored), Harnesses::playTwo, null, before, after);
         assertThat(runs[1].normalized()).isEqualTo(runs[0].normalized());
         assertThat(Snapshots.byId(results(runs[0]), 1)).isEqualTo(expected);
         Map<Tuple, Long> last = expected.get((long) inserts);
@@ -303,7 +326,8 @@ class BorderSinkOperatorTest {
             straight[0] = op.liveJoinTuples();
             straight[1] = op.bagTuples(0);
         }
-        assertThat(straight).as("one bag {A,B,C}, the root: each of its tuples is live and a result")
+        assertThat(straight)
+                .as("one bag {A,B,C}, the root: each of its tuples is live and a result")
                 .containsExactly(last.size(), last.size());
         OperatorSubtaskState snapshot;
         try (var h = harness(TRIANGLE, false, backend, null)) {
@@ -321,15 +345,17 @@ class BorderSinkOperatorTest {
     @Test
     void aProgressEpochEmitsNoSnapshot() throws Exception {
         try (var h = harness(SHARED, false, Backend.HEAP, null)) {
-            Harnesses.playTwo(h, List.of(
-                    mark(0),
-                    element(v0(1, 1, 2)),
-                    element(v1(1, 1, 1, 3)),
-                    second(new EpochEnd(0, 0, 1, 2, true, false)),
-                    mark(1),
-                    element(v1(2, 1, 2, 1)),
-                    second(end(0, 2, 3)),
-                    mark(2)));
+            Harnesses.playTwo(
+                    h,
+                    List.of(
+                            mark(0),
+                            element(v0(1, 1, 2)),
+                            element(v1(1, 1, 1, 3)),
+                            second(new EpochEnd(0, 0, 1, 2, true, false)),
+                            mark(1),
+                            element(v1(2, 1, 2, 1)),
+                            second(end(0, 2, 3)),
+                            mark(2)));
             List<ResultRecord<Long>> out = results(Harnesses.outputs(h, null));
             assertThat(Snapshots.byId(out, 1)).containsOnlyKeys(3L);
             assertThat(Snapshots.byId(out, 1).get(3L)).isEqualTo(rows(Tuple.of(1L, 1L), 6L, Tuple.of(1L, 2L), 2L));
@@ -343,22 +369,27 @@ class BorderSinkOperatorTest {
     @Test
     void aChangelogEmitsOnlyChangedRows() throws Exception {
         try (var h = harness(SHARED, true, Backend.HEAP, null)) {
-            Harnesses.playTwo(h, List.of(
-                    mark(0),
-                    element(v0(1, 1, 2)),
-                    element(v1(1, 1, 1, 3)),
-                    element(v1(1, 1, 2, 1)),
-                    second(end(0, 1, 3)),
-                    mark(1),
-                    element(v1(2, 1, 2, 3)),
-                    second(end(0, 2, 4)),
-                    mark(2)));
+            Harnesses.playTwo(
+                    h,
+                    List.of(
+                            mark(0),
+                            element(v0(1, 1, 2)),
+                            element(v1(1, 1, 1, 3)),
+                            element(v1(1, 1, 2, 1)),
+                            second(end(0, 1, 3)),
+                            mark(1),
+                            element(v1(2, 1, 2, 3)),
+                            second(end(0, 2, 4)),
+                            mark(2)));
             List<ResultRecord<Long>> out = results(Harnesses.outputs(h, null));
             TreeMap<Long, Map<Tuple, Long>> changes = Snapshots.byId(out, 1);
             assertThat(changes.get(3L)).isEqualTo(rows(Tuple.of(1L, 1L), 6L, Tuple.of(1L, 2L), 2L));
             assertThat(changes.get(4L)).isEqualTo(rows(Tuple.of(1L, 2L), 8L));
-            assertThat(out).filteredOn(r -> !r.isEnd()).extracting(ResultRecord::kind).containsExactlyInAnyOrder(
-                    ResultRecord.Kind.INSERT, ResultRecord.Kind.INSERT, ResultRecord.Kind.UPDATE_AFTER);
+            assertThat(out)
+                    .filteredOn(r -> !r.isEnd())
+                    .extracting(ResultRecord::kind)
+                    .containsExactlyInAnyOrder(
+                            ResultRecord.Kind.INSERT, ResultRecord.Kind.INSERT, ResultRecord.Kind.UPDATE_AFTER);
         }
     }
 }

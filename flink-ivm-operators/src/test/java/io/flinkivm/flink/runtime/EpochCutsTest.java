@@ -27,7 +27,9 @@ class EpochCutsTest {
         EpochCuts.Cut fourth = cuts.take(cuts.next(10));
         assertThat(fourth.perSubtask()).containsExactly(6, 9);
         assertThat(fourth.total()).isEqualTo(15);
-        assertThat(fourth.deterministic()).as("subtask 1's epoch 4 ended on a tick").isFalse();
+        assertThat(fourth.deterministic())
+                .as("subtask 1's epoch 4 ended on a tick")
+                .isFalse();
         assertThat(cuts.next(Long.MAX_VALUE)).isEqualTo(-1);
     }
 
@@ -62,7 +64,8 @@ class EpochCutsTest {
         EpochCuts.Cut c = back.take(back.next(8));
         assertThat(c.perSubtask()).containsExactly(5, 0, 11);
         assertThat(c.deterministic()).isFalse();
-        assertThatThrownBy(() -> EpochCuts.decode("x")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> EpochCuts.decode("x"))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("corrupt epoch record");
     }
 }

@@ -29,15 +29,15 @@ import org.apache.flink.util.OutputTag;
  * restore in the middle, on the heap and RocksDB backends.
  */
 final class Harnesses {
-    private Harnesses() {
-    }
+    private Harnesses() {}
 
     /** Key groups of the keyed harnesses (as a job's default). */
     static final int MAX_PARALLELISM = 128;
 
     /** The state backends the harness tests run on. */
     enum Backend {
-        HEAP, ROCKSDB;
+        HEAP,
+        ROCKSDB;
 
         StateBackend create() {
             return this == HEAP ? new HashMapStateBackend() : new EmbeddedRocksDBStateBackend();
@@ -45,17 +45,13 @@ final class Harnesses {
     }
 
     /** One input event of a script: a record (of the first or second input), or a watermark (to every input). */
-    sealed interface Step<IN> permits Element, Second, Mark {
-    }
+    sealed interface Step<IN> permits Element, Second, Mark {}
 
-    record Element<IN>(IN value) implements Step<IN> {
-    }
+    record Element<IN>(IN value) implements Step<IN> {}
 
-    record Second<IN>(Object value) implements Step<IN> {
-    }
+    record Second<IN>(Object value) implements Step<IN> {}
 
-    record Mark<IN>(long watermark) implements Step<IN> {
-    }
+    record Mark<IN>(long watermark) implements Step<IN> {}
 
     static <IN> Step<IN> element(IN value) {
         return new Element<>(value);
@@ -174,7 +170,10 @@ final class Harnesses {
      */
     static <IN, OUT> KeyedOneInputStreamOperatorTestHarness<Tuple, IN, OUT> keyed(
             Supplier<? extends OneInputStreamOperator<IN, OUT>> operators,
-            KeySelector<IN, Tuple> keys, Backend backend, OperatorSubtaskState restored) throws Exception {
+            KeySelector<IN, Tuple> keys,
+            Backend backend,
+            OperatorSubtaskState restored)
+            throws Exception {
         KeyedOneInputStreamOperatorTestHarness<Tuple, IN, OUT> h = new KeyedOneInputStreamOperatorTestHarness<>(
                 operators.get(), keys, TupleTypeInfo.INSTANCE, MAX_PARALLELISM, 1, 0);
         return open(h, backend, restored);
@@ -185,15 +184,18 @@ final class Harnesses {
      * one constant key, which the operators never use.
      */
     static <IN, IN2, OUT> KeyedTwoInputStreamOperatorTestHarness<Tuple, IN, IN2, OUT> keyedTwo(
-            Supplier<? extends TwoInputStreamOperator<IN, IN2, OUT>> operators, KeySelector<IN, Tuple> keys,
-            Backend backend, OperatorSubtaskState restored) throws Exception {
+            Supplier<? extends TwoInputStreamOperator<IN, IN2, OUT>> operators,
+            KeySelector<IN, Tuple> keys,
+            Backend backend,
+            OperatorSubtaskState restored)
+            throws Exception {
         KeyedTwoInputStreamOperatorTestHarness<Tuple, IN, IN2, OUT> h = new KeyedTwoInputStreamOperatorTestHarness<>(
                 operators.get(), keys, x -> Tuple.EMPTY, TupleTypeInfo.INSTANCE, MAX_PARALLELISM, 1, 0);
         return open(h, backend, restored);
     }
 
-    static <H extends AbstractStreamOperatorTestHarness<?>> H open(H h, Backend backend,
-            OperatorSubtaskState restored) throws Exception {
+    static <H extends AbstractStreamOperatorTestHarness<?>> H open(H h, Backend backend, OperatorSubtaskState restored)
+            throws Exception {
         h.setStateBackend(backend.create());
         if (restored != null) {
             h.initializeState(restored);
@@ -208,8 +210,12 @@ final class Harnesses {
      * {@code after} there. Returns both outputs (straight, restored) for comparison.
      */
     static <H extends AbstractStreamOperatorTestHarness<?>, IN> Outputs[] straightAndRestored(
-            HarnessFactory<H> harnesses, Player<H, IN> player,
-            OutputTag<?> side, List<Step<IN>> before, List<Step<IN>> after) throws Exception {
+            HarnessFactory<H> harnesses,
+            Player<H, IN> player,
+            OutputTag<?> side,
+            List<Step<IN>> before,
+            List<Step<IN>> after)
+            throws Exception {
         Outputs straight;
         try (H h = harnesses.open(null)) {
             player.play(h, before);

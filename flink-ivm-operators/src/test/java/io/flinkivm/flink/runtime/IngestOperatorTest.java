@@ -37,6 +37,7 @@ class IngestOperatorTest {
     static final MaintenancePlan SELF = Planner.plan(QueryParser.parse("Q(A) :- R(A,B), R(A,C), S(A,'x')"), K);
     /** Not p-hierarchical: the fallback, over HyperCube cells of A and C. */
     static final MaintenancePlan PATH = Planner.plan(QueryParser.parse("Q(A,C) :- R(A,B), S(B,C)"), K);
+
     static final OutputTag<EpochEnd> EPOCHS = new OutputTag<>("epochs", EpochEndTypeInfo.INSTANCE);
 
     /** Trees V[A] (R, S) and V[C] (T, straight to the sink): no variable in both, so the sink has cells A=2 C=2. */
@@ -47,7 +48,10 @@ class IngestOperatorTest {
         List<OutputTag<Delta<Long>>> tags = new ArrayList<>();
         if (plan instanceof ViewTreePlan trees) {
             for (ViewTree t : trees.viewTrees()) {
-                tags.add(IngestOperator.isDirect(trees, t) ? null : new OutputTag<>("tree-" + t.index(), DeltaTypeInfo.of(K)));
+                tags.add(
+                        IngestOperator.isDirect(trees, t)
+                                ? null
+                                : new OutputTag<>("tree-" + t.index(), DeltaTypeInfo.of(K)));
             }
         }
         return tags;
@@ -65,15 +69,26 @@ class IngestOperatorTest {
         return IngestRoutes.trees(tags, tags.contains(null) ? DIRECT : null, plan == CELLS ? A2C2 : null, 4, 128);
     }
 
-    static OneInputStreamOperatorTestHarness<InputRecord<Long>, DeadLetter> harness(MaintenancePlan plan, long every,
-            long period, int parallelism, int subtask, OperatorSubtaskState restored) throws Exception {
+    static OneInputStreamOperatorTestHarness<InputRecord<Long>, DeadLetter> harness(
+            MaintenancePlan plan, long every, long period, int parallelism, int subtask, OperatorSubtaskState restored)
+            throws Exception {
         return harness(plan, every, 0, period, parallelism, subtask, restored);
     }
 
-    static OneInputStreamOperatorTestHarness<InputRecord<Long>, DeadLetter> harness(MaintenancePlan plan, long every,
-            long progress, long period, int parallelism, int subtask, OperatorSubtaskState restored) throws Exception {
-        var h = new OneInputStreamOperatorTestHarness<>(new IngestOperator<>(plan, K, routes(plan), EPOCHS, every,
-                progress, period), 128, parallelism, subtask);
+    static OneInputStreamOperatorTestHarness<InputRecord<Long>, DeadLetter> harness(
+            MaintenancePlan plan,
+            long every,
+            long progress,
+            long period,
+            int parallelism,
+            int subtask,
+            OperatorSubtaskState restored)
+            throws Exception {
+        var h = new OneInputStreamOperatorTestHarness<>(
+                new IngestOperator<>(plan, K, routes(plan), EPOCHS, every, progress, period),
+                128,
+                parallelism,
+                subtask);
         if (restored != null) {
             h.initializeState(restored);
         }
@@ -97,7 +112,10 @@ class IngestOperatorTest {
     }
 
     static List<Object> watermarks(AbstractStreamOperatorTestHarness<?> h) {
-        return h.getOutput().stream().filter(o -> o instanceof Watermark).map(o -> (Object) o).toList();
+        return h.getOutput().stream()
+                .filter(o -> o instanceof Watermark)
+                .map(o -> (Object) o)
+                .toList();
     }
 
     @Test
@@ -111,17 +129,27 @@ class IngestOperatorTest {
             h.processWatermark(new Watermark(17)); // upstream watermarks carry no meaning here
             h.endInput();
             h.processWatermark(Watermark.MAX_WATERMARK);
-            assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 0, 1, 2, true, true), new EpochEnd(0, 0, 2, 3, true, true),
-                    new EpochEnd(0, 0, 3, 4, true, true));
-            assertThat(watermarks(h)).containsExactly(new Watermark(0), new Watermark(1), new Watermark(2),
-                    new Watermark(3), Watermark.MAX_WATERMARK);
+            assertThat(side(h, EPOCHS))
+                    .containsExactly(
+                            new EpochEnd(0, 0, 1, 2, true, true),
+                            new EpochEnd(0, 0, 2, 3, true, true),
+                            new EpochEnd(0, 0, 3, 4, true, true));
+            assertThat(watermarks(h))
+                    .containsExactly(
+                            new Watermark(0),
+                            new Watermark(1),
+                            new Watermark(2),
+                            new Watermark(3),
+                            Watermark.MAX_WATERMARK);
             List<Delta<Long>> v0 = side(h, treeTags(SHARED).get(0));
             assertThat(v0).extracting(Delta::epoch).containsExactly(1L, 1L, 3L);
             assertThat(v0).extracting(Delta::key).containsExactly(Tuple.of(1L, 1L), Tuple.of(1L, 1L), Tuple.of(2L, 2L));
-            assertThat(v0).extracting(Delta::insert).containsExactly(Epochs.insertId(0, 1), Epochs.insertId(0, 2),
-                    Epochs.insertId(0, 5));
-            assertThat(side(h, DIRECT)).as("T's tree has no state below its root").containsExactly(
-                    RootUpdate.of(2, 1, Tuple.of(1L, 1L), 3L));
+            assertThat(v0)
+                    .extracting(Delta::insert)
+                    .containsExactly(Epochs.insertId(0, 1), Epochs.insertId(0, 2), Epochs.insertId(0, 5));
+            assertThat(side(h, DIRECT))
+                    .as("T's tree has no state below its root")
+                    .containsExactly(RootUpdate.of(2, 1, Tuple.of(1L, 1L), 3L));
         }
     }
 
@@ -146,11 +174,15 @@ class IngestOperatorTest {
     @Test
     void routesMustFitThePlan() {
         List<OutputTag<Delta<Long>>> allTags = List.of(new OutputTag<>("t0", DeltaTypeInfo.of(K)));
-        assertThatThrownBy(() -> new IngestOperator<>(SHARED, K, IngestRoutes.trees(allTags, null, null, 1, 128), EPOCHS,
-                0, 0, 0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one tree route per view tree");
+        assertThatThrownBy(() -> new IngestOperator<>(
+                        SHARED, K, IngestRoutes.trees(allTags, null, null, 1, 128), EPOCHS, 0, 0, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("one tree route per view tree");
         List<OutputTag<Delta<Long>>> noTags = java.util.Arrays.asList(null, null);
-        assertThatThrownBy(() -> new IngestOperator<>(SHARED, K, IngestRoutes.trees(noTags, DIRECT, null, 1, 128), EPOCHS,
-                0, 0, 0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tree 0 (V[A]) has state below its root");
+        assertThatThrownBy(() -> new IngestOperator<>(
+                        SHARED, K, IngestRoutes.trees(noTags, DIRECT, null, 1, 128), EPOCHS, 0, 0, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("tree 0 (V[A]) has state below its root");
     }
 
     @Test
@@ -175,7 +207,8 @@ class IngestOperatorTest {
             // Shares A=2 C=2: R(A,B) goes to both C-cells of its A, S(B,C) to both A-cells of its C.
             assertThat(out).hasSize(4);
             assertThat(out.subList(0, 2)).extracting(Delta::atom).containsOnly(0);
-            assertThat(out.subList(0, 2).stream().map(Delta::partition).distinct()).hasSize(2);
+            assertThat(out.subList(0, 2).stream().map(Delta::partition).distinct())
+                    .hasSize(2);
             assertThat(out).allSatisfy(d -> assertThat(d.partition()).isNotNull());
         }
     }
@@ -187,8 +220,10 @@ class IngestOperatorTest {
             h.processElement(new StreamRecord<>(InputRecord.insert("R", Tuple.of(1L), 1L, "line 2")));
             h.processElement(new StreamRecord<>(InputRecord.of(false, "R", Tuple.of(1L, 2L), null, "line 3")));
             h.processElement(new StreamRecord<>(insert("R", 1, 1L, 2L)));
-            List<DeadLetter> dead = h.getOutput().stream().filter(o -> o instanceof StreamRecord<?>)
-                    .map(o -> (DeadLetter) ((StreamRecord<?>) o).getValue()).toList();
+            List<DeadLetter> dead = h.getOutput().stream()
+                    .filter(o -> o instanceof StreamRecord<?>)
+                    .map(o -> (DeadLetter) ((StreamRecord<?>) o).getValue())
+                    .toList();
             assertThat(dead).extracting(DeadLetter::origin).containsExactly("line 1", "line 2", "line 3");
             assertThat(dead.get(0).reason()).isEqualTo("unknown relation 'X'; the query uses R, S, T");
             assertThat(dead.get(1).reason()).isEqualTo("relation R has arity 2, got 1 values");
@@ -208,11 +243,12 @@ class IngestOperatorTest {
         }
         try (var h = harness(SHARED, 2, 0, 1, 0, snapshot)) {
             h.processElement(new StreamRecord<>(insert("R", 1, 4L, 1L)));
-            assertThat(watermarks(h)).as("the epochs ended before the checkpoint").containsExactly(new Watermark(1),
-                    new Watermark(2));
+            assertThat(watermarks(h))
+                    .as("the epochs ended before the checkpoint")
+                    .containsExactly(new Watermark(1), new Watermark(2));
             assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 0, 2, 4, true, true));
-            assertThat(side(h, treeTags(SHARED).get(0))).containsExactly(
-                    new Delta<>(2, 0, Tuple.of(4L, 1L), 1L, Epochs.insertId(0, 4), null));
+            assertThat(side(h, treeTags(SHARED).get(0)))
+                    .containsExactly(new Delta<>(2, 0, Tuple.of(4L, 1L), 1L, Epochs.insertId(0, 4), null));
         }
     }
 
@@ -238,7 +274,9 @@ class IngestOperatorTest {
             h.processElement(new StreamRecord<>(insert("R", 1, 9L, 1L)));
             assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 1, 3, 8, true, true));
             assertThat(watermarks(h)).containsExactly(new Watermark(3));
-            assertThat(side(h, treeTags(SHARED).get(0))).extracting(Delta::epoch).containsExactly(4L);
+            assertThat(side(h, treeTags(SHARED).get(0)))
+                    .extracting(Delta::epoch)
+                    .containsExactly(4L);
         }
     }
 
@@ -249,9 +287,12 @@ class IngestOperatorTest {
             for (long i = 0; i < 6; i++) {
                 h.processElement(new StreamRecord<>(insert("R", 1, i, 1L)));
             }
-            assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 0, 1, 2, true, false),
-                    new EpochEnd(0, 0, 2, 3, true, true), new EpochEnd(0, 0, 3, 5, true, false),
-                    new EpochEnd(0, 0, 4, 6, true, true));
+            assertThat(side(h, EPOCHS))
+                    .containsExactly(
+                            new EpochEnd(0, 0, 1, 2, true, false),
+                            new EpochEnd(0, 0, 2, 3, true, true),
+                            new EpochEnd(0, 0, 3, 5, true, false),
+                            new EpochEnd(0, 0, 4, 6, true, true));
         }
     }
 
@@ -266,7 +307,9 @@ class IngestOperatorTest {
             assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 0, 1, 1, false, true));
             long tick = Epochs.tickEpoch(1, 100, 100);
             assertThat(tick).isEqualTo(2L << 20);
-            assertThat(side(h, treeTags(SHARED).get(0))).extracting(Delta::epoch).containsExactly(1L, tick);
+            assertThat(side(h, treeTags(SHARED).get(0)))
+                    .extracting(Delta::epoch)
+                    .containsExactly(1L, tick);
         }
     }
 }

@@ -46,32 +46,51 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ViewTreeOperatorTest {
     static final NaturalSemiring K = NaturalSemiring.INSTANCE;
     /** Ex. 10: tree 0 is V[A] over R1, R2 (joined at V[A,B,D]) and R3 (joined at V[A,B]). */
-    static final ViewTreePlan EX10 = (ViewTreePlan) Planner.plan(
-            QueryParser.parse("Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)"), K);
+    static final ViewTreePlan EX10 = (ViewTreePlan)
+            Planner.plan(QueryParser.parse("Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)"), K);
     /** An aggregate: one tree with an empty root schema, keyed by its top variable B; R reaches it through V[B]. */
     static final ViewTreePlan COUNT = (ViewTreePlan) Planner.plan(QueryParser.parse("Q() :- R(A,B), S(B), T(C)"), K);
+
     static final OutputTag<DeadLetter> DEAD = new OutputTag<>("dead", DeadLetterTypeInfo.INSTANCE);
 
-    static KeyedOneInputStreamOperatorTestHarness<Tuple, Delta<Long>, RootUpdate<Long>> harness(ViewTreePlan plan,
-            int tree, Shares sinkShares, Backend backend, OperatorSubtaskState restored) throws Exception {
+    static KeyedOneInputStreamOperatorTestHarness<Tuple, Delta<Long>, RootUpdate<Long>> harness(
+            ViewTreePlan plan, int tree, Shares sinkShares, Backend backend, OperatorSubtaskState restored)
+            throws Exception {
         return harness(plan, tree, sinkShares, 1, backend, restored);
     }
 
-    static KeyedOneInputStreamOperatorTestHarness<Tuple, Delta<Long>, RootUpdate<Long>> harness(ViewTreePlan plan,
-            int tree, Shares sinkShares, int batch, Backend backend, OperatorSubtaskState restored) throws Exception {
+    static KeyedOneInputStreamOperatorTestHarness<Tuple, Delta<Long>, RootUpdate<Long>> harness(
+            ViewTreePlan plan, int tree, Shares sinkShares, int batch, Backend backend, OperatorSubtaskState restored)
+            throws Exception {
         int length = ViewTreeOperator.keyLength(plan.viewTrees().get(tree));
         int[] prefix = new int[length];
         for (int i = 0; i < length; i++) {
             prefix[i] = i;
         }
-        KeySelector<Delta<Long>, Tuple> keys = d -> d.partition() != null ? d.partition() : d.key().project(prefix);
-        return Harnesses.keyed(() -> new ViewTreeOperator<>(plan, K, tree, PayloadTypes.of(K), DeltaTypeInfo.of(K),
-                RootUpdateTypeInfo.of(K), DEAD, sinkShares, 4, 128, batch, false), keys, backend, restored);
+        KeySelector<Delta<Long>, Tuple> keys =
+                d -> d.partition() != null ? d.partition() : d.key().project(prefix);
+        return Harnesses.keyed(
+                () -> new ViewTreeOperator<>(
+                        plan,
+                        K,
+                        tree,
+                        PayloadTypes.of(K),
+                        DeltaTypeInfo.of(K),
+                        RootUpdateTypeInfo.of(K),
+                        DEAD,
+                        sinkShares,
+                        4,
+                        128,
+                        batch,
+                        false),
+                keys,
+                backend,
+                restored);
     }
 
     /** The deltas the ingest sends to tree {@code tree} for one insert (self-joins: one per atom). */
-    static List<Delta<Long>> deltas(ViewTreePlan plan, int tree, String relation, Tuple tuple, long payload,
-            long epoch) {
+    static List<Delta<Long>> deltas(
+            ViewTreePlan plan, int tree, String relation, Tuple tuple, long payload, long epoch) {
         AtomRouter router = new CompiledPlan(plan).router();
         List<Delta<Long>> out = new ArrayList<>();
         router.route(router.checkedRelation(relation, tuple.arity()), tuple, payload, (a, key, p) -> {
@@ -123,8 +142,12 @@ class ViewTreeOperatorTest {
                 steps.add(mark(epoch));
             }
         }
-        Outputs[] runs = Harnesses.straightAndRestored(restored -> harness(EX10, 0, null, backend, restored),
-                Harnesses::play, DEAD, steps.subList(0, steps.size() / 2), steps.subList(steps.size() / 2, steps.size()));
+        Outputs[] runs = Harnesses.straightAndRestored(
+                restored -> harness(EX10, 0, null, backend, restored),
+                Harnesses::play,
+                DEAD,
+                steps.subList(0, steps.size() / 2),
+                steps.subList(steps.size() / 2, steps.size()));
         assertThat(runs[1].normalized()).isEqualTo(runs[0].normalized());
         Map<Tuple, Long> expected = NaiveEvaluator.evaluate(
                 QueryParser.parse("V(A) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G)"), K, db.relations());
@@ -148,21 +171,28 @@ class ViewTreeOperatorTest {
                     h.processElement(new StreamRecord<>(d));
                 }
             }
-            assertThat(Harnesses.outputs(h, null).values()).as("two root tuples, below the batch size").isEmpty();
+            assertThat(Harnesses.outputs(h, null).values())
+                    .as("two root tuples, below the batch size")
+                    .isEmpty();
             h.processWatermark(1);
-            assertThat(Harnesses.outputs(h, null).values()).containsExactly(
-                    RootUpdate.of(1, 1, Tuple.of(1L, 2L), 7L), RootUpdate.of(1, 1, Tuple.of(2L, 2L), 1L));
+            assertThat(Harnesses.outputs(h, null).values())
+                    .containsExactly(
+                            RootUpdate.of(1, 1, Tuple.of(1L, 2L), 7L), RootUpdate.of(1, 1, Tuple.of(2L, 2L), 1L));
             for (long a = 3; a <= 5; a++) {
                 for (Delta<Long> d : deltas(EX10, 1, "R5", Tuple.of(a, 1L, 1L), 1, 2)) {
                     h.processElement(new StreamRecord<>(d));
                 }
             }
-            assertThat(Harnesses.outputs(h, null).values()).as("a full batch goes out").hasSize(5);
+            assertThat(Harnesses.outputs(h, null).values())
+                    .as("a full batch goes out")
+                    .hasSize(5);
             for (Delta<Long> d : deltas(EX10, 1, "R5", Tuple.of(6L, 1L, 1L), 1, 2)) {
                 h.processElement(new StreamRecord<>(d));
             }
             h.prepareSnapshotPreBarrier(1);
-            assertThat(Harnesses.outputs(h, null).values()).as("before a barrier").hasSize(6);
+            assertThat(Harnesses.outputs(h, null).values())
+                    .as("before a barrier")
+                    .hasSize(6);
         }
     }
 
@@ -175,17 +205,20 @@ class ViewTreeOperatorTest {
             for (Delta<Long> d : deltas(EX10, 1, "R5", Tuple.of(1L, 2L, 9L), 4, 3)) {
                 h.processElement(new StreamRecord<>(d));
             }
-            assertThat(Harnesses.outputs(h, null).values()).as("epoch 3 while 2 is open").isEmpty();
+            assertThat(Harnesses.outputs(h, null).values())
+                    .as("epoch 3 while 2 is open")
+                    .isEmpty();
             for (Delta<Long> d : deltas(EX10, 1, "R5", Tuple.of(1L, 2L, 8L), 1, 2)) {
                 h.processElement(new StreamRecord<>(d));
             }
             assertThat(Harnesses.outputs(h, null).values()).containsExactly(RootUpdate.of(2, 1, Tuple.of(1L, 2L), 1L));
             h.processWatermark(2);
-            assertThat(Harnesses.outputs(h, null).main()).containsExactly(
-                    new Watermark(1),
-                    new StreamRecord<>(RootUpdate.of(2, 1, Tuple.of(1L, 2L), 1L)),
-                    new StreamRecord<>(RootUpdate.of(3, 1, Tuple.of(1L, 2L), 4L)),
-                    new Watermark(2));
+            assertThat(Harnesses.outputs(h, null).main())
+                    .containsExactly(
+                            new Watermark(1),
+                            new StreamRecord<>(RootUpdate.of(2, 1, Tuple.of(1L, 2L), 1L)),
+                            new StreamRecord<>(RootUpdate.of(3, 1, Tuple.of(1L, 2L), 4L)),
+                            new Watermark(2));
         }
     }
 
@@ -201,18 +234,25 @@ class ViewTreeOperatorTest {
         Shares cells = HyperCube.shares(List.of(), List.of(List.of()), 4);
         try (var h = harness(COUNT, 0, cells, Backend.HEAP, null)) {
             h.processWatermark(0);
-            for (Object[] insert : new Object[][] {{"R", Tuple.of(1L, 7L), 2L}, {"S", Tuple.of(7L), 3L},
-                    {"R", Tuple.of(2L, 7L), 1L}, {"S", Tuple.of(8L), 5L}}) {
+            for (Object[] insert : new Object[][] {
+                {"R", Tuple.of(1L, 7L), 2L},
+                {"S", Tuple.of(7L), 3L},
+                {"R", Tuple.of(2L, 7L), 1L},
+                {"S", Tuple.of(8L), 5L}
+            }) {
                 for (Delta<Long> d : deltas(COUNT, 0, (String) insert[0], (Tuple) insert[1], (Long) insert[2], 1)) {
                     h.processElement(new StreamRecord<>(d));
                 }
             }
-            assertThat(Harnesses.outputs(h, null).values()).as("nothing before the epoch ends").isEmpty();
+            assertThat(Harnesses.outputs(h, null).values())
+                    .as("nothing before the epoch ends")
+                    .isEmpty();
             h.processWatermark(1);
             List<Object> out = Harnesses.outputs(h, null).values();
             // (2 + 1) * 3 at B = 7; one cell, so one partial.
-            assertThat(out).containsExactly(new RootUpdate<>(1, 0, Tuple.EMPTY, 9L, out.isEmpty() ? null
-                    : ((RootUpdate<?>) out.get(0)).cell()));
+            assertThat(out)
+                    .containsExactly(new RootUpdate<>(
+                            1, 0, Tuple.EMPTY, 9L, out.isEmpty() ? null : ((RootUpdate<?>) out.get(0)).cell()));
             assertThat(((RootUpdate<?>) out.get(0)).cell()).isNotNull();
         }
         assertThat(COUNT.viewTrees()).as("T(C) is a tree of its own").hasSize(2);
@@ -226,16 +266,19 @@ class ViewTreeOperatorTest {
         try (var h = harness(EX10, 0, shares, Backend.HEAP, null)) {
             h.processWatermark(0);
             // R3(A,B,G), R1(A,B,D,E) and R2(A,B,D,F) at A=1: V[A](1) becomes 1 and goes to both C-cells of A=1.
-            for (Object[] insert : new Object[][] {{"R3", Tuple.of(1L, 1L, 1L)}, {"R1", Tuple.of(1L, 1L, 1L, 1L)},
-                    {"R2", Tuple.of(1L, 1L, 1L, 1L)}}) {
+            for (Object[] insert : new Object[][] {
+                {"R3", Tuple.of(1L, 1L, 1L)}, {"R1", Tuple.of(1L, 1L, 1L, 1L)}, {"R2", Tuple.of(1L, 1L, 1L, 1L)}
+            }) {
                 for (Delta<Long> d : deltas(EX10, 0, (String) insert[0], (Tuple) insert[1], 1, 1)) {
                     h.processElement(new StreamRecord<>(d));
                 }
             }
             List<Object> out = Harnesses.outputs(h, null).values();
             assertThat(out).hasSize(2);
-            assertThat(out).allSatisfy(u -> assertThat(((RootUpdate<?>) u).tuple()).isEqualTo(Tuple.of(1L)));
-            assertThat(out.stream().map(u -> ((RootUpdate<?>) u).cell()).distinct()).hasSize(2);
+            assertThat(out)
+                    .allSatisfy(u -> assertThat(((RootUpdate<?>) u).tuple()).isEqualTo(Tuple.of(1L)));
+            assertThat(out.stream().map(u -> ((RootUpdate<?>) u).cell()).distinct())
+                    .hasSize(2);
         }
     }
 

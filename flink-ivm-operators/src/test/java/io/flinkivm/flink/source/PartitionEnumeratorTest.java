@@ -48,8 +48,9 @@ class PartitionEnumeratorTest {
             assertThat(assigned(context, 1)).containsExactly(1, 4);
             assertThat(context.hasNoMoreSplits(1)).isTrue();
             assertThat(context.hasNoMoreSplits(0)).isFalse();
-            assertThat(context.getSplitsAssignmentSequence()).allSatisfy(a -> assertThat(a.assignment().values())
-                    .allSatisfy(splits -> assertThat(splits).hasSize(1).allMatch(s -> s.position() == 0)));
+            assertThat(context.getSplitsAssignmentSequence())
+                    .allSatisfy(a -> assertThat(a.assignment().values())
+                            .allSatisfy(splits -> assertThat(splits).hasSize(1).allMatch(s -> s.position() == 0)));
         }
     }
 
@@ -81,7 +82,8 @@ class PartitionEnumeratorTest {
             e.handleSplitRequest(0, "host");
             assertThat(assigned(context, 0)).containsExactly(0, 2, 0, 2, 4);
             assertThatThrownBy(() -> e.addSplitsBack(List.of(PartitionSplit.unread(1)), 1))
-                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("Partition 1 is unassigned twice");
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("Partition 1 is unassigned twice");
         }
     }
 
@@ -95,8 +97,8 @@ class PartitionEnumeratorTest {
             e.handleSplitRequest(1, "host");
             state = e.snapshotState(7);
         }
-        List<PartitionSplit> restored = UnassignedSplitsSerializer.INSTANCE.deserialize(1,
-                UnassignedSplitsSerializer.INSTANCE.serialize(state));
+        List<PartitionSplit> restored = UnassignedSplitsSerializer.INSTANCE.deserialize(
+                1, UnassignedSplitsSerializer.INSTANCE.serialize(state));
         try (MockSplitEnumeratorContext<PartitionSplit> context = new MockSplitEnumeratorContext<>(3)) {
             PartitionEnumerator e = new PartitionEnumerator(context, restored);
             for (int round = 0; round < 3; round++) {

@@ -102,9 +102,11 @@ class PartitionReaderTest {
             assertThat(first.records).isEqualTo(all.subList(0, stopAt));
             List<PartitionSplit> state = new ArrayList<>();
             for (PartitionSplit s : reader.snapshotState(stopAt)) {
-                state.add(PartitionSplitSerializer.INSTANCE.deserialize(1, PartitionSplitSerializer.INSTANCE.serialize(s)));
+                state.add(PartitionSplitSerializer.INSTANCE.deserialize(
+                        1, PartitionSplitSerializer.INSTANCE.serialize(s)));
             }
-            assertThat(state).extracting(PartitionSplit::partition)
+            assertThat(state)
+                    .extracting(PartitionSplit::partition)
                     .isEqualTo(stopAt < 3 ? List.of(1, 3) : stopAt < all.size() ? List.of(3) : List.of());
 
             SourceReader<Tuple2<Integer, String>, PartitionSplit> restored = SOURCE.createReader(new Context(0, 1));
@@ -113,7 +115,9 @@ class PartitionReaderTest {
             restored.start();
             restored.notifyNoMoreSplits();
             assertThat(drain(restored, second)).isEqualTo(InputStatus.END_OF_INPUT);
-            assertThat(second.records).as("restored after %d records", stopAt).isEqualTo(all.subList(stopAt, all.size()));
+            assertThat(second.records)
+                    .as("restored after %d records", stopAt)
+                    .isEqualTo(all.subList(stopAt, all.size()));
         }
     }
 
@@ -165,7 +169,8 @@ class PartitionReaderTest {
                 .hasMessageContaining("5 partitions")
                 .hasMessageContaining("same partitions");
         assertThatThrownBy(() -> reader.addSplits(List.of(new PartitionSplit(1, 4, 10))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("partition 1 has 3 records");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("partition 1 has 3 records");
     }
 
     /**

@@ -60,8 +60,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class PartitionedSourceITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).build());
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(4)
+            .build());
 
     /** What the recorder saw, by run. */
     static final Map<String, Queue<Seen>> SEEN = new ConcurrentHashMap<>();
@@ -128,9 +130,12 @@ class PartitionedSourceITCase {
     }
 
     /** The source, with uid "partitions", and the recorder chained to it, with uid "recorder". */
-    static DataStream<Long> recorded(StreamExecutionEnvironment env, PartitionedSource<Long> source, Recorder recorder) {
-        return env.fromSource(source, WatermarkStrategy.noWatermarks(), "partitions").uid("partitions")
-                .map(recorder).uid("recorder");
+    static DataStream<Long> recorded(
+            StreamExecutionEnvironment env, PartitionedSource<Long> source, Recorder recorder) {
+        return env.fromSource(source, WatermarkStrategy.noWatermarks(), "partitions")
+                .uid("partitions")
+                .map(recorder)
+                .uid("recorder");
     }
 
     static void run(Configuration config, PartitionedSource<Long> source, String run) throws Exception {
@@ -159,7 +164,8 @@ class PartitionedSourceITCase {
         run(config(parallelism), PartitionedSource.of(partitions, Types.LONG), run);
         for (int i = 0; i < parallelism; i++) {
             assertThat(seen(run, i).keySet()).isSubsetOf(0);
-            assertThat(seenInAttempt0(run, i)).as("subtask %d of %d", i, parallelism)
+            assertThat(seenInAttempt0(run, i))
+                    .as("subtask %d of %d", i, parallelism)
                     .isEqualTo(expected(partitions, parallelism, i));
         }
         if (parallelism == count) {
@@ -175,7 +181,8 @@ class PartitionedSourceITCase {
         List<List<Long>> partitions = partitions(0, 3, 0, 2);
         run(config(2), PartitionedSource.of(partitions, Types.LONG), "empty partitions");
         assertThat(seenInAttempt0("empty partitions", 0)).isEmpty();
-        assertThat(seenInAttempt0("empty partitions", 1)).containsExactly(1_000_000L, 1_000_001L, 1_000_002L, 3_000_000L, 3_000_001L);
+        assertThat(seenInAttempt0("empty partitions", 1))
+                .containsExactly(1_000_000L, 1_000_001L, 1_000_002L, 3_000_000L, 3_000_001L);
 
         run(config(2), PartitionedSource.of(List.<List<Long>>of(), Types.LONG), "no partitions");
         assertThat(SEEN.get("no partitions")).isNull();
@@ -191,19 +198,25 @@ class PartitionedSourceITCase {
     void aReaderWithNothingToReadFinishesWhileTheOthersRun(@InjectMiniCluster MiniCluster cluster) throws Exception {
         String run = "idle readers finish";
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config(4));
-        recorded(env, PartitionedSource.of(partitions(20, 20), Types.LONG).withRateLimit(p -> new Permits(10)),
-                new Recorder(run, 0)).sinkTo(new DiscardingSink<>());
+        recorded(
+                        env,
+                        PartitionedSource.of(partitions(20, 20), Types.LONG).withRateLimit(p -> new Permits(10)),
+                        new Recorder(run, 0))
+                .sinkTo(new DiscardingSink<>());
         JobClient client = env.executeAsync(run);
-        List<ExecutionState> expected = List.of(ExecutionState.RUNNING, ExecutionState.RUNNING, ExecutionState.FINISHED,
-                ExecutionState.FINISHED);
+        List<ExecutionState> expected = List.of(
+                ExecutionState.RUNNING, ExecutionState.RUNNING, ExecutionState.FINISHED, ExecutionState.FINISHED);
         try {
             List<ExecutionState> states = List.of();
-            while (!states.equals(expected) || SEEN.getOrDefault(run, new ConcurrentLinkedQueue<>()).size() < 20) {
+            while (!states.equals(expected)
+                    || SEEN.getOrDefault(run, new ConcurrentLinkedQueue<>()).size() < 20) {
                 Thread.sleep(20);
                 states = new ArrayList<>();
-                for (AccessExecutionJobVertex vertex : cluster.getExecutionGraph(client.getJobID()).get()
-                        .getVerticesTopologically()) {
-                    Stream.of(vertex.getTaskVertices()).map(AccessExecutionVertex::getExecutionState).forEach(states::add);
+                for (AccessExecutionJobVertex vertex :
+                        cluster.getExecutionGraph(client.getJobID()).get().getVerticesTopologically()) {
+                    Stream.of(vertex.getTaskVertices())
+                            .map(AccessExecutionVertex::getExecutionState)
+                            .forEach(states::add);
                 }
             }
         } finally {
@@ -223,14 +236,21 @@ class PartitionedSourceITCase {
     void perCheckpointLetsThroughItsShareBetweenCheckpoints(@TempDir Path dir) throws Exception {
         List<List<Long>> partitions = partitions(150, 150);
         String run = "rate limit";
-        run(checkpointed(2, dir, "50 ms"), PartitionedSource.of(partitions, Types.LONG)
-                .withRateLimit(RateLimiterStrategy.perCheckpoint(40)), run);
+        run(
+                checkpointed(2, dir, "50 ms"),
+                PartitionedSource.of(partitions, Types.LONG).withRateLimit(RateLimiterStrategy.perCheckpoint(40)),
+                run);
         for (int i = 0; i < 2; i++) {
             assertThat(seenInAttempt0(run, i)).isEqualTo(partitions.get(i));
             int subtask = i;
-            List<Long> windows = WINDOWS.get(run).stream().filter(w -> w.subtask() == subtask).map(Window::records).toList();
+            List<Long> windows = WINDOWS.get(run).stream()
+                    .filter(w -> w.subtask() == subtask)
+                    .map(Window::records)
+                    .toList();
             long tail = 150 - windows.stream().mapToLong(Long::longValue).sum();
-            assertThat(windows).as("records between checkpoints at subtask %d", i).allMatch(n -> n <= 20);
+            assertThat(windows)
+                    .as("records between checkpoints at subtask %d", i)
+                    .allMatch(n -> n <= 20);
             assertThat(windows.size()).isGreaterThanOrEqualTo(7);
             assertThat(tail).isBetween(0L, 20L);
         }
@@ -247,11 +267,13 @@ class PartitionedSourceITCase {
     void afterAFailureEachAttemptReadsARunAndTheKeyedSumCountsEachRecordOnce(@TempDir Path dir) throws Exception {
         List<List<Long>> partitions = partitions(250, 250, 250, 250);
         String run = "failure";
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(checkpointed(2, dir, "100 ms"));
-        PartitionedSource<Long> source = PartitionedSource.of(partitions, Types.LONG)
-                .withRateLimit(RateLimiterStrategy.perCheckpoint(100));
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(checkpointed(2, dir, "100 ms"));
+        PartitionedSource<Long> source =
+                PartitionedSource.of(partitions, Types.LONG).withRateLimit(RateLimiterStrategy.perCheckpoint(100));
         DataStream<Tuple3<Long, Long, Long>> sums = recorded(env, source, new Recorder(run, 3))
-                .map(v -> Tuple3.of(v % 7, 1L, v)).returns(Types.TUPLE(Types.LONG, Types.LONG, Types.LONG))
+                .map(v -> Tuple3.of(v % 7, 1L, v))
+                .returns(Types.TUPLE(Types.LONG, Types.LONG, Types.LONG))
                 .keyBy(t -> t.f0, Types.LONG)
                 .reduce((a, b) -> Tuple3.of(a.f0, a.f1 + b.f1, a.f2 + b.f2));
         Map<Long, Tuple3<Long, Long, Long>> last = new HashMap<>();
@@ -268,7 +290,9 @@ class PartitionedSourceITCase {
         assertThat(last).as("final keyed count and sum").isEqualTo(reference);
         for (int i = 0; i < 2; i++) {
             TreeMap<Integer, List<Long>> attempts = seen(run, i);
-            assertThat(attempts.lastKey()).as("the failure restarted subtask %d", i).isEqualTo(1);
+            assertThat(attempts.lastKey())
+                    .as("the failure restarted subtask %d", i)
+                    .isEqualTo(1);
             List<Long> expected = expected(partitions, 2, i);
             int end = 0;
             for (Map.Entry<Integer, List<Long>> attempt : attempts.entrySet()) {
@@ -303,16 +327,20 @@ class PartitionedSourceITCase {
         String first = "savepoint first " + before + " -> " + after;
         String second = "savepoint second " + before + " -> " + after;
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config(before));
-        recorded(env, PartitionedSource.of(partitions, Types.LONG).withRateLimit(p -> new Permits(STOP_AT)),
-                new Recorder(first, 0)).sinkTo(new DiscardingSink<>());
+        recorded(
+                        env,
+                        PartitionedSource.of(partitions, Types.LONG).withRateLimit(p -> new Permits(STOP_AT)),
+                        new Recorder(first, 0))
+                .sinkTo(new DiscardingSink<>());
         JobClient client = env.executeAsync(first);
         String savepoint;
         try {
             while (SEEN.getOrDefault(first, new ConcurrentLinkedQueue<>()).size() < before * STOP_AT) {
                 Thread.sleep(10);
             }
-            savepoint = client.stopWithSavepoint(false, dir.resolve("savepoints").toUri().toString(),
-                    SavepointFormatType.CANONICAL).get(30, TimeUnit.SECONDS);
+            savepoint = client.stopWithSavepoint(
+                            false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
+                    .get(30, TimeUnit.SECONDS);
             client.getJobExecutionResult().get(30, TimeUnit.SECONDS);
         } finally {
             cancelIfRunning(client);
@@ -325,7 +353,8 @@ class PartitionedSourceITCase {
         Configuration restore = config(after);
         restore.setString("execution.state-recovery.path", savepoint);
         StreamExecutionEnvironment env2 = StreamExecutionEnvironment.getExecutionEnvironment(restore);
-        recorded(env2, PartitionedSource.of(partitions, Types.LONG), new Recorder(second, 0)).sinkTo(new DiscardingSink<>());
+        recorded(env2, PartitionedSource.of(partitions, Types.LONG), new Recorder(second, 0))
+                .sinkTo(new DiscardingSink<>());
         JobClient client2 = env2.executeAsync(second);
         client2.getJobExecutionResult().get(30, TimeUnit.SECONDS);
         assertThat(client2.getJobStatus().get()).isEqualTo(JobStatus.FINISHED);
@@ -337,7 +366,8 @@ class PartitionedSourceITCase {
         assertThat(both).as("every record exactly once over both jobs").containsExactlyInAnyOrderElementsOf(all);
         List<List<Long>> expected = afterRestore(partitions, before, after, STOP_AT);
         for (int j = 0; j < after; j++) {
-            assertThat(seenInAttempt0(second, j)).as("subtask %d of %d after the restore", j, after)
+            assertThat(seenInAttempt0(second, j))
+                    .as("subtask %d of %d after the restore", j, after)
                     .isEqualTo(expected.get(j));
         }
     }
@@ -360,7 +390,9 @@ class PartitionedSourceITCase {
                 if (left < 0) {
                     unassigned.add(p);
                 } else if (left < partitions.get(p).size()) {
-                    assertThat(left).as("the test stops readers inside a partition").isPositive();
+                    assertThat(left)
+                            .as("the test stops readers inside a partition")
+                            .isPositive();
                     inFlight.add(new int[] {p, left});
                     left = -1;
                 } else {
@@ -377,7 +409,9 @@ class PartitionedSourceITCase {
             run.sort((a, b) -> Integer.compare(a[0], b[0]));
             List<Long> reads = new ArrayList<>();
             for (int[] split : run) {
-                reads.addAll(partitions.get(split[0]).subList(split[1], partitions.get(split[0]).size()));
+                reads.addAll(partitions
+                        .get(split[0])
+                        .subList(split[1], partitions.get(split[0]).size()));
             }
             for (int p : unassigned.stream().sorted().toList()) {
                 if (p % after == j) {

@@ -57,14 +57,17 @@ class PartitionedSourceTest {
         assertThat(PartitionedSource.roundRobin(List.of(7), 3)).isEqualTo(List.of(List.of(7), List.of(), List.of()));
         assertThat(PartitionedSource.roundRobin(List.of(), 1)).isEqualTo(List.of(List.of()));
         assertThatThrownBy(() -> PartitionedSource.roundRobin(List.of(1), 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("partitions must be >= 1, got 0");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("partitions must be >= 1, got 0");
     }
 
     @Test
     void knowsItsPartitionsAndIsBounded() {
-        PartitionedSource<Long> source = PartitionedSource.of(List.of(List.of(1L, 2L), List.of(), List.of(3L)), Types.LONG);
+        PartitionedSource<Long> source =
+                PartitionedSource.of(List.of(List.of(1L, 2L), List.of(), List.of(3L)), Types.LONG);
         assertThat(source.partitionCount()).isEqualTo(3);
-        assertThat(List.of(source.partitionSize(0), source.partitionSize(1), source.partitionSize(2))).containsExactly(2, 0, 1);
+        assertThat(List.of(source.partitionSize(0), source.partitionSize(1), source.partitionSize(2)))
+                .containsExactly(2, 0, 1);
         assertThat(source.getBoundedness()).isEqualTo(Boundedness.BOUNDED);
         assertThat(source.getProducedType()).isEqualTo(Types.LONG);
         assertThat(PartitionedSource.of(List.of(), Types.LONG).partitionCount()).isZero();
@@ -78,8 +81,8 @@ class PartitionedSourceTest {
         for (int i = 0; i < 50; i++) {
             points.add(new Point(i, "p" + i));
         }
-        PartitionedSource<Point> source = InstantiationUtil.clone(
-                PartitionedSource.of(PartitionedSource.roundRobin(points, 2), type)
+        PartitionedSource<Point> source =
+                InstantiationUtil.clone(PartitionedSource.of(PartitionedSource.roundRobin(points, 2), type)
                         .withRateLimit(RateLimiterStrategy.perSecond(1e6)));
         SourceReader<Point, PartitionSplit> reader = source.createReader(new Context(1, 2));
         Output<Point> out = new Output<>();
@@ -89,7 +92,8 @@ class PartitionedSourceTest {
         while (reader.pollNext(out) != InputStatus.END_OF_INPUT) {
             reader.isAvailable().get();
         }
-        assertThat(out.records).isEqualTo(PartitionedSource.roundRobin(points, 2).get(1));
+        assertThat(out.records)
+                .isEqualTo(PartitionedSource.roundRobin(points, 2).get(1));
         reader.close();
     }
 
@@ -98,15 +102,18 @@ class PartitionedSourceTest {
         PartitionedSource<Long> source = PartitionedSource.of(List.of(List.of(1L)), Types.LONG);
         assertThat(source.withRateLimit(RateLimiterStrategy.perCheckpoint(1))).isNotSameAs(source);
         assertThatThrownBy(() -> source.withRateLimit(null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("RateLimiterStrategy.noOp()");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("RateLimiterStrategy.noOp()");
     }
 
     @Test
     void nullPartitionsAndRecordsAreRefusedWithTheirPlace() {
         assertThatThrownBy(() -> PartitionedSource.of(Arrays.asList(List.of(1L), null), Types.LONG))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Partition 1 is null");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Partition 1 is null");
         assertThatThrownBy(() -> PartitionedSource.of(List.of(Arrays.asList(1L, 2L, null)), Types.LONG))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Record 2 of partition 0 is null");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Record 2 of partition 0 is null");
         assertThatThrownBy(() -> PartitionedSource.of(null, Types.LONG)).isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -115,8 +122,10 @@ class PartitionedSourceTest {
         PartitionedSource<Long> source = PartitionedSource.of(List.of(List.of(1L, 2L)), Types.LONG);
         try (MockSplitEnumeratorContext<PartitionSplit> context = new MockSplitEnumeratorContext<>(1)) {
             assertThatThrownBy(() -> source.restoreEnumerator(context, List.of(PartitionSplit.unread(1))))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("(1 partitions)");
-            assertThat(source.restoreEnumerator(context, List.of(PartitionSplit.unread(0))).snapshotState(1))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("(1 partitions)");
+            assertThat(source.restoreEnumerator(context, List.of(PartitionSplit.unread(0)))
+                            .snapshotState(1))
                     .containsExactly(PartitionSplit.unread(0));
             assertThat(source.createEnumerator(context).snapshotState(1)).containsExactly(PartitionSplit.unread(0));
         }

@@ -32,8 +32,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class FlinkIvmSqlITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
 
     static final DataType ORDERS = ROW(FIELD("ok", BIGINT()), FIELD("ck", BIGINT()), FIELD("status", STRING()));
     static final DataType ITEMS = ROW(FIELD("ok", BIGINT()), FIELD("price", DECIMAL(10, 2)));
@@ -58,14 +60,16 @@ class FlinkIvmSqlITCase {
 
         SqlView view = FlinkIvm.sql(tEnv, SQL, IvmOptions.defaults().withSnapshotEvery(10));
         assertThat(view.table().getResolvedSchema().getColumnNames()).containsExactly("ck", "spent");
-        assertThat(view.table().getResolvedSchema().getPrimaryKey()).hasValueSatisfying(
-                k -> assertThat(k.getColumns()).containsExactly("ck"));
+        assertThat(view.table().getResolvedSchema().getPrimaryKey())
+                .hasValueSatisfying(k -> assertThat(k.getColumns()).containsExactly("ck"));
         assertThat(view.table().getResolvedSchema().getColumnDataTypes().get(1).getLogicalType())
                 .isEqualTo(DataTypes.DECIMAL(38, 2).getLogicalType());
-        assertThat(view.explain()).contains("SQL translation:", "semiring: natural (SUM(i.price))",
-                "p-hierarchical: no", "Plan: fallback");
+        assertThat(view.explain())
+                .contains(
+                        "SQL translation:", "semiring: natural (SUM(i.price))", "p-hierarchical: no", "Plan: fallback");
         try (CloseableIterator<Row> ivm = tEnv.toChangelogStream(view.table()).collectAsync();
-                CloseableIterator<Row> flink = tEnv.toChangelogStream(tEnv.sqlQuery(SQL)).collectAsync()) {
+                CloseableIterator<Row> flink =
+                        tEnv.toChangelogStream(tEnv.sqlQuery(SQL)).collectAsync()) {
             env.execute("sql view vs Flink SQL");
             List<List<Object>> expected = SqlTestTables.changelogResult(flink);
             assertThat(expected).hasSize(7);
@@ -77,21 +81,31 @@ class FlinkIvmSqlITCase {
     void badRowsBecomeDeadLettersWithTheirReason() throws Exception {
         StreamExecutionEnvironment env = SqlTestTables.environment(1);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
-        SqlTestTables.register(tEnv, env, "orders", ORDERS, List.of(Row.of(1L, 10L, "open"), Row.of(2L, 10L, "open"),
-                Row.of(3L, null, "open")));
-        SqlTestTables.register(tEnv, env, "items", ITEMS, List.of(Row.of(1L, new BigDecimal("2.50")),
-                Row.of(2L, new BigDecimal("-1.00"))));
+        SqlTestTables.register(
+                tEnv,
+                env,
+                "orders",
+                ORDERS,
+                List.of(Row.of(1L, 10L, "open"), Row.of(2L, 10L, "open"), Row.of(3L, null, "open")));
+        SqlTestTables.register(
+                tEnv,
+                env,
+                "items",
+                ITEMS,
+                List.of(Row.of(1L, new BigDecimal("2.50")), Row.of(2L, new BigDecimal("-1.00"))));
         SqlView view = FlinkIvm.sql(tEnv, SQL, IvmOptions.defaults());
         try (CloseableIterator<Row> rows = tEnv.toChangelogStream(view.table()).collectAsync();
                 CloseableIterator<DeadLetter> dead = view.deadLetters().collectAsync()) {
             env.execute("dead letters");
-            assertThat(SqlTestTables.changelogResult(rows)).containsExactly(
-                    List.of(SqlTestTables.normalize(10L), SqlTestTables.normalize(new BigDecimal("2.5"))));
+            assertThat(SqlTestTables.changelogResult(rows))
+                    .containsExactly(
+                            List.of(SqlTestTables.normalize(10L), SqlTestTables.normalize(new BigDecimal("2.5"))));
             List<String> reasons = new ArrayList<>();
             dead.forEachRemaining(d -> reasons.add(d.reason() + " | " + d.origin() + " | " + d.record()));
             assertThat(reasons).hasSize(2);
-            assertThat(reasons).anySatisfy(r -> assertThat(r).contains("i.price = -1 is negative",
-                    "of table items", "+I[2, -1.00]"));
+            assertThat(reasons)
+                    .anySatisfy(
+                            r -> assertThat(r).contains("i.price = -1 is negative", "of table items", "+I[2, -1.00]"));
             assertThat(reasons).anySatisfy(r -> assertThat(r).contains("column ck of orders: NULL", "of table orders"));
         }
     }
@@ -100,10 +114,19 @@ class FlinkIvmSqlITCase {
     void changelogInputIsAClearError() {
         StreamExecutionEnvironment env = SqlTestTables.environment(1);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
-        tEnv.createTemporaryView("orders", tEnv.fromChangelogStream(
-                env.fromData(Row.ofKind(RowKind.INSERT, 1L, 10L, "open"), Row.ofKind(RowKind.DELETE, 1L, 10L, "open")),
-                Schema.newBuilder().column("f0", BIGINT()).column("f1", BIGINT()).column("f2", STRING()).build()));
-        assertThatThrownBy(() -> FlinkIvm.sql(tEnv, "SELECT f1, COUNT(*) FROM orders GROUP BY f1", IvmOptions.defaults()))
+        tEnv.createTemporaryView(
+                "orders",
+                tEnv.fromChangelogStream(
+                        env.fromData(
+                                Row.ofKind(RowKind.INSERT, 1L, 10L, "open"),
+                                Row.ofKind(RowKind.DELETE, 1L, 10L, "open")),
+                        Schema.newBuilder()
+                                .column("f0", BIGINT())
+                                .column("f1", BIGINT())
+                                .column("f2", STRING())
+                                .build()));
+        assertThatThrownBy(
+                        () -> FlinkIvm.sql(tEnv, "SELECT f1, COUNT(*) FROM orders GROUP BY f1", IvmOptions.defaults()))
                 .isInstanceOf(UnsupportedPlanException.class)
                 .hasMessageContaining("table orders cannot be read as an insert-only stream")
                 .hasMessageContaining("a changelog input");
@@ -114,10 +137,14 @@ class FlinkIvmSqlITCase {
         StreamExecutionEnvironment env = SqlTestTables.environment(1);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
         SqlTestTables.register(tEnv, env, "orders", ORDERS, List.of(Row.of(1L, 10L, "open")));
-        assertThatThrownBy(() -> FlinkIvm.sql(tEnv, "SELECT ck, COUNT(*) FROM orders WHERE ok = 1 OR ck = 2 GROUP BY ck",
-                IvmOptions.defaults())).isInstanceOf(UnsupportedPlanException.class)
+        assertThatThrownBy(() -> FlinkIvm.sql(
+                        tEnv,
+                        "SELECT ck, COUNT(*) FROM orders WHERE ok = 1 OR ck = 2 GROUP BY ck",
+                        IvmOptions.defaults()))
+                .isInstanceOf(UnsupportedPlanException.class)
                 .hasMessageContaining("OR at line 1, column 39 is not supported");
-        assertThatThrownBy(() -> FlinkIvm.sql(tEnv, "SELECT ck, COUNT(*) FROM nowhere GROUP BY ck", IvmOptions.defaults()))
+        assertThatThrownBy(
+                        () -> FlinkIvm.sql(tEnv, "SELECT ck, COUNT(*) FROM nowhere GROUP BY ck", IvmOptions.defaults()))
                 .hasMessageContaining("unknown table nowhere at line 1, column 26");
     }
 }

@@ -42,25 +42,37 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SqlDifferentialITCase {
 
     @RegisterExtension
-    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
 
     private static final int QUERIES = 16;
     private static final long SEED = 20_261_203L;
 
     /** The tables: name, columns, and each column's family (i integer, s string, d decimal). */
     private static final String[] TABLES = {"R", "S", "T"};
+
     private static final String[][] COLUMNS = {{"a", "b", "s"}, {"b", "c", "d"}, {"a", "c", "n"}};
     private static final char[][] FAMILIES = {{'i', 'i', 's'}, {'i', 'i', 'd'}, {'i', 'i', 'i'}};
 
     /** What a generated query exercises. */
     enum Feature {
-        COUNT, SUM, SUM_PRODUCT, MIN, MAX, DISTINCT, SELF_JOIN, CONSTANT, CROSS_PRODUCT, P_HIERARCHICAL,
-        NOT_P_HIERARCHICAL, GLOBAL
+        COUNT,
+        SUM,
+        SUM_PRODUCT,
+        MIN,
+        MAX,
+        DISTINCT,
+        SELF_JOIN,
+        CONSTANT,
+        CROSS_PRODUCT,
+        P_HIERARCHICAL,
+        NOT_P_HIERARCHICAL,
+        GLOBAL
     }
 
-    record Generated(String sql, String aggregate, Set<Feature> features) {
-    }
+    record Generated(String sql, String aggregate, Set<Feature> features) {}
 
     @Test
     void randomQueriesAgreeWithFlinkSql() throws Exception {
@@ -98,13 +110,15 @@ class SqlDifferentialITCase {
             Generated g = generate(random);
             SqlTranslation t;
             try {
-                t = SqlTranslation.of(g.sql(), path -> path.size() == 1 ? FlinkTables.schema(path.get(0),
-                        tEnv.from(path.get(0))) : null);
+                t = SqlTranslation.of(
+                        g.sql(),
+                        path -> path.size() == 1 ? FlinkTables.schema(path.get(0), tEnv.from(path.get(0))) : null);
             } catch (io.flinkivm.core.plan.UnsupportedPlanException e) {
                 assertThat(e).hasMessageContaining("never true"); // contradictory constants are refused, nothing else
                 continue;
             }
-            boolean pHierarchical = QueryClassifier.classify(t.query()).pHierarchical().holds();
+            boolean pHierarchical =
+                    QueryClassifier.classify(t.query()).pHierarchical().holds();
             EnumSet<Feature> features = EnumSet.copyOf(g.features());
             features.add(pHierarchical ? Feature.P_HIERARCHICAL : Feature.NOT_P_HIERARCHICAL);
             boolean adds = !covered.containsAll(features);
@@ -151,7 +165,8 @@ class SqlDifferentialITCase {
             int i = random.nextInt(k);
             int c = random.nextInt(3);
             char f = FAMILIES[tables[i]][c];
-            String literal = f == 's' ? "'" + "xyz".charAt(random.nextInt(3)) + "'"
+            String literal = f == 's'
+                    ? "'" + "xyz".charAt(random.nextInt(3)) + "'"
                     : f == 'd' ? "1.25" : String.valueOf(random.nextInt(4));
             where.add("t" + i + "." + COLUMNS[tables[i]][c] + " = " + literal);
             features.add(Feature.CONSTANT);
@@ -187,14 +202,15 @@ class SqlDifferentialITCase {
             case 2 -> {
                 int i = random.nextInt(k);
                 int j = random.nextInt(k);
-                aggregate = "SUM(" + numericOf(random, i, tables[i], true) + " * " + numericOf(random, j, tables[j], true)
-                        + ")";
+                aggregate = "SUM(" + numericOf(random, i, tables[i], true) + " * "
+                        + numericOf(random, j, tables[j], true) + ")";
                 features.add(i == j ? Feature.SUM : Feature.SUM_PRODUCT);
             }
             case 3, 4 -> {
                 int i = random.nextInt(k);
                 int j = random.nextInt(k);
-                String arg = numericOf(random, i, tables[i], true) + (random.nextBoolean() ? " + " : " - ")
+                String arg = numericOf(random, i, tables[i], true)
+                        + (random.nextBoolean() ? " + " : " - ")
                         + numericOf(random, j, tables[j], true);
                 aggregate = (which == 3 ? "MIN(" : "MAX(") + arg + ")";
                 features.add(which == 3 ? Feature.MIN : Feature.MAX);
@@ -221,7 +237,10 @@ class SqlDifferentialITCase {
         for (int i = 1; i < k; i++) {
             String on = joinConditions.get(i - 1);
             if (explicitJoins) {
-                sql.append(on == null ? " CROSS JOIN " : " JOIN ").append(TABLES[tables[i]]).append(" AS t").append(i);
+                sql.append(on == null ? " CROSS JOIN " : " JOIN ")
+                        .append(TABLES[tables[i]])
+                        .append(" AS t")
+                        .append(i);
                 if (on != null) {
                     sql.append(" ON ").append(on);
                 }
@@ -273,8 +292,10 @@ class SqlDifferentialITCase {
         List<List<Object>> out = new ArrayList<>();
         for (List<Object> row : rows) {
             Object value = row.get(row.size() - 1);
-            boolean absent = !aggregate.equals("DISTINCT") && (value == null
-                    || (aggregate.equals("COU") || aggregate.equals("SUM")) && ((BigDecimal) value).signum() == 0);
+            boolean absent = !aggregate.equals("DISTINCT")
+                    && (value == null
+                            || (aggregate.equals("COU") || aggregate.equals("SUM"))
+                                    && ((BigDecimal) value).signum() == 0);
             if (!absent) {
                 out.add(row);
             }
@@ -284,8 +305,9 @@ class SqlDifferentialITCase {
 
     private static void registerTables(StreamTableEnvironment tEnv, StreamExecutionEnvironment env, Random random) {
         String[] strings = {"x", "y", "z"};
-        BigDecimal[] decimals = {new BigDecimal("0.50"), new BigDecimal("1.25"), new BigDecimal("2.00"),
-                new BigDecimal("3.10")};
+        BigDecimal[] decimals = {
+            new BigDecimal("0.50"), new BigDecimal("1.25"), new BigDecimal("2.00"), new BigDecimal("3.10")
+        };
         List<Row> r = new ArrayList<>();
         List<Row> s = new ArrayList<>();
         List<Row> t = new ArrayList<>();
@@ -294,8 +316,10 @@ class SqlDifferentialITCase {
             s.add(Row.of((long) random.nextInt(5), (long) random.nextInt(5), decimals[random.nextInt(4)]));
             t.add(Row.of((long) random.nextInt(5), random.nextInt(5), (long) random.nextInt(6)));
         }
-        SqlTestTables.register(tEnv, env, "R", ROW(FIELD("a", BIGINT()), FIELD("b", BIGINT()), FIELD("s", STRING())), r);
-        SqlTestTables.register(tEnv, env, "S", ROW(FIELD("b", BIGINT()), FIELD("c", BIGINT()), FIELD("d", DECIMAL(10, 2))), s);
+        SqlTestTables.register(
+                tEnv, env, "R", ROW(FIELD("a", BIGINT()), FIELD("b", BIGINT()), FIELD("s", STRING())), r);
+        SqlTestTables.register(
+                tEnv, env, "S", ROW(FIELD("b", BIGINT()), FIELD("c", BIGINT()), FIELD("d", DECIMAL(10, 2))), s);
         SqlTestTables.register(tEnv, env, "T", ROW(FIELD("a", BIGINT()), FIELD("c", INT()), FIELD("n", BIGINT())), t);
     }
 }

@@ -16,8 +16,7 @@ import org.apache.flink.types.RowKind;
 
 /** Insert-only tables for SQL tests, and the final results of flink-ivm views and of Flink SQL. */
 final class SqlTestTables {
-    private SqlTestTables() {
-    }
+    private SqlTestTables() {}
 
     static StreamExecutionEnvironment environment(int parallelism) {
         Configuration c = new Configuration();
@@ -27,7 +26,11 @@ final class SqlTestTables {
     }
 
     /** Registers {@code rows} (of {@code rowType}) as the insert-only table {@code name}. */
-    static void register(StreamTableEnvironment tEnv, StreamExecutionEnvironment env, String name, DataType rowType,
+    static void register(
+            StreamTableEnvironment tEnv,
+            StreamExecutionEnvironment env,
+            String name,
+            DataType rowType,
             List<Row> rows) {
         tEnv.createTemporaryView(name, tEnv.fromDataStream(env.fromData(rows, ExternalTypeInfo.<Row>of(rowType))));
     }

@@ -38,19 +38,27 @@ class CovarianceTripleSerializerTest extends SerializerTestBase<CovarianceTriple
     void snapshotRecordsTheDimension() throws IOException {
         TypeSerializerSnapshot<CovarianceTriple> two = Snapshots.roundTrip(new CovarianceTripleSerializer(2));
         assertThat(two.restoreSerializer()).isEqualTo(new CovarianceTripleSerializer(2));
-        assertThat(new CovarianceTripleSerializer(2).snapshotConfiguration().resolveSchemaCompatibility(two)
-                .isCompatibleAsIs()).isTrue();
-        assertThat(new CovarianceTripleSerializer(3).snapshotConfiguration().resolveSchemaCompatibility(two)
-                .isIncompatible()).isTrue();
-        assertThat(new CovarianceTripleSerializer(2).snapshotConfiguration()
-                .resolveSchemaCompatibility(Snapshots.roundTrip(new CovarianceTripleSerializer(1)))
-                .isIncompatible()).isTrue();
+        assertThat(new CovarianceTripleSerializer(2)
+                        .snapshotConfiguration()
+                        .resolveSchemaCompatibility(two)
+                        .isCompatibleAsIs())
+                .isTrue();
+        assertThat(new CovarianceTripleSerializer(3)
+                        .snapshotConfiguration()
+                        .resolveSchemaCompatibility(two)
+                        .isIncompatible())
+                .isTrue();
+        assertThat(new CovarianceTripleSerializer(2)
+                        .snapshotConfiguration()
+                        .resolveSchemaCompatibility(Snapshots.roundTrip(new CovarianceTripleSerializer(1)))
+                        .isIncompatible())
+                .isTrue();
     }
 
     @Test
     void wrongDimensionIsRejected() {
-        assertThatThrownBy(() -> new CovarianceTripleSerializer(2).serialize(CovarianceTriple.lift(1, 2, 3),
-                new DataOutputSerializer(64)))
+        assertThatThrownBy(() -> new CovarianceTripleSerializer(2)
+                        .serialize(CovarianceTriple.lift(1, 2, 3), new DataOutputSerializer(64)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("over 3 features")
                 .hasMessageContaining("covariance:2");
@@ -63,7 +71,8 @@ class CovarianceTripleSerializerTest extends SerializerTestBase<CovarianceTriple
         out.writeLong(0);
         out.writeDouble(1.0); // count 0 but a non-zero sum: not a payload
         out.writeDouble(0.0);
-        assertThatThrownBy(() -> new CovarianceTripleSerializer(1).deserialize(new DataInputDeserializer(out.getCopyOfBuffer())))
+        assertThatThrownBy(() ->
+                        new CovarianceTripleSerializer(1).deserialize(new DataInputDeserializer(out.getCopyOfBuffer())))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("corrupt covariance:1 data");
     }

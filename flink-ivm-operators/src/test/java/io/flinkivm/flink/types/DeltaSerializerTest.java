@@ -22,11 +22,16 @@ class DeltaSerializerTest {
         @SuppressWarnings("unchecked")
         Delta<T>[] out = new Delta[payloads.length + 1];
         for (int i = 0; i < payloads.length; i++) {
-            out[i] = new Delta<>(1 + i, i % 3, tuples[i % tuples.length], payloads[i], (long) i << 16 | i,
+            out[i] = new Delta<>(
+                    1 + i,
+                    i % 3,
+                    tuples[i % tuples.length],
+                    payloads[i],
+                    (long) i << 16 | i,
                     i % 2 == 0 ? null : Tuple.of(i));
         }
-        out[payloads.length] = new Delta<>(Long.MAX_VALUE, Integer.MAX_VALUE, Tuple.EMPTY, payloads[0], Long.MAX_VALUE,
-                Tuple.EMPTY);
+        out[payloads.length] =
+                new Delta<>(Long.MAX_VALUE, Integer.MAX_VALUE, Tuple.EMPTY, payloads[0], Long.MAX_VALUE, Tuple.EMPTY);
         return out;
     }
 
@@ -47,7 +52,9 @@ class DeltaSerializerTest {
     @Nested
     class TropicalPayloads extends SerializerCase<Delta<Double>> {
         TropicalPayloads() {
-            super(new DeltaSerializer<>(DoubleSerializer.INSTANCE), Delta.class,
+            super(
+                    new DeltaSerializer<>(DoubleSerializer.INSTANCE),
+                    Delta.class,
                     deltas(1.0, Double.POSITIVE_INFINITY, 0.5));
         }
     }
@@ -94,7 +101,10 @@ class DeltaSerializerTest {
     void snapshotNestsThePayloadSerializer() throws IOException {
         Snapshots.assertRestoresAsIs(new DeltaSerializer<>(LongSerializer.INSTANCE));
         Snapshots.assertRestoresAsIs(new DeltaSerializer<>(new CovarianceTripleSerializer(4)));
-        assertThat(Snapshots.compatibility(new DeltaSerializer<>(LongSerializer.INSTANCE),
-                new DeltaSerializer<>(PolynomialSerializer.INSTANCE)).isIncompatible()).isTrue();
+        assertThat(Snapshots.compatibility(
+                                new DeltaSerializer<>(LongSerializer.INSTANCE),
+                                new DeltaSerializer<>(PolynomialSerializer.INSTANCE))
+                        .isIncompatible())
+                .isTrue();
     }
 }

@@ -26,33 +26,44 @@ class InputRecordSerializerTest {
         InputRecord<T>[] out = new InputRecord[payloads.length + 3];
         for (int i = 0; i < payloads.length; i++) {
             Tuple t = tuples[i % tuples.length];
-            out[i] = i % 2 == 0 ? InputRecord.insert("R" + i, t, payloads[i], "line " + i)
+            out[i] = i % 2 == 0
+                    ? InputRecord.insert("R" + i, t, payloads[i], "line " + i)
                     : InputRecord.insert(i == 1 ? Samples.NON_ASCII : "S", t, payloads[i]);
         }
         out[payloads.length] = InputRecord.snapshotRequest();
         out[payloads.length + 1] = InputRecord.of(false, "R", null, null, "orders-0@42");
-        out[payloads.length + 2] = InputRecord.insert(Samples.LONG_STRING, Tuple.EMPTY, payloads[0], Samples.LONG_STRING);
+        out[payloads.length + 2] =
+                InputRecord.insert(Samples.LONG_STRING, Tuple.EMPTY, payloads[0], Samples.LONG_STRING);
         return out;
     }
 
     @Nested
     class NaturalPayloads extends SerializerCase<InputRecord<Long>> {
         NaturalPayloads() {
-            super(new InputRecordSerializer<>(LongSerializer.INSTANCE), InputRecord.class, records(0L, 1L, -5L, Long.MAX_VALUE));
+            super(
+                    new InputRecordSerializer<>(LongSerializer.INSTANCE),
+                    InputRecord.class,
+                    records(0L, 1L, -5L, Long.MAX_VALUE));
         }
     }
 
     @Nested
     class ProvenancePayloads extends SerializerCase<InputRecord<Polynomial>> {
         ProvenancePayloads() {
-            super(new InputRecordSerializer<>(PolynomialSerializer.INSTANCE), InputRecord.class, records(Samples.polynomials()));
+            super(
+                    new InputRecordSerializer<>(PolynomialSerializer.INSTANCE),
+                    InputRecord.class,
+                    records(Samples.polynomials()));
         }
     }
 
     @Nested
     class CovariancePayloads extends SerializerCase<InputRecord<CovarianceTriple>> {
         CovariancePayloads() {
-            super(new InputRecordSerializer<>(new CovarianceTripleSerializer(2)), InputRecord.class, records(Samples.triples2()));
+            super(
+                    new InputRecordSerializer<>(new CovarianceTripleSerializer(2)),
+                    InputRecord.class,
+                    records(Samples.triples2()));
         }
     }
 
@@ -60,18 +71,23 @@ class InputRecordSerializerTest {
     @Nested
     class MutablePayloads extends SerializerCase<InputRecord<long[]>> {
         MutablePayloads() {
-            super(new DeeplyEqualsChecker().withCustomCheck(
-                            (a, b) -> a instanceof InputRecord<?> && b instanceof InputRecord<?>,
-                            (a, b, checker) -> sameFields((InputRecord<?>) a, (InputRecord<?>) b, checker)),
-                    new InputRecordSerializer<>(LongPrimitiveArraySerializer.INSTANCE), InputRecord.class,
+            super(
+                    new DeeplyEqualsChecker()
+                            .withCustomCheck(
+                                    (a, b) -> a instanceof InputRecord<?> && b instanceof InputRecord<?>,
+                                    (a, b, checker) -> sameFields((InputRecord<?>) a, (InputRecord<?>) b, checker)),
+                    new InputRecordSerializer<>(LongPrimitiveArraySerializer.INSTANCE),
+                    InputRecord.class,
                     records(new long[0], new long[] {1, 2, 3}));
         }
     }
 
     /** InputRecord.equals compares payloads with equals, which for arrays is identity. */
     private static boolean sameFields(InputRecord<?> a, InputRecord<?> b, DeeplyEqualsChecker checker) {
-        return a.isSnapshotRequest() == b.isSnapshotRequest() && Objects.equals(a.relation(), b.relation())
-                && Objects.equals(a.tuple(), b.tuple()) && Objects.equals(a.origin(), b.origin())
+        return a.isSnapshotRequest() == b.isSnapshotRequest()
+                && Objects.equals(a.relation(), b.relation())
+                && Objects.equals(a.tuple(), b.tuple())
+                && Objects.equals(a.origin(), b.origin())
                 && (a.payload() == null ? b.payload() == null : checker.deepEquals(a.payload(), b.payload()));
     }
 
@@ -97,10 +113,12 @@ class InputRecordSerializerTest {
         Snapshots.assertRestoresAsIs(longs);
         Snapshots.assertRestoresAsIs(new InputRecordSerializer<>(new CovarianceTripleSerializer(3)));
         assertThat(Snapshots.compatibility(
-                        new InputRecordSerializer<>(new CovarianceTripleSerializer(2)),
-                        new InputRecordSerializer<>(new CovarianceTripleSerializer(3)))
-                .isIncompatible()).isTrue();
-        assertThat(Snapshots.roundTrip(longs).restoreSerializer()).isNotEqualTo(new InputRecordSerializer<>(DoubleSerializer.INSTANCE));
+                                new InputRecordSerializer<>(new CovarianceTripleSerializer(2)),
+                                new InputRecordSerializer<>(new CovarianceTripleSerializer(3)))
+                        .isIncompatible())
+                .isTrue();
+        assertThat(Snapshots.roundTrip(longs).restoreSerializer())
+                .isNotEqualTo(new InputRecordSerializer<>(DoubleSerializer.INSTANCE));
     }
 
     @Test

@@ -53,10 +53,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 class NoKryoJobTest {
 
     @RegisterExtension
-    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
-            new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
 
-    private static final OutputTag<DeadLetter> DEAD_LETTERS = new OutputTag<>("dead-letters", DeadLetterTypeInfo.INSTANCE);
+    private static final OutputTag<DeadLetter> DEAD_LETTERS =
+            new OutputTag<>("dead-letters", DeadLetterTypeInfo.INSTANCE);
 
     static Stream<Arguments> semiringsAndBackends() {
         List<Arguments> out = new ArrayList<>();
@@ -101,21 +104,23 @@ class NoKryoJobTest {
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config(backend));
         env.setParallelism(2);
-        SingleOutputStreamOperator<InputRecord<T>> valid = env.fromData(input, InputRecordTypeInfo.of(k))
-                .process(new Validate<T>(), InputRecordTypeInfo.of(k));
-        DataStream<ResultRecord<T>> results = valid
-                .keyBy(r -> r.tuple().project(new int[] {0, 1, 2}), TupleTypeInfo.INSTANCE)
+        SingleOutputStreamOperator<InputRecord<T>> valid =
+                env.fromData(input, InputRecordTypeInfo.of(k)).process(new Validate<T>(), InputRecordTypeInfo.of(k));
+        DataStream<ResultRecord<T>> results = valid.keyBy(
+                        r -> r.tuple().project(new int[] {0, 1, 2}), TupleTypeInfo.INSTANCE)
                 .process(new SumPerKey<>(k), DeltaTypeInfo.of(k))
                 .keyBy(Delta::key, TupleTypeInfo.INSTANCE)
                 .map(d -> RootUpdate.of(1, 0, d.key(), d.payload()), RootUpdateTypeInfo.of(k))
                 .rebalance()
                 .map(u -> ResultRecord.row(1, 0, u.tuple(), u.payload(), true), ResultRecordTypeInfo.of(k));
         CloseableIterator<ResultRecord<T>> rows = results.collectAsync();
-        CloseableIterator<DeadLetter> deadLetters = valid.getSideOutput(DEAD_LETTERS).collectAsync();
+        CloseableIterator<DeadLetter> deadLetters =
+                valid.getSideOutput(DEAD_LETTERS).collectAsync();
         JobClient job = env.executeAsync("no-kryo " + k.name() + " on " + backend);
 
         Map<Tuple, List<T>> seen = new HashMap<>();
-        rows.forEachRemaining(r -> seen.computeIfAbsent(r.tuple(), t -> new ArrayList<>()).add(r.payload()));
+        rows.forEachRemaining(
+                r -> seen.computeIfAbsent(r.tuple(), t -> new ArrayList<>()).add(r.payload()));
         List<DeadLetter> letters = new ArrayList<>();
         deadLetters.forEachRemaining(letters::add);
         job.getJobExecutionResult().get();
@@ -123,7 +128,8 @@ class NoKryoJobTest {
         assertThat(seen.keySet()).isEqualTo(expected.keySet());
         for (Map.Entry<Tuple, T> e : expected.entrySet()) {
             // One running sum per insert; the rebalance may reorder a key's sums, so look for the final one.
-            assertThat(seen.get(e.getKey())).as("sums of %s", e.getKey())
+            assertThat(seen.get(e.getKey()))
+                    .as("sums of %s", e.getKey())
                     .hasSize(inserts.get(e.getKey()))
                     .contains(e.getValue());
         }
@@ -135,12 +141,14 @@ class NoKryoJobTest {
         BigNaturalSemiring k = new BigNaturalSemiring();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config("hashmap"));
         assertThatThrownBy(() -> {
-            env.fromData(List.of(InputRecord.insert("R", Tuple.of(1L), BigInteger.TWO)), InputRecordTypeInfo.of(k))
-                    .keyBy(r -> r.tuple(), TupleTypeInfo.INSTANCE)
-                    .process(new SumPerKey<>(k), DeltaTypeInfo.of(k))
-                    .collectAsync();
-            env.execute("kryo");
-        })
+                    env.fromData(
+                                    List.of(InputRecord.insert("R", Tuple.of(1L), BigInteger.TWO)),
+                                    InputRecordTypeInfo.of(k))
+                            .keyBy(r -> r.tuple(), TupleTypeInfo.INSTANCE)
+                            .process(new SumPerKey<>(k), DeltaTypeInfo.of(k))
+                            .collectAsync();
+                    env.execute("kryo");
+                })
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("Generic types have been disabled")
                 .hasMessageContaining("java.math.BigInteger");
@@ -204,8 +212,8 @@ class NoKryoJobTest {
         @Override
         public void open(OpenContext openContext) {
             sum = getRuntimeContext().getState(new ValueStateDescriptor<>("sum", PayloadTypes.of(k)));
-            perTuple = getRuntimeContext().getMapState(
-                    new MapStateDescriptor<>("per-tuple", TupleTypeInfo.INSTANCE, PayloadTypes.of(k)));
+            perTuple = getRuntimeContext()
+                    .getMapState(new MapStateDescriptor<>("per-tuple", TupleTypeInfo.INSTANCE, PayloadTypes.of(k)));
         }
 
         @Override

@@ -40,7 +40,15 @@ class PayloadTypesTest {
 
     @Test
     void everyBuiltInPayloadRoundTripsWithoutKryo() throws IOException {
-        for (String name : List.of("natural", "boolean", "min-plus", "max-plus", "viterbi", "provenance", "covariance:2", "covariance:20")) {
+        for (String name : List.of(
+                "natural",
+                "boolean",
+                "min-plus",
+                "max-plus",
+                "viterbi",
+                "provenance",
+                "covariance:2",
+                "covariance:20")) {
             roundTripsZeroOneAndSums(Semirings.byName(name));
         }
     }
@@ -49,10 +57,14 @@ class PayloadTypesTest {
         TypeSerializer<T> s = PayloadTypes.of(k).createSerializer(NO_GENERICS);
         T two = k.plus(k.one(), k.one());
         for (T payload : List.of(k.zero(), k.one(), two, k.times(two, two))) {
-            assertThat(RoundTrip.of(s, payload)).as("%s payload %s", k.name(), k.format(payload)).isEqualTo(payload);
+            assertThat(RoundTrip.of(s, payload))
+                    .as("%s payload %s", k.name(), k.format(payload))
+                    .isEqualTo(payload);
         }
-        assertThat(RoundTrip.of(new DeltaTypeInfo<>(PayloadTypes.of(k)).createSerializer(NO_GENERICS),
-                new Delta<>(1, 0, Tuple.of(1L), two, 0, null)).payload())
+        assertThat(RoundTrip.of(
+                                new DeltaTypeInfo<>(PayloadTypes.of(k)).createSerializer(NO_GENERICS),
+                                new Delta<>(1, 0, Tuple.of(1L), two, 0, null))
+                        .payload())
                 .isEqualTo(two);
     }
 
@@ -60,7 +72,8 @@ class PayloadTypesTest {
     void aUsersOwnSemiringFallsBackToKryo() {
         TypeInformation<BigInteger> info = PayloadTypes.of(new BigNaturalSemiring());
         assertThat(info).isEqualTo(new GenericTypeInfo<>(BigInteger.class));
-        assertThat(info.createSerializer(new SerializerConfigImpl()).getClass().getSimpleName()).isEqualTo("KryoSerializer");
+        assertThat(info.createSerializer(new SerializerConfigImpl()).getClass().getSimpleName())
+                .isEqualTo("KryoSerializer");
         assertThatThrownBy(() -> DeltaTypeInfo.of(new BigNaturalSemiring()).createSerializer(NO_GENERICS))
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("java.math.BigInteger");
@@ -69,8 +82,10 @@ class PayloadTypesTest {
     @Test
     void recordTypesForASemiring() {
         Semiring<?> provenance = Semirings.byName("provenance");
-        assertThat(InputRecordTypeInfo.of(provenance)).isEqualTo(new InputRecordTypeInfo<>(PolynomialTypeInfo.INSTANCE));
-        assertThat(ResultRecordTypeInfo.of(provenance)).isEqualTo(new ResultRecordTypeInfo<>(PolynomialTypeInfo.INSTANCE));
+        assertThat(InputRecordTypeInfo.of(provenance))
+                .isEqualTo(new InputRecordTypeInfo<>(PolynomialTypeInfo.INSTANCE));
+        assertThat(ResultRecordTypeInfo.of(provenance))
+                .isEqualTo(new ResultRecordTypeInfo<>(PolynomialTypeInfo.INSTANCE));
         assertThat(DeltaTypeInfo.of(provenance)).isEqualTo(new DeltaTypeInfo<>(PolynomialTypeInfo.INSTANCE));
         assertThat(RootUpdateTypeInfo.of(provenance)).isEqualTo(new RootUpdateTypeInfo<>(PolynomialTypeInfo.INSTANCE));
         assertThat(DeltaTypeInfo.of(provenance).payloadType()).isEqualTo(PolynomialTypeInfo.INSTANCE);

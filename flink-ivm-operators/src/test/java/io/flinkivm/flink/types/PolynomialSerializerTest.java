@@ -37,7 +37,8 @@ class PolynomialSerializerTest extends SerializerTestBase<Polynomial> {
     void malformedTextIsCorruptData() throws IOException {
         DataOutputSerializer out = new DataOutputSerializer(16);
         StringValue.writeString("r1 + + s2", out);
-        assertThatThrownBy(() -> PolynomialSerializer.INSTANCE.deserialize(new DataInputDeserializer(out.getCopyOfBuffer())))
+        assertThatThrownBy(() ->
+                        PolynomialSerializer.INSTANCE.deserialize(new DataInputDeserializer(out.getCopyOfBuffer())))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("corrupt provenance data");
     }

@@ -25,15 +25,19 @@ class ResultRecordSerializerTest {
         }
         out[payloads.length] = ResultRecord.end(3, 17, 0, true);
         out[payloads.length + 1] = ResultRecord.end(Long.MAX_VALUE, Long.MIN_VALUE, 123_456_789_012L, false);
-        out[payloads.length + 2] = ResultRecord.of(1, 2, false, null, payloads[0], -1, true, null,
-                ResultRecord.Kind.SNAPSHOT);
+        out[payloads.length + 2] =
+                ResultRecord.of(1, 2, false, null, payloads[0], -1, true, null, ResultRecord.Kind.SNAPSHOT);
         out[payloads.length + 3] = ResultRecord.of(1, 2, true, Tuple.of("x"), null, 5, false, new long[] {0, 2}, null);
         out[payloads.length + 4] = ResultRecord.end(40, 40, 7, true, new long[] {10, 0, Long.MAX_VALUE, 30});
         int k = 0;
-        for (ResultRecord.Kind kind : new ResultRecord.Kind[] {ResultRecord.Kind.INSERT, ResultRecord.Kind.UPDATE_BEFORE,
-                ResultRecord.Kind.UPDATE_AFTER, ResultRecord.Kind.DELETE}) {
-            out[payloads.length + 5 + k] = ResultRecord.change(9, 9, kind, tuples[k % tuples.length],
-                    payloads[k % payloads.length], k % 2 == 0);
+        for (ResultRecord.Kind kind : new ResultRecord.Kind[] {
+            ResultRecord.Kind.INSERT,
+            ResultRecord.Kind.UPDATE_BEFORE,
+            ResultRecord.Kind.UPDATE_AFTER,
+            ResultRecord.Kind.DELETE
+        }) {
+            out[payloads.length + 5 + k] = ResultRecord.change(
+                    9, 9, kind, tuples[k % tuples.length], payloads[k % payloads.length], k % 2 == 0);
             k++;
         }
         return out;
@@ -56,7 +60,9 @@ class ResultRecordSerializerTest {
     @Nested
     class TropicalPayloads extends SerializerCase<ResultRecord<Double>> {
         TropicalPayloads() {
-            super(new ResultRecordSerializer<>(DoubleSerializer.INSTANCE), ResultRecord.class,
+            super(
+                    new ResultRecordSerializer<>(DoubleSerializer.INSTANCE),
+                    ResultRecord.class,
                     records(0.0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 0.25, -3.5));
         }
     }
@@ -64,7 +70,9 @@ class ResultRecordSerializerTest {
     @Nested
     class ProvenancePayloads extends SerializerCase<ResultRecord<Polynomial>> {
         ProvenancePayloads() {
-            super(new ResultRecordSerializer<>(PolynomialSerializer.INSTANCE), ResultRecord.class,
+            super(
+                    new ResultRecordSerializer<>(PolynomialSerializer.INSTANCE),
+                    ResultRecord.class,
                     records(Samples.polynomials()));
         }
     }
@@ -72,7 +80,9 @@ class ResultRecordSerializerTest {
     @Nested
     class CovariancePayloads extends SerializerCase<ResultRecord<CovarianceTriple>> {
         CovariancePayloads() {
-            super(new ResultRecordSerializer<>(new CovarianceTripleSerializer(2)), ResultRecord.class,
+            super(
+                    new ResultRecordSerializer<>(new CovarianceTripleSerializer(2)),
+                    ResultRecord.class,
                     records(Samples.triples2()));
         }
     }
@@ -80,7 +90,10 @@ class ResultRecordSerializerTest {
     @Test
     void snapshotNestsThePayloadSerializer() throws IOException {
         Snapshots.assertRestoresAsIs(new ResultRecordSerializer<>(PolynomialSerializer.INSTANCE));
-        assertThat(Snapshots.compatibility(new ResultRecordSerializer<>(LongSerializer.INSTANCE),
-                new ResultRecordSerializer<>(DoubleSerializer.INSTANCE)).isIncompatible()).isTrue();
+        assertThat(Snapshots.compatibility(
+                                new ResultRecordSerializer<>(LongSerializer.INSTANCE),
+                                new ResultRecordSerializer<>(DoubleSerializer.INSTANCE))
+                        .isIncompatible())
+                .isTrue();
     }
 }

@@ -21,8 +21,8 @@ class RootUpdateSerializerTest {
         @SuppressWarnings("unchecked")
         RootUpdate<T>[] out = new RootUpdate[payloads.length];
         for (int i = 0; i < payloads.length; i++) {
-            out[i] = new RootUpdate<>(1L + i * 1_000_000L, i, tuples[i % tuples.length], payloads[i],
-                    i % 2 == 1 ? Tuple.of(i) : null);
+            out[i] = new RootUpdate<>(
+                    1L + i * 1_000_000L, i, tuples[i % tuples.length], payloads[i], i % 2 == 1 ? Tuple.of(i) : null);
         }
         return out;
     }
@@ -51,7 +51,9 @@ class RootUpdateSerializerTest {
     @Nested
     class ProvenancePayloads extends SerializerCase<RootUpdate<Polynomial>> {
         ProvenancePayloads() {
-            super(new RootUpdateSerializer<>(PolynomialSerializer.INSTANCE), RootUpdate.class,
+            super(
+                    new RootUpdateSerializer<>(PolynomialSerializer.INSTANCE),
+                    RootUpdate.class,
                     updates(Samples.polynomials()));
         }
     }
@@ -59,7 +61,9 @@ class RootUpdateSerializerTest {
     @Nested
     class CovariancePayloads extends SerializerCase<RootUpdate<CovarianceTriple>> {
         CovariancePayloads() {
-            super(new RootUpdateSerializer<>(new CovarianceTripleSerializer(2)), RootUpdate.class,
+            super(
+                    new RootUpdateSerializer<>(new CovarianceTripleSerializer(2)),
+                    RootUpdate.class,
                     updates(Samples.triples2()));
         }
     }
@@ -81,7 +85,10 @@ class RootUpdateSerializerTest {
     @Test
     void snapshotNestsThePayloadSerializer() throws IOException {
         Snapshots.assertRestoresAsIs(new RootUpdateSerializer<>(BooleanSerializer.INSTANCE));
-        assertThat(Snapshots.compatibility(new RootUpdateSerializer<>(BooleanSerializer.INSTANCE),
-                new RootUpdateSerializer<>(LongSerializer.INSTANCE)).isIncompatible()).isTrue();
+        assertThat(Snapshots.compatibility(
+                                new RootUpdateSerializer<>(BooleanSerializer.INSTANCE),
+                                new RootUpdateSerializer<>(LongSerializer.INSTANCE))
+                        .isIncompatible())
+                .isTrue();
     }
 }

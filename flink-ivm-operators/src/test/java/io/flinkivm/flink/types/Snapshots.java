@@ -34,7 +34,11 @@ final class Snapshots {
     /** Checks that a restored snapshot of {@code serializer} is compatible as is and restores an equal serializer. */
     static <T> void assertRestoresAsIs(TypeSerializer<T> serializer) throws IOException {
         TypeSerializerSnapshot<T> restored = roundTrip(serializer);
-        assertThat(serializer.snapshotConfiguration().resolveSchemaCompatibility(restored).isCompatibleAsIs()).isTrue();
+        assertThat(serializer
+                        .snapshotConfiguration()
+                        .resolveSchemaCompatibility(restored)
+                        .isCompatibleAsIs())
+                .isTrue();
         assertThat(restored.restoreSerializer()).isEqualTo(serializer);
     }
 }

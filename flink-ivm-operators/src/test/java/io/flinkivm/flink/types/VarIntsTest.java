@@ -18,7 +18,8 @@ class VarIntsTest {
             DataOutputSerializer out = new DataOutputSerializer(8);
             VarInts.write(values[i], out);
             assertThat(out.length()).as("size of %d", values[i]).isEqualTo(sizes[i]);
-            assertThat(VarInts.read(new DataInputDeserializer(out.getCopyOfBuffer()))).isEqualTo(values[i]);
+            assertThat(VarInts.read(new DataInputDeserializer(out.getCopyOfBuffer())))
+                    .isEqualTo(values[i]);
         }
     }
 

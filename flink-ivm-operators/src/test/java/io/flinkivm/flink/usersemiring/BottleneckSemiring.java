@@ -16,11 +16,10 @@ import java.util.Set;
 public final class BottleneckSemiring implements Semiring<Capacity> {
     private static final long serialVersionUID = 1L;
     public static final BottleneckSemiring INSTANCE = new BottleneckSemiring();
-    private static final Set<SemiringProperty> PROPERTIES = Collections.unmodifiableSet(EnumSet.of(
-            SemiringProperty.COMMUTATIVE, SemiringProperty.IDEMPOTENT, SemiringProperty.POSITIVE));
+    private static final Set<SemiringProperty> PROPERTIES = Collections.unmodifiableSet(
+            EnumSet.of(SemiringProperty.COMMUTATIVE, SemiringProperty.IDEMPOTENT, SemiringProperty.POSITIVE));
 
-    private BottleneckSemiring() {
-    }
+    private BottleneckSemiring() {}
 
     @Override
     public String name() {
@@ -55,7 +54,8 @@ public final class BottleneckSemiring implements Semiring<Capacity> {
         try {
             return new Capacity(Long.parseLong(text));
         } catch (IllegalArgumentException e) {
-            throw new PayloadFormatException("not a capacity: '" + text + "'; expected a non-negative integer or 'unlimited'");
+            throw new PayloadFormatException(
+                    "not a capacity: '" + text + "'; expected a non-negative integer or 'unlimited'");
         }
     }
 

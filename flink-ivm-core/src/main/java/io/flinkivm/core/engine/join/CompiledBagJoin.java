@@ -29,6 +29,7 @@ public final class CompiledBagJoin extends CompiledJoinTree {
         final int[] projection;
         /** The lists to update when the member gains a tuple, with key and value positions in it. */
         final int[] lists;
+
         final int[][] listKeys;
         final int[] listValues;
         /** The delta join when this member gains a tuple. */
@@ -55,6 +56,7 @@ public final class CompiledBagJoin extends CompiledJoinTree {
         final int[] seedSlots;
         /** Member sets that must hold the binding's projection (members inside the seed). */
         final int[] checkSets;
+
         final int[][] checkSlots;
         final Step[] steps;
 
@@ -175,9 +177,14 @@ public final class CompiledBagJoin extends CompiledJoinTree {
                     keys[i] = positions(s, listKeyVars.get(local), "bag " + bag.index());
                     values[i] = s.indexOf(listValueVar.get(local));
                 }
-                members.add(new Member(bag.index(), firstSet + m,
+                members.add(new Member(
+                        bag.index(),
+                        firstSet + m,
                         positions(tree.schema(), s, tree.displayName()),
-                        ls.stream().mapToInt(Integer::intValue).toArray(), keys, values, programs.get(m)));
+                        ls.stream().mapToInt(Integer::intValue).toArray(),
+                        keys,
+                        values,
+                        programs.get(m)));
             }
         }
 
@@ -232,15 +239,21 @@ public final class CompiledBagJoin extends CompiledJoinTree {
                     }
                 }
                 if (lists.isEmpty()) {
-                    throw new IllegalStateException("variable " + next + " of bag " + bag.index()
-                            + " is in no member's schema");
+                    throw new IllegalStateException(
+                            "variable " + next + " of bag " + bag.index() + " is in no member's schema");
                 }
-                steps.add(new Step(vars.indexOf(next), lists.stream().mapToInt(Integer::intValue).toArray(),
+                steps.add(new Step(
+                        vars.indexOf(next),
+                        lists.stream().mapToInt(Integer::intValue).toArray(),
                         keySlots.toArray(new int[0][])));
                 bound.add(next);
             }
-            return new Program(bag.index(), slots(schemas.get(m)), checkSets.stream().mapToInt(Integer::intValue)
-                    .toArray(), checkSlots.toArray(new int[0][]), steps.toArray(new Step[0]));
+            return new Program(
+                    bag.index(),
+                    slots(schemas.get(m)),
+                    checkSets.stream().mapToInt(Integer::intValue).toArray(),
+                    checkSlots.toArray(new int[0][]),
+                    steps.toArray(new Step[0]));
         }
 
         /** The id of member j's list of {@code value}s per {@code key}, created on first use. */
@@ -291,6 +304,7 @@ public final class CompiledBagJoin extends CompiledJoinTree {
 
     @Override
     public String toString() {
-        return "CompiledBagJoin[" + nodeCount() + " bags, " + setCount + " sets, " + listCount + " lists, " + plan() + "]";
+        return "CompiledBagJoin[" + nodeCount() + " bags, " + setCount + " sets, " + listCount + " lists, " + plan()
+                + "]";
     }
 }

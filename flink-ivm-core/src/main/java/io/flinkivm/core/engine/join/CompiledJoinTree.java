@@ -22,8 +22,7 @@ public abstract class CompiledJoinTree implements JoinLayout {
      * @param key the variables shared with the parent, in the order of the key tuples
      * @param name how error messages name the node
      */
-    public record Node(List<String> schema, int parent, List<String> key, String name) {
-    }
+    public record Node(List<String> schema, int parent, List<String> key, String name) {}
 
     private final ViewTreePlan plan;
     private final int[][] rootKeyInHead;
@@ -121,8 +120,8 @@ public abstract class CompiledJoinTree implements JoinLayout {
         for (int i = 0; i < to.size(); i++) {
             out[i] = from.indexOf(to.get(i));
             if (out[i] < 0) {
-                throw new IllegalStateException("variable " + to.get(i) + " of " + to + " missing from " + from
-                        + " at " + where);
+                throw new IllegalStateException(
+                        "variable " + to.get(i) + " of " + to + " missing from " + from + " at " + where);
             }
         }
         return out;

@@ -29,6 +29,7 @@ public final class CyclicBooleanJoin {
     private final Object[][] binding;
     /** The list keys of the delta join's step at each depth (the recursion uses one row per depth). */
     private final Tuple[][] stepKeys;
+
     private long scanned;
     private final long[] produced;
 

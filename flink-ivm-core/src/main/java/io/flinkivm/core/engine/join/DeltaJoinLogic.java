@@ -28,6 +28,7 @@ public final class DeltaJoinLogic<T> {
     private final ConjunctiveQuery query;
     /** Per atom: positions (in its variables) of each of its indexes' keys. */
     private final List<List<int[]>> indexesOf = new ArrayList<>();
+
     private final List<List<List<String>>> indexKeysOf = new ArrayList<>();
     private final CompiledStep[][] steps;
     private final int[][] atomVarSlots;
@@ -36,7 +37,9 @@ public final class DeltaJoinLogic<T> {
     private final AtomRouter router;
     /** The store of the insert being routed. */
     private DeltaJoinStore<T> routing;
-    private final AtomRouter.Receiver<T> applier = (atom, matched, payload) -> applyAtom(routing, atom, matched, payload);
+
+    private final AtomRouter.Receiver<T> applier =
+            (atom, matched, payload) -> applyAtom(routing, atom, matched, payload);
     private final UndoLog undo = new UndoLog();
 
     public DeltaJoinLogic(FallbackPlan plan, Semiring<T> semiring) {
@@ -60,8 +63,11 @@ public final class DeltaJoinLogic<T> {
             for (int s = 0; s < plain.size(); s++) {
                 DeltaJoinStep step = plain.get(s);
                 Atom b = query.body().get(step.atom());
-                steps[a][s] = new CompiledStep(step.atom(), indexFor(b, step.lookupKey()),
-                        slots(vars, step.lookupKey()), atomVarSlots[b.index()]);
+                steps[a][s] = new CompiledStep(
+                        step.atom(),
+                        indexFor(b, step.lookupKey()),
+                        slots(vars, step.lookupKey()),
+                        atomVarSlots[b.index()]);
             }
         }
         headSlots = slots(vars, query.head());
@@ -214,6 +220,5 @@ public final class DeltaJoinLogic<T> {
         }
     }
 
-    private record CompiledStep(int atom, int index, int[] keySlots, int[] atomSlots) {
-    }
+    private record CompiledStep(int atom, int index, int[] keySlots, int[] atomSlots) {}
 }

@@ -41,13 +41,17 @@ public final class LiveJoin<T> {
     private final boolean changelog;
     /** Per node: its key to the parent is its whole tuple, so its key's live "list" is the tuple itself. */
     private final boolean[] wholeKey;
+
     private final Walk fullWalk;
     /** Per anchor node: the walk from it over the whole tree (changelog only). */
     private final Walk[] anchoredWalks;
+
     private int[] stackNode = new int[16];
     private Tuple[] stackTuple = new Tuple[16];
+
     @SuppressWarnings("unchecked")
     private JoinRecord<T>[] stackRecord = new JoinRecord[16];
+
     private boolean[] stackFresh = new boolean[16];
 
     /**
@@ -275,8 +279,13 @@ public final class LiveJoin<T> {
      * and at the last trigger ({@code null}: it was not a result then, some tuple of it is new). The
      * records must carry the dirty marks of the current trigger. Empty when the tuple is not in the join.
      */
-    public Iterator<ResultChange<T>> changes(JoinRecordStore<T> store, Semiring<T> semiring, int node, Tuple tuple,
-            JoinRecord<T> record, RootRecords<T> roots) {
+    public Iterator<ResultChange<T>> changes(
+            JoinRecordStore<T> store,
+            Semiring<T> semiring,
+            int node,
+            Tuple tuple,
+            JoinRecord<T> record,
+            RootRecords<T> roots) {
         if (!changelog) {
             throw new IllegalStateException("this join keeps no changelog index");
         }
@@ -435,17 +444,20 @@ public final class LiveJoin<T> {
         private final JoinRecord<T> anchorRecord;
         /** Prune dirty tuples of nodes numbered below this one (-1: no pruning). */
         private final int anchorNode;
+
         final Tuple[] tuples;
         final JoinRecord<T>[] records;
         private final Tuple[] byOrder;
         /** The scan of the root's records (a full walk). */
         private Iterator<Map.Entry<Tuple, JoinRecord<T>>> roots;
+
         private boolean ready;
         private boolean done;
         private boolean started;
 
         @SuppressWarnings("unchecked")
-        WalkIterator(JoinRecordStore<T> store, Walk walk, Tuple anchorTuple, JoinRecord<T> anchorRecord, int anchorNode) {
+        WalkIterator(
+                JoinRecordStore<T> store, Walk walk, Tuple anchorTuple, JoinRecord<T> anchorRecord, int anchorNode) {
             this.store = store;
             this.walk = walk;
             this.anchorTuple = anchorTuple;
@@ -565,7 +577,8 @@ public final class LiveJoin<T> {
             while (t != null) {
                 JoinRecord<T> r = store.get(node, t);
                 if (r == null || !r.isLive()) {
-                    throw new IllegalStateException("join list of node " + node + " holds " + t + " without a live record");
+                    throw new IllegalStateException(
+                            "join list of node " + node + " holds " + t + " without a live record");
                 }
                 if (anchorNode < 0 || node >= anchorNode || r.dirty == JoinRecord.CLEAN) {
                     tuples[p] = t;

@@ -40,7 +40,8 @@ public final class MemoryJoinRecordStore<T> implements JoinRecordStore<T> {
         for (int i = 0; i < records.length; i++) {
             // The acyclic plan's nodes are root views (payload and join links in one record); the
             // cyclic plan's are bags, its root views the extra ids.
-            records[i] = maps.map(extraIds == 0 || i >= nodes ? StateCounts.Role.ROOT_VIEW : StateCounts.Role.BOOLEAN_JOIN);
+            records[i] =
+                    maps.map(extraIds == 0 || i >= nodes ? StateCounts.Role.ROOT_VIEW : StateCounts.Role.BOOLEAN_JOIN);
         }
         liveHeads = new OpenHashMap[nodes];
         waitHeads = new OpenHashMap[nodes][];

@@ -28,6 +28,7 @@ public final class OpenHashMap<K, V> implements KeyValueState<K, V> {
 
     /** Stored hash codes; 0 marks an empty slot (a hash code of 0 is stored as 1). */
     private int[] hashes;
+
     private Object[] keys;
     private Object[] values;
     private final int width;

@@ -95,10 +95,18 @@ public final class StateCounts {
 
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder("StateCounts{reads ").append(reads()).append(", writes ").append(writes());
+        StringBuilder sb = new StringBuilder("StateCounts{reads ")
+                .append(reads())
+                .append(", writes ")
+                .append(writes());
         for (Role r : Role.values()) {
             if (operations(r) > 0) {
-                sb.append(", ").append(r).append(' ').append(reads(r)).append('/').append(writes(r));
+                sb.append(", ")
+                        .append(r)
+                        .append(' ')
+                        .append(reads(r))
+                        .append('/')
+                        .append(writes(r));
             }
         }
         return sb.append('}').toString();

@@ -32,13 +32,15 @@ public final class CompiledPlan extends CompiledJoinTree {
         ConjunctiveQuery q = plan.query();
         int[][] atomKeyPositions = new int[q.body().size()][];
         for (Atom a : q.body()) {
-            atomKeyPositions[a.index()] = positions(a.variables(), plan.atomRoute(a.index()).key(), a.toString());
+            atomKeyPositions[a.index()] =
+                    positions(a.variables(), plan.atomRoute(a.index()).key(), a.toString());
         }
         router = new AtomRouter(q, atomKeyPositions);
         List<ViewNode> nodes = plan.viewNodes();
         nodeKeyPositions = new int[nodes.size()][];
         for (ViewNode n : nodes) {
-            nodeKeyPositions[n.id()] = positions(n.schema(), plan.nodeRoute(n.id()).key(), n.displayName());
+            nodeKeyPositions[n.id()] =
+                    positions(n.schema(), plan.nodeRoute(n.id()).key(), n.displayName());
         }
     }
 
@@ -58,7 +60,8 @@ public final class CompiledPlan extends CompiledJoinTree {
 
     private static int[] joinOrder(ViewTreePlan plan) {
         return plan instanceof PHierarchicalPlan acyclic
-                ? acyclic.joinOrder().stream().mapToInt(Integer::intValue).toArray() : new int[0];
+                ? acyclic.joinOrder().stream().mapToInt(Integer::intValue).toArray()
+                : new int[0];
     }
 
     /** Splits an insert into its atoms' deltas, each keyed by the atom's route ({@link ViewTreeLogic#walk}'s key). */

@@ -7,8 +7,7 @@ import io.flinkivm.core.semiring.Semiring;
  * the border (its payload turns non-zero for the first time; insert-only, so this happens once).
  */
 public final class RootViewLogic {
-    private RootViewLogic() {
-    }
+    private RootViewLogic() {}
 
     /** The payload after adding {@code delta} to {@code old} ({@code null} means zero). */
     public static <T> T add(Semiring<T> semiring, T old, T delta) {

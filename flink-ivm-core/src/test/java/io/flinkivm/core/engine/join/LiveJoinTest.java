@@ -102,19 +102,27 @@ class LiveJoinTest {
         int roots = 100;
         int middles = 40;
         for (long r = 0; r < roots; r++) {
-            assertThat(insert(join, store, 0, r, 0L)).as("a root waits for its middle").isZero();
+            assertThat(insert(join, store, 0, r, 0L))
+                    .as("a root waits for its middle")
+                    .isZero();
         }
         for (long m = 0; m < middles; m++) {
-            assertThat(insert(join, store, 1, 0L, m)).as("a middle waits for its leaf").isZero();
+            assertThat(insert(join, store, 1, 0L, m))
+                    .as("a middle waits for its leaf")
+                    .isZero();
         }
         assertThat(join.enumerate(store).hasNext()).isFalse();
         // The first leaf makes its middle live, the first at key (0): every root wakes.
         assertThat(insert(join, store, 2, 0L, 7L)).isEqualTo(1 + 1 + roots);
         assertThat(count(join, store)).isEqualTo(roots);
         for (long m = 1; m < middles; m++) {
-            assertThat(insert(join, store, 2, m, 7L)).as("the roots are live already").isEqualTo(2);
+            assertThat(insert(join, store, 2, m, 7L))
+                    .as("the roots are live already")
+                    .isEqualTo(2);
         }
-        assertThat(insert(join, store, 2, 3L, 8L)).as("a second leaf at a live key").isEqualTo(1);
+        assertThat(insert(join, store, 2, 3L, 8L))
+                .as("a second leaf at a live key")
+                .isEqualTo(1);
         assertThat(count(join, store)).isEqualTo(roots * (middles + 1));
         // The same object goes on working after the stack grew: a second, independent cascade.
         for (long r = 0; r < roots; r++) {
@@ -147,8 +155,9 @@ class LiveJoinTest {
         Set<Tuple> around = new HashSet<>();
         join.changes(store, io.flinkivm.core.semiring.NaturalSemiring.INSTANCE, 2, Tuple.of(6L, 3L), grandchild, null)
                 .forEachRemaining(c -> assertThat(around.add(c.tuple())).isTrue());
-        assertThat(around).containsExactlyInAnyOrder(Tuple.of(1L, 5L, 5L, 6L, 6L, 3L, 3L, 0L),
-                Tuple.of(2L, 5L, 5L, 6L, 6L, 3L, 3L, 0L));
+        assertThat(around)
+                .containsExactlyInAnyOrder(
+                        Tuple.of(1L, 5L, 5L, 6L, 6L, 3L, 3L, 0L), Tuple.of(2L, 5L, 5L, 6L, 6L, 3L, 3L, 0L));
         // The other middle's subtree is not in the join: no results through it.
         JoinRecord<Long> other = store.get(2, Tuple.of(9L, 4L));
         assertThat(other.isLive()).isFalse();

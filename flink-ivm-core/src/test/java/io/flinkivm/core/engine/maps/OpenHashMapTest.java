@@ -39,7 +39,8 @@ class OpenHashMapTest {
                         map.remove(key);
                         expected.remove(key);
                     }
-                    default -> assertThat(map.get(key)).as("seed %d op %d", seed, op).isEqualTo(expected.get(key));
+                    default ->
+                        assertThat(map.get(key)).as("seed %d op %d", seed, op).isEqualTo(expected.get(key));
                 }
                 assertThat(map.size()).isEqualTo(expected.size());
             }
@@ -79,7 +80,9 @@ class OpenHashMapTest {
                 }
                 Object[] want = expected.get(key);
                 for (int s = 0; s < width; s++) {
-                    assertThat(map.slots()[map.base(e) + s]).as("seed %d op %d slot %d", seed, op, s).isEqualTo(want[s]);
+                    assertThat(map.slots()[map.base(e) + s])
+                            .as("seed %d op %d slot %d", seed, op, s)
+                            .isEqualTo(want[s]);
                 }
                 int slot = random.nextInt(width);
                 map.slots()[map.base(e) + slot] = op;
@@ -131,7 +134,8 @@ class OpenHashMapTest {
         int id = random.nextInt(domain);
         return switch (random.nextInt(5)) {
             case 0 -> Tuple.of(twin(id, 0), "s" + (id % 5));
-            case 1 -> arity == 0 ? Tuple.of(id) : Tuple.wrap(withInteger(arity, id)); // same hash code as the Long tuple
+            case 1 ->
+                arity == 0 ? Tuple.of(id) : Tuple.wrap(withInteger(arity, id)); // same hash code as the Long tuple
             case 2 -> longTuple(random, arity + 1, domain);
             case 3 -> new Colliding(id);
             default -> Tuple.of((double) id);
@@ -167,12 +171,16 @@ class OpenHashMapTest {
                 map.remove(key);
                 expected.remove(key);
             } else {
-                assertThat(map.get(key)).as("seed %d arity %d op %d key %s", seed, arity, op, key).isEqualTo(expected.get(key));
+                assertThat(map.get(key))
+                        .as("seed %d arity %d op %d key %s", seed, arity, op, key)
+                        .isEqualTo(expected.get(key));
             }
             assertThat(map.size()).as("seed %d op %d", seed, op).isEqualTo(expected.size());
         }
         for (Map.Entry<Object, Integer> e : expected.entrySet()) {
-            assertThat(map.get(e.getKey())).as("seed %d arity %d %s", seed, arity, e.getKey()).isEqualTo(e.getValue());
+            assertThat(map.get(e.getKey()))
+                    .as("seed %d arity %d %s", seed, arity, e.getKey())
+                    .isEqualTo(e.getValue());
         }
         Map<Object, Integer> iterated = new HashMap<>();
         for (Iterator<Map.Entry<Object, Integer>> it = map.entries(); it.hasNext(); ) {
@@ -213,7 +221,8 @@ class OpenHashMapTest {
             Map<Object, Object[]> expected = new HashMap<>();
             int domain = 1 + random.nextInt(600);
             for (int op = 0; op < 4_000; op++) {
-                Object key = op >= otherFrom && random.nextInt(3) == 0 ? otherKey(random, arity, domain)
+                Object key = op >= otherFrom && random.nextInt(3) == 0
+                        ? otherKey(random, arity, domain)
                         : longTuple(random, arity, domain);
                 int e = map.entry(key);
                 assertThat(e >= 0).as("seed %d op %d", seed, op).isEqualTo(expected.containsKey(key));
@@ -228,7 +237,9 @@ class OpenHashMapTest {
                 }
                 Object[] want = expected.get(key);
                 for (int s = 0; s < width; s++) {
-                    assertThat(map.slots()[map.base(e) + s]).as("seed %d op %d slot %d", seed, op, s).isEqualTo(want[s]);
+                    assertThat(map.slots()[map.base(e) + s])
+                            .as("seed %d op %d slot %d", seed, op, s)
+                            .isEqualTo(want[s]);
                 }
                 int slot = random.nextInt(width);
                 map.slots()[map.base(e) + slot] = op;

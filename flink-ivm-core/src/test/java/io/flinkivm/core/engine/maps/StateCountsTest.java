@@ -11,8 +11,8 @@ import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PHierarchicalPlan;
 import io.flinkivm.core.plan.PlanKind;
-import io.flinkivm.core.plan.Planner.Strategy;
 import io.flinkivm.core.plan.Planner;
+import io.flinkivm.core.plan.Planner.Strategy;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
@@ -83,10 +83,22 @@ class StateCountsTest {
         assertThat(e.lookup(Tuple.of(1L, 1L))).isEqualTo(3L);
     }
 
-    private static void assertCounts(StateCounts c, long joinReads, long joinWrites, long rootReads, long rootWrites,
-            long booleanReads, long booleanWrites) {
-        assertThat(new long[] {c.reads(Role.JOIN_VIEW), c.writes(Role.JOIN_VIEW), c.reads(Role.ROOT_VIEW),
-                c.writes(Role.ROOT_VIEW), c.reads(Role.BOOLEAN_JOIN), c.writes(Role.BOOLEAN_JOIN)})
+    private static void assertCounts(
+            StateCounts c,
+            long joinReads,
+            long joinWrites,
+            long rootReads,
+            long rootWrites,
+            long booleanReads,
+            long booleanWrites) {
+        assertThat(new long[] {
+                    c.reads(Role.JOIN_VIEW),
+                    c.writes(Role.JOIN_VIEW),
+                    c.reads(Role.ROOT_VIEW),
+                    c.writes(Role.ROOT_VIEW),
+                    c.reads(Role.BOOLEAN_JOIN),
+                    c.writes(Role.BOOLEAN_JOIN)
+                })
                 .as("join-view, root-view and Boolean-join reads and writes: %s", c)
                 .containsExactly(joinReads, joinWrites, rootReads, rootWrites, booleanReads, booleanWrites);
     }
@@ -100,7 +112,8 @@ class StateCountsTest {
         e.insert("R4", Tuple.of(2L), 1L);
         assertThat(c.operations()).isGreaterThan(before.operations());
         assertThat(before.operations(Role.DELTA_JOIN)).isPositive();
-        assertThat(before.operations(Role.JOIN_VIEW) + before.operations(Role.ROOT_VIEW)).isZero();
+        assertThat(before.operations(Role.JOIN_VIEW) + before.operations(Role.ROOT_VIEW))
+                .isZero();
     }
 
     /**
@@ -150,11 +163,16 @@ class StateCountsTest {
         // Per insert: at most two join views (a read and an add each), a root view (a read and a write)
         // and the Boolean join's amortized share; measured: 3.4 in every window.
         for (int k = 0; k < rates.length; k++) {
-            assertThat(rates[k]).as("state operations per insert up to %d inserts", checkpoints[k]).isBetween(1.0, 10.0);
+            assertThat(rates[k])
+                    .as("state operations per insert up to %d inserts", checkpoints[k])
+                    .isBetween(1.0, 10.0);
         }
-        assertThat(rates[2] / rates[0]).as("growth of the work per insert over 100x the stream: %s", Arrays.toString(rates))
+        assertThat(rates[2] / rates[0])
+                .as("growth of the work per insert over 100x the stream: %s", Arrays.toString(rates))
                 .isLessThan(1.25);
-        assertThat(counts.reads(Role.JOIN_VIEW) + counts.writes(Role.ROOT_VIEW)).as("deltas reach views").isPositive();
+        assertThat(counts.reads(Role.JOIN_VIEW) + counts.writes(Role.ROOT_VIEW))
+                .as("deltas reach views")
+                .isPositive();
         assertThat(e.borderCrossings()).isPositive();
     }
 
@@ -166,7 +184,8 @@ class StateCountsTest {
         double[] rates = opsPerInsert(e, counts, checkpoints);
         // The delta joins walk every partner of the inserted tuple: the fan-out through A and C grows
         // with the number of tuples (measured: 9, 32 and 266 per insert).
-        assertThat(rates[2] / rates[0]).as("growth of the work per insert over 100x the stream: %s", Arrays.toString(rates))
+        assertThat(rates[2] / rates[0])
+                .as("growth of the work per insert over 100x the stream: %s", Arrays.toString(rates))
                 .isGreaterThan(8.0);
     }
 
