@@ -13,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The run command's input handling, on the in-memory engine where a test is about parsing; see RunOnFlinkTest. */
+/** The run command's input handling, on the in-memory engine where a test is about parsing; see RunOnFlinkITCase. */
 class RunCommandTest {
 
     static final String EX10 = ExplainCommandTest.EX10;
@@ -50,7 +50,7 @@ class RunCommandTest {
     }
 
     /**
-     * Found by RunGarbageTest (seed 1022): a reason cut to 300 characters inside a surrogate pair left half a
+     * Found by RunGarbageITCase (seed 1022): a reason cut to 300 characters inside a surrogate pair left half a
      * pair, which is not UTF-8, and the dead-letter file could not be written (exit code 1). One of the two
      * payloads puts the cut inside a pair, whichever parity the reason's prefix has.
      */

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reason; the summary's counts match; and the result is the naive evaluator's over the valid lines.
  * Seeded: a failure names its seed.
  */
-class RunGarbageTest {
+class RunGarbageITCase {
 
     /** A query, its semiring and payloads that keep results exact. */
     record Config(String query, Semiring<?> semiring, String[] goodPayloads) {}
@@ -42,7 +42,7 @@ class RunGarbageTest {
     static final Config EX10 =
             new Config(RunCommandTest.EX10, NaturalSemiring.INSTANCE, new String[] {"1", "2", "3", "0", " 2"});
     static final Config PATH_MIN_PLUS = new Config(
-            RunOnFlinkTest.PATH, MinPlusSemiring.INSTANCE, new String[] {"0", "1", "2.5", "7", "inf", "0.25"});
+            RunOnFlinkITCase.PATH, MinPlusSemiring.INSTANCE, new String[] {"0", "1", "2.5", "7", "inf", "0.25"});
 
     @TempDir
     Path dir;

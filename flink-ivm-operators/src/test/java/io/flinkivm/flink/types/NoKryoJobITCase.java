@@ -50,7 +50,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Tiny jobs with {@code pipeline.generic-types: false}: every record type, keyed state and Tuple
  * keys, on the heap and RocksDB backends, build and run, so nothing on the path falls back to Kryo.
  */
-class NoKryoJobTest {
+class NoKryoJobITCase {
 
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()

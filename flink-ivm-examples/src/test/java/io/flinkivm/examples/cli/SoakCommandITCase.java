@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** {@code soak} with a short stream: it runs on RocksDB with checkpoints, reports per tenth, and checks its result. */
-class SoakCommandTest {
+class SoakCommandITCase {
 
     private static final Pattern TENTH =
             Pattern.compile("^  (\\d+)\\s+([\\d,]+)\\s+[\\d.]+\\s+([\\d,]+)\\s", Pattern.MULTILINE);

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The Flink suite at parallelism 1 and 2 on a small stream: every result checked, the parallelism figures reported. */
-class FlinkSuiteTest {
+class FlinkSuiteITCase {
 
     @TempDir
     Path dir;

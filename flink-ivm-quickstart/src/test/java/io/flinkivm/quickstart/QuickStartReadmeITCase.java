@@ -31,7 +31,7 @@ import org.w3c.dom.NodeList;
  * {@code main}), compile against exactly their runtime classpath, run in a new JVM and print the lines the
  * README shows. Edit the README and this test reads the edit; break the API and the README's code fails here.
  */
-class QuickStartReadmeTest {
+class QuickStartReadmeITCase {
 
     private static String readme;
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every registered example on Flink, small: it runs, reports, and its final result equals the core engine's. */
-class ExampleJobsTest {
+class ExampleJobsITCase {
 
     static Stream<Arguments> jobs() {
         return ExampleJobs.all().stream()

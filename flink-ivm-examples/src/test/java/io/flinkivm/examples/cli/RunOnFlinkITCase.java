@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** {@code run --engine flink} (the default) against {@code --engine memory} on the same inputs, and its failure paths. */
-class RunOnFlinkTest {
+class RunOnFlinkITCase {
 
     static final String PATH = "Q(A,C) :- R(A,B), S(B,C)";
     static final String COVERED = "Covered(P,D) :- Prescribed(P,D,Doc), Dispensed(P,D,Ph), Insured(P,Pl)";
@@ -335,6 +335,7 @@ class RunOnFlinkTest {
     }
 
     private static String resource(String name) throws URISyntaxException {
-        return Path.of(RunOnFlinkTest.class.getResource("/cli/" + name).toURI()).toString();
+        return Path.of(RunOnFlinkITCase.class.getResource("/cli/" + name).toURI())
+                .toString();
     }
 }
