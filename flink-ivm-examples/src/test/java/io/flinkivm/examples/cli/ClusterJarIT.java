@@ -2,6 +2,7 @@ package io.flinkivm.examples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flinkivm.examples.cluster.ClusterClasspath;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,21 +13,16 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
-import java.util.regex.Pattern;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.w3c.dom.Document;
-import org.w3c.dom.Element;
-import org.w3c.dom.NodeList;
 
 /**
  * The jar for {@code flink run} (built in {@code package}; failsafe runs this in {@code verify}): it holds
  * flink-ivm and the connectors but none of Flink's own classes and no logging binding or configuration
  * (logging is the cluster's), and its main class runs with Flink's
- * classes from outside: the jars of this test's classpath that the pom's cluster execution excludes,
- * which is what the jar expects the cluster to provide.
+ * classes from outside: the jars the pom's cluster execution excludes ({@link ClusterClasspath}, the local
+ * cluster's classpath), which is what the jar expects the cluster to provide.
  */
 class ClusterJarIT {
 
@@ -145,55 +141,15 @@ class ClusterJarIT {
         return new Result(p.exitValue(), Files.readString(log));
     }
 
-    /** The jars of this test's classpath that the cluster execution in the pom leaves out. */
-    private static List<String> providedByTheCluster() throws Exception {
-        List<Pattern> excluded = clusterExcludes();
-        Path repo = Path.of(System.getProperty("flinkivm.localRepository"))
-                .toAbsolutePath()
-                .normalize();
+    /** What the cluster provides: the jars the cluster execution in the pom leaves out, as the local cluster runs. */
+    private static List<String> providedByTheCluster() throws IOException {
         List<String> out = new ArrayList<>();
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            Path p = Path.of(entry).toAbsolutePath().normalize();
-            if (!p.startsWith(repo) || !entry.endsWith(".jar")) {
-                continue;
-            }
-            Path rel = repo.relativize(p);
-            int n = rel.getNameCount();
-            if (n < 4) {
-                continue;
-            }
-            String artifactId = rel.getName(n - 3).toString();
-            String groupId = rel.subpath(0, n - 3).toString().replace(File.separatorChar, '.');
-            String coordinates = groupId + ":" + artifactId;
-            if (excluded.stream().anyMatch(x -> x.matcher(coordinates).matches())) {
-                out.add(p.toString());
-            }
+        for (Path p : ClusterClasspath.of(
+                Path.of(System.getProperty("flinkivm.clusterClasspath")),
+                Path.of(System.getProperty("flinkivm.pom")))) {
+            out.add(p.toString());
         }
-        assertThat(out).as("Flink jars on the test classpath").anyMatch(e -> e.contains("flink-runtime"));
+        assertThat(out).as("Flink jars on the cluster's classpath").anyMatch(e -> e.contains("flink-runtime"));
         return out;
-    }
-
-    /** The artifactSet excludes of the shade execution 'cluster', as patterns over groupId:artifactId. */
-    private static List<Pattern> clusterExcludes() throws Exception {
-        Document pom = DocumentBuilderFactory.newInstance()
-                .newDocumentBuilder()
-                .parse(new File(System.getProperty("flinkivm.pom")));
-        NodeList executions = pom.getElementsByTagName("execution");
-        for (int i = 0; i < executions.getLength(); i++) {
-            Element e = (Element) executions.item(i);
-            NodeList ids = e.getElementsByTagName("id");
-            if (ids.getLength() > 0 && ids.item(0).getTextContent().trim().equals("cluster")) {
-                Element artifactSet =
-                        (Element) e.getElementsByTagName("artifactSet").item(0);
-                NodeList excludes = artifactSet.getElementsByTagName("exclude");
-                List<Pattern> out = new ArrayList<>();
-                for (int k = 0; k < excludes.getLength(); k++) {
-                    String glob = excludes.item(k).getTextContent().trim();
-                    out.add(Pattern.compile(Pattern.quote(glob).replace("*", "\\E.*\\Q")));
-                }
-                return out;
-            }
-        }
-        throw new AssertionError("no shade execution 'cluster' in the pom");
     }
 }
