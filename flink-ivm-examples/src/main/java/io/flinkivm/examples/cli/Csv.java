@@ -108,6 +108,15 @@ public final class Csv {
         return size;
     }
 
+    /** The fields as one CSV line (without line break), each quoted where needed ({@link #appendField}). */
+    public static String line(List<String> fields) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < fields.size(); i++) {
+            appendField(sb, fields.get(i)).append(i + 1 < fields.size() ? "," : "");
+        }
+        return sb.toString();
+    }
+
     /** Appends {@code value} to {@code sb}, quoted if it contains a comma, a quote or a line break. */
     static StringBuilder appendField(StringBuilder sb, String value) {
         boolean quote = false;

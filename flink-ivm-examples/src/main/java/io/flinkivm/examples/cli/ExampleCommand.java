@@ -26,10 +26,17 @@ import picocli.CommandLine.Spec;
                     + " Flink (or on the cluster under 'flink run') with a prefix-exact snapshot every tenth of the"
                     + " stream, prints each snapshot's size and the inserts per second since the previous one, and"
                     + " closes with a summary and the first result rows. 'flink-ivm' without a command runs the"
-                    + " default example. 'example --list' describes the examples."
+                    + " default example. 'example --list' describes the examples.",
+            "Submitted detached (flink run -d, the web UI, the REST API's /jars/:id/run), it returns once the job"
+                    + " is submitted; the job reports itself: its accumulators hold the final snapshot's id, rows"
+                    + " and checksum, and with --result-dir it writes the rows and dead letters there."
         },
         footerHeading = "%nExit codes:%n",
-        footer = {"  0  the example ran", "  1  the Flink job failed", "  2  unknown example or bad option"})
+        footer = {
+            "  0  the example ran (or, detached, was submitted)",
+            "  1  the Flink job failed",
+            "  2  unknown example or bad option"
+        })
 final class ExampleCommand implements Callable<Integer> {
 
     @Spec
@@ -73,6 +80,9 @@ final class ExampleCommand implements Callable<Integer> {
     @Mixin
     FlinkOptions flinkOptions;
 
+    @Mixin
+    ResultDirOption resultDir;
+
     @Option(
             names = "--list",
             description = {"List the examples and exit."})
@@ -111,6 +121,7 @@ final class ExampleCommand implements Callable<Integer> {
                     job,
                     data,
                     flinkOptions.settings(),
+                    resultDir.uri(),
                     spec.commandLine().getOut(),
                     spec.commandLine().getErr());
         } catch (CliException e) {

@@ -5,6 +5,8 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.jobs.FlinkSettings;
 import io.flinkivm.examples.jobs.IvmStreams;
+import io.flinkivm.examples.report.JobReport;
+import io.flinkivm.examples.report.RowFormat;
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.InputRecord;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -61,14 +64,20 @@ final class FlinkRun<T> {
         records.add(InputRecord.insert(relation, tuple, payload, LINE_ORIGIN + lineNumber));
     }
 
+    /** The number of accepted inserts added so far. */
+    int size() {
+        return records.size();
+    }
+
     /**
-     * Runs the job and writes the final snapshot's rows to {@code out}.
+     * Runs the job and writes the final snapshot's rows to {@code out}; with {@code report}, the job also reports
+     * itself ({@link JobReport}).
      *
      * @return the inserts Flink rejected, one per input line, by line number
      * @throws IOException if {@code out} fails
      * @throws CliException if the job fails (a result payload overflow among others)
      */
-    List<Rejected> execute(ResultWriter out, String jobName) throws IOException {
+    List<Rejected> execute(ResultWriter out, String jobName, Report<T> report) throws IOException {
         int count = records.size();
         if (count == 0) {
             // Without inserts every relation, and so the result, is empty (and Flink's collection source needs an
@@ -77,18 +86,7 @@ final class FlinkRun<T> {
         }
         List<DeadLetter> deadLetters = new ArrayList<>();
         try (StreamExecutionEnvironment env = settings.environment()) {
-            int parallelism = Math.max(1, env.getParallelism());
-            this.parallelism = parallelism;
-            DataStream<InputRecord<T>> input = env.fromSource(
-                            PartitionedSource.of(
-                                    PartitionedSource.roundRobin(records, parallelism),
-                                    FlinkIvm.inputType(semiring),
-                                    env.getConfig().getSerializerConfig()),
-                            WatermarkStrategy.noWatermarks(),
-                            "inserts (" + count + " lines)")
-                    .setParallelism(parallelism);
-            records.clear(); // the source holds them serialized now
-            IvmJob<T> job = FlinkIvm.maintain(input, plan, semiring, IvmOptions.defaults());
+            IvmJob<T> job = build(env, report);
             int parts = job.results().getParallelism();
             long snapshot = -1;
             int ends = 0;
@@ -126,6 +124,45 @@ final class FlinkRun<T> {
             throw jobFailure(e);
         }
         return rejected(deadLetters, count);
+    }
+
+    /** Where the job reports itself ({@link JobReport#attach}): a directory or null, and the rows' CSV form. */
+    record Report<T>(String directory, RowFormat<T> format) {}
+
+    /**
+     * Submits the job detached with its report ({@link JobReport}; a Flink client decided that no one waits for
+     * it) and returns its id, or null if there is nothing to submit (no accepted insert: the result is empty).
+     */
+    JobID submit(String jobName, Report<T> report) {
+        if (records.isEmpty()) {
+            return null;
+        }
+        try (StreamExecutionEnvironment env = settings.environment()) {
+            build(env, report);
+            return env.execute(jobName).getJobID();
+        } catch (Exception e) {
+            throw CliException.failure("cannot submit the Flink job: " + e, e);
+        }
+    }
+
+    /** The job over the accepted inserts, read at the environment's parallelism, with its report if asked for. */
+    private IvmJob<T> build(StreamExecutionEnvironment env, Report<T> report) {
+        int count = records.size();
+        parallelism = Math.max(1, env.getParallelism());
+        DataStream<InputRecord<T>> input = env.fromSource(
+                        PartitionedSource.of(
+                                PartitionedSource.roundRobin(records, parallelism),
+                                FlinkIvm.inputType(semiring),
+                                env.getConfig().getSerializerConfig()),
+                        WatermarkStrategy.noWatermarks(),
+                        "inserts (" + count + " lines)")
+                .setParallelism(parallelism);
+        records.clear(); // the source holds them serialized now
+        IvmJob<T> job = FlinkIvm.maintain(input, plan, semiring, IvmOptions.defaults());
+        if (report != null) {
+            JobReport.attach(job.results(), job.deadLetters(), count, report.format(), report.directory());
+        }
+        return job;
     }
 
     private static boolean hasNext(CloseableIterator<?> it) {

@@ -1,9 +1,13 @@
 package io.flinkivm.examples.cli;
 
 import io.flinkivm.examples.jobs.ExampleJobs;
+import io.flinkivm.examples.report.FlinkClient;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Properties;
@@ -87,8 +91,49 @@ public final class Main implements Callable<Integer> {
         return spec.commandLine().getSubcommands().get("example").execute();
     }
 
+    /**
+     * Runs the command line and exits with its code. Under a Flink client ({@code flink run}, the web UI, the
+     * REST API, which runs {@code main} inside the JobManager) it never calls {@code System.exit}: it returns on
+     * success and throws otherwise, with what the command said on stderr, so that the client reports the failure.
+     */
     public static void main(String[] args) {
-        System.exit(run(args));
+        if (!FlinkClient.runsThisProgram()) {
+            System.exit(run(args));
+        }
+        StringWriter err = new StringWriter();
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter tee = new PrintWriter(new Writer() {
+            private final Writer stderr = new OutputStreamWriter(System.err, StandardCharsets.UTF_8);
+
+            @Override
+            public void write(char[] buffer, int offset, int length) throws IOException {
+                stderr.write(buffer, offset, length);
+                err.write(buffer, offset, length);
+            }
+
+            @Override
+            public void flush() throws IOException {
+                stderr.flush();
+            }
+
+            @Override
+            public void close() throws IOException {
+                stderr.flush();
+            }
+        });
+        int code = run(out, tee, args);
+        if (code != 0) {
+            throw new ProgramFailedException(code, err.toString().strip());
+        }
+    }
+
+    /** The command line ended with a non-zero exit code under a Flink client, which must not exit the JVM. */
+    static final class ProgramFailedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ProgramFailedException(int code, String stderr) {
+            super("flink-ivm ended with exit code " + code + (stderr.isEmpty() ? "" : ": " + stderr));
+        }
     }
 
     /** Runs the command line with stdout and stderr (as UTF-8) and returns the exit code. */

@@ -48,14 +48,7 @@ final class ResultWriter implements Closeable {
     }
 
     private void line(java.util.List<String> fields) throws IOException {
-        sb.setLength(0);
-        for (int i = 0; i < fields.size(); i++) {
-            Csv.appendField(sb, fields.get(i)).append(i + 1 < fields.size() ? "," : "\n");
-        }
-        if (fields.isEmpty()) {
-            sb.append('\n');
-        }
-        w.append(sb);
+        w.append(Csv.line(fields)).append('\n');
     }
 
     void row(Tuple t, String payload) throws IOException {

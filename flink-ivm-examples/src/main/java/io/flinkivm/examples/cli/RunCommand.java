@@ -8,6 +8,9 @@ import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.jobs.FlinkSettings;
+import io.flinkivm.examples.report.FlinkClient;
+import io.flinkivm.examples.report.JobReport;
+import io.flinkivm.examples.report.RowFormat;
 import io.flinkivm.flink.sql.RejectedRowException;
 import io.flinkivm.flink.sql.SqlTranslation;
 import java.io.IOException;
@@ -27,6 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,7 +54,11 @@ import picocli.CommandLine.Spec;
                     + " local Flink (or, under 'flink run', on the cluster: this process reads the input and writes"
                     + " the output, the inserts travel inside the job), and the output is the snapshot taken at the"
                     + " end of the input. Inserts that Flink rejects (a payload overflow inside a view) are reported"
-                    + " like malformed lines, after them."
+                    + " like malformed lines, after them.",
+            "Submitted detached (flink run -d, the web UI, the REST API's /jars/:id/run, which run this program"
+                    + " on the JobManager), the program reads the input, submits the job and returns: give"
+                    + " --result-dir instead of --output; the job writes the final result there itself (same"
+                    + " columns as --output, no header, in part files) and counts it in its accumulators."
         },
         footerHeading = "%nFile formats:%n",
         footer = {
@@ -81,7 +90,7 @@ import picocli.CommandLine.Spec;
                     + " the lines rejected inside Flink follow those rejected while reading.",
             "",
             "Exit codes:",
-            "  0  the result was written (also when some lines were rejected)",
+            "  0  the result was written (also when some lines were rejected), or the detached job submitted",
             "  1  I/O error (input, output or dead-letter file), a result payload overflow or a failed Flink job",
             "  2  bad option, malformed query or SQL, SQL outside the supported subset, unknown semiring or engine,"
                     + " unsupported plan"
@@ -120,8 +129,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--output",
             paramLabel = "OUT.csv",
-            required = true,
-            description = {"Where the result goes: the free variables and payload, one line per result tuple."})
+            description = {
+                "Where the result goes: the free variables and payload, one line per result tuple. Required,"
+                        + " except for a detached submission (then give --result-dir)."
+            })
     Path output;
 
     @Option(
@@ -148,6 +159,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     FlinkOptions flinkOptions;
 
+    @Mixin
+    ResultDirOption resultDir;
+
     @Override
     public Integer call() {
         if (queryOptions.isSql()) {
@@ -161,11 +175,54 @@ final class RunCommand implements Callable<Integer> {
         }
         ConjunctiveQuery query = sql != null ? sql.query() : queryOptions.parse();
         MaintenancePlan plan = queryOptions.plan(query, semiring);
-        if (engine == EngineKind.MEMORY && flinkOptions.anyGiven()) {
-            throw CliException.usage("--state, --parallelism, --checkpoint-dir and --checkpoint-interval apply to"
-                    + " --engine flink only");
+        if (engine == EngineKind.MEMORY && (flinkOptions.anyGiven() || resultDir.given() != null)) {
+            throw CliException.usage("--state, --parallelism, --checkpoint-dir, --checkpoint-interval and --result-dir"
+                    + " apply to --engine flink only");
+        }
+        if (engine == EngineKind.FLINK && FlinkClient.detached(StreamExecutionEnvironment.getExecutionEnvironment())) {
+            return submitDetached(semiring, plan);
+        }
+        if (output == null) {
+            throw CliException.usage("Missing required option: '--output=OUT.csv'");
         }
         return execute(semiring, plan);
+    }
+
+    /**
+     * A detached submission (flink run -d, the web UI, the REST API): nobody waits for the job, so it writes its
+     * result to --result-dir itself and this method returns once it is submitted.
+     */
+    private <T> int submitDetached(Semiring<T> s, MaintenancePlan plan) {
+        if (output != null) {
+            throw CliException.usage("--output is written by this program when the job has finished, but a detached"
+                    + " submission (flink run -d, the web UI, the REST API) does not wait for the job: give"
+                    + " --result-dir DIR instead, where the job writes its result itself");
+        }
+        if (resultDir.given() == null) {
+            throw CliException.usage("a detached submission (flink run -d, the web UI, the REST API) needs"
+                    + " --result-dir DIR: the job writes its result there, since nobody collects it");
+        }
+        FlinkRun<T> run = new FlinkRun<>(plan, s, flinkOptions.settings());
+        long accepted;
+        long rejected;
+        try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
+            accepted = read(s, plan.query(), rejects, run::add);
+            rejected = rejects.count();
+            rejects.printTotal();
+        }
+        printCounts(accepted, rejected);
+        JobID id = run.submit(jobName(plan), new FlinkRun.Report<>(resultDir.uri(), rowFormat(s)));
+        PrintWriter out = spec.commandLine().getOut();
+        if (id == null) {
+            out.println("no accepted insert: the result is empty; no job submitted");
+        } else {
+            out.println("submitted job " + id + " (detached): it writes the result's rows to " + resultDir.uri() + "/"
+                    + JobReport.RESULT_DIRECTORY + " and its dead letters to " + resultDir.uri() + "/"
+                    + JobReport.DEAD_LETTER_DIRECTORY + "; its accumulators count them (" + JobReport.SNAPSHOT + " "
+                    + accepted + " when done)");
+        }
+        out.flush();
+        return 0;
     }
 
     private <T> int execute(Semiring<T> s, MaintenancePlan plan) {
@@ -221,7 +278,10 @@ final class RunCommand implements Callable<Integer> {
             accepted = read(s, plan.query(), rejects, run::add);
             List<FlinkRun.Rejected> late;
             try (ResultWriter w = writer(temporary, plan)) {
-                late = run.execute(w, "flink-ivm run " + plan.query().name() + " < " + input.getFileName());
+                late = run.execute(
+                        w,
+                        jobName(plan),
+                        resultDir.given() == null ? null : new FlinkRun.Report<>(resultDir.uri(), rowFormat(s)));
                 results = w.rows();
             } catch (IOException e) {
                 throw outputFailure(e);
@@ -238,6 +298,15 @@ final class RunCommand implements Callable<Integer> {
         }
         printCounts(accepted, rejected);
         return finish(temporary, results, start);
+    }
+
+    private String jobName(MaintenancePlan plan) {
+        return "flink-ivm run " + plan.query().name() + " < " + input.getFileName();
+    }
+
+    /** The columns of the output: the tuple and payload, or the SELECT list of a query given in SQL. */
+    private <T> RowFormat<T> rowFormat(Semiring<T> s) {
+        return sql == null ? RowFormat.of(s) : RowFormat.of(sql);
     }
 
     private ResultWriter writer(Path file, MaintenancePlan plan) throws IOException {

@@ -5,6 +5,9 @@ import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.examples.report.FlinkClient;
+import io.flinkivm.examples.report.JobReport;
+import io.flinkivm.examples.report.RowFormat;
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.InputRecord;
@@ -16,6 +19,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
@@ -43,12 +48,34 @@ public final class ExampleRunner {
     private ExampleRunner() {}
 
     /**
-     * Runs {@code job} over the stream {@code data} describes.
+     * Runs {@code job} over the stream {@code data} describes and collects its result.
      *
      * @throws Exception if the Flink job fails
+     * @throws IllegalStateException if a Flink client submits the job detached (see the other {@code run})
      */
     public static <T> ExampleResult<T> run(
             ExampleJob<T> job, GeneratorSettings data, FlinkSettings flink, PrintWriter out, PrintWriter err)
+            throws Exception {
+        return run(job, data, flink, null, out, err)
+                .orElseThrow(() -> new IllegalStateException("the job was submitted detached: nobody collects it"));
+    }
+
+    /**
+     * Runs {@code job} over the stream {@code data} describes. With {@code resultDir}, the job also writes its
+     * final result and dead letters there and counts them in its accumulators ({@link JobReport}). Submitted
+     * detached by a Flink client ({@link FlinkClient#detached}), the job reports only that way: this method
+     * returns once it is submitted, with an empty result.
+     *
+     * @param resultDir a directory (path or URI) for the job's own report, or null
+     * @throws Exception if the Flink job fails
+     */
+    public static <T> Optional<ExampleResult<T>> run(
+            ExampleJob<T> job,
+            GeneratorSettings data,
+            FlinkSettings flink,
+            String resultDir,
+            PrintWriter out,
+            PrintWriter err)
             throws Exception {
         MaintenancePlan plan = Planner.plan(QueryParser.parse(job.query()), job.semiring());
         InsertGenerator<T> generator = job.generator(data);
@@ -81,6 +108,21 @@ public final class ExampleRunner {
                     job.semiring(),
                     IvmOptions.defaults().withSnapshotEvery(Math.max(1, every / parallelism)));
             int parts = ivm.results().getParallelism();
+            boolean detached = FlinkClient.detached(env);
+            if (resultDir != null || detached) {
+                JobReport.attach(ivm.results(), ivm.deadLetters(), n, RowFormat.of(job.semiring()), resultDir);
+            }
+            if (detached) {
+                JobID id = env.execute("flink-ivm example " + job.name()).getJobID();
+                out.println("Submitted job " + id + " (detached): it reports itself in its accumulators ("
+                        + JobReport.SNAPSHOT + " " + n + " when done, " + JobReport.ROWS + ", " + JobReport.CHECKSUM
+                        + ", " + JobReport.DEAD_LETTERS + ")"
+                        + (resultDir == null
+                                ? "; give --result-dir DIR for the rows."
+                                : " and writes the rows to " + resultDir + "/" + JobReport.RESULT_DIRECTORY + "."));
+                out.flush();
+                return Optional.empty();
+            }
             DataStream<Either<Tuple2<Long, ResultRecord<T>>, DeadLetter>> collected = IvmStreams.merged(
                     IvmStreams.stamped(IvmStreams.rowsOfSnapshot(ivm.results(), n)), ivm.deadLetters());
 
@@ -123,7 +165,7 @@ public final class ExampleRunner {
             }
             out.flush();
             err.flush();
-            return new ExampleResult<>(plan, result, n, progress.completed, deadLetters, millis);
+            return Optional.of(new ExampleResult<>(plan, result, n, progress.completed, deadLetters, millis));
         }
     }
 

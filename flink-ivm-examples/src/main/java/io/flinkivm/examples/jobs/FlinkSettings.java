@@ -126,15 +126,17 @@ public record FlinkSettings(
         return StreamExecutionEnvironment.getExecutionEnvironment(configuration());
     }
 
-    /** The checkpoint directory as a URI: kept if it has a scheme, otherwise an absolute file:// URI. */
+    /** The checkpoint directory as a URI ({@link #toUri}), or null. */
     public String checkpointUri() {
-        if (checkpointDir == null) {
-            return null;
+        return checkpointDir == null ? null : toUri(checkpointDir);
+    }
+
+    /** A directory as a URI: kept if it has a scheme, otherwise an absolute file:// URI. */
+    public static String toUri(String directory) {
+        if (directory.matches("[A-Za-z][A-Za-z0-9+.-]*://.*")) {
+            return URI.create(directory).toString();
         }
-        if (checkpointDir.matches("[A-Za-z][A-Za-z0-9+.-]*://.*")) {
-            return URI.create(checkpointDir).toString();
-        }
-        String uri = Path.of(checkpointDir).toAbsolutePath().normalize().toUri().toString();
+        String uri = Path.of(directory).toAbsolutePath().normalize().toUri().toString();
         // Path.toUri() ends an existing directory with '/'; the same directory should give the same URI.
         return uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
     }

@@ -8,6 +8,7 @@ import io.flinkivm.examples.cli.FlinkOptions;
 import io.flinkivm.examples.cli.OptionDefaults;
 import io.flinkivm.examples.cli.QueryTextOptions;
 import io.flinkivm.examples.jobs.FlinkSettings;
+import io.flinkivm.examples.report.FlinkClient;
 import io.flinkivm.flink.OutputMode;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -347,6 +348,14 @@ public final class KafkaCommand implements Callable<Integer> {
         JobExecutionResult result;
         try {
             result = env.execute("flink-ivm kafka " + plan.query().name());
+            if (FlinkClient.detached(env)) {
+                out.println("kafka: submitted job " + result.getJobID() + " (detached); "
+                        + (bounded ? "it finishes at the end of the input" : "it runs until it is cancelled or stopped")
+                        + ", its counts are its accumulators " + ParseRecords.RECORDS_ACCUMULATOR + " and "
+                        + CountDeadLetters.ACCUMULATOR);
+                out.flush();
+                return 0;
+            }
         } catch (Exception e) {
             Throwable root = ExceptionUtils.stripExecutionException(e);
             while (root.getCause() != null && root.getCause() != root) {
