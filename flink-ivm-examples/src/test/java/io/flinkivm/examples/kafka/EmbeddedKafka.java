@@ -49,7 +49,7 @@ import org.apache.kafka.common.utils.Time;
  * }
  * }</pre>
  */
-final class EmbeddedKafka implements AutoCloseable {
+public final class EmbeddedKafka implements AutoCloseable {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -69,7 +69,7 @@ final class EmbeddedKafka implements AutoCloseable {
     }
 
     /** Formats a log directory, starts the node and waits until the broker answers. */
-    static EmbeddedKafka start() throws Exception {
+    public static EmbeddedKafka start() throws Exception {
         Path directory = Files.createTempDirectory("embedded-kafka");
         int brokerPort = freePort();
         int controllerPort = freePort();
@@ -149,23 +149,28 @@ final class EmbeddedKafka implements AutoCloseable {
     }
 
     /** {@code 127.0.0.1:port} of the broker listener. */
-    String bootstrapServers() {
+    public String bootstrapServers() {
         return bootstrapServers;
     }
 
     /** An admin client, closed with this broker. */
-    Admin admin() {
+    public Admin admin() {
         return admin;
     }
 
-    void createTopic(String topic, int partitions) throws Exception {
+    public void createTopic(String topic, int partitions) throws Exception {
         admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
                 .all()
                 .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     }
 
     /** Writes the values (in order, to partition 0) and returns where each one landed. */
-    List<RecordMetadata> produce(String topic, List<byte[]> values) throws Exception {
+    public List<RecordMetadata> produce(String topic, List<byte[]> values) throws Exception {
+        return produce(topic, 0, values);
+    }
+
+    /** Writes the values in order to one partition of {@code topic} and returns where each one landed. */
+    public List<RecordMetadata> produce(String topic, int partition, List<byte[]> values) throws Exception {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -175,7 +180,7 @@ final class EmbeddedKafka implements AutoCloseable {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
             List<Future<RecordMetadata>> sent = new ArrayList<>();
             for (byte[] v : values) {
-                sent.add(producer.send(new ProducerRecord<>(topic, 0, null, v)));
+                sent.add(producer.send(new ProducerRecord<>(topic, partition, null, v)));
             }
             producer.flush();
             for (Future<RecordMetadata> f : sent) {
@@ -189,7 +194,7 @@ final class EmbeddedKafka implements AutoCloseable {
      * Every record of {@code topic} a consumer with {@code isolation.level=read_committed} sees, up to
      * the end offsets at the time of the call, partition by partition in offset order.
      */
-    List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
+    public List<ConsumerRecord<byte[], byte[]>> readCommitted(String topic) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

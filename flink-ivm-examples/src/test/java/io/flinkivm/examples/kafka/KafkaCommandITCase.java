@@ -529,48 +529,6 @@ class KafkaCommandITCase {
         assertThat(compacted).isEqualTo(expected(EX10, inserts)).isNotEmpty();
     }
 
-    /** Reassembles snapshots from the result topic's JSON records. */
-    static final class ResultTopic {
-        /**
-         * Prefix-exact snapshots by id, each checked complete: {@code parts} end markers, each saying
-         * {@code parts}, whose row counts add up to the snapshot's rows.
-         */
-        static Map<Long, Map<Tuple, String>> completeSnapshots(List<ConsumerRecord<byte[], byte[]>> records, int parts)
-                throws Json.FormatException {
-            Map<Long, Map<Tuple, String>> rows = new HashMap<>();
-            Map<Long, long[]> ends = new HashMap<>(); // id → {end markers, rows, parts}
-            for (ConsumerRecord<byte[], byte[]> r : records) {
-                Map<String, Object> o = Json.parseObject(new String(r.value(), UTF_8));
-                assertThat(o.get("prefixExact")).isEqualTo(Boolean.TRUE);
-                long id = Long.parseLong(o.get("snapshot").toString());
-                assertThat(new String(r.key(), UTF_8)).isEqualTo(Long.toString(id));
-                if (o.get("type").equals("end")) {
-                    long[] e = ends.computeIfAbsent(id, k -> new long[3]);
-                    e[0]++;
-                    e[1] += Long.parseLong(o.get("rows").toString());
-                    e[2] = Long.parseLong(o.get("parts").toString());
-                    assertThat(o.get("columns")).isEqualTo(List.of("A", "C"));
-                } else {
-                    assertThat(o.get("type")).isEqualTo("row");
-                    List<?> values = (List<?>) o.get("values");
-                    Tuple t = Tuple.of(values.toArray());
-                    String previous =
-                            rows.computeIfAbsent(id, k -> new HashMap<>()).put(t, (String) o.get("payload"));
-                    assertThat(previous).as("snapshot %d has %s once", id, t).isNull();
-                }
-            }
-            Map<Long, Map<Tuple, String>> out = new TreeMap<>();
-            ends.forEach((id, e) -> {
-                assertThat(e[2]).as("parts of snapshot %d", id).isEqualTo(parts);
-                assertThat(e[0]).as("end markers of snapshot %d", id).isEqualTo(parts);
-                Map<Tuple, String> snapshot = rows.getOrDefault(id, Map.of());
-                assertThat((long) snapshot.size()).as("rows of snapshot %d", id).isEqualTo(e[1]);
-                out.put(id, snapshot);
-            });
-            return out;
-        }
-    }
-
     /** Reads the dead-letter topic's JSON records. */
     static final class DeadLetters {
         static Map<String, Map<String, Object>> byOrigin(List<ConsumerRecord<byte[], byte[]>> records)

@@ -1,0 +1,74 @@
+package io.flinkivm.examples.kafka;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flinkivm.core.query.Tuple;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/** Reassembles snapshots from the JSON records of the kafka command's result topic ({@code --output-mode snapshot}). */
+public final class ResultTopic {
+    private ResultTopic() {}
+
+    /**
+     * Prefix-exact snapshots by id, each checked complete: {@code parts} end markers, each saying
+     * {@code parts}, whose row counts add up to the snapshot's rows.
+     */
+    public static Map<Long, Map<Tuple, String>> completeSnapshots(
+            List<ConsumerRecord<byte[], byte[]>> records, int parts) {
+        Map<Long, Map<Tuple, String>> rows = new HashMap<>();
+        Map<Long, long[]> ends = new HashMap<>(); // id → {end markers, rows, parts}
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            Map<String, Object> o = json(r);
+            assertThat(o.get("prefixExact")).isEqualTo(Boolean.TRUE);
+            long id = Long.parseLong(o.get("snapshot").toString());
+            assertThat(new String(r.key(), UTF_8)).isEqualTo(Long.toString(id));
+            if (o.get("type").equals("end")) {
+                long[] e = ends.computeIfAbsent(id, k -> new long[3]);
+                e[0]++;
+                e[1] += Long.parseLong(o.get("rows").toString());
+                e[2] = Long.parseLong(o.get("parts").toString());
+                assertThat(o.get("columns")).isEqualTo(List.of("A", "C"));
+            } else {
+                assertThat(o.get("type")).isEqualTo("row");
+                List<?> values = (List<?>) o.get("values");
+                Tuple t = Tuple.of(values.toArray());
+                String previous = rows.computeIfAbsent(id, k -> new HashMap<>()).put(t, (String) o.get("payload"));
+                assertThat(previous).as("snapshot %d has %s once", id, t).isNull();
+            }
+        }
+        Map<Long, Map<Tuple, String>> out = new TreeMap<>();
+        ends.forEach((id, e) -> {
+            assertThat(e[2]).as("parts of snapshot %d", id).isEqualTo(parts);
+            assertThat(e[0]).as("end markers of snapshot %d", id).isEqualTo(parts);
+            Map<Tuple, String> snapshot = rows.getOrDefault(id, Map.of());
+            assertThat((long) snapshot.size()).as("rows of snapshot %d", id).isEqualTo(e[1]);
+            out.put(id, snapshot);
+        });
+        return out;
+    }
+
+    /** The end markers of snapshot {@code id} among {@code records}, without checking anything: for polling. */
+    public static int endMarkers(List<ConsumerRecord<byte[], byte[]>> records, long id) {
+        int n = 0;
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            Map<String, Object> o = json(r);
+            if (o.get("type").equals("end") && Long.parseLong(o.get("snapshot").toString()) == id) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static Map<String, Object> json(ConsumerRecord<byte[], byte[]> r) {
+        try {
+            return Json.parseObject(new String(r.value(), UTF_8));
+        } catch (Json.FormatException e) {
+            throw new AssertionError("a result record that is not a JSON object: " + e.getMessage(), e);
+        }
+    }
+}
