@@ -16,8 +16,10 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ConfigurationUtils;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.GlobalConfiguration;
+import org.apache.flink.configuration.HeartbeatManagerOptions;
 import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.MetricOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
@@ -95,6 +97,13 @@ public final class ClusterConfiguration {
         c.set(TaskManagerOptions.JVM_OVERHEAD_MIN, MemorySize.parse("64m"));
         c.set(TaskManagerOptions.JVM_OVERHEAD_MAX, MemorySize.parse("64m"));
 
+        // A lost TaskManager is known after two failed heartbeat RPCs (heartbeat.rpc-failure-threshold), 1 s apart
+        // here instead of 10 s: until then, each restart of a job is deployed to the dead TaskManager's slots and
+        // fails at once, using up restart attempts. The timeout, for processes that are alive but do not answer,
+        // stays generous for 2 busy cores.
+        c.set(HeartbeatManagerOptions.HEARTBEAT_INTERVAL, Duration.ofSeconds(1));
+        c.set(HeartbeatManagerOptions.HEARTBEAT_TIMEOUT, Duration.ofSeconds(20));
+
         c.set(RestOptions.ADDRESS, LOOPBACK);
         c.set(RestOptions.BIND_ADDRESS, LOOPBACK);
         c.set(RestOptions.PORT, ports.rest());
@@ -102,6 +111,10 @@ public final class ClusterConfiguration {
         // Checkpoint figures on the REST API (and in the web UI) at most half a second old.
         c.set(RestOptions.CACHE_CHECKPOINT_STATISTICS_TIMEOUT, Duration.ofMillis(500));
         c.set(WebOptions.UPLOAD_DIR, home.resolve("web-upload").toString());
+        // Every checkpoint of a test's job on the REST API (Flink keeps the last 10 by default), and metrics on it
+        // (and in the web UI) at most a second old (10 s by default).
+        c.set(WebOptions.CHECKPOINTS_HISTORY_SIZE, 200);
+        c.set(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL, Duration.ofSeconds(1));
 
         c.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
         FlinkSettings.tuneRocksDb(c);
