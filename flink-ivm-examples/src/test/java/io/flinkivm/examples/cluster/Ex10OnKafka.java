@@ -110,17 +110,15 @@ final class Ex10OnKafka {
     }
 
     /** Waits until every end marker of snapshot {@code id} is visible to read_committed consumers. */
-    void awaitSnapshot(long id, int parts, Duration timeout) throws InterruptedException {
+    void awaitSnapshot(long id, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        int seen = 0;
         while (System.nanoTime() < deadline) {
-            seen = ResultTopic.endMarkers(results(), id);
-            if (seen >= parts) {
+            if (ResultTopic.hasAllEndMarkers(results(), id)) {
                 return;
             }
             Thread.sleep(500);
         }
-        throw new AssertionError("snapshot " + id + " has " + seen + " of " + parts + " end markers after " + timeout);
+        throw new AssertionError("snapshot " + id + " is not complete in " + output() + " after " + timeout);
     }
 
     /**

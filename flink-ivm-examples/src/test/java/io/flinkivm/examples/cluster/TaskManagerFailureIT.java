@@ -94,7 +94,7 @@ class TaskManagerFailureIT {
         producer.join();
         producer.check();
 
-        ex10.awaitSnapshot(INSERTS, PARALLELISM, Duration.ofMinutes(3));
+        ex10.awaitSnapshot(INSERTS, Duration.ofMinutes(3));
         awaitCompletedCheckpointAfterRestore(cluster.rest(), job);
         Recovery recovery = Recovery.of(cluster.rest(), job, killed, running);
         String triggeredStatus = triggered < 0 ? "" : Recovery.checkpointStatus(cluster.rest(), job, triggered);

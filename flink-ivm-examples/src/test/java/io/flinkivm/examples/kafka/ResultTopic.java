@@ -72,16 +72,21 @@ public final class ResultTopic {
         return out;
     }
 
-    /** The end markers of snapshot {@code id} among {@code records}, without checking anything: for polling. */
-    public static int endMarkers(List<ConsumerRecord<byte[], byte[]>> records, long id) {
+    /**
+     * Whether all end markers of snapshot {@code id} are among {@code records} (as many as they say the snapshot has
+     * parts), without checking anything else: for polling.
+     */
+    public static boolean hasAllEndMarkers(List<ConsumerRecord<byte[], byte[]>> records, long id) {
         int n = 0;
+        long parts = 0;
         for (ConsumerRecord<byte[], byte[]> r : records) {
             Map<String, Object> o = json(r);
             if (o.get("type").equals("end") && Long.parseLong(o.get("snapshot").toString()) == id) {
                 n++;
+                parts = Long.parseLong(o.get("parts").toString());
             }
         }
-        return n;
+        return n > 0 && n >= parts;
     }
 
     private static Map<String, Object> json(ConsumerRecord<byte[], byte[]> r) {
