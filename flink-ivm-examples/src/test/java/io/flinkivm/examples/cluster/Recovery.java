@@ -109,16 +109,18 @@ record Recovery(
 
     /** One line for the test's output and the closing note. */
     String describe() {
-        return String.format(
-                Locale.ROOT,
-                "restarts %d; failure noticed after %.1f s; restored from checkpoint %d after %.1f s; all tasks"
-                        + " running after %.1f s; next checkpoint (%d) completed after %.1f s",
-                restarts,
-                noticedMillis / 1000.0,
-                restoredCheckpoint,
-                restoredMillis / 1000.0,
-                runningMillis / 1000.0,
-                nextCheckpoint,
-                nextCheckpointMillis / 1000.0);
+        return String.format(Locale.ROOT, "restarts %d; ", restarts)
+                + (noticedMillis < 0
+                        ? ""
+                        : String.format(Locale.ROOT, "failure noticed after %.1f s; ", noticedMillis / 1000.0))
+                + String.format(
+                        Locale.ROOT,
+                        "restored from checkpoint %d after %.1f s; all tasks running after %.1f s; next checkpoint (%d)"
+                                + " completed after %.1f s",
+                        restoredCheckpoint,
+                        restoredMillis / 1000.0,
+                        runningMillis / 1000.0,
+                        nextCheckpoint,
+                        nextCheckpointMillis / 1000.0);
     }
 }
