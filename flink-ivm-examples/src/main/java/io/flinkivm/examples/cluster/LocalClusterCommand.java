@@ -127,8 +127,8 @@ public final class LocalClusterCommand {
     }
 
     private static int stop(Path home, PrintStream out) throws IOException {
-        Optional<LocalFlinkCluster> cluster = LocalFlinkCluster.attach(home);
-        if (cluster.isEmpty() || cluster.get().processes().isEmpty()) {
+        Optional<LocalFlinkCluster> cluster = running(home);
+        if (cluster.isEmpty()) {
             out.println("no local cluster running in " + home);
             return 0;
         }
@@ -139,13 +139,18 @@ public final class LocalClusterCommand {
     }
 
     private static int status(Path home, PrintStream out) throws IOException {
-        Optional<LocalFlinkCluster> cluster = LocalFlinkCluster.attach(home);
-        if (cluster.isEmpty() || cluster.get().processes().isEmpty()) {
+        Optional<LocalFlinkCluster> cluster = running(home);
+        if (cluster.isEmpty()) {
             out.println("no local cluster running in " + home);
             return 1;
         }
         out.print(status(cluster.get()));
         return 0;
+    }
+
+    /** The cluster in {@code home} if any of its processes runs. */
+    private static Optional<LocalFlinkCluster> running(Path home) throws IOException {
+        return LocalFlinkCluster.attach(home).filter(c -> !c.processes().isEmpty());
     }
 
     private static String status(LocalFlinkCluster cluster) {
@@ -178,8 +183,8 @@ public final class LocalClusterCommand {
     }
 
     private static int flink(Path home, List<String> args, PrintStream err) throws IOException, InterruptedException {
-        Optional<LocalFlinkCluster> cluster = LocalFlinkCluster.attach(home);
-        if (cluster.isEmpty() || cluster.get().processes().isEmpty()) {
+        Optional<LocalFlinkCluster> cluster = running(home);
+        if (cluster.isEmpty()) {
             err.println("no local cluster running in " + home + "; run 'scripts/local-cluster.sh start' first");
             return 1;
         }

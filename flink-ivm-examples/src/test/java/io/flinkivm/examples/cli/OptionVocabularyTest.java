@@ -22,7 +22,8 @@ class OptionVocabularyTest {
             "--state", List.of("run", "example", "kafka", "soak"),
             "--parallelism", List.of("run", "example", "kafka", "soak"),
             "--checkpoint-dir", List.of("run", "example", "kafka", "soak"),
-            "--checkpoint-interval", List.of("run", "example", "kafka", "soak"));
+            "--checkpoint-interval", List.of("run", "example", "kafka", "soak"),
+            "--result-dir", List.of("run", "example"));
 
     @Test
     void sharedOptionsAreOneDeclaration() {

@@ -435,6 +435,39 @@ class RunCommandTest {
         assertThat(r.err()).contains("--semiring");
     }
 
+    @Test
+    void outputIsRequiredUnlessSubmittedDetached() throws Exception {
+        Path in = write("in.csv", "R,a,1\n");
+
+        CliRun r = CliRun.of("run", "--query", "Q(A) :- R(A)", "--semiring", "natural", "--input", in.toString());
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("Missing required option: '--output=OUT.csv'");
+    }
+
+    @Test
+    void theResultDirectoryIsTheFlinkJobs() throws Exception {
+        Path in = write("in.csv", "R,a,1\n");
+
+        CliRun r = CliRun.of(
+                "run",
+                "--engine",
+                "memory",
+                "--query",
+                "Q(A) :- R(A)",
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                dir.resolve("out.csv").toString(),
+                "--result-dir",
+                dir.resolve("results").toString());
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--result-dir apply to --engine flink only");
+    }
+
     private Path write(String name, String content) throws IOException {
         return Files.writeString(dir.resolve(name), content, StandardCharsets.UTF_8);
     }

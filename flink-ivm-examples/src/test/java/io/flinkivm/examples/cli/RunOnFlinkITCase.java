@@ -2,6 +2,7 @@ package io.flinkivm.examples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flinkivm.examples.report.JobReport;
 import io.flinkivm.examples.testing.CliRun;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -152,6 +153,54 @@ class RunOnFlinkITCase {
                         "natural-number overflow: 2 + 9223372036854775807",
                         "this update of the insert was not applied (in a self-join, its other atoms may have been)",
                         "\"R,a,b,9223372036854775807\"");
+    }
+
+    /**
+     * {@code --result-dir}: the job itself writes the final result's rows and its dead letters (what a detached
+     * submission relies on), besides the client's {@code --output}.
+     */
+    @Test
+    void theJobWritesItsResultAndDeadLettersToTheResultDirectory() throws Exception {
+        Path in = Files.writeString(
+                dir.resolve("in.csv"),
+                "R,a,b,2\nS,b,c,1\nR,a,d,1\nS,d,\"c,2\",3\nR,a,b,9223372036854775807\n",
+                StandardCharsets.UTF_8);
+        Path results = dir.resolve("results");
+
+        CliRun r = CliRun.of(
+                "run",
+                "--query",
+                PATH,
+                "--semiring",
+                "natural",
+                "--input",
+                in.toString(),
+                "--output",
+                dir.resolve("out.csv").toString(),
+                "--result-dir",
+                results.toString(),
+                "--parallelism",
+                "2");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(partFiles(results.resolve(JobReport.RESULT_DIRECTORY)))
+                .containsExactlyInAnyOrder("a,c,2", "a,\"c,2\",3");
+        assertThat(Files.readAllLines(dir.resolve("out.csv")))
+                .containsExactlyInAnyOrder("A,C,payload", "a,c,2", "a,\"c,2\",3");
+        List<String> letters = partFiles(results.resolve(JobReport.DEAD_LETTER_DIRECTORY));
+        assertThat(letters).hasSize(1);
+        assertThat(letters.get(0)).contains("natural-number overflow: 2 + 9223372036854775807");
+    }
+
+    private static List<String> partFiles(Path dir) throws IOException {
+        List<String> lines = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().startsWith("part-"))
+                    .toList()) {
+                lines.addAll(Files.readAllLines(f));
+            }
+        }
+        return lines;
     }
 
     @Test

@@ -79,6 +79,21 @@ final class ClusterJobs {
         }
     }
 
+    /** Waits until the job has completed {@code n} checkpoints. */
+    void awaitCompletedCheckpoints(String job, int n) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (rest.get("/jobs/" + job + "/checkpoints")
+                        .path("counts")
+                        .path("completed")
+                        .asInt()
+                < n) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("job " + job + " completed fewer than " + n + " checkpoints in 2 minutes");
+            }
+            Thread.sleep(100);
+        }
+    }
+
     /** The job's user accumulators, by name (values as Flink prints them). */
     Map<String, String> accumulators(String job) throws IOException {
         Map<String, String> out = new HashMap<>();

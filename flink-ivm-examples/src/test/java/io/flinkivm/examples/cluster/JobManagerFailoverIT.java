@@ -2,7 +2,6 @@ package io.flinkivm.examples.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flinkivm.examples.kafka.EmbeddedKafka;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,8 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -60,25 +57,14 @@ class JobManagerFailoverIT {
     static final int INSERTS = 12_000;
     static final int SNAPSHOT_EVERY = 500;
 
-    static EmbeddedKafka kafka;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = EmbeddedKafka.start();
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
 
     @Test
     void aNewJobManagerRecoversTheJobFromItsLastCheckpoint() throws Exception {
         LocalFlinkCluster cluster = CLUSTER.cluster();
         ClusterJobs jobs = new ClusterJobs(cluster.rest());
-        Ex10OnKafka ex10 = new Ex10OnKafka(kafka, "jm-failover", PARTITIONS, INSERTS, 17);
+        Ex10OnKafka ex10 = new Ex10OnKafka(KAFKA.kafka(), "jm-failover", PARTITIONS, INSERTS, 17);
         LocalFlinkCluster.ClientRun run = CLUSTER.flink(
                 ex10.flinkRun(List.of(), PARALLELISM, SNAPSHOT_EVERY).toArray(new String[0]));
         assertThat(run.exitCode()).as(run.output()).isZero();
@@ -87,7 +73,7 @@ class JobManagerFailoverIT {
 
         Ex10OnKafka.Producer producer = ex10.produce(0, INSERTS, 100 * PARTITIONS, Duration.ofMillis(150));
         producer.awaitProduced(INSERTS * 2 / 5);
-        awaitCompletedCheckpoints(cluster.rest(), job, 2);
+        jobs.awaitCompletedCheckpoints(job, 2);
         LocalFlinkCluster.ClusterProcess old = cluster.jobManager().orElseThrow();
         Instant killed = cluster.kill(old);
         int producedAtKill = producer.produced();
@@ -121,20 +107,6 @@ class JobManagerFailoverIT {
                 INSERTS,
                 Duration.between(killed, answered[0]).toMillis() / 1000.0,
                 recovery.describe());
-    }
-
-    private static void awaitCompletedCheckpoints(FlinkRest rest, String job, int n) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (rest.get("/jobs/" + job + "/checkpoints")
-                        .path("counts")
-                        .path("completed")
-                        .asInt()
-                < n) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("job " + job + " completed fewer than " + n + " checkpoints in 2 minutes");
-            }
-            Thread.sleep(100);
-        }
     }
 
     /**

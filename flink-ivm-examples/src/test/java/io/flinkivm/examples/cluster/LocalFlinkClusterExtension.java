@@ -1,5 +1,6 @@
 package io.flinkivm.examples.cluster;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,6 +9,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -71,11 +73,13 @@ public final class LocalFlinkClusterExtension implements BeforeAllCallback, Afte
                     .getStore(NAMESPACE)
                     .getOrComputeIfAbsent(SHARED, k -> new Handle(start(SHARED, Map.of())), Handle.class)
                     .cluster;
-            // A class before may have killed a process: give the next one the cluster it expects.
+            // A class before may have killed a process or left a job running (a failed test): give the next one the
+            // cluster it expects.
             while (cluster.taskManagers().size() < TASK_MANAGERS) {
                 cluster.startTaskManager();
             }
             cluster.awaitTaskManagers(TASK_MANAGERS, Duration.ofMinutes(2));
+            cancelUnfinishedJobs(cluster);
         } else {
             cluster = start(name, overrides);
         }
@@ -105,6 +109,29 @@ public final class LocalFlinkClusterExtension implements BeforeAllCallback, Afte
     /** Runs Flink's command line client against the cluster ({@code flink ARGS}). */
     public LocalFlinkCluster.ClientRun flink(String... args) throws IOException, InterruptedException {
         return cluster().flink(CLIENT_TIMEOUT, Arrays.asList(args));
+    }
+
+    /** Cancels the jobs that have not ended and waits until every slot is free again. */
+    private static void cancelUnfinishedJobs(LocalFlinkCluster cluster) throws IOException, InterruptedException {
+        for (JsonNode job : cluster.rest().get("/jobs/overview").path("jobs")) {
+            if (!Set.of("FINISHED", "CANCELED", "FAILED")
+                    .contains(job.path("state").asText())) {
+                cluster.rest().patch("/jobs/" + job.path("jid").asText() + "?mode=cancel");
+            }
+        }
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (true) {
+            JsonNode overview = cluster.rest().get("/overview");
+            if (overview.path("slots-available").asInt()
+                    == overview.path("slots-total").asInt()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(
+                        "the shared cluster's slots are not free a minute after cancelling" + " its jobs: " + overview);
+            }
+            Thread.sleep(200);
+        }
     }
 
     private static synchronized void killLeftovers() throws IOException {

@@ -3,15 +3,12 @@ package io.flinkivm.examples.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.flinkivm.examples.kafka.EmbeddedKafka;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,24 +31,13 @@ class RescaleIT {
     static final int SNAPSHOT_EVERY = 250;
     private static final Pattern SAVEPOINT = Pattern.compile("Savepoint completed\\. Path: (\\S+)");
 
-    static EmbeddedKafka kafka;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = EmbeddedKafka.start();
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
 
     @Test
     void stopWithSavepointAtTwoResumeAtFourThenAtOne() throws Exception {
         ClusterJobs jobs = new ClusterJobs(CLUSTER.cluster().rest());
-        Ex10OnKafka ex10 = new Ex10OnKafka(kafka, "rescale", 1, 3 * PHASE, 13);
+        Ex10OnKafka ex10 = new Ex10OnKafka(KAFKA.kafka(), "rescale", 1, 3 * PHASE, 13);
         ex10.produceAll(0, PHASE);
 
         String job = submit(ex10, jobs, List.of(), 2);

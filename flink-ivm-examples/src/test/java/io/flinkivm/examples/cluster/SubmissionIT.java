@@ -1,6 +1,7 @@
 package io.flinkivm.examples.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.examples.cli.Main;
@@ -116,18 +117,10 @@ class SubmissionIT {
         assertThat(reference.exitCode()).as(reference.err()).isZero();
         Path out = dir.resolve("cluster.csv");
 
-        LocalFlinkCluster.ClientRun run = CLUSTER.flink(
-                "run",
-                "-c",
-                MAIN,
-                LocalFlinkClusterExtension.clusterJar().toString(),
-                "run",
-                "--query",
-                Ex10Oracle.QUERY,
-                "--semiring",
-                "natural",
-                "--input",
-                in.toString(),
+        List<String> args = new ArrayList<>(List.of(
+                "run", "-c", MAIN, LocalFlinkClusterExtension.clusterJar().toString()));
+        args.addAll(runCommand(
+                in,
                 "--output",
                 out.toString(),
                 "--dead-letter",
@@ -135,7 +128,8 @@ class SubmissionIT {
                 "--parallelism",
                 "2",
                 "--state",
-                "rocksdb");
+                "rocksdb"));
+        LocalFlinkCluster.ClientRun run = CLUSTER.flink(args.toArray(new String[0]));
 
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.output()).contains("inserts: 5000, rejected: 2");
@@ -187,20 +181,8 @@ class SubmissionIT {
         Path in = input(dir, 5_000);
         String jar = CLUSTER.cluster().rest().uploadJar(LocalFlinkClusterExtension.clusterJar());
 
-        String job = runJar(
-                jar,
-                List.of(
-                        "run",
-                        "--query",
-                        Ex10Oracle.QUERY,
-                        "--semiring",
-                        "natural",
-                        "--input",
-                        in.toString(),
-                        "--result-dir",
-                        dir.resolve("out").toString(),
-                        "--parallelism",
-                        "2"));
+        String job =
+                runJar(jar, runCommand(in, "--result-dir", dir.resolve("out").toString(), "--parallelism", "2"));
 
         assertThat(jobs.awaitState(job, Set.of("FINISHED"), Duration.ofMinutes(3)))
                 .isEqualTo("FINISHED");
@@ -221,24 +203,11 @@ class SubmissionIT {
         Path in = input(dir, 10);
         String jar = CLUSTER.cluster().rest().uploadJar(LocalFlinkClusterExtension.clusterJar());
 
-        IOException e = org.junit.jupiter.api.Assertions.assertThrows(
-                IOException.class,
-                () -> runJar(
-                        jar,
-                        List.of(
-                                "run",
-                                "--query",
-                                Ex10Oracle.QUERY,
-                                "--semiring",
-                                "natural",
-                                "--input",
-                                in.toString(),
-                                "--output",
-                                dir.resolve("out.csv").toString())));
-
-        assertThat(e.getMessage())
-                .contains("flink-ivm ended with exit code 2")
-                .contains("give --result-dir DIR instead");
+        assertThatThrownBy(() -> runJar(
+                        jar, runCommand(in, "--output", dir.resolve("out.csv").toString())))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("flink-ivm ended with exit code 2")
+                .hasMessageContaining("give --result-dir DIR instead");
         assertThat(CLUSTER.cluster().jobManager()).isPresent();
         assertThat(CLUSTER.cluster()
                         .rest()
@@ -246,6 +215,14 @@ class SubmissionIT {
                         .path("taskmanagers")
                         .asInt())
                 .isEqualTo(LocalFlinkClusterExtension.TASK_MANAGERS);
+    }
+
+    /** {@code run --query <Ex. 10> --semiring natural --input IN} and {@code more}. */
+    private static List<String> runCommand(Path in, String... more) {
+        List<String> args = new ArrayList<>(
+                List.of("run", "--query", Ex10Oracle.QUERY, "--semiring", "natural", "--input", in.toString()));
+        args.addAll(List.of(more));
+        return args;
     }
 
     /** {@code POST /jars/:id/run} with the program's arguments; returns the job id. */

@@ -2,7 +2,6 @@ package io.flinkivm.examples.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flinkivm.examples.kafka.EmbeddedKafka;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -11,12 +10,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,28 +30,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class TaskManagerFailureIT {
 
     @RegisterExtension
-    static final LocalFlinkClusterExtension CLUSTER =
-            LocalFlinkClusterExtension.dedicated("taskmanager-failure", Map.of());
+    static final LocalFlinkClusterExtension CLUSTER = LocalFlinkClusterExtension.shared();
 
     static final int PARTITIONS = 4;
     static final int PARALLELISM = 4;
-    static final int INSERTS = 20_000;
+    static final int INSERTS = 16_000;
     /** Per ingest subtask: a snapshot every 2,000 inserts of the stream. */
     static final int SNAPSHOT_EVERY = 500;
 
-    static EmbeddedKafka kafka;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = EmbeddedKafka.start();
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
 
     @Test
     void aTaskManagerKilledWhileInsertsStreamIn() throws Exception {
@@ -70,7 +54,7 @@ class TaskManagerFailureIT {
     private void killATaskManager(String name, boolean duringCheckpoint) throws Exception {
         LocalFlinkCluster cluster = CLUSTER.cluster();
         ClusterJobs jobs = new ClusterJobs(cluster.rest());
-        Ex10OnKafka ex10 = new Ex10OnKafka(kafka, name, PARTITIONS, INSERTS, 11);
+        Ex10OnKafka ex10 = new Ex10OnKafka(KAFKA.kafka(), name, PARTITIONS, INSERTS, 11);
         LocalFlinkCluster.ClientRun run =
                 CLUSTER.flink(ex10.flinkRun(List.of(), PARALLELISM, SNAPSHOT_EVERY, "--restart-attempts", "10")
                         .toArray(new String[0]));
@@ -80,7 +64,7 @@ class TaskManagerFailureIT {
 
         Ex10OnKafka.Producer producer = ex10.produce(0, INSERTS, 100 * PARTITIONS, Duration.ofMillis(150));
         producer.awaitProduced(INSERTS * 2 / 5);
-        awaitCompletedCheckpoints(cluster.rest(), job, 2);
+        jobs.awaitCompletedCheckpoints(job, 2);
         LocalFlinkCluster.ClusterProcess victim = cluster.taskManagers().get(0);
         long triggered = -1;
         if (duringCheckpoint) {
@@ -128,21 +112,6 @@ class TaskManagerFailureIT {
                     .as("the checkpoint the kill interrupted did not complete")
                     .isNotEqualTo("COMPLETED");
             assertThat(recovery.restoredCheckpoint()).isLessThan(triggered);
-        }
-    }
-
-    private static void awaitCompletedCheckpoints(FlinkRest rest, String job, int n)
-            throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (rest.get("/jobs/" + job + "/checkpoints")
-                        .path("counts")
-                        .path("completed")
-                        .asInt()
-                < n) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("job " + job + " completed fewer than " + n + " checkpoints in 2 minutes");
-            }
-            Thread.sleep(100);
         }
     }
 

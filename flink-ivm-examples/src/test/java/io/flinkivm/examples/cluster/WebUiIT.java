@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.semiring.NaturalSemiring;
-import io.flinkivm.examples.kafka.EmbeddedKafka;
 import io.flinkivm.flink.FlinkJobLayout;
 import java.io.File;
 import java.net.URLEncoder;
@@ -46,7 +45,9 @@ class WebUiIT {
     static final int INSERTS = 8_000;
     static final int SNAPSHOT_EVERY = 500;
 
-    static EmbeddedKafka kafka;
+    @RegisterExtension
+    static final EmbeddedKafkaExtension KAFKA = new EmbeddedKafkaExtension();
+
     static Ex10OnKafka ex10;
     static ClusterJobs jobs;
     static String job;
@@ -54,9 +55,8 @@ class WebUiIT {
 
     @BeforeAll
     static void runTheJob() throws Exception {
-        kafka = EmbeddedKafka.start();
         jobs = new ClusterJobs(CLUSTER.cluster().rest());
-        ex10 = new Ex10OnKafka(kafka, "web-ui", PARALLELISM, INSERTS, 19);
+        ex10 = new Ex10OnKafka(KAFKA.kafka(), "web-ui", PARALLELISM, INSERTS, 19);
         LocalFlinkCluster.ClientRun run = CLUSTER.flink(
                 ex10.flinkRun(List.of(), PARALLELISM, SNAPSHOT_EVERY).toArray(new String[0]));
         assertThat(run.exitCode()).as(run.output()).isZero();
@@ -69,15 +69,9 @@ class WebUiIT {
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        try {
-            if (job != null && jobs.state(job).equals("RUNNING")) {
-                jobs.cancel(job);
-            }
-        } finally {
-            if (kafka != null) {
-                kafka.close();
-            }
+    static void cancel() throws Exception {
+        if (job != null && jobs.state(job).equals("RUNNING")) {
+            jobs.cancel(job);
         }
     }
 
