@@ -478,7 +478,10 @@ public final class LocalFlinkCluster implements AutoCloseable {
         return out;
     }
 
-    /** Whether the command line of {@code p} marks it as a process of the cluster in {@code home}. */
+    /**
+     * Whether the command line of {@code p} marks it as a process of the cluster in {@code home} (Linux's
+     * {@code /proc}, else what the JDK can tell; where neither can, the pid file is trusted).
+     */
     private static boolean belongsTo(ProcessHandle p, Path home) {
         String marker = "-D" + HOME_PROPERTY + "=" + home.toAbsolutePath().normalize();
         Path cmdline = Path.of("/proc", Long.toString(p.pid()), "cmdline");
@@ -489,7 +492,7 @@ public final class LocalFlinkCluster implements AutoCloseable {
         } catch (IOException e) {
             return false;
         }
-        return p.info().arguments().map(a -> List.of(a).contains(marker)).orElse(false);
+        return p.info().commandLine().map(c -> c.contains(marker)).orElse(true);
     }
 
     private static boolean isAlive(String pid) {

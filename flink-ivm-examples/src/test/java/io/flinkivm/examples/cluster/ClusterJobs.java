@@ -109,6 +109,33 @@ final class ClusterJobs {
         awaitState(job, Set.of("CANCELED"), Duration.ofMinutes(1));
     }
 
+    /**
+     * From the JobManagers' logs, in the order the JobManagers ran: the checkpoint the first restore of {@code job}
+     * restored (a "Restoring job ... from Checkpoint N" line), and the last checkpoint of the job that had
+     * completed before it ("Completed checkpoint N for job ..."). A job restarts from its last completed
+     * checkpoint when the two are equal.
+     *
+     * @return {restored, last completed before}
+     */
+    static long[] firstRestore(List<Path> logs, String job) throws IOException {
+        Pattern completed = Pattern.compile("Completed checkpoint (\\d+) for job " + job);
+        Pattern restoring = Pattern.compile("Restoring job " + job + " from Checkpoint (\\d+)");
+        long last = -1;
+        for (Path log : logs) {
+            for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+                Matcher c = completed.matcher(line);
+                if (c.find()) {
+                    last = Math.max(last, Long.parseLong(c.group(1)));
+                }
+                Matcher r = restoring.matcher(line);
+                if (r.find()) {
+                    return new long[] {Long.parseLong(r.group(1)), last};
+                }
+            }
+        }
+        throw new AssertionError("no JobManager log " + logs + " says that job " + job + " was restored");
+    }
+
     /** The lines of every finished part file in {@code dir} (in-progress files start with a dot and are skipped). */
     static List<String> partFileLines(Path dir) throws IOException {
         List<String> out = new ArrayList<>();

@@ -95,6 +95,11 @@ class JobManagerFailoverIT {
         assertThat(recovery.restoredCheckpoint())
                 .as("restored from a checkpoint")
                 .isPositive();
+        long[] restore = ClusterJobs.firstRestore(
+                List.of(old.log(), cluster.jobManager().orElseThrow().log()), job);
+        assertThat(restore)
+                .as("the new JobManager restored the last checkpoint the old one completed")
+                .containsExactly(recovery.restoredCheckpoint(), recovery.restoredCheckpoint());
         assertThat(cluster.taskManagers())
                 .as("the TaskManagers lived on")
                 .hasSize(LocalFlinkClusterExtension.TASK_MANAGERS);

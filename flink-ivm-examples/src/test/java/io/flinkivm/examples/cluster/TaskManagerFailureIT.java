@@ -56,7 +56,7 @@ class TaskManagerFailureIT {
         ClusterJobs jobs = new ClusterJobs(cluster.rest());
         Ex10OnKafka ex10 = new Ex10OnKafka(KAFKA.kafka(), name, PARTITIONS, INSERTS, 11);
         LocalFlinkCluster.ClientRun run =
-                CLUSTER.flink(ex10.flinkRun(List.of(), PARALLELISM, SNAPSHOT_EVERY, "--restart-attempts", "10")
+                CLUSTER.flink(ex10.flinkRun(List.of(), PARALLELISM, SNAPSHOT_EVERY, "--restart-attempts", "60")
                         .toArray(new String[0]));
         assertThat(run.exitCode()).as(run.output()).isZero();
         String job = ClusterJobs.jobId(run);
@@ -93,6 +93,11 @@ class TaskManagerFailureIT {
         assertThat(recovery.restoredCheckpoint())
                 .as("restored from a checkpoint")
                 .isPositive();
+        long[] restore = ClusterJobs.firstRestore(
+                List.of(cluster.jobManager().orElseThrow().log()), job);
+        assertThat(restore[0])
+                .as("the first restore took the last checkpoint completed before it")
+                .isEqualTo(restore[1]);
         assertThat(recovery.nextCheckpoint())
                 .as("a checkpoint after the restore")
                 .isGreaterThan(0);
