@@ -64,11 +64,6 @@ final class FlinkRun<T> {
         records.add(InputRecord.insert(relation, tuple, payload, LINE_ORIGIN + lineNumber));
     }
 
-    /** The number of accepted inserts added so far. */
-    int size() {
-        return records.size();
-    }
-
     /**
      * Runs the job and writes the final snapshot's rows to {@code out}; with {@code report}, the job also reports
      * itself ({@link JobReport}).

@@ -96,7 +96,7 @@ public final class Main implements Callable<Integer> {
      * REST API, which runs {@code main} inside the JobManager) it never calls {@code System.exit}: it returns on
      * success and throws otherwise, with what the command said on stderr, so that the client reports the failure.
      */
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         if (!FlinkClient.runsThisProgram()) {
             System.exit(run(args));
         }

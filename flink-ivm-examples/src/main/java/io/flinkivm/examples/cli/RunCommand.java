@@ -31,7 +31,6 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -163,7 +162,7 @@ final class RunCommand implements Callable<Integer> {
     ResultDirOption resultDir;
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
         if (queryOptions.isSql()) {
             if (semiring != null) {
                 throw CliException.usage("--semiring does not go with --sql: the SQL's aggregate decides the semiring");
@@ -179,7 +178,7 @@ final class RunCommand implements Callable<Integer> {
             throw CliException.usage("--state, --parallelism, --checkpoint-dir, --checkpoint-interval and --result-dir"
                     + " apply to --engine flink only");
         }
-        if (engine == EngineKind.FLINK && FlinkClient.detached(StreamExecutionEnvironment.getExecutionEnvironment())) {
+        if (engine == EngineKind.FLINK && FlinkClient.submitsDetached()) {
             return submitDetached(semiring, plan);
         }
         if (output == null) {

@@ -15,8 +15,17 @@ public final class FlinkClient {
     private FlinkClient() {}
 
     /** Whether a Flink client runs this program (it set its context environment). */
-    public static boolean runsThisProgram() {
-        return StreamExecutionEnvironment.getExecutionEnvironment() instanceof StreamContextEnvironment;
+    public static boolean runsThisProgram() throws Exception {
+        try (StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment()) {
+            return env instanceof StreamContextEnvironment;
+        }
+    }
+
+    /** Whether a Flink client runs this program and submits its job detached ({@link #detached}). */
+    public static boolean submitsDetached() throws Exception {
+        try (StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment()) {
+            return detached(env);
+        }
     }
 
     /** Whether {@code env} belongs to a Flink client that submits detached: the job runs on without this program. */
