@@ -1,5 +1,6 @@
 package io.flinkivm.examples.bench;
 
+import io.flinkivm.examples.state.StateReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -200,6 +201,56 @@ final class Report {
             out.println("ratio " + numerator + "/" + denominator
                     + " (inserts per second, at the largest n where both completed;" + " above 1: " + numerator
                     + " is faster):");
+            lines.forEach(out::println);
+        }
+    }
+
+    /**
+     * State size of {@code numerator} over {@code denominator} at the largest n where both completed
+     * with their state measured in the same unit, per distribution and parallelism (below 1:
+     * {@code numerator} holds less).
+     */
+    static void stateRatiosAtLargestN(
+            PrintWriter out, List<Measurement> ms, String numerator, String denominator, List<Integer> parallelisms) {
+        List<String> lines = new ArrayList<>();
+        for (String d : distributions(ms)) {
+            List<String> cells = new ArrayList<>();
+            for (int p : parallelisms) {
+                List<Integer> sizes = sizes(ms, d);
+                for (int k = sizes.size() - 1; k >= 0; k--) {
+                    Measurement a = find(ms, numerator, d, sizes.get(k), p);
+                    Measurement b = find(ms, denominator, d, sizes.get(k), p);
+                    if (a != null
+                            && b != null
+                            && a.insertsPerSecond().isExact()
+                            && b.insertsPerSecond().isExact()
+                            && a.stateSize() > 0
+                            && b.stateSize() > 0
+                            && a.stateUnit().equals(b.stateUnit())) {
+                        cells.add(String.format(
+                                Locale.ROOT,
+                                "P=%d n=%d %s / %s = %.3f",
+                                p,
+                                sizes.get(k),
+                                StateReport.bytes(a.stateSize()),
+                                StateReport.bytes(b.stateSize()),
+                                (double) a.stateSize() / b.stateSize()));
+                        break;
+                    }
+                }
+            }
+            if (!cells.isEmpty()) {
+                lines.add("  " + d + ": " + String.join(", ", cells));
+            }
+        }
+        if (!lines.isEmpty()) {
+            out.println("state " + numerator + "/" + denominator + " ("
+                    + ms.stream()
+                            .filter(m -> m.system().equals(numerator) && m.stateSize() > 0)
+                            .map(Measurement::stateUnit)
+                            .findFirst()
+                            .orElse("")
+                    + ", at the largest n where both completed; below 1: " + numerator + " holds less):");
             lines.forEach(out::println);
         }
     }
