@@ -40,8 +40,15 @@ public final class CheckpointStats {
      * @param stateBytes the full size of the state it refers to
      * @param checkpointedBytes the bytes it wrote
      * @param tasks its tasks, in the job's order
+     * @param externalPath where it is, for a restore; null if Flink does not say
      */
-    public record Checkpoint(long id, long durationMillis, long stateBytes, long checkpointedBytes, List<Task> tasks) {}
+    public record Checkpoint(
+            long id,
+            long durationMillis,
+            long stateBytes,
+            long checkpointedBytes,
+            List<Task> tasks,
+            String externalPath) {}
 
     /** @param restBase e.g. {@code http://127.0.0.1:8081} */
     public CheckpointStats(String restBase) {
@@ -78,6 +85,15 @@ public final class CheckpointStats {
             }
             sleep(20);
         }
+    }
+
+    /**
+     * Where the latest completed checkpoint (not a savepoint) of {@code job} is, or null if none: after
+     * a cancellation with retained checkpoints, the one that a restore would use.
+     */
+    public String latestCompletedPath(JobID job) throws IOException {
+        JsonNode latest = get("/jobs/" + job + "/checkpoints").path("latest").path("completed");
+        return latest.hasNonNull("external_path") ? latest.path("external_path").asText() : null;
     }
 
     /** The id of the latest completed checkpoint (not a savepoint), or -1 if none. */
@@ -135,7 +151,8 @@ public final class CheckpointStats {
                 c.path("end_to_end_duration").asLong(),
                 c.path("state_size").asLong(),
                 c.path("checkpointed_size").asLong(),
-                List.copyOf(tasks));
+                List.copyOf(tasks),
+                c.hasNonNull("external_path") ? c.path("external_path").asText() : null);
     }
 
     /**
