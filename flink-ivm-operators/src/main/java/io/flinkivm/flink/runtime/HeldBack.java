@@ -5,13 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.function.ToLongFunction;
+import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.api.java.typeutils.runtime.TupleSerializer;
-import org.apache.flink.runtime.state.AbstractKeyedStateBackend;
 import org.apache.flink.runtime.state.KeyGroupRange;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -44,16 +44,17 @@ final class HeldBack<IN> {
             throws Exception {
         this.operator = operator;
         this.epochOf = epochOf;
-        AbstractKeyedStateBackend<Object> keyed = (AbstractKeyedStateBackend<Object>) operator.getKeyedStateBackend();
         TypeSerializer<?>[] fields = {
-            keyed.getKeySerializer(),
+            operator.getKeyedStateBackend().getKeySerializer(),
             type.createSerializer(operator.getExecutionConfig().getSerializerConfig())
         };
         TupleSerializer<Tuple2<Object, IN>> pairs = new TupleSerializer<>((Class) Tuple2.class, fields);
         this.state = operator.getOperatorStateBackend()
                 .getUnionListState(new ListStateDescriptor<>(StateNames.HELD_BACK, pairs));
-        KeyGroupRange mine = keyed.getKeyGroupRange();
-        int groups = keyed.getNumberOfKeyGroups();
+        TaskInfo task = operator.getRuntimeContext().getTaskInfo();
+        int groups = task.getMaxNumberOfParallelSubtasks();
+        KeyGroupRange mine = KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+                groups, task.getNumberOfParallelSubtasks(), task.getIndexOfThisSubtask());
         for (Tuple2<Object, IN> held : state.get()) {
             if (mine.contains(KeyGroupRangeAssignment.assignToKeyGroup(held.f0, groups))) {
                 add(held.f0, held.f1);
