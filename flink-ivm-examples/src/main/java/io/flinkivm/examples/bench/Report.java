@@ -172,31 +172,14 @@ final class Report {
      */
     static void ratiosAtLargestN(
             PrintWriter out, List<Measurement> ms, String numerator, String denominator, List<Integer> parallelisms) {
-        List<String> lines = new ArrayList<>();
-        for (String d : distributions(ms)) {
-            List<String> cells = new ArrayList<>();
-            for (int p : parallelisms) {
-                List<Integer> sizes = sizes(ms, d);
-                for (int k = sizes.size() - 1; k >= 0; k--) {
-                    Measurement a = find(ms, numerator, d, sizes.get(k), p);
-                    Measurement b = find(ms, denominator, d, sizes.get(k), p);
-                    if (a != null
-                            && b != null
-                            && a.insertsPerSecond().isExact()
-                            && b.insertsPerSecond().isExact()) {
-                        cells.add("P=" + p + " n=" + sizes.get(k) + " "
-                                + a.insertsPerSecond()
-                                        .divide(b.insertsPerSecond())
-                                        .format() + " (cpu "
-                                + b.cpuNsPerInsert().divide(a.cpuNsPerInsert()).format() + ")");
-                        break;
-                    }
-                }
-            }
-            if (!cells.isEmpty()) {
-                lines.add("  " + d + ": " + String.join(", ", cells));
-            }
-        }
+        List<String> lines = atLargestN(
+                ms,
+                numerator,
+                denominator,
+                parallelisms,
+                (a, b) -> a.insertsPerSecond().isExact() && b.insertsPerSecond().isExact(),
+                (a, b) -> a.insertsPerSecond().divide(b.insertsPerSecond()).format() + " (cpu "
+                        + b.cpuNsPerInsert().divide(a.cpuNsPerInsert()).format() + ")");
         if (!lines.isEmpty()) {
             out.println("ratio " + numerator + "/" + denominator
                     + " (inserts per second, at the largest n where both completed;" + " above 1: " + numerator
@@ -212,37 +195,22 @@ final class Report {
      */
     static void stateRatiosAtLargestN(
             PrintWriter out, List<Measurement> ms, String numerator, String denominator, List<Integer> parallelisms) {
-        List<String> lines = new ArrayList<>();
-        for (String d : distributions(ms)) {
-            List<String> cells = new ArrayList<>();
-            for (int p : parallelisms) {
-                List<Integer> sizes = sizes(ms, d);
-                for (int k = sizes.size() - 1; k >= 0; k--) {
-                    Measurement a = find(ms, numerator, d, sizes.get(k), p);
-                    Measurement b = find(ms, denominator, d, sizes.get(k), p);
-                    if (a != null
-                            && b != null
-                            && a.insertsPerSecond().isExact()
-                            && b.insertsPerSecond().isExact()
-                            && a.stateSize() > 0
-                            && b.stateSize() > 0
-                            && a.stateUnit().equals(b.stateUnit())) {
-                        cells.add(String.format(
-                                Locale.ROOT,
-                                "P=%d n=%d %s / %s = %.3f",
-                                p,
-                                sizes.get(k),
-                                StateReport.bytes(a.stateSize()),
-                                StateReport.bytes(b.stateSize()),
-                                (double) a.stateSize() / b.stateSize()));
-                        break;
-                    }
-                }
-            }
-            if (!cells.isEmpty()) {
-                lines.add("  " + d + ": " + String.join(", ", cells));
-            }
-        }
+        List<String> lines = atLargestN(
+                ms,
+                numerator,
+                denominator,
+                parallelisms,
+                (a, b) -> a.insertsPerSecond().isExact()
+                        && b.insertsPerSecond().isExact()
+                        && a.stateSize() > 0
+                        && b.stateSize() > 0
+                        && a.stateUnit().equals(b.stateUnit()),
+                (a, b) -> String.format(
+                        Locale.ROOT,
+                        "%s / %s = %.3f",
+                        StateReport.bytes(a.stateSize()),
+                        StateReport.bytes(b.stateSize()),
+                        (double) a.stateSize() / b.stateSize()));
         if (!lines.isEmpty()) {
             out.println("state " + numerator + "/" + denominator + " ("
                     + ms.stream()
@@ -253,6 +221,38 @@ final class Report {
                     + ", at the largest n where both completed; below 1: " + numerator + " holds less):");
             lines.forEach(out::println);
         }
+    }
+
+    /**
+     * Per distribution, one cell per parallelism: "P=p n=N " and {@code cell} of the two systems'
+     * measurements at the largest n where {@code comparable} holds for both.
+     */
+    private static List<String> atLargestN(
+            List<Measurement> ms,
+            String numerator,
+            String denominator,
+            List<Integer> parallelisms,
+            java.util.function.BiPredicate<Measurement, Measurement> comparable,
+            java.util.function.BiFunction<Measurement, Measurement, String> cell) {
+        List<String> lines = new ArrayList<>();
+        for (String d : distributions(ms)) {
+            List<String> cells = new ArrayList<>();
+            for (int p : parallelisms) {
+                List<Integer> sizes = sizes(ms, d);
+                for (int k = sizes.size() - 1; k >= 0; k--) {
+                    Measurement a = find(ms, numerator, d, sizes.get(k), p);
+                    Measurement b = find(ms, denominator, d, sizes.get(k), p);
+                    if (a != null && b != null && comparable.test(a, b)) {
+                        cells.add("P=" + p + " n=" + sizes.get(k) + " " + cell.apply(a, b));
+                        break;
+                    }
+                }
+            }
+            if (!cells.isEmpty()) {
+                lines.add("  " + d + ": " + String.join(", ", cells));
+            }
+        }
+        return lines;
     }
 
     /** One line: the system's CPU per insert at {@code high} ÷ at {@code low}, per distribution, at the largest n where both completed. */

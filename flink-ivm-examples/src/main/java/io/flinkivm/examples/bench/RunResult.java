@@ -32,34 +32,6 @@ record RunResult(
         TaskCpu taskCpu,
         StateReport state) {
 
-    /** A run whose state was not broken down. */
-    RunResult(
-            long elapsedNanos,
-            long cpuNanos,
-            boolean completed,
-            long processed,
-            long stateSize,
-            String stateUnit,
-            long resultSize,
-            long checksum,
-            String note,
-            int parallelism,
-            TaskCpu taskCpu) {
-        this(
-                elapsedNanos,
-                cpuNanos,
-                completed,
-                processed,
-                stateSize,
-                stateUnit,
-                resultSize,
-                checksum,
-                note,
-                parallelism,
-                taskCpu,
-                StateReport.NONE);
-    }
-
     /** A run on one thread, outside Flink. */
     RunResult(
             long elapsedNanos,
@@ -82,7 +54,8 @@ record RunResult(
                 checksum,
                 note,
                 1,
-                TaskCpu.NONE);
+                TaskCpu.NONE,
+                StateReport.NONE);
     }
 
     static RunResult capped(long elapsedNanos, long cpuNanos, long processed, String note) {

@@ -30,29 +30,6 @@ public record SoakReport(
         List<Restarts.Restart> restarts,
         StateReport state) {
 
-    /** A soak without restarts or a state report. */
-    public SoakReport(
-            long inserts,
-            List<Tenth> tenths,
-            List<Checkpoint> checkpoints,
-            long failedCheckpoints,
-            long resultTuples,
-            long deadLetters,
-            boolean matchesEngine,
-            long millis) {
-        this(
-                inserts,
-                tenths,
-                checkpoints,
-                failedCheckpoints,
-                resultTuples,
-                deadLetters,
-                matchesEngine,
-                millis,
-                List.of(),
-                StateReport.NONE);
-    }
-
     /**
      * One stretch of the stream between two progress marks.
      *

@@ -420,14 +420,8 @@ public final class SoakRun {
         for (int i = 0; i < tenths.size(); i++) {
             SoakReport.Tenth last = tenths.get(i);
             List<SoakReport.Checkpoint> in = inTenth(checkpoints, last);
-            long[] durations = in.stream()
-                    .mapToLong(SoakReport.Checkpoint::durationMillis)
-                    .sorted()
-                    .toArray();
-            long[] incremental = in.stream()
-                    .mapToLong(SoakReport.Checkpoint::checkpointedSize)
-                    .sorted()
-                    .toArray();
+            long[] durations = durations(in);
+            long[] incremental = written(in);
             out.printf(
                     Locale.ROOT,
                     "  %-6d %,13d %9.1f %,13d %10.1f %10s %6d %9s %9s %12s %12s%n",
@@ -444,6 +438,22 @@ public final class SoakRun {
                     incremental.length == 0 ? "-" : bytes(median(incremental)));
         }
         out.flush();
+    }
+
+    /** The checkpoints' durations, sorted. */
+    private static long[] durations(List<SoakReport.Checkpoint> in) {
+        return in.stream()
+                .mapToLong(SoakReport.Checkpoint::durationMillis)
+                .sorted()
+                .toArray();
+    }
+
+    /** The bytes each checkpoint wrote, sorted. */
+    private static long[] written(List<SoakReport.Checkpoint> in) {
+        return in.stream()
+                .mapToLong(SoakReport.Checkpoint::checkpointedSize)
+                .sorted()
+                .toArray();
     }
 
     /** The checkpoints that completed within a tenth. */
@@ -463,14 +473,8 @@ public final class SoakRun {
         if (in.isEmpty()) {
             return "no checkpoint";
         }
-        long[] d = in.stream()
-                .mapToLong(SoakReport.Checkpoint::durationMillis)
-                .sorted()
-                .toArray();
-        long[] w = in.stream()
-                .mapToLong(SoakReport.Checkpoint::checkpointedSize)
-                .sorted()
-                .toArray();
+        long[] d = durations(in);
+        long[] w = written(in);
         return String.format(
                 Locale.ROOT,
                 "%d checkpoint%s, median duration %d ms, median written %s",
@@ -523,14 +527,8 @@ public final class SoakRun {
         if (checkpoints.isEmpty()) {
             out.println("Checkpoints: none completed (" + failed + " failed)");
         } else {
-            long[] d = checkpoints.stream()
-                    .mapToLong(SoakReport.Checkpoint::durationMillis)
-                    .sorted()
-                    .toArray();
-            long[] inc = checkpoints.stream()
-                    .mapToLong(SoakReport.Checkpoint::checkpointedSize)
-                    .sorted()
-                    .toArray();
+            long[] d = durations(checkpoints);
+            long[] inc = written(checkpoints);
             if (tenths.size() >= 2) {
                 out.println("Checkpoints in the first tenth: "
                         + medians(inTenth(checkpoints, tenths.get(0)))
@@ -675,16 +673,7 @@ public final class SoakRun {
     }
 
     static String bytes(long b) {
-        if (b < 1024) {
-            return b + " B";
-        }
-        if (b < 1024 * 1024) {
-            return String.format(Locale.ROOT, "%.1f KiB", b / 1024.0);
-        }
-        if (b < 1024L * 1024 * 1024) {
-            return String.format(Locale.ROOT, "%.1f MiB", b / (1024.0 * 1024));
-        }
-        return String.format(Locale.ROOT, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+        return StateReport.bytes(b);
     }
 
     static int freePort() {
