@@ -4,6 +4,7 @@ import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.examples.jobs.EndGate;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.InputRecord;
 import io.flinkivm.flink.IvmJob;
@@ -12,6 +13,7 @@ import io.flinkivm.flink.ResultRecord;
 import java.time.Duration;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -24,8 +26,9 @@ import org.apache.flink.util.Collector;
  * default options: one snapshot at the end of the input, an end marker from each of the sink's parts
  * ({@code job.results().getParallelism()} of them). The snapshot's rows are counted and their payloads
  * summed, at the sink's parallelism and chained to it, so the bench can check them against the core engine. On RocksDB the state size is what RocksDB's native
- * gauges said at the end of the job ({@link StateSizeReporter}): the bytes of all SST files plus all
- * memtables, over every operator and state, with RocksDB's estimate of its keys in the note.
+ * gauges said after the final checkpoint flushed the memtables ({@link FlinkRuns#execute}): the bytes
+ * of all SST files plus all memtables, over every operator and state, with RocksDB's estimate of its
+ * keys in the note.
  */
 final class FlinkIvmSystem implements FlinkSystem {
     static final String ROWS = "ivm-rows";
@@ -33,8 +36,11 @@ final class FlinkIvmSystem implements FlinkSystem {
     static final String SNAPSHOTS = "ivm-snapshots";
     static final String DEAD_LETTERS = "ivm-dead-letters";
 
-    /** The unit of RocksDB state sizes: the native gauges' SST files plus memtables, over all operators. */
-    static final String ROCKSDB_BYTES = "bytes (RocksDB SST files + memtables)";
+    /**
+     * The unit of RocksDB state sizes: the native gauges' SST files plus memtables, over all operators,
+     * after the final checkpoint flushed the memtables ({@link FlinkRuns#execute}).
+     */
+    static final String ROCKSDB_BYTES = "bytes (RocksDB SST files + memtables after the final checkpoint)";
 
     private final String backend;
 
@@ -68,10 +74,8 @@ final class FlinkIvmSystem implements FlinkSystem {
                     records.source(env, FlinkIvm.inputType(NaturalSemiring.INSTANCE), "inserts");
             IvmJob<Long> job = FlinkIvm.maintain(input, plan, NaturalSemiring.INSTANCE, IvmOptions.defaults());
             parts = FlinkRuns.parallelism(job.results());
-            job.results()
-                    .process(new CountResults())
+            EndGate.process(job.results(), new CountResults(), Types.VOID, parts)
                     .name("count result rows")
-                    .setParallelism(parts)
                     .sinkTo(new DiscardingSink<>())
                     .name("discard result rows")
                     .setParallelism(parts);

@@ -1,15 +1,30 @@
 package io.flinkivm.examples.bench;
 
+import io.flinkivm.examples.jobs.EndGate;
 import io.flinkivm.examples.jobs.FlinkSettings;
+import io.flinkivm.examples.state.CheckpointStats;
+import io.flinkivm.examples.state.StateReport;
+import io.flinkivm.examples.state.StateSizeReporter;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.dag.Transformation;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
@@ -42,17 +57,14 @@ final class FlinkRuns {
     private static int clusterSlots;
     private static long jobs;
 
-    private static java.util.Map<String, Long> states(String job) {
-        java.util.Map<String, Long> totals = StateSizeReporter.totals(job);
-        StateSizeReporter.forget(job);
-        return totals;
-    }
-
     private FlinkRuns() {}
 
     /**
      * An environment for one job at {@code parallelism}, state backend {@code hashmap} or {@code rocksdb}
-     * (with flink-ivm's RocksDB settings, as the command-line jobs use them, for flink-ivm and Flink SQL alike).
+     * (with flink-ivm's RocksDB settings, as the command-line jobs use them, for flink-ivm and Flink SQL
+     * alike). Its sources wait at the end of their input ({@link EndGate}, see {@link #execute}) so that
+     * one checkpoint can be taken of the final state: checkpointing is on, incremental (on RocksDB it
+     * flushes the memtables into SST files first), to a temporary directory, with no periodic checkpoint.
      */
     static StreamExecutionEnvironment environment(String backend, int parallelism) {
         if (parallelism < 1) {
@@ -65,7 +77,22 @@ final class FlinkRuns {
             FlinkSettings.tuneRocksDb(c);
         }
         c.setString("parallelism.default", Integer.toString(parallelism));
+        finalCheckpoint(c);
         return new StreamExecutionEnvironment(c);
+    }
+
+    /** Checkpoints taken only when asked for, at the end, behind an {@link EndGate}. */
+    private static void finalCheckpoint(Configuration c) {
+        // Flink makes the directory when the job starts (an environment that only explains a plan leaves none).
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "flink-ivm-bench-checkpoints-" + UUID.randomUUID());
+        c.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofDays(365));
+        c.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+        c.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+        c.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, dir.toUri().toString());
+        // Tasks that finish do not wait for another checkpoint (there is none: the one at the end came before).
+        c.set(CheckpointingOptions.ENABLE_CHECKPOINTS_AFTER_TASKS_FINISH, false);
+        c.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        EndGate.create().configure(c);
     }
 
     /**
@@ -109,7 +136,8 @@ final class FlinkRuns {
      * The result of one execution.
      *
      * @param result the job's result, or null if it was cancelled at the cap
-     * @param rocksDb the job's RocksDB size gauges at its end, summed per property ({@link StateSizeReporter}); empty on heap
+     * @param state the job's state at its end ({@link StateReport}): the final checkpoint by task and,
+     *     on RocksDB, the column families after it; {@link StateReport#NONE} if the job was cancelled
      * @param parallelism the environment's parallelism
      * @param taskCpu the CPU of the job's task threads
      */
@@ -117,21 +145,20 @@ final class FlinkRuns {
             long elapsedNanos,
             long cpuNanos,
             JobExecutionResult result,
-            java.util.Map<String, Long> rocksDb,
+            StateReport state,
             int parallelism,
             TaskCpu taskCpu) {
 
-        /** Bytes RocksDB holds: SST files plus memtables; -1 if not known. */
+        /** Bytes RocksDB holds after the final checkpoint: SST files plus memtables; -1 if not known. */
         long rocksDbBytes() {
-            Long sst = rocksDb.get("total-sst-files-size");
-            Long mem = rocksDb.get("size-all-mem-tables");
-            return sst == null || mem == null ? -1 : sst + mem;
+            long sst = state.rocksDb(StateSizeReporter.SST);
+            long mem = state.rocksDb(StateSizeReporter.MEMTABLES);
+            return sst < 0 || mem < 0 ? -1 : sst + mem;
         }
 
         /** RocksDB's estimate of its keys (state entries); -1 if not known. */
         long rocksDbKeys() {
-            Long keys = rocksDb.get("estimate-num-keys");
-            return keys == null ? -1 : keys;
+            return state.rocksDb(StateSizeReporter.KEYS);
         }
 
         boolean completed() {
@@ -163,43 +190,65 @@ final class FlinkRuns {
                             checksum,
                             note,
                             parallelism,
-                            taskCpu)
-                    : new RunResult(elapsedNanos, cpuNanos, false, -1, bytes, unit, -1, 0, note, parallelism, taskCpu);
+                            taskCpu,
+                            state)
+                    : new RunResult(
+                            elapsedNanos, cpuNanos, false, -1, bytes, unit, -1, 0, note, parallelism, taskCpu, state);
         }
 
         /** A run without a result to check: completed with {@code n} inserts, or stopped at the cap. */
         RunResult toResult(long n, String note) {
             return completed()
-                    ? new RunResult(elapsedNanos, cpuNanos, true, n, 0, "entries", -1, 0, note, parallelism, taskCpu)
-                    : new RunResult(elapsedNanos, cpuNanos, false, -1, -1, "", -1, 0, note, parallelism, taskCpu);
+                    ? new RunResult(
+                            elapsedNanos, cpuNanos, true, n, 0, "entries", -1, 0, note, parallelism, taskCpu, state)
+                    : new RunResult(
+                            elapsedNanos, cpuNanos, false, -1, -1, "", -1, 0, note, parallelism, taskCpu, state);
         }
     }
 
+    /** How long the final checkpoint may take (it is not part of the measured time, nor of the cap). */
+    static final Duration FINAL_CHECKPOINT_PATIENCE = Duration.ofMinutes(10);
+
     /**
      * Executes the environment's job on the shared cluster at the environment's parallelism; cancels it
-     * when {@code cap} has passed.
+     * when {@code cap} has passed. The job's time and CPU end when its results are complete: when every
+     * end-aware sink ({@link EndGate#process}) has seen the end of its input while the sources wait at
+     * their {@link EndGate}. Then one checkpoint is taken of the final state, the gate is released and
+     * the job ends; its {@link StateReport} is the checkpoint by task and, on RocksDB, the column
+     * families after it.
      */
     static Execution execute(StreamExecutionEnvironment env, String jobName, Duration cap) throws Exception {
         int parallelism = env.getParallelism();
         MiniCluster mc = cluster(parallelism);
+        EndGate gate = EndGate.of(env.getConfiguration());
         TaskThreadSampler sampler = TaskThreadSampler.start();
-        TaskCpu tasks;
+        TaskCpu tasks = null;
         long cpuStart = CpuClock.process();
         long start = System.nanoTime();
         long elapsed;
         long cpuEnd;
         JobExecutionResult r = null;
+        CheckpointStats.Checkpoint checkpoint = null;
         String uniqueName = jobName + " #" + (++jobs);
         try {
             StreamGraph graph = env.getStreamGraph();
             graph.setJobName(uniqueName);
             JobID id = mc.submitJob(graph).get().getJobID();
+            CompletableFuture<JobResult> result = mc.requestJobResult(id);
+            CompletableFuture<?> end = gate == null ? result : CompletableFuture.anyOf(result, gate.done());
             long left = cap.toNanos() - (System.nanoTime() - start);
             try {
-                JobResult result = mc.requestJobResult(id).get(Math.max(left, 1), TimeUnit.NANOSECONDS);
-                elapsed = System.nanoTime() - start;
+                end.get(Math.max(left, 1), TimeUnit.NANOSECONDS);
+                elapsed = (gate != null && gate.isDone() ? gate.done().get() : System.nanoTime()) - start;
                 cpuEnd = CpuClock.process();
-                r = result.toJobExecutionResult(FlinkRuns.class.getClassLoader());
+                tasks = sampler.stop();
+                if (gate != null && gate.isDone() && !result.isDone()) {
+                    checkpoint = finalCheckpoint(mc, id);
+                    StateSizeReporter.refresh(uniqueName);
+                    gate.release();
+                }
+                r = result.get(FINAL_CHECKPOINT_PATIENCE.toNanos(), TimeUnit.NANOSECONDS)
+                        .toJobExecutionResult(FlinkRuns.class.getClassLoader());
             } catch (TimeoutException e) {
                 elapsed = System.nanoTime() - start;
                 cpuEnd = CpuClock.process();
@@ -207,13 +256,47 @@ final class FlinkRuns {
                 mc.requestJobResult(id).get(60, TimeUnit.SECONDS);
             }
         } finally {
-            tasks = sampler.stop();
+            if (tasks == null) {
+                tasks = sampler.stop();
+            }
+            if (gate != null) {
+                gate.close();
+            }
+            deleteCheckpoints(env);
         }
         long cpu = CpuClock.between(cpuStart, cpuEnd);
         if (cpu >= 0) {
             cpu = Math.max(0, cpu - sampler.ownCpuNanos());
         }
-        return new Execution(elapsed, cpu, r, states(uniqueName), parallelism, tasks);
+        StateReport state = new StateReport(checkpoint, StateSizeReporter.columnFamilies(uniqueName));
+        StateSizeReporter.forget(uniqueName);
+        return new Execution(elapsed, cpu, r, state, parallelism, tasks);
+    }
+
+    /** One checkpoint of the job's final state, while its sources wait at the gate; null if it failed. */
+    private static CheckpointStats.Checkpoint finalCheckpoint(MiniCluster mc, JobID id) throws Exception {
+        CheckpointStats stats = new CheckpointStats(mc.getRestAddress().get().toString());
+        try {
+            long checkpoint = stats.trigger(id, FINAL_CHECKPOINT_PATIENCE);
+            return stats.completed(id, checkpoint, Duration.ofMinutes(1));
+        } catch (IOException e) {
+            System.err.println("(no final checkpoint of " + id + ": " + e.getMessage() + ")");
+            return null;
+        }
+    }
+
+    private static void deleteCheckpoints(StreamExecutionEnvironment env) {
+        env.getConfiguration()
+                .getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
+                .ifPresent(uri -> {
+                    Path dir = Path.of(URI.create(uri));
+                    try (Stream<Path> paths = Files.walk(dir)) {
+                        paths.sorted(Comparator.reverseOrder())
+                                .forEach(p -> p.toFile().delete());
+                    } catch (IOException ignored) {
+                        // A temporary directory left behind.
+                    }
+                });
     }
 
     /**
@@ -229,9 +312,8 @@ final class FlinkRuns {
             return;
         }
         int parallelism = parallelism(stream);
-        stream.process(new CountElements<T>(name))
+        EndGate.process(stream, new CountElements<T>(name), Types.VOID, parallelism)
                 .name("count " + name)
-                .setParallelism(parallelism)
                 .sinkTo(new DiscardingSink<>())
                 .name("discard " + name)
                 .setParallelism(parallelism);

@@ -2,6 +2,7 @@ package io.flinkivm.examples.bench;
 
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.examples.jobs.EndGate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,6 +84,14 @@ final class FlinkSqlSystem implements FlinkSystem {
     /** Joins + GROUP BY on RocksDB state: the peer of {@code flink-ivm-rocksdb}, with its state in bytes. */
     static FlinkSqlSystem onRocksDb() {
         return new FlinkSqlSystem(false, false, "rocksdb");
+    }
+
+    /**
+     * The multi-way join on RocksDB state: the peer of {@code flink-ivm-rocksdb} in state bytes where
+     * Flink SQL makes a MultiJoin.
+     */
+    static FlinkSqlSystem multiJoinOnRocksDb() {
+        return new FlinkSqlSystem(true, false, "rocksdb");
     }
 
     /** Joins + GROUP BY with {@link #MINI_BATCH}, on heap: Flink SQL as tuned for throughput. */
@@ -196,10 +205,8 @@ final class FlinkSqlSystem implements FlinkSystem {
         try (Prepared p = prepare(workload, stream, parallelism)) {
             DataStream<Row> changelog = p.tEnv.toChangelogStream(p.result);
             int sinkParallelism = FlinkRuns.parallelism(changelog);
-            changelog
-                    .process(new CountChangelog())
+            EndGate.process(changelog, new CountChangelog(), Types.VOID, sinkParallelism)
                     .name("count changelog")
-                    .setParallelism(sinkParallelism)
                     .sinkTo(new DiscardingSink<>())
                     .name("discard changelog")
                     .setParallelism(sinkParallelism);

@@ -44,6 +44,14 @@ final class FlinkSuite implements Suite {
             new Headline("flink-ivm-heap", "trivial-keyed"),
             new Headline("flink-ivm-heap", "trivial-keyed-minimal"));
 
+    /**
+     * The pairs of the state lines: flink-ivm's RocksDB state (SST files after the final checkpoint's
+     * flush, plus memtables) against Flink SQL's on the same backend, with and without the multi-way join.
+     */
+    static final List<Headline> STATE_RATIOS = List.of(
+            new Headline("flink-ivm-rocksdb", "flink-sql-rocksdb"),
+            new Headline("flink-ivm-rocksdb", "flink-sql-multijoin-rocksdb"));
+
     /** A ratio line: {@code subject}'s inserts per second over {@code peer}'s. */
     record Headline(String subject, String peer) {}
 
@@ -69,6 +77,7 @@ final class FlinkSuite implements Suite {
                         FlinkSqlSystem.miniBatch(),
                         new FlinkSqlSystem(true),
                         FlinkSqlSystem.onRocksDb(),
+                        FlinkSqlSystem.multiJoinOnRocksDb(),
                         new TrivialKeyedSystem(),
                         TrivialKeyedSystem.minimal()));
     }
@@ -200,6 +209,7 @@ final class FlinkSuite implements Suite {
                             m = m.withState(expected.stateEntries(), CORE_STATE_UNIT + " " + expected.system());
                         }
                         harness.record(m);
+                        harness.recordState(m, r.state());
                         mine.add(m);
                     }
                 }
@@ -270,6 +280,9 @@ final class FlinkSuite implements Suite {
         }
         for (Headline h : HEADLINE_RATIOS) {
             Report.ratiosAtLargestN(out, ms, h.subject(), h.peer(), ps);
+        }
+        for (Headline h : STATE_RATIOS) {
+            Report.stateRatiosAtLargestN(out, ms, h.subject(), h.peer(), ps);
         }
         if (ps.size() > 1) {
             int highest = ps.get(ps.size() - 1);

@@ -1,5 +1,6 @@
 package io.flinkivm.examples.bench;
 
+import io.flinkivm.examples.state.StateReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -22,6 +23,7 @@ final class Harness {
 
     private final PrintWriter out;
     private final ResultsCsv csv;
+    private StateCsv stateCsv;
     private final List<Measurement> recorded = new ArrayList<>();
     private final java.util.Map<String, Reference> references = new java.util.HashMap<>();
 
@@ -165,6 +167,21 @@ final class Harness {
         sorted.sort(null);
         int k = sorted.size() / 2;
         return sorted.size() % 2 == 1 ? sorted.get(k) : (sorted.get(k - 1) + sorted.get(k)) / 2;
+    }
+
+    /**
+     * Adds where a Flink job's state was at its end to {@code DIR/state.csv} and prints it under the
+     * measurement's progress line; nothing if it was not measured.
+     */
+    void recordState(Measurement m, StateReport report) throws IOException {
+        if (report.isEmpty()) {
+            return;
+        }
+        if (stateCsv == null) {
+            stateCsv = new StateCsv(csv.path().getParent());
+        }
+        stateCsv.append(m, report);
+        report.print(out, "    ");
     }
 
     /** Adds a measurement to the report and to results.csv, and prints a progress line. */

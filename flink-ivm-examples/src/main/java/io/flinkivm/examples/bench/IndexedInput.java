@@ -1,5 +1,6 @@
 package io.flinkivm.examples.bench;
 
+import io.flinkivm.examples.jobs.EndGate;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,10 +39,17 @@ final class IndexedInput<T> implements AutoCloseable {
         return new IndexedInput<>(items);
     }
 
-    /** The source named {@code name} at the environment's parallelism. */
+    /**
+     * The source named {@code name} at the environment's parallelism, followed by the environment's
+     * {@link EndGate} if it has one.
+     */
     DataStream<T> source(StreamExecutionEnvironment env, TypeInformation<T> type, String name) {
-        return env.fromSource(
-                new DataGeneratorSource<>(new At<T>(id), size, type), WatermarkStrategy.noWatermarks(), name);
+        return EndGate.source(
+                env,
+                new DataGeneratorSource<>(new At<T>(id), size, type),
+                WatermarkStrategy.noWatermarks(),
+                name,
+                type);
     }
 
     /** Whether the input of {@code id} is still registered (for tests). */

@@ -1,5 +1,6 @@
 package io.flinkivm.examples.bench;
 
+import io.flinkivm.examples.state.StateReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -171,6 +172,68 @@ final class Report {
      */
     static void ratiosAtLargestN(
             PrintWriter out, List<Measurement> ms, String numerator, String denominator, List<Integer> parallelisms) {
+        List<String> lines = atLargestN(
+                ms,
+                numerator,
+                denominator,
+                parallelisms,
+                (a, b) -> a.insertsPerSecond().isExact() && b.insertsPerSecond().isExact(),
+                (a, b) -> a.insertsPerSecond().divide(b.insertsPerSecond()).format() + " (cpu "
+                        + b.cpuNsPerInsert().divide(a.cpuNsPerInsert()).format() + ")");
+        if (!lines.isEmpty()) {
+            out.println("ratio " + numerator + "/" + denominator
+                    + " (inserts per second, at the largest n where both completed;" + " above 1: " + numerator
+                    + " is faster):");
+            lines.forEach(out::println);
+        }
+    }
+
+    /**
+     * State size of {@code numerator} over {@code denominator} at the largest n where both completed
+     * with their state measured in the same unit, per distribution and parallelism (below 1:
+     * {@code numerator} holds less).
+     */
+    static void stateRatiosAtLargestN(
+            PrintWriter out, List<Measurement> ms, String numerator, String denominator, List<Integer> parallelisms) {
+        List<String> lines = atLargestN(
+                ms,
+                numerator,
+                denominator,
+                parallelisms,
+                (a, b) -> a.insertsPerSecond().isExact()
+                        && b.insertsPerSecond().isExact()
+                        && a.stateSize() > 0
+                        && b.stateSize() > 0
+                        && a.stateUnit().equals(b.stateUnit()),
+                (a, b) -> String.format(
+                        Locale.ROOT,
+                        "%s / %s = %.3f",
+                        StateReport.bytes(a.stateSize()),
+                        StateReport.bytes(b.stateSize()),
+                        (double) a.stateSize() / b.stateSize()));
+        if (!lines.isEmpty()) {
+            out.println("state " + numerator + "/" + denominator + " ("
+                    + ms.stream()
+                            .filter(m -> m.system().equals(numerator) && m.stateSize() > 0)
+                            .map(Measurement::stateUnit)
+                            .findFirst()
+                            .orElse("")
+                    + ", at the largest n where both completed; below 1: " + numerator + " holds less):");
+            lines.forEach(out::println);
+        }
+    }
+
+    /**
+     * Per distribution, one cell per parallelism: "P=p n=N " and {@code cell} of the two systems'
+     * measurements at the largest n where {@code comparable} holds for both.
+     */
+    private static List<String> atLargestN(
+            List<Measurement> ms,
+            String numerator,
+            String denominator,
+            List<Integer> parallelisms,
+            java.util.function.BiPredicate<Measurement, Measurement> comparable,
+            java.util.function.BiFunction<Measurement, Measurement, String> cell) {
         List<String> lines = new ArrayList<>();
         for (String d : distributions(ms)) {
             List<String> cells = new ArrayList<>();
@@ -179,15 +242,8 @@ final class Report {
                 for (int k = sizes.size() - 1; k >= 0; k--) {
                     Measurement a = find(ms, numerator, d, sizes.get(k), p);
                     Measurement b = find(ms, denominator, d, sizes.get(k), p);
-                    if (a != null
-                            && b != null
-                            && a.insertsPerSecond().isExact()
-                            && b.insertsPerSecond().isExact()) {
-                        cells.add("P=" + p + " n=" + sizes.get(k) + " "
-                                + a.insertsPerSecond()
-                                        .divide(b.insertsPerSecond())
-                                        .format() + " (cpu "
-                                + b.cpuNsPerInsert().divide(a.cpuNsPerInsert()).format() + ")");
+                    if (a != null && b != null && comparable.test(a, b)) {
+                        cells.add("P=" + p + " n=" + sizes.get(k) + " " + cell.apply(a, b));
                         break;
                     }
                 }
@@ -196,12 +252,7 @@ final class Report {
                 lines.add("  " + d + ": " + String.join(", ", cells));
             }
         }
-        if (!lines.isEmpty()) {
-            out.println("ratio " + numerator + "/" + denominator
-                    + " (inserts per second, at the largest n where both completed;" + " above 1: " + numerator
-                    + " is faster):");
-            lines.forEach(out::println);
-        }
+        return lines;
     }
 
     /** One line: the system's CPU per insert at {@code high} ÷ at {@code low}, per distribution, at the largest n where both completed. */

@@ -83,7 +83,7 @@ final class ResultsCsv implements Closeable {
         return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%." + decimals + "f", v);
     }
 
-    private static String field(String s) {
+    static String field(String s) {
         if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0) {
             return s;
         }

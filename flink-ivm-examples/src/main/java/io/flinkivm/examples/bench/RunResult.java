@@ -1,5 +1,7 @@
 package io.flinkivm.examples.bench;
 
+import io.flinkivm.examples.state.StateReport;
+
 /**
  * One run of one system over one stream.
  *
@@ -14,6 +16,7 @@ package io.flinkivm.examples.bench;
  * @param note a short remark for the printed table (may be empty)
  * @param parallelism the Flink job's parallelism (1 for a core engine)
  * @param taskCpu the CPU of the Flink job's task threads ({@link TaskCpu#NONE} for a core engine)
+ * @param state where a Flink job's state was at its end ({@link StateReport#NONE} if not measured)
  */
 record RunResult(
         long elapsedNanos,
@@ -26,7 +29,8 @@ record RunResult(
         long checksum,
         String note,
         int parallelism,
-        TaskCpu taskCpu) {
+        TaskCpu taskCpu,
+        StateReport state) {
 
     /** A run on one thread, outside Flink. */
     RunResult(
@@ -50,7 +54,8 @@ record RunResult(
                 checksum,
                 note,
                 1,
-                TaskCpu.NONE);
+                TaskCpu.NONE,
+                StateReport.NONE);
     }
 
     static RunResult capped(long elapsedNanos, long cpuNanos, long processed, String note) {

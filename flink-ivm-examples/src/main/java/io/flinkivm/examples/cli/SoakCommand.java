@@ -42,8 +42,11 @@ import picocli.CommandLine.Spec;
                     + " second), the checkpoints that completed (count, median and maximum duration, full state"
                     + " size, bytes written), all from Flink's own checkpoint statistics (its REST API). It closes"
                     + " with the ratio of the last tenth's throughput to the first's, the checkpoint durations and"
-                    + " the state size, and checks the final result against the in-memory engine of"
-                    + " flink-ivm-core on the same stream.",
+                    + " the state size; the state at the end by operator and state (one more checkpoint of the"
+                    + " final state, RocksDB's column families after its flush); the time to restore a savepoint"
+                    + " taken after the first tenth and the last checkpoint, each by starting a new job from it"
+                    + " (Flink's task timestamps, INITIALIZING to RUNNING); and checks the final result against the"
+                    + " in-memory engine of flink-ivm-core on the same stream.",
             "The stream: each insert picks a relation uniformly; free variables have n/200 values (uniform or"
                     + " Zipf with exponent " + SoakStream.ZIPF_EXPONENT + "), bound variables of several atoms "
                     + SoakStream.SHARED_BOUND_DOMAIN + ", the others " + SoakStream.LOCAL_DOMAIN + "; small payloads.",

@@ -1,5 +1,6 @@
 package io.flinkivm.examples.soak;
 
+import io.flinkivm.examples.state.StateReport;
 import java.util.List;
 import java.util.Map;
 
@@ -14,6 +15,8 @@ import java.util.Map;
  * @param deadLetters records the job rejected
  * @param matchesEngine whether the Flink result equals the in-memory engine's on the same stream
  * @param millis wall-clock time of the Flink job, submission to the last result
+ * @param restarts the restores measured by restarting from a savepoint or checkpoint of the soak
+ * @param state where the state was at the end (the last checkpoint by task; RocksDB's column families)
  */
 public record SoakReport(
         long inserts,
@@ -23,7 +26,9 @@ public record SoakReport(
         long resultTuples,
         long deadLetters,
         boolean matchesEngine,
-        long millis) {
+        long millis,
+        List<Restarts.Restart> restarts,
+        StateReport state) {
 
     /**
      * One stretch of the stream between two progress marks.

@@ -6,9 +6,13 @@ import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.jobs.EndGate;
 import io.flinkivm.examples.jobs.FlinkSettings;
 import io.flinkivm.examples.jobs.IvmStreams;
 import io.flinkivm.examples.jobs.StateBackendKind;
+import io.flinkivm.examples.state.CheckpointStats;
+import io.flinkivm.examples.state.StateReport;
+import io.flinkivm.examples.state.StateSizeReporter;
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.InputRecord;
@@ -27,6 +31,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -35,12 +41,14 @@ import org.apache.flink.api.java.typeutils.EitherTypeInfo;
 import org.apache.flink.api.java.typeutils.TupleTypeInfo;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -92,6 +100,11 @@ public final class SoakRun {
         conf.set(RestOptions.PORT, restPort);
         conf.set(WebOptions.CHECKPOINTS_HISTORY_SIZE, 100_000);
         conf.set(RestOptions.CACHE_CHECKPOINT_STATISTICS_TIMEOUT, Duration.ofMillis(200));
+
+        StateSizeReporter.configure(conf);
+        conf.set(
+                CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         conf.addAll(Configuration.fromMap(extra));
 
         ProgressOperator.clearSamples();
@@ -105,7 +118,15 @@ public final class SoakRun {
         long failedCheckpoints;
         long start = System.currentTimeMillis();
         long millis;
-        try (StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf)) {
+        String jobName = "flink-ivm soak " + plan.query().name() + " (" + n + " inserts)";
+        CompletableFuture<String> firstTenth = null;
+        long firstTenthInserts = 0;
+        CheckpointStats.Checkpoint last = null;
+        String retained = null;
+        EndGate gate = EndGate.create();
+        gate.configure(conf);
+        try (gate;
+                StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf)) {
             if (!(env instanceof LocalStreamEnvironment)) {
                 throw new IllegalStateException("the soak runs on the embedded local Flink only (its REST API gives"
                         + " the checkpoint statistics); run it with java -jar, not flink run");
@@ -118,33 +139,16 @@ public final class SoakRun {
             }
             out.println();
             out.flush();
-            DataStream<InputRecord<T>> inserts = env.fromSource(
-                            new DataGeneratorSource<>(stream, n, FlinkIvm.inputType(semiring)),
-                            WatermarkStrategy.noWatermarks(),
-                            "generated inserts (soak)")
-                    .setParallelism(parallelism);
-            // Progress epochs (no snapshot) about every thousandth of the stream: the progress marks.
-            IvmJob<T> job = FlinkIvm.maintain(
-                    inserts,
-                    plan,
-                    semiring,
-                    IvmOptions.defaults().withProgressEvery(Math.max(1, n / (1000L * parallelism))));
-            TypeInformation<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>> type = new EitherTypeInfo<>(
-                    job.results().getType(), new TupleTypeInfo<>(Types.INT, Types.LONG, Types.LONG));
-            DataStream<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>> progressed = job.results()
-                    .connect(job.epochs().broadcast())
-                    .transform("progress per tenth", type, new ProgressOperator<T>(n))
-                    .setParallelism(1);
-            DataStream<Either<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>, DeadLetter>> collected =
-                    IvmStreams.merged(progressed, job.deadLetters());
-            CloseableIterator<Either<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>, DeadLetter>> it =
-                    collected.collectAsync();
-            JobClient client = env.executeAsync("flink-ivm soak " + plan.query().name() + " (" + n + " inserts)");
-            try (CheckpointMonitor monitor =
-                    new CheckpointMonitor("http://127.0.0.1:" + restPort, client.getJobID(), Duration.ofMillis(500))) {
+            Built<T> built = build(env, plan, semiring, stream, parallelism);
+            JobClient client = env.executeAsync(jobName);
+            String rest = "http://127.0.0.1:" + restPort;
+            try (CheckpointMonitor monitor = new CheckpointMonitor(rest, client.getJobID(), Duration.ofMillis(500))) {
                 monitor.start();
-                try (it) {
-                    while (it.hasNext()) {
+                try (CloseableIterator<Either<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>, DeadLetter>> it =
+                        built.results()) {
+                    // The sources wait at the end of the stream (EndGate): the job ends with the final snapshot's
+                    // last end marker, once the last checkpoint has been taken.
+                    while (ends < built.parts() && it.hasNext()) {
                         Either<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>, DeadLetter> e = it.next();
                         if (e.isRight()) {
                             deadLetters++;
@@ -160,6 +164,11 @@ public final class SoakRun {
                                     ProgressOperator.SAMPLES.remove(ProgressOperator.key(m.f0, m.f1))));
                             if (m.f0 == ProgressOperator.TENTH) {
                                 printProgress(out, tenths(marks), start);
+                                if (firstTenth == null && flink.checkpointDir() != null) {
+                                    firstTenthInserts = m.f1;
+                                    firstTenth = client.triggerSavepoint(
+                                            flink.checkpointUri() + "/savepoints", SavepointFormatType.NATIVE);
+                                }
                             }
                             continue;
                         }
@@ -171,8 +180,9 @@ public final class SoakRun {
                             throw new IllegalStateException("the final snapshot has tuple " + r.tuple() + " twice");
                         }
                     }
+                    millis = System.currentTimeMillis() - start;
+                    last = lastCheckpoint(new CheckpointStats(rest), client, jobName, out);
                 }
-                millis = System.currentTimeMillis() - start;
                 monitor.close();
                 checkpoints = monitor.completed();
                 failedCheckpoints = monitor.failed();
@@ -182,6 +192,11 @@ public final class SoakRun {
                 if (checkpoints.isEmpty() && monitor.lastError() != null) {
                     out.println("(checkpoint statistics unavailable: " + monitor.lastError() + ")");
                 }
+            } finally {
+                gate.release();
+                cancel(client);
+                // Periodic checkpoints may have followed the last one: restore the one that is retained.
+                retained = retainedCheckpoint(new CheckpointStats("http://127.0.0.1:" + restPort), client);
             }
         }
         if (endRows != result.size() || ends == 0) {
@@ -193,8 +208,117 @@ public final class SoakRun {
         printSummary(
                 out, n, millis, tenths, checkpoints, failedCheckpoints, result.size(), deadLetters, snapshotMillis);
         printThreads(out, tenths);
+        StateReport state = new StateReport(last, StateSizeReporter.columnFamilies(jobName));
+        StateSizeReporter.forget(jobName);
+        if (!state.isEmpty()) {
+            out.println("State at the end (the last checkpoint, taken after the final snapshot):");
+            state.print(out, "  ");
+        }
+        List<Restarts.Restart> restarts = new ArrayList<>();
+        if (firstTenth != null) {
+            restarts.add(Restarts.measure(
+                    "savepoint after tenth 1 (native)",
+                    waitFor(firstTenth),
+                    firstTenthInserts,
+                    -1,
+                    conf,
+                    env -> build(env, plan, semiring, stream, Math.max(1, env.getParallelism()))
+                            .results()));
+        }
+        if (last != null && retained != null) {
+            restarts.add(Restarts.measure(
+                    "last checkpoint (incremental)",
+                    retained,
+                    n,
+                    last.stateBytes(),
+                    conf,
+                    env -> build(env, plan, semiring, stream, Math.max(1, env.getParallelism()))
+                            .results()));
+        }
+        Restarts.print(out, restarts);
         boolean same = check(plan, semiring, stream, result, out);
-        return new SoakReport(n, tenths, checkpoints, failedCheckpoints, result.size(), deadLetters, same, millis);
+        return new SoakReport(
+                n, tenths, checkpoints, failedCheckpoints, result.size(), deadLetters, same, millis, restarts, state);
+    }
+
+    /** The soak's job in {@code env}: what {@link #run} reads, and how many end markers a snapshot has. */
+    private record Built<T>(
+            CloseableIterator<Either<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>, DeadLetter>> results,
+            int parts) {}
+
+    /**
+     * Builds the soak's job: the generated stream (held at its end by the environment's {@link EndGate}),
+     * flink-ivm's operators with a progress epoch about every thousandth of the stream, the progress marks,
+     * and the results and dead letters collected. A restart builds the same graph, so that its operators
+     * find their state.
+     */
+    private static <T> Built<T> build(
+            StreamExecutionEnvironment env,
+            MaintenancePlan plan,
+            Semiring<T> semiring,
+            SoakStream<T> stream,
+            int parallelism) {
+        long n = stream.count();
+        DataStream<InputRecord<T>> inserts = EndGate.source(
+                        env,
+                        new DataGeneratorSource<>(stream, n, FlinkIvm.inputType(semiring)),
+                        WatermarkStrategy.noWatermarks(),
+                        "generated inserts (soak)",
+                        FlinkIvm.inputType(semiring))
+                .setParallelism(parallelism)
+                .uid("soak-inserts");
+        IvmJob<T> job = FlinkIvm.maintain(
+                inserts,
+                plan,
+                semiring,
+                IvmOptions.defaults().withProgressEvery(Math.max(1, n / (1000L * parallelism))));
+        TypeInformation<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>> type =
+                new EitherTypeInfo<>(job.results().getType(), new TupleTypeInfo<>(Types.INT, Types.LONG, Types.LONG));
+        DataStream<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>> progressed = job.results()
+                .connect(job.epochs().broadcast())
+                .transform("progress per tenth", type, new ProgressOperator<T>(n))
+                .setParallelism(1)
+                .uid("soak-progress");
+        int parts = job.results().getParallelism() > 0 ? job.results().getParallelism() : parallelism;
+        return new Built<>(IvmStreams.merged(progressed, job.deadLetters()).collectAsync(), parts);
+    }
+
+    /**
+     * The last checkpoint: one taken once the final snapshot is out (the sources wait at their end, so it
+     * holds the final state), with RocksDB's column families read after its flush; null if it failed.
+     */
+    private static CheckpointStats.Checkpoint lastCheckpoint(
+            CheckpointStats rest, JobClient client, String jobName, PrintWriter out) {
+        try {
+            long id = rest.trigger(client.getJobID(), Duration.ofMinutes(10));
+            CheckpointStats.Checkpoint c = rest.completed(client.getJobID(), id, Duration.ofMinutes(1));
+            StateSizeReporter.refresh(jobName);
+            return c;
+        } catch (IOException e) {
+            out.println("(no last checkpoint: " + e.getMessage() + ")");
+            return null;
+        }
+    }
+
+    /** The checkpoint a cancelled job retained (its latest completed one), or null. */
+    private static String retainedCheckpoint(CheckpointStats rest, JobClient client) {
+        try {
+            return rest.latestCompletedPath(client.getJobID());
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static void cancel(JobClient client) {
+        try {
+            client.cancel().get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            // Finished or failed already: nothing to cancel.
+        }
+    }
+
+    private static String waitFor(CompletableFuture<String> savepoint) throws Exception {
+        return savepoint.get(10, TimeUnit.MINUTES);
     }
 
     /**
@@ -295,21 +419,9 @@ public final class SoakRun {
                 "written");
         for (int i = 0; i < tenths.size(); i++) {
             SoakReport.Tenth last = tenths.get(i);
-            List<SoakReport.Checkpoint> in = new ArrayList<>();
-            for (SoakReport.Checkpoint c : checkpoints) {
-                long done = c.triggerMillis() + c.durationMillis();
-                if (done > last.fromMillis() && done <= last.toMillis()) {
-                    in.add(c);
-                }
-            }
-            long[] durations = in.stream()
-                    .mapToLong(SoakReport.Checkpoint::durationMillis)
-                    .sorted()
-                    .toArray();
-            long[] incremental = in.stream()
-                    .mapToLong(SoakReport.Checkpoint::checkpointedSize)
-                    .sorted()
-                    .toArray();
+            List<SoakReport.Checkpoint> in = inTenth(checkpoints, last);
+            long[] durations = durations(in);
+            long[] incremental = written(in);
             out.printf(
                     Locale.ROOT,
                     "  %-6d %,13d %9.1f %,13d %10.1f %10s %6d %9s %9s %12s %12s%n",
@@ -326,6 +438,50 @@ public final class SoakRun {
                     incremental.length == 0 ? "-" : bytes(median(incremental)));
         }
         out.flush();
+    }
+
+    /** The checkpoints' durations, sorted. */
+    private static long[] durations(List<SoakReport.Checkpoint> in) {
+        return in.stream()
+                .mapToLong(SoakReport.Checkpoint::durationMillis)
+                .sorted()
+                .toArray();
+    }
+
+    /** The bytes each checkpoint wrote, sorted. */
+    private static long[] written(List<SoakReport.Checkpoint> in) {
+        return in.stream()
+                .mapToLong(SoakReport.Checkpoint::checkpointedSize)
+                .sorted()
+                .toArray();
+    }
+
+    /** The checkpoints that completed within a tenth. */
+    static List<SoakReport.Checkpoint> inTenth(List<SoakReport.Checkpoint> checkpoints, SoakReport.Tenth tenth) {
+        List<SoakReport.Checkpoint> in = new ArrayList<>();
+        for (SoakReport.Checkpoint c : checkpoints) {
+            long done = c.triggerMillis() + c.durationMillis();
+            if (done > tenth.fromMillis() && done <= tenth.toMillis()) {
+                in.add(c);
+            }
+        }
+        return in;
+    }
+
+    /** "median duration X ms, median written Y" of the checkpoints in a tenth, or "none". */
+    private static String medians(List<SoakReport.Checkpoint> in) {
+        if (in.isEmpty()) {
+            return "no checkpoint";
+        }
+        long[] d = durations(in);
+        long[] w = written(in);
+        return String.format(
+                Locale.ROOT,
+                "%d checkpoint%s, median duration %d ms, median written %s",
+                in.size(),
+                in.size() == 1 ? "" : "s",
+                median(d),
+                bytes(median(w)));
     }
 
     private static void printSummary(
@@ -371,19 +527,19 @@ public final class SoakRun {
         if (checkpoints.isEmpty()) {
             out.println("Checkpoints: none completed (" + failed + " failed)");
         } else {
-            long[] d = checkpoints.stream()
-                    .mapToLong(SoakReport.Checkpoint::durationMillis)
-                    .sorted()
-                    .toArray();
-            long[] inc = checkpoints.stream()
-                    .mapToLong(SoakReport.Checkpoint::checkpointedSize)
-                    .sorted()
-                    .toArray();
+            long[] d = durations(checkpoints);
+            long[] inc = written(checkpoints);
+            if (tenths.size() >= 2) {
+                out.println("Checkpoints in the first tenth: "
+                        + medians(inTenth(checkpoints, tenths.get(0)))
+                        + "; in the last tenth: " + medians(inTenth(checkpoints, tenths.get(tenths.size() - 1))));
+            }
             SoakReport.Checkpoint lastCheckpoint = checkpoints.get(checkpoints.size() - 1);
             out.printf(
                     Locale.ROOT,
                     "Checkpoints: %d completed, %d failed; duration min %d ms, median %d ms, p90 %d ms,"
-                            + " max %d ms; written per checkpoint median %s, max %s%n",
+                            + " max %d ms; written per checkpoint median %s, max %s; written in all %s, %.1f bytes"
+                            + " per insert%n",
                     checkpoints.size(),
                     failed,
                     d[0],
@@ -391,7 +547,9 @@ public final class SoakRun {
                     d[(int) Math.min(d.length - 1, Math.ceil(d.length * 0.9) - 1)],
                     d[d.length - 1],
                     bytes(median(inc)),
-                    bytes(inc[inc.length - 1]));
+                    bytes(inc[inc.length - 1]),
+                    bytes(java.util.Arrays.stream(inc).sum()),
+                    java.util.Arrays.stream(inc).sum() / (double) n);
             out.printf(
                     Locale.ROOT,
                     "State size: %s (full size of checkpoint %d, the last completed, after about %,d" + " inserts)%n",
@@ -515,19 +673,10 @@ public final class SoakRun {
     }
 
     static String bytes(long b) {
-        if (b < 1024) {
-            return b + " B";
-        }
-        if (b < 1024 * 1024) {
-            return String.format(Locale.ROOT, "%.1f KiB", b / 1024.0);
-        }
-        if (b < 1024L * 1024 * 1024) {
-            return String.format(Locale.ROOT, "%.1f MiB", b / (1024.0 * 1024));
-        }
-        return String.format(Locale.ROOT, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+        return StateReport.bytes(b);
     }
 
-    private static int freePort() {
+    static int freePort() {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         } catch (IOException e) {

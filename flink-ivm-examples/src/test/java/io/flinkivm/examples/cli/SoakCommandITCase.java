@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 /** {@code soak} with a short stream: it runs on RocksDB with checkpoints, reports per tenth, and checks its result. */
 class SoakCommandITCase {
 
+    private static final Pattern RESTORE =
+            Pattern.compile("^  ([a-z0-9 ()]+), about [\\d,]+ inserts, [^:]+: ([\\d.]+) s \\(", Pattern.MULTILINE);
     private static final Pattern TENTH =
             Pattern.compile("^  (\\d+)\\s+([\\d,]+)\\s+[\\d.]+\\s+([\\d,]+)\\s", Pattern.MULTILINE);
 
@@ -44,6 +46,21 @@ class SoakCommandITCase {
                         "Checkpoints: ",
                         "CPU per insert (the whole process): first tenth ",
                         "cpu µs/ins");
+        // The state at the end, by operator and column family, and two restores by restart, each timed.
+        assertThat(r.out())
+                .contains(
+                        "Checkpoints in the first tenth: ",
+                        "State at the end (the last checkpoint, taken after the final snapshot):",
+                        "sink) / join-records",
+                        "final checkpoint ",
+                        "Restore by restart");
+        Matcher restore = RESTORE.matcher(r.out());
+        List<String> restored = new ArrayList<>();
+        while (restore.find()) {
+            restored.add(restore.group(1));
+            assertThat(Double.parseDouble(restore.group(2))).as(restore.group()).isPositive();
+        }
+        assertThat(restored).containsExactly("savepoint after tenth 1 (native)", "last checkpoint (incremental)");
         if (java.nio.file.Files.isDirectory(java.nio.file.Path.of("/proc/self/task"))) {
             assertThat(r.out()).contains("CPU per insert by thread (µs; first tenth -> tenth ");
         }

@@ -7,6 +7,7 @@ import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.semiring.MinPlusSemiring;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.examples.jobs.Ex10Job;
+import io.flinkivm.examples.state.StateReport;
 import io.flinkivm.flink.InputRecord;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -112,7 +113,7 @@ class SoakStreamTest {
         assertThat(t.get(1).throughput()).isEqualTo(2048.0);
         assertThat(t.get(1).cpuMicrosPerInsert()).isNaN();
         assertThat(t.get(1).threadMicrosPerInsert(ThreadCpu.COMPACTION)).isNaN();
-        assertThat(new SoakReport(2050, t, List.of(), 0, 0, 0, true, 0).lastToFirst())
+        assertThat(new SoakReport(2050, t, List.of(), 0, 0, 0, true, 0, List.of(), StateReport.NONE).lastToFirst())
                 .isEqualTo(2048.0 / 768.0);
     }
 

@@ -21,6 +21,7 @@ import io.flinkivm.flink.state.MemoryMapCodec;
 import io.flinkivm.flink.state.StateNames;
 import io.flinkivm.flink.state.TaggedTuple;
 import io.flinkivm.flink.types.JoinRecordSerializer;
+import io.flinkivm.flink.types.PayloadTypes;
 import io.flinkivm.flink.types.TupleSerializer;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -197,7 +198,8 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
         restored = context.isRestored();
-        payloadSerializer = payloadType.createSerializer(getExecutionConfig().getSerializerConfig());
+        payloadSerializer = PayloadTypes.inState(
+                payloadType.createSerializer(getExecutionConfig().getSerializerConfig()));
         if (!managedState && KeyGroupStates.fits(getKeyedStateBackend())) {
             // One part per key group, whose keys' joins may share maps: every join key of the acyclic
             // plan has the sink's key in it (a shared variable's value, or a cell of its own key

@@ -7,6 +7,7 @@ import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.state.FlinkDeltaJoinStore;
 import io.flinkivm.flink.state.StateNames;
+import io.flinkivm.flink.types.PayloadTypes;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -53,7 +54,12 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
     @Override
     public void open() throws Exception {
         logic = new DeltaJoinLogic<>(plan, semiring);
-        store = new FlinkDeltaJoinStore<>(logic, payloadType, getRuntimeContext(), changelog() ? semiring : null);
+        store = new FlinkDeltaJoinStore<>(
+                logic,
+                PayloadTypes.inState(
+                        payloadType.createSerializer(getExecutionConfig().getSerializerConfig())),
+                getRuntimeContext(),
+                changelog() ? semiring : null);
         failed = getMetricGroup().counter(Metrics.FAILED_UPDATES);
         super.open();
     }

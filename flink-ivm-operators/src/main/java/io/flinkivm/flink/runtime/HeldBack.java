@@ -2,26 +2,29 @@ package io.flinkivm.flink.runtime;
 
 import io.flinkivm.flink.state.StateNames;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.ToLongFunction;
-import java.util.stream.Stream;
+import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.api.java.typeutils.runtime.TupleSerializer;
+import org.apache.flink.runtime.state.KeyGroupRange;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 
 /**
  * The records a keyed operator received ahead of their epoch ({@link Epochs}): kept in memory with
  * their keys, by epoch, until the watermark lets them through, then handed back in epoch order
  * (arrival order within an epoch, which keeps each input channel's order). They stay only while some
- * ingest subtask is behind, so they are not written to state per record; a checkpoint writes them into
- * keyed list state ({@link StateNames#HELD_BACK}), so they are restored and rescaled like any keyed
- * state, and {@link #restore} reads them back (the copies are cleared at the next checkpoint).
+ * ingest subtask is behind, so they are not written to state per record. A checkpoint writes them, with
+ * their keys, into union operator state ({@link StateNames#HELD_BACK}): into the checkpoint's
+ * operator state file and not into the keyed state backend, where each checkpoint's copy would be
+ * written to RocksDB and deleted again at the next. On restore every subtask reads them all and keeps
+ * those of its key groups, so they follow their keys when the job is rescaled.
  */
 final class HeldBack<IN> {
     /** Processes one released record under its key (already set). */
@@ -31,29 +34,33 @@ final class HeldBack<IN> {
 
     private final AbstractStreamOperator<?> operator;
     private final ToLongFunction<IN> epochOf;
-    private final ListState<IN> state;
+    private final ListState<Tuple2<Object, IN>> state;
     private final TreeMap<Long, List<Object>> byEpoch = new TreeMap<>();
-    private final List<Object> keysInState = new ArrayList<>();
     private long size;
 
     /** Made in {@code open()} of a keyed operator; reads back what a restore brought. */
+    @SuppressWarnings({"unchecked", "rawtypes"}) // Tuple2 of the operator's key and record serializers
     HeldBack(AbstractStreamOperator<?> operator, TypeInformation<IN> type, ToLongFunction<IN> epochOf)
             throws Exception {
         this.operator = operator;
         this.epochOf = epochOf;
-        this.state = operator.getKeyedStateStore().getListState(new ListStateDescriptor<>(StateNames.HELD_BACK, type));
-        List<Object> keys = new ArrayList<>();
-        try (Stream<Object> restored =
-                operator.getKeyedStateBackend().getKeys(StateNames.HELD_BACK, VoidNamespace.INSTANCE)) {
-            restored.forEach(keys::add);
-        }
-        for (Object key : keys) {
-            operator.setCurrentKey(key);
-            for (IN value : state.get()) {
-                add(key, value);
+        TypeSerializer<?>[] fields = {
+            operator.getKeyedStateBackend().getKeySerializer(),
+            type.createSerializer(operator.getExecutionConfig().getSerializerConfig())
+        };
+        TupleSerializer<Tuple2<Object, IN>> pairs = new TupleSerializer<>((Class) Tuple2.class, fields);
+        this.state = operator.getOperatorStateBackend()
+                .getUnionListState(new ListStateDescriptor<>(StateNames.HELD_BACK, pairs));
+        TaskInfo task = operator.getRuntimeContext().getTaskInfo();
+        int groups = task.getMaxNumberOfParallelSubtasks();
+        KeyGroupRange mine = KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+                groups, task.getNumberOfParallelSubtasks(), task.getIndexOfThisSubtask());
+        for (Tuple2<Object, IN> held : state.get()) {
+            if (mine.contains(KeyGroupRangeAssignment.assignToKeyGroup(held.f0, groups))) {
+                add(held.f0, held.f1);
             }
-            state.clear();
         }
+        state.clear();
     }
 
     /** Holds {@code value}, received under {@code key}. */
@@ -87,29 +94,15 @@ final class HeldBack<IN> {
         }
     }
 
-    /** Writes the held records into keyed state, replacing what the previous checkpoint wrote. */
+    /** Writes the held records, in epoch and arrival order, into the checkpoint's operator state. */
     @SuppressWarnings("unchecked")
     void snapshot() throws Exception {
-        Object current = operator.getCurrentKey();
-        for (Object key : keysInState) {
-            operator.setCurrentKey(key);
-            state.clear();
-        }
-        keysInState.clear();
-        Map<Object, List<IN>> perKey = new LinkedHashMap<>();
+        List<Tuple2<Object, IN>> all = new ArrayList<>((int) Math.min(size, Integer.MAX_VALUE));
         for (List<Object> list : byEpoch.values()) {
             for (int i = 0; i < list.size(); i += 2) {
-                perKey.computeIfAbsent(list.get(i), k -> new ArrayList<>()).add((IN) list.get(i + 1));
+                all.add(Tuple2.of(list.get(i), (IN) list.get(i + 1)));
             }
         }
-        for (Iterator<Map.Entry<Object, List<IN>>> it = perKey.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<Object, List<IN>> e = it.next();
-            operator.setCurrentKey(e.getKey());
-            state.update(e.getValue());
-            keysInState.add(e.getKey());
-        }
-        if (current != null) {
-            operator.setCurrentKey(current);
-        }
+        state.update(all);
     }
 }

@@ -17,6 +17,7 @@ import io.flinkivm.flink.state.MapStateViewTreeStore;
 import io.flinkivm.flink.state.MemoryMapCodec;
 import io.flinkivm.flink.state.StateNames;
 import io.flinkivm.flink.types.PayloadArraySerializer;
+import io.flinkivm.flink.types.PayloadTypes;
 import io.flinkivm.flink.types.TupleSerializer;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -186,7 +187,8 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         super.initializeState(context);
         ViewTree t = plan.viewTrees().get(tree);
         aggregate = t.schema().isEmpty();
-        payloadSerializer = payloadType.createSerializer(getExecutionConfig().getSerializerConfig());
+        payloadSerializer = PayloadTypes.inState(
+                payloadType.createSerializer(getExecutionConfig().getSerializerConfig()));
         boolean raw = context.getRawKeyedStateInputs().iterator().hasNext();
         if (!managedState && KeyGroupStates.fits(getKeyedStateBackend())) {
             memory = KeyGroupStates.restore(

@@ -7,11 +7,15 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
 
-/** Version 1: partition, position and offset as three big-endian ints. */
+/**
+ * Version 2: partition, position and offset as three big-endian ints. The offset counts bytes of the
+ * partition's records as {@code InputRecordSerializer} writes them, so the version follows that
+ * format: version 1 had offsets into records in flink-ivm's first tuple format and is refused.
+ */
 final class PartitionSplitSerializer implements SimpleVersionedSerializer<PartitionSplit> {
 
     static final PartitionSplitSerializer INSTANCE = new PartitionSplitSerializer();
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final int BYTES = 3 * Integer.BYTES;
 
     private PartitionSplitSerializer() {}
@@ -50,7 +54,11 @@ final class PartitionSplitSerializer implements SimpleVersionedSerializer<Partit
     static void checkVersion(String what, int version) throws IOException {
         if (version != VERSION) {
             throw new IOException("Unknown " + what + " serializer version " + version + "; this build reads version "
-                    + VERSION + " only.");
+                    + VERSION + " only"
+                    + (version < VERSION
+                            ? " (version " + version + " holds offsets into records of an earlier format: a savepoint"
+                                    + " of an earlier flink-ivm restores only into the version that wrote it)."
+                            : "."));
         }
     }
 

@@ -7,7 +7,7 @@ import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.flink.types.TupleTypeInfo;
+import io.flinkivm.flink.types.TupleSerializer;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /**
  * The fallback plan's state in keyed {@code MapState}s: relations, index lists and the result; in
@@ -33,11 +33,12 @@ public final class FlinkDeltaJoinStore<T> implements DeltaJoinStore<T> {
     /**
      * Creates (or restores) the state; call from {@code open()} of a keyed operator.
      *
+     * @param payloadType the payloads' serializer in state
      * @param changelog the semiring, to keep the changes since the last trigger; null for snapshots only
      */
     @SuppressWarnings("unchecked")
     public FlinkDeltaJoinStore(
-            DeltaJoinLogic<T> logic, TypeInformation<T> payloadType, RuntimeContext context, Semiring<T> changelog) {
+            DeltaJoinLogic<T> logic, TypeSerializer<T> payloadType, RuntimeContext context, Semiring<T> changelog) {
         int n = logic.query().body().size();
         relations = new MapStateAdapter[n];
         heads = new MapStateAdapter[n][];
@@ -58,14 +59,14 @@ public final class FlinkDeltaJoinStore<T> implements DeltaJoinStore<T> {
     }
 
     private static <T> MapStateAdapter<Tuple, T> payloadMap(
-            RuntimeContext context, String name, TypeInformation<T> payloadType) {
+            RuntimeContext context, String name, TypeSerializer<T> payloads) {
         return new MapStateAdapter<>(
-                context.getMapState(new MapStateDescriptor<>(name, TupleTypeInfo.INSTANCE, payloadType)), name);
+                context.getMapState(new MapStateDescriptor<>(name, TupleSerializer.INSTANCE, payloads)), name);
     }
 
     private static MapStateAdapter<Tuple, Tuple> tupleMap(RuntimeContext context, String name) {
         return new MapStateAdapter<>(
-                context.getMapState(new MapStateDescriptor<>(name, TupleTypeInfo.INSTANCE, TupleTypeInfo.INSTANCE)),
+                context.getMapState(new MapStateDescriptor<>(name, TupleSerializer.INSTANCE, TupleSerializer.INSTANCE)),
                 name);
     }
 

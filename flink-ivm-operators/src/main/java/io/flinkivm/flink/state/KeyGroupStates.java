@@ -43,7 +43,8 @@ public final class KeyGroupStates<G> {
         G read(DataInputView in) throws IOException;
     }
 
-    private static final int VERSION = 1;
+    /** The format of a key group's part: 2 since the compact state layout (tuples, payloads, join records). */
+    private static final int VERSION = 2;
 
     private final AbstractKeyedStateBackend<?> backend;
     private final KeyGroupRange range;
@@ -85,7 +86,8 @@ public final class KeyGroupStates<G> {
                 int version = view.readInt();
                 if (version != VERSION) {
                     throw new IOException("flink-ivm in-memory state of version " + version
-                            + " cannot be read (this is " + VERSION + ")");
+                            + " cannot be read (this is " + VERSION + "): a savepoint of an earlier flink-ivm"
+                            + " restores only into the version that wrote it; start this job without it");
                 }
                 if (view.readBoolean()) {
                     states.parts[group - states.range.getStartKeyGroup()] = states.readGroup(view);

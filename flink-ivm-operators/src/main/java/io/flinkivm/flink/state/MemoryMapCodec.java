@@ -13,7 +13,8 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * How the maps of flink-ivm's in-memory operator state ({@link KeyGroupStates}) are written: the
  * number of keys, then each key ({@link TupleSerializer}) with its value, or with its value slots
- * (a presence byte each) for a map of several slots per key.
+ * for a map of several slots per key (a presence bit mask, one byte per eight slots, then the present
+ * values).
  */
 public final class MemoryMapCodec {
     private MemoryMapCodec() {}
@@ -51,9 +52,15 @@ public final class MemoryMapCodec {
             }
             TupleSerializer.INSTANCE.serialize(key, out);
             int base = map.base(i);
+            for (int from = 0; from < width; from += 8) {
+                int mask = 0;
+                for (int s = from; s < Math.min(from + 8, width); s++) {
+                    mask |= slots[base + s] != null ? 1 << (s - from) : 0;
+                }
+                out.writeByte(mask);
+            }
             for (int s = 0; s < width; s++) {
                 Object p = slots[base + s];
-                out.writeBoolean(p != null);
                 if (p != null) {
                     payloads.serialize((T) p, out);
                 }
@@ -68,8 +75,15 @@ public final class MemoryMapCodec {
         for (int i = 0; i < n; i++) {
             int e = map.addEntry(TupleSerializer.INSTANCE.deserialize(in));
             int base = map.base(e);
+            boolean[] present = new boolean[width];
+            for (int from = 0; from < width; from += 8) {
+                int mask = in.readUnsignedByte();
+                for (int s = from; s < Math.min(from + 8, width); s++) {
+                    present[s] = (mask & 1 << (s - from)) != 0;
+                }
+            }
             for (int s = 0; s < width; s++) {
-                if (in.readBoolean()) {
+                if (present[s]) {
                     map.slots()[base + s] = payloads.deserialize(in);
                 }
             }

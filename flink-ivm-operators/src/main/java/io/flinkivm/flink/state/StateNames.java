@@ -50,6 +50,9 @@ public final class StateNames {
     /** A snapshotting operator's counters (last trigger, processing-time snapshots). */
     public static final String SNAPSHOT_COUNTERS = "snapshot-counters";
 
-    /** Records held back by an operator until the watermark passes their timestamp. */
+    /**
+     * Records held back by an operator until the watermark passes their epoch, with their keys (union
+     * operator state: a checkpoint's copy goes to its operator state file, not to the keyed backend).
+     */
     public static final String HELD_BACK = "held-back";
 }

@@ -3,14 +3,13 @@ package io.flinkivm.flink.types;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.runtime.Delta;
 import java.io.IOException;
-import org.apache.flink.api.common.typeutils.CompositeTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Serializer for {@link Delta}s. Format (version 2): epoch, atom and insert id (var-ints), a flags
+ * Serializer for {@link Delta}s. Format (version 3; 2 before the compact tuple format): epoch, atom and insert id (var-ints), a flags
  * byte (which of key, payload and partition are present), then the present key, payload and
  * partition.
  */
@@ -101,9 +100,8 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
     }
 
     /** Snapshot of a {@link DeltaSerializer}: the nested payload serializer's snapshot. */
-    public static final class DeltaSerializerSnapshot<T>
-            extends CompositeTypeSerializerSnapshot<Delta<T>, DeltaSerializer<T>> {
-        private static final int VERSION = 2;
+    public static final class DeltaSerializerSnapshot<T> extends FormatCompositeSnapshot<Delta<T>, DeltaSerializer<T>> {
+        private static final int VERSION = 3;
 
         /** For reading a snapshot. */
         public DeltaSerializerSnapshot() {}
@@ -113,7 +111,12 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
         }
 
         @Override
-        protected int getCurrentOuterSnapshotVersion() {
+        protected String what() {
+            return "delta";
+        }
+
+        @Override
+        protected int format() {
             return VERSION;
         }
 
@@ -124,7 +127,7 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
 
         @Override
         @SuppressWarnings("unchecked") // the nested serializers are the ones getNestedSerializers returned
-        protected DeltaSerializer<T> createOuterSerializerWithNestedSerializers(TypeSerializer<?>[] nested) {
+        protected DeltaSerializer<T> create(TypeSerializer<?>[] nested) {
             return new DeltaSerializer<>((TypeSerializer<T>) nested[0]);
         }
     }

@@ -3,7 +3,6 @@ package io.flinkivm.flink.types;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.InputRecord;
 import java.io.IOException;
-import org.apache.flink.api.common.typeutils.CompositeTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -11,7 +10,7 @@ import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
 
 /**
- * Serializer for {@link InputRecord}s. Format (version 1): a flags byte (snapshot request, then
+ * Serializer for {@link InputRecord}s. Format (version 2; 1 before the compact tuple format): a flags byte (snapshot request, then
  * which of relation, tuple, payload, origin are present), then the present fields in that order.
  */
 public final class InputRecordSerializer<T> extends PayloadRecordSerializer<InputRecord<T>, T> {
@@ -108,8 +107,8 @@ public final class InputRecordSerializer<T> extends PayloadRecordSerializer<Inpu
 
     /** Snapshot of an {@link InputRecordSerializer}: the nested payload serializer's snapshot. */
     public static final class InputRecordSerializerSnapshot<T>
-            extends CompositeTypeSerializerSnapshot<InputRecord<T>, InputRecordSerializer<T>> {
-        private static final int VERSION = 1;
+            extends FormatCompositeSnapshot<InputRecord<T>, InputRecordSerializer<T>> {
+        private static final int VERSION = 2;
 
         /** For reading a snapshot. */
         public InputRecordSerializerSnapshot() {}
@@ -119,7 +118,12 @@ public final class InputRecordSerializer<T> extends PayloadRecordSerializer<Inpu
         }
 
         @Override
-        protected int getCurrentOuterSnapshotVersion() {
+        protected String what() {
+            return "input record";
+        }
+
+        @Override
+        protected int format() {
             return VERSION;
         }
 
@@ -130,7 +134,7 @@ public final class InputRecordSerializer<T> extends PayloadRecordSerializer<Inpu
 
         @Override
         @SuppressWarnings("unchecked") // the nested serializers are the ones getNestedSerializers returned
-        protected InputRecordSerializer<T> createOuterSerializerWithNestedSerializers(TypeSerializer<?>[] nested) {
+        protected InputRecordSerializer<T> create(TypeSerializer<?>[] nested) {
             return new InputRecordSerializer<>((TypeSerializer<T>) nested[0]);
         }
     }

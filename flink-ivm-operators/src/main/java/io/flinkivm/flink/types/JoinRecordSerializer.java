@@ -4,18 +4,18 @@ import io.flinkivm.core.engine.join.JoinRecord;
 import io.flinkivm.core.query.Tuple;
 import java.io.IOException;
 import java.util.Objects;
-import org.apache.flink.api.common.typeutils.CompositeTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Serializer for a {@link JoinRecord}. Format (version 1): a flags byte (payload, next live tuple,
- * in join, old payload present), the dirty mark, the missing count as a var-int, the payload, the next
- * live tuple, the waiting and the in-join links (each: a var-int length, a presence bit mask, the
- * present tuples), the old payload. Absent fields take no bytes: a clean record of a leaf root view
- * is its payload plus three bytes.
+ * Serializer for a {@link JoinRecord}. Format (version 2; 1 before the compact state layout): one
+ * flags byte (payload, next live tuple, in join, old payload present; waiting; in-join links; the
+ * dirty mark in its two high bits), then the present fields: the payload, the next live tuple, for a
+ * waiting tuple the missing count (var-int) and its waiting links, the in-join links (links: a var-int
+ * length, a presence bit mask, the present tuples), the old payload. A live, clean record of a root
+ * view is its payload and one byte.
  */
 public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>> {
     private static final long serialVersionUID = 1L;
@@ -23,6 +23,13 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
     private static final int LIVE_NEXT = 2;
     private static final int IN_JOIN = 4;
     private static final int OLD_PAYLOAD = 8;
+    /** A waiting tuple: the missing count and the waiting links follow. */
+    private static final int WAITING = 16;
+    /** The in-join links follow. */
+    private static final int UP_LINKS = 32;
+    /** The dirty mark ({@link JoinRecord#CLEAN}, {@code CHANGED} or {@code NEW}) in the two high bits. */
+    private static final int DIRTY_SHIFT = 6;
+
     private static final Tuple[] NONE = new Tuple[0];
 
     private final TypeSerializer<T> payloadSerializer;
@@ -72,21 +79,31 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
 
     @Override
     public void serialize(JoinRecord<T> r, DataOutputView out) throws IOException {
+        boolean waiting = r.missing != 0 || r.waitNext.length > 0;
+        if (r.dirty < 0 || r.dirty > 3) {
+            throw new IllegalArgumentException("not a dirty mark: " + r.dirty);
+        }
         int flags = (r.payload != null ? PAYLOAD : 0)
                 | (r.liveNext != null ? LIVE_NEXT : 0)
                 | (r.inJoin ? IN_JOIN : 0)
-                | (r.oldPayload != null ? OLD_PAYLOAD : 0);
+                | (r.oldPayload != null ? OLD_PAYLOAD : 0)
+                | (waiting ? WAITING : 0)
+                | (r.upNext.length > 0 ? UP_LINKS : 0)
+                | r.dirty << DIRTY_SHIFT;
         out.writeByte(flags);
-        out.writeByte(r.dirty);
-        VarInts.write(r.missing, out);
         if (r.payload != null) {
             payloadSerializer.serialize(r.payload, out);
         }
         if (r.liveNext != null) {
             TupleSerializer.INSTANCE.serialize(r.liveNext, out);
         }
-        writeLinks(r.waitNext, out);
-        writeLinks(r.upNext, out);
+        if (waiting) {
+            VarInts.write(r.missing, out);
+            writeLinks(r.waitNext, out);
+        }
+        if (r.upNext.length > 0) {
+            writeLinks(r.upNext, out);
+        }
         if (r.oldPayload != null) {
             payloadSerializer.serialize(r.oldPayload, out);
         }
@@ -114,8 +131,7 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
     public JoinRecord<T> deserialize(DataInputView in) throws IOException {
         int flags = in.readUnsignedByte();
         JoinRecord<T> r = new JoinRecord<>();
-        r.dirty = in.readByte();
-        r.missing = VarInts.read(in);
+        r.dirty = (byte) (flags >>> DIRTY_SHIFT);
         if ((flags & PAYLOAD) != 0) {
             r.payload = payloadSerializer.deserialize(in);
         }
@@ -123,8 +139,13 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
             r.liveNext = TupleSerializer.INSTANCE.deserialize(in);
         }
         r.inJoin = (flags & IN_JOIN) != 0;
-        r.waitNext = readLinks(in);
-        r.upNext = readLinks(in);
+        if ((flags & WAITING) != 0) {
+            r.missing = VarInts.read(in);
+            r.waitNext = readLinks(in);
+        }
+        if ((flags & UP_LINKS) != 0) {
+            r.upNext = readLinks(in);
+        }
         if ((flags & OLD_PAYLOAD) != 0) {
             r.oldPayload = payloadSerializer.deserialize(in);
         }
@@ -179,8 +200,8 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
 
     /** Snapshot of a {@link JoinRecordSerializer}: the nested payload serializer's snapshot. */
     public static final class JoinRecordSerializerSnapshot<T>
-            extends CompositeTypeSerializerSnapshot<JoinRecord<T>, JoinRecordSerializer<T>> {
-        private static final int VERSION = 1;
+            extends FormatCompositeSnapshot<JoinRecord<T>, JoinRecordSerializer<T>> {
+        private static final int VERSION = 2;
 
         /** For reading a snapshot. */
         public JoinRecordSerializerSnapshot() {}
@@ -190,7 +211,12 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
         }
 
         @Override
-        protected int getCurrentOuterSnapshotVersion() {
+        protected String what() {
+            return "join record";
+        }
+
+        @Override
+        protected int format() {
             return VERSION;
         }
 
@@ -201,7 +227,7 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
 
         @Override
         @SuppressWarnings("unchecked") // the nested serializers are the ones getNestedSerializers returned
-        protected JoinRecordSerializer<T> createOuterSerializerWithNestedSerializers(TypeSerializer<?>[] nested) {
+        protected JoinRecordSerializer<T> create(TypeSerializer<?>[] nested) {
             return new JoinRecordSerializer<>((TypeSerializer<T>) nested[0]);
         }
     }

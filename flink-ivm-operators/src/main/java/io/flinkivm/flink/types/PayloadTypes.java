@@ -5,6 +5,8 @@ import io.flinkivm.core.semiring.Polynomial;
 import io.flinkivm.core.semiring.Semiring;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.api.java.typeutils.GenericTypeInfo;
 
 /**
@@ -55,5 +57,14 @@ public final class PayloadTypes {
             throw new IllegalStateException(info + " does not describe " + payloadClass.getName());
         }
         return (TypeInformation<T>) info;
+    }
+
+    /**
+     * The serializer of payloads in state: {@link VarLongSerializer} in place of Flink's
+     * {@code LongSerializer} (natural-number payloads are mostly small), any other as it is.
+     */
+    @SuppressWarnings("unchecked") // LongSerializer serializes Longs, as VarLongSerializer does
+    public static <T> TypeSerializer<T> inState(TypeSerializer<T> serializer) {
+        return serializer instanceof LongSerializer ? (TypeSerializer<T>) VarLongSerializer.INSTANCE : serializer;
     }
 }

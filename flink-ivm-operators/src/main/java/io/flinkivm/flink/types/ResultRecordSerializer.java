@@ -3,14 +3,13 @@ package io.flinkivm.flink.types;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.ResultRecord;
 import java.io.IOException;
-import org.apache.flink.api.common.typeutils.CompositeTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Serializer for {@link ResultRecord}s. Format (version 2): snapshot id and insert count (longs), a
+ * Serializer for {@link ResultRecord}s. Format (version 4; 3 before the compact tuple format): snapshot id and insert count (longs), a
  * flags byte (end, prefix-exact, then which of tuple, payload, a non-zero row count and a non-empty
  * cut are present), then the present tuple, payload, row count (long) and cut (its length as a
  * var-int, then each count as a var-long).
@@ -171,8 +170,8 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
 
     /** Snapshot of a {@link ResultRecordSerializer}: the nested payload serializer's snapshot. */
     public static final class ResultRecordSerializerSnapshot<T>
-            extends CompositeTypeSerializerSnapshot<ResultRecord<T>, ResultRecordSerializer<T>> {
-        private static final int VERSION = 3;
+            extends FormatCompositeSnapshot<ResultRecord<T>, ResultRecordSerializer<T>> {
+        private static final int VERSION = 4;
 
         /** For reading a snapshot. */
         public ResultRecordSerializerSnapshot() {}
@@ -182,7 +181,12 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
         }
 
         @Override
-        protected int getCurrentOuterSnapshotVersion() {
+        protected String what() {
+            return "result record";
+        }
+
+        @Override
+        protected int format() {
             return VERSION;
         }
 
@@ -193,7 +197,7 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
 
         @Override
         @SuppressWarnings("unchecked") // the nested serializers are the ones getNestedSerializers returned
-        protected ResultRecordSerializer<T> createOuterSerializerWithNestedSerializers(TypeSerializer<?>[] nested) {
+        protected ResultRecordSerializer<T> create(TypeSerializer<?>[] nested) {
             return new ResultRecordSerializer<>((TypeSerializer<T>) nested[0]);
         }
     }

@@ -3,14 +3,13 @@ package io.flinkivm.flink.types;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.runtime.RootUpdate;
 import java.io.IOException;
-import org.apache.flink.api.common.typeutils.CompositeTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Serializer for {@link RootUpdate}s. Format (version 3): epoch and tree (var-ints), a flags byte
+ * Serializer for {@link RootUpdate}s. Format (version 4; 3 before the compact tuple format): epoch and tree (var-ints), a flags byte
  * (which of tuple, payload and cell are present), then the present tuple, payload and cell.
  */
 public final class RootUpdateSerializer<T> extends PayloadRecordSerializer<RootUpdate<T>, T> {
@@ -96,8 +95,8 @@ public final class RootUpdateSerializer<T> extends PayloadRecordSerializer<RootU
 
     /** Snapshot of a {@link RootUpdateSerializer}: the nested payload serializer's snapshot. */
     public static final class RootUpdateSerializerSnapshot<T>
-            extends CompositeTypeSerializerSnapshot<RootUpdate<T>, RootUpdateSerializer<T>> {
-        private static final int VERSION = 3;
+            extends FormatCompositeSnapshot<RootUpdate<T>, RootUpdateSerializer<T>> {
+        private static final int VERSION = 4;
 
         /** For reading a snapshot. */
         public RootUpdateSerializerSnapshot() {}
@@ -107,7 +106,12 @@ public final class RootUpdateSerializer<T> extends PayloadRecordSerializer<RootU
         }
 
         @Override
-        protected int getCurrentOuterSnapshotVersion() {
+        protected String what() {
+            return "root update";
+        }
+
+        @Override
+        protected int format() {
             return VERSION;
         }
 
@@ -118,7 +122,7 @@ public final class RootUpdateSerializer<T> extends PayloadRecordSerializer<RootU
 
         @Override
         @SuppressWarnings("unchecked") // the nested serializers are the ones getNestedSerializers returned
-        protected RootUpdateSerializer<T> createOuterSerializerWithNestedSerializers(TypeSerializer<?>[] nested) {
+        protected RootUpdateSerializer<T> create(TypeSerializer<?>[] nested) {
             return new RootUpdateSerializer<>((TypeSerializer<T>) nested[0]);
         }
     }

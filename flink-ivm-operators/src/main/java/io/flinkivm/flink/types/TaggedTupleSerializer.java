@@ -3,14 +3,14 @@ package io.flinkivm.flink.types;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.state.TaggedTuple;
 import java.io.IOException;
-import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Serializer for a {@link TaggedTuple}: the tag as a var-int, then the tuple ({@link TupleSerializer}).
+ * Serializer for a {@link TaggedTuple}: the tag as a var-int, then the tuple ({@link TupleSerializer});
+ * its format version is the tuples'.
  * Keys of one tag share their first byte, so RocksDB stores each logical map contiguously.
  */
 public final class TaggedTupleSerializer extends TypeSerializerSingleton<TaggedTuple> {
@@ -71,10 +71,15 @@ public final class TaggedTupleSerializer extends TypeSerializerSingleton<TaggedT
         return new TaggedTupleSerializerSnapshot();
     }
 
-    /** Snapshot of the {@link TaggedTupleSerializer} (no configuration). */
-    public static final class TaggedTupleSerializerSnapshot extends SimpleTypeSerializerSnapshot<TaggedTuple> {
+    /** Snapshot of the {@link TaggedTupleSerializer}: its format version, which follows the tuples'. */
+    public static final class TaggedTupleSerializerSnapshot extends FormatSnapshot<TaggedTuple> {
         public TaggedTupleSerializerSnapshot() {
-            super(() -> INSTANCE);
+            super("tagged tuple", TupleSerializer.FORMAT);
+        }
+
+        @Override
+        protected TaggedTupleSerializer currentSerializer() {
+            return INSTANCE;
         }
     }
 }

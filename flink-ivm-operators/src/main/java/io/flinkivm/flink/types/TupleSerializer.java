@@ -2,7 +2,6 @@ package io.flinkivm.flink.types;
 
 import io.flinkivm.core.query.Tuple;
 import java.io.IOException;
-import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
@@ -10,10 +9,14 @@ import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
 
 /**
- * Serializer for {@link Tuple}s. Format (version 1): the arity as an unsigned var-int, then per
- * value a tag byte and the value: {@code 1} String ({@link StringValue} encoding: any length, any
- * Unicode), {@code 2} Long (8 bytes), {@code 3} Integer (4 bytes), {@code 4} Double (8 bytes of
+ * Serializer for {@link Tuple}s. Format (version 4): the arity as an unsigned var-int, then per value a
+ * header byte whose low three bits say the type: {@code 1} Long and {@code 2} Integer (zig-zag encoded:
+ * the header's bits 3-6 hold the low four bits, bit 7 says that the rest follows as an unsigned
+ * var-long, so -8..7 take the header alone and -1024..1023 one byte more), {@code 3} String (then
+ * {@link StringValue}'s encoding: any length, any Unicode), {@code 4} Double (8 bytes of
  * {@link Double#doubleToLongBits}, so every NaN is written alike), {@code 5} false, {@code 6} true.
+ * The earlier format (a tag byte, 8-byte longs, 4-byte ints; flink-ivm's first state layout) is
+ * refused when restored ({@link FormatSnapshot}).
  *
  * <p>Equal tuples have equal bytes, as RocksDB keys require. Tuples are immutable: copies are the
  * tuple itself.
@@ -24,12 +27,17 @@ public final class TupleSerializer extends TypeSerializerSingleton<Tuple> {
     /** The only instance. */
     public static final TupleSerializer INSTANCE = new TupleSerializer();
 
-    static final byte STRING = 1;
-    static final byte LONG = 2;
-    static final byte INT = 3;
-    static final byte DOUBLE = 4;
-    static final byte FALSE = 5;
-    static final byte TRUE = 6;
+    /** The format version (the snapshot's). */
+    static final int FORMAT = 4;
+
+    static final int LONG = 1;
+    static final int INT = 2;
+    static final int STRING = 3;
+    static final int DOUBLE = 4;
+    static final int FALSE = 5;
+    static final int TRUE = 6;
+    private static final int TYPE = 0x07;
+    private static final int MORE = 0x80;
 
     private TupleSerializer() {}
 
@@ -65,14 +73,12 @@ public final class TupleSerializer extends TypeSerializerSingleton<Tuple> {
         for (int i = 0; i < arity; i++) {
             Object v = tuple.get(i);
             if (v instanceof Long l) {
-                out.writeByte(LONG);
-                out.writeLong(l);
+                writeNumber(LONG, l, out);
+            } else if (v instanceof Integer n) {
+                writeNumber(INT, n, out);
             } else if (v instanceof String s) {
                 out.writeByte(STRING);
                 StringValue.writeString(s, out);
-            } else if (v instanceof Integer n) {
-                out.writeByte(INT);
-                out.writeInt(n);
             } else if (v instanceof Double d) {
                 out.writeByte(DOUBLE);
                 out.writeLong(Double.doubleToLongBits(d));
@@ -86,6 +92,24 @@ public final class TupleSerializer extends TypeSerializerSingleton<Tuple> {
         }
     }
 
+    /** A type's header with the low four bits of the zig-zag encoded value, then the rest if any. */
+    private static void writeNumber(int type, long value, DataOutputView out) throws IOException {
+        long z = VarInts.zigZag(value);
+        long rest = z >>> 4;
+        out.writeByte(type | (int) (z & 0x0F) << 3 | (rest != 0 ? MORE : 0));
+        if (rest != 0) {
+            VarInts.writeUnsignedLong(rest, out);
+        }
+    }
+
+    private static long readNumber(int header, DataInputView in) throws IOException {
+        long z = (header >>> 3) & 0x0F;
+        if ((header & MORE) != 0) {
+            z = VarInts.readUnsignedLong(in, z, 4);
+        }
+        return VarInts.unZigZag(z);
+    }
+
     @Override
     public Tuple deserialize(DataInputView in) throws IOException {
         int arity = VarInts.read(in);
@@ -94,18 +118,26 @@ public final class TupleSerializer extends TypeSerializerSingleton<Tuple> {
         }
         Object[] values = new Object[arity];
         for (int i = 0; i < arity; i++) {
-            byte tag = in.readByte();
-            switch (tag) {
-                case LONG -> values[i] = in.readLong();
+            int header = in.readUnsignedByte();
+            switch (header & TYPE) {
+                case LONG -> values[i] = readNumber(header, in);
+                case INT -> values[i] = readInt(header, in, i);
                 case STRING -> values[i] = StringValue.readString(in);
-                case INT -> values[i] = in.readInt();
                 case DOUBLE -> values[i] = Double.longBitsToDouble(in.readLong());
                 case FALSE -> values[i] = Boolean.FALSE;
                 case TRUE -> values[i] = Boolean.TRUE;
-                default -> throw unknownTag(tag, i);
+                default -> throw unknownType(header, i);
             }
         }
         return Tuple.wrap(values);
+    }
+
+    private static int readInt(int header, DataInputView in, int position) throws IOException {
+        long v = readNumber(header, in);
+        if (v != (int) v) {
+            throw new IOException("corrupt tuple data: integer out of range at position " + position);
+        }
+        return (int) v;
     }
 
     @Override
@@ -117,20 +149,34 @@ public final class TupleSerializer extends TypeSerializerSingleton<Tuple> {
     public void copy(DataInputView source, DataOutputView target) throws IOException {
         int arity = VarInts.copy(source, target);
         for (int i = 0; i < arity; i++) {
-            byte tag = source.readByte();
-            target.writeByte(tag);
-            switch (tag) {
-                case LONG, DOUBLE -> target.writeLong(source.readLong());
+            int header = source.readUnsignedByte();
+            target.writeByte(header);
+            switch (header & TYPE) {
+                case LONG, INT -> {
+                    if ((header & MORE) != 0) {
+                        int b;
+                        do {
+                            b = source.readUnsignedByte();
+                            target.writeByte(b);
+                        } while ((b & 0x80) != 0);
+                    }
+                }
+                case DOUBLE -> target.writeLong(source.readLong());
                 case STRING -> StringValue.copyString(source, target);
-                case INT -> target.writeInt(source.readInt());
                 case FALSE, TRUE -> {}
-                default -> throw unknownTag(tag, i);
+                default -> throw unknownType(header, i);
             }
         }
     }
 
-    private static IOException unknownTag(byte tag, int position) {
-        return new IOException("corrupt tuple data: unknown value tag " + tag + " at position " + position);
+    private static IOException unknownType(int header, int position) {
+        return new IOException(
+                "corrupt tuple data: unknown value type " + (header & TYPE) + " at position " + position);
+    }
+
+    @Override
+    public String toString() {
+        return "flink-ivm's TupleSerializer (format " + FORMAT + ")";
     }
 
     @Override
@@ -138,10 +184,15 @@ public final class TupleSerializer extends TypeSerializerSingleton<Tuple> {
         return new TupleSerializerSnapshot();
     }
 
-    /** Snapshot of the (configuration-free) {@link TupleSerializer}. */
-    public static final class TupleSerializerSnapshot extends SimpleTypeSerializerSnapshot<Tuple> {
+    /** Snapshot of the (configuration-free) {@link TupleSerializer}: its format version. */
+    public static final class TupleSerializerSnapshot extends FormatSnapshot<Tuple> {
         public TupleSerializerSnapshot() {
-            super(() -> INSTANCE);
+            super("tuple", FORMAT);
+        }
+
+        @Override
+        protected TupleSerializer currentSerializer() {
+            return INSTANCE;
         }
     }
 }

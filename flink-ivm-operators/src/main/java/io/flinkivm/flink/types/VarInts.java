@@ -4,7 +4,11 @@ import java.io.IOException;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
-/** Unsigned variable-length ints and longs (7 bits a byte, low bits first). */
+/**
+ * Variable-length ints and longs, 7 bits a byte, low bits first, a set high bit when more follow:
+ * unsigned, or zig-zag encoded for signed values (0, -1, 1, -2, ... as 0, 1, 2, 3, ...), so that
+ * values of small magnitude take one byte whatever their sign.
+ */
 final class VarInts {
     private VarInts() {}
 
@@ -63,5 +67,48 @@ final class VarInts {
             }
         }
         throw new IOException("corrupt data: var-long exceeds 63 bits");
+    }
+
+    /** Zig-zag: a signed long as an unsigned one whose magnitude grows with the signed value's. */
+    static long zigZag(long value) {
+        return (value << 1) ^ (value >> 63);
+    }
+
+    /** The inverse of {@link #zigZag}. */
+    static long unZigZag(long encoded) {
+        return (encoded >>> 1) ^ -(encoded & 1);
+    }
+
+    /** Writes {@code value} as an unsigned var-long of all 64 bits (up to 10 bytes). */
+    static void writeUnsignedLong(long value, DataOutputView out) throws IOException {
+        while ((value & ~0x7FL) != 0) {
+            out.writeByte((int) ((value & 0x7F) | 0x80));
+            value >>>= 7;
+        }
+        out.writeByte((int) value);
+    }
+
+    /** Reads what {@link #writeUnsignedLong} wrote, continuing at bit {@code shift} onto {@code value}. */
+    static long readUnsignedLong(DataInputView in, long value, int shift) throws IOException {
+        for (; shift < 64; shift += 7) {
+            int b = in.readUnsignedByte();
+            if (shift == 63 && b > 1) {
+                throw new IOException("corrupt data: var-long exceeds 64 bits");
+            }
+            value |= (long) (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return value;
+            }
+        }
+        throw new IOException("corrupt data: var-long exceeds 64 bits");
+    }
+
+    /** Writes a signed long zig-zag encoded (one byte for -64..63). */
+    static void writeSignedLong(long value, DataOutputView out) throws IOException {
+        writeUnsignedLong(zigZag(value), out);
+    }
+
+    static long readSignedLong(DataInputView in) throws IOException {
+        return unZigZag(readUnsignedLong(in, 0, 0));
     }
 }

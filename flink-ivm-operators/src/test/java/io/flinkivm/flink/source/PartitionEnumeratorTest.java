@@ -98,7 +98,7 @@ class PartitionEnumeratorTest {
             state = e.snapshotState(7);
         }
         List<PartitionSplit> restored = UnassignedSplitsSerializer.INSTANCE.deserialize(
-                1, UnassignedSplitsSerializer.INSTANCE.serialize(state));
+                PartitionSplitSerializer.VERSION, UnassignedSplitsSerializer.INSTANCE.serialize(state));
         try (MockSplitEnumeratorContext<PartitionSplit> context = new MockSplitEnumeratorContext<>(3)) {
             PartitionEnumerator e = new PartitionEnumerator(context, restored);
             for (int round = 0; round < 3; round++) {

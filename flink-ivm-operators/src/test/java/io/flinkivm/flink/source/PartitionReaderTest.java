@@ -103,7 +103,7 @@ class PartitionReaderTest {
             List<PartitionSplit> state = new ArrayList<>();
             for (PartitionSplit s : reader.snapshotState(stopAt)) {
                 state.add(PartitionSplitSerializer.INSTANCE.deserialize(
-                        1, PartitionSplitSerializer.INSTANCE.serialize(s)));
+                        PartitionSplitSerializer.VERSION, PartitionSplitSerializer.INSTANCE.serialize(s)));
             }
             assertThat(state)
                     .extracting(PartitionSplit::partition)

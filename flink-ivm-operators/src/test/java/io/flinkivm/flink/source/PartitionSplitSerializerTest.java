@@ -21,14 +21,14 @@ class PartitionSplitSerializerTest {
         }
     }
 
-    /** Savepoints hold these bytes: version 1 must keep reading them. */
+    /** Savepoints hold these bytes: version 2 must keep reading them. */
     @Test
-    void splitVersionOneBytesAreFixed() throws IOException {
+    void splitVersionTwoBytesAreFixed() throws IOException {
         byte[] bytes = {0, 0, 0, 2, 0, 0, 0, 5, 0, 0, 0, 17};
-        assertThat(PartitionSplitSerializer.INSTANCE.getVersion()).isEqualTo(1);
+        assertThat(PartitionSplitSerializer.INSTANCE.getVersion()).isEqualTo(2);
         assertThat(PartitionSplitSerializer.INSTANCE.serialize(new PartitionSplit(2, 5, 17)))
                 .isEqualTo(bytes);
-        assertThat(PartitionSplitSerializer.INSTANCE.deserialize(1, bytes)).isEqualTo(new PartitionSplit(2, 5, 17));
+        assertThat(PartitionSplitSerializer.INSTANCE.deserialize(2, bytes)).isEqualTo(new PartitionSplit(2, 5, 17));
     }
 
     @Test
@@ -44,22 +44,26 @@ class PartitionSplitSerializerTest {
 
     @Test
     void unknownVersionsAndCorruptBytesAreRefused() {
-        assertThatThrownBy(() -> PartitionSplitSerializer.INSTANCE.deserialize(2, new byte[12]))
+        assertThatThrownBy(() -> PartitionSplitSerializer.INSTANCE.deserialize(3, new byte[12]))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("version 2")
-                .hasMessageContaining("reads version 1");
+                .hasMessageContaining("version 3")
+                .hasMessageContaining("reads version 2");
+        // Version 1's offsets count bytes of records in the first tuple format: not read as offsets now.
+        assertThatThrownBy(() -> PartitionSplitSerializer.INSTANCE.deserialize(1, new byte[12]))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("offsets into records of an earlier format");
         assertThatThrownBy(() -> UnassignedSplitsSerializer.INSTANCE.deserialize(0, new byte[4]))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("version 0");
-        assertThatThrownBy(() -> PartitionSplitSerializer.INSTANCE.deserialize(1, new byte[13]))
+        assertThatThrownBy(() -> PartitionSplitSerializer.INSTANCE.deserialize(2, new byte[13]))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("1 bytes left over");
         assertThatThrownBy(
-                        () -> UnassignedSplitsSerializer.INSTANCE.deserialize(1, new byte[] {0, 0, 0, 2, 0, 0, 0, 1}))
+                        () -> UnassignedSplitsSerializer.INSTANCE.deserialize(2, new byte[] {0, 0, 0, 2, 0, 0, 0, 1}))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("2 splits in 8 bytes");
         assertThatThrownBy(() -> PartitionSplitSerializer.INSTANCE.deserialize(
-                        1, new byte[] {0, 0, 0, 1, -1, -1, -1, -1, 0, 0, 0, 0}))
+                        2, new byte[] {0, 0, 0, 1, -1, -1, -1, -1, 0, 0, 0, 0}))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("position -1");
     }

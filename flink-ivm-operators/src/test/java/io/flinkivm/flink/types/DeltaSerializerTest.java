@@ -78,8 +78,8 @@ class DeltaSerializerTest {
         DataOutputSerializer out = new DataOutputSerializer(32);
         new DeltaSerializer<>(LongSerializer.INSTANCE)
                 .serialize(new Delta<>(3, 1, Tuple.of(42L), 5L, (100L << 16) | 2, null), out);
-        // epoch, atom, insert id (4 bytes: 6,553,602), flags, tuple (arity, tag, long), payload
-        assertThat(out.length()).isEqualTo(1 + 1 + 4 + 1 + (1 + 1 + 8) + 8);
+        // epoch, atom, insert id (4 bytes: 6,553,602), flags, tuple (arity, 42 as a header and one byte), payload
+        assertThat(out.length()).isEqualTo(1 + 1 + 4 + 1 + (1 + 2) + 8);
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.flinkivm.core.query.Tuple;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SerializerTestBase;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
@@ -47,7 +48,38 @@ class TupleSerializerTest extends SerializerTestBase<Tuple> {
     void encodingIsCompact() throws IOException {
         assertThat(bytes(Tuple.EMPTY)).containsExactly(0);
         assertThat(bytes(Tuple.of(true, false))).containsExactly(2, TupleSerializer.TRUE, TupleSerializer.FALSE);
-        assertThat(bytes(Tuple.of(1L))).hasSize(1 + 1 + 8);
+        // A header byte holds the type and a zig-zag encoded value of -8..7; the rest follows as a var-long.
+        assertThat(bytes(Tuple.of(1L))).hasSize(1 + 1);
+        assertThat(bytes(Tuple.of(-8L))).hasSize(1 + 1);
+        assertThat(bytes(Tuple.of(8L))).hasSize(1 + 2);
+        assertThat(bytes(Tuple.of(1000L, -1000))).hasSize(1 + 2 + 2);
+        assertThat(bytes(Tuple.of(6_000_000L))).hasSize(1 + 4);
+        assertThat(bytes(Tuple.of(Long.MIN_VALUE))).hasSize(1 + 1 + 9);
+        assertThat(bytes(Tuple.of(Integer.MAX_VALUE))).hasSize(1 + 1 + 4);
+    }
+
+    @Test
+    void aSnapshotOfTheFirstFormatIsIncompatibleAndItsSerializerRefusesToRead() throws IOException {
+        // What flink-ivm's first layout wrote: the snapshot class (a SimpleTypeSerializerSnapshot), version 3.
+        DataOutputSerializer out = new DataOutputSerializer(128);
+        out.writeUTF(TupleSerializer.TupleSerializerSnapshot.class.getName());
+        out.writeInt(3);
+        TypeSerializerSnapshot<Tuple> first = TypeSerializerSnapshot.readVersionedSnapshot(
+                new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
+
+        assertThat(TupleSerializer.INSTANCE
+                        .snapshotConfiguration()
+                        .resolveSchemaCompatibility(first)
+                        .isIncompatible())
+                .isTrue();
+        TypeSerializer<Tuple> restored = first.restoreSerializer();
+        // The first format's Tuple.of(1L): arity 1, tag 2 (long), 8 bytes.
+        byte[] old = {1, 2, 0, 0, 0, 0, 0, 0, 0, 1};
+        assertThatThrownBy(() -> restored.deserialize(new DataInputDeserializer(old)))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("flink-ivm state in tuple format 3 cannot be read")
+                .hasMessageContaining("format 4");
+        Snapshots.assertRestoresAsIs(TupleSerializer.INSTANCE);
     }
 
     @Test
@@ -58,10 +90,10 @@ class TupleSerializerTest extends SerializerTestBase<Tuple> {
 
     @Test
     void unknownTagIsCorruptData() {
-        byte[] corrupt = {1, 42};
+        byte[] corrupt = {1, 7};
         assertThatThrownBy(() -> TupleSerializer.INSTANCE.deserialize(new DataInputDeserializer(corrupt)))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("unknown value tag 42 at position 0");
+                .hasMessageContaining("unknown value type 7 at position 0");
     }
 
     @Test

@@ -32,4 +32,22 @@ class VarIntsTest {
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("exceeds 31 bits");
     }
+
+    @Test
+    void signedLongsAreZigZagEncoded() throws IOException {
+        long[] values = {0, -1, 1, -64, 63, 64, -65, 8191, Long.MIN_VALUE, Long.MAX_VALUE};
+        int[] sizes = {1, 1, 1, 1, 1, 2, 2, 2, 10, 10};
+        for (int i = 0; i < values.length; i++) {
+            DataOutputSerializer out = new DataOutputSerializer(16);
+            VarInts.writeSignedLong(values[i], out);
+            assertThat(out.length()).as("size of %d", values[i]).isEqualTo(sizes[i]);
+            assertThat(VarInts.readSignedLong(new DataInputDeserializer(out.getCopyOfBuffer())))
+                    .isEqualTo(values[i]);
+        }
+        byte[] overlong = new byte[10];
+        java.util.Arrays.fill(overlong, (byte) 0xFF);
+        assertThatThrownBy(() -> VarInts.readSignedLong(new DataInputDeserializer(overlong)))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("exceeds 64 bits");
+    }
 }
