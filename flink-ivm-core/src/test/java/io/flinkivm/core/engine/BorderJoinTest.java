@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkivm.core.engine.join.BagJoinStore;
+import io.flinkivm.core.engine.join.JoinRecord;
 import io.flinkivm.core.engine.join.MemoryBagJoinStore;
 import io.flinkivm.core.engine.join.MemoryJoinRecordStore;
 import io.flinkivm.core.plan.MaintenancePlan;
@@ -196,6 +197,80 @@ class BorderJoinTest {
         List<ResultChange<Long>> none = new ArrayList<>();
         border.trigger(store, none::add);
         assertThat(none).isEmpty();
+    }
+
+    /**
+     * A store whose maps are filled from outside, as the heap backend's codec restores a checkpoint,
+     * enumerates what the original does: its scan of the root's live tuples and the records remembered
+     * per root tuple are rebuilt on the first enumeration, then kept up to date by later inserts, and a
+     * payload that changes after a walk remembered its record is read anew.
+     */
+    @Test
+    void aStoreFilledLikeARestoreEnumeratesLikeTheOriginal() {
+        ViewTreePlan plan = (ViewTreePlan) Planner.plan(
+                QueryParser.parse("Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)"),
+                NaturalSemiring.INSTANCE);
+        BorderJoin<Long> border = new BorderJoin<>(plan, NaturalSemiring.INSTANCE, false);
+        MemoryJoinRecordStore<Long> original = new MemoryJoinRecordStore<>(border.layout(), 0);
+        int va = tree(plan, "V[A]");
+        int vac = tree(plan, "V[A,C]");
+        int r4 = tree(plan, "R4(C)");
+        Random r = new Random(7);
+        for (int i = 0; i < 300; i++) {
+            border.add(original, null, va, Tuple.of((long) r.nextInt(20)), 1L + r.nextInt(3));
+            border.add(original, null, vac, Tuple.of((long) r.nextInt(30), (long) r.nextInt(10)), 1L);
+            border.add(original, null, r4, Tuple.of((long) r.nextInt(12)), 2L);
+        }
+        Map<Tuple, Long> before = collect(border.results(original));
+        assertThat(before).hasSizeGreaterThan(50);
+
+        MemoryJoinRecordStore<Long> restored = new MemoryJoinRecordStore<>(border.layout(), 0);
+        for (int id = 0; id < original.ids(); id++) {
+            for (Iterator<Map.Entry<Tuple, JoinRecord<Long>>> it =
+                            original.recordMap(id).entries();
+                    it.hasNext(); ) {
+                Map.Entry<Tuple, JoinRecord<Long>> e = it.next();
+                restored.recordMap(id).put(e.getKey(), copy(e.getValue()));
+            }
+        }
+        for (int m = 0; m < original.headMaps().size(); m++) {
+            for (Iterator<Map.Entry<Tuple, Tuple>> it =
+                            original.headMaps().get(m).entries();
+                    it.hasNext(); ) {
+                Map.Entry<Tuple, Tuple> e = it.next();
+                restored.headMaps().get(m).put(e.getKey(), e.getValue());
+            }
+        }
+        assertThat(collect(border.results(restored))).isEqualTo(before);
+        // Later inserts: new live root tuples join the scan, changed payloads are read where they are.
+        for (int i = 0; i < 200; i++) {
+            Tuple a = Tuple.of((long) r.nextInt(25));
+            Tuple ac = Tuple.of((long) r.nextInt(35), (long) r.nextInt(12));
+            Tuple c = Tuple.of((long) r.nextInt(14));
+            for (MemoryJoinRecordStore<Long> store : List.of(original, restored)) {
+                border.add(store, null, va, a, 2L);
+                border.add(store, null, vac, ac, 1L);
+                border.add(store, null, r4, c, 1L);
+            }
+            if (i % 50 == 49) {
+                Map<Tuple, Long> now = collect(border.results(original));
+                assertThat(now).hasSizeGreaterThan(before.size());
+                assertThat(collect(border.results(restored))).isEqualTo(now);
+            }
+        }
+    }
+
+    /** A record as a checkpoint restores it: the same fields in a new object. */
+    private static JoinRecord<Long> copy(JoinRecord<Long> r) {
+        JoinRecord<Long> c = new JoinRecord<>(r.payload);
+        c.missing = r.missing;
+        c.liveNext = r.liveNext;
+        c.waitNext = r.waitNext.clone();
+        c.inJoin = r.inJoin;
+        c.upNext = r.upNext.clone();
+        c.dirty = r.dirty;
+        c.oldPayload = r.oldPayload;
+        return c;
     }
 
     @Test
