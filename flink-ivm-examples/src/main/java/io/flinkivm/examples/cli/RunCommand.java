@@ -168,18 +168,8 @@ final class RunCommand implements Callable<Integer> {
             })
     EngineKind engine;
 
-    @Option(
-            names = "--output-mode",
-            paramLabel = "MODE",
-            defaultValue = "snapshot",
-            converter = Converters.OutputModeConverter.class,
-            description = {
-                "snapshot: OUT.csv holds the result (with --snapshot-every: every trigger's snapshot, each line"
-                        + " prefixed with its trigger); changelog: OUT.csv holds trigger,kind,<free variables>,payload,"
-                        + " one line per result tuple whose payload changed since the previous trigger (kind +I new,"
-                        + " +U changed; see File formats). Default: ${DEFAULT-VALUE}."
-            })
-    OutputMode outputMode;
+    @Mixin
+    OutputModeOption outputMode;
 
     @Option(
             names = "--snapshot-every",
@@ -207,7 +197,7 @@ final class RunCommand implements Callable<Integer> {
         if (snapshotEvery < 0) {
             throw CliException.usage("--snapshot-every must be >= 0, got " + snapshotEvery);
         }
-        if (updateBefore && outputMode != OutputMode.CHANGELOG) {
+        if (updateBefore && outputMode.mode() != OutputMode.CHANGELOG) {
             throw CliException.usage("--update-before goes with --output-mode changelog only");
         }
         if (queryOptions.isSql()) {
@@ -247,14 +237,14 @@ final class RunCommand implements Callable<Integer> {
 
     /** The output's layout: the final result, every trigger's snapshot, or a changelog. */
     private ResultWriter.Layout layout() {
-        if (outputMode == OutputMode.CHANGELOG) {
+        if (outputMode.mode() == OutputMode.CHANGELOG) {
             return ResultWriter.Layout.CHANGELOG;
         }
         return snapshotEvery > 0 ? ResultWriter.Layout.SNAPSHOTS : ResultWriter.Layout.RESULT;
     }
 
     private RunTriggers triggers() {
-        return new RunTriggers(snapshotEvery, outputMode, updateBefore);
+        return new RunTriggers(snapshotEvery, outputMode.mode(), updateBefore);
     }
 
     private <T> int inMemory(Semiring<T> s, MaintenancePlan plan, Path temporary, long start) {
@@ -296,7 +286,7 @@ final class RunCommand implements Callable<Integer> {
      * enumerates them while the input is read.
      */
     private <T> int inMemoryTriggers(Semiring<T> s, MaintenancePlan plan, Path temporary, long start) {
-        boolean changelog = outputMode == OutputMode.CHANGELOG;
+        boolean changelog = outputMode.mode() == OutputMode.CHANGELOG;
         IvmEngine<T> ivm = changelog ? Engines.withChangelog(plan, s) : Engines.create(plan, s);
         RunTriggers triggers = triggers();
         long[] inserts = {0};
@@ -342,7 +332,7 @@ final class RunCommand implements Callable<Integer> {
         }
         long before = w.rows();
         try {
-            if (outputMode == OutputMode.CHANGELOG) {
+            if (outputMode.mode() == OutputMode.CHANGELOG) {
                 ivm.changes(c -> {
                     counts.resultSize += c.isInsert() ? 1 : c.payload() == null ? -1 : 0;
                     try {

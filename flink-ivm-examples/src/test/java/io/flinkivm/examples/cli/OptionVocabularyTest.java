@@ -22,7 +22,8 @@ class OptionVocabularyTest {
             "--state", List.of("run", "example", "kafka", "soak"),
             "--parallelism", List.of("run", "example", "kafka", "soak"),
             "--checkpoint-dir", List.of("run", "example", "kafka", "soak"),
-            "--checkpoint-interval", List.of("run", "example", "kafka", "soak"));
+            "--checkpoint-interval", List.of("run", "example", "kafka", "soak"),
+            "--output-mode", List.of("run", "kafka"));
 
     @Test
     void sharedOptionsAreOneDeclaration() {

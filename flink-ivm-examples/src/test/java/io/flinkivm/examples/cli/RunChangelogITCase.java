@@ -96,30 +96,30 @@ class RunChangelogITCase {
         Path in = writeInput(q, semiring, seed, inserts);
         List<Map<Tuple, T>> oracle = oracleAfterEachTrigger(q, semiring, inserts);
 
+        String every = String.valueOf(EVERY);
         Path changes = dir.resolve("changes.csv");
-        CliRun changelog = run(query, semiring, in, changes, engine, "--output-mode", "changelog", "--update-before");
+        CliRun changelog = run(
+                query,
+                semiring,
+                in,
+                changes,
+                engine,
+                "--snapshot-every",
+                every,
+                "--output-mode",
+                "changelog",
+                "--update-before");
         assertThat(changelog.exitCode()).as(changelog.err()).isZero();
         assertThat(changelog.out()).contains("inserts: " + LINES + ", rejected: 3\n");
         Map<Tuple, T> applied = checkChangelog(q, semiring, Files.readAllLines(changes), oracle);
 
         Path snapshots = dir.resolve("snapshots.csv");
-        CliRun snapshot = run(query, semiring, in, snapshots, engine, "--output-mode", "snapshot");
+        CliRun snapshot = run(query, semiring, in, snapshots, engine, "--snapshot-every", every);
         assertThat(snapshot.exitCode()).as(snapshot.err()).isZero();
         checkSnapshots(q, semiring, Files.readAllLines(snapshots), oracle);
 
         Path plain = dir.resolve("plain.csv");
-        List<String> args = new ArrayList<>(List.of(
-                "run",
-                "--query",
-                query,
-                "--semiring",
-                semiring.name(),
-                "--input",
-                in.toString(),
-                "--output",
-                plain.toString()));
-        args.addAll(engine);
-        CliRun result = CliRun.of(args.toArray(new String[0]));
+        CliRun result = run(query, semiring, in, plain, engine);
         assertThat(result.exitCode()).as(result.err()).isZero();
         List<String> lines = Files.readAllLines(plain);
         assertThat(lines.get(0)).isEqualTo(String.join(",", q.head()) + ",payload");
@@ -140,9 +140,7 @@ class RunChangelogITCase {
                 "--input",
                 in.toString(),
                 "--output",
-                out.toString(),
-                "--snapshot-every",
-                String.valueOf(EVERY)));
+                out.toString()));
         args.addAll(List.of(options));
         args.addAll(engine);
         return CliRun.of(args.toArray(new String[0]));

@@ -448,23 +448,8 @@ class RunCommandTest {
     void writesAChangelogEveryNLines() throws Exception {
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of(
-                "run",
-                "--engine",
-                "memory",
-                "--query",
-                EX10,
-                "--semiring",
-                "natural",
-                "--input",
-                resource("ex10-inserts.csv"),
-                "--output",
-                out.toString(),
-                "--output-mode",
-                "changelog",
-                "--snapshot-every",
-                "3",
-                "--update-before");
+        CliRun r = runExample10(
+                out, "--engine", "memory", "--output-mode", "changelog", "--snapshot-every", "3", "--update-before");
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("result: 2 tuples, 6 rows in 5 triggers written to");
@@ -483,20 +468,7 @@ class RunCommandTest {
     void writesEverySnapshotWithItsTrigger() throws Exception {
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of(
-                "run",
-                "--engine",
-                "memory",
-                "--query",
-                EX10,
-                "--semiring",
-                "natural",
-                "--input",
-                resource("ex10-inserts.csv"),
-                "--output",
-                out.toString(),
-                "--snapshot-every",
-                "5");
+        CliRun r = runExample10(out, "--engine", "memory", "--snapshot-every", "5");
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("result: 2 tuples, 3 rows in 3 triggers written to");
@@ -509,41 +481,31 @@ class RunCommandTest {
     @Test
     void refusesUpdateBeforeWithoutAChangelogAndANegativeCount() throws Exception {
         Path out = dir.resolve("out.csv");
-        String in = resource("ex10-inserts.csv");
 
-        CliRun before = CliRun.of(
-                "run",
-                "--engine",
-                "memory",
-                "--query",
-                EX10,
-                "--semiring",
-                "natural",
-                "--input",
-                in,
-                "--output",
-                out.toString(),
-                "--update-before");
-        CliRun negative = CliRun.of(
-                "run",
-                "--engine",
-                "memory",
-                "--query",
-                EX10,
-                "--semiring",
-                "natural",
-                "--input",
-                in,
-                "--output",
-                out.toString(),
-                "--snapshot-every",
-                "-1");
+        CliRun before = runExample10(out, "--engine", "memory", "--update-before");
+        CliRun negative = runExample10(out, "--engine", "memory", "--snapshot-every", "-1");
 
         assertThat(before.exitCode()).isEqualTo(2);
         assertThat(before.err()).contains("--update-before goes with --output-mode changelog only");
         assertThat(negative.exitCode()).isEqualTo(2);
         assertThat(negative.err()).contains("--snapshot-every must be >= 0, got -1");
         assertThat(out).doesNotExist();
+    }
+
+    /** {@code run} of Ex. 10 over natural numbers on the hand-computed input, with {@code options}. */
+    private static CliRun runExample10(Path out, String... options) throws URISyntaxException {
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "run",
+                "--query",
+                EX10,
+                "--semiring",
+                "natural",
+                "--input",
+                resource("ex10-inserts.csv"),
+                "--output",
+                out.toString()));
+        args.addAll(List.of(options));
+        return CliRun.of(args.toArray(new String[0]));
     }
 
     private static String resource(String name) throws URISyntaxException {

@@ -319,21 +319,31 @@ public final class LiveJoin<T> {
         private Tuple head(Tuple root) {
             Walk w = fullWalk;
             if (w.headStep > 0) {
-                return scan.slotTuple(w.slot[w.headStep]);
+                return tupleOf(w.headStep, root);
             }
-            assembly[0] = root;
-            for (int p = 1; p < assembly.length; p++) {
-                assembly[p] = scan.slotTuple(w.slot[p]);
+            for (int p = 0; p < assembly.length; p++) {
+                assembly[p] = tupleOf(p, root);
             }
             return layout.assembleHead(assembly);
+        }
+
+        /**
+         * The tuple of step {@code p}: the one the scan remembered, or (a scan that remembers nothing)
+         * its key projected from its source's tuple.
+         */
+        private Tuple tupleOf(int p, Tuple root) {
+            if (p == 0) {
+                return root;
+            }
+            Tuple t = scan.slotTuple(fullWalk.slot[p]);
+            return t != null ? t : layout.keyOfChild(fullWalk.node[p], tupleOf(fullWalk.source[p], root));
         }
 
         /** The record of step {@code p} under its key (the first walk from this root tuple), remembered. */
         private JoinRecord<T> lookUp(int p, Tuple root) {
             Walk w = fullWalk;
             int node = w.node[p];
-            int source = w.source[p];
-            Tuple t = layout.keyOfChild(node, source == 0 ? root : scan.slotTuple(w.slot[source]));
+            Tuple t = layout.keyOfChild(node, tupleOf(w.source[p], root));
             JoinRecord<T> r = store.get(node, t);
             if (r == null || !r.isLive()) {
                 throw new IllegalStateException(
