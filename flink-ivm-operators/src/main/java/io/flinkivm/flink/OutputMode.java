@@ -5,11 +5,12 @@ public enum OutputMode {
     /** The complete current result: every row, then an end marker. */
     SNAPSHOT,
     /**
-     * Only the rows whose payload changed since the previous trigger, as upserts keyed by the free
-     * variables, then an end marker with their count. A row whose payload is the semiring's zero is
-     * a deletion (only the fallback over a semiring that is not positive produces those). Computed
-     * by comparing the result with the last emitted one, so a trigger costs as much as a snapshot's
-     * enumeration, but only changes leave the operator; the sink keeps the emitted rows in state.
+     * Only the rows whose payload changed since the previous trigger, each once, as upserts keyed by
+     * the free variables ({@code +I}, {@code +U}, optionally {@code -U} first), then an end marker
+     * with their count; {@code -D} only from the fallback over a semiring that is not positive.
+     * Enumerated from the root tuples that changed since the previous trigger (delta enumeration), so
+     * a trigger costs in proportion to what changed, not to the result (the cyclic plan compares
+     * every result with its payload at the previous trigger); no copy of the result is kept.
      */
     CHANGELOG
 }

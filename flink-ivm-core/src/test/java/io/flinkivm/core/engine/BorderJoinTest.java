@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkivm.core.engine.join.BagJoinStore;
+import io.flinkivm.core.engine.join.JoinRecord;
+import io.flinkivm.core.engine.join.JoinRecordStore;
 import io.flinkivm.core.engine.join.MemoryBagJoinStore;
 import io.flinkivm.core.engine.join.MemoryJoinRecordStore;
 import io.flinkivm.core.plan.MaintenancePlan;
@@ -49,12 +51,26 @@ class BorderJoinTest {
         Semiring<?> k = TestSemirings.byName(name);
         int plans = 0;
         for (long seed = 0; plans < 300; seed++) {
-            plans += check(k, seed) ? 1 : 0;
+            plans += check(k, seed, false) ? 1 : 0;
         }
     }
 
-    /** Runs one random plan; false if the query was not p-hierarchical. */
-    private static <T> boolean check(Semiring<T> k, long seed) {
+    /** The same over a store that keeps no scan of the root's live tuples and remembers nothing (as on RocksDB). */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("semirings")
+    void aStoreWithoutItsOwnScanGivesTheSameResults(String name) {
+        Semiring<?> k = TestSemirings.byName(name);
+        int plans = 0;
+        for (long seed = 0; plans < 100; seed++) {
+            plans += check(k, seed, true) ? 1 : 0;
+        }
+    }
+
+    /**
+     * Runs one random plan, on the in-memory store or ({@code plain}) on one with only the store
+     * interface's defaults for the root scan; false if the query was not p-hierarchical.
+     */
+    private static <T> boolean check(Semiring<T> k, long seed, boolean plain) {
         Random r = new Random(seed);
         ConjunctiveQuery q = r.nextBoolean() ? RandomQueries.pHierarchicalConstructed(r) : RandomQueries.arbitrary(r);
         MaintenancePlan planned = Planner.plan(q, k, Planner.Strategy.AUTO);
@@ -63,7 +79,8 @@ class BorderJoinTest {
         }
         Function<Random, T> payloads = TestSemirings.payloads(k);
         BorderJoin<T> border = new BorderJoin<>(plan, k, true);
-        MemoryJoinRecordStore<T> store = new MemoryJoinRecordStore<>(border.layout(), border.extraIds());
+        MemoryJoinRecordStore<T> memory = new MemoryJoinRecordStore<>(border.layout(), border.extraIds());
+        JoinRecordStore<T> store = plain ? new PlainStore<>(memory) : memory;
         BagJoinStore bags = border.isCyclic() ? new MemoryBagJoinStore(border.bagLayout()) : null;
         List<ViewTree> trees = plan.viewTrees();
         List<Map<Tuple, T>> roots = new ArrayList<>();
@@ -196,6 +213,148 @@ class BorderJoinTest {
         List<ResultChange<Long>> none = new ArrayList<>();
         border.trigger(store, none::add);
         assertThat(none).isEmpty();
+    }
+
+    /**
+     * A store whose maps are filled from outside, as the heap backend's codec restores a checkpoint,
+     * enumerates what the original does: its scan of the root's live tuples and the records remembered
+     * per root tuple are rebuilt on the first enumeration, then kept up to date by later inserts, and a
+     * payload that changes after a walk remembered its record is read anew.
+     */
+    @Test
+    void aStoreFilledLikeARestoreEnumeratesLikeTheOriginal() {
+        ViewTreePlan plan = (ViewTreePlan) Planner.plan(
+                QueryParser.parse("Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)"),
+                NaturalSemiring.INSTANCE);
+        BorderJoin<Long> border = new BorderJoin<>(plan, NaturalSemiring.INSTANCE, false);
+        MemoryJoinRecordStore<Long> original = new MemoryJoinRecordStore<>(border.layout(), 0);
+        int va = tree(plan, "V[A]");
+        int vac = tree(plan, "V[A,C]");
+        int r4 = tree(plan, "R4(C)");
+        Random r = new Random(7);
+        for (int i = 0; i < 300; i++) {
+            border.add(original, null, va, Tuple.of((long) r.nextInt(20)), 1L + r.nextInt(3));
+            border.add(original, null, vac, Tuple.of((long) r.nextInt(30), (long) r.nextInt(10)), 1L);
+            border.add(original, null, r4, Tuple.of((long) r.nextInt(12)), 2L);
+        }
+        Map<Tuple, Long> before = collect(border.results(original));
+        assertThat(before).hasSizeGreaterThan(50);
+
+        MemoryJoinRecordStore<Long> restored = new MemoryJoinRecordStore<>(border.layout(), 0);
+        for (int id = 0; id < original.ids(); id++) {
+            for (Iterator<Map.Entry<Tuple, JoinRecord<Long>>> it =
+                            original.recordMap(id).entries();
+                    it.hasNext(); ) {
+                Map.Entry<Tuple, JoinRecord<Long>> e = it.next();
+                restored.recordMap(id).put(e.getKey(), copy(e.getValue()));
+            }
+        }
+        for (int m = 0; m < original.headMaps().size(); m++) {
+            for (Iterator<Map.Entry<Tuple, Tuple>> it =
+                            original.headMaps().get(m).entries();
+                    it.hasNext(); ) {
+                Map.Entry<Tuple, Tuple> e = it.next();
+                restored.headMaps().get(m).put(e.getKey(), e.getValue());
+            }
+        }
+        assertThat(collect(border.results(restored))).isEqualTo(before);
+        // Later inserts: new live root tuples join the scan, changed payloads are read where they are.
+        for (int i = 0; i < 200; i++) {
+            Tuple a = Tuple.of((long) r.nextInt(25));
+            Tuple ac = Tuple.of((long) r.nextInt(35), (long) r.nextInt(12));
+            Tuple c = Tuple.of((long) r.nextInt(14));
+            for (MemoryJoinRecordStore<Long> store : List.of(original, restored)) {
+                border.add(store, null, va, a, 2L);
+                border.add(store, null, vac, ac, 1L);
+                border.add(store, null, r4, c, 1L);
+            }
+            if (i % 50 == 49) {
+                Map<Tuple, Long> now = collect(border.results(original));
+                assertThat(now).hasSizeGreaterThan(before.size());
+                assertThat(collect(border.results(restored))).isEqualTo(now);
+            }
+        }
+    }
+
+    /** A store with only the interface's defaults for the root scan: it scans every record and remembers nothing. */
+    private record PlainStore<T>(JoinRecordStore<T> inner) implements JoinRecordStore<T> {
+        @Override
+        public JoinRecord<T> get(int node, Tuple tuple) {
+            return inner.get(node, tuple);
+        }
+
+        @Override
+        public void add(int node, Tuple tuple, JoinRecord<T> record) {
+            inner.add(node, tuple, record);
+        }
+
+        @Override
+        public void update(int node, Tuple tuple, JoinRecord<T> record) {
+            inner.update(node, tuple, record);
+        }
+
+        @Override
+        public Iterator<Map.Entry<Tuple, JoinRecord<T>>> records(int node) {
+            return inner.records(node);
+        }
+
+        @Override
+        public Tuple liveHead(int node, Tuple key) {
+            return inner.liveHead(node, key);
+        }
+
+        @Override
+        public void setLiveHead(int node, Tuple key, Tuple tuple) {
+            inner.setLiveHead(node, key, tuple);
+        }
+
+        @Override
+        public Tuple waitHead(int node, int child, Tuple key) {
+            return inner.waitHead(node, child, key);
+        }
+
+        @Override
+        public void setWaitHead(int node, int child, Tuple key, Tuple tuple) {
+            inner.setWaitHead(node, child, key, tuple);
+        }
+
+        @Override
+        public Tuple upHead(int child, Tuple key) {
+            return inner.upHead(child, key);
+        }
+
+        @Override
+        public void setUpHead(int child, Tuple key, Tuple parentTuple) {
+            inner.setUpHead(child, key, parentTuple);
+        }
+
+        @Override
+        public void markDirty(int node, Tuple tuple) {
+            inner.markDirty(node, tuple);
+        }
+
+        @Override
+        public void forEachDirty(DirtyAction action) {
+            inner.forEachDirty(action);
+        }
+
+        @Override
+        public void clearDirty() {
+            inner.clearDirty();
+        }
+    }
+
+    /** A record as a checkpoint restores it: the same fields in a new object. */
+    private static JoinRecord<Long> copy(JoinRecord<Long> r) {
+        JoinRecord<Long> c = new JoinRecord<>(r.payload);
+        c.missing = r.missing;
+        c.liveNext = r.liveNext;
+        c.waitNext = r.waitNext.clone();
+        c.inJoin = r.inJoin;
+        c.upNext = r.upNext.clone();
+        c.dirty = r.dirty;
+        c.oldPayload = r.oldPayload;
+        return c;
     }
 
     @Test

@@ -9,11 +9,20 @@ import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.flink.FlinkIvm;
+import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.IvmJob;
+import io.flinkivm.flink.IvmOptions;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
  * The changelog's cost against a snapshot's: a result of |result| ≈ 10^6 tuples (10^5 with
@@ -24,6 +33,8 @@ import java.util.List;
  * values of {@code C} for each of k values of {@code A}, so the result is the k² pairs; an insert
  * {@code R(a, b)} with a new {@code b} changes {@code V[A](a)}, hence the k result tuples of {@code a}.
  * Every trigger's rows are checked: exactly the k changed tuples, each once, with their new payload.
+ * Then the same result's snapshot on Flink, heap and RocksDB at parallelism 1: the sink's time for it
+ * ({@link SnapshotTimer}), its rows checked.
  */
 final class ChangelogSuite implements Suite {
     static final String QUERY = "Q(A,C) :- R(A,B), S(A,C)";
@@ -121,7 +132,82 @@ final class ChangelogSuite implements Suite {
                 firstSeconds * 1e9 / resultSize);
         out.println();
         out.flush();
-        return List.of(changelog, full);
+        List<Measurement> all = new ArrayList<>(List.of(changelog, full));
+        try {
+            for (String backend : List.of("hashmap", "rocksdb")) {
+                all.add(flinkSnapshot(harness, backend, side));
+            }
+        } finally {
+            FlinkRuns.shutdown();
+        }
+        out.println();
+        out.flush();
+        return all;
+    }
+
+    /**
+     * A snapshot of the same result on Flink: the flink-ivm job at parallelism 1 on {@code backend} over
+     * the inserts, whose last epoch with inserts ends without a trigger (a progress epoch) and the end
+     * of the input with one; the sink's time for that trigger ({@link SnapshotTimer}) for |result| rows.
+     */
+    private static Measurement flinkSnapshot(Harness harness, String backend, int side) throws Exception {
+        List<InputRecord<Long>> inserts = new ArrayList<>(side + side * side);
+        for (long a = 0; a < side; a++) {
+            inserts.add(InputRecord.insert("R", Tuple.of(a, 0L), 1L));
+            for (long c = 0; c < side; c++) {
+                inserts.add(InputRecord.insert("S", Tuple.of(a, c), 1L));
+            }
+        }
+        long resultSize = (long) side * side;
+        MaintenancePlan plan = Planner.plan(QueryParser.parse(QUERY), NaturalSemiring.INSTANCE);
+        StreamExecutionEnvironment env = FlinkRuns.environment(backend, 1);
+        FlinkRuns.Execution e;
+        String system = "flink-ivm-" + (backend.equals("hashmap") ? "heap" : backend) + "-snapshot";
+        try (IndexedInput<InputRecord<Long>> records = IndexedInput.of(inserts)) {
+            DataStream<InputRecord<Long>> input =
+                    records.source(env, FlinkIvm.inputType(NaturalSemiring.INSTANCE), "inserts");
+            IvmJob<Long> job = FlinkIvm.maintain(
+                    input, plan, NaturalSemiring.INSTANCE, IvmOptions.defaults().withProgressEvery(inserts.size()));
+            check(job.results().getParallelism() == 1, "the sink runs at parallelism 1");
+            job.results()
+                    .transform("time the snapshot", Types.VOID, new SnapshotTimer())
+                    .setParallelism(1)
+                    .sinkTo(new DiscardingSink<>())
+                    .setParallelism(1);
+            e = FlinkRuns.execute(env, "bench changelog " + system, Duration.ofMinutes(30));
+        }
+        check(e.completed(), system + " did not finish within 30 minutes");
+        long rows = e.counter(SnapshotTimer.ROWS);
+        check(
+                rows == resultSize && e.counter(SnapshotTimer.CHECKSUM) == resultSize,
+                system + ": the snapshot has " + rows + " rows (checksum " + e.counter(SnapshotTimer.CHECKSUM)
+                        + "), not " + resultSize);
+        double seconds = e.counter(SnapshotTimer.NANOS) / 1e9;
+        long cpu = e.counter(SnapshotTimer.CPU_NANOS);
+        Measurement m = row(
+                system,
+                side,
+                resultSize,
+                seconds * 1e9 / resultSize,
+                cpu < 0 ? Bounded.UNKNOWN : Bounded.exact((double) cpu / resultSize),
+                seconds,
+                1,
+                "Flink, state.backend.type " + backend + ", P = 1: the sink's final snapshot (groups,"
+                        + " enumeration, payload recovery, emission) after " + inserts.size() + " inserts");
+        harness.record(m);
+        harness.out()
+                .printf(
+                        java.util.Locale.ROOT,
+                        "%s: a snapshot of %d tuples took %s at the sink: %.0f tuples/s; the sink thread's CPU"
+                                + " time %s: %.0f tuples/s (job: %s)%n",
+                        system,
+                        resultSize,
+                        Report.seconds(seconds),
+                        resultSize / seconds,
+                        cpu < 0 ? "unknown" : Report.seconds(cpu / 1e9),
+                        cpu < 0 ? Double.NaN : resultSize / (cpu / 1e9),
+                        Report.seconds(e.elapsedNanos() / 1e9));
+        return m;
     }
 
     private static void trigger(IvmEngine<Long> engine, long a, long b, int side) {
@@ -161,6 +247,18 @@ final class ChangelogSuite implements Suite {
 
     private static Measurement row(
             String system, int side, long resultSize, double nsPerTuple, double seconds, int runs, String note) {
+        return row(system, side, resultSize, nsPerTuple, Bounded.UNKNOWN, seconds, runs, note);
+    }
+
+    private static Measurement row(
+            String system,
+            int side,
+            long resultSize,
+            double nsPerTuple,
+            Bounded cpuNsPerTuple,
+            double seconds,
+            int runs,
+            String note) {
         Bounded ns = Bounded.exact(nsPerTuple);
         return new Measurement(
                 "changelog",
@@ -169,7 +267,7 @@ final class ChangelogSuite implements Suite {
                 Math.toIntExact(resultSize),
                 ns,
                 ns.reciprocal(1e9),
-                Bounded.UNKNOWN,
+                cpuNsPerTuple,
                 resultSize,
                 "result tuples",
                 seconds,

@@ -23,9 +23,7 @@ import java.util.List;
  * operations in a separate run of an engine that counts.
  */
 abstract class CoreEngineSystem implements CoreSystem {
-    /** Enumeration and list reads are repeated until this much time has passed (or {@value #ENUMERATION_MAX_PASSES} passes). */
-    static final long ENUMERATION_MIN_NANOS = 300_000_000L;
-
+    /** A timed round of enumeration or list reads ends after this many passes at most. */
     static final int ENUMERATION_MAX_PASSES = 1000;
     /** The name of the plain list the enumeration is compared with. */
     static final String LIST = "in-memory-list";
@@ -148,7 +146,11 @@ abstract class CoreEngineSystem implements CoreSystem {
     /**
      * Enumeration of the full result of the last completed run, with payload recovery, against reading
      * the same result tuples from an {@link ArrayList}: each pass reads every tuple's payload and
-     * arity; passes repeat until {@link #ENUMERATION_MIN_NANOS}. Forgets the engine afterwards.
+     * arity. Both are warmed up first (the JIT compiles the enumeration: until a round is not 20% faster
+     * than the one before), then timed in
+     * {@value #ENUMERATION_ROUNDS} alternating rounds of at least {@value #ENUMERATION_ROUND_NANOS} ns
+     * each, so that both see the same load; the figures are the medians over the rounds. Forgets the
+     * engine afterwards.
      *
      * @return null if no completed run is kept or its result is empty
      */
@@ -164,49 +166,90 @@ abstract class CoreEngineSystem implements CoreSystem {
         if (list.isEmpty()) {
             return null;
         }
-        // One pass's checksum (sums wrap around, the same way in both passes), compared pass by pass.
-        long checksum = 0;
+        // One pass's checksum (sums wrap around, the same way in both), compared pass by pass.
+        long checksum = enumerationPass(engine);
+        if (listPass(list) != checksum) {
+            throw new IllegalStateException(name() + ": enumeration and list disagree");
+        }
+        double[][] engineRounds = new double[2][ENUMERATION_ROUNDS];
+        double[][] listRounds = new double[2][ENUMERATION_ROUNDS];
+        // Warm-up rounds until both take what the round before took, within 20%: the JIT has compiled them.
+        long warmStart = System.nanoTime();
+        double engineBefore = Double.MAX_VALUE;
+        double listBefore = Double.MAX_VALUE;
+        while (System.nanoTime() - warmStart < ENUMERATION_WARM_UP_MAX_NANOS) {
+            round(engineRounds, 0, list.size(), () -> check(enumerationPass(engine), checksum));
+            round(listRounds, 0, list.size(), () -> check(listPass(list), checksum));
+            boolean steady = engineRounds[0][0] > engineBefore / 1.2 && listRounds[0][0] > listBefore / 1.2;
+            if (steady && System.nanoTime() - warmStart > ENUMERATION_WARM_UP_NANOS) {
+                break;
+            }
+            engineBefore = engineRounds[0][0];
+            listBefore = listRounds[0][0];
+        }
+        for (int r = 0; r < ENUMERATION_ROUNDS; r++) {
+            round(engineRounds, r, list.size(), () -> check(enumerationPass(engine), checksum));
+            round(listRounds, r, list.size(), () -> check(listPass(list), checksum));
+        }
+        return new Enumeration(
+                list.size(),
+                median(engineRounds[0]),
+                median(listRounds[0]),
+                median(engineRounds[1]),
+                median(listRounds[1]));
+    }
+
+    /** Enumeration and list reads are warmed up for at least this long before they are timed... */
+    static final long ENUMERATION_WARM_UP_NANOS = 200_000_000L;
+    /** ... and at most this long, if a round keeps getting faster. */
+    static final long ENUMERATION_WARM_UP_MAX_NANOS = 3_000_000_000L;
+    /** Timed rounds of enumeration and of list reads, alternating. */
+    static final int ENUMERATION_ROUNDS = 15;
+    /** A round repeats passes for at least this long. */
+    static final long ENUMERATION_ROUND_NANOS = 20_000_000L;
+
+    private void check(long pass, long checksum) {
+        if (pass != checksum) {
+            throw new IllegalStateException(name() + ": an enumeration pass differs from the first");
+        }
+    }
+
+    /** Times passes of {@code pass} for at least a round: ns per tuple, wall ([0]) and CPU ([1], -1 if unknown). */
+    private static void round(double[][] into, int r, int tuples, Runnable pass) {
         long passes = 0;
         long cpuStart = CpuClock.threadAndGc();
         long start = System.nanoTime();
         do {
-            long pass = 0;
-            for (Iterator<ResultTuple<Long>> it = engine.enumerate(); it.hasNext(); ) {
-                ResultTuple<Long> t = it.next();
-                pass += t.payload() + t.tuple().arity();
-            }
-            if (passes > 0 && pass != checksum) {
-                throw new IllegalStateException(name() + ": enumeration pass " + passes + " differs from the first");
-            }
-            checksum = pass;
+            pass.run();
             passes++;
-        } while (System.nanoTime() - start < ENUMERATION_MIN_NANOS && passes < ENUMERATION_MAX_PASSES);
-        long engineNanos = System.nanoTime() - start;
-        long engineCpu = CpuClock.between(cpuStart, CpuClock.threadAndGc());
-        long listChecksum = 0;
-        long listPasses = 0;
-        cpuStart = CpuClock.threadAndGc();
-        start = System.nanoTime();
-        do {
-            long pass = 0;
-            for (int k = 0; k < list.size(); k++) {
-                ResultTuple<Long> t = list.get(k);
-                pass += t.payload() + t.tuple().arity();
-            }
-            listChecksum = pass;
-            listPasses++;
-        } while (System.nanoTime() - start < ENUMERATION_MIN_NANOS && listPasses < ENUMERATION_MAX_PASSES);
-        long listNanos = System.nanoTime() - start;
-        long listCpu = CpuClock.between(cpuStart, CpuClock.threadAndGc());
-        if (checksum != listChecksum) {
-            throw new IllegalStateException(name() + ": enumeration and list disagree");
+        } while (System.nanoTime() - start < ENUMERATION_ROUND_NANOS && passes < ENUMERATION_MAX_PASSES);
+        long wall = System.nanoTime() - start;
+        long cpu = CpuClock.between(cpuStart, CpuClock.threadAndGc());
+        into[0][r] = wall / ((double) passes * tuples);
+        into[1][r] = cpu < 0 ? -1 : cpu / ((double) passes * tuples);
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        return sorted[0] < 0 ? -1 : sorted[sorted.length / 2];
+    }
+
+    private static long enumerationPass(IvmEngine<Long> engine) {
+        long pass = 0;
+        for (Iterator<ResultTuple<Long>> it = engine.enumerate(); it.hasNext(); ) {
+            ResultTuple<Long> t = it.next();
+            pass += t.payload() + t.tuple().arity();
         }
-        double tuples = list.size();
-        return new Enumeration(
-                list.size(),
-                engineNanos / (passes * tuples),
-                listNanos / (listPasses * tuples),
-                engineCpu < 0 ? -1 : engineCpu / (passes * tuples),
-                listCpu < 0 ? -1 : listCpu / (listPasses * tuples));
+        return pass;
+    }
+
+    private static long listPass(List<ResultTuple<Long>> list) {
+        long pass = 0;
+        for (int k = 0; k < list.size(); k++) {
+            ResultTuple<Long> t = list.get(k);
+            pass += t.payload() + t.tuple().arity();
+        }
+        return pass;
     }
 }

@@ -16,7 +16,7 @@ import java.util.Map;
  * per insert) on the same streams, at growing n, for each workload; the median of
  * several runs after warm-up; slow systems are stopped at their cap. After each system's run at its
  * largest n, the enumeration of the full result (payload recovered) is timed against reading as many
- * tuples from a plain list. After the timed runs, a separate untimed run of an engine that counts
+ * tuples from a plain list (both warmed up, then medians of alternating rounds). After the timed runs, a separate untimed run of an engine that counts
  * ({@link io.flinkivm.core.engine.maps.StateCounts}) gives the state operations per insert over the same
  * inserts, and from them the time per state operation against the hash-map peer's time per upsert.
  */

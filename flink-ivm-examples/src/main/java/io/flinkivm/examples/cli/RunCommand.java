@@ -11,11 +11,13 @@ import io.flinkivm.examples.jobs.FlinkSettings;
 import io.flinkivm.examples.report.FlinkClient;
 import io.flinkivm.examples.report.JobReport;
 import io.flinkivm.examples.report.RowFormat;
+import io.flinkivm.flink.OutputMode;
 import io.flinkivm.flink.sql.RejectedRowException;
 import io.flinkivm.flink.sql.SqlTranslation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystemException;
@@ -30,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.function.LongConsumer;
 import org.apache.flink.api.common.JobID;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -57,7 +60,13 @@ import picocli.CommandLine.Spec;
             "Submitted detached (flink run -d, the web UI, the REST API's /jars/:id/run, which run this program"
                     + " on the JobManager), the program reads the input, submits the job and returns: give"
                     + " --result-dir instead of --output; the job writes the final result there itself (same"
-                    + " columns as --output, no header, in part files) and counts it in its accumulators."
+                    + " columns as --output, no header, in part files) and counts it in its accumulators.",
+            "With --output-mode changelog or --snapshot-every the output has a trigger after every N accepted lines"
+                    + " and at the end: the whole result each time, or only the result tuples whose payload changed"
+                    + " (a changelog). On the in-memory engine each trigger is written as the engine enumerates it"
+                    + " while the input is read; on Flink a snapshot request goes into every ingest subtask's input"
+                    + " after its share of each trigger's lines, and the parallel sinks' rows are put back in trigger"
+                    + " order."
         },
         footerHeading = "%nFile formats:%n",
         footer = {
@@ -84,6 +93,20 @@ import picocli.CommandLine.Spec;
             "  Output (--output): a header line with the query's free variables and payload, then one line per"
                     + " result tuple in no particular order, fields quoted as above where needed. Written"
                     + " to a temporary file and moved into place at the end.",
+            "  Triggers: trigger k is the result over exactly the first k*N accepted input lines (--snapshot-every N),"
+                    + " the last one over all of them; a trigger whose lines made no insert is left out. Numbered"
+                    + " from 1, in the same way on both engines at any parallelism.",
+            "  Output with --output-mode snapshot --snapshot-every N: header trigger,<free variables>,payload, then"
+                    + " every trigger's whole result, one line per result tuple, triggers in increasing order.",
+            "  Output with --output-mode changelog: header trigger,kind,<free variables>,payload, then one line per"
+                    + " result tuple whose payload changed since the previous trigger, each once per trigger, triggers"
+                    + " in increasing order: kind +I (new to the result) or +U (its new payload), with"
+                    + " --update-before a -U line with the previous payload right before each +U; -D (left the"
+                    + " result, with its last payload) only where a plan can delete, which no built-in semiring's"
+                    + " does. Setting each +I/+U tuple's payload in order gives every trigger's result; after the"
+                    + " last, the output that run writes without these options. Without --snapshot-every there is"
+                    + " one trigger, at the end: every result tuple as +I.",
+            "  With --sql the free variables and payload are replaced by the SELECT list's output names, as above.",
             "  Dead letter (--dead-letter): one line per rejected input line, no header:"
                     + " line_number,reason,original text (CSV-quoted; bytes that are not UTF-8 appear as U+FFFD);"
                     + " the lines rejected inside Flink follow those rejected while reading.",
@@ -156,6 +179,27 @@ final class RunCommand implements Callable<Integer> {
     EngineKind engine;
 
     @Mixin
+    OutputModeOption outputMode;
+
+    @Option(
+            names = "--snapshot-every",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = {
+                "A trigger after every N accepted input lines, and one at the end of the input: trigger k is the"
+                        + " result over exactly the first k*N accepted lines, on both engines at any parallelism."
+                        + " 0: only at the end."
+            })
+    long snapshotEvery;
+
+    @Option(
+            names = "--update-before",
+            description = {
+                "With --output-mode changelog: an updated tuple's previous payload as a -U line before its +U line."
+            })
+    boolean updateBefore;
+
+    @Mixin
     FlinkOptions flinkOptions;
 
     @Mixin
@@ -163,6 +207,12 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (snapshotEvery < 0) {
+            throw CliException.usage("--snapshot-every must be >= 0, got " + snapshotEvery);
+        }
+        if (updateBefore && outputMode.mode() != OutputMode.CHANGELOG) {
+            throw CliException.usage("--update-before goes with --output-mode changelog only");
+        }
         if (queryOptions.isSql()) {
             if (semiring != null) {
                 throw CliException.usage("--semiring does not go with --sql: the SQL's aggregate decides the semiring");
@@ -201,11 +251,15 @@ final class RunCommand implements Callable<Integer> {
             throw CliException.usage("a detached submission (flink run -d, the web UI, the REST API) needs"
                     + " --result-dir DIR: the job writes its result there, since nobody collects it");
         }
-        FlinkRun<T> run = new FlinkRun<>(plan, s, flinkOptions.settings());
+        if (layout() != ResultWriter.Layout.RESULT) {
+            throw CliException.usage("a detached submission writes the final result only: --output-mode changelog and"
+                    + " --snapshot-every need this program to collect the job's triggers (submit attached)");
+        }
+        FlinkRun<T> run = new FlinkRun<>(plan, s, flinkOptions.settings(), triggers());
         long accepted;
         long rejected;
         try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
-            accepted = read(s, plan.query(), rejects, run::add);
+            accepted = read(s, plan.query(), rejects, run::add, run::lineAccepted);
             rejected = rejects.count();
             rejects.printTotal();
         }
@@ -241,19 +295,38 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
+    /** The output's layout: the final result, every trigger's snapshot, or a changelog. */
+    private ResultWriter.Layout layout() {
+        if (outputMode.mode() == OutputMode.CHANGELOG) {
+            return ResultWriter.Layout.CHANGELOG;
+        }
+        return snapshotEvery > 0 ? ResultWriter.Layout.SNAPSHOTS : ResultWriter.Layout.RESULT;
+    }
+
+    private RunTriggers triggers() {
+        return new RunTriggers(snapshotEvery, outputMode.mode(), updateBefore);
+    }
+
     private <T> int inMemory(Semiring<T> s, MaintenancePlan plan, Path temporary, long start) {
+        if (layout() != ResultWriter.Layout.RESULT) {
+            return inMemoryTriggers(s, plan, temporary, start);
+        }
         IvmEngine<T> ivm = Engines.create(plan, s);
         long accepted;
         long rejected;
         try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
             accepted = read(
-                    s, plan.query(), rejects, (relation, tuple, payload, line) -> apply(ivm, relation, tuple, payload));
+                    s,
+                    plan.query(),
+                    rejects,
+                    (relation, tuple, payload, line) -> apply(ivm, relation, tuple, payload),
+                    lines -> {});
             rejected = rejects.count();
             rejects.printTotal();
         }
         printCounts(accepted, rejected);
         long results;
-        try (ResultWriter w = writer(temporary, plan)) {
+        try (ResultWriter w = writer(temporary, plan, ResultWriter.Layout.RESULT)) {
             Iterator<ResultTuple<T>> it = ivm.enumerate();
             while (it.hasNext()) {
                 ResultTuple<T> r = it.next();
@@ -268,15 +341,89 @@ final class RunCommand implements Callable<Integer> {
         return finish(temporary, results, start);
     }
 
+    /**
+     * The in-memory engine with triggers: each trigger's snapshot, or its changes, written as the engine
+     * enumerates them while the input is read.
+     */
+    private <T> int inMemoryTriggers(Semiring<T> s, MaintenancePlan plan, Path temporary, long start) {
+        boolean changelog = outputMode.mode() == OutputMode.CHANGELOG;
+        IvmEngine<T> ivm = changelog ? Engines.withChangelog(plan, s) : Engines.create(plan, s);
+        RunTriggers triggers = triggers();
+        long[] inserts = {0};
+        long accepted;
+        long rejected;
+        TriggerCounts counts = new TriggerCounts();
+        try (ResultWriter w = writer(temporary, plan, layout());
+                Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
+            accepted = read(
+                    s,
+                    plan.query(),
+                    rejects,
+                    (relation, tuple, payload, line) -> {
+                        apply(ivm, relation, tuple, payload);
+                        inserts[0]++;
+                    },
+                    lines -> writeTrigger(ivm, s, w, triggers.lineAccepted(lines, inserts[0]), counts));
+            writeTrigger(ivm, s, w, triggers.endOfInput(inserts[0]), counts);
+            rejected = rejects.count();
+            rejects.printTotal();
+        } catch (IOException e) {
+            throw outputFailure(e);
+        } catch (UncheckedIOException e) {
+            throw outputFailure(e.getCause());
+        } catch (ArithmeticException e) {
+            throw resultOverflow(e);
+        }
+        printCounts(accepted, rejected);
+        return finish(temporary, counts.resultSize, counts.rows, counts.triggers, start);
+    }
+
+    /** What the triggers wrote: triggers, rows, and the result's size after the last one. */
+    private static final class TriggerCounts {
+        long triggers;
+        long rows;
+        long resultSize;
+    }
+
+    /** Writes trigger {@code k} (nothing if k is 0): the engine's snapshot, or its changes one by one. */
+    private <T> void writeTrigger(IvmEngine<T> ivm, Semiring<T> s, ResultWriter w, long k, TriggerCounts counts) {
+        if (k == 0) {
+            return;
+        }
+        long before = w.rows();
+        try {
+            if (outputMode.mode() == OutputMode.CHANGELOG) {
+                ivm.changes(c -> {
+                    counts.resultSize += c.isInsert() ? 1 : c.payload() == null ? -1 : 0;
+                    try {
+                        w.change(k, c, updateBefore, s);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+            } else {
+                for (Iterator<ResultTuple<T>> it = ivm.enumerate(); it.hasNext(); ) {
+                    ResultTuple<T> r = it.next();
+                    w.snapshotRow(k, r.tuple(), r.payload(), s);
+                }
+                counts.resultSize = w.rows() - before;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        counts.triggers++;
+        counts.rows += w.rows() - before;
+    }
+
     private <T> int onFlink(Semiring<T> s, MaintenancePlan plan, FlinkSettings flink, Path temporary, long start) {
-        FlinkRun<T> run = new FlinkRun<>(plan, s, flink);
+        FlinkRun<T> run = new FlinkRun<>(plan, s, flink, triggers());
         long accepted;
         long rejected;
         long results;
         try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
-            accepted = read(s, plan.query(), rejects, run::add);
+            accepted = read(s, plan.query(), rejects, run::add, run::lineAccepted);
             List<FlinkRun.Rejected> late;
-            try (ResultWriter w = writer(temporary, plan)) {
+            try (ResultWriter w = writer(temporary, plan, layout())) {
                 late = run.execute(
                         w,
                         jobName(plan),
@@ -296,7 +443,10 @@ final class RunCommand implements Callable<Integer> {
             rejects.printTotal();
         }
         printCounts(accepted, rejected);
-        return finish(temporary, results, start);
+        if (layout() == ResultWriter.Layout.RESULT) {
+            return finish(temporary, results, start);
+        }
+        return finish(temporary, run.resultSize(), results, run.triggersWritten(), start);
     }
 
     private String jobName(MaintenancePlan plan) {
@@ -308,8 +458,8 @@ final class RunCommand implements Callable<Integer> {
         return sql == null ? RowFormat.of(s) : RowFormat.of(sql);
     }
 
-    private ResultWriter writer(Path file, MaintenancePlan plan) throws IOException {
-        return sql == null ? new ResultWriter(file, plan.query()) : new ResultWriter(file, sql);
+    private ResultWriter writer(Path file, MaintenancePlan plan, ResultWriter.Layout layout) throws IOException {
+        return sql == null ? new ResultWriter(file, plan.query(), layout) : new ResultWriter(file, sql, layout);
     }
 
     private void printCounts(long accepted, long rejected) {
@@ -319,6 +469,11 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private int finish(Path temporary, long results, long start) {
+        return finish(temporary, results, -1, -1, start);
+    }
+
+    /** Moves the output into place and prints the summary; with {@code triggers} >= 0, also the rows they wrote. */
+    private int finish(Path temporary, long results, long rows, long triggers, long start) {
         try {
             moveIntoPlace(temporary);
         } catch (IOException e) {
@@ -326,8 +481,12 @@ final class RunCommand implements Callable<Integer> {
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         PrintWriter out = spec.commandLine().getOut();
-        out.println("result: " + results + " tuple" + (results == 1 ? "" : "s") + " written to " + output + ", time: "
-                + millis + " ms");
+        String written = triggers < 0
+                ? ""
+                : ", " + rows + " row" + (rows == 1 ? "" : "s") + " in " + triggers + " trigger"
+                        + (triggers == 1 ? "" : "s");
+        out.println("result: " + results + " tuple" + (results == 1 ? "" : "s") + written + " written to " + output
+                + ", time: " + millis + " ms");
         out.flush();
         return 0;
     }
@@ -349,10 +508,14 @@ final class RunCommand implements Callable<Integer> {
         void insert(String relation, Tuple tuple, T payload, long lineNumber) throws RejectedLineException;
     }
 
-    /** Reads the input and passes every well-formed line to {@code sink}; returns the number of accepted inserts. */
-    private <T> long read(Semiring<T> s, ConjunctiveQuery query, Rejects rejects, InsertSink<T> sink) {
+    /**
+     * Reads the input and passes every well-formed line to {@code sink}, then the number of lines accepted
+     * so far to {@code accepted}; returns the number of accepted lines.
+     */
+    private <T> long read(
+            Semiring<T> s, ConjunctiveQuery query, Rejects rejects, InsertSink<T> sink, LongConsumer accepted) {
         try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
-            return load(reader, sink, s, query, sql, rejects);
+            return load(reader, sink, accepted, s, query, sql, rejects);
         } catch (IOException e) {
             throw CliException.failure("cannot read input file " + input + ": " + describe(e), e);
         }
@@ -362,6 +525,7 @@ final class RunCommand implements Callable<Integer> {
     private static <T> long load(
             Utf8LineReader reader,
             InsertSink<T> sink,
+            LongConsumer acceptedSoFar,
             Semiring<T> s,
             ConjunctiveQuery query,
             SqlTranslation sql,
@@ -395,6 +559,7 @@ final class RunCommand implements Callable<Integer> {
                     insertRow(fields, sql, sink, s, reader.lineNumber());
                 }
                 accepted++;
+                acceptedSoFar.accept(accepted);
             } catch (RejectedLineException e) {
                 rejects.reject(reader.lineNumber(), e.getMessage(), text);
             }

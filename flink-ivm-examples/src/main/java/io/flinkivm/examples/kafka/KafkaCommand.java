@@ -6,6 +6,7 @@ import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.cli.Converters;
 import io.flinkivm.examples.cli.FlinkOptions;
 import io.flinkivm.examples.cli.OptionDefaults;
+import io.flinkivm.examples.cli.OutputModeOption;
 import io.flinkivm.examples.cli.QueryTextOptions;
 import io.flinkivm.examples.jobs.FlinkSettings;
 import io.flinkivm.examples.report.FlinkClient;
@@ -214,18 +215,8 @@ public final class KafkaCommand implements Callable<Integer> {
             })
     String outputTopic;
 
-    @Option(
-            names = "--output-mode",
-            paramLabel = "MODE",
-            defaultValue = "snapshot",
-            converter = Converters.OutputModeConverter.class,
-            description = {
-                "snapshot: every trigger writes the whole result, rows then end markers, keyed by the"
-                        + " snapshot id; changelog: every trigger writes only the result tuples whose payload changed"
-                        + " since the previous one, as an upsert topic keyed by the result tuple (the last value per key"
-                        + " is the result; see Record formats)."
-            })
-    OutputMode outputMode;
+    @Mixin
+    OutputModeOption output;
 
     @Option(
             names = "--dead-letter-topic",
@@ -435,7 +426,7 @@ public final class KafkaCommand implements Callable<Integer> {
                 snapshotEvery,
                 failOnceAfter,
                 0,
-                outputMode);
+                output.mode());
     }
 
     /** Topic → relation from the --relation-topic options, in the order given; empty without them. */

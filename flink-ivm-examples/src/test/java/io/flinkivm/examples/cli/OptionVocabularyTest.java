@@ -23,7 +23,8 @@ class OptionVocabularyTest {
             "--parallelism", List.of("run", "example", "kafka", "soak"),
             "--checkpoint-dir", List.of("run", "example", "kafka", "soak"),
             "--checkpoint-interval", List.of("run", "example", "kafka", "soak"),
-            "--result-dir", List.of("run", "example"));
+            "--result-dir", List.of("run", "example"),
+            "--output-mode", List.of("run", "kafka"));
 
     @Test
     void sharedOptionsAreOneDeclaration() {

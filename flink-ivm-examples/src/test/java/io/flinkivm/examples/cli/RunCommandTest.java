@@ -472,6 +472,75 @@ class RunCommandTest {
         return Files.writeString(dir.resolve(name), content, StandardCharsets.UTF_8);
     }
 
+    /**
+     * Ex. 10 by hand (see {@link #runsExample10}) as a changelog every 3 accepted lines: nothing joins before
+     * trigger 3, where R5(a1,c1,h1) makes Q(a1,c1) = 30·1·1; trigger 4 adds R5(a1,c1,h2) (V[A,C](a1,c1) = 3: 90)
+     * and Q(a1,c2) = 30·1·4; trigger 5, the end of the input, adds R4(c1) again (180).
+     */
+    @Test
+    void writesAChangelogEveryNLines() throws Exception {
+        Path out = dir.resolve("out.csv");
+
+        CliRun r = runExample10(
+                out, "--engine", "memory", "--output-mode", "changelog", "--snapshot-every", "3", "--update-before");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("result: 2 tuples, 6 rows in 5 triggers written to");
+        assertThat(Files.readAllLines(out))
+                .containsExactly(
+                        "trigger,kind,A,C,payload",
+                        "3,+I,a1,c1,30",
+                        "4,-U,a1,c1,30",
+                        "4,+U,a1,c1,90",
+                        "4,+I,a1,c2,120",
+                        "5,-U,a1,c1,90",
+                        "5,+U,a1,c1,180");
+    }
+
+    @Test
+    void writesEverySnapshotWithItsTrigger() throws Exception {
+        Path out = dir.resolve("out.csv");
+
+        CliRun r = runExample10(out, "--engine", "memory", "--snapshot-every", "5");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("result: 2 tuples, 3 rows in 3 triggers written to");
+        List<String> lines = Files.readAllLines(out);
+        assertThat(lines.get(0)).isEqualTo("trigger,A,C,payload");
+        assertThat(lines.subList(1, 2)).containsExactly("2,a1,c1,90");
+        assertThat(lines.subList(2, 4)).containsExactlyInAnyOrder("3,a1,c1,180", "3,a1,c2,120");
+    }
+
+    @Test
+    void refusesUpdateBeforeWithoutAChangelogAndANegativeCount() throws Exception {
+        Path out = dir.resolve("out.csv");
+
+        CliRun before = runExample10(out, "--engine", "memory", "--update-before");
+        CliRun negative = runExample10(out, "--engine", "memory", "--snapshot-every", "-1");
+
+        assertThat(before.exitCode()).isEqualTo(2);
+        assertThat(before.err()).contains("--update-before goes with --output-mode changelog only");
+        assertThat(negative.exitCode()).isEqualTo(2);
+        assertThat(negative.err()).contains("--snapshot-every must be >= 0, got -1");
+        assertThat(out).doesNotExist();
+    }
+
+    /** {@code run} of Ex. 10 over natural numbers on the hand-computed input, with {@code options}. */
+    private static CliRun runExample10(Path out, String... options) throws URISyntaxException {
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "run",
+                "--query",
+                EX10,
+                "--semiring",
+                "natural",
+                "--input",
+                resource("ex10-inserts.csv"),
+                "--output",
+                out.toString()));
+        args.addAll(List.of(options));
+        return CliRun.of(args.toArray(new String[0]));
+    }
+
     private static String resource(String name) throws URISyntaxException {
         return Path.of(RunCommandTest.class.getResource("/cli/" + name).toURI()).toString();
     }

@@ -36,6 +36,8 @@ public abstract class CompiledJoinTree implements JoinLayout {
     private final int[] orderParentPosition;
     private final int[] headNode;
     private final int[] headPosition;
+    /** The node whose schema is the head, or -1. */
+    private final int wholeHeadNode;
 
     /**
      * @param nodes the join tree's nodes by number (none for a plan without a join tree here)
@@ -87,6 +89,13 @@ public abstract class CompiledJoinTree implements JoinLayout {
             int up = parent[order[p]];
             orderParentPosition[p] = up < 0 ? -1 : indexOf(order, up);
         }
+        int whole = -1;
+        for (int i = 0; i < n && whole < 0; i++) {
+            if (nodes.get(i).schema().equals(head)) {
+                whole = i;
+            }
+        }
+        wholeHeadNode = whole;
         int heads = n == 0 ? 0 : head.size();
         headNode = new int[heads];
         headPosition = new int[heads];
@@ -186,6 +195,11 @@ public abstract class CompiledJoinTree implements JoinLayout {
     @Override
     public int[] orderParentPosition() {
         return orderParentPosition;
+    }
+
+    @Override
+    public int headNode() {
+        return wholeHeadNode;
     }
 
     @Override

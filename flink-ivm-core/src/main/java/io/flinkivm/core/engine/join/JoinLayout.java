@@ -37,6 +37,14 @@ public interface JoinLayout {
     Tuple assembleHead(Tuple[] byOrderPosition);
 
     /**
+     * The node whose tuples are result tuples as they are (its schema is the head, in head order), so
+     * that a result needs no assembly; -1 if there is none.
+     */
+    default int headNode() {
+        return -1;
+    }
+
+    /**
      * Whether a node's key to its parent is its whole tuple, in order (the root's key is empty): each
      * key then has at most one tuple, so the key's live list is the tuple itself.
      */

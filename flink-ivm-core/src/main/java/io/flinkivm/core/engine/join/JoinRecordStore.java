@@ -32,6 +32,47 @@ public interface JoinRecordStore<T> {
      */
     Iterator<Map.Entry<Tuple, JoinRecord<T>>> records(int node);
 
+    /**
+     * The live records of {@code node}, each once, in any order: the join's root, which keeps no live
+     * list, is enumerated from this scan. By default {@link #records} filtered, without slots; a store
+     * may keep the live tuples apart ({@link #becameLive}), so that the scan visits no record that is
+     * not live, with {@code slots} slots per tuple ({@link RecordScan#remember}).
+     */
+    default RecordScan<T> liveRecords(int node, int slots) {
+        Iterator<Map.Entry<Tuple, JoinRecord<T>>> all = records(node);
+        return new RecordScan<>() {
+            private Map.Entry<Tuple, JoinRecord<T>> current;
+
+            @Override
+            public boolean next() {
+                while (all.hasNext()) {
+                    current = all.next();
+                    if (current.getValue().isLive()) {
+                        return true;
+                    }
+                }
+                current = null;
+                return false;
+            }
+
+            @Override
+            public Tuple tuple() {
+                return current.getKey();
+            }
+
+            @Override
+            public JoinRecord<T> record() {
+                return current.getValue();
+            }
+        };
+    }
+
+    /**
+     * Tells the store that {@code tuple} of the join's root {@code node} became live (once per tuple),
+     * for {@link #liveRecords}; by default nothing.
+     */
+    default void becameLive(int node, Tuple tuple, JoinRecord<T> record) {}
+
     /** The most recently live tuple of {@code node} with key {@code key} to its parent, or null. */
     Tuple liveHead(int node, Tuple key);
 

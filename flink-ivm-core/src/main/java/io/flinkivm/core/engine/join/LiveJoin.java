@@ -7,7 +7,6 @@ import io.flinkivm.core.semiring.Semiring;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
-import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
@@ -15,9 +14,11 @@ import java.util.NoSuchElementException;
  * Olteanu, Suciu 2024), over one {@link JoinRecord} per node tuple. A tuple is <em>live</em> when every
  * join child has a live tuple with a matching key; by induction a live tuple extends to a full join
  * result in its subtree. Each tuple becomes live at most once and waits at most once per child, so
- * the work is amortized O(1) per insert; enumeration scans the root's records and walks the other
+ * the work is amortized O(1) per insert; enumeration scans the root's live tuples and walks the other
  * nodes' live lists with constant delay (per live root tuple), reading each payload from the record
- * it visits. (The root keeps no live list: every live root tuple is a result.)
+ * it visits. (The root keeps no live list: every live root tuple is a result. A store may keep the
+ * live root tuples apart, {@link JoinRecordStore#liveRecords}, and remember per root tuple the records
+ * of the children whose key is their whole tuple, so that such a walk needs no lookup at all.)
  *
  * <p>With a changelog, the join also keeps which tuples are <em>in the join</em> (live, with an
  * in-join parent tuple for their key, up to the root) and, per child key, the list of in-join parent
@@ -148,6 +149,9 @@ public final class LiveJoin<T> {
                     store.setLiveHead(n, key, t);
                     firstOfKey = head == null;
                 }
+                if (parent < 0) {
+                    store.becameLive(n, t, r);
+                }
                 if (changelog && (parent < 0 || store.upHead(n, key) != null)) {
                     enterJoin(store, n, t, r);
                 }
@@ -246,6 +250,9 @@ public final class LiveJoin<T> {
      * walk visits (the acyclic plan, {@code roots} null) or looked up per root view ({@code roots}).
      */
     public Iterator<ResultTuple<T>> results(JoinRecordStore<T> store, Semiring<T> semiring, RootRecords<T> roots) {
+        if (roots == null && fullWalk.isFlat()) {
+            return new FlatResults(store, semiring);
+        }
         return each(new WalkIterator(store, fullWalk, null, null, -1), it -> {
             Tuple head = it.head();
             return new ResultTuple<>(head, payload(semiring, it, head, roots, false));
@@ -255,6 +262,96 @@ public final class LiveJoin<T> {
     /** The full join as head tuples, with constant delay. */
     public Iterator<Tuple> enumerate(JoinRecordStore<T> store) {
         return each(new WalkIterator(store, fullWalk, null, null, -1), WalkIterator::head);
+    }
+
+    /**
+     * The results of a full walk in which every tuple follows from the root tuple (each step goes down
+     * to a child whose key is its whole tuple, {@link Walk#isFlat}): one result per live root tuple,
+     * without backtracking; the children's records come from the root scan's slots once a walk looked
+     * them up. Payloads as in {@link #results}, of the acyclic plan (every node a root view).
+     */
+    private final class FlatResults implements Iterator<ResultTuple<T>> {
+        private final JoinRecordStore<T> store;
+        private final Semiring<T> semiring;
+        private final RecordScan<T> scan;
+        /** The tuples of the current result by step, filled only to assemble a head tuple. */
+        private final Tuple[] assembly;
+
+        /** 0: not known whether there is a next result, 1: there is (the scan is at it), 2: the end. */
+        private int state;
+
+        FlatResults(JoinRecordStore<T> store, Semiring<T> semiring) {
+            this.store = store;
+            this.semiring = semiring;
+            assembly = fullWalk.headStep >= 0 ? null : new Tuple[fullWalk.node.length];
+            scan = store.liveRecords(fullWalk.node[0], fullWalk.slots);
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (state == 0) {
+                state = scan.next() ? 1 : 2;
+            }
+            return state == 1;
+        }
+
+        /** The result of the scan's root tuple: the tuples that follow from it, and the payloads' product. */
+        @Override
+        public ResultTuple<T> next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            state = 0;
+            Walk w = fullWalk;
+            Tuple root = scan.tuple();
+            T product = scan.record().payload;
+            for (int p = 1; p < w.node.length; p++) {
+                JoinRecord<T> r = scan.slotRecord(w.slot[p]);
+                if (r == null) {
+                    r = lookUp(p, root);
+                }
+                product = semiring.times(product, r.payload);
+            }
+            return new ResultTuple<>(w.headStep == 0 ? root : head(root), product);
+        }
+
+        /** The result tuple when it is not the root tuple: a child's tuple as it is, or assembled. */
+        private Tuple head(Tuple root) {
+            Walk w = fullWalk;
+            if (w.headStep > 0) {
+                return tupleOf(w.headStep, root);
+            }
+            for (int p = 0; p < assembly.length; p++) {
+                assembly[p] = tupleOf(p, root);
+            }
+            return layout.assembleHead(assembly);
+        }
+
+        /**
+         * The tuple of step {@code p}: the one the scan remembered, or (a scan that remembers nothing)
+         * its key projected from its source's tuple.
+         */
+        private Tuple tupleOf(int p, Tuple root) {
+            if (p == 0) {
+                return root;
+            }
+            Tuple t = scan.slotTuple(fullWalk.slot[p]);
+            return t != null ? t : layout.keyOfChild(fullWalk.node[p], tupleOf(fullWalk.source[p], root));
+        }
+
+        /** The record of step {@code p} under its key (the first walk from this root tuple), remembered. */
+        private JoinRecord<T> lookUp(int p, Tuple root) {
+            Walk w = fullWalk;
+            int node = w.node[p];
+            Tuple t = layout.keyOfChild(node, tupleOf(w.source[p], root));
+            JoinRecord<T> r = store.get(node, t);
+            if (r == null || !r.isLive()) {
+                throw new IllegalStateException(
+                        "join key " + t + " of node " + node + " has no live record under a live root tuple");
+            }
+            scan.remember(w.slot[p], t, r);
+            return r;
+        }
     }
 
     /** The walk's combinations, each as {@code f} makes it of the walk's current state. */
@@ -373,12 +470,38 @@ public final class LiveJoin<T> {
         final byte[] how;
         /** For each step, its node's position in the layout's order (to assemble head tuples). */
         final int[] orderPosition;
+        /** The step whose tuple is the result tuple as it is ({@link JoinLayout#headNode}), or -1. */
+        int headStep = -1;
+        /**
+         * For each step of a full walk whose one candidate follows from the root tuple (down from the
+         * root, or from such a step, to a child whose key is its whole tuple): its slot in the root
+         * scan ({@link RecordScan#remember}); -1 for the other steps.
+         */
+        final int[] slot;
+        /** Number of slots. */
+        int slots;
 
         Walk(int steps) {
             node = new int[steps];
             source = new int[steps];
             how = new byte[steps];
             orderPosition = new int[steps];
+            slot = new int[steps];
+            Arrays.fill(slot, -1);
+        }
+
+        /** Whether every step after the root's has a slot: each live root tuple is exactly one result. */
+        boolean isFlat() {
+            return how[0] == ROOTS && slots == node.length - 1;
+        }
+
+        Walk withHeadStep(JoinLayout layout) {
+            for (int s = 0; s < node.length; s++) {
+                if (node[s] == layout.headNode()) {
+                    headStep = s;
+                }
+            }
+            return this;
         }
 
         static Walk full(JoinLayout layout) {
@@ -390,8 +513,12 @@ public final class LiveJoin<T> {
                 w.source[p] = parentPos[p];
                 w.how[p] = p == 0 ? ROOTS : DOWN;
                 w.orderPosition[p] = p;
+                boolean fromRoot = p > 0 && (parentPos[p] == 0 || w.slot[parentPos[p]] >= 0);
+                if (fromRoot && layout.keyIsTuple(order[p])) {
+                    w.slot[p] = w.slots++;
+                }
             }
-            return w;
+            return w.withHeadStep(layout);
         }
 
         /** A walk from {@code anchor} over the whole tree: breadth-first, children down, the parent up. */
@@ -432,7 +559,7 @@ public final class LiveJoin<T> {
             for (int s = 0; s < n; s++) {
                 w.orderPosition[s] = positionInOrder[w.node[s]];
             }
-            return w;
+            return w.withHeadStep(layout);
         }
     }
 
@@ -448,8 +575,8 @@ public final class LiveJoin<T> {
         final Tuple[] tuples;
         final JoinRecord<T>[] records;
         private final Tuple[] byOrder;
-        /** The scan of the root's records (a full walk). */
-        private Iterator<Map.Entry<Tuple, JoinRecord<T>>> roots;
+        /** The scan of the root's live records (a full walk). */
+        private RecordScan<T> roots;
 
         private boolean ready;
         private boolean done;
@@ -486,6 +613,9 @@ public final class LiveJoin<T> {
 
         /** The current result's head tuple. */
         Tuple head() {
+            if (walk.headStep >= 0) {
+                return tuples[walk.headStep];
+            }
             for (int s = 0; s < tuples.length; s++) {
                 byOrder[walk.orderPosition[s]] = tuples[s];
             }
@@ -526,12 +656,14 @@ public final class LiveJoin<T> {
                     return true;
                 }
                 case ROOTS -> {
-                    roots = store.records(node);
+                    roots = store.liveRecords(node, walk.slots);
                     return nextRoot(p);
                 }
                 case DOWN -> {
-                    Tuple key = layout.keyOfChild(node, tuples[walk.source[p]]);
-                    t = wholeKey[node] ? key : store.liveHead(node, key);
+                    if (wholeKey[node]) {
+                        return placeWhole(p, node);
+                    }
+                    t = store.liveHead(node, layout.keyOfChild(node, tuples[walk.source[p]]));
                 }
                 default -> {
                     int child = walk.node[walk.source[p]];
@@ -551,15 +683,41 @@ public final class LiveJoin<T> {
 
         /** Places the root's next live tuple of the scan (the root's live tuples are those in the join). */
         private boolean nextRoot(int p) {
-            while (roots.hasNext()) {
-                Map.Entry<Tuple, JoinRecord<T>> e = roots.next();
-                if (e.getValue().isLive()) {
-                    tuples[p] = e.getKey();
-                    records[p] = e.getValue();
-                    return true;
-                }
+            if (roots.next()) {
+                tuples[p] = roots.tuple();
+                records[p] = roots.record();
+                return true;
             }
             return false;
+        }
+
+        /**
+         * Places the one candidate of a step down to a child whose key is its whole tuple: the one the
+         * root scan remembered for this root tuple, or the one under the key (then remembered).
+         */
+        private boolean placeWhole(int p, int node) {
+            int slot = walk.slot[p];
+            JoinRecord<T> r = slot >= 0 ? roots.slotRecord(slot) : null;
+            Tuple t;
+            if (r != null) {
+                t = roots.slotTuple(slot);
+            } else {
+                t = layout.keyOfChild(node, tuples[walk.source[p]]);
+                r = store.get(node, t);
+                if (r == null || !r.isLive()) {
+                    throw new IllegalStateException(
+                            "join list of node " + node + " holds " + t + " without a live record");
+                }
+                if (slot >= 0) {
+                    roots.remember(slot, t, r);
+                }
+            }
+            if (anchorNode >= 0 && node < anchorNode && r.dirty != JoinRecord.CLEAN) {
+                return false;
+            }
+            tuples[p] = t;
+            records[p] = r;
+            return true;
         }
 
         private Tuple following(int p, JoinRecord<T> r) {

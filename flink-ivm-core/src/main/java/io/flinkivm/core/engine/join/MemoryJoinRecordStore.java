@@ -23,6 +23,19 @@ public final class MemoryJoinRecordStore<T> implements JoinRecordStore<T> {
     private int[] dirtyNode = new int[0];
     private Tuple[] dirtyTuple = new Tuple[0];
     private int dirtyCount;
+    /** The join's root node (-1 without a join tree). */
+    private final int root;
+    /**
+     * The root's live tuples in the order they became live, each as a run of {@link #stride} entries:
+     * the tuple, its record, then per slot a tuple and a record ({@link RecordScan#remember}). Built on
+     * the first {@link #liveRecords} (also after a restore, whose codec fills the maps only) and kept up
+     * to date by {@link #becameLive} from then on. Not state: derived from the records, and the records
+     * it holds are the stored objects.
+     */
+    private Object[] liveRoots;
+
+    private int stride;
+    private int liveRootCount;
 
     /**
      * A store for the nodes of {@code layout} and {@code extraIds} further record ids after them (the
@@ -43,6 +56,7 @@ public final class MemoryJoinRecordStore<T> implements JoinRecordStore<T> {
             records[i] =
                     maps.map(extraIds == 0 || i >= nodes ? StateCounts.Role.ROOT_VIEW : StateCounts.Role.BOOLEAN_JOIN);
         }
+        root = nodes == 0 ? -1 : layout.order()[0];
         liveHeads = new OpenHashMap[nodes];
         waitHeads = new OpenHashMap[nodes][];
         upHeads = new OpenHashMap[nodes];
@@ -75,6 +89,93 @@ public final class MemoryJoinRecordStore<T> implements JoinRecordStore<T> {
     @Override
     public Iterator<Map.Entry<Tuple, JoinRecord<T>>> records(int node) {
         return records[node].entries();
+    }
+
+    /**
+     * For the root, a scan of an array of its live tuples, with {@code slots} slots each: it visits no
+     * record that is not live, and what a walk remembers in a slot it finds there next time.
+     */
+    @Override
+    public RecordScan<T> liveRecords(int node, int slots) {
+        if (node != root) {
+            return JoinRecordStore.super.liveRecords(node, slots);
+        }
+        if (liveRoots == null || stride != 2 + 2 * slots) {
+            collectLiveRoots(2 + 2 * slots);
+        }
+        Object[] array = liveRoots;
+        int end = liveRootCount * stride;
+        int width = stride;
+        return new RecordScan<>() {
+            private int at = -width;
+
+            @Override
+            public boolean next() {
+                at += width;
+                return at < end;
+            }
+
+            @Override
+            public Tuple tuple() {
+                return (Tuple) array[at];
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            public JoinRecord<T> record() {
+                return (JoinRecord<T>) array[at + 1];
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            public JoinRecord<T> slotRecord(int slot) {
+                return (JoinRecord<T>) array[at + 3 + 2 * slot];
+            }
+
+            @Override
+            public Tuple slotTuple(int slot) {
+                return (Tuple) array[at + 2 + 2 * slot];
+            }
+
+            @Override
+            public void remember(int slot, Tuple tuple, JoinRecord<T> record) {
+                array[at + 2 + 2 * slot] = tuple;
+                array[at + 3 + 2 * slot] = record;
+            }
+        };
+    }
+
+    private void collectLiveRoots(int width) {
+        stride = width;
+        int live = 0;
+        for (Iterator<Map.Entry<Tuple, JoinRecord<T>>> it = records[root].entries(); it.hasNext(); ) {
+            live += it.next().getValue().isLive() ? 1 : 0;
+        }
+        liveRoots = new Object[Math.max(16, live) * stride];
+        liveRootCount = 0;
+        for (Iterator<Map.Entry<Tuple, JoinRecord<T>>> it = records[root].entries(); it.hasNext(); ) {
+            Map.Entry<Tuple, JoinRecord<T>> e = it.next();
+            if (e.getValue().isLive()) {
+                appendLiveRoot(e.getKey(), e.getValue());
+            }
+        }
+    }
+
+    private void appendLiveRoot(Tuple tuple, JoinRecord<T> record) {
+        int at = liveRootCount * stride;
+        if (at == liveRoots.length) {
+            liveRoots = Arrays.copyOf(liveRoots, 2 * at);
+        }
+        liveRoots[at] = tuple;
+        liveRoots[at + 1] = record;
+        liveRootCount++;
+    }
+
+    @Override
+    public void becameLive(int node, Tuple tuple, JoinRecord<T> record) {
+        if (node == root && liveRoots != null) {
+            appendLiveRoot(tuple, record);
+        }
     }
 
     @Override
