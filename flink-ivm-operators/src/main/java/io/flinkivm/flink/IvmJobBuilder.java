@@ -87,7 +87,7 @@ final class IvmJobBuilder<T> {
         int parallelism = options.parallelism() > 0
                 ? options.parallelism()
                 : Math.max(1, inserts.getExecutionEnvironment().getParallelism());
-        FlinkJobLayout layout = FlinkJobLayout.of(plan, parallelism);
+        FlinkJobLayout layout = FlinkJobLayout.of(plan, parallelism, options.rates());
         int sinkParallelism = layout.sink().parallelism();
         int configuredMax = inserts.getExecutionEnvironment().getConfig().getMaxParallelism();
         int sinkMaxParallelism = configuredMax > 0

@@ -1,8 +1,10 @@
 package io.flinkivm.flink;
 
+import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.plan.Planner;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * Options of a flink-ivm job. Immutable; each {@code with...} returns a copy.
@@ -27,6 +29,10 @@ import java.time.Duration;
  *     raw keyed state at checkpoints, which is faster but ties savepoints to the heap backend)
  * @param updateBefore in changelog mode, emit an update's old payload ({@code -U}) before its new one
  *     ({@code +U}), for sinks that need retractions (default false: upserts, {@code +I} and {@code +U})
+ * @param relationRates how fast each relation of the query receives inserts, relative to the others
+ *     (e.g. the tables' sizes): the sink's HyperCube cells are then sized for the expected load per
+ *     cell ({@link RelationRates}); default empty: every root view counts as equally fast. Given, it
+ *     must name every relation of the query and no other
  */
 public record IvmOptions(
         long snapshotEvery,
@@ -37,7 +43,8 @@ public record IvmOptions(
         long progressEvery,
         int miniBatch,
         boolean managedState,
-        boolean updateBefore)
+        boolean updateBefore,
+        Map<String, Double> relationRates)
         implements Serializable {
 
     /** Default of {@link #miniBatch()}. */
@@ -65,12 +72,13 @@ public record IvmOptions(
         if (miniBatch < 1) {
             throw new IllegalArgumentException("miniBatch must be >= 1, got " + miniBatch);
         }
+        relationRates = new RelationRates(relationRates == null ? Map.of() : relationRates).rates();
     }
 
     /** Snapshots at the end of input and on control records, the environment's parallelism, AUTO planning. */
     public static IvmOptions defaults() {
         return new IvmOptions(
-                0, null, 0, Planner.Strategy.AUTO, OutputMode.SNAPSHOT, 0, DEFAULT_MINI_BATCH, false, false);
+                0, null, 0, Planner.Strategy.AUTO, OutputMode.SNAPSHOT, 0, DEFAULT_MINI_BATCH, false, false, Map.of());
     }
 
     public IvmOptions withSnapshotEvery(long inserts) {
@@ -85,7 +93,8 @@ public record IvmOptions(
                         progressEvery,
                         miniBatch,
                         managedState,
-                        updateBefore);
+                        updateBefore,
+                        relationRates);
     }
 
     public IvmOptions withSnapshotPeriod(Duration period) {
@@ -98,7 +107,8 @@ public record IvmOptions(
                 progressEvery,
                 miniBatch,
                 managedState,
-                updateBefore);
+                updateBefore,
+                relationRates);
     }
 
     /** Runs every flink-ivm operator at {@code p} subtasks (0: the environment's parallelism). */
@@ -114,7 +124,8 @@ public record IvmOptions(
                         progressEvery,
                         miniBatch,
                         managedState,
-                        updateBefore);
+                        updateBefore,
+                        relationRates);
     }
 
     public IvmOptions withOutputMode(OutputMode mode) {
@@ -129,7 +140,8 @@ public record IvmOptions(
                         progressEvery,
                         miniBatch,
                         managedState,
-                        updateBefore);
+                        updateBefore,
+                        relationRates);
     }
 
     public IvmOptions withStrategy(Planner.Strategy s) {
@@ -144,7 +156,8 @@ public record IvmOptions(
                         progressEvery,
                         miniBatch,
                         managedState,
-                        updateBefore);
+                        updateBefore,
+                        relationRates);
     }
 
     /** Ends an epoch without a snapshot after every {@code inserts} inserts of each ingest subtask (0: never). */
@@ -160,7 +173,8 @@ public record IvmOptions(
                         inserts,
                         miniBatch,
                         managedState,
-                        updateBefore);
+                        updateBefore,
+                        relationRates);
     }
 
     /** Root tuples a view tree operator collects before it sends their last updates to the sink (1: no batching). */
@@ -176,7 +190,8 @@ public record IvmOptions(
                         progressEvery,
                         rootTuples,
                         managedState,
-                        updateBefore);
+                        updateBefore,
+                        relationRates);
     }
 
     /** Keeps flink-ivm's state in Flink's managed keyed state also on the heap backend (see {@link #managedState()}). */
@@ -192,7 +207,8 @@ public record IvmOptions(
                         progressEvery,
                         miniBatch,
                         managed,
-                        updateBefore);
+                        updateBefore,
+                        relationRates);
     }
 
     /** In changelog mode, emits an update's old payload ({@code -U}) before its new one (see {@link #updateBefore()}). */
@@ -208,6 +224,32 @@ public record IvmOptions(
                         progressEvery,
                         miniBatch,
                         managedState,
-                        before);
+                        before,
+                        relationRates);
+    }
+
+    /**
+     * Sizes the sink's HyperCube cells for these relative insert rates per relation (see
+     * {@link #relationRates()}); an empty map: every root view counts as equally fast.
+     *
+     * @throws IllegalArgumentException if a rate is not a positive finite number
+     */
+    public IvmOptions withRelationRates(Map<String, Double> rates) {
+        return new IvmOptions(
+                snapshotEvery,
+                snapshotPeriod,
+                parallelism,
+                strategy,
+                outputMode,
+                progressEvery,
+                miniBatch,
+                managedState,
+                updateBefore,
+                rates);
+    }
+
+    /** {@link #relationRates()} as core's {@link RelationRates}. */
+    public RelationRates rates() {
+        return new RelationRates(relationRates);
     }
 }

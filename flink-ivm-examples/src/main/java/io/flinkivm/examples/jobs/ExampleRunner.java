@@ -79,7 +79,9 @@ public final class ExampleRunner {
                     inserts,
                     plan,
                     job.semiring(),
-                    IvmOptions.defaults().withSnapshotEvery(Math.max(1, every / parallelism)));
+                    IvmOptions.defaults()
+                            .withSnapshotEvery(Math.max(1, every / parallelism))
+                            .withRelationRates(job.relationRates()));
             int parts = ivm.results().getParallelism();
             DataStream<Either<Tuple2<Long, ResultRecord<T>>, DeadLetter>> collected = IvmStreams.merged(
                     IvmStreams.stamped(IvmStreams.rowsOfSnapshot(ivm.results(), n)), ivm.deadLetters());
