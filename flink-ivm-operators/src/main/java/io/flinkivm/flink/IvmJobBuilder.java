@@ -124,7 +124,8 @@ final class IvmJobBuilder<T> {
                                 epochTag,
                                 options.snapshotEvery(),
                                 options.progressEvery(),
-                                period))
+                                period,
+                                options.miniBatch()))
                 .uid(uidPrefix + "ingest")
                 .setParallelism(parallelism);
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();

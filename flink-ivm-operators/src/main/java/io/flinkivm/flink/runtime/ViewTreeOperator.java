@@ -1,5 +1,6 @@
 package io.flinkivm.flink.runtime;
 
+import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.engine.viewtree.MemoryViewTreeStore;
 import io.flinkivm.core.engine.viewtree.ViewTreeLogic;
@@ -20,7 +21,6 @@ import io.flinkivm.flink.types.PayloadArraySerializer;
 import io.flinkivm.flink.types.TupleSerializer;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -92,8 +92,8 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private transient CellRouter router;
     private transient int[] cells;
     private transient TreeMap<Long, T> partials;
-    /** Root updates not sent yet, by root tuple (the last payload of each), all of epoch {@link #batchEpoch}. */
-    private transient LinkedHashMap<Tuple, RootUpdate<T>> batch;
+    /** Root deltas not sent yet, summed per root tuple, all of epoch {@link #batchEpoch}. */
+    private transient OpenHashMap<Tuple, T> batch;
 
     private transient long batchEpoch;
     private transient ListState<RootUpdate<T>> partialState;
@@ -245,7 +245,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
             cells = new int[layout.cells()];
         }
         heldBack = new HeldBack<>(this, deltaType, Delta::epoch);
-        batch = new LinkedHashMap<>();
+        batch = new OpenHashMap<>();
         watermark = Long.MIN_VALUE;
         deltasIn = getMetricGroup().counter(Metrics.DELTAS_IN);
         updatesOut = getMetricGroup().counter(Metrics.DELTAS_OUT);
@@ -325,7 +325,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         }
         Tuple rootKey = walk.rootKey();
         walk.commit(store);
-        batch(RootUpdate.of(d.epoch(), tree, rootKey, delta));
+        batch(d.epoch(), rootKey, delta);
     }
 
     /**
@@ -335,36 +335,50 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
      * {@code batchSize} root tuples, when the watermark passes its epoch, and before a checkpoint
      * barrier, so it is never part of a checkpoint.
      */
-    private void batch(RootUpdate<T> u) {
+    private void batch(long epoch, Tuple rootKey, T delta) {
         if (batchSize <= 1) {
-            toSink(u);
+            toSink(RootUpdate.of(epoch, tree, rootKey, delta));
             return;
         }
-        if (!batch.isEmpty() && u.epoch() != batchEpoch) {
+        if (batch.size() > 0 && epoch != batchEpoch) {
             flush();
         }
-        batchEpoch = u.epoch();
-        RootUpdate<T> before = batch.get(u.tuple());
-        if (before != null) {
-            try {
-                u = RootUpdate.of(u.epoch(), tree, u.tuple(), semiring.plus(before.payload(), u.payload()));
-            } catch (ArithmeticException e) {
-                // The sum does not fit: send the earlier delta alone, the sink reports what it cannot add.
-                toSink(before);
+        batchEpoch = epoch;
+        int e = batch.entry(rootKey);
+        if (e < 0) {
+            // The entry first: adding it may grow the map's arrays.
+            int added = batch.base(batch.addEntry(rootKey));
+            batch.slots()[added] = delta;
+            if (batch.size() >= batchSize) {
+                flush();
             }
+            return;
         }
-        batch.put(u.tuple(), u);
-        if (batch.size() >= batchSize) {
-            flush();
+        Object[] slots = batch.slots();
+        int slot = batch.base(e);
+        @SuppressWarnings("unchecked")
+        T before = (T) slots[slot];
+        try {
+            slots[slot] = semiring.plus(before, delta);
+        } catch (ArithmeticException overflow) {
+            // The sum does not fit: send the earlier delta alone, the sink reports what it cannot add.
+            toSink(RootUpdate.of(epoch, tree, rootKey, before));
+            slots[slot] = delta;
         }
     }
 
     private void flush() {
-        if (batch.isEmpty()) {
+        if (batch.size() == 0) {
             return;
         }
-        for (RootUpdate<T> u : batch.values()) {
-            toSink(u);
+        Object[] slots = batch.slots();
+        for (int i = 0; i < batch.capacity(); i++) {
+            Tuple key = batch.keyAt(i);
+            if (key != null) {
+                @SuppressWarnings("unchecked")
+                T sum = (T) slots[batch.base(i)];
+                toSink(RootUpdate.of(batchEpoch, tree, key, sum));
+            }
         }
         batch.clear();
     }
