@@ -49,7 +49,8 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
 
     @Override
     public JoinRecord<T> copy(JoinRecord<T> from) {
-        JoinRecord<T> out = new JoinRecord<>(from.payload == null ? null : payloadSerializer.copy(from.payload));
+        T payload = from.payload();
+        JoinRecord<T> out = new JoinRecord<>(payload == null ? null : payloadSerializer.copy(payload));
         out.missing = from.missing;
         out.liveNext = from.liveNext;
         out.waitNext = from.waitNext.length == 0 ? NONE : from.waitNext.clone();
@@ -72,15 +73,16 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
 
     @Override
     public void serialize(JoinRecord<T> r, DataOutputView out) throws IOException {
-        int flags = (r.payload != null ? PAYLOAD : 0)
+        T payload = r.payload();
+        int flags = (payload != null ? PAYLOAD : 0)
                 | (r.liveNext != null ? LIVE_NEXT : 0)
                 | (r.inJoin ? IN_JOIN : 0)
                 | (r.oldPayload != null ? OLD_PAYLOAD : 0);
         out.writeByte(flags);
         out.writeByte(r.dirty);
         VarInts.write(r.missing, out);
-        if (r.payload != null) {
-            payloadSerializer.serialize(r.payload, out);
+        if (payload != null) {
+            payloadSerializer.serialize(payload, out);
         }
         if (r.liveNext != null) {
             TupleSerializer.INSTANCE.serialize(r.liveNext, out);
@@ -117,7 +119,7 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
         r.dirty = in.readByte();
         r.missing = VarInts.read(in);
         if ((flags & PAYLOAD) != 0) {
-            r.payload = payloadSerializer.deserialize(in);
+            r.setPayload(payloadSerializer.deserialize(in));
         }
         if ((flags & LIVE_NEXT) != 0) {
             r.liveNext = TupleSerializer.INSTANCE.deserialize(in);

@@ -356,7 +356,7 @@ public final class LiveJoin<T> {
             if (old && r.dirty == JoinRecord.NEW) {
                 return null;
             }
-            T p = old && r.dirty == JoinRecord.CHANGED ? r.oldPayload : r.payload;
+            T p = old && r.dirty == JoinRecord.CHANGED ? r.oldPayload : r.payload();
             product = product == null ? p : semiring.times(product, p);
         }
         return product;
