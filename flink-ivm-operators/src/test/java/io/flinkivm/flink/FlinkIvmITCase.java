@@ -87,19 +87,7 @@ class FlinkIvmITCase {
     static <T> void runAndCompare(
             ConjunctiveQuery q, Semiring<T> k, List<Insert<T>> stream, String backend, int parallelism, String label)
             throws Exception {
-        runAndCompare(q, k, stream, backend, parallelism, label, OutputMode.SNAPSHOT);
-    }
-
-    static <T> void runAndCompare(
-            ConjunctiveQuery q,
-            Semiring<T> k,
-            List<Insert<T>> stream,
-            String backend,
-            int parallelism,
-            String label,
-            OutputMode mode)
-            throws Exception {
-        runAndCompare(q, k, stream, backend, parallelism, label, mode, Map.of());
+        runAndCompare(q, k, stream, backend, parallelism, label, OutputMode.SNAPSHOT, Map.of());
     }
 
     static <T> void runAndCompare(
@@ -223,7 +211,8 @@ class FlinkIvmITCase {
                     "hashmap",
                     2,
                     "changelog seed " + s + " (" + c.kind() + ")",
-                    OutputMode.CHANGELOG);
+                    OutputMode.CHANGELOG,
+                    Map.of());
         }
     }
 

@@ -1,6 +1,5 @@
 package io.flinkivm.flink.runtime;
 
-import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.partition.CellRouter;
 import io.flinkivm.core.plan.MaintenancePlan;
@@ -92,7 +91,9 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private transient Counter epochsCounter;
     private transient Counter[] perRelation;
     /** Per tree whose root updates go straight to the sink: the current epoch's deltas by root tuple, summed. */
-    private transient OpenHashMap<Tuple, T>[] pending;
+    private transient RootDeltaBatch<T>[] pending;
+    /** Per batched tree: sends a root tuple's sum to the sink in the current epoch. */
+    private transient RootDeltaBatch.Sink<T>[] sendDirect;
     /** Root tuples in all {@link #pending} maps. */
     private transient int pendingTuples;
     /** Per tree: root updates batched since the last flush for size (to see what batching saves). */
@@ -267,15 +268,22 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         }
         if (compiled != null && routes.directTag() != null && miniBatch > 1) {
             @SuppressWarnings("unchecked")
-            OpenHashMap<Tuple, T>[] maps = new OpenHashMap[routes.trees()];
-            for (int t = 0; t < maps.length; t++) {
+            RootDeltaBatch<T>[] batches = new RootDeltaBatch[routes.trees()];
+            for (int t = 0; t < batches.length; t++) {
                 if (routes.treeTag(t) == null) {
-                    maps[t] = new OpenHashMap<>();
+                    batches[t] = new RootDeltaBatch<>(semiring);
                 }
             }
-            pending = maps;
-            batched = new long[maps.length];
-            bypass = new long[maps.length];
+            pending = batches;
+            @SuppressWarnings("unchecked")
+            RootDeltaBatch.Sink<T>[] senders = new RootDeltaBatch.Sink[batches.length];
+            for (int t = 0; t < senders.length; t++) {
+                int tree = t;
+                senders[t] = (rootTuple, sum) -> toSink(epoch, tree, rootTuple, sum);
+            }
+            sendDirect = senders;
+            batched = new long[batches.length];
+            bypass = new long[batches.length];
         }
         spreadKey = Tuple.of(subtask);
         insertsCounter = getMetricGroup().counter(Metrics.INSERTS);
@@ -410,28 +418,9 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             toSink(epoch, tree, key, payload);
             return;
         }
-        OpenHashMap<Tuple, T> batch = pending[tree];
         batched[tree]++;
-        int e = batch.entry(key);
-        if (e < 0) {
-            // The entry first: adding it may grow the map's arrays.
-            int added = batch.base(batch.addEntry(key));
-            batch.slots()[added] = payload;
-            if (++pendingTuples >= miniBatch) {
-                flushForSize();
-            }
-            return;
-        }
-        Object[] slots = batch.slots();
-        int slot = batch.base(e);
-        @SuppressWarnings("unchecked")
-        T before = (T) slots[slot];
-        try {
-            slots[slot] = semiring.plus(before, payload);
-        } catch (ArithmeticException overflow) {
-            // The sum does not fit: send the earlier deltas alone; the sink reports what it cannot add.
-            toSink(epoch, tree, key, before);
-            slots[slot] = payload;
+        if (pending[tree].add(key, payload, sendDirect[tree]) && ++pendingTuples >= miniBatch) {
+            flushForSize();
         }
     }
 
@@ -454,20 +443,9 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             return;
         }
         for (int t = 0; t < pending.length; t++) {
-            OpenHashMap<Tuple, T> batch = pending[t];
-            if (batch == null || batch.size() == 0) {
-                continue;
+            if (pending[t] != null) {
+                pending[t].drain(sendDirect[t]);
             }
-            Object[] slots = batch.slots();
-            for (int i = 0; i < batch.capacity(); i++) {
-                Tuple key = batch.keyAt(i);
-                if (key != null) {
-                    @SuppressWarnings("unchecked")
-                    T sum = (T) slots[batch.base(i)];
-                    toSink(epoch, t, key, sum);
-                }
-            }
-            batch.clear();
         }
         java.util.Arrays.fill(batched, 0);
         pendingTuples = 0;

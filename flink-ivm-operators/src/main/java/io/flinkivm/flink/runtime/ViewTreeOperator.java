@@ -1,6 +1,5 @@
 package io.flinkivm.flink.runtime;
 
-import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.engine.viewtree.MemoryViewTreeStore;
 import io.flinkivm.core.engine.viewtree.ViewTreeLogic;
@@ -93,7 +92,9 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private transient int[] cells;
     private transient TreeMap<Long, T> partials;
     /** Root deltas not sent yet, summed per root tuple, all of epoch {@link #batchEpoch}. */
-    private transient OpenHashMap<Tuple, T> batch;
+    private transient RootDeltaBatch<T> batch;
+    /** Sends a root tuple's sum to the sink, in epoch {@link #batchEpoch}. */
+    private transient RootDeltaBatch.Sink<T> send;
 
     private transient long batchEpoch;
     private transient ListState<RootUpdate<T>> partialState;
@@ -245,7 +246,8 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
             cells = new int[layout.cells()];
         }
         heldBack = new HeldBack<>(this, deltaType, Delta::epoch);
-        batch = new OpenHashMap<>();
+        batch = new RootDeltaBatch<>(semiring);
+        send = (rootTuple, sum) -> toSink(RootUpdate.of(batchEpoch, tree, rootTuple, sum));
         watermark = Long.MIN_VALUE;
         deltasIn = getMetricGroup().counter(Metrics.DELTAS_IN);
         updatesOut = getMetricGroup().counter(Metrics.DELTAS_OUT);
@@ -344,43 +346,13 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
             flush();
         }
         batchEpoch = epoch;
-        int e = batch.entry(rootKey);
-        if (e < 0) {
-            // The entry first: adding it may grow the map's arrays.
-            int added = batch.base(batch.addEntry(rootKey));
-            batch.slots()[added] = delta;
-            if (batch.size() >= batchSize) {
-                flush();
-            }
-            return;
-        }
-        Object[] slots = batch.slots();
-        int slot = batch.base(e);
-        @SuppressWarnings("unchecked")
-        T before = (T) slots[slot];
-        try {
-            slots[slot] = semiring.plus(before, delta);
-        } catch (ArithmeticException overflow) {
-            // The sum does not fit: send the earlier delta alone, the sink reports what it cannot add.
-            toSink(RootUpdate.of(epoch, tree, rootKey, before));
-            slots[slot] = delta;
+        if (batch.add(rootKey, delta, send) && batch.size() >= batchSize) {
+            flush();
         }
     }
 
     private void flush() {
-        if (batch.size() == 0) {
-            return;
-        }
-        Object[] slots = batch.slots();
-        for (int i = 0; i < batch.capacity(); i++) {
-            Tuple key = batch.keyAt(i);
-            if (key != null) {
-                @SuppressWarnings("unchecked")
-                T sum = (T) slots[batch.base(i)];
-                toSink(RootUpdate.of(batchEpoch, tree, key, sum));
-            }
-        }
-        batch.clear();
+        batch.drain(send);
     }
 
     @Override

@@ -72,19 +72,7 @@ class IngestOperatorTest {
     static OneInputStreamOperatorTestHarness<InputRecord<Long>, DeadLetter> harness(
             MaintenancePlan plan, long every, long period, int parallelism, int subtask, OperatorSubtaskState restored)
             throws Exception {
-        return harness(plan, every, 0, period, parallelism, subtask, restored);
-    }
-
-    static OneInputStreamOperatorTestHarness<InputRecord<Long>, DeadLetter> harness(
-            MaintenancePlan plan,
-            long every,
-            long progress,
-            long period,
-            int parallelism,
-            int subtask,
-            OperatorSubtaskState restored)
-            throws Exception {
-        return harness(plan, every, progress, period, parallelism, subtask, restored, 1);
+        return harness(plan, every, 0, period, parallelism, subtask, restored, 1);
     }
 
     static OneInputStreamOperatorTestHarness<InputRecord<Long>, DeadLetter> harness(
@@ -393,7 +381,7 @@ class IngestOperatorTest {
     /** Progress epochs end without asking for a snapshot, and do not restart the count to the next snapshot. */
     @Test
     void progressEpochsAskForNoSnapshot() throws Exception {
-        try (var h = harness(SHARED, 3, 2, 0, 1, 0, null)) {
+        try (var h = harness(SHARED, 3, 2, 0, 1, 0, null, 1)) {
             for (long i = 0; i < 6; i++) {
                 h.processElement(new StreamRecord<>(insert("R", 1, i, 1L)));
             }
