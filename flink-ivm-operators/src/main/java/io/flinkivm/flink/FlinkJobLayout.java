@@ -21,7 +21,8 @@ import java.util.Locale;
  * name (as the web UI shows it), parallelism and how its input is partitioned. An insert crosses at
  * most two shuffles: from the ingest to the operator of its view tree (keyed by the tree's root
  * schema), and from there to the sink (keyed by a free variable that every root schema has, or else
- * spread over the cells of a HyperCube over the free variables, {@link Shares}). A tree without state
+ * spread over the cells of a HyperCube over the free variables, {@link Shares}, sized for the
+ * relations' insert rates when they are given, {@link RelationRates}). A tree without state
  * below its root (each atom feeds the root view through projections only, e.g. every tree of a
  * foreign-key join) has no operator: the ingest sends its root view's deltas straight to the sink,
  * one shuffle. The fallback has one: from the ingest to its partitions. {@link #explain()} prints the
