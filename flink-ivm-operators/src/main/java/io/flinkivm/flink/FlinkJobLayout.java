@@ -1,6 +1,7 @@
 package io.flinkivm.flink;
 
 import io.flinkivm.core.partition.HyperCube;
+import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.partition.Shares;
 import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
@@ -13,13 +14,15 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The Flink job flink-ivm builds for a plan at a parallelism: its operators in order, each with its
  * name (as the web UI shows it), parallelism and how its input is partitioned. An insert crosses at
  * most two shuffles: from the ingest to the operator of its view tree (keyed by the tree's root
  * schema), and from there to the sink (keyed by a free variable that every root schema has, or else
- * spread over the cells of a HyperCube over the free variables, {@link Shares}). A tree without state
+ * spread over the cells of a HyperCube over the free variables, {@link Shares}, sized for the
+ * relations' insert rates when they are given, {@link RelationRates}). A tree without state
  * below its root (each atom feeds the root view through projections only, e.g. every tree of a
  * foreign-key join) has no operator: the ingest sends its root view's deltas straight to the sink,
  * one shuffle. The fallback has one: from the ingest to its partitions. {@link #explain()} prints the
@@ -43,26 +46,34 @@ public final class FlinkJobLayout implements Serializable {
     private final Operator sink;
     private final Shares shares;
     private final String hashVariable;
+    private final RelationRates rates;
+    /** Per part of the result (root view, or the fallback's atom): its rate of updates (1 each without rates). */
+    private final double[] weights;
 
-    private FlinkJobLayout(MaintenancePlan plan, int parallelism) {
+    private FlinkJobLayout(MaintenancePlan plan, int parallelism, RelationRates rates) {
         this.plan = plan;
         this.parallelism = parallelism;
+        this.rates = rates;
         this.ingest = new Operator(
                 "ingest " + plan.query().name() + " (validate, route, epochs)",
                 parallelism,
                 "forward from a source at the same parallelism, else rebalance");
         List<String> head = plan.query().head();
         List<List<String>> schemas = new ArrayList<>();
+        List<List<Integer>> parts = new ArrayList<>();
         ViewTreePlan treePlan = plan instanceof ViewTreePlan v ? v : null;
         if (treePlan == null) {
             for (Atom a : plan.query().body()) {
                 schemas.add(a.variables().stream().filter(head::contains).toList());
+                parts.add(List.of(a.index()));
             }
         } else {
             for (ViewTree t : treePlan.viewTrees()) {
                 schemas.add(t.schema());
+                parts.add(t.atoms());
             }
         }
+        this.weights = rates.weights(plan.query(), parts);
         // A free variable in every part of the result keys the sink by its value (each part then belongs
         // to one key, at any parallelism); otherwise HyperCube cells.
         String everywhere = null;
@@ -72,7 +83,9 @@ public final class FlinkJobLayout implements Serializable {
             }
         }
         this.hashVariable = everywhere;
-        this.shares = everywhere != null ? null : HyperCube.shares(head, schemas, parallelism);
+        this.shares = everywhere != null
+                ? null
+                : HyperCube.shares(head, schemas, rates.isEmpty() ? null : weights, parallelism);
         int sinkParallelism = everywhere != null ? parallelism : Math.min(parallelism, shares.cells());
         List<Operator> t = new ArrayList<>();
         if (treePlan == null) {
@@ -123,17 +136,29 @@ public final class FlinkJobLayout implements Serializable {
         this.sink = new Operator(name, sinkParallelism, partitioning(schemas, roots) + straight + BROADCAST);
     }
 
-    /** The layout of {@code plan}'s job with every operator at (up to) {@code parallelism}. */
+    /** The layout of {@code plan}'s job with every operator at (up to) {@code parallelism}, all root views equally fast. */
     public static FlinkJobLayout of(MaintenancePlan plan, int parallelism) {
+        return of(plan, parallelism, RelationRates.none());
+    }
+
+    /**
+     * The layout of {@code plan}'s job with every operator at (up to) {@code parallelism}, the sink's
+     * HyperCube cells (if it has them) sized for the relations' insert {@code rates}.
+     *
+     * @throws IllegalArgumentException if the parallelism is below 1, or the rates do not name exactly
+     *     the query's relations
+     */
+    public static FlinkJobLayout of(MaintenancePlan plan, int parallelism, RelationRates rates) {
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
         }
-        return new FlinkJobLayout(plan, parallelism);
+        return new FlinkJobLayout(plan, parallelism, rates);
     }
 
     private String partitioning(List<List<String>> schemas, List<String> names) {
         if (hashVariable != null) {
-            return "hash(" + hashVariable + ")";
+            return "hash(" + hashVariable + ")"
+                    + (rates.isEmpty() ? "" : " (relation rates not needed: every part has " + hashVariable + ")");
         }
         StringBuilder sb = new StringBuilder("shares ")
                 .append(shares.describe())
@@ -144,6 +169,12 @@ public final class FlinkJobLayout implements Serializable {
         for (int i = 0; i < schemas.size(); i++) {
             sb.append(i == 0 ? "" : ", ").append(names.get(i)).append(' ').append(shares.replication(schemas.get(i)));
         }
+        sb.append(
+                rates.isEmpty()
+                        ? ""
+                        : "; shares for the relation rates " + rates.describe() + ": a cell expects "
+                                + String.format(Locale.ROOT, "%.1f%%", 100 * loadPerCell(schemas))
+                                + " of the updates");
         sb.append(")");
         if (shares.cells() == 1 && parallelism > 1) {
             sb.append(
@@ -152,6 +183,17 @@ public final class FlinkJobLayout implements Serializable {
                             : "; one cell: no free variable splits every part of the result");
         }
         return sb.toString();
+    }
+
+    /** The share of all root updates (or fallback deltas) one cell expects: Σ w_r · replication_r / cells / Σ w_r. */
+    private double loadPerCell(List<List<String>> schemas) {
+        double all = 0;
+        double perCell = 0;
+        for (int i = 0; i < schemas.size(); i++) {
+            all += weights[i];
+            perCell += weights[i] * shares.replication(schemas.get(i)) / shares.cells();
+        }
+        return perCell / all;
     }
 
     /** The operator name of view tree {@code t}: its root view and the stateful views it holds. */
@@ -217,6 +259,11 @@ public final class FlinkJobLayout implements Serializable {
     /** The sink's (or fallback's) HyperCube cells, or null when it is keyed by {@link #hashVariable()}. */
     public Shares shares() {
         return shares;
+    }
+
+    /** The relation rates the sink's cells were sized for (none: every root view equally fast). */
+    public RelationRates rates() {
+        return rates;
     }
 
     /** The free variable every part of the result has, which the sink (or fallback) is keyed by; or null. */

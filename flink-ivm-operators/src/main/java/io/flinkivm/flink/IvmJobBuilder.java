@@ -87,7 +87,7 @@ final class IvmJobBuilder<T> {
         int parallelism = options.parallelism() > 0
                 ? options.parallelism()
                 : Math.max(1, inserts.getExecutionEnvironment().getParallelism());
-        FlinkJobLayout layout = FlinkJobLayout.of(plan, parallelism);
+        FlinkJobLayout layout = FlinkJobLayout.of(plan, parallelism, options.rates());
         int sinkParallelism = layout.sink().parallelism();
         int configuredMax = inserts.getExecutionEnvironment().getConfig().getMaxParallelism();
         int sinkMaxParallelism = configuredMax > 0
@@ -124,7 +124,8 @@ final class IvmJobBuilder<T> {
                                 epochTag,
                                 options.snapshotEvery(),
                                 options.progressEvery(),
-                                period))
+                                period,
+                                options.miniBatch()))
                 .uid(uidPrefix + "ingest")
                 .setParallelism(parallelism);
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();

@@ -1,8 +1,11 @@
 package io.flinkivm.flink;
 
+import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.plan.Planner;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Options of a flink-ivm job. Immutable; each {@code with...} returns a copy.
@@ -27,6 +30,10 @@ import java.time.Duration;
  *     raw keyed state at checkpoints, which is faster but ties savepoints to the heap backend)
  * @param updateBefore in changelog mode, emit an update's old payload ({@code -U}) before its new one
  *     ({@code +U}), for sinks that need retractions (default false: upserts, {@code +I} and {@code +U})
+ * @param relationRates how fast each relation of the query receives inserts, relative to the others
+ *     (e.g. the tables' sizes): the sink's HyperCube cells are then sized for the expected load per
+ *     cell ({@link RelationRates}); default empty: every root view counts as equally fast. Given, it
+ *     must name every relation of the query and no other
  */
 public record IvmOptions(
         long snapshotEvery,
@@ -37,7 +44,8 @@ public record IvmOptions(
         long progressEvery,
         int miniBatch,
         boolean managedState,
-        boolean updateBefore)
+        boolean updateBefore,
+        Map<String, Double> relationRates)
         implements Serializable {
 
     /** Default of {@link #miniBatch()}. */
@@ -65,149 +73,119 @@ public record IvmOptions(
         if (miniBatch < 1) {
             throw new IllegalArgumentException("miniBatch must be >= 1, got " + miniBatch);
         }
+        relationRates = new RelationRates(relationRates == null ? Map.of() : relationRates).rates();
     }
 
     /** Snapshots at the end of input and on control records, the environment's parallelism, AUTO planning. */
     public static IvmOptions defaults() {
         return new IvmOptions(
-                0, null, 0, Planner.Strategy.AUTO, OutputMode.SNAPSHOT, 0, DEFAULT_MINI_BATCH, false, false);
+                0, null, 0, Planner.Strategy.AUTO, OutputMode.SNAPSHOT, 0, DEFAULT_MINI_BATCH, false, false, Map.of());
     }
 
     public IvmOptions withSnapshotEvery(long inserts) {
-        return inserts == snapshotEvery
-                ? this
-                : new IvmOptions(
-                        inserts,
-                        snapshotPeriod,
-                        parallelism,
-                        strategy,
-                        outputMode,
-                        progressEvery,
-                        miniBatch,
-                        managedState,
-                        updateBefore);
+        return inserts == snapshotEvery ? this : with(d -> d.snapshotEvery = inserts);
     }
 
     public IvmOptions withSnapshotPeriod(Duration period) {
-        return new IvmOptions(
-                snapshotEvery,
-                period,
-                parallelism,
-                strategy,
-                outputMode,
-                progressEvery,
-                miniBatch,
-                managedState,
-                updateBefore);
+        return with(d -> d.snapshotPeriod = period);
     }
 
     /** Runs every flink-ivm operator at {@code p} subtasks (0: the environment's parallelism). */
     public IvmOptions withParallelism(int p) {
-        return p == parallelism
-                ? this
-                : new IvmOptions(
-                        snapshotEvery,
-                        snapshotPeriod,
-                        p,
-                        strategy,
-                        outputMode,
-                        progressEvery,
-                        miniBatch,
-                        managedState,
-                        updateBefore);
+        return p == parallelism ? this : with(d -> d.parallelism = p);
     }
 
     public IvmOptions withOutputMode(OutputMode mode) {
-        return mode == outputMode
-                ? this
-                : new IvmOptions(
-                        snapshotEvery,
-                        snapshotPeriod,
-                        parallelism,
-                        strategy,
-                        mode,
-                        progressEvery,
-                        miniBatch,
-                        managedState,
-                        updateBefore);
+        return mode == outputMode ? this : with(d -> d.outputMode = mode);
     }
 
     public IvmOptions withStrategy(Planner.Strategy s) {
-        return s == strategy
-                ? this
-                : new IvmOptions(
-                        snapshotEvery,
-                        snapshotPeriod,
-                        parallelism,
-                        s,
-                        outputMode,
-                        progressEvery,
-                        miniBatch,
-                        managedState,
-                        updateBefore);
+        return s == strategy ? this : with(d -> d.strategy = s);
     }
 
     /** Ends an epoch without a snapshot after every {@code inserts} inserts of each ingest subtask (0: never). */
     public IvmOptions withProgressEvery(long inserts) {
-        return inserts == progressEvery
-                ? this
-                : new IvmOptions(
-                        snapshotEvery,
-                        snapshotPeriod,
-                        parallelism,
-                        strategy,
-                        outputMode,
-                        inserts,
-                        miniBatch,
-                        managedState,
-                        updateBefore);
+        return inserts == progressEvery ? this : with(d -> d.progressEvery = inserts);
     }
 
-    /** Root tuples a view tree operator collects before it sends their last updates to the sink (1: no batching). */
+    /**
+     * Root tuples a view tree operator, and the ingest for trees without state below the root, sum
+     * deltas for before sending them to the sink (1: no batching).
+     */
     public IvmOptions withMiniBatch(int rootTuples) {
-        return rootTuples == miniBatch
-                ? this
-                : new IvmOptions(
-                        snapshotEvery,
-                        snapshotPeriod,
-                        parallelism,
-                        strategy,
-                        outputMode,
-                        progressEvery,
-                        rootTuples,
-                        managedState,
-                        updateBefore);
+        return rootTuples == miniBatch ? this : with(d -> d.miniBatch = rootTuples);
     }
 
     /** Keeps flink-ivm's state in Flink's managed keyed state also on the heap backend (see {@link #managedState()}). */
     public IvmOptions withManagedState(boolean managed) {
-        return managed == managedState
-                ? this
-                : new IvmOptions(
-                        snapshotEvery,
-                        snapshotPeriod,
-                        parallelism,
-                        strategy,
-                        outputMode,
-                        progressEvery,
-                        miniBatch,
-                        managed,
-                        updateBefore);
+        return managed == managedState ? this : with(d -> d.managedState = managed);
     }
 
     /** In changelog mode, emits an update's old payload ({@code -U}) before its new one (see {@link #updateBefore()}). */
     public IvmOptions withUpdateBefore(boolean before) {
-        return before == updateBefore
-                ? this
-                : new IvmOptions(
-                        snapshotEvery,
-                        snapshotPeriod,
-                        parallelism,
-                        strategy,
-                        outputMode,
-                        progressEvery,
-                        miniBatch,
-                        managedState,
-                        before);
+        return before == updateBefore ? this : with(d -> d.updateBefore = before);
+    }
+
+    /**
+     * Sizes the sink's HyperCube cells for these relative insert rates per relation (see
+     * {@link #relationRates()}); an empty map: every root view counts as equally fast.
+     *
+     * @throws IllegalArgumentException if a rate is not a positive finite number
+     */
+    public IvmOptions withRelationRates(Map<String, Double> rates) {
+        return with(d -> d.relationRates = rates);
+    }
+
+    /** A copy of these options with {@code change} applied to it (and checked). */
+    private IvmOptions with(Consumer<Draft> change) {
+        Draft d = new Draft(this);
+        change.accept(d);
+        return d.done();
+    }
+
+    /** A copy of these options being changed by one {@code with...} method; {@link #done} checks it. */
+    private static final class Draft {
+        long snapshotEvery;
+        Duration snapshotPeriod;
+        int parallelism;
+        Planner.Strategy strategy;
+        OutputMode outputMode;
+        long progressEvery;
+        int miniBatch;
+        boolean managedState;
+        boolean updateBefore;
+        Map<String, Double> relationRates;
+
+        Draft(IvmOptions o) {
+            snapshotEvery = o.snapshotEvery;
+            snapshotPeriod = o.snapshotPeriod;
+            parallelism = o.parallelism;
+            strategy = o.strategy;
+            outputMode = o.outputMode;
+            progressEvery = o.progressEvery;
+            miniBatch = o.miniBatch;
+            managedState = o.managedState;
+            updateBefore = o.updateBefore;
+            relationRates = o.relationRates;
+        }
+
+        IvmOptions done() {
+            return new IvmOptions(
+                    snapshotEvery,
+                    snapshotPeriod,
+                    parallelism,
+                    strategy,
+                    outputMode,
+                    progressEvery,
+                    miniBatch,
+                    managedState,
+                    updateBefore,
+                    relationRates);
+        }
+    }
+
+    /** {@link #relationRates()} as core's {@link RelationRates}. */
+    public RelationRates rates() {
+        return new RelationRates(relationRates);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkivm.core.oracle.KDatabase;
 import io.flinkivm.core.oracle.NaiveEvaluator;
+import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.ConjunctiveQuery;
@@ -86,7 +87,7 @@ class FlinkIvmITCase {
     static <T> void runAndCompare(
             ConjunctiveQuery q, Semiring<T> k, List<Insert<T>> stream, String backend, int parallelism, String label)
             throws Exception {
-        runAndCompare(q, k, stream, backend, parallelism, label, OutputMode.SNAPSHOT);
+        runAndCompare(q, k, stream, backend, parallelism, label, OutputMode.SNAPSHOT, Map.of());
     }
 
     static <T> void runAndCompare(
@@ -96,7 +97,8 @@ class FlinkIvmITCase {
             String backend,
             int parallelism,
             String label,
-            OutputMode mode)
+            OutputMode mode,
+            Map<String, Double> rates)
             throws Exception {
         MaintenancePlan plan = Planner.plan(q, k);
         StreamExecutionEnvironment env =
@@ -105,13 +107,19 @@ class FlinkIvmITCase {
         DataStream<InputRecord<T>> input =
                 IvmTestJobs.source(env, parts, FlinkIvm.inputType(k), RateLimiterStrategy.noOp());
         IvmJob<T> job = FlinkIvm.maintain(
-                input, plan, k, IvmOptions.defaults().withSnapshotEvery(3).withOutputMode(mode));
+                input,
+                plan,
+                k,
+                IvmOptions.defaults().withSnapshotEvery(3).withOutputMode(mode).withRelationRates(rates));
         List<ResultRecord<T>> collected = new ArrayList<>();
         try (CloseableIterator<ResultRecord<T>> it = job.results().executeAndCollect("ivm " + label)) {
             it.forEachRemaining(collected::add);
         }
         int sinks = job.results().getParallelism();
-        assertThat(sinks).isEqualTo(sinkParts(plan, parallelism));
+        assertThat(sinks)
+                .isEqualTo(FlinkJobLayout.of(plan, parallelism, new RelationRates(rates))
+                        .sink()
+                        .parallelism());
         if (mode == OutputMode.SNAPSHOT) {
             IvmTestJobs.checkSnapshots(plan, k, parts, collected, sinks, label);
             return;
@@ -134,6 +142,47 @@ class FlinkIvmITCase {
     /** Sink subtasks that emit an end marker per snapshot. */
     static int sinkParts(MaintenancePlan plan, int parallelism) {
         return FlinkJobLayout.of(plan, parallelism).sink().parallelism();
+    }
+
+    /**
+     * With relation rates the sink's cells differ (a fast relation's root view is replicated less):
+     * every snapshot is still the oracle's over its cut. Random rates span four orders of magnitude;
+     * TPC-H's table sizes key the sink by O alone, each customer in every cell.
+     */
+    @ParameterizedTest(name = "rates {0} p={1}")
+    @MethodSource("ratesCases")
+    void randomQueriesWithRelationRatesMatchTheOracle(String backend, int parallelism) throws Exception {
+        Semiring<Long> k = NaturalSemiring.INSTANCE;
+        Random random = new Random(parallelism * 31L + backend.length());
+        for (long s = 7000 + parallelism * 10L; s < 7000 + parallelism * 10L + 3; s++) {
+            DifferentialCase<Long> c = DifferentialCase.generate(k, s);
+            Map<String, Double> rates = new java.util.LinkedHashMap<>();
+            for (String relation : c.query().relations()) {
+                rates.put(relation, Math.pow(10, 4 * random.nextDouble()));
+            }
+            runAndCompare(
+                    c.query(),
+                    k,
+                    c.stream(),
+                    backend,
+                    parallelism,
+                    "rates " + rates + " seed " + s + " (" + c.kind() + ")",
+                    OutputMode.SNAPSHOT,
+                    rates);
+        }
+        ConjunctiveQuery tpch =
+                QueryParser.parse("Revenue(O,C) :- Customer(C,N,'BUILDING'), Orders(O,C,D), Lineitem(O,L)");
+        List<Insert<Long>> stream = RandomStreams.generate(tpch, k, random, 300);
+        Map<String, Double> sizes = Map.of("Customer", 150_000.0, "Orders", 1_500_000.0, "Lineitem", 6_001_215.0);
+        assertThat(FlinkJobLayout.of(Planner.plan(tpch, k), parallelism, new RelationRates(sizes))
+                        .shares()
+                        .describe())
+                .isEqualTo("O=" + parallelism);
+        runAndCompare(tpch, k, stream, backend, parallelism, "TPC-H sizes", OutputMode.SNAPSHOT, sizes);
+    }
+
+    static Stream<Arguments> ratesCases() {
+        return Stream.of(Arguments.of("hashmap", 2), Arguments.of("rocksdb", 4), Arguments.of("hashmap", 4));
     }
 
     @ParameterizedTest(name = "{0} p={1}")
@@ -162,7 +211,8 @@ class FlinkIvmITCase {
                     "hashmap",
                     2,
                     "changelog seed " + s + " (" + c.kind() + ")",
-                    OutputMode.CHANGELOG);
+                    OutputMode.CHANGELOG,
+                    Map.of());
         }
     }
 

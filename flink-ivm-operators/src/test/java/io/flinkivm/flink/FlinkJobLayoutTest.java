@@ -3,10 +3,13 @@ package io.flinkivm.flink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.semiring.NaturalSemiring;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class FlinkJobLayoutTest {
@@ -47,6 +50,49 @@ class FlinkJobLayoutTest {
         assertThat(l.directTrees()).containsExactly(0, 1, 2);
         assertThat(l.shufflesPerInsert()).isEqualTo(1);
         assertThat(l.sink().input()).contains("; V[C], V[O,C], V[O] straight from the ingest");
+    }
+
+    @Test
+    void relationRatesSizeTheCellsForTheFastRelations() {
+        MaintenancePlan plan = Planner.plan(
+                QueryParser.parse("Revenue(O,C) :- Customer(C,N,'BUILDING'), Orders(O,C,D), Lineitem(O,L)"),
+                NaturalSemiring.INSTANCE);
+        Map<String, Double> sizes = new LinkedHashMap<>();
+        sizes.put("Customer", 150_000.0);
+        sizes.put("Orders", 1_500_000.0);
+        sizes.put("Lineitem", 6_001_215.0);
+        FlinkJobLayout l = FlinkJobLayout.of(plan, 4, new RelationRates(sizes));
+        assertThat(l.shares().describe()).isEqualTo("O=4");
+        assertThat(l.rates().rates()).isEqualTo(sizes);
+        assertThat(l.sink().input())
+                .startsWith("shares O=4 (4 cells; replication: V[C] 4, V[O,C] 1, V[O] 1; shares for the relation"
+                        + " rates Customer=150000 Orders=1500000 Lineitem=6001215: a cell expects 26.5% of the"
+                        + " updates);");
+        assertThat(FlinkJobLayout.of(plan, 4).sink().input())
+                .as("without rates: equally large root views")
+                .startsWith("shares O=2 C=2 (4 cells; replication: V[C] 2, V[O,C] 1, V[O] 2);");
+        assertThatThrownBy(() -> FlinkJobLayout.of(plan, 4, new RelationRates(Map.of("Customer", 1.0))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("missing: Orders, Lineitem");
+        assertThat(FlinkJobLayout.of(
+                                Planner.plan(QueryParser.parse("Q(A,C) :- R(A,B), S(A,C)"), NaturalSemiring.INSTANCE),
+                                4,
+                                new RelationRates(Map.of("R", 1.0, "S", 9.0)))
+                        .sink()
+                        .input())
+                .startsWith("hash(A) (relation rates not needed: every part has A);");
+    }
+
+    @Test
+    void relationRatesWeighTheFallbacksAtoms() {
+        // The fallback's parts are its atoms: a fast R(A,B) pulls the cells onto A and B.
+        MaintenancePlan plan = Planner.plan(
+                QueryParser.parse("Q(A,B,C) :- R(A,B), S(B,C), T(A,C)"),
+                NaturalSemiring.INSTANCE,
+                Planner.Strategy.FALLBACK);
+        FlinkJobLayout l = FlinkJobLayout.of(plan, 4, new RelationRates(Map.of("R", 1000.0, "S", 1.0, "T", 1.0)));
+        assertThat(l.shares().replication(java.util.List.of("A", "B"))).isEqualTo(1);
+        assertThat(l.sink().input()).contains("shares for the relation rates");
     }
 
     @Test

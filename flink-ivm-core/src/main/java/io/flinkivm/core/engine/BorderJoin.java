@@ -17,6 +17,7 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
 import java.util.function.Consumer;
+import java.util.function.LongBinaryOperator;
 
 /**
  * Everything above the border, on one {@link JoinRecordStore}: the root views' payloads, one record
@@ -42,6 +43,8 @@ public final class BorderJoin<T> {
     private final CyclicBooleanJoin bagJoin;
     private final LiveJoin<T> join;
     private final boolean changelog;
+    /** The semiring's sum on unboxed Long payloads, or null: records then keep their payloads boxed. */
+    private final LongBinaryOperator unboxedPlus;
     /** The record id of tree 0's root records: 0 for the acyclic plan, the number of bags for the cyclic one. */
     private final int rootBase;
 
@@ -56,6 +59,7 @@ public final class BorderJoin<T> {
     public BorderJoin(ViewTreePlan plan, Semiring<T> semiring, boolean changelog) {
         this.semiring = semiring;
         this.changelog = changelog;
+        this.unboxedPlus = semiring.unboxedPlus();
         if (plan instanceof CyclicPHierarchicalPlan cyclic) {
             CompiledBagJoin bags = new CompiledBagJoin(cyclic);
             this.layout = bags;
@@ -107,17 +111,25 @@ public final class BorderJoin<T> {
         int id = rootBase + tree;
         JoinRecord<T> r = store.get(id, tuple);
         if (r != null) {
-            T updated = semiring.plus(r.payload, delta);
-            if (changelog && r.dirty == JoinRecord.CLEAN && !updated.equals(r.payload)) {
+            if (unboxedPlus != null) {
+                addUnboxed(store, id, tuple, r, delta);
+                return false;
+            }
+            T before = r.payload();
+            T updated = semiring.plus(before, delta);
+            if (changelog && r.dirty == JoinRecord.CLEAN && !updated.equals(before)) {
                 r.dirty = JoinRecord.CHANGED;
-                r.oldPayload = r.payload;
+                r.oldPayload = before;
                 store.markDirty(id, tuple);
             }
-            r.payload = updated;
+            r.setPayload(updated);
             store.update(id, tuple, r);
             return false;
         }
         r = new JoinRecord<>(delta);
+        if (unboxedPlus != null) {
+            r.setUnboxedPayload((Long) delta);
+        }
         if (changelog) {
             r.dirty = JoinRecord.NEW;
             store.markDirty(id, tuple);
@@ -144,6 +156,25 @@ public final class BorderJoin<T> {
     }
 
     /**
+     * {@link #add} to a present root tuple of a semiring whose payloads are Longs: the record keeps
+     * its payload unboxed, so an update writes a primitive into the (long-lived) record instead of a
+     * new object, which the garbage collector would have to track from an old record to a young object
+     * on every update.
+     */
+    @SuppressWarnings("unchecked") // the semiring's payloads are Longs (it has an unboxed sum)
+    private void addUnboxed(JoinRecordStore<T> store, int id, Tuple tuple, JoinRecord<T> r, T delta) {
+        long before = r.unboxedPayload();
+        long updated = unboxedPlus.applyAsLong(before, (Long) delta);
+        if (changelog && r.dirty == JoinRecord.CLEAN && updated != before) {
+            r.dirty = JoinRecord.CHANGED;
+            r.oldPayload = (T) Long.valueOf(before);
+            store.markDirty(id, tuple);
+        }
+        r.setUnboxedPayload(updated);
+        store.update(id, tuple, r);
+    }
+
+    /**
      * The payloads {@link #add} would leave after adding {@code deltas[i]} to root tuple {@code keys[i]}
      * of tree {@code trees[i]}, in order (a tuple may appear twice), without changing anything.
      *
@@ -152,7 +183,7 @@ public final class BorderJoin<T> {
     public void check(JoinRecordStore<T> store, int count, int[] trees, Tuple[] keys, T[] deltas) {
         for (int i = 0; i < count; i++) {
             JoinRecord<T> r = store.get(rootBase + trees[i], keys[i]);
-            T sum = r == null ? null : r.payload;
+            T sum = r == null ? null : r.payload();
             for (int j = 0; j < i; j++) {
                 if (trees[j] == trees[i] && keys[j].equals(keys[i])) {
                     sum = sum == null ? deltas[j] : semiring.plus(sum, deltas[j]);
@@ -187,7 +218,7 @@ public final class BorderJoin<T> {
     /** The payload of root tuple {@code tuple} of tree {@code tree}, or null. */
     public T payload(JoinRecordStore<T> store, int tree, Tuple tuple) {
         JoinRecord<T> r = store.get(rootBase + tree, tuple);
-        return r == null ? null : r.payload;
+        return r == null ? null : r.payload();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.flinkivm.core.semiring;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.function.LongBinaryOperator;
 
 /**
  * The natural numbers (N, +, ·, 0, 1): bag semantics, payloads count derivations. Payloads are
@@ -38,8 +39,16 @@ public final class NaturalSemiring implements Semiring<Long> {
 
     @Override
     public Long plus(Long a, Long b) {
-        long x = a;
-        long y = b;
+        return sum(a, b);
+    }
+
+    /** {@link #plus} on unboxed values. */
+    @Override
+    public LongBinaryOperator unboxedPlus() {
+        return NaturalSemiring::sum;
+    }
+
+    private static long sum(long x, long y) {
         if ((x | y) < 0) {
             throw notNatural(x < 0 ? x : y);
         }

@@ -2,6 +2,7 @@ package io.flinkivm.core.semiring;
 
 import java.io.Serializable;
 import java.util.Set;
+import java.util.function.LongBinaryOperator;
 
 /**
  * A commutative semiring (K, +, ·, 0, 1) whose elements annotate tuples.
@@ -49,6 +50,17 @@ public interface Semiring<T> extends Serializable {
 
     /** Algebraic properties this semiring declares; must contain {@link SemiringProperty#COMMUTATIVE}. */
     Set<SemiringProperty> properties();
+
+    /**
+     * For a semiring whose payloads are {@link Long}s and whose sum depends on the two longs alone: that
+     * sum on unboxed values (with the same checks and exceptions as {@link #plus}). Long-lived state can
+     * then keep payloads as primitives instead of a new object per update (which, stored into an
+     * object that has been alive for long, costs the garbage collector far more than the addition).
+     * Null (the default) for every other semiring.
+     */
+    default LongBinaryOperator unboxedPlus() {
+        return null;
+    }
 
     /** Whether this semiring declares {@code property}. */
     default boolean has(SemiringProperty property) {

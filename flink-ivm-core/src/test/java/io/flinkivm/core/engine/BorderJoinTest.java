@@ -17,7 +17,9 @@ import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.BooleanSemiring;
 import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.core.semiring.PayloadOverflowException;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.testing.RandomQueries;
 import io.flinkivm.core.testing.TestSemirings;
@@ -346,7 +348,7 @@ class BorderJoinTest {
 
     /** A record as a checkpoint restores it: the same fields in a new object. */
     private static JoinRecord<Long> copy(JoinRecord<Long> r) {
-        JoinRecord<Long> c = new JoinRecord<>(r.payload);
+        JoinRecord<Long> c = new JoinRecord<>(r.payload());
         c.missing = r.missing;
         c.liveNext = r.liveNext;
         c.waitNext = r.waitNext.clone();
@@ -355,6 +357,43 @@ class BorderJoinTest {
         c.dirty = r.dirty;
         c.oldPayload = r.oldPayload;
         return c;
+    }
+
+    /**
+     * Natural-number root payloads stay unboxed in their records: an update writes a long, an
+     * overflow changes nothing, and the changelog's old payload and the results are as boxed.
+     */
+    @Test
+    void naturalPayloadsStayUnboxedInTheRecords() {
+        ViewTreePlan plan =
+                (ViewTreePlan) Planner.plan(QueryParser.parse("Q(A) :- R(A), S(A)"), NaturalSemiring.INSTANCE);
+        BorderJoin<Long> border = new BorderJoin<>(plan, NaturalSemiring.INSTANCE, true);
+        MemoryJoinRecordStore<Long> store = new MemoryJoinRecordStore<>(border.layout(), 0);
+        int r = tree(plan, "R(A)");
+        int s = tree(plan, "S(A)");
+        assertThat(border.add(store, null, r, Tuple.of(1L), 2L)).isTrue();
+        assertThat(border.add(store, null, s, Tuple.of(1L), 3L)).isTrue();
+        border.trigger(store, c -> {});
+        assertThat(border.add(store, null, r, Tuple.of(1L), 5L)).isFalse();
+        JoinRecord<Long> record = store.get(r, Tuple.of(1L));
+        assertThat(record.isUnboxed()).isTrue();
+        assertThat(record.unboxedPayload()).isEqualTo(7L);
+        assertThat(record.oldPayload).isEqualTo(2L);
+        assertThatThrownBy(() -> border.add(store, null, r, Tuple.of(1L), Long.MAX_VALUE))
+                .isInstanceOf(PayloadOverflowException.class)
+                .hasMessageContaining("natural-number overflow: 7 + 9223372036854775807");
+        assertThat(border.payload(store, r, Tuple.of(1L))).isEqualTo(7L);
+        List<ResultChange<Long>> changes = new ArrayList<>();
+        border.trigger(store, changes::add);
+        assertThat(changes).containsExactly(new ResultChange<>(Tuple.of(1L), 21L, 6L));
+        assertThat(border.results(store)).toIterable().containsExactly(new ResultTuple<>(Tuple.of(1L), 21L));
+        // A semiring without an unboxed sum keeps its payloads as objects.
+        BorderJoin<Boolean> booleans = new BorderJoin<>(plan, BooleanSemiring.INSTANCE, false);
+        MemoryJoinRecordStore<Boolean> bstore = new MemoryJoinRecordStore<>(booleans.layout(), 0);
+        booleans.add(bstore, null, r, Tuple.of(1L), true);
+        booleans.add(bstore, null, r, Tuple.of(1L), true);
+        assertThat(bstore.get(r, Tuple.of(1L)).isUnboxed()).isFalse();
+        assertThat(booleans.payload(bstore, r, Tuple.of(1L))).isTrue();
     }
 
     @Test

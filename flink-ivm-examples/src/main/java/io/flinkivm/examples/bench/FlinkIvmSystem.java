@@ -1,5 +1,6 @@
 package io.flinkivm.examples.bench;
 
+import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
@@ -55,8 +56,16 @@ final class FlinkIvmSystem implements FlinkSystem {
 
     @Override
     public String describe(Workload workload) {
-        return name() + ": FlinkIvm.maintain, plan AUTO, IvmOptions.defaults(), state.backend.type " + backend
+        return name() + ": FlinkIvm.maintain, plan AUTO, " + options(workload) + ", state.backend.type " + backend
                 + ", the environment's parallelism P, one snapshot at the end; wall time of the job (submission included)";
+    }
+
+    /** Default options, with the workload's relation rates where it has them. */
+    private static String options(Workload workload) {
+        return workload.relationRates().isEmpty()
+                ? "IvmOptions.defaults()"
+                : "IvmOptions.defaults().withRelationRates(" + new RelationRates(workload.relationRates()).describe()
+                        + ")";
     }
 
     static MaintenancePlan plan(Workload workload) {
@@ -72,7 +81,11 @@ final class FlinkIvmSystem implements FlinkSystem {
         try (IndexedInput<InputRecord<Long>> records = IndexedInput.of(stream.toInputRecords())) {
             DataStream<InputRecord<Long>> input =
                     records.source(env, FlinkIvm.inputType(NaturalSemiring.INSTANCE), "inserts");
-            IvmJob<Long> job = FlinkIvm.maintain(input, plan, NaturalSemiring.INSTANCE, IvmOptions.defaults());
+            IvmJob<Long> job = FlinkIvm.maintain(
+                    input,
+                    plan,
+                    NaturalSemiring.INSTANCE,
+                    IvmOptions.defaults().withRelationRates(workload.relationRates()));
             parts = FlinkRuns.parallelism(job.results());
             EndGate.process(job.results(), new CountResults(), Types.VOID, parts)
                     .name("count result rows")

@@ -254,17 +254,15 @@ final class FlinkSuite implements Suite {
                 + " local cluster, submission included; cpu: the process's CPU time, all threads); flink-ivm state: bytes on"
                 + " RocksDB, the core engine's entry count for the same plan on heap:");
         Report.table(out, ms, parallel);
-        if (parallel) {
-            out.println();
-            out.println("Parallelism — " + workload.name() + ": CPU of the job's task threads (read every "
-                    + TaskThreadSampler.INTERVAL_MILLIS
-                    + " ms from each thread's CPU clock); serial = share of it in chains at"
-                    + " parallelism 1; amdahl = 1 / serial, the bound on the speed-up of that work on any number of cores;"
-                    + " imbalance = max/mean subtask CPU of the most uneven chain at parallelism > 1 with at least "
-                    + Math.round(TaskCpu.IMBALANCE_MIN_SHARE * 100) + "% of the task CPU:");
-            Report.parallelismTable(out, ms);
-            Report.chainsAtLargestN(out, ms);
-        }
+        out.println();
+        out.println("Task CPU — " + workload.name() + ": CPU of the job's task threads (read every "
+                + TaskThreadSampler.INTERVAL_MILLIS
+                + " ms from each thread's CPU clock); serial = share of it in chains at"
+                + " parallelism 1; amdahl = 1 / serial, the bound on the speed-up of that work on any number of cores;"
+                + " imbalance = max/mean subtask CPU of the most uneven chain at parallelism > 1 with at least "
+                + Math.round(TaskCpu.IMBALANCE_MIN_SHARE * 100) + "% of the task CPU:");
+        Report.parallelismTable(out, ms);
+        Report.chainsAtLargestN(out, ms);
         List<String> ivm = new ArrayList<>();
         List<String> peers = new ArrayList<>();
         for (FlinkSystem s : mineSystems) {

@@ -115,8 +115,8 @@ final class Report {
     }
 
     /**
-     * For each system and parallelism above 1, at the largest n of each distribution: every chain with
-     * its parallelism, share of the task CPU and imbalance across its subtasks.
+     * For each system and parallelism, at the largest n of each distribution: every chain with its
+     * parallelism, share of the task CPU and (above parallelism 1) imbalance across its subtasks.
      */
     static void chainsAtLargestN(PrintWriter out, List<Measurement> ms) {
         out.println("task CPU by operator chain at the largest n (chain (its parallelism) share of the job's task CPU,"
@@ -124,10 +124,7 @@ final class Report {
         for (String d : distributions(ms)) {
             int n = sizes(ms, d).get(sizes(ms, d).size() - 1);
             for (Measurement m : ms) {
-                if (!m.distribution().equals(d)
-                        || m.n() != n
-                        || m.parallelism() < 2
-                        || m.taskCpu().totalNanos() <= 0) {
+                if (!m.distribution().equals(d) || m.n() != n || m.taskCpu().totalNanos() <= 0) {
                     continue;
                 }
                 List<String> cells = new ArrayList<>();
@@ -150,6 +147,19 @@ final class Report {
         int counters = chain.indexOf(" -> count ");
         String name = counters < 0 ? chain : chain.substring(0, counters);
         return name.length() <= 60 ? name : name.substring(0, 59) + "…";
+    }
+
+    /**
+     * {@code ", task cpu R"}: the task threads' CPU per insert of {@code a} over {@code b} (they ran the
+     * same stream), or nothing when either was not measured.
+     */
+    static String taskCpuRatio(Measurement a, Measurement b) {
+        long ta = a.taskCpu().totalNanos();
+        long tb = b.taskCpu().totalNanos();
+        if (ta <= 0 || tb <= 0) {
+            return "";
+        }
+        return String.format(Locale.ROOT, ", task cpu %.3f", (double) ta / a.n() / ((double) tb / b.n()));
     }
 
     private static String share(double s) {
@@ -179,7 +189,7 @@ final class Report {
                 parallelisms,
                 (a, b) -> a.insertsPerSecond().isExact() && b.insertsPerSecond().isExact(),
                 (a, b) -> a.insertsPerSecond().divide(b.insertsPerSecond()).format() + " (cpu "
-                        + b.cpuNsPerInsert().divide(a.cpuNsPerInsert()).format() + ")");
+                        + b.cpuNsPerInsert().divide(a.cpuNsPerInsert()).format() + taskCpuRatio(b, a) + ")");
         if (!lines.isEmpty()) {
             out.println("ratio " + numerator + "/" + denominator
                     + " (inserts per second, at the largest n where both completed;" + " above 1: " + numerator
@@ -267,8 +277,10 @@ final class Report {
                         && b != null
                         && a.cpuNsPerInsert().isExact()
                         && b.cpuNsPerInsert().isExact()) {
+                    String task = taskCpuRatio(a, b);
                     cells.add(d + " n=" + sizes.get(k) + " "
-                            + a.cpuNsPerInsert().divide(b.cpuNsPerInsert()).format());
+                            + a.cpuNsPerInsert().divide(b.cpuNsPerInsert()).format()
+                            + (task.isEmpty() ? "" : " (" + task.substring(2) + ")"));
                     break;
                 }
             }

@@ -6,6 +6,7 @@ import io.flinkivm.examples.tpch.TpchStream;
 import io.flinkivm.flink.InputRecord;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Revenue per (order, customer) of BUILDING customers ({@link TpchRevenue#QUERY}: p-hierarchical, not
@@ -30,6 +31,12 @@ final class TpchWorkload implements Workload {
     @Override
     public String query() {
         return TpchRevenue.QUERY;
+    }
+
+    /** The TPC-H tables' relative sizes, which are their insert rates in this stream ({@link TpchRevenue#RELATION_RATES}). */
+    @Override
+    public Map<String, Double> relationRates() {
+        return TpchRevenue.RELATION_RATES;
     }
 
     @Override

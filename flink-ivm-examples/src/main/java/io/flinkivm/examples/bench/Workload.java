@@ -23,6 +23,14 @@ interface Workload {
         return requested;
     }
 
+    /**
+     * How fast each relation of {@link #query()} receives inserts relative to the others, for the
+     * flink-ivm job's {@code IvmOptions.withRelationRates}; empty (the default): all equally fast.
+     */
+    default java.util.Map<String, Double> relationRates() {
+        return java.util.Map.of();
+    }
+
     /** The largest stream this workload is measured at (larger sizes of a suite are skipped for it). */
     default int maxSize() {
         return Integer.MAX_VALUE;

@@ -1,13 +1,16 @@
 package io.flinkivm.examples.cli;
 
+import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.semiring.Semirings;
 import io.flinkivm.examples.jobs.StateBackendKind;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.flink.util.TimeUtils;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -122,6 +125,40 @@ public final class Converters {
                 throw new TypeConversionException("the parallelism must be at least 1, got " + p);
             }
             return p;
+        }
+    }
+
+    /**
+     * Relation rates {@code R=150000,S=1.5e6}: per relation of the query, how fast it receives inserts
+     * relative to the others (positive numbers), in the order written.
+     */
+    static final class RelationRatesConverter implements ITypeConverter<RelationRates> {
+        @Override
+        public RelationRates convert(String value) {
+            Map<String, Double> rates = new LinkedHashMap<>();
+            for (String part : value.split(",", -1)) {
+                int eq = part.indexOf('=');
+                String relation = eq < 0 ? "" : part.substring(0, eq).trim();
+                if (eq < 0 || relation.isEmpty()) {
+                    throw new TypeConversionException(
+                            "'" + part.trim() + "' is not RELATION=RATE; write e.g. Customer=150000,Orders=1500000");
+                }
+                double rate;
+                try {
+                    rate = Double.parseDouble(part.substring(eq + 1).trim());
+                } catch (NumberFormatException e) {
+                    throw new TypeConversionException("the rate of " + relation + " is not a number: '"
+                            + part.substring(eq + 1).trim() + "'");
+                }
+                if (!(rate > 0) || Double.isInfinite(rate)) {
+                    throw new TypeConversionException("the rate of " + relation + " must be a positive number, got "
+                            + part.substring(eq + 1).trim());
+                }
+                if (rates.put(relation, rate) != null) {
+                    throw new TypeConversionException("relation " + relation + " has two rates");
+                }
+            }
+            return new RelationRates(rates);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.flinkivm.examples.cli;
 
+import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.semiring.Semiring;
@@ -29,7 +30,8 @@ import picocli.CommandLine.Spec;
                     + " Boolean border, the Boolean join tree above it and the complexity guarantee, or the"
                     + " fallback delta joins and why they were chosen. The text ends with the section 'Flink job:',"
                     + " one line per operator of the job flink-ivm builds at --parallelism: its name (as the web UI"
-                    + " shows it), its parallelism and how its input is partitioned."
+                    + " shows it), its parallelism and how its input is partitioned; with --relation-rates, the sink's"
+                    + " HyperCube shares are sized for those rates and the line says so."
         },
         footerHeading = "%nExit codes:%n",
         footer = {
@@ -90,6 +92,19 @@ final class ExplainCommand implements Callable<Integer> {
             })
     int parallelism;
 
+    @Option(
+            names = "--relation-rates",
+            paramLabel = "R=RATE,...",
+            converter = Converters.RelationRatesConverter.class,
+            description = {
+                "How fast each relation receives inserts relative to the others, e.g."
+                        + " Customer=150000,Orders=1500000,Lineitem=6001215 (table sizes will do): the sink's"
+                        + " HyperCube shares then minimise the expected updates per cell instead of assuming equally"
+                        + " large root views (IvmOptions.withRelationRates). Names every relation of the query. Default:"
+                        + " all equally fast."
+            })
+    RelationRates rates = RelationRates.none();
+
     @Override
     public Integer call() {
         if (parallelism < 1) {
@@ -102,21 +117,26 @@ final class ExplainCommand implements Callable<Integer> {
             }
             SqlTranslation translation = queryOptions.translate();
             MaintenancePlan plan = queryOptions.plan(translation.query(), translation.semiring());
+            String job = job(plan, rates);
             out.print(
-                    format == Format.MERMAID
-                            ? plan.toMermaid()
-                            : translation.explain() + "\n" + plan.explain()
-                                    + FlinkJobLayout.of(plan, parallelism).explain());
+                    format == Format.MERMAID ? plan.toMermaid() : translation.explain() + "\n" + plan.explain() + job);
             out.flush();
             return 0;
         }
         ConjunctiveQuery query = queryOptions.parse();
         MaintenancePlan plan = queryOptions.plan(query, semiring);
-        out.print(
-                format == Format.MERMAID
-                        ? plan.toMermaid()
-                        : plan.explain() + FlinkJobLayout.of(plan, parallelism).explain());
+        String job = job(plan, rates);
+        out.print(format == Format.MERMAID ? plan.toMermaid() : plan.explain() + job);
         out.flush();
         return 0;
+    }
+
+    /** The section {@code Flink job:} at {@link #parallelism}; rates that do not fit the query are a usage error. */
+    private String job(MaintenancePlan plan, RelationRates rates) {
+        try {
+            return FlinkJobLayout.of(plan, parallelism, rates).explain();
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage("--relation-rates: " + e.getMessage());
+        }
     }
 }

@@ -4,6 +4,7 @@ import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A runnable example: a query over a semiring with a story, and a generator of its input stream.
@@ -28,6 +29,14 @@ public interface ExampleJob<T> {
     String query();
 
     Semiring<T> semiring();
+
+    /**
+     * How fast each relation receives inserts relative to the others, as given to
+     * {@code IvmOptions.withRelationRates}; by default none (every root view equally fast).
+     */
+    default Map<String, Double> relationRates() {
+        return Map.of();
+    }
 
     /** The number of inserts without {@code --inserts}: a run of a few seconds. */
     long defaultInserts();

@@ -106,7 +106,9 @@ public final class ExampleRunner {
                     inserts,
                     plan,
                     job.semiring(),
-                    IvmOptions.defaults().withSnapshotEvery(Math.max(1, every / parallelism)));
+                    IvmOptions.defaults()
+                            .withSnapshotEvery(Math.max(1, every / parallelism))
+                            .withRelationRates(job.relationRates()));
             int parts = ivm.results().getParallelism();
             boolean detached = FlinkClient.detached(env);
             if (resultDir != null || detached) {

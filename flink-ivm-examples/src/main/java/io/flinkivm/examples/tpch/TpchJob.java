@@ -10,6 +10,7 @@ import io.flinkivm.examples.jobs.Rows;
 import io.flinkivm.flink.InputRecord;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@link TpchRevenue} as {@code flink-ivm example tpch}. {@code --inserts} picks the TPC-H scale
@@ -49,6 +50,12 @@ public final class TpchJob implements ExampleJob<Long> {
     @Override
     public String query() {
         return TpchRevenue.QUERY;
+    }
+
+    /** The TPC-H tables' relative sizes ({@link TpchRevenue#RELATION_RATES}). */
+    @Override
+    public Map<String, Double> relationRates() {
+        return TpchRevenue.RELATION_RATES;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.flinkivm.examples.tpch;
 
+import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PHierarchicalPlan;
 import io.flinkivm.core.plan.Planner;
@@ -55,6 +56,15 @@ public final class TpchRevenue {
 
     /** The seed of the interleaving shuffle ({@link TpchStream#inserts}). */
     public static final long SEED = 20_240_601L;
+
+    /**
+     * The relations' sizes per unit of TPC-H scale factor (customer 150,000, orders 1,500,000, lineitem
+     * 6,001,215 rows), which in a stream of the three tables are their relative insert rates: given as
+     * {@link IvmOptions#withRelationRates}, they size the sink's cells for the lineitems (at parallelism 4
+     * it is spread by O alone, each customer in every cell, instead of O=2 C=2).
+     */
+    public static final Map<String, Double> RELATION_RATES =
+            Map.of("Customer", 150_000.0, "Orders", 1_500_000.0, "Lineitem", 6_001_215.0);
 
     /** Decimal places of a revenue payload: it counts 1/10,000 of a currency unit (cents times whole percents). */
     public static final int REVENUE_SCALE = 4;
@@ -143,7 +153,11 @@ public final class TpchRevenue {
                     input,
                     plan,
                     NaturalSemiring.INSTANCE,
-                    IvmOptions.defaults().withSnapshotEvery(snapshotEvery).withParallelism(parallelism));
+                    IvmOptions.defaults()
+                            .withSnapshotEvery(snapshotEvery)
+                            .withParallelism(parallelism)
+                            .withRelationRates(RELATION_RATES));
+            out.print(job.layout().explain());
             job.deadLetters()
                     .map(new FailOnDeadLetter())
                     .returns(DeadLetterTypeInfo.INSTANCE)
@@ -245,7 +259,9 @@ public final class TpchRevenue {
 
     /** The number of sink subtasks that end each snapshot at {@code parallelism} ({@link FlinkJobLayout}). */
     static int sinkParts(MaintenancePlan plan, int parallelism) {
-        return FlinkJobLayout.of(plan, parallelism).sink().parallelism();
+        return FlinkJobLayout.of(plan, parallelism, new RelationRates(RELATION_RATES))
+                .sink()
+                .parallelism();
     }
 
     /** Generated TPC-H rows are never rejected; if one is, fail the job rather than lose it. */

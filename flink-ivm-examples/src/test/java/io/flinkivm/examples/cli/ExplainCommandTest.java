@@ -43,6 +43,51 @@ class ExplainCommandTest {
                 .contains("Flink job:\n", "hash(A)\n", "(sink): parallelism 1, shares none (1 cell;");
     }
 
+    static final String TPCH = "Revenue(O,C) :- Customer(C,N,'BUILDING'), Orders(O,C,D), Lineitem(O,L)";
+
+    @Test
+    void relationRatesSizeTheSinksShares() {
+        CliRun r = CliRun.of(
+                "explain",
+                "--query",
+                TPCH,
+                "--parallelism",
+                "4",
+                "--relation-rates",
+                "Customer=150000, Orders=1500000,Lineitem=6.001215e6");
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out())
+                .contains("  Boolean join + payload recovery (sink): parallelism 4, shares O=4 (4 cells; replication:"
+                        + " V[C] 4, V[O,C] 1, V[O] 1; shares for the relation rates Customer=150000 Orders=1500000"
+                        + " Lineitem=6001215: a cell expects 26.5% of the updates);");
+        assertThat(CliRun.of("explain", "--query", TPCH, "--parallelism", "4").out())
+                .contains("shares O=2 C=2 (4 cells; replication: V[C] 2, V[O,C] 1, V[O] 2);");
+    }
+
+    @Test
+    void relationRatesMustNameTheQuerysRelations() {
+        CliRun missing =
+                CliRun.of("explain", "--query", TPCH, "--relation-rates", "Customer=1,Orders=2", "--format", "mermaid");
+        assertThat(missing.exitCode()).isEqualTo(2);
+        assertThat(missing.err())
+                .contains("--relation-rates: relation rates must name every relation of Revenue (Customer, Orders,"
+                        + " Lineitem) and no other; missing: Lineitem");
+        assertThat(missing.out()).isEmpty();
+
+        CliRun negative = CliRun.of("explain", "--query", TPCH, "--relation-rates", "Customer=1,Orders=-2,Lineitem=3");
+        assertThat(negative.exitCode()).isEqualTo(2);
+        assertThat(negative.err()).contains("the rate of Orders must be a positive number, got -2");
+
+        CliRun malformed = CliRun.of("explain", "--query", TPCH, "--relation-rates", "Customer");
+        assertThat(malformed.exitCode()).isEqualTo(2);
+        assertThat(malformed.err()).contains("'Customer' is not RELATION=RATE");
+
+        CliRun twice = CliRun.of("explain", "--query", TPCH, "--relation-rates", "Customer=1,Customer=2");
+        assertThat(twice.exitCode()).isEqualTo(2);
+        assertThat(twice.err()).contains("relation Customer has two rates");
+    }
+
     @Test
     void aParallelismBelowOneIsAUsageError() {
         CliRun r = CliRun.of("explain", "--query", EX10, "--parallelism", "0");

@@ -50,7 +50,9 @@ import org.apache.flink.util.OutputTag;
  */
 public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         implements OneInputStreamOperator<InputRecord<T>, DeadLetter>, BoundedOneInput {
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
+    /** Batches' worth of root updates a tree sends at once after a batch that saved too little. */
+    static final int BYPASS_BATCHES = 8;
 
     private final MaintenancePlan plan;
     private final Semiring<T> semiring;
@@ -59,6 +61,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private final long periodMillis;
     private final IngestRoutes<T> routes;
     private final OutputTag<EpochEnd> epochTag;
+    private final int miniBatch;
 
     private transient CompiledPlan compiled;
     private transient ConjunctiveQuery query;
@@ -87,6 +90,18 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private transient Counter deadLetterCounter;
     private transient Counter epochsCounter;
     private transient Counter[] perRelation;
+    /** Per tree whose root updates go straight to the sink: the current epoch's deltas by root tuple, summed. */
+    private transient RootDeltaBatch<T>[] pending;
+    /** Per batched tree: sends a root tuple's sum to the sink in the current epoch. */
+    private transient RootDeltaBatch.Sink<T>[] sendDirect;
+    /** Root tuples in all {@link #pending} maps. */
+    private transient int pendingTuples;
+    /** Per tree: root updates batched since the last flush for size (to see what batching saves). */
+    private transient long[] batched;
+    /** Per tree: root updates still to send at once, without batching (batching saved too little). */
+    private transient long[] bypass;
+
+    private transient Counter directOut;
 
     /**
      * @param routes where the deltas go: the view trees' operators and the sink, or the fallback
@@ -95,6 +110,8 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
      * @param progressEvery end an epoch without a snapshot after this many inserts of the subtask (0:
      *     never): the watermark then tells downstream operators how far the job is
      * @param periodMillis end an epoch with a snapshot on every tick of this processing-time period (0: never)
+     * @param miniBatch how many root tuples of trees without state below the root the operator sums
+     *     deltas for before it sends them to the sink (1: each delta at once); see {@link #batchDirect}
      */
     public IngestOperator(
             MaintenancePlan plan,
@@ -103,9 +120,13 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             OutputTag<EpochEnd> epochTag,
             long snapshotEvery,
             long progressEvery,
-            long periodMillis) {
+            long periodMillis,
+            int miniBatch) {
         if (snapshotEvery < 0 || progressEvery < 0 || periodMillis < 0) {
             throw new IllegalArgumentException("snapshotEvery, progressEvery and periodMillis must be >= 0");
+        }
+        if (miniBatch < 1) {
+            throw new IllegalArgumentException("miniBatch must be >= 1, got " + miniBatch);
         }
         ViewTreePlan trees = plan instanceof ViewTreePlan v ? v : null;
         if ((trees == null) != routes.isFallback()
@@ -127,6 +148,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         this.snapshotEvery = snapshotEvery;
         this.progressEvery = progressEvery;
         this.periodMillis = periodMillis;
+        this.miniBatch = miniBatch;
     }
 
     @Override
@@ -244,10 +266,30 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         if (layout != null) {
             cells = new int[layout.cells()];
         }
+        if (compiled != null && routes.directTag() != null && miniBatch > 1) {
+            @SuppressWarnings("unchecked")
+            RootDeltaBatch<T>[] batches = new RootDeltaBatch[routes.trees()];
+            for (int t = 0; t < batches.length; t++) {
+                if (routes.treeTag(t) == null) {
+                    batches[t] = new RootDeltaBatch<>(semiring);
+                }
+            }
+            pending = batches;
+            @SuppressWarnings("unchecked")
+            RootDeltaBatch.Sink<T>[] senders = new RootDeltaBatch.Sink[batches.length];
+            for (int t = 0; t < senders.length; t++) {
+                int tree = t;
+                senders[t] = (rootTuple, sum) -> toSink(epoch, tree, rootTuple, sum);
+            }
+            sendDirect = senders;
+            batched = new long[batches.length];
+            bypass = new long[batches.length];
+        }
         spreadKey = Tuple.of(subtask);
         insertsCounter = getMetricGroup().counter(Metrics.INSERTS);
         deadLetterCounter = getMetricGroup().counter(Metrics.DEAD_LETTERS);
         epochsCounter = getMetricGroup().counter(Metrics.EPOCHS);
+        directOut = getMetricGroup().counter(Metrics.DELTAS_OUT);
         if (periodMillis > 0) {
             scheduleTick();
         }
@@ -338,7 +380,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             int tree = compiled.plan().atomRoute(a).tree();
             OutputTag<Delta<T>> tag = routes.treeTag(tree);
             if (tag == null) {
-                toSink(RootUpdate.of(epoch, tree, key, payload));
+                batchDirect(tree, key, payload);
                 return;
             }
             // A delta into the root view of a tree without free variables needs no state on the
@@ -359,15 +401,77 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         output.collect(tag, new StreamRecord<>(delta));
     }
 
-    /** A root view's delta straight to the sink: to its one subtask, or to every cell that agrees with it. */
-    private void toSink(RootUpdate<T> u) {
-        if (treeRouters == null) {
-            output.collect(routes.directTag(), new StreamRecord<>(u));
+    /**
+     * A root view's delta for the sink, summed with the epoch's other deltas of the same root tuple, as
+     * a view tree operator's mini-batch (and Flink SQL's local aggregation) does: a root tuple that
+     * many inserts of the batch reach costs the shuffle and the sink one update. The batch holds the
+     * current epoch's deltas of up to {@code miniBatch} root tuples and goes out when it is full, before
+     * the epoch's end and before a checkpoint barrier, so it is never part of a checkpoint. A tree whose
+     * batch saved less than an eighth of its updates (its root tuples rarely repeat, as TPC-H's orders)
+     * sends its next {@value #BYPASS_BATCHES} batches' worth at once instead, then tries again.
+     */
+    private void batchDirect(int tree, Tuple key, T payload) {
+        if (pending == null || bypass[tree] > 0) {
+            if (pending != null) {
+                bypass[tree]--;
+            }
+            toSink(epoch, tree, key, payload);
             return;
         }
-        int n = treeRouters[u.tree()].cells(u.tuple(), cells);
+        batched[tree]++;
+        if (pending[tree].add(key, payload, sendDirect[tree]) && ++pendingTuples >= miniBatch) {
+            flushForSize();
+        }
+    }
+
+    /** Per batched tree: goes on batching if the batch saved at least an eighth of its updates. */
+    private void flushForSize() {
+        for (int t = 0; t < pending.length; t++) {
+            if (pending[t] != null && batched[t] > 0) {
+                long saved = batched[t] - pending[t].size();
+                if (saved * 8 < batched[t]) {
+                    bypass[t] = BYPASS_BATCHES * (long) miniBatch;
+                }
+            }
+        }
+        flush();
+    }
+
+    /** Sends every batched root delta (all of the current epoch) to the sink. */
+    private void flush() {
+        if (pendingTuples == 0) {
+            return;
+        }
+        for (int t = 0; t < pending.length; t++) {
+            if (pending[t] != null) {
+                pending[t].drain(sendDirect[t]);
+            }
+        }
+        java.util.Arrays.fill(batched, 0);
+        pendingTuples = 0;
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        if (pending != null) {
+            flush();
+        }
+    }
+
+    /** A root view's delta straight to the sink: to its one subtask, or to every cell that agrees with it. */
+    private void toSink(long epoch, int tree, Tuple tuple, T payload) {
+        if (treeRouters == null) {
+            directOut.inc();
+            output.collect(routes.directTag(), new StreamRecord<>(RootUpdate.of(epoch, tree, tuple, payload)));
+            return;
+        }
+        int n = treeRouters[tree].cells(tuple, cells);
         for (int i = 0; i < n; i++) {
-            output.collect(routes.directTag(), new StreamRecord<>(u.toCell(layout.key(cells[i]))));
+            directOut.inc();
+            output.collect(
+                    routes.directTag(),
+                    new StreamRecord<>(new RootUpdate<>(epoch, tree, tuple, payload, layout.key(cells[i]))));
         }
     }
 
@@ -376,6 +480,9 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
      * not, and starts epoch {@code next}.
      */
     private void endEpoch(boolean deterministic, boolean snapshot, long next) {
+        if (pending != null) {
+            flush();
+        }
         output.collect(
                 epochTag, new StreamRecord<>(new EpochEnd(subtask, generation, epoch, count, deterministic, snapshot)));
         output.emitWatermark(new Watermark(epoch));

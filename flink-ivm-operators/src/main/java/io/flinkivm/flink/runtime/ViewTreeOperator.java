@@ -21,7 +21,6 @@ import io.flinkivm.flink.types.PayloadTypes;
 import io.flinkivm.flink.types.TupleSerializer;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -93,8 +92,10 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private transient CellRouter router;
     private transient int[] cells;
     private transient TreeMap<Long, T> partials;
-    /** Root updates not sent yet, by root tuple (the last payload of each), all of epoch {@link #batchEpoch}. */
-    private transient LinkedHashMap<Tuple, RootUpdate<T>> batch;
+    /** Root deltas not sent yet, summed per root tuple, all of epoch {@link #batchEpoch}. */
+    private transient RootDeltaBatch<T> batch;
+    /** Sends a root tuple's sum to the sink, in epoch {@link #batchEpoch}. */
+    private transient RootDeltaBatch.Sink<T> send;
 
     private transient long batchEpoch;
     private transient ListState<RootUpdate<T>> partialState;
@@ -247,7 +248,8 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
             cells = new int[layout.cells()];
         }
         heldBack = new HeldBack<>(this, deltaType, Delta::epoch);
-        batch = new LinkedHashMap<>();
+        batch = new RootDeltaBatch<>(semiring);
+        send = (rootTuple, sum) -> toSink(RootUpdate.of(batchEpoch, tree, rootTuple, sum));
         watermark = Long.MIN_VALUE;
         deltasIn = getMetricGroup().counter(Metrics.DELTAS_IN);
         updatesOut = getMetricGroup().counter(Metrics.DELTAS_OUT);
@@ -327,7 +329,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         }
         Tuple rootKey = walk.rootKey();
         walk.commit(store);
-        batch(RootUpdate.of(d.epoch(), tree, rootKey, delta));
+        batch(d.epoch(), rootKey, delta);
     }
 
     /**
@@ -337,38 +339,22 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
      * {@code batchSize} root tuples, when the watermark passes its epoch, and before a checkpoint
      * barrier, so it is never part of a checkpoint.
      */
-    private void batch(RootUpdate<T> u) {
+    private void batch(long epoch, Tuple rootKey, T delta) {
         if (batchSize <= 1) {
-            toSink(u);
+            toSink(RootUpdate.of(epoch, tree, rootKey, delta));
             return;
         }
-        if (!batch.isEmpty() && u.epoch() != batchEpoch) {
+        if (batch.size() > 0 && epoch != batchEpoch) {
             flush();
         }
-        batchEpoch = u.epoch();
-        RootUpdate<T> before = batch.get(u.tuple());
-        if (before != null) {
-            try {
-                u = RootUpdate.of(u.epoch(), tree, u.tuple(), semiring.plus(before.payload(), u.payload()));
-            } catch (ArithmeticException e) {
-                // The sum does not fit: send the earlier delta alone, the sink reports what it cannot add.
-                toSink(before);
-            }
-        }
-        batch.put(u.tuple(), u);
-        if (batch.size() >= batchSize) {
+        batchEpoch = epoch;
+        if (batch.add(rootKey, delta, send) && batch.size() >= batchSize) {
             flush();
         }
     }
 
     private void flush() {
-        if (batch.isEmpty()) {
-            return;
-        }
-        for (RootUpdate<T> u : batch.values()) {
-            toSink(u);
-        }
-        batch.clear();
+        batch.drain(send);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.flinkivm.flink.state;
 
+import io.flinkivm.core.engine.maps.LongCell;
 import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.types.TupleSerializer;
@@ -60,7 +61,7 @@ public final class MemoryMapCodec {
                 out.writeByte(mask);
             }
             for (int s = 0; s < width; s++) {
-                Object p = slots[base + s];
+                Object p = LongCell.boxed(slots[base + s]);
                 if (p != null) {
                     payloads.serialize((T) p, out);
                 }

@@ -56,7 +56,8 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
 
     @Override
     public JoinRecord<T> copy(JoinRecord<T> from) {
-        JoinRecord<T> out = new JoinRecord<>(from.payload == null ? null : payloadSerializer.copy(from.payload));
+        T payload = from.payload();
+        JoinRecord<T> out = new JoinRecord<>(payload == null ? null : payloadSerializer.copy(payload));
         out.missing = from.missing;
         out.liveNext = from.liveNext;
         out.waitNext = from.waitNext.length == 0 ? NONE : from.waitNext.clone();
@@ -83,7 +84,8 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
         if (r.dirty < 0 || r.dirty > 3) {
             throw new IllegalArgumentException("not a dirty mark: " + r.dirty);
         }
-        int flags = (r.payload != null ? PAYLOAD : 0)
+        T payload = r.payload();
+        int flags = (payload != null ? PAYLOAD : 0)
                 | (r.liveNext != null ? LIVE_NEXT : 0)
                 | (r.inJoin ? IN_JOIN : 0)
                 | (r.oldPayload != null ? OLD_PAYLOAD : 0)
@@ -91,8 +93,8 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
                 | (r.upNext.length > 0 ? UP_LINKS : 0)
                 | r.dirty << DIRTY_SHIFT;
         out.writeByte(flags);
-        if (r.payload != null) {
-            payloadSerializer.serialize(r.payload, out);
+        if (payload != null) {
+            payloadSerializer.serialize(payload, out);
         }
         if (r.liveNext != null) {
             TupleSerializer.INSTANCE.serialize(r.liveNext, out);
@@ -133,7 +135,7 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
         JoinRecord<T> r = new JoinRecord<>();
         r.dirty = (byte) (flags >>> DIRTY_SHIFT);
         if ((flags & PAYLOAD) != 0) {
-            r.payload = payloadSerializer.deserialize(in);
+            r.setPayload(payloadSerializer.deserialize(in));
         }
         if ((flags & LIVE_NEXT) != 0) {
             r.liveNext = TupleSerializer.INSTANCE.deserialize(in);

@@ -72,7 +72,7 @@ class IngestOperatorTest {
     static OneInputStreamOperatorTestHarness<InputRecord<Long>, DeadLetter> harness(
             MaintenancePlan plan, long every, long period, int parallelism, int subtask, OperatorSubtaskState restored)
             throws Exception {
-        return harness(plan, every, 0, period, parallelism, subtask, restored);
+        return harness(plan, every, 0, period, parallelism, subtask, restored, 1);
     }
 
     static OneInputStreamOperatorTestHarness<InputRecord<Long>, DeadLetter> harness(
@@ -82,10 +82,11 @@ class IngestOperatorTest {
             long period,
             int parallelism,
             int subtask,
-            OperatorSubtaskState restored)
+            OperatorSubtaskState restored,
+            int miniBatch)
             throws Exception {
         var h = new OneInputStreamOperatorTestHarness<>(
-                new IngestOperator<>(plan, K, routes(plan), EPOCHS, every, progress, period),
+                new IngestOperator<>(plan, K, routes(plan), EPOCHS, every, progress, period, miniBatch),
                 128,
                 parallelism,
                 subtask);
@@ -175,14 +176,111 @@ class IngestOperatorTest {
     void routesMustFitThePlan() {
         List<OutputTag<Delta<Long>>> allTags = List.of(new OutputTag<>("t0", DeltaTypeInfo.of(K)));
         assertThatThrownBy(() -> new IngestOperator<>(
-                        SHARED, K, IngestRoutes.trees(allTags, null, null, 1, 128), EPOCHS, 0, 0, 0))
+                        SHARED, K, IngestRoutes.trees(allTags, null, null, 1, 128), EPOCHS, 0, 0, 0, 1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("one tree route per view tree");
         List<OutputTag<Delta<Long>>> noTags = java.util.Arrays.asList(null, null);
         assertThatThrownBy(() -> new IngestOperator<>(
-                        SHARED, K, IngestRoutes.trees(noTags, DIRECT, null, 1, 128), EPOCHS, 0, 0, 0))
+                        SHARED, K, IngestRoutes.trees(noTags, DIRECT, null, 1, 128), EPOCHS, 0, 0, 0, 1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("tree 0 (V[A]) has state below its root");
+        assertThatThrownBy(() -> new IngestOperator<>(SHARED, K, routes(SHARED), EPOCHS, 0, 0, 0, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("miniBatch must be >= 1, got 0");
+    }
+
+    /**
+     * Deltas straight to the sink are summed per root tuple within an epoch; the batch goes out before
+     * the epoch's end and before a checkpoint barrier. Deltas to a view tree's operator are not batched.
+     */
+    @Test
+    void directRootDeltasAreSummedPerRootTupleWithinAnEpoch() throws Exception {
+        try (var h = harness(SHARED, 0, 0, 0, 1, 0, null, 100)) {
+            h.processElement(new StreamRecord<>(insert("T", 1, 1L, 7L, 1L)));
+            h.processElement(new StreamRecord<>(insert("T", 2, 1L, 7L, 2L)));
+            h.processElement(new StreamRecord<>(insert("R", 5, 1L, 1L)));
+            h.processElement(new StreamRecord<>(insert("T", 4, 1L, 7L, 3L)));
+            h.processElement(new StreamRecord<>(insert("T", 8, 2L, 7L, 3L)));
+            assertThat(side(h, DIRECT)).as("nothing before the epoch ends").isEmpty();
+            assertThat(side(h, treeTags(SHARED).get(0))).hasSize(1);
+            h.processElement(new StreamRecord<>(InputRecord.snapshotRequest()));
+            assertThat(side(h, DIRECT))
+                    .containsExactlyInAnyOrder(
+                            RootUpdate.of(1, 1, Tuple.of(1L, 7L), 7L), RootUpdate.of(1, 1, Tuple.of(2L, 7L), 8L));
+            h.processElement(new StreamRecord<>(insert("T", 16, 1L, 7L, 9L)));
+            h.prepareSnapshotPreBarrier(1);
+            assertThat(side(h, DIRECT)).hasSize(3).last().isEqualTo(RootUpdate.of(2, 1, Tuple.of(1L, 7L), 16L));
+            h.processElement(new StreamRecord<>(insert("T", 32, 1L, 7L, 9L)));
+            h.endInput();
+            assertThat(side(h, DIRECT)).hasSize(4).last().isEqualTo(RootUpdate.of(2, 1, Tuple.of(1L, 7L), 32L));
+            assertThat(side(h, EPOCHS)).extracting(EpochEnd::epoch).containsExactly(1L, 2L);
+        }
+    }
+
+    /** A batch of many root tuples (its map grows) sums each tuple's deltas. */
+    @Test
+    void aLargeBatchSumsEveryRootTuple() throws Exception {
+        try (var h = harness(SHARED, 0, 0, 0, 1, 0, null, 1000)) {
+            for (int round = 1; round <= 3; round++) {
+                for (long c = 0; c < 200; c++) {
+                    h.processElement(new StreamRecord<>(insert("T", c + round, 1L, c, 1L)));
+                }
+            }
+            h.endInput();
+            List<RootUpdate<Long>> out = side(h, DIRECT);
+            assertThat(out).hasSize(200);
+            for (RootUpdate<Long> u : out) {
+                long c = (Long) u.tuple().get(1);
+                assertThat(u.payload()).as("root tuple %s", u.tuple()).isEqualTo(3 * c + 6);
+            }
+        }
+    }
+
+    /** A batch that saved less than an eighth of its updates makes its tree send the next ones at once. */
+    @Test
+    void aBatchOfRootTuplesThatRarelyRepeatIsBypassed() throws Exception {
+        int batch = 4;
+        try (var h = harness(SHARED, 0, 0, 0, 1, 0, null, batch)) {
+            for (long c = 0; c < batch; c++) {
+                h.processElement(new StreamRecord<>(insert("T", 1, 1L, c, 1L)));
+            }
+            assertThat(side(h, DIRECT)).as("full, and nothing summed").hasSize(batch);
+            int bypassed = IngestOperator.BYPASS_BATCHES * batch;
+            for (int i = 0; i < bypassed; i++) {
+                h.processElement(new StreamRecord<>(insert("T", 1, 1L, 99L, 1L)));
+                assertThat(side(h, DIRECT)).hasSize(batch + i + 1);
+            }
+            h.processElement(new StreamRecord<>(insert("T", 1, 1L, 99L, 1L)));
+            h.processElement(new StreamRecord<>(insert("T", 1, 1L, 99L, 1L)));
+            assertThat(side(h, DIRECT)).as("batching again").hasSize(batch + bypassed);
+            h.endInput();
+            assertThat(side(h, DIRECT)).last().isEqualTo(RootUpdate.of(1, 1, Tuple.of(1L, 99L), 2L));
+        }
+    }
+
+    /** A sum that overflows sends the earlier deltas alone; the sink reports what it cannot add. */
+    @Test
+    void anOverflowingBatchSumSendsTheEarlierDeltas() throws Exception {
+        try (var h = harness(SHARED, 0, 0, 0, 1, 0, null, 100)) {
+            h.processElement(new StreamRecord<>(insert("T", Long.MAX_VALUE, 1L, 7L, 1L)));
+            h.processElement(new StreamRecord<>(insert("T", 2, 1L, 7L, 1L)));
+            assertThat(side(h, DIRECT)).containsExactly(RootUpdate.of(1, 1, Tuple.of(1L, 7L), Long.MAX_VALUE));
+            h.endInput();
+            assertThat(side(h, DIRECT)).last().isEqualTo(RootUpdate.of(1, 1, Tuple.of(1L, 7L), 2L));
+        }
+    }
+
+    /** A batched sum goes to every cell that agrees with its root tuple, once per cell. */
+    @Test
+    void aBatchedSumGoesToEachCellOfItsRootTuple() throws Exception {
+        try (var h = harness(CELLS, 0, 0, 0, 4, 0, null, 100)) {
+            h.processElement(new StreamRecord<>(insert("T", 1, 5L, 1L)));
+            h.processElement(new StreamRecord<>(insert("T", 2, 5L, 2L)));
+            h.endInput();
+            List<RootUpdate<Long>> out = side(h, DIRECT);
+            assertThat(out).hasSize(2).extracting(RootUpdate::payload).containsOnly(3L);
+            assertThat(out.stream().map(RootUpdate::cell).distinct()).hasSize(2);
+        }
     }
 
     @Test
@@ -283,7 +381,7 @@ class IngestOperatorTest {
     /** Progress epochs end without asking for a snapshot, and do not restart the count to the next snapshot. */
     @Test
     void progressEpochsAskForNoSnapshot() throws Exception {
-        try (var h = harness(SHARED, 3, 2, 0, 1, 0, null)) {
+        try (var h = harness(SHARED, 3, 2, 0, 1, 0, null, 1)) {
             for (long i = 0; i < 6; i++) {
                 h.processElement(new StreamRecord<>(insert("R", 1, i, 1L)));
             }

@@ -24,8 +24,12 @@ public final class JoinRecord<T> {
 
     private static final Tuple[] NONE = new Tuple[0];
 
-    /** The root view's payload; null for a tuple without one (a bag tuple). */
-    public T payload;
+    /** The root view's payload, boxed; null for a tuple without one (a bag tuple) or when {@link #unboxed}. */
+    private T payload;
+    /** The payload as the long it boxes, when {@link #unboxed} (see {@link #setUnboxedPayload}). */
+    private long unboxedPayload;
+
+    private boolean unboxed;
     /** Join children without a live match; 0 once the tuple is live. */
     public int missing;
     /** The next live tuple with the same key to the parent, or null. */
@@ -53,6 +57,38 @@ public final class JoinRecord<T> {
         this.payload = payload;
     }
 
+    /** The root view's payload (boxed if the record keeps it unboxed), or null for a tuple without one. */
+    @SuppressWarnings("unchecked") // unboxed only for semirings whose payloads are Longs
+    public T payload() {
+        return unboxed ? (T) Long.valueOf(unboxedPayload) : payload;
+    }
+
+    public void setPayload(T payload) {
+        this.payload = payload;
+        this.unboxed = false;
+    }
+
+    /**
+     * Whether the payload is kept as a primitive long ({@link #unboxedPayload()}): only for a semiring
+     * whose payloads are {@link Long}s ({@code Semiring.unboxedPlus}). A record in long-lived state
+     * then takes no new payload object per update.
+     */
+    public boolean isUnboxed() {
+        return unboxed;
+    }
+
+    /** The payload as a long: the unboxed one, or the boxed {@link Long} unboxed. */
+    public long unboxedPayload() {
+        return unboxed ? unboxedPayload : (Long) payload;
+    }
+
+    /** Sets the payload of a record whose semiring's payloads are {@link Long}s, kept unboxed. */
+    public void setUnboxedPayload(long value) {
+        this.unboxedPayload = value;
+        this.unboxed = true;
+        this.payload = null;
+    }
+
     /** Sizes the per-child links for a node with {@code children} join children (all null). */
     public void shape(int children, boolean changelog) {
         waitNext = children == 0 ? NONE : new Tuple[children];
@@ -71,7 +107,7 @@ public final class JoinRecord<T> {
 
     @Override
     public String toString() {
-        return "JoinRecord[payload " + payload + ", missing " + missing + (inJoin ? ", in join" : "")
+        return "JoinRecord[payload " + payload() + ", missing " + missing + (inJoin ? ", in join" : "")
                 + (dirty == CHANGED ? ", changed from " + oldPayload : dirty == NEW ? ", new" : "") + "]";
     }
 }

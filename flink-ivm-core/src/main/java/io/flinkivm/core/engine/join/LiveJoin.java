@@ -304,13 +304,13 @@ public final class LiveJoin<T> {
             state = 0;
             Walk w = fullWalk;
             Tuple root = scan.tuple();
-            T product = scan.record().payload;
+            T product = scan.record().payload();
             for (int p = 1; p < w.node.length; p++) {
                 JoinRecord<T> r = scan.slotRecord(w.slot[p]);
                 if (r == null) {
                     r = lookUp(p, root);
                 }
-                product = semiring.times(product, r.payload);
+                product = semiring.times(product, r.payload());
             }
             return new ResultTuple<>(w.headStep == 0 ? root : head(root), product);
         }
@@ -453,7 +453,7 @@ public final class LiveJoin<T> {
             if (old && r.dirty == JoinRecord.NEW) {
                 return null;
             }
-            T p = old && r.dirty == JoinRecord.CHANGED ? r.oldPayload : r.payload;
+            T p = old && r.dirty == JoinRecord.CHANGED ? r.oldPayload : r.payload();
             product = product == null ? p : semiring.times(product, p);
         }
         return product;

@@ -1,5 +1,6 @@
 package io.flinkivm.core.engine.viewtree;
 
+import io.flinkivm.core.engine.maps.LongCell;
 import io.flinkivm.core.engine.maps.MemoryMaps;
 import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.engine.maps.StateCounts;
@@ -11,7 +12,8 @@ import java.util.Arrays;
 
 /**
  * The stateful join views of a plan's view trees in {@link OpenHashMap}s, one per view, each key's
- * children's payloads in place (a map of width arity). A read keeps the entry it found per step, so the
+ * children's payloads in place (a map of width arity; a {@link Long} payload in a {@link LongCell}
+ * that later writes change in place, so an update stores no new object into the long-lived map). A read keeps the entry it found per step, so the
  * write of the same step needs no second lookup (a walk visits each view once, and views have maps of
  * their own, so no other write of the walk moves that entry). With an {@link UndoLog} every write is
  * recorded for a rollback (the in-memory engines); without one (the Flink tree operator's in-memory
@@ -75,7 +77,7 @@ public final class MemoryViewTreeStore<T> implements ViewTreeStore<T>, ChildPayl
     @Override
     @SuppressWarnings("unchecked")
     public T get(int slot) {
-        return values == null ? null : (T) values[base + slot];
+        return values == null ? null : (T) LongCell.boxed(values[base + slot]);
     }
 
     @Override
@@ -95,9 +97,19 @@ public final class MemoryViewTreeStore<T> implements ViewTreeStore<T>, ChildPayl
         }
         Object[] slots = state.slots();
         int at = state.base(e) + slot;
+        Object old = slots[at];
         if (undo != null) {
-            undo.entrySlot(state, key, slot, slots[at]);
+            undo.entrySlot(state, key, slot, LongCell.boxed(old));
         }
-        slots[at] = value;
+        if (value instanceof Long v) {
+            // A Long payload lives in a cell of its own that later writes change in place.
+            if (old instanceof LongCell cell) {
+                cell.value = v;
+            } else {
+                slots[at] = new LongCell(v);
+            }
+        } else {
+            slots[at] = value;
+        }
     }
 }
