@@ -108,7 +108,7 @@ class FlinkSuiteITCase {
                         "trivial-keyed-minimal: exactly 2 keyBy hops",
                         "1 task manager, 2 slots",
                         "each system at parallelism P = 1, 2",
-                        "Parallelism — ex10",
+                        "Task CPU — ex10",
                         "serial",
                         "amdahl",
                         "imbalance (chain)",
