@@ -49,6 +49,9 @@ import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -196,7 +199,8 @@ public final class SoakRun {
                 gate.release();
                 cancel(client);
                 // Periodic checkpoints may have followed the last one: restore the one that is retained.
-                retained = retainedCheckpoint(new CheckpointStats("http://127.0.0.1:" + restPort), client);
+                retained = retainedCheckpoint(
+                        flink.checkpointUri(), new CheckpointStats("http://127.0.0.1:" + restPort), client);
             }
         }
         if (endRows != result.size() || ends == 0) {
@@ -300,8 +304,35 @@ public final class SoakRun {
         }
     }
 
-    /** The checkpoint a cancelled job retained (its latest completed one), or null. */
-    private static String retainedCheckpoint(CheckpointStats rest, JobClient client) {
+    /**
+     * The checkpoint a cancelled job retained (its latest completed one), or null: the newest {@code chk-N}
+     * directory with a {@code _metadata} file in the job's checkpoint directory. Flink's REST statistics can
+     * lag behind a checkpoint that completed just before the cancellation and subsumed the one they name,
+     * so they are only asked if the directory cannot be read.
+     */
+    private static String retainedCheckpoint(String checkpointUri, CheckpointStats rest, JobClient client) {
+        try {
+            Path jobDir = new Path(checkpointUri, client.getJobID().toHexString());
+            FileSystem fs = jobDir.getFileSystem();
+            long newest = -1;
+            Path found = null;
+            FileStatus[] entries = fs.listStatus(jobDir);
+            for (FileStatus e : entries == null ? new FileStatus[0] : entries) {
+                String name = e.getPath().getName();
+                if (e.isDir() && name.matches("chk-\\d+") && fs.exists(new Path(e.getPath(), "_metadata"))) {
+                    long id = Long.parseLong(name.substring(4));
+                    if (id > newest) {
+                        newest = id;
+                        found = e.getPath();
+                    }
+                }
+            }
+            if (found != null) {
+                return found.toString();
+            }
+        } catch (IOException | RuntimeException e) {
+            // Fall back to what the REST API says.
+        }
         try {
             return rest.latestCompletedPath(client.getJobID());
         } catch (IOException e) {
