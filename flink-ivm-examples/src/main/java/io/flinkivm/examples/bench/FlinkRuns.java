@@ -7,15 +7,12 @@ import io.flinkivm.examples.state.StateReport;
 import io.flinkivm.examples.state.StateSizeReporter;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.accumulators.LongCounter;
@@ -35,6 +32,7 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.transformations.UnionTransformation;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.FileUtils;
 
 /**
  * How the bench runs Flink jobs: on one local MiniCluster per JVM (one task manager with as many slots
@@ -289,13 +287,8 @@ final class FlinkRuns {
         env.getConfiguration()
                 .getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY)
                 .ifPresent(uri -> {
-                    Path dir = Path.of(URI.create(uri));
-                    try (Stream<Path> paths = Files.walk(dir)) {
-                        paths.sorted(Comparator.reverseOrder())
-                                .forEach(p -> p.toFile().delete());
-                    } catch (IOException ignored) {
-                        // A temporary directory left behind.
-                    }
+                    // Flink may still be disposing of a cancelled job's checkpoints: files vanish meanwhile.
+                    FileUtils.deleteDirectoryQuietly(Path.of(URI.create(uri)).toFile());
                 });
     }
 

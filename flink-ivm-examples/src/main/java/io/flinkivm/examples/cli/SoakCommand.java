@@ -12,13 +12,12 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.util.FileUtils;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Visibility;
 import picocli.CommandLine.Mixin;
@@ -232,10 +231,7 @@ final class SoakCommand implements Callable<Integer> {
     }
 
     private static void deleteTree(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // A temporary directory left behind; the soak's figures are printed already.
-        }
+        // Quietly: a temporary directory left behind does not matter, the soak's figures are printed already.
+        FileUtils.deleteDirectoryQuietly(dir.toFile());
     }
 }
