@@ -61,8 +61,16 @@ public final class NaturalSemiring implements Semiring<Long> {
 
     @Override
     public Long times(Long a, Long b) {
-        long x = a;
-        long y = b;
+        return product(a, b);
+    }
+
+    /** {@link #times} on unboxed values. */
+    @Override
+    public LongBinaryOperator unboxedTimes() {
+        return NaturalSemiring::product;
+    }
+
+    private static long product(long x, long y) {
         if ((x | y) < 0) {
             throw notNatural(x < 0 ? x : y);
         }

@@ -62,6 +62,15 @@ public interface Semiring<T> extends Serializable {
         return null;
     }
 
+    /**
+     * The product on unboxed values where {@link #unboxedPlus} is the sum (same checks and exceptions as
+     * {@link #times}), so that reading a result from unboxed payloads makes one object, not one per
+     * factor. Null (the default) for every other semiring.
+     */
+    default LongBinaryOperator unboxedTimes() {
+        return null;
+    }
+
     /** Whether this semiring declares {@code property}. */
     default boolean has(SemiringProperty property) {
         return properties().contains(property);

@@ -34,6 +34,17 @@ class NaturalSemiringTest {
     }
 
     @Test
+    void unboxedOperationsAgreeWithTheBoxedOnes() {
+        assertThat(n.unboxedPlus().applyAsLong(2L, 3L)).isEqualTo(5L);
+        assertThat(n.unboxedTimes().applyAsLong(2L, 3L)).isEqualTo(6L);
+        assertThatThrownBy(() -> n.unboxedTimes().applyAsLong(1L << 32, 1L << 31))
+                .isInstanceOf(PayloadOverflowException.class)
+                .hasMessageContaining("natural-number overflow: 4294967296 * 2147483648 exceeds 64 bits");
+        assertThatThrownBy(() -> n.unboxedTimes().applyAsLong(2L, -3L)).isInstanceOf(PayloadFormatException.class);
+        assertThat(MinPlusSemiring.INSTANCE.unboxedTimes()).isNull();
+    }
+
+    @Test
     void negativeOperandsAreRejected() {
         assertThatThrownBy(() -> n.plus(-1L, 1L))
                 .isInstanceOf(PayloadFormatException.class)

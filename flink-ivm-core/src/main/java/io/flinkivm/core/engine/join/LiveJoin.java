@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.function.LongBinaryOperator;
 
 /**
  * Insert-only maintenance of an α-acyclic full join above the border (after Abo Khamis, Kara,
@@ -273,6 +274,9 @@ public final class LiveJoin<T> {
     private final class FlatResults implements Iterator<ResultTuple<T>> {
         private final JoinRecordStore<T> store;
         private final Semiring<T> semiring;
+        /** The semiring's product on unboxed Long payloads, or null. */
+        private final LongBinaryOperator unboxedTimes;
+
         private final RecordScan<T> scan;
         /** The tuples of the current result by step, filled only to assemble a head tuple. */
         private final Tuple[] assembly;
@@ -283,6 +287,7 @@ public final class LiveJoin<T> {
         FlatResults(JoinRecordStore<T> store, Semiring<T> semiring) {
             this.store = store;
             this.semiring = semiring;
+            this.unboxedTimes = semiring.unboxedTimes();
             assembly = fullWalk.headStep >= 0 ? null : new Tuple[fullWalk.node.length];
             scan = store.liveRecords(fullWalk.node[0], fullWalk.slots);
         }
@@ -304,15 +309,34 @@ public final class LiveJoin<T> {
             state = 0;
             Walk w = fullWalk;
             Tuple root = scan.tuple();
-            T product = scan.record().payload();
-            for (int p = 1; p < w.node.length; p++) {
-                JoinRecord<T> r = scan.slotRecord(w.slot[p]);
-                if (r == null) {
-                    r = lookUp(p, root);
+            JoinRecord<T> first = scan.record();
+            T product = unboxedTimes != null && first.isUnboxed() ? unboxedProduct(root, first) : null;
+            if (product == null) {
+                product = first.payload();
+                for (int p = 1; p < w.node.length; p++) {
+                    product = semiring.times(product, record(p, root).payload());
                 }
-                product = semiring.times(product, r.payload());
             }
             return new ResultTuple<>(w.headStep == 0 ? root : head(root), product);
+        }
+
+        private JoinRecord<T> record(int p, Tuple root) {
+            JoinRecord<T> r = scan.slotRecord(fullWalk.slot[p]);
+            return r != null ? r : lookUp(p, root);
+        }
+
+        /** The product of unboxed payloads, boxed once; null if a factor is boxed (then multiply objects). */
+        @SuppressWarnings("unchecked") // a semiring with an unboxed product has Long payloads
+        private T unboxedProduct(Tuple root, JoinRecord<T> first) {
+            long product = first.unboxedPayload();
+            for (int p = 1; p < fullWalk.node.length; p++) {
+                JoinRecord<T> r = record(p, root);
+                if (!r.isUnboxed()) {
+                    return null;
+                }
+                product = unboxedTimes.applyAsLong(product, r.unboxedPayload());
+            }
+            return (T) Long.valueOf(product);
         }
 
         /** The result tuple when it is not the root tuple: a child's tuple as it is, or assembled. */
