@@ -149,9 +149,11 @@ public final class SoakRun {
                 monitor.start();
                 try (CloseableIterator<Either<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>, DeadLetter>> it =
                         built.results()) {
-                    // The sources wait at the end of the stream (EndGate): the job ends with the final snapshot's
-                    // last end marker, once the last checkpoint has been taken.
-                    while (ends < built.parts() && it.hasNext()) {
+                    // The sources wait at the end of the stream (EndGate): the results are complete with the final
+                    // snapshot's last end marker and the SNAPSHOT mark, which the final watermark brings right
+                    // after it (it times the snapshot at the sink).
+                    boolean snapshotMarked = false;
+                    while ((ends < built.parts() || !snapshotMarked) && it.hasNext()) {
                         Either<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>, DeadLetter> e = it.next();
                         if (e.isRight()) {
                             deadLetters++;
@@ -160,6 +162,7 @@ public final class SoakRun {
                         Either<ResultRecord<T>, Tuple3<Integer, Long, Long>> l = e.left();
                         if (l.isRight()) {
                             Tuple3<Integer, Long, Long> m = l.right();
+                            snapshotMarked |= m.f0 == ProgressOperator.SNAPSHOT;
                             marks.add(new Mark(
                                     m.f0,
                                     m.f1,

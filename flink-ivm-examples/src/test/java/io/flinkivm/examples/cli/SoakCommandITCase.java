@@ -42,6 +42,7 @@ class SoakCommandITCase {
                         "Flink configuration added: {state.backend.rocksdb.thread.num=1}",
                         "compact µs",
                         "Check: the Flink result equals the in-memory engine's on the same stream",
+                        " ms at the sink)", // the final snapshot, timed at the sink
                         "last/first = ",
                         "Checkpoints: ",
                         "CPU per insert (the whole process): first tenth ",
