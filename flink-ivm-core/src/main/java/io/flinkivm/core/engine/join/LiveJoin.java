@@ -6,7 +6,9 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.Iterator;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.function.LongBinaryOperator;
 
@@ -271,6 +273,13 @@ public final class LiveJoin<T> {
      * without backtracking; the children's records come from the root scan's slots once a walk looked
      * them up. Payloads as in {@link #results}, of the acyclic plan (every node a root view).
      */
+    /**
+     * Records an enumeration over a scan that remembers nothing keeps by key ({@code FlatResults}):
+     * with its key and the map's entry about 150 bytes of heap each, so at most about 20 MiB, freed
+     * when the enumeration ends. Beyond it, lookups go to the store.
+     */
+    static final int LOOKUP_CACHE = 1 << 17;
+
     private final class FlatResults implements Iterator<ResultTuple<T>> {
         private final JoinRecordStore<T> store;
         private final Semiring<T> semiring;
@@ -281,15 +290,28 @@ public final class LiveJoin<T> {
         /** The tuples of the current result by step, filled only to assemble a head tuple. */
         private final Tuple[] assembly;
 
+        /**
+         * Where the scan remembers nothing (a store in Flink's keyed state, RocksDB among them): the
+         * records looked up so far in this enumeration, by step and key, up to {@link #LOOKUP_CACHE}
+         * in all, so that a child key shared by many root tuples is read from the store once. The join
+         * does not change while one enumeration runs (a snapshot is taken between two updates). Null
+         * where the scan remembers.
+         */
+        private final Map<Tuple, JoinRecord<T>>[] looked;
+
+        private int lookedCount;
+
         /** 0: not known whether there is a next result, 1: there is (the scan is at it), 2: the end. */
         private int state;
 
+        @SuppressWarnings("unchecked")
         FlatResults(JoinRecordStore<T> store, Semiring<T> semiring) {
             this.store = store;
             this.semiring = semiring;
             this.unboxedTimes = semiring.unboxedTimes();
             assembly = fullWalk.headStep >= 0 ? null : new Tuple[fullWalk.node.length];
             scan = store.liveRecords(fullWalk.node[0], fullWalk.slots);
+            looked = scan.remembers() ? null : new Map[fullWalk.node.length];
         }
 
         @Override
@@ -368,10 +390,21 @@ public final class LiveJoin<T> {
             Walk w = fullWalk;
             int node = w.node[p];
             Tuple t = layout.keyOfChild(node, tupleOf(w.source[p], root));
-            JoinRecord<T> r = store.get(node, t);
-            if (r == null || !r.isLive()) {
-                throw new IllegalStateException(
-                        "join key " + t + " of node " + node + " has no live record under a live root tuple");
+            Map<Tuple, JoinRecord<T>> cache = looked == null ? null : looked[p];
+            JoinRecord<T> r = cache == null ? null : cache.get(t);
+            if (r == null) {
+                r = store.get(node, t);
+                if (r == null || !r.isLive()) {
+                    throw new IllegalStateException(
+                            "join key " + t + " of node " + node + " has no live record under a live root tuple");
+                }
+                if (looked != null && lookedCount < LOOKUP_CACHE) {
+                    if (cache == null) {
+                        cache = looked[p] = new HashMap<>();
+                    }
+                    cache.put(t, r);
+                    lookedCount++;
+                }
             }
             scan.remember(w.slot[p], t, r);
             return r;

@@ -142,6 +142,11 @@ public final class MemoryJoinRecordStore<T> implements JoinRecordStore<T> {
                 array[at + 2 + 2 * slot] = tuple;
                 array[at + 3 + 2 * slot] = record;
             }
+
+            @Override
+            public boolean remembers() {
+                return true;
+            }
         };
     }
 

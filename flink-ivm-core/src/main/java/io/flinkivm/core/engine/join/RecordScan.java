@@ -33,4 +33,9 @@ public interface RecordScan<T> {
 
     /** Remembers a tuple and its record in slot {@code slot} of the current root tuple (a scan may ignore it). */
     default void remember(int slot, Tuple tuple, JoinRecord<T> record) {}
+
+    /** Whether {@link #remember} keeps what it is given (else every walk looks its records up again). */
+    default boolean remembers() {
+        return false;
+    }
 }
