@@ -268,50 +268,80 @@ public final class LiveJoin<T> {
     }
 
     /**
-     * The results of a full walk in which every tuple follows from the root tuple (each step goes down
-     * to a child whose key is its whole tuple, {@link Walk#isFlat}): one result per live root tuple,
-     * without backtracking; the children's records come from the root scan's slots once a walk looked
-     * them up. Payloads as in {@link #results}, of the acyclic plan (every node a root view).
-     */
-    /**
-     * Records an enumeration over a scan that remembers nothing keeps by key ({@code FlatResults}):
+     * Records one enumeration over a root scan that remembers nothing keeps by key ({@link WholeKeyLookups}):
      * with its key and the map's entry about 150 bytes of heap each, so at most about 20 MiB, freed
      * when the enumeration ends. Beyond it, lookups go to the store.
      */
     static final int LOOKUP_CACHE = 1 << 17;
 
-    private final class FlatResults implements Iterator<ResultTuple<T>> {
+    /**
+     * The record of a child whose key is its whole tuple, by that key, as a walk reaches it from its
+     * parent's tuple: the one live record under the key. Where the root scan remembers nothing (a store
+     * in Flink's keyed state, RocksDB among them) the records read in one full enumeration are kept by
+     * node and key, up to {@link #LOOKUP_CACHE} in all, so that a key shared by many root tuples is read
+     * from the store once; the join does not change while one enumeration runs (a snapshot is taken
+     * between two updates).
+     */
+    private final class WholeKeyLookups {
         private final JoinRecordStore<T> store;
+        /** Per node, the records read so far; null where nothing is kept (the scan remembers). */
+        private final Map<Tuple, JoinRecord<T>>[] kept;
+
+        private int keptCount;
+
+        @SuppressWarnings("unchecked")
+        WholeKeyLookups(JoinRecordStore<T> store, boolean keep) {
+            this.store = store;
+            this.kept = keep ? new Map[layout.nodeCount()] : null;
+        }
+
+        JoinRecord<T> live(int node, Tuple key) {
+            Map<Tuple, JoinRecord<T>> byKey = kept == null ? null : kept[node];
+            JoinRecord<T> r = byKey == null ? null : byKey.get(key);
+            if (r != null) {
+                return r;
+            }
+            r = store.get(node, key);
+            if (r == null || !r.isLive()) {
+                throw new IllegalStateException(
+                        "join key " + key + " of node " + node + " has no live record where a live tuple joins it");
+            }
+            if (kept != null && keptCount < LOOKUP_CACHE) {
+                if (byKey == null) {
+                    byKey = kept[node] = new HashMap<>();
+                }
+                byKey.put(key, r);
+                keptCount++;
+            }
+            return r;
+        }
+    }
+
+    /**
+     * The results of a full walk in which every tuple follows from the root tuple (each step goes down
+     * to a child whose key is its whole tuple, {@link Walk#isFlat}): one result per live root tuple,
+     * without backtracking; the children's records come from the root scan's slots once a walk looked
+     * them up. Payloads as in {@link #results}, of the acyclic plan (every node a root view).
+     */
+    private final class FlatResults implements Iterator<ResultTuple<T>> {
         private final Semiring<T> semiring;
         /** The semiring's product on unboxed Long payloads, or null. */
         private final LongBinaryOperator unboxedTimes;
 
         private final RecordScan<T> scan;
+        private final WholeKeyLookups lookups;
         /** The tuples of the current result by step, filled only to assemble a head tuple. */
         private final Tuple[] assembly;
-
-        /**
-         * Where the scan remembers nothing (a store in Flink's keyed state, RocksDB among them): the
-         * records looked up so far in this enumeration, by step and key, up to {@link #LOOKUP_CACHE}
-         * in all, so that a child key shared by many root tuples is read from the store once. The join
-         * does not change while one enumeration runs (a snapshot is taken between two updates). Null
-         * where the scan remembers.
-         */
-        private final Map<Tuple, JoinRecord<T>>[] looked;
-
-        private int lookedCount;
 
         /** 0: not known whether there is a next result, 1: there is (the scan is at it), 2: the end. */
         private int state;
 
-        @SuppressWarnings("unchecked")
         FlatResults(JoinRecordStore<T> store, Semiring<T> semiring) {
-            this.store = store;
             this.semiring = semiring;
             this.unboxedTimes = semiring.unboxedTimes();
             assembly = fullWalk.headStep >= 0 ? null : new Tuple[fullWalk.node.length];
             scan = store.liveRecords(fullWalk.node[0], fullWalk.slots);
-            looked = scan.remembers() ? null : new Map[fullWalk.node.length];
+            lookups = new WholeKeyLookups(store, !scan.remembers());
         }
 
         @Override
@@ -387,26 +417,10 @@ public final class LiveJoin<T> {
 
         /** The record of step {@code p} under its key (the first walk from this root tuple), remembered. */
         private JoinRecord<T> lookUp(int p, Tuple root) {
-            Walk w = fullWalk;
-            int node = w.node[p];
-            Tuple t = layout.keyOfChild(node, tupleOf(w.source[p], root));
-            Map<Tuple, JoinRecord<T>> cache = looked == null ? null : looked[p];
-            JoinRecord<T> r = cache == null ? null : cache.get(t);
-            if (r == null) {
-                r = store.get(node, t);
-                if (r == null || !r.isLive()) {
-                    throw new IllegalStateException(
-                            "join key " + t + " of node " + node + " has no live record under a live root tuple");
-                }
-                if (looked != null && lookedCount < LOOKUP_CACHE) {
-                    if (cache == null) {
-                        cache = looked[p] = new HashMap<>();
-                    }
-                    cache.put(t, r);
-                    lookedCount++;
-                }
-            }
-            scan.remember(w.slot[p], t, r);
+            int node = fullWalk.node[p];
+            Tuple t = layout.keyOfChild(node, tupleOf(fullWalk.source[p], root));
+            JoinRecord<T> r = lookups.live(node, t);
+            scan.remember(fullWalk.slot[p], t, r);
             return r;
         }
     }
@@ -634,6 +648,11 @@ public final class LiveJoin<T> {
         private final Tuple[] byOrder;
         /** The scan of the root's live records (a full walk). */
         private RecordScan<T> roots;
+        /**
+         * Children by whole-tuple key, made at the first lookup (or with the root scan, whose records it
+         * keeps if the scan remembers nothing).
+         */
+        private WholeKeyLookups lookups;
 
         private boolean ready;
         private boolean done;
@@ -714,6 +733,7 @@ public final class LiveJoin<T> {
                 }
                 case ROOTS -> {
                     roots = store.liveRecords(node, walk.slots);
+                    lookups = new WholeKeyLookups(store, !roots.remembers());
                     return nextRoot(p);
                 }
                 case DOWN -> {
@@ -760,11 +780,10 @@ public final class LiveJoin<T> {
                 t = roots.slotTuple(slot);
             } else {
                 t = layout.keyOfChild(node, tuples[walk.source[p]]);
-                r = store.get(node, t);
-                if (r == null || !r.isLive()) {
-                    throw new IllegalStateException(
-                            "join list of node " + node + " holds " + t + " without a live record");
+                if (lookups == null) {
+                    lookups = new WholeKeyLookups(store, false);
                 }
+                r = lookups.live(node, t);
                 if (slot >= 0) {
                     roots.remember(slot, t, r);
                 }
