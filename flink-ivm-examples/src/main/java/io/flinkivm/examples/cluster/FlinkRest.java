@@ -42,6 +42,12 @@ public final class FlinkRest {
         return send(request(path).GET());
     }
 
+    /** {@code GET path}, or null if Flink answers it with other than 2xx (e.g. statistics not there yet). */
+    public JsonNode getIfPresent(String path) throws IOException {
+        HttpResponse<String> response = exchange(request(path).GET());
+        return response.statusCode() / 100 == 2 ? parse(response) : null;
+    }
+
     /** {@code POST path} with a JSON body. */
     public JsonNode post(String path, String body) throws IOException {
         return send(request(path)
@@ -79,18 +85,26 @@ public final class FlinkRest {
     }
 
     private JsonNode send(HttpRequest.Builder request) throws IOException {
+        HttpResponse<String> response = exchange(request);
+        if (response.statusCode() / 100 != 2) {
+            HttpRequest r = response.request();
+            throw new IOException(
+                    r.method() + " " + r.uri() + " answered " + response.statusCode() + ": " + response.body());
+        }
+        return parse(response);
+    }
+
+    private HttpResponse<String> exchange(HttpRequest.Builder request) throws IOException {
         HttpRequest r = request.build();
-        HttpResponse<String> response;
         try {
-            response = http.send(r, HttpResponse.BodyHandlers.ofString());
+            return http.send(r, HttpResponse.BodyHandlers.ofString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted: " + r.method() + " " + r.uri(), e);
         }
-        if (response.statusCode() / 100 != 2) {
-            throw new IOException(
-                    r.method() + " " + r.uri() + " answered " + response.statusCode() + ": " + response.body());
-        }
+    }
+
+    private JsonNode parse(HttpResponse<String> response) throws IOException {
         return response.body().isEmpty() ? json.createObjectNode() : json.readTree(response.body());
     }
 }

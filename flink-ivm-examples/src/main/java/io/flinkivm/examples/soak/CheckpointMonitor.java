@@ -1,12 +1,9 @@
 package io.flinkivm.examples.soak;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flinkivm.examples.cluster.FlinkRest;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,10 +22,8 @@ import org.apache.flink.api.common.JobID;
  */
 final class CheckpointMonitor implements AutoCloseable {
 
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private final ObjectMapper json = new ObjectMapper();
-    private final URI uri;
+    private final FlinkRest rest;
+    private final String path;
     private final Duration every;
     private final TreeMap<Long, SoakReport.Checkpoint> completed = new TreeMap<>();
     private final Thread thread;
@@ -41,7 +36,8 @@ final class CheckpointMonitor implements AutoCloseable {
 
     /** @param restBase e.g. {@code http://127.0.0.1:8081} */
     CheckpointMonitor(String restBase, JobID job, Duration every) {
-        this.uri = URI.create(restBase + "/jobs/" + job + "/checkpoints");
+        this.rest = new FlinkRest(URI.create(restBase));
+        this.path = "/jobs/" + job + "/checkpoints";
         this.every = every;
         this.thread = new Thread(this::loop, "flink-ivm soak checkpoint monitor");
         this.thread.setDaemon(true);
@@ -97,23 +93,10 @@ final class CheckpointMonitor implements AutoCloseable {
     /** One poll; false if the REST API did not answer with statistics. */
     boolean poll() {
         try {
-            HttpResponse<String> r = http.send(
-                    HttpRequest.newBuilder(uri)
-                            .timeout(Duration.ofSeconds(5))
-                            .GET()
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() != 200) {
-                remember("HTTP " + r.statusCode() + " from " + uri);
-                return false;
-            }
-            record(json.readTree(r.body()));
+            record(rest.get(path));
             return true;
         } catch (IOException e) {
             remember(e.toString());
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             return false;
         }
     }

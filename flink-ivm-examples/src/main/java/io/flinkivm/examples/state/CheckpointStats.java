@@ -1,12 +1,9 @@
 package io.flinkivm.examples.state;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flinkivm.examples.cluster.FlinkRest;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,10 +17,7 @@ import org.apache.flink.api.common.JobID;
  * when each subtask of a task reached each state ({@code GET /jobs/:jobid/vertices/:vertexid/subtasktimes}).
  */
 public final class CheckpointStats {
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private final ObjectMapper json = new ObjectMapper();
-    private final String base;
+    private final FlinkRest rest;
 
     /**
      * One task (a chain of operators) in a checkpoint, summed over its subtasks.
@@ -52,7 +46,7 @@ public final class CheckpointStats {
 
     /** @param restBase e.g. {@code http://127.0.0.1:8081} */
     public CheckpointStats(String restBase) {
-        this.base = restBase.endsWith("/") ? restBase.substring(0, restBase.length() - 1) : restBase;
+        this.rest = new FlinkRest(URI.create(restBase));
     }
 
     /**
@@ -60,19 +54,17 @@ public final class CheckpointStats {
      * kind: incremental where configured so) and returns its id once Flink has started it.
      */
     public long trigger(JobID job, Duration patience) throws IOException {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(base + "/jobs/" + job + "/checkpoints"))
-                .timeout(Duration.ofSeconds(10))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"checkpointType\":\"CONFIGURED\"}"))
-                .build());
-        if (r.statusCode() != 200 && r.statusCode() != 202) {
-            throw new IOException(
-                    "cannot trigger a checkpoint of " + job + ": HTTP " + r.statusCode() + " " + r.body());
+        String trigger;
+        try {
+            trigger = rest.post("/jobs/" + job + "/checkpoints", "{\"checkpointType\":\"CONFIGURED\"}")
+                    .path("request-id")
+                    .asText();
+        } catch (IOException e) {
+            throw new IOException("cannot trigger a checkpoint of " + job + ": " + e.getMessage(), e);
         }
-        String trigger = json.readTree(r.body()).path("request-id").asText();
         long deadline = System.nanoTime() + patience.toNanos();
         while (true) {
-            JsonNode status = get("/jobs/" + job + "/checkpoints/" + trigger);
+            JsonNode status = rest.get("/jobs/" + job + "/checkpoints/" + trigger);
             if ("COMPLETED".equals(status.path("status").path("id").asText())) {
                 JsonNode op = status.path("operation");
                 if (op.has("failure-cause")) {
@@ -92,13 +84,15 @@ public final class CheckpointStats {
      * a cancellation with retained checkpoints, the one that a restore would use.
      */
     public String latestCompletedPath(JobID job) throws IOException {
-        JsonNode latest = get("/jobs/" + job + "/checkpoints").path("latest").path("completed");
+        JsonNode latest =
+                rest.get("/jobs/" + job + "/checkpoints").path("latest").path("completed");
         return latest.hasNonNull("external_path") ? latest.path("external_path").asText() : null;
     }
 
     /** The id of the latest completed checkpoint (not a savepoint), or -1 if none. */
     public long latestCompleted(JobID job) throws IOException {
-        JsonNode latest = get("/jobs/" + job + "/checkpoints").path("latest").path("completed");
+        JsonNode latest =
+                rest.get("/jobs/" + job + "/checkpoints").path("latest").path("completed");
         return latest.isMissingNode() || latest.isNull()
                 ? -1
                 : latest.path("id").asLong(-1);
@@ -113,7 +107,7 @@ public final class CheckpointStats {
     public Checkpoint completed(JobID job, long id, Duration patience) throws IOException {
         long deadline = System.nanoTime() + patience.toNanos();
         while (true) {
-            JsonNode c = tryGet("/jobs/" + job + "/checkpoints/details/" + id);
+            JsonNode c = rest.getIfPresent("/jobs/" + job + "/checkpoints/details/" + id);
             if (c != null && "COMPLETED".equals(c.path("status").asText())) {
                 return checkpoint(job, c);
             }
@@ -131,7 +125,7 @@ public final class CheckpointStats {
     private Checkpoint checkpoint(JobID job, JsonNode c) throws IOException {
         Map<String, JsonNode> vertices = new HashMap<>();
         List<String> order = new ArrayList<>();
-        for (JsonNode v : get("/jobs/" + job).path("vertices")) {
+        for (JsonNode v : rest.get("/jobs/" + job).path("vertices")) {
             vertices.put(v.path("id").asText(), v);
             order.add(v.path("id").asText());
         }
@@ -162,8 +156,9 @@ public final class CheckpointStats {
      */
     public Map<String, Long> initializationMillis(JobID job) throws IOException {
         Map<String, Long> out = new java.util.LinkedHashMap<>();
-        for (JsonNode v : get("/jobs/" + job).path("vertices")) {
-            JsonNode times = get("/jobs/" + job + "/vertices/" + v.path("id").asText() + "/subtasktimes");
+        for (JsonNode v : rest.get("/jobs/" + job).path("vertices")) {
+            JsonNode times =
+                    rest.get("/jobs/" + job + "/vertices/" + v.path("id").asText() + "/subtasktimes");
             long first = Long.MAX_VALUE;
             long last = Long.MIN_VALUE;
             boolean all = true;
@@ -188,39 +183,10 @@ public final class CheckpointStats {
     /** The job's tasks' names, in the job's order. */
     public List<String> taskNames(JobID job) throws IOException {
         List<String> out = new ArrayList<>();
-        for (JsonNode v : get("/jobs/" + job).path("vertices")) {
+        for (JsonNode v : rest.get("/jobs/" + job).path("vertices")) {
             out.add(v.path("name").asText());
         }
         return out;
-    }
-
-    private JsonNode tryGet(String path) throws IOException {
-        HttpResponse<String> r = send(path);
-        return r.statusCode() == 200 ? json.readTree(r.body()) : null;
-    }
-
-    private JsonNode get(String path) throws IOException {
-        HttpResponse<String> r = send(path);
-        if (r.statusCode() != 200) {
-            throw new IOException("HTTP " + r.statusCode() + " from " + base + path + ": " + r.body());
-        }
-        return json.readTree(r.body());
-    }
-
-    private HttpResponse<String> send(String path) throws IOException {
-        return send(HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(Duration.ofSeconds(10))
-                .GET()
-                .build());
-    }
-
-    private HttpResponse<String> send(HttpRequest request) throws IOException {
-        try {
-            return http.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while asking " + request.uri(), e);
-        }
     }
 
     private static void sleep(long millis) throws IOException {
