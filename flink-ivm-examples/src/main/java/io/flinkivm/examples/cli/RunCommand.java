@@ -307,66 +307,35 @@ final class RunCommand implements Callable<Integer> {
         return new RunTriggers(snapshotEvery, outputMode.mode(), updateBefore);
     }
 
-    private <T> int inMemory(Semiring<T> s, MaintenancePlan plan, Path temporary, long start) {
-        if (layout() != ResultWriter.Layout.RESULT) {
-            return inMemoryTriggers(s, plan, temporary, start);
-        }
-        IvmEngine<T> ivm = Engines.create(plan, s);
-        long accepted;
-        long rejected;
-        try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
-            accepted = read(
-                    s,
-                    plan.query(),
-                    rejects,
-                    (relation, tuple, payload, line) -> apply(ivm, relation, tuple, payload),
-                    lines -> {});
-            rejected = rejects.count();
-            rejects.printTotal();
-        }
-        printCounts(accepted, rejected);
-        long results;
-        try (ResultWriter w = writer(temporary, plan, ResultWriter.Layout.RESULT)) {
-            Iterator<ResultTuple<T>> it = ivm.enumerate();
-            while (it.hasNext()) {
-                ResultTuple<T> r = it.next();
-                w.result(r.tuple(), r.payload(), s);
-            }
-            results = w.rows();
-        } catch (IOException e) {
-            throw outputFailure(e);
-        } catch (ArithmeticException e) {
-            throw resultOverflow(e);
-        }
-        return finish(temporary, results, start);
-    }
-
     /**
-     * The in-memory engine with triggers: each trigger's snapshot, or its changes, written as the engine
-     * enumerates them while the input is read.
+     * The in-memory engine: each trigger's snapshot, or its changes, written as the engine enumerates
+     * them while the input is read (without triggers, one snapshot at the end of the input).
      */
-    private <T> int inMemoryTriggers(Semiring<T> s, MaintenancePlan plan, Path temporary, long start) {
+    private <T> int inMemory(Semiring<T> s, MaintenancePlan plan, Path temporary, long start) {
         boolean changelog = outputMode.mode() == OutputMode.CHANGELOG;
         IvmEngine<T> ivm = changelog ? Engines.withChangelog(plan, s) : Engines.create(plan, s);
         RunTriggers triggers = triggers();
         long[] inserts = {0};
-        long accepted;
-        long rejected;
         TriggerCounts counts = new TriggerCounts();
-        try (ResultWriter w = writer(temporary, plan, layout());
-                Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
-            accepted = read(
-                    s,
-                    plan.query(),
-                    rejects,
-                    (relation, tuple, payload, line) -> {
-                        apply(ivm, relation, tuple, payload);
-                        inserts[0]++;
-                    },
-                    lines -> writeTrigger(ivm, s, w, triggers.lineAccepted(lines, inserts[0]), counts));
+        try (ResultWriter w = writer(temporary, plan, layout())) {
+            long accepted;
+            long rejected;
+            try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
+                accepted = read(
+                        s,
+                        plan.query(),
+                        rejects,
+                        (relation, tuple, payload, line) -> {
+                            apply(ivm, relation, tuple, payload);
+                            inserts[0]++;
+                        },
+                        lines -> writeTrigger(ivm, s, w, triggers.lineAccepted(lines, inserts[0]), counts));
+                rejected = rejects.count();
+                rejects.printTotal();
+            }
+            // The counts first: they hold even if the last trigger's result overflows.
+            printCounts(accepted, rejected);
             writeTrigger(ivm, s, w, triggers.endOfInput(inserts[0]), counts);
-            rejected = rejects.count();
-            rejects.printTotal();
         } catch (IOException e) {
             throw outputFailure(e);
         } catch (UncheckedIOException e) {
@@ -374,7 +343,6 @@ final class RunCommand implements Callable<Integer> {
         } catch (ArithmeticException e) {
             throw resultOverflow(e);
         }
-        printCounts(accepted, rejected);
         return finish(temporary, counts.resultSize, counts.rows, counts.triggers, start);
     }
 
@@ -443,10 +411,9 @@ final class RunCommand implements Callable<Integer> {
             rejects.printTotal();
         }
         printCounts(accepted, rejected);
-        if (layout() == ResultWriter.Layout.RESULT) {
-            return finish(temporary, results, start);
-        }
-        return finish(temporary, run.resultSize(), results, run.triggersWritten(), start);
+        // Without triggers the one snapshot's rows are the result.
+        long resultSize = layout() == ResultWriter.Layout.RESULT ? results : run.resultSize();
+        return finish(temporary, resultSize, results, run.triggersWritten(), start);
     }
 
     private String jobName(MaintenancePlan plan) {
@@ -468,11 +435,7 @@ final class RunCommand implements Callable<Integer> {
         out.flush();
     }
 
-    private int finish(Path temporary, long results, long start) {
-        return finish(temporary, results, -1, -1, start);
-    }
-
-    /** Moves the output into place and prints the summary; with {@code triggers} >= 0, also the rows they wrote. */
+    /** Moves the output into place and prints the summary; with triggers, also the rows they wrote. */
     private int finish(Path temporary, long results, long rows, long triggers, long start) {
         try {
             moveIntoPlace(temporary);
@@ -481,7 +444,7 @@ final class RunCommand implements Callable<Integer> {
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
         PrintWriter out = spec.commandLine().getOut();
-        String written = triggers < 0
+        String written = layout() == ResultWriter.Layout.RESULT
                 ? ""
                 : ", " + rows + " row" + (rows == 1 ? "" : "s") + " in " + triggers + " trigger"
                         + (triggers == 1 ? "" : "s");
