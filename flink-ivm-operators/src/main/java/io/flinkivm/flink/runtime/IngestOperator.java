@@ -314,7 +314,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         started = true;
         if (bridge) {
             bridge = false;
-            endEpoch(true, true, epoch + 1);
+            endEpoch(true, true, Epochs.nextMajor(epoch));
         } else if (epoch > Epochs.FIRST) {
             output.emitWatermark(new Watermark(epoch - 1));
         } else {
@@ -328,7 +328,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         position++;
         InputRecord<T> r = element.getValue();
         if (r.isSnapshotRequest()) {
-            endEpoch(true, true, epoch + 1);
+            endEpoch(true, true, Epochs.nextMajor(epoch));
             return;
         }
         String problem = validate(r);
@@ -348,9 +348,9 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             router.route(relation, r.tuple(), r.payload(), deliver);
         }
         if (snapshotEvery > 0 && sinceSnapshot >= snapshotEvery) {
-            endEpoch(true, true, epoch + 1);
+            endEpoch(true, true, Epochs.nextMajor(epoch));
         } else if (progressEvery > 0 && inEpoch >= progressEvery) {
-            endEpoch(true, false, epoch + 1);
+            endEpoch(true, false, Epochs.nextMinor(epoch));
         }
     }
 
@@ -479,13 +479,18 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
      * Ends the current epoch (its end to every sink, then the watermark), asking for a snapshot or
      * not, and starts epoch {@code next}.
      */
+    /**
+     * Ends the current epoch and starts {@code next}. An end that starts a new major (every end that may
+     * ask for a snapshot) reports the epoch as its major's last number ({@link Epochs#endOfMajor}).
+     */
     private void endEpoch(boolean deterministic, boolean snapshot, long next) {
         if (pending != null) {
             flush();
         }
+        long ended = next > Epochs.endOfMajor(epoch) ? Epochs.endOfMajor(epoch) : epoch;
         output.collect(
-                epochTag, new StreamRecord<>(new EpochEnd(subtask, generation, epoch, count, deterministic, snapshot)));
-        output.emitWatermark(new Watermark(epoch));
+                epochTag, new StreamRecord<>(new EpochEnd(subtask, generation, ended, count, deterministic, snapshot)));
+        output.emitWatermark(new Watermark(ended));
         epochsCounter.inc();
         epoch = next;
         inEpoch = 0;
@@ -516,7 +521,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         if (!ended) {
             start();
             ended = true;
-            endEpoch(true, true, epoch + 1);
+            endEpoch(true, true, Epochs.nextMajor(epoch));
             output.emitWatermark(Watermark.MAX_WATERMARK);
         }
     }

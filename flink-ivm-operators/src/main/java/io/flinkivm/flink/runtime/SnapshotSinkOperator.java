@@ -98,7 +98,7 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
     @Override
     public final void processElement1(StreamRecord<IN> element) throws Exception {
         IN value = element.getValue();
-        if (epochOf(value) <= Epochs.lowestOpen(watermark)) {
+        if (epochOf(value) <= Epochs.applicable(watermark)) {
             apply(value);
         } else {
             heldBack.add(getCurrentKey(), value);
@@ -122,7 +122,7 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
                 emitTrigger(cut);
             }
         }
-        heldBack.release(Epochs.lowestOpen(watermark), this::apply);
+        heldBack.release(Epochs.applicable(watermark), this::apply);
         super.processWatermark(mark);
     }
 

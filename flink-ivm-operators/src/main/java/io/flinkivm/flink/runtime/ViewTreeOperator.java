@@ -92,12 +92,16 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private transient CellRouter router;
     private transient int[] cells;
     private transient TreeMap<Long, T> partials;
-    /** Root deltas not sent yet, summed per root tuple, all of epoch {@link #batchEpoch}. */
+    /** Root deltas not sent yet, summed per root tuple, all of one major epoch ({@link Epochs}). */
     private transient RootDeltaBatch<T> batch;
-    /** Sends a root tuple's sum to the sink, in epoch {@link #batchEpoch}. */
+    /** Sends a root tuple's sum to the sink, stamped {@link #batchEpoch}. */
     private transient RootDeltaBatch.Sink<T> send;
 
+    /** The latest epoch in the batch: its stamp (the same major as all its deltas, so held back alike). */
     private transient long batchEpoch;
+    /** The earliest epoch in the batch: once the watermark passes it, the batch goes out. */
+    private transient long batchFirst;
+
     private transient ListState<RootUpdate<T>> partialState;
     private transient long watermark;
     private transient Counter deltasIn;
@@ -260,7 +264,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     @Override
     public void processElement(StreamRecord<Delta<T>> element) throws Exception {
         Delta<T> d = element.getValue();
-        if (d.epoch() <= Epochs.lowestOpen(watermark)) {
+        if (d.epoch() <= Epochs.applicable(watermark)) {
             apply(d);
         } else {
             heldBack.add(getCurrentKey(), d);
@@ -270,8 +274,8 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         watermark = mark.getTimestamp();
-        heldBack.release(Epochs.lowestOpen(watermark), this::apply);
-        if (batchEpoch <= watermark) {
+        heldBack.release(Epochs.applicable(watermark), this::apply);
+        if (batch.size() > 0 && batchFirst <= watermark) {
             flush();
         }
         while (!partials.isEmpty() && partials.firstKey() <= watermark) {
@@ -335,19 +339,26 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     /**
      * Keeps a root delta for the sink in the batch, where it is added to an earlier delta of the same
      * root tuple: a tree whose root tuples change often sends each changed one once per batch. The
-     * batch holds one epoch; it goes out when a later epoch's delta comes, when it holds
-     * {@code batchSize} root tuples, when the watermark passes its epoch, and before a checkpoint
-     * barrier, so it is never part of a checkpoint.
+     * batch holds epochs of one major (no snapshot cut falls between them); it goes out when a later
+     * major's delta comes, when it holds {@code batchSize} root tuples, when the watermark passes its
+     * earliest epoch (so a watermark still tells the sink that all its epochs' deltas arrived), and
+     * before a checkpoint barrier, so it is never part of a checkpoint.
      */
     private void batch(long epoch, Tuple rootKey, T delta) {
         if (batchSize <= 1) {
             toSink(RootUpdate.of(epoch, tree, rootKey, delta));
             return;
         }
-        if (batch.size() > 0 && epoch != batchEpoch) {
+        if (batch.size() > 0 && Epochs.endOfMajor(epoch) != Epochs.endOfMajor(batchEpoch)) {
             flush();
         }
-        batchEpoch = epoch;
+        if (batch.size() == 0) {
+            batchFirst = epoch;
+            batchEpoch = epoch;
+        } else {
+            batchFirst = Math.min(batchFirst, epoch);
+            batchEpoch = Math.max(batchEpoch, epoch);
+        }
         if (batch.add(rootKey, delta, send) && batch.size() >= batchSize) {
             flush();
         }

@@ -66,6 +66,15 @@ final class Harnesses {
         return new Mark<>(watermark);
     }
 
+    /**
+     * Epoch {@code k} of a script whose every epoch end may ask for a snapshot: the last number of major
+     * {@code k - 1} ({@link Epochs}), under which such an end reports its epoch; {@code major(0)} is
+     * below the first epoch.
+     */
+    static long major(long k) {
+        return k * (Epochs.endOfMajor(0) + 1) - 1;
+    }
+
     /** Feeds {@code steps} to a one-input {@code harness}. */
     static <IN> void play(OneInputStreamOperatorTestHarness<IN, ?> harness, List<Step<IN>> steps) throws Exception {
         for (Step<IN> s : steps) {

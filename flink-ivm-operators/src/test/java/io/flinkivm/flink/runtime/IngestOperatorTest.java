@@ -40,6 +40,18 @@ class IngestOperatorTest {
 
     static final OutputTag<EpochEnd> EPOCHS = new OutputTag<>("epochs", EpochEndTypeInfo.INSTANCE);
 
+    /** A subtask's first epochs when every end may ask for a snapshot: the first of majors 0, 1, 2, 3 ({@link Epochs}). */
+    static final long E1 = Epochs.FIRST;
+
+    static final long E2 = Epochs.nextMajor(E1);
+    static final long E3 = Epochs.nextMajor(E2);
+    static final long E4 = Epochs.nextMajor(E3);
+
+    /** The number under which an end that may ask for a snapshot reports {@code epoch}. */
+    static long end(long epoch) {
+        return Epochs.endOfMajor(epoch);
+    }
+
     /** Trees V[A] (R, S) and V[C] (T, straight to the sink): no variable in both, so the sink has cells A=2 C=2. */
     static final MaintenancePlan CELLS = Planner.plan(QueryParser.parse("Q(A,C) :- R(A,B), S(A,B,D), T(C,E)"), K);
 
@@ -132,25 +144,25 @@ class IngestOperatorTest {
             h.processWatermark(Watermark.MAX_WATERMARK);
             assertThat(side(h, EPOCHS))
                     .containsExactly(
-                            new EpochEnd(0, 0, 1, 2, true, true),
-                            new EpochEnd(0, 0, 2, 3, true, true),
-                            new EpochEnd(0, 0, 3, 4, true, true));
+                            new EpochEnd(0, 0, end(E1), 2, true, true),
+                            new EpochEnd(0, 0, end(E2), 3, true, true),
+                            new EpochEnd(0, 0, end(E3), 4, true, true));
             assertThat(watermarks(h))
                     .containsExactly(
                             new Watermark(0),
-                            new Watermark(1),
-                            new Watermark(2),
-                            new Watermark(3),
+                            new Watermark(end(E1)),
+                            new Watermark(end(E2)),
+                            new Watermark(end(E3)),
                             Watermark.MAX_WATERMARK);
             List<Delta<Long>> v0 = side(h, treeTags(SHARED).get(0));
-            assertThat(v0).extracting(Delta::epoch).containsExactly(1L, 1L, 3L);
+            assertThat(v0).extracting(Delta::epoch).containsExactly(E1, E1, E3);
             assertThat(v0).extracting(Delta::key).containsExactly(Tuple.of(1L, 1L), Tuple.of(1L, 1L), Tuple.of(2L, 2L));
             assertThat(v0)
                     .extracting(Delta::insert)
                     .containsExactly(Epochs.insertId(0, 1), Epochs.insertId(0, 2), Epochs.insertId(0, 5));
             assertThat(side(h, DIRECT))
                     .as("T's tree has no state below its root")
-                    .containsExactly(RootUpdate.of(2, 1, Tuple.of(1L, 1L), 3L));
+                    .containsExactly(RootUpdate.of(E2, 1, Tuple.of(1L, 1L), 3L));
         }
     }
 
@@ -206,14 +218,14 @@ class IngestOperatorTest {
             h.processElement(new StreamRecord<>(InputRecord.snapshotRequest()));
             assertThat(side(h, DIRECT))
                     .containsExactlyInAnyOrder(
-                            RootUpdate.of(1, 1, Tuple.of(1L, 7L), 7L), RootUpdate.of(1, 1, Tuple.of(2L, 7L), 8L));
+                            RootUpdate.of(E1, 1, Tuple.of(1L, 7L), 7L), RootUpdate.of(E1, 1, Tuple.of(2L, 7L), 8L));
             h.processElement(new StreamRecord<>(insert("T", 16, 1L, 7L, 9L)));
             h.prepareSnapshotPreBarrier(1);
-            assertThat(side(h, DIRECT)).hasSize(3).last().isEqualTo(RootUpdate.of(2, 1, Tuple.of(1L, 7L), 16L));
+            assertThat(side(h, DIRECT)).hasSize(3).last().isEqualTo(RootUpdate.of(E2, 1, Tuple.of(1L, 7L), 16L));
             h.processElement(new StreamRecord<>(insert("T", 32, 1L, 7L, 9L)));
             h.endInput();
-            assertThat(side(h, DIRECT)).hasSize(4).last().isEqualTo(RootUpdate.of(2, 1, Tuple.of(1L, 7L), 32L));
-            assertThat(side(h, EPOCHS)).extracting(EpochEnd::epoch).containsExactly(1L, 2L);
+            assertThat(side(h, DIRECT)).hasSize(4).last().isEqualTo(RootUpdate.of(E2, 1, Tuple.of(1L, 7L), 32L));
+            assertThat(side(h, EPOCHS)).extracting(EpochEnd::epoch).containsExactly(end(E1), end(E2));
         }
     }
 
@@ -326,7 +338,7 @@ class IngestOperatorTest {
             assertThat(dead.get(0).reason()).isEqualTo("unknown relation 'X'; the query uses R, S, T");
             assertThat(dead.get(1).reason()).isEqualTo("relation R has arity 2, got 1 values");
             assertThat(dead.get(2).reason()).isEqualTo("insert without payload");
-            assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 0, 1, 1, true, true));
+            assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 0, end(E1), 1, true, true));
         }
     }
 
@@ -343,10 +355,10 @@ class IngestOperatorTest {
             h.processElement(new StreamRecord<>(insert("R", 1, 4L, 1L)));
             assertThat(watermarks(h))
                     .as("the epochs ended before the checkpoint")
-                    .containsExactly(new Watermark(1), new Watermark(2));
-            assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 0, 2, 4, true, true));
+                    .containsExactly(new Watermark(end(E1)), new Watermark(end(E2)));
+            assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 0, end(E2), 4, true, true));
             assertThat(side(h, treeTags(SHARED).get(0)))
-                    .containsExactly(new Delta<>(2, 0, Tuple.of(4L, 1L), 1L, Epochs.insertId(0, 4), null));
+                    .containsExactly(new Delta<>(E2, 0, Tuple.of(4L, 1L), 1L, Epochs.insertId(0, 4), null));
         }
     }
 
@@ -370,15 +382,18 @@ class IngestOperatorTest {
         OperatorSubtaskState one = AbstractStreamOperatorTestHarness.repartitionOperatorState(merged, 128, 2, 1, 0);
         try (var h = harness(SHARED, 2, 0, 1, 0, one)) {
             h.processElement(new StreamRecord<>(insert("R", 1, 9L, 1L)));
-            assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 1, 3, 8, true, true));
-            assertThat(watermarks(h)).containsExactly(new Watermark(3));
+            assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 1, end(E3), 8, true, true));
+            assertThat(watermarks(h)).containsExactly(new Watermark(end(E3)));
             assertThat(side(h, treeTags(SHARED).get(0)))
                     .extracting(Delta::epoch)
-                    .containsExactly(4L);
+                    .containsExactly(E4);
         }
     }
 
-    /** Progress epochs end without asking for a snapshot, and do not restart the count to the next snapshot. */
+    /**
+     * Progress epochs end without asking for a snapshot, and do not restart the count to the next
+     * snapshot; they are minor epochs, a snapshot ends the major ({@link Epochs}).
+     */
     @Test
     void progressEpochsAskForNoSnapshot() throws Exception {
         try (var h = harness(SHARED, 3, 2, 0, 1, 0, null, 1)) {
@@ -387,10 +402,10 @@ class IngestOperatorTest {
             }
             assertThat(side(h, EPOCHS))
                     .containsExactly(
-                            new EpochEnd(0, 0, 1, 2, true, false),
-                            new EpochEnd(0, 0, 2, 3, true, true),
-                            new EpochEnd(0, 0, 3, 5, true, false),
-                            new EpochEnd(0, 0, 4, 6, true, true));
+                            new EpochEnd(0, 0, E1, 2, true, false),
+                            new EpochEnd(0, 0, end(E1), 3, true, true),
+                            new EpochEnd(0, 0, E2, 5, true, false),
+                            new EpochEnd(0, 0, end(E2), 6, true, true));
         }
     }
 
@@ -402,7 +417,7 @@ class IngestOperatorTest {
             h.processElement(new StreamRecord<>(insert("R", 1, 1L, 1L)));
             h.setProcessingTime(150);
             h.processElement(new StreamRecord<>(insert("R", 1, 2L, 1L)));
-            assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 0, 1, 1, false, true));
+            assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 0, end(E1), 1, false, true));
             long tick = Epochs.tickEpoch(1, 100, 100);
             assertThat(tick).isEqualTo(2L << 20);
             assertThat(side(h, treeTags(SHARED).get(0)))

@@ -197,29 +197,44 @@ class ViewTreeOperatorTest {
         }
     }
 
-    /** A delta of a later epoch than the lowest open one waits for the watermark; its update keeps its epoch. */
+    /**
+     * A delta of a later major epoch than the lowest open one ({@link Epochs}) waits for the watermark;
+     * its update keeps its epoch. A delta of a later minor epoch of the open major does not wait.
+     */
     @Test
-    void aDeltaOfALaterEpochWaitsForTheWatermark() throws Exception {
+    void aDeltaOfALaterMajorEpochWaitsForTheWatermark() throws Exception {
+        long one = Harnesses.major(1);
+        long two = Harnesses.major(2);
+        long three = Harnesses.major(3);
         try (var h = harness(EX10, 1, null, Backend.HEAP, null)) {
-            h.processWatermark(1);
+            h.processWatermark(one);
             // R5(A,C,H): tree 1's root view V[A,C], straight from the atom.
-            for (Delta<Long> d : deltas(EX10, 1, "R5", Tuple.of(1L, 2L, 9L), 4, 3)) {
+            for (Delta<Long> d : deltas(EX10, 1, "R5", Tuple.of(1L, 2L, 9L), 4, three)) {
                 h.processElement(new StreamRecord<>(d));
             }
             assertThat(Harnesses.outputs(h, null).values())
                     .as("epoch 3 while 2 is open")
                     .isEmpty();
-            for (Delta<Long> d : deltas(EX10, 1, "R5", Tuple.of(1L, 2L, 8L), 1, 2)) {
+            for (Delta<Long> d : deltas(EX10, 1, "R5", Tuple.of(1L, 2L, 8L), 1, two)) {
                 h.processElement(new StreamRecord<>(d));
             }
-            assertThat(Harnesses.outputs(h, null).values()).containsExactly(RootUpdate.of(2, 1, Tuple.of(1L, 2L), 1L));
-            h.processWatermark(2);
+            assertThat(Harnesses.outputs(h, null).values())
+                    .containsExactly(RootUpdate.of(two, 1, Tuple.of(1L, 2L), 1L));
+            long minorAhead = one + 5; // a later minor of the open major (2)
+            for (Delta<Long> d : deltas(EX10, 1, "R5", Tuple.of(1L, 3L, 8L), 2, minorAhead)) {
+                h.processElement(new StreamRecord<>(d));
+            }
+            assertThat(Harnesses.outputs(h, null).values())
+                    .as("a later minor of the open major is applied at once")
+                    .hasSize(2);
+            h.processWatermark(two);
             assertThat(Harnesses.outputs(h, null).main())
                     .containsExactly(
-                            new Watermark(1),
-                            new StreamRecord<>(RootUpdate.of(2, 1, Tuple.of(1L, 2L), 1L)),
-                            new StreamRecord<>(RootUpdate.of(3, 1, Tuple.of(1L, 2L), 4L)),
-                            new Watermark(2));
+                            new Watermark(one),
+                            new StreamRecord<>(RootUpdate.of(two, 1, Tuple.of(1L, 2L), 1L)),
+                            new StreamRecord<>(RootUpdate.of(minorAhead, 1, Tuple.of(1L, 3L), 2L)),
+                            new StreamRecord<>(RootUpdate.of(three, 1, Tuple.of(1L, 2L), 4L)),
+                            new Watermark(two));
         }
     }
 
