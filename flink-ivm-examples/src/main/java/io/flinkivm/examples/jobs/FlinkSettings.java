@@ -4,20 +4,24 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
+import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.rocksdb.CompactionStyle;
+import org.rocksdb.CompressionType;
 
 /**
  * How a job runs on Flink. A null field leaves Flink's own setting alone: the embedded local Flink's
  * default, or the cluster's configuration under {@code flink run}. Generic (Kryo) types are always off,
  * so that a payload without a real serializer fails when the job is built, not on the hot path. With
- * RocksDB, flink-ivm's RocksDB settings apply ({@link #tuneRocksDb}: bloom filters, universal compaction).
+ * RocksDB, flink-ivm's RocksDB settings apply ({@link #tuneRocksDb}: bloom filters, universal compaction with
+ * wider merges, ZSTD).
  *
  * @param state the state backend, or null
  * @param parallelism the default parallelism ({@code parallelism.default}), or null
@@ -111,11 +115,50 @@ public record FlinkSettings(
      *       6 to 9 µs less CPU per insert in tenths 6 to 9. It keeps more on disk between full
      *       compactions (142 MiB of state at the end, against 126 MiB) and uploads less per incremental
      *       checkpoint (median 10.8 MiB, against 15.7 MiB).</li>
+     *   <li>ZSTD compression on every level ({@code state.backend.rocksdb.compression.per.level}):
+     *       flink-ivm's keys and payloads are variable-length integers that Snappy hardly shrinks; ZSTD
+     *       writes about 2.5 times less.</li>
+     *   <li>wider, rarer merges ({@link RocksDbCompaction}, an options factory for what Flink's
+     *       configuration does not reach): a merge starts at {@value #LEVEL0_TRIGGER} sorted runs
+     *       (RocksDB: 4) and takes at least {@value #MIN_MERGE_WIDTH} (2), and the whole state is
+     *       compacted once the newer runs reach the size of the oldest ({@value #MAX_SIZE_AMPLIFICATION}%;
+     *       RocksDB: 200%). An incremental checkpoint uploads what compaction wrote since the one
+     *       before: in the 10^7-insert soak these three settings write 16 bytes per insert into the
+     *       checkpoints instead of 35 (median per 3 s checkpoint 3.1-4.8 MiB instead of 7.8), and end
+     *       with 29-40 MiB of state instead of 47, with a point lookup reading up to
+     *       {@value #LEVEL0_TRIGGER} runs per column family (each behind a bloom filter).</li>
      * </ul>
+     *
+     * <p>An options factory or compaction setting given in the configuration before or after this call
+     * is not overridden by it: {@code --flink-conf} entries win.
      */
     public static void tuneRocksDb(Configuration c) {
         c.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, true);
         c.set(RocksDBConfigurableOptions.COMPACTION_STYLE, CompactionStyle.UNIVERSAL);
+        if (!c.contains(RocksDBConfigurableOptions.COMPRESSION_PER_LEVEL)) {
+            // As a string: the form a config.yaml and --flink-conf take, one type for every level.
+            c.setString(
+                    RocksDBConfigurableOptions.COMPRESSION_PER_LEVEL.key(), CompressionType.ZSTD_COMPRESSION.name());
+        }
+        if (!c.contains(RocksDBOptions.OPTIONS_FACTORY)) {
+            c.set(RocksDBOptions.OPTIONS_FACTORY, RocksDbCompaction.class.getName());
+            setIfAbsent(c, RocksDbCompaction.LEVEL0_TRIGGER, LEVEL0_TRIGGER);
+            setIfAbsent(c, RocksDbCompaction.MIN_MERGE_WIDTH, MIN_MERGE_WIDTH);
+            setIfAbsent(c, RocksDbCompaction.MAX_SIZE_AMPLIFICATION, MAX_SIZE_AMPLIFICATION);
+        }
+    }
+
+    /** Sorted runs that start a merge ({@link #tuneRocksDb}). */
+    public static final int LEVEL0_TRIGGER = 12;
+    /** The fewest sorted runs a merge takes ({@link #tuneRocksDb}). */
+    public static final int MIN_MERGE_WIDTH = 6;
+    /** Newer runs over the oldest, in percent, that compact the whole state ({@link #tuneRocksDb}). */
+    public static final int MAX_SIZE_AMPLIFICATION = 100;
+
+    private static void setIfAbsent(Configuration c, ConfigOption<Integer> option, int value) {
+        if (!c.contains(option)) {
+            c.set(option, value);
+        }
     }
 
     /**
