@@ -342,6 +342,14 @@ public final class LiveJoin<T> {
             assembly = fullWalk.headStep >= 0 ? null : new Tuple[fullWalk.node.length];
             scan = store.liveRecords(fullWalk.node[0], fullWalk.slots);
             lookups = new WholeKeyLookups(store, !scan.remembers());
+            // The root tuples new since the last enumeration get their slots here, in a loop of its
+            // own: the loop that reads the results then looks nothing up (and compiles small).
+            while (scan.nextToRemember()) {
+                Tuple root = scan.tuple();
+                for (int p = 1; p < fullWalk.node.length; p++) {
+                    lookUp(p, root);
+                }
+            }
         }
 
         @Override
@@ -359,17 +367,21 @@ public final class LiveJoin<T> {
                 throw new NoSuchElementException();
             }
             state = 0;
-            Walk w = fullWalk;
             Tuple root = scan.tuple();
             JoinRecord<T> first = scan.record();
             T product = unboxedTimes != null && first.isUnboxed() ? unboxedProduct(root, first) : null;
             if (product == null) {
-                product = first.payload();
-                for (int p = 1; p < w.node.length; p++) {
-                    product = semiring.times(product, record(p, root).payload());
-                }
+                product = boxedProduct(root, first);
             }
-            return new ResultTuple<>(w.headStep == 0 ? root : head(root), product);
+            return new ResultTuple<>(fullWalk.headStep == 0 ? root : head(root), product);
+        }
+
+        private T boxedProduct(Tuple root, JoinRecord<T> first) {
+            T product = first.payload();
+            for (int p = 1; p < fullWalk.node.length; p++) {
+                product = semiring.times(product, record(p, root).payload());
+            }
+            return product;
         }
 
         private JoinRecord<T> record(int p, Tuple root) {
