@@ -416,11 +416,8 @@ public final class LiveJoin<T> {
         public T payload() {
             Tuple root = current();
             JoinRecord<T> first = scan.record();
-            if (unboxedTimes != null && first.isUnboxed()) {
-                T product = unboxedProduct(root, first);
-                if (product != null) {
-                    return product;
-                }
+            if (unboxedTimes != null) {
+                return unboxedProduct(root, first);
             }
             T product = first.payload();
             for (int p = 1; p <= slots; p++) {
@@ -441,16 +438,16 @@ public final class LiveJoin<T> {
             return r != null ? r : lookUp(p, root);
         }
 
-        /** The product of unboxed payloads, boxed once; null if a factor is boxed (then multiply objects). */
+        /**
+         * The product on longs, boxed once. A record may hold its Long payload boxed (one read from
+         * Flink's state, or restored): it is unboxed here, so that a row takes one object, not one per
+         * factor.
+         */
         @SuppressWarnings("unchecked") // a semiring with an unboxed product has Long payloads
         private T unboxedProduct(Tuple root, JoinRecord<T> first) {
             long product = first.unboxedPayload();
             for (int p = 1; p <= slots; p++) {
-                JoinRecord<T> r = record(p, root);
-                if (!r.isUnboxed()) {
-                    return null;
-                }
-                product = unboxedTimes.applyAsLong(product, r.unboxedPayload());
+                product = unboxedTimes.applyAsLong(product, record(p, root).unboxedPayload());
             }
             return (T) Long.valueOf(product);
         }
