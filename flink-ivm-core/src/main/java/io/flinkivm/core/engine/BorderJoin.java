@@ -12,6 +12,7 @@ import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.ResultChange;
+import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
@@ -240,6 +241,11 @@ public final class BorderJoin<T> {
     /** The result with constant delay, each tuple with its payload. */
     public Iterator<ResultTuple<T>> results(JoinRecordStore<T> store) {
         return join.results(store, semiring, bagJoin == null ? null : rootRecords(store));
+    }
+
+    /** The result of {@link #results}, read in place: no object per result tuple. */
+    public ResultCursor<T> cursor(JoinRecordStore<T> store) {
+        return join.cursor(store, semiring, bagJoin == null ? null : rootRecords(store));
     }
 
     private LiveJoin.RootRecords<T> rootRecords(JoinRecordStore<T> store) {

@@ -1,6 +1,7 @@
 package io.flinkivm.core.engine;
 
 import io.flinkivm.core.query.ResultChange;
+import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import java.util.Iterator;
@@ -23,6 +24,15 @@ public interface IvmEngine<T> {
 
     /** The current result, tuple by tuple with constant delay; payloads are never zero. */
     Iterator<ResultTuple<T>> enumerate();
+
+    /**
+     * The result of {@link #enumerate}, read in place: the same tuples, payloads and order, without an
+     * object per tuple where the engine can (the p-hierarchical engine recovers each payload when it is
+     * read). By default a cursor over {@link #enumerate}. No insert while the cursor is in use.
+     */
+    default ResultCursor<T> cursor() {
+        return ResultCursor.over(enumerate());
+    }
 
     /**
      * The payload of one result tuple (values of the free variables in head order); zero if absent.

@@ -8,6 +8,7 @@ import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.ResultChange;
+import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
@@ -75,6 +76,11 @@ public final class PHierarchicalEngine<T> implements IvmEngine<T> {
     @Override
     public Iterator<ResultTuple<T>> enumerate() {
         return border.results(store);
+    }
+
+    @Override
+    public ResultCursor<T> cursor() {
+        return border.cursor(store);
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.Planner.Strategy;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.BooleanSemiring;
@@ -18,10 +19,12 @@ import io.flinkivm.core.semiring.MinPlusSemiring;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.PayloadOverflowException;
 import io.flinkivm.core.semiring.Semiring;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -47,11 +50,20 @@ class EngineTest {
         return e;
     }
 
-    /** The result as a map, checking that no tuple is enumerated twice and no payload is zero. */
+    /**
+     * The result as a map, checking that no tuple is enumerated twice, no payload is zero, and the
+     * cursor reads the same tuples and payloads as the iterator, in the same order.
+     */
     private static <T> Map<Tuple, T> result(IvmEngine<T> e, Semiring<T> k) {
         Map<Tuple, T> out = new HashMap<>();
+        List<ResultTuple<T>> read = new ArrayList<>();
+        for (ResultCursor<T> c = e.cursor(); c.next(); ) {
+            read.add(new ResultTuple<>(c.tuple(), c.payload()));
+        }
+        List<ResultTuple<T>> iterated = new ArrayList<>();
         for (Iterator<ResultTuple<T>> it = e.enumerate(); it.hasNext(); ) {
             ResultTuple<T> t = it.next();
+            iterated.add(t);
             assertThat(out.put(t.tuple(), t.payload()))
                     .as("duplicate %s", t.tuple())
                     .isNull();
@@ -60,6 +72,7 @@ class EngineTest {
                     .isFalse();
             assertThat(e.lookup(t.tuple())).isEqualTo(t.payload());
         }
+        assertThat(read).as("the cursor's rows").isEqualTo(iterated);
         return out;
     }
 
@@ -102,6 +115,28 @@ class EngineTest {
         assertThat(e.lookup(Tuple.of(2L, 1L))).isZero();
         insert(e, "R3", 2, 2L, 1L, 9L);
         assertThat(e.lookup(Tuple.of(2L, 1L))).isEqualTo(2L * 5 * 1);
+    }
+
+    @ParameterizedTest
+    @EnumSource(names = {"AUTO", "FALLBACK"})
+    void aCursorReadsEachResultTupleInPlaceAndOnlyThere(Strategy strategy) {
+        IvmEngine<Long> e = pHierarchical("Q(A,C) :- R(A,B), S(A,C), T(C)", N, strategy);
+        insert(e, "R", 2, 1L, 1L);
+        insert(e, "S", 3, 1L, 5L);
+        insert(e, "T", 4, 5L);
+        ResultCursor<Long> c = e.cursor();
+        assertThatThrownBy(c::tuple).isInstanceOf(NoSuchElementException.class);
+        assertThat(c.next()).isTrue();
+        assertThat(c.tuple()).isEqualTo(Tuple.of(1L, 5L));
+        assertThat(c.payload()).as("read twice, the same").isEqualTo(24L).isEqualTo(c.payload());
+        assertThat(c.next()).isFalse();
+        assertThat(c.next()).as("still at the end").isFalse();
+        assertThatThrownBy(c::payload).isInstanceOf(NoSuchElementException.class);
+        // Tuples that become live after a cursor was read are in the next one, payload changes too.
+        insert(e, "S", 1, 1L, 6L);
+        insert(e, "T", 1, 6L);
+        insert(e, "R", 1, 1L, 2L);
+        assertThat(result(e, N)).containsOnly(entry(Tuple.of(1L, 5L), 36L), entry(Tuple.of(1L, 6L), 3L));
     }
 
     @ParameterizedTest

@@ -6,11 +6,13 @@ import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PHierarchicalPlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.PayloadOverflowException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 
@@ -27,6 +29,8 @@ abstract class CoreEngineSystem implements CoreSystem {
     static final int ENUMERATION_MAX_PASSES = 1000;
     /** The name of the plain list the enumeration is compared with. */
     static final String LIST = "in-memory-list";
+    /** Appended to a system's name for its enumeration with {@link IvmEngine#cursor()}. */
+    static final String CURSOR = "(cursor)";
 
     private final int maxSize;
     private IvmEngine<Long> lastEngine;
@@ -146,10 +150,11 @@ abstract class CoreEngineSystem implements CoreSystem {
     /**
      * Enumeration of the full result of the last completed run, with payload recovery, against reading
      * the same result tuples from an {@link ArrayList}: each pass reads every tuple's payload and
-     * arity. Both are warmed up first (the JIT compiles the enumeration: until a round is not 20% faster
-     * than the one before), then timed in
+     * arity, from the engine's iterator ({@link IvmEngine#enumerate()}), from its cursor
+     * ({@link IvmEngine#cursor()}, no object per tuple), or from the list. All three are warmed up first
+     * (the JIT compiles them: until a round is not 20% faster than the one before), then timed in
      * {@value #ENUMERATION_ROUNDS} alternating rounds of at least {@value #ENUMERATION_ROUND_NANOS} ns
-     * each, so that both see the same load; the figures are the medians over the rounds. Forgets the
+     * each, so that all see the same load; the figures are the medians over the rounds. Forgets the
      * engine afterwards.
      *
      * @return null if no completed run is kept or its result is empty
@@ -166,37 +171,44 @@ abstract class CoreEngineSystem implements CoreSystem {
         if (list.isEmpty()) {
             return null;
         }
-        // One pass's checksum (sums wrap around, the same way in both), compared pass by pass.
+        // One pass's checksum (sums wrap around, the same way in all), compared pass by pass.
         long checksum = enumerationPass(engine);
-        if (listPass(list) != checksum) {
-            throw new IllegalStateException(name() + ": enumeration and list disagree");
+        if (listPass(list) != checksum || cursorPass(engine) != checksum) {
+            throw new IllegalStateException(name() + ": enumeration, cursor and list disagree");
         }
-        double[][] engineRounds = new double[2][ENUMERATION_ROUNDS];
-        double[][] listRounds = new double[2][ENUMERATION_ROUNDS];
-        // Warm-up rounds until both take what the round before took, within 20%: the JIT has compiled them.
+        List<Runnable> passes = List.of(
+                () -> check(enumerationPass(engine), checksum),
+                () -> check(cursorPass(engine), checksum),
+                () -> check(listPass(list), checksum));
+        double[][][] rounds = new double[passes.size()][2][ENUMERATION_ROUNDS];
+        // Warm-up rounds until each takes what the round before took, within 20%: the JIT has compiled them.
         long warmStart = System.nanoTime();
-        double engineBefore = Double.MAX_VALUE;
-        double listBefore = Double.MAX_VALUE;
+        double[] before = new double[passes.size()];
+        Arrays.fill(before, Double.MAX_VALUE);
         while (System.nanoTime() - warmStart < ENUMERATION_WARM_UP_MAX_NANOS) {
-            round(engineRounds, 0, list.size(), () -> check(enumerationPass(engine), checksum));
-            round(listRounds, 0, list.size(), () -> check(listPass(list), checksum));
-            boolean steady = engineRounds[0][0] > engineBefore / 1.2 && listRounds[0][0] > listBefore / 1.2;
+            boolean steady = true;
+            for (int k = 0; k < passes.size(); k++) {
+                round(rounds[k], 0, list.size(), passes.get(k));
+                steady &= rounds[k][0][0] > before[k] / 1.2;
+                before[k] = rounds[k][0][0];
+            }
             if (steady && System.nanoTime() - warmStart > ENUMERATION_WARM_UP_NANOS) {
                 break;
             }
-            engineBefore = engineRounds[0][0];
-            listBefore = listRounds[0][0];
         }
         for (int r = 0; r < ENUMERATION_ROUNDS; r++) {
-            round(engineRounds, r, list.size(), () -> check(enumerationPass(engine), checksum));
-            round(listRounds, r, list.size(), () -> check(listPass(list), checksum));
+            for (int k = 0; k < passes.size(); k++) {
+                round(rounds[k], r, list.size(), passes.get(k));
+            }
         }
         return new Enumeration(
                 list.size(),
-                median(engineRounds[0]),
-                median(listRounds[0]),
-                median(engineRounds[1]),
-                median(listRounds[1]));
+                median(rounds[0][0]),
+                median(rounds[2][0]),
+                median(rounds[0][1]),
+                median(rounds[2][1]),
+                median(rounds[1][0]),
+                median(rounds[1][1]));
     }
 
     /** Enumeration and list reads are warmed up for at least this long before they are timed... */
@@ -231,7 +243,7 @@ abstract class CoreEngineSystem implements CoreSystem {
 
     private static double median(double[] values) {
         double[] sorted = values.clone();
-        java.util.Arrays.sort(sorted);
+        Arrays.sort(sorted);
         return sorted[0] < 0 ? -1 : sorted[sorted.length / 2];
     }
 
@@ -240,6 +252,14 @@ abstract class CoreEngineSystem implements CoreSystem {
         for (Iterator<ResultTuple<Long>> it = engine.enumerate(); it.hasNext(); ) {
             ResultTuple<Long> t = it.next();
             pass += t.payload() + t.tuple().arity();
+        }
+        return pass;
+    }
+
+    private static long cursorPass(IvmEngine<Long> engine) {
+        long pass = 0;
+        for (ResultCursor<Long> c = engine.cursor(); c.next(); ) {
+            pass += c.payload() + c.tuple().arity();
         }
         return pass;
     }

@@ -15,8 +15,9 @@ import java.util.Map;
  * and the fallback delta joins — and of the memory-hierarchy peer {@code hash-map} (one hash-map upsert
  * per insert) on the same streams, at growing n, for each workload; the median of
  * several runs after warm-up; slow systems are stopped at their cap. After each system's run at its
- * largest n, the enumeration of the full result (payload recovered) is timed against reading as many
- * tuples from a plain list (both warmed up, then medians of alternating rounds). After the timed runs, a separate untimed run of an engine that counts
+ * largest n, the enumeration of the full result (payload recovered), by the engine's iterator and by its
+ * cursor, is timed against reading as many tuples from a plain list (all warmed up, then medians of
+ * alternating rounds). After the timed runs, a separate untimed run of an engine that counts
  * ({@link io.flinkivm.core.engine.maps.StateCounts}) gives the state operations per insert over the same
  * inserts, and from them the time per state operation against the hash-map peer's time per upsert.
  */
@@ -305,9 +306,19 @@ final class CoreSuite implements Suite {
                 e.listCpuNsPerTuple(),
                 e.tuples(),
                 "the same tuples read from an ArrayList");
+        Measurement cursor = enumerationRow(
+                w,
+                s.name() + CoreEngineSystem.CURSOR,
+                dist,
+                stream.size(),
+                e.cursorNsPerTuple(),
+                e.cursorCpuNsPerTuple(),
+                e.tuples(),
+                "the same with IvmEngine.cursor(), no object per tuple");
         harness.record(engine);
+        harness.record(cursor);
         harness.record(list);
-        return List.of(engine, list);
+        return List.of(engine, cursor, list);
     }
 
     private static Measurement enumerationRow(
@@ -360,9 +371,12 @@ final class CoreSuite implements Suite {
         }
         for (Measurement m : all) {
             if (!m.isInsert() && !m.system().startsWith(CoreEngineSystem.LIST)) {
+                String system = m.system().endsWith(CoreEngineSystem.CURSOR)
+                        ? m.system().substring(0, m.system().length() - CoreEngineSystem.CURSOR.length())
+                        : m.system();
                 Measurement list = Report.find(
                         all,
-                        CoreEngineSystem.LIST + "(" + m.system() + ")",
+                        CoreEngineSystem.LIST + "(" + system + ")",
                         m.distribution(),
                         m.n(),
                         Measurement.ENUMERATE);

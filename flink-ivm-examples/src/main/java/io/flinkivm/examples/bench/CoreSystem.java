@@ -63,16 +63,19 @@ interface CoreSystem extends SystemUnderTest {
      * Enumeration rates of one result.
      *
      * @param tuples result tuples
-     * @param engineNsPerTuple ns per tuple enumerated by the engine, payload recovered
+     * @param engineNsPerTuple ns per tuple enumerated by the engine's iterator, payload recovered
      * @param listNsPerTuple ns per tuple read from a plain list
      * @param engineCpuNsPerTuple, listCpuNsPerTuple the same in this thread's CPU time plus GC time (-1 if unknown)
+     * @param cursorNsPerTuple, cursorCpuNsPerTuple the same for the engine's cursor (no object per tuple)
      */
     record Enumeration(
             long tuples,
             double engineNsPerTuple,
             double listNsPerTuple,
             double engineCpuNsPerTuple,
-            double listCpuNsPerTuple) {}
+            double listCpuNsPerTuple,
+            double cursorNsPerTuple,
+            double cursorCpuNsPerTuple) {}
 
     /** One insert of a stream into the system being timed. */
     interface Inserter {

@@ -106,6 +106,7 @@ class BenchCommandTest {
                         "ratio p-hierarchical/hash-map (ns per insert):",
                         "ratio fallback/hash-map (ns per insert):",
                         "enumeration p-hierarchical zipf-1.1 n=300:",
+                        "enumeration p-hierarchical(cursor) zipf-1.1 n=300:",
                         "plot: ");
         var image = javax.imageio.ImageIO.read(dir.resolve("plot.png").toFile());
         assertThat(image.getWidth()).isEqualTo(PlotPng.size(4, 4).width);

@@ -55,8 +55,8 @@ class BenchHarnessTest {
                 .isEqualTo(
                         "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure,cpu_ns_per_insert,"
                                 + "state_ops_per_insert,parallelism,serial_share,max_subtask_imbalance");
-        // p-hierarchical, its enumeration and the list read, hash-map, then five Flink systems.
-        assertThat(lines).hasSize(1 + 3 + 1 + 5).hasSize(1 + ms.size());
+        // p-hierarchical, its enumeration (iterator and cursor) and the list read, hash-map, then five Flink systems.
+        assertThat(lines).hasSize(1 + 4 + 1 + 5).hasSize(1 + ms.size());
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",", -1);
             assertThat(f).as(line).hasSize(14);
@@ -65,6 +65,7 @@ class BenchHarnessTest {
             assertThat(f[1])
                     .isIn(
                             "p-hierarchical",
+                            "p-hierarchical(cursor)",
                             "in-memory-list(p-hierarchical)",
                             "hash-map",
                             "flink-ivm-heap",

@@ -1,6 +1,7 @@
 package io.flinkivm.core.engine.join;
 
 import io.flinkivm.core.query.ResultChange;
+import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
@@ -253,13 +254,45 @@ public final class LiveJoin<T> {
      * walk visits (the acyclic plan, {@code roots} null) or looked up per root view ({@code roots}).
      */
     public Iterator<ResultTuple<T>> results(JoinRecordStore<T> store, Semiring<T> semiring, RootRecords<T> roots) {
+        return cursor(store, semiring, roots).iterator();
+    }
+
+    /** The results of {@link #results}, read in place: no object per result tuple. */
+    public ResultCursor<T> cursor(JoinRecordStore<T> store, Semiring<T> semiring, RootRecords<T> roots) {
         if (roots == null && fullWalk.isFlat()) {
-            return new FlatResults(store, semiring);
+            return new FlatCursor(store, semiring);
         }
-        return each(new WalkIterator(store, fullWalk, null, null, -1), it -> {
-            Tuple head = it.head();
-            return new ResultTuple<>(head, payload(semiring, it, head, roots, false));
-        });
+        WalkIterator it = new WalkIterator(store, fullWalk, null, null, -1);
+        return new ResultCursor<>() {
+            private boolean at;
+            private Tuple head;
+
+            @Override
+            public boolean next() {
+                head = null;
+                at = it.hasNext();
+                if (at) {
+                    it.next();
+                }
+                return at;
+            }
+
+            @Override
+            public Tuple tuple() {
+                if (!at) {
+                    throw new NoSuchElementException("the cursor is not at a result tuple");
+                }
+                if (head == null) {
+                    head = it.head();
+                }
+                return head;
+            }
+
+            @Override
+            public T payload() {
+                return LiveJoin.this.payload(semiring, it, tuple(), roots, false);
+            }
+        };
     }
 
     /** The full join as head tuples, with constant delay. */
@@ -320,80 +353,55 @@ public final class LiveJoin<T> {
     /**
      * The results of a full walk in which every tuple follows from the root tuple (each step goes down
      * to a child whose key is its whole tuple, {@link Walk#isFlat}): one result per live root tuple,
-     * without backtracking; the children's records come from the root scan's slots once a walk looked
-     * them up. Payloads as in {@link #results}, of the acyclic plan (every node a root view).
+     * without backtracking; the children's records come from the root scan's slots (step p's in slot
+     * p - 1) once a walk looked them up. Payloads as in {@link #results}, of the acyclic plan (every
+     * node a root view), recovered when they are read.
      */
-    private final class FlatResults implements Iterator<ResultTuple<T>> {
+    private final class FlatCursor implements ResultCursor<T> {
         private final Semiring<T> semiring;
         /** The semiring's product on unboxed Long payloads, or null. */
         private final LongBinaryOperator unboxedTimes;
 
         private final RecordScan<T> scan;
         private final WholeKeyLookups lookups;
+        /** Steps after the root's, one slot each. */
+        private final int slots;
         /** The tuples of the current result by step, filled only to assemble a head tuple. */
         private final Tuple[] assembly;
 
-        /** 0: not known whether there is a next result, 1: there is (the scan is at it), 2: the end. */
-        private int state;
+        private boolean at;
 
-        FlatResults(JoinRecordStore<T> store, Semiring<T> semiring) {
+        FlatCursor(JoinRecordStore<T> store, Semiring<T> semiring) {
             this.semiring = semiring;
             this.unboxedTimes = semiring.unboxedTimes();
+            slots = fullWalk.slots;
             assembly = fullWalk.headStep >= 0 ? null : new Tuple[fullWalk.node.length];
-            scan = store.liveRecords(fullWalk.node[0], fullWalk.slots);
+            scan = store.liveRecords(fullWalk.node[0], slots);
             lookups = new WholeKeyLookups(store, !scan.remembers());
+            // The root tuples new since the last enumeration get their slots here, in a loop of its
+            // own: the loop that reads the results then looks nothing up (and compiles small).
+            while (scan.nextToRemember()) {
+                Tuple root = scan.tuple();
+                for (int p = 1; p <= slots; p++) {
+                    lookUp(p, root);
+                }
+            }
         }
 
         @Override
-        public boolean hasNext() {
-            if (state == 0) {
-                state = scan.next() ? 1 : 2;
-            }
-            return state == 1;
+        public boolean next() {
+            at = scan.next();
+            return at;
         }
 
-        /** The result of the scan's root tuple: the tuples that follow from it, and the payloads' product. */
+        /** The result tuple: the root tuple, a child's tuple as it is, or assembled. */
         @Override
-        public ResultTuple<T> next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            state = 0;
+        public Tuple tuple() {
+            Tuple root = current();
             Walk w = fullWalk;
-            Tuple root = scan.tuple();
-            JoinRecord<T> first = scan.record();
-            T product = unboxedTimes != null && first.isUnboxed() ? unboxedProduct(root, first) : null;
-            if (product == null) {
-                product = first.payload();
-                for (int p = 1; p < w.node.length; p++) {
-                    product = semiring.times(product, record(p, root).payload());
-                }
+            if (w.headStep == 0) {
+                return root;
             }
-            return new ResultTuple<>(w.headStep == 0 ? root : head(root), product);
-        }
-
-        private JoinRecord<T> record(int p, Tuple root) {
-            JoinRecord<T> r = scan.slotRecord(fullWalk.slot[p]);
-            return r != null ? r : lookUp(p, root);
-        }
-
-        /** The product of unboxed payloads, boxed once; null if a factor is boxed (then multiply objects). */
-        @SuppressWarnings("unchecked") // a semiring with an unboxed product has Long payloads
-        private T unboxedProduct(Tuple root, JoinRecord<T> first) {
-            long product = first.unboxedPayload();
-            for (int p = 1; p < fullWalk.node.length; p++) {
-                JoinRecord<T> r = record(p, root);
-                if (!r.isUnboxed()) {
-                    return null;
-                }
-                product = unboxedTimes.applyAsLong(product, r.unboxedPayload());
-            }
-            return (T) Long.valueOf(product);
-        }
-
-        /** The result tuple when it is not the root tuple: a child's tuple as it is, or assembled. */
-        private Tuple head(Tuple root) {
-            Walk w = fullWalk;
             if (w.headStep > 0) {
                 return tupleOf(w.headStep, root);
             }
@@ -401,6 +409,47 @@ public final class LiveJoin<T> {
                 assembly[p] = tupleOf(p, root);
             }
             return layout.assembleHead(assembly);
+        }
+
+        /** The product of the payloads of the root tuple and of the tuples that follow from it. */
+        @Override
+        public T payload() {
+            Tuple root = current();
+            JoinRecord<T> first = scan.record();
+            if (unboxedTimes != null) {
+                return unboxedProduct(root, first);
+            }
+            T product = first.payload();
+            for (int p = 1; p <= slots; p++) {
+                product = semiring.times(product, record(p, root).payload());
+            }
+            return product;
+        }
+
+        private Tuple current() {
+            if (!at) {
+                throw new NoSuchElementException("the cursor is not at a result tuple");
+            }
+            return scan.tuple();
+        }
+
+        private JoinRecord<T> record(int p, Tuple root) {
+            JoinRecord<T> r = scan.slotRecord(p - 1);
+            return r != null ? r : lookUp(p, root);
+        }
+
+        /**
+         * The product on longs, boxed once. A record may hold its Long payload boxed (one read from
+         * Flink's state, or restored): it is unboxed here, so that a row takes one object, not one per
+         * factor.
+         */
+        @SuppressWarnings("unchecked") // a semiring with an unboxed product has Long payloads
+        private T unboxedProduct(Tuple root, JoinRecord<T> first) {
+            long product = first.unboxedPayload();
+            for (int p = 1; p <= slots; p++) {
+                product = unboxedTimes.applyAsLong(product, record(p, root).unboxedPayload());
+            }
+            return (T) Long.valueOf(product);
         }
 
         /**
@@ -411,7 +460,7 @@ public final class LiveJoin<T> {
             if (p == 0) {
                 return root;
             }
-            Tuple t = scan.slotTuple(fullWalk.slot[p]);
+            Tuple t = scan.slotTuple(p - 1);
             return t != null ? t : layout.keyOfChild(fullWalk.node[p], tupleOf(fullWalk.source[p], root));
         }
 
@@ -420,7 +469,7 @@ public final class LiveJoin<T> {
             int node = fullWalk.node[p];
             Tuple t = layout.keyOfChild(node, tupleOf(fullWalk.source[p], root));
             JoinRecord<T> r = lookups.live(node, t);
-            scan.remember(fullWalk.slot[p], t, r);
+            scan.remember(p - 1, t, r);
             return r;
         }
     }

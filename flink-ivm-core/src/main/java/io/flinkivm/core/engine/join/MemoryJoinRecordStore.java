@@ -36,6 +36,8 @@ public final class MemoryJoinRecordStore<T> implements JoinRecordStore<T> {
 
     private int stride;
     private int liveRootCount;
+    /** The live root tuples before this one were handed out by {@link RecordScan#nextToRemember}. */
+    private int toRememberFrom;
 
     /**
      * A store for the nodes of {@code layout} and {@code extraIds} further record ids after them (the
@@ -104,7 +106,8 @@ public final class MemoryJoinRecordStore<T> implements JoinRecordStore<T> {
             collectLiveRoots(2 + 2 * slots);
         }
         Object[] array = liveRoots;
-        int end = liveRootCount * stride;
+        int count = liveRootCount;
+        int end = count * stride;
         int width = stride;
         return new RecordScan<>() {
             private int at = -width;
@@ -113,6 +116,16 @@ public final class MemoryJoinRecordStore<T> implements JoinRecordStore<T> {
             public boolean next() {
                 at += width;
                 return at < end;
+            }
+
+            @Override
+            public boolean nextToRemember() {
+                if (toRememberFrom < count) {
+                    at = toRememberFrom++ * width;
+                    return true;
+                }
+                at = -width;
+                return false;
             }
 
             @Override
@@ -152,6 +165,7 @@ public final class MemoryJoinRecordStore<T> implements JoinRecordStore<T> {
 
     private void collectLiveRoots(int width) {
         stride = width;
+        toRememberFrom = 0;
         int live = 0;
         for (Iterator<Map.Entry<Tuple, JoinRecord<T>>> it = records[root].entries(); it.hasNext(); ) {
             live += it.next().getValue().isLive() ? 1 : 0;

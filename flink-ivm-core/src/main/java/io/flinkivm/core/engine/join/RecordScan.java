@@ -34,6 +34,17 @@ public interface RecordScan<T> {
     /** Remembers a tuple and its record in slot {@code slot} of the current root tuple (a scan may ignore it). */
     default void remember(int slot, Tuple tuple, JoinRecord<T> record) {}
 
+    /**
+     * Moves to the next live record whose slots no walk was given yet (a scan that remembers: those
+     * that became live since an earlier scan of the store handed them out here), so that a walk can
+     * {@link #remember} its slots before the results are read; false when none is left, and then
+     * {@link #next} starts at the first record. Each record is handed out once over all scans of the
+     * store; by default none.
+     */
+    default boolean nextToRemember() {
+        return false;
+    }
+
     /** Whether {@link #remember} keeps what it is given (else every walk looks its records up again). */
     default boolean remembers() {
         return false;
