@@ -9,7 +9,7 @@ import io.flinkivm.core.engine.join.JoinRecordStore;
 import io.flinkivm.core.engine.join.MemoryJoinRecordStore;
 import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.plan.ViewTreePlan;
-import io.flinkivm.core.query.ResultTuple;
+import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.DeadLetter;
@@ -400,8 +400,8 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
     }
 
     @Override
-    protected Iterator<ResultTuple<T>> results() {
-        return border.results(selectedRecords);
+    protected ResultCursor<T> results() {
+        return border.cursor(selectedRecords);
     }
 
     @Override

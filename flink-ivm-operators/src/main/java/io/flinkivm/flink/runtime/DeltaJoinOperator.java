@@ -2,13 +2,12 @@ package io.flinkivm.flink.runtime;
 
 import io.flinkivm.core.engine.join.DeltaJoinLogic;
 import io.flinkivm.core.plan.FallbackPlan;
-import io.flinkivm.core.query.ResultTuple;
+import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.state.FlinkDeltaJoinStore;
 import io.flinkivm.flink.state.StateNames;
 import io.flinkivm.flink.types.PayloadTypes;
-import java.util.Iterator;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
@@ -100,7 +99,7 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
     }
 
     @Override
-    protected Iterator<ResultTuple<T>> results() {
-        return logic.results(store);
+    protected ResultCursor<T> results() {
+        return ResultCursor.over(logic.results(store));
     }
 }

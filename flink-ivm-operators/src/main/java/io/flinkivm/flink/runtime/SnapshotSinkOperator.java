@@ -1,11 +1,10 @@
 package io.flinkivm.flink.runtime;
 
 import io.flinkivm.core.query.ResultChange;
-import io.flinkivm.core.query.ResultTuple;
+import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.flink.ResultRecord;
 import io.flinkivm.flink.state.StateNames;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.state.ListState;
@@ -146,9 +145,8 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
 
     private long emitAll(long id, boolean deterministic) {
         long rows = 0;
-        for (Iterator<ResultTuple<T>> it = results(); it.hasNext(); ) {
-            ResultTuple<T> r = it.next();
-            output.collect(new StreamRecord<>(ResultRecord.row(id, id, r.tuple(), r.payload(), deterministic)));
+        for (ResultCursor<T> c = results(); c.next(); ) {
+            output.collect(new StreamRecord<>(ResultRecord.row(id, id, c.tuple(), c.payload(), deterministic)));
             rows++;
         }
         return rows;
@@ -214,8 +212,8 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
     /** Called after a trigger's rows of the group {@link #selectGroup} selected: by default nothing. */
     protected void groupDone() {}
 
-    /** The results held in the selected group. */
-    protected abstract Iterator<ResultTuple<T>> results();
+    /** The results held in the selected group, read in place (no object per result tuple). */
+    protected abstract ResultCursor<T> results();
 
     /**
      * In changelog mode, emits the changes of the selected group since the previous trigger (each
