@@ -17,6 +17,7 @@ class RocksDbCompactionTest {
         Configuration c = new Configuration();
         c.set(RocksDbCompaction.LEVEL0_TRIGGER, 32);
         c.set(RocksDbCompaction.MIN_MERGE_WIDTH, 8);
+        c.set(RocksDbCompaction.COMPRESSION_LEVEL, 9);
         List<AutoCloseable> handles = new ArrayList<>();
         try (ColumnFamilyOptions defaults = new ColumnFamilyOptions();
                 ColumnFamilyOptions options = new ColumnFamilyOptions()) {
@@ -24,12 +25,13 @@ class RocksDbCompactionTest {
 
             assertThat(options.level0FileNumCompactionTrigger()).isEqualTo(32);
             assertThat(options.compactionOptionsUniversal().minMergeWidth()).isEqualTo(8);
+            assertThat(options.compressionOptions().level()).isEqualTo(9);
             assertThat(options.compactionOptionsUniversal().sizeRatio())
                     .isEqualTo(
                             defaults.compactionOptionsUniversal() == null
                                     ? 1
                                     : defaults.compactionOptionsUniversal().sizeRatio());
-            assertThat(handles).hasSize(1);
+            assertThat(handles).hasSize(2);
 
             try (ColumnFamilyOptions untouched = new ColumnFamilyOptions()) {
                 new RocksDbCompaction().configure(new Configuration()).createColumnOptions(untouched, handles);
