@@ -87,27 +87,12 @@ class FlinkIvmITCase {
     static <T> void runAndCompare(
             ConjunctiveQuery q, Semiring<T> k, List<Insert<T>> stream, String backend, int parallelism, String label)
             throws Exception {
-        runAndCompare(q, k, stream, backend, parallelism, label, OutputMode.SNAPSHOT, Map.of());
+        runAndCompare(q, k, stream, backend, parallelism, label, everyThird(OutputMode.SNAPSHOT, Map.of()));
     }
 
-    static <T> void runAndCompare(
-            ConjunctiveQuery q,
-            Semiring<T> k,
-            List<Insert<T>> stream,
-            String backend,
-            int parallelism,
-            String label,
-            OutputMode mode,
-            Map<String, Double> rates)
-            throws Exception {
-        runAndCompare(
-                q,
-                k,
-                stream,
-                backend,
-                parallelism,
-                label,
-                IvmOptions.defaults().withSnapshotEvery(3).withOutputMode(mode).withRelationRates(rates));
+    /** Snapshots (or a changelog) every 3 inserts of each ingest subtask, with relation rates. */
+    static IvmOptions everyThird(OutputMode mode, Map<String, Double> rates) {
+        return IvmOptions.defaults().withSnapshotEvery(3).withOutputMode(mode).withRelationRates(rates);
     }
 
     static <T> void runAndCompare(
@@ -215,8 +200,7 @@ class FlinkIvmITCase {
                     backend,
                     parallelism,
                     "rates " + rates + " seed " + s + " (" + c.kind() + ")",
-                    OutputMode.SNAPSHOT,
-                    rates);
+                    everyThird(OutputMode.SNAPSHOT, rates));
         }
         ConjunctiveQuery tpch =
                 QueryParser.parse("Revenue(O,C) :- Customer(C,N,'BUILDING'), Orders(O,C,D), Lineitem(O,L)");
@@ -226,7 +210,7 @@ class FlinkIvmITCase {
                         .shares()
                         .describe())
                 .isEqualTo("O=" + parallelism);
-        runAndCompare(tpch, k, stream, backend, parallelism, "TPC-H sizes", OutputMode.SNAPSHOT, sizes);
+        runAndCompare(tpch, k, stream, backend, parallelism, "TPC-H sizes", everyThird(OutputMode.SNAPSHOT, sizes));
     }
 
     static Stream<Arguments> ratesCases() {
@@ -259,8 +243,7 @@ class FlinkIvmITCase {
                     "hashmap",
                     2,
                     "changelog seed " + s + " (" + c.kind() + ")",
-                    OutputMode.CHANGELOG,
-                    Map.of());
+                    everyThird(OutputMode.CHANGELOG, Map.of()));
         }
     }
 
