@@ -13,7 +13,9 @@ class EpochsTest {
         assertThat(Epochs.endOfMajor(Epochs.FIRST)).isEqualTo(MINORS - 1);
         assertThat(Epochs.nextMajor(Epochs.FIRST)).isEqualTo(MINORS);
         assertThat(Epochs.endOfMajor(MINORS + 7)).isEqualTo(2 * MINORS - 1);
-        assertThat(Epochs.nextMajor(MINORS - 1)).as("from a major's last number").isEqualTo(MINORS);
+        assertThat(Epochs.nextMajor(MINORS - 1))
+                .as("from a major's last number")
+                .isEqualTo(MINORS);
     }
 
     @Test
@@ -47,6 +49,8 @@ class EpochsTest {
         assertThat(Epochs.tickEpoch(Long.MAX_VALUE >> 1, now, period))
                 .as("never below the epoch a subtask is in")
                 .isGreaterThan(Long.MAX_VALUE >> 1);
-        assertThat(Epochs.tickEpoch(Epochs.FIRST, now, 1)).as("a 1 ms period does not overflow").isPositive();
+        assertThat(Epochs.tickEpoch(Epochs.FIRST, now, 1))
+                .as("a 1 ms period does not overflow")
+                .isPositive();
     }
 }
