@@ -477,11 +477,8 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
 
     /**
      * Ends the current epoch (its end to every sink, then the watermark), asking for a snapshot or
-     * not, and starts epoch {@code next}.
-     */
-    /**
-     * Ends the current epoch and starts {@code next}. An end that starts a new major (every end that may
-     * ask for a snapshot) reports the epoch as its major's last number ({@link Epochs#endOfMajor}).
+     * not, and starts epoch {@code next}. An end that starts a new major (every end that may ask for a
+     * snapshot) reports the epoch as its major's last number ({@link Epochs#endOfMajor}).
      */
     private void endEpoch(boolean deterministic, boolean snapshot, long next) {
         if (pending != null) {
