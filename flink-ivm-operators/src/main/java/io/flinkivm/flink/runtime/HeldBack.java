@@ -18,7 +18,8 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 
 /**
  * The records a keyed operator received ahead of their epoch ({@link Epochs}): kept in memory with
- * their keys, by epoch, until the watermark lets them through, then handed back in epoch order
+ * their keys, by epoch, until the watermark lets them through ({@link Epochs#applicable}: the whole
+ * lowest open major), then handed back in epoch order
  * (arrival order within an epoch, which keeps each input channel's order). They stay only while some
  * ingest subtask is behind, so they are not written to state per record. A checkpoint writes them, with
  * their keys, into union operator state ({@link StateNames#HELD_BACK}): into the checkpoint's
@@ -37,6 +38,8 @@ final class HeldBack<IN> {
     private final ListState<Tuple2<Object, IN>> state;
     private final TreeMap<Long, List<Object>> byEpoch = new TreeMap<>();
     private long size;
+    /** The highest epoch the last watermark lets through. */
+    private long applicable = Epochs.applicable(Long.MIN_VALUE);
 
     /** Made in {@code open()} of a keyed operator; reads back what a restore brought. */
     @SuppressWarnings({"unchecked", "rawtypes"}) // Tuple2 of the operator's key and record serializers
@@ -63,8 +66,26 @@ final class HeldBack<IN> {
         state.clear();
     }
 
+    /**
+     * Holds {@code value}, received under the operator's current key, if the last watermark does not let
+     * its epoch through yet; false if the operator may apply it now.
+     */
+    boolean holds(IN value) {
+        if (epochOf.applyAsLong(value) <= applicable) {
+            return false;
+        }
+        add(operator.getCurrentKey(), value);
+        return true;
+    }
+
+    /** Watermark {@code watermark} arrived: hands over every record it lets through (in epoch order). */
+    void advance(long watermark, Processor<IN> processor) throws Exception {
+        applicable = Epochs.applicable(watermark);
+        release(applicable, processor);
+    }
+
     /** Holds {@code value}, received under {@code key}. */
-    void add(Object key, IN value) {
+    private void add(Object key, IN value) {
         List<Object> list = byEpoch.computeIfAbsent(epochOf.applyAsLong(value), e -> new ArrayList<>());
         list.add(key);
         list.add(value);

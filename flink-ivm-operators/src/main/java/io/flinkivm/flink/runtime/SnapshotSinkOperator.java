@@ -97,10 +97,8 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
     @Override
     public final void processElement1(StreamRecord<IN> element) throws Exception {
         IN value = element.getValue();
-        if (epochOf(value) <= Epochs.applicable(watermark)) {
+        if (!heldBack.holds(value)) {
             apply(value);
-        } else {
-            heldBack.add(getCurrentKey(), value);
         }
     }
 
@@ -121,7 +119,7 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
                 emitTrigger(cut);
             }
         }
-        heldBack.release(Epochs.applicable(watermark), this::apply);
+        heldBack.advance(watermark, this::apply);
         super.processWatermark(mark);
     }
 

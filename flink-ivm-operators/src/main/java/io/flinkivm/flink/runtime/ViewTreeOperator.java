@@ -264,17 +264,15 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     @Override
     public void processElement(StreamRecord<Delta<T>> element) throws Exception {
         Delta<T> d = element.getValue();
-        if (d.epoch() <= Epochs.applicable(watermark)) {
+        if (!heldBack.holds(d)) {
             apply(d);
-        } else {
-            heldBack.add(getCurrentKey(), d);
         }
     }
 
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         watermark = mark.getTimestamp();
-        heldBack.release(Epochs.applicable(watermark), this::apply);
+        heldBack.advance(watermark, this::apply);
         if (batch.size() > 0 && batchFirst <= watermark) {
             flush();
         }
