@@ -123,9 +123,10 @@ public record FlinkSettings(
      *       (RocksDB: 4) and takes at least {@value #MIN_MERGE_WIDTH} (2), and the whole state is
      *       compacted once the newer runs reach the size of the oldest ({@value #MAX_SIZE_AMPLIFICATION}%;
      *       RocksDB: 200%). An incremental checkpoint uploads what compaction wrote since the one
-     *       before: in the 10^7-insert soak these three settings write 16 bytes per insert into the
-     *       checkpoints instead of 35 (median per 3 s checkpoint 3.1-4.8 MiB instead of 7.8), and end
-     *       with 29-40 MiB of state instead of 47, with a point lookup reading up to
+     *       before: in the 10^7-insert soak these three settings write 15.7 bytes per insert into the
+     *       checkpoints instead of 35 (median per 3 s checkpoint 5.2 MiB on quiet cores, 3.1-4.8 MiB on
+     *       loaded ones, instead of 7.8), and end with 27.5-40 MiB of state instead of 47, with a point
+     *       lookup reading up to
      *       {@value #LEVEL0_TRIGGER} runs per column family (each behind a bloom filter).</li>
      * </ul>
      *
