@@ -5,8 +5,10 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -199,6 +201,15 @@ public final class BenchCommand implements Callable<Integer> {
             description = {"Only these systems, by their name in results.csv (e.g. flink-ivm-heap,trivial-keyed)."})
     List<String> systemNames;
 
+    @Option(
+            names = "--flink-conf",
+            paramLabel = "KEY=VALUE",
+            description = {
+                "A Flink configuration entry set over the bench's own in every Flink job (flink-ivm's and the"
+                        + " peers'), e.g. state.backend.rocksdb.log.level=INFO_LEVEL to read RocksDB's log; repeatable."
+            })
+    Map<String, String> flinkConf = new LinkedHashMap<>();
+
     @Override
     public Integer call() {
         PrintWriter stdout = spec.commandLine().getOut();
@@ -228,6 +239,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + ": every subtask runs in this JVM, on one task manager");
             return 2;
         }
+        if (flinkConf.keySet().stream().anyMatch(String::isBlank)) {
+            stderr.println("--flink-conf needs KEY=VALUE, got an empty key");
+            return 2;
+        }
+        FlinkRuns.overrides(flinkConf);
         BenchSettings settings = new BenchSettings(
                 quick,
                 seed,

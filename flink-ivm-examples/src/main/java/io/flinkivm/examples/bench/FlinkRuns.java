@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -55,7 +56,14 @@ final class FlinkRuns {
     private static int clusterSlots;
     private static long jobs;
 
+    private static volatile Map<String, String> overrides = Map.of();
+
     private FlinkRuns() {}
+
+    /** Configuration entries set over the bench's own in every job's environment (the bench's {@code --flink-conf}). */
+    static void overrides(Map<String, String> entries) {
+        overrides = Map.copyOf(entries);
+    }
 
     /**
      * An environment for one job at {@code parallelism}, state backend {@code hashmap} or {@code rocksdb}
@@ -76,6 +84,7 @@ final class FlinkRuns {
         }
         c.setString("parallelism.default", Integer.toString(parallelism));
         finalCheckpoint(c);
+        overrides.forEach(c::setString);
         return new StreamExecutionEnvironment(c);
     }
 

@@ -51,6 +51,14 @@ class BenchCommandTest {
     }
 
     @Test
+    void aFlinkConfEntryWithoutKeyIsAUsageError() {
+        CliRun r = run("bench", "--flink-conf", "=1", "--out", dir.toString());
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--flink-conf needs KEY=VALUE");
+    }
+
+    @Test
     void anUnknownSuiteIsAUsageError() {
         CliRun r = run("bench", "--suite", "nope", "--out", dir.toString());
 

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.AfterAll;
@@ -45,6 +47,24 @@ class FlinkRunsTest {
             }
             return x == 42 ? v + 1 : v;
         }
+    }
+
+    @Test
+    void theBenchsFlinkConfEntriesOverrideItsOwnSettingsInEveryEnvironment() {
+        try {
+            FlinkRuns.overrides(Map.of("state.backend.rocksdb.compaction.style", "LEVEL", "pipeline.name", "probe"));
+            Configuration c =
+                    (Configuration) FlinkRuns.environment("rocksdb", 1).getConfiguration();
+
+            assertThat(c.toMap())
+                    .containsEntry("state.backend.rocksdb.compaction.style", "LEVEL")
+                    .containsEntry("pipeline.name", "probe");
+        } finally {
+            FlinkRuns.overrides(Map.of());
+        }
+        Configuration defaults =
+                (Configuration) FlinkRuns.environment("rocksdb", 1).getConfiguration();
+        assertThat(defaults.toMap()).containsEntry("state.backend.rocksdb.compaction.style", "UNIVERSAL");
     }
 
     @Test
