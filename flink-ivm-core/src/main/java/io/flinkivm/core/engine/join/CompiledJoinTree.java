@@ -188,6 +188,16 @@ public abstract class CompiledJoinTree implements JoinLayout {
     }
 
     @Override
+    public int[] keyToParentPositions(int node) {
+        return keyInOwn[node];
+    }
+
+    @Override
+    public int[] keyOfChildPositions(int child) {
+        return keyInParent[child];
+    }
+
+    @Override
     public int[] order() {
         return order;
     }

@@ -27,6 +27,18 @@ public interface JoinLayout {
     /** A parent's tuple projected onto its join key with child {@code child}. */
     Tuple keyOfChild(int child, Tuple parentTuple);
 
+    /**
+     * The positions of a node's tuple that {@link #keyToParent} takes, in key order (none for the
+     * root). The caller must not change the array.
+     */
+    int[] keyToParentPositions(int node);
+
+    /**
+     * The positions of the parent's tuple that {@link #keyOfChild} takes for {@code child}, in key
+     * order. The caller must not change the array.
+     */
+    int[] keyOfChildPositions(int child);
+
     /** The nodes in pre-order, root first. */
     int[] order();
 

@@ -105,6 +105,43 @@ public final class JoinRecord<T> {
         return missing == 0;
     }
 
+    /**
+     * A copy of this record with the links given and everything else shared (payloads, counts,
+     * marks): for a store that keeps links in another form than the join logic reads.
+     */
+    public JoinRecord<T> withLinks(Tuple liveNext, Tuple[] waitNext, Tuple[] upNext) {
+        JoinRecord<T> c = new JoinRecord<>();
+        c.payload = payload;
+        c.unboxedPayload = unboxedPayload;
+        c.unboxed = unboxed;
+        c.missing = missing;
+        c.liveNext = liveNext;
+        c.waitNext = waitNext;
+        c.inJoin = inJoin;
+        c.upNext = upNext;
+        c.dirty = dirty;
+        c.oldPayload = oldPayload;
+        return c;
+    }
+
+    /** Whether the record links to another tuple (in a live, waiting or in-join list). */
+    public boolean hasLinks() {
+        if (liveNext != null) {
+            return true;
+        }
+        for (Tuple t : waitNext) {
+            if (t != null) {
+                return true;
+            }
+        }
+        for (Tuple t : upNext) {
+            if (t != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public String toString() {
         return "JoinRecord[payload " + payload() + ", missing " + missing + (inJoin ? ", in join" : "")

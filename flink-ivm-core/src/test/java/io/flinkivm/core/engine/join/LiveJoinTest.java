@@ -51,6 +51,16 @@ class LiveJoinTest {
         }
 
         @Override
+        public int[] keyToParentPositions(int node) {
+            return node == 0 ? new int[0] : new int[] {0};
+        }
+
+        @Override
+        public int[] keyOfChildPositions(int child) {
+            return new int[] {1};
+        }
+
+        @Override
         public int[] order() {
             int[] order = new int[depth];
             for (int i = 0; i < depth; i++) {
