@@ -247,6 +247,47 @@ class FlinkIvmITCase {
         }
     }
 
+    /**
+     * The heap backend with flink-ivm's state in Flink's managed keyed state, where the state keeps the
+     * stored objects themselves: a record read and changed is written back as a new object, and a
+     * record's links and the lists' heads are stored without the values of their list's key.
+     */
+    @ParameterizedTest(name = "managed heap state {0} {1}")
+    @MethodSource("managedHeapCases")
+    void managedHeapStateMatchesTheOracle(String semiringName, OutputMode mode) throws Exception {
+        managedHeap(Semirings.byName(semiringName), mode);
+    }
+
+    private static <T> void managedHeap(Semiring<T> k, OutputMode mode) throws Exception {
+        ConjunctiveQuery ex10 = QueryParser.parse("Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)");
+        runAndCompare(
+                ex10,
+                k,
+                RandomStreams.generate(ex10, k, new Random(11), 300),
+                "hashmap",
+                2,
+                "managed heap Ex. 10",
+                everyThird(mode, Map.of()).withManagedState(true));
+        for (long s = 7000; s < 7003; s++) {
+            DifferentialCase<T> c = DifferentialCase.generate(k, s);
+            runAndCompare(
+                    c.query(),
+                    k,
+                    c.stream(),
+                    "hashmap",
+                    2,
+                    "managed heap seed " + s + " (" + c.kind() + ")",
+                    everyThird(mode, Map.of()).withManagedState(true));
+        }
+    }
+
+    static Stream<Arguments> managedHeapCases() {
+        return Stream.of(
+                Arguments.of("natural", OutputMode.SNAPSHOT),
+                Arguments.of("provenance", OutputMode.CHANGELOG),
+                Arguments.of("min-plus", OutputMode.CHANGELOG));
+    }
+
     static Stream<Arguments> changelogCases() {
         return Stream.of(Arguments.of("natural", 41L), Arguments.of("min-plus", 42L), Arguments.of("provenance", 43L));
     }

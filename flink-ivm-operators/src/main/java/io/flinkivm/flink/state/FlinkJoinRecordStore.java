@@ -21,7 +21,9 @@ import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
  * (user key: record id and tuple), the list heads (user key: which list of which node, and the key) and
  * the dirty marks of a changelog. Three states are three RocksDB column families whatever the plan, so
  * a sink's writes fill a few large memtables instead of one small one per join node and list. Each
- * access is a point read or write; a record read is a copy that {@link #update} writes back.
+ * access is a point read or write; a record read is a copy that {@link #update} writes back. A
+ * record's links and a list's first tuple are stored without the values of the list's key, which the
+ * state key holds ({@link RelativeLinks}).
  *
  * @param <T> the payload type
  */
@@ -31,6 +33,10 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     private final MapState<TaggedTuple, Boolean> dirty;
     /** Head tags per node: live list at {@code node * stride}, in-join list at +1, waiting lists at +2+child. */
     private final int stride;
+    /** The links' stored form: without the values they share with their record's tuple. */
+    private final RelativeLinks links;
+
+    private final JoinLayout layout;
     /** While a trigger reads: the records read or written so far (bounded, least recently used out), or null. */
     private LinkedHashMap<TaggedTuple, JoinRecord<T>> cache;
 
@@ -46,6 +52,8 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
                 StateNames.JOIN_HEADS, TaggedTupleSerializer.INSTANCE, TupleSerializer.INSTANCE));
         dirty = context.getMapState(new MapStateDescriptor<>(
                 StateNames.JOIN_DIRTY, TaggedTupleSerializer.INSTANCE, BooleanSerializer.INSTANCE));
+        links = new RelativeLinks(layout);
+        this.layout = layout;
         int widest = 0;
         for (int n = 0; n < layout.nodeCount(); n++) {
             widest = Math.max(widest, layout.joinChildren(n).length);
@@ -88,6 +96,9 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
         } catch (Exception e) {
             throw new StateAccessException("cannot read state " + StateNames.JOIN_RECORDS, e);
         }
+        if (r != null) {
+            r = links.whole(node, tuple, r);
+        }
         if (cache != null && r != null) {
             cache.put(key, r);
         }
@@ -105,7 +116,8 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
                 while (next == null && it.hasNext()) {
                     Map.Entry<TaggedTuple, JoinRecord<T>> e = it.next();
                     if (e.getKey().tag() == node) {
-                        next = Map.entry(e.getKey().tuple(), e.getValue());
+                        Tuple t = e.getKey().tuple();
+                        next = Map.entry(t, links.whole(node, t, e.getValue()));
                     }
                 }
                 return next != null;
@@ -135,26 +147,29 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
             cache.put(key, record);
         }
         try {
-            records.put(key, record);
+            records.put(key, links.stored(node, record));
         } catch (Exception e) {
             throw new StateAccessException("cannot write state " + StateNames.JOIN_RECORDS, e);
         }
     }
 
-    private Tuple head(int tag, Tuple key) {
+    /** A list's first tuple; {@code keyPositions}: where the list's key is in its tuples (not stored). */
+    private Tuple head(int tag, Tuple key, int[] keyPositions) {
+        Tuple rest;
         try {
-            return heads.get(new TaggedTuple(tag, key));
+            rest = heads.get(new TaggedTuple(tag, key));
         } catch (Exception e) {
             throw new StateAccessException("cannot read state " + StateNames.JOIN_HEADS, e);
         }
+        return rest == null ? null : RelativeLinks.headWhole(key, rest, keyPositions);
     }
 
-    private void setHead(int tag, Tuple key, Tuple tuple) {
+    private void setHead(int tag, Tuple key, Tuple tuple, int[] keyPositions) {
         try {
             if (tuple == null) {
                 heads.remove(new TaggedTuple(tag, key));
             } else {
-                heads.put(new TaggedTuple(tag, key), tuple);
+                heads.put(new TaggedTuple(tag, key), RelativeLinks.headStored(tuple, keyPositions));
             }
         } catch (Exception e) {
             throw new StateAccessException("cannot write state " + StateNames.JOIN_HEADS, e);
@@ -163,32 +178,37 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     @Override
     public Tuple liveHead(int node, Tuple key) {
-        return head(node * stride, key);
+        return head(node * stride, key, layout.keyToParentPositions(node));
     }
 
     @Override
     public void setLiveHead(int node, Tuple key, Tuple tuple) {
-        setHead(node * stride, key, tuple);
+        setHead(node * stride, key, tuple, layout.keyToParentPositions(node));
     }
 
     @Override
     public Tuple waitHead(int node, int child, Tuple key) {
-        return head(node * stride + 2 + child, key);
+        return head(node * stride + 2 + child, key, childKey(node, child));
     }
 
     @Override
     public void setWaitHead(int node, int child, Tuple key, Tuple tuple) {
-        setHead(node * stride + 2 + child, key, tuple);
+        setHead(node * stride + 2 + child, key, tuple, childKey(node, child));
+    }
+
+    /** Where node {@code node}'s key with its {@code child}-th join child is in its tuples. */
+    private int[] childKey(int node, int child) {
+        return layout.keyOfChildPositions(layout.joinChildren(node)[child]);
     }
 
     @Override
     public Tuple upHead(int child, Tuple key) {
-        return head(child * stride + 1, key);
+        return head(child * stride + 1, key, layout.keyOfChildPositions(child));
     }
 
     @Override
     public void setUpHead(int child, Tuple key, Tuple parentTuple) {
-        setHead(child * stride + 1, key, parentTuple);
+        setHead(child * stride + 1, key, parentTuple, layout.keyOfChildPositions(child));
     }
 
     @Override
@@ -228,7 +248,10 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
         }
     }
 
-    /** Every record of the current key, with its record id (for counting them after a restore). */
+    /**
+     * Every record of the current key, with its record id (for counting them after a restore), its
+     * links in their stored form (without the values they share with the record's tuple).
+     */
     public Iterator<Map.Entry<TaggedTuple, JoinRecord<T>>> records() {
         try {
             return records.iterator();

@@ -10,12 +10,14 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Serializer for a {@link JoinRecord}. Format (version 2; 1 before the compact state layout): one
+ * Serializer for a {@link JoinRecord}. Format (version 3; 2 kept links whole in keyed state, 1 was
+ * before the compact state layout): one
  * flags byte (payload, next live tuple, in join, old payload present; waiting; in-join links; the
  * dirty mark in its two high bits), then the present fields: the payload, the next live tuple, for a
  * waiting tuple the missing count (var-int) and its waiting links, the in-join links (links: a var-int
  * length, a presence bit mask, the present tuples), the old payload. A live, clean record of a root
- * view is its payload and one byte.
+ * view is its payload and one byte. In managed keyed state ({@code FlinkJoinRecordStore}) a link is written as the store hands it over:
+ * without the values of the list's key, which are the record's own (see {@code RelativeLinks}).
  */
 public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>> {
     private static final long serialVersionUID = 1L;
@@ -203,7 +205,8 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
     /** Snapshot of a {@link JoinRecordSerializer}: the nested payload serializer's snapshot. */
     public static final class JoinRecordSerializerSnapshot<T>
             extends FormatCompositeSnapshot<JoinRecord<T>, JoinRecordSerializer<T>> {
-        private static final int VERSION = 2;
+        /** 3 since links in keyed state leave out the values they share with their record's tuple (2 before). */
+        private static final int VERSION = 3;
 
         /** For reading a snapshot. */
         public JoinRecordSerializerSnapshot() {}

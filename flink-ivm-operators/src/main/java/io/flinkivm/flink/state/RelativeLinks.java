@@ -1,0 +1,147 @@
+package io.flinkivm.flink.state;
+
+import io.flinkivm.core.engine.join.JoinLayout;
+import io.flinkivm.core.engine.join.JoinRecord;
+import io.flinkivm.core.query.Tuple;
+
+/**
+ * The stored form of a join record's links: without the values they share with the record's own
+ * tuple. Every tuple of a list has the list's key: the next tuple of a live list has the record's key
+ * to its parent, the next tuple of a waiting or in-join list for child {@code c} has the record's key
+ * with that child. A link is stored as its values outside that key (for TPC-H's {@code (order,
+ * customer)} records waiting for their customer: the next order only), and the key's values come from
+ * the record's tuple, the state's key, when it is read. Records of ids outside the layout's nodes, and
+ * records without links, are stored as they are. Neither method changes the record it is given (a
+ * heap backend keeps the stored object itself).
+ */
+final class RelativeLinks {
+    /** Per node: the positions of its key to the parent. */
+    private final int[][] parentKey;
+    /** Per node, per join child: the positions of the node's key with that child. */
+    private final int[][][] childKey;
+
+    RelativeLinks(JoinLayout layout) {
+        int n = layout.nodeCount();
+        parentKey = new int[n][];
+        childKey = new int[n][][];
+        for (int node = 0; node < n; node++) {
+            parentKey[node] = layout.keyToParentPositions(node);
+            int[] kids = layout.joinChildren(node);
+            childKey[node] = new int[kids.length][];
+            for (int c = 0; c < kids.length; c++) {
+                childKey[node][c] = layout.keyOfChildPositions(kids[c]);
+            }
+        }
+    }
+
+    /** The record to store for {@code record} of {@code node}: a copy with its links' stored form, or itself. */
+    <T> JoinRecord<T> stored(int node, JoinRecord<T> record) {
+        if (node >= parentKey.length || !record.hasLinks()) {
+            return record;
+        }
+        int[][] keys = childKey[node];
+        Tuple live = record.liveNext == null ? null : drop(record.liveNext, parentKey[node]);
+        return record.withLinks(live, dropAll(record.waitNext, keys), dropAll(record.upNext, keys));
+    }
+
+    /** The record read for {@code own} of {@code node}: a copy with whole links, or itself. */
+    <T> JoinRecord<T> whole(int node, Tuple own, JoinRecord<T> stored) {
+        if (node >= parentKey.length || !stored.hasLinks()) {
+            return stored;
+        }
+        int[][] keys = childKey[node];
+        Tuple live = stored.liveNext == null ? null : add(own, stored.liveNext, parentKey[node]);
+        return stored.withLinks(live, addAll(own, stored.waitNext, keys), addAll(own, stored.upNext, keys));
+    }
+
+    private static Tuple[] dropAll(Tuple[] links, int[][] keys) {
+        if (links.length == 0) {
+            return links;
+        }
+        Tuple[] out = new Tuple[links.length];
+        for (int c = 0; c < links.length; c++) {
+            out[c] = links[c] == null ? null : drop(links[c], keys[c]);
+        }
+        return out;
+    }
+
+    private static Tuple[] addAll(Tuple own, Tuple[] links, int[][] keys) {
+        if (links.length == 0) {
+            return links;
+        }
+        Tuple[] out = new Tuple[links.length];
+        for (int c = 0; c < links.length; c++) {
+            out[c] = links[c] == null ? null : add(own, links[c], keys[c]);
+        }
+        return out;
+    }
+
+    /**
+     * The stored form of the first tuple of a list of {@code node}'s tuples whose key, at the
+     * positions {@code keyPositions} of the tuple, is the head's state key: its other values.
+     */
+    static Tuple headStored(Tuple head, int[] keyPositions) {
+        return drop(head, keyPositions);
+    }
+
+    /** The whole first tuple of a list from its stored form and the list's key (values in key order). */
+    static Tuple headWhole(Tuple key, Tuple rest, int[] keyPositions) {
+        if (keyPositions.length == 0) {
+            return rest;
+        }
+        Object[] whole = new Object[rest.arity() + keyPositions.length];
+        boolean[] inKey = new boolean[whole.length];
+        for (int k = 0; k < keyPositions.length; k++) {
+            whole[keyPositions[k]] = key.get(k);
+            inKey[keyPositions[k]] = true;
+        }
+        int j = 0;
+        for (int i = 0; i < whole.length; i++) {
+            if (!inKey[i]) {
+                whole[i] = rest.get(j++);
+            }
+        }
+        return Tuple.wrap(whole);
+    }
+
+    /** {@code link}'s values outside the positions {@code key}, in order. */
+    static Tuple drop(Tuple link, int[] key) {
+        if (key.length == 0) {
+            return link;
+        }
+        Object[] rest = new Object[link.arity() - key.length];
+        int j = 0;
+        for (int i = 0; i < link.arity(); i++) {
+            if (!contains(key, i)) {
+                rest[j++] = link.get(i);
+            }
+        }
+        return Tuple.wrap(rest);
+    }
+
+    /** The whole tuple: {@code own}'s values at the positions {@code key}, {@code rest}'s elsewhere, in order. */
+    static Tuple add(Tuple own, Tuple rest, int[] key) {
+        if (key.length == 0) {
+            return rest;
+        }
+        if (rest.arity() + key.length != own.arity()) {
+            throw new IllegalStateException("a stored link of " + rest.arity() + " values does not complete a tuple of "
+                    + own.arity() + " values with a key of " + key.length);
+        }
+        Object[] whole = new Object[own.arity()];
+        int j = 0;
+        for (int i = 0; i < whole.length; i++) {
+            whole[i] = contains(key, i) ? own.get(i) : rest.get(j++);
+        }
+        return Tuple.wrap(whole);
+    }
+
+    private static boolean contains(int[] positions, int i) {
+        for (int p : positions) {
+            if (p == i) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
