@@ -113,6 +113,17 @@ final class SoakCommand implements Callable<Integer> {
     long seed;
 
     @Option(
+            names = "--rate",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = {
+                "Inserts per second over all source subtasks (0: as fast as the job takes them). A checkpoint"
+                        + " holds the state changed since the one before, so its size follows the input rate:"
+                        + " compare checkpoint sizes at the same rate, e.g. the rate of a production job."
+            })
+    long rate;
+
+    @Option(
             names = "--flink-conf",
             paramLabel = "KEY=VALUE",
             showDefaultValue = Visibility.NEVER,
@@ -149,6 +160,9 @@ final class SoakCommand implements Callable<Integer> {
     public Integer call() {
         if (inserts < 1) {
             throw CliException.usage("--inserts must be at least 1, got " + inserts);
+        }
+        if (rate < 0) {
+            throw CliException.usage("--rate must be 0 (no limit) or a number of inserts per second, got " + rate);
         }
         if (flinkOptions.checkpointsOff()) {
             throw CliException.usage("--checkpoint-interval must be positive: the soak measures checkpoints");
@@ -204,15 +218,16 @@ final class SoakCommand implements Callable<Integer> {
                 Converters.cliName(plan.kind()));
         out.printf(
                 Locale.ROOT,
-                "Data: %,d generated inserts, %s values of the free variables, seed %d%n",
+                "Data: %,d generated inserts, %s values of the free variables, seed %d%s%n",
                 inserts,
                 (zipf ? "Zipf (s = " + SoakStream.ZIPF_EXPONENT + ")" : "uniform")
                         + (growing ? " over a domain growing with the stream" : ""),
-                seed);
+                seed,
+                rate > 0 ? String.format(Locale.ROOT, ", at most %,d inserts/s", rate) : "");
         out.flush();
         SoakReport report;
         try {
-            report = SoakRun.run(plan, s, stream, flink, managed, flinkConf, out);
+            report = SoakRun.run(plan, s, stream, flink, managed, flinkConf, rate, out);
         } catch (Exception e) {
             Throwable root = e;
             while (root.getCause() != null) {

@@ -36,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.api.java.tuple.Tuple3;
 import org.apache.flink.api.java.typeutils.EitherTypeInfo;
 import org.apache.flink.api.java.typeutils.TupleTypeInfo;
@@ -77,6 +78,7 @@ public final class SoakRun {
      * @param managedMemory the embedded TaskManager's managed memory (RocksDB's block cache and
      *     memtables), or null for Flink's local default (128 MiB)
      * @param extra Flink configuration entries set last, over the soak's own (e.g. RocksDB options to compare)
+     * @param rate inserts per second over all source subtasks, or 0 for no limit (the restores run unlimited)
      * @throws Exception if the Flink job fails
      */
     public static <T> SoakReport run(
@@ -86,6 +88,7 @@ public final class SoakRun {
             FlinkSettings flink,
             MemorySize managedMemory,
             Map<String, String> extra,
+            long rate,
             PrintWriter out)
             throws Exception {
         long n = stream.count();
@@ -142,7 +145,7 @@ public final class SoakRun {
             }
             out.println();
             out.flush();
-            Built<T> built = build(env, plan, semiring, stream, parallelism);
+            Built<T> built = build(env, plan, semiring, stream, parallelism, rate);
             JobClient client = env.executeAsync(jobName);
             String rest = "http://127.0.0.1:" + restPort;
             try (CheckpointMonitor monitor = new CheckpointMonitor(rest, client.getJobID(), Duration.ofMillis(500))) {
@@ -229,7 +232,7 @@ public final class SoakRun {
                     firstTenthInserts,
                     -1,
                     conf,
-                    env -> build(env, plan, semiring, stream, Math.max(1, env.getParallelism()))
+                    env -> build(env, plan, semiring, stream, Math.max(1, env.getParallelism()), 0)
                             .results()));
         }
         if (last != null && retained != null) {
@@ -239,7 +242,7 @@ public final class SoakRun {
                     n,
                     last.stateBytes(),
                     conf,
-                    env -> build(env, plan, semiring, stream, Math.max(1, env.getParallelism()))
+                    env -> build(env, plan, semiring, stream, Math.max(1, env.getParallelism()), 0)
                             .results()));
         }
         Restarts.print(out, restarts);
@@ -256,19 +259,21 @@ public final class SoakRun {
     /**
      * Builds the soak's job: the generated stream (held at its end by the environment's {@link EndGate}),
      * flink-ivm's operators with a progress epoch about every thousandth of the stream, the progress marks,
-     * and the results and dead letters collected. A restart builds the same graph, so that its operators
-     * find their state.
+     * and the results and dead letters collected, at most {@code rate} inserts per second (0: no limit).
+     * A restart builds the same graph, so that its operators find their state.
      */
     private static <T> Built<T> build(
             StreamExecutionEnvironment env,
             MaintenancePlan plan,
             Semiring<T> semiring,
             SoakStream<T> stream,
-            int parallelism) {
+            int parallelism,
+            long rate) {
         long n = stream.count();
+        RateLimiterStrategy limit = rate > 0 ? RateLimiterStrategy.perSecond(rate) : RateLimiterStrategy.noOp();
         DataStream<InputRecord<T>> inserts = EndGate.source(
                         env,
-                        new DataGeneratorSource<>(stream, n, FlinkIvm.inputType(semiring)),
+                        new DataGeneratorSource<>(stream, n, limit, FlinkIvm.inputType(semiring)),
                         WatermarkStrategy.noWatermarks(),
                         "generated inserts (soak)",
                         FlinkIvm.inputType(semiring))

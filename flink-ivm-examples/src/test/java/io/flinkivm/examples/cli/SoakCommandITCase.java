@@ -30,7 +30,9 @@ class SoakCommandITCase {
                 "--managed-memory",
                 "256 mb",
                 "--flink-conf",
-                "state.backend.rocksdb.thread.num=1");
+                "state.backend.rocksdb.thread.num=1",
+                "--rate",
+                "400000");
 
         assertThat(r.exitCode()).as(r.err() + r.out()).isZero();
         assertThat(r.out())
@@ -39,6 +41,7 @@ class SoakCommandITCase {
                         "state rocksdb",
                         "incremental checkpoints",
                         "uniform over a domain growing with the stream", // the default domain
+                        "at most 400,000 inserts/s",
                         "Flink configuration added: {state.backend.rocksdb.thread.num=1}",
                         "compact µs",
                         "Check: the Flink result equals the in-memory engine's on the same stream",
@@ -106,6 +109,7 @@ class SoakCommandITCase {
     void badOptionsAreUsageErrors() {
         assertThat(CliRun.of("soak", "--distribution", "normal").exitCode()).isEqualTo(CliException.USAGE);
         assertThat(CliRun.of("soak", "--inserts", "0").exitCode()).isEqualTo(CliException.USAGE);
+        assertThat(CliRun.of("soak", "--rate", "-1").exitCode()).isEqualTo(CliException.USAGE);
         assertThat(CliRun.of("soak", "--domain", "shrinking").exitCode()).isEqualTo(CliException.USAGE);
         assertThat(CliRun.of("soak", "--domain", "growing", "--distribution", "zipf")
                         .exitCode())
