@@ -234,16 +234,15 @@ class FlinkIvmITCase {
     }
 
     private static <T> void changelog(Semiring<T> k, long seed) throws Exception {
-        for (long s = seed * 1000; s < seed * 1000 + 3; s++) {
+        heapCases(k, seed * 1000, "changelog", everyThird(OutputMode.CHANGELOG, Map.of()));
+    }
+
+    /** Three generated cases from seed {@code from} on the heap backend at P = 2 with {@code options}. */
+    private static <T> void heapCases(Semiring<T> k, long from, String label, IvmOptions options) throws Exception {
+        for (long s = from; s < from + 3; s++) {
             DifferentialCase<T> c = DifferentialCase.generate(k, s);
             runAndCompare(
-                    c.query(),
-                    k,
-                    c.stream(),
-                    "hashmap",
-                    2,
-                    "changelog seed " + s + " (" + c.kind() + ")",
-                    everyThird(OutputMode.CHANGELOG, Map.of()));
+                    c.query(), k, c.stream(), "hashmap", 2, label + " seed " + s + " (" + c.kind() + ")", options);
         }
     }
 
@@ -268,17 +267,7 @@ class FlinkIvmITCase {
                 2,
                 "managed heap Ex. 10",
                 everyThird(mode, Map.of()).withManagedState(true));
-        for (long s = 7000; s < 7003; s++) {
-            DifferentialCase<T> c = DifferentialCase.generate(k, s);
-            runAndCompare(
-                    c.query(),
-                    k,
-                    c.stream(),
-                    "hashmap",
-                    2,
-                    "managed heap seed " + s + " (" + c.kind() + ")",
-                    everyThird(mode, Map.of()).withManagedState(true));
-        }
+        heapCases(k, 7000, "managed heap", everyThird(mode, Map.of()).withManagedState(true));
     }
 
     static Stream<Arguments> managedHeapCases() {
