@@ -41,7 +41,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * job taken by flink-ivm before its compact state layout (tuples with a tag byte and 8-byte longs, 8-byte
  * natural payloads, a join record of three header bytes), and {@code layout-2-rocksdb} one of the compact
  * layout before join records stored their links without the values of the list's key (join record
- * format 2; the heap backend's own raw state kept its format); {@link #writeFixtures} wrote them (run it
+ * format 2) on each backend (the heap backend's savepoint holds the sink's managed states too, empty,
+ * with their serializers' formats); {@link #writeFixtures} wrote them (run it
  * with {@code -Dflinkivm.savepoint-fixtures=DIR} to write the current layout's). Restoring one into the
  * current job fails with Flink's incompatibility of the state serializers or flink-ivm's own version
  * check of its in-memory state, before any of its bytes is read as the new layout.
@@ -77,7 +78,7 @@ class SavepointFormatITCase {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"layout-1-rocksdb", "layout-1-hashmap", "layout-2-rocksdb"})
+    @ValueSource(strings = {"layout-1-rocksdb", "layout-1-hashmap", "layout-2-rocksdb", "layout-2-hashmap"})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aSavepointOfAnEarlierLayoutIsRefused(String name) throws Exception {
         Path savepoint = fixture(name);
