@@ -35,8 +35,6 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     private final int stride;
     /** The links' stored form: without the values they share with their record's tuple. */
     private final RelativeLinks links;
-
-    private final JoinLayout layout;
     /** While a trigger reads: the records read or written so far (bounded, least recently used out), or null. */
     private LinkedHashMap<TaggedTuple, JoinRecord<T>> cache;
 
@@ -53,7 +51,6 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
         dirty = context.getMapState(new MapStateDescriptor<>(
                 StateNames.JOIN_DIRTY, TaggedTupleSerializer.INSTANCE, BooleanSerializer.INSTANCE));
         links = new RelativeLinks(layout);
-        this.layout = layout;
         int widest = 0;
         for (int n = 0; n < layout.nodeCount(); n++) {
             widest = Math.max(widest, layout.joinChildren(n).length);
@@ -169,7 +166,7 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
             if (tuple == null) {
                 heads.remove(new TaggedTuple(tag, key));
             } else {
-                heads.put(new TaggedTuple(tag, key), RelativeLinks.headStored(tuple, keyPositions));
+                heads.put(new TaggedTuple(tag, key), RelativeLinks.drop(tuple, keyPositions));
             }
         } catch (Exception e) {
             throw new StateAccessException("cannot write state " + StateNames.JOIN_HEADS, e);
@@ -178,37 +175,32 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     @Override
     public Tuple liveHead(int node, Tuple key) {
-        return head(node * stride, key, layout.keyToParentPositions(node));
+        return head(node * stride, key, links.liveKey(node));
     }
 
     @Override
     public void setLiveHead(int node, Tuple key, Tuple tuple) {
-        setHead(node * stride, key, tuple, layout.keyToParentPositions(node));
+        setHead(node * stride, key, tuple, links.liveKey(node));
     }
 
     @Override
     public Tuple waitHead(int node, int child, Tuple key) {
-        return head(node * stride + 2 + child, key, childKey(node, child));
+        return head(node * stride + 2 + child, key, links.waitKey(node, child));
     }
 
     @Override
     public void setWaitHead(int node, int child, Tuple key, Tuple tuple) {
-        setHead(node * stride + 2 + child, key, tuple, childKey(node, child));
-    }
-
-    /** Where node {@code node}'s key with its {@code child}-th join child is in its tuples. */
-    private int[] childKey(int node, int child) {
-        return layout.keyOfChildPositions(layout.joinChildren(node)[child]);
+        setHead(node * stride + 2 + child, key, tuple, links.waitKey(node, child));
     }
 
     @Override
     public Tuple upHead(int child, Tuple key) {
-        return head(child * stride + 1, key, layout.keyOfChildPositions(child));
+        return head(child * stride + 1, key, links.upKey(child));
     }
 
     @Override
     public void setUpHead(int child, Tuple key, Tuple parentTuple) {
-        setHead(child * stride + 1, key, parentTuple, layout.keyOfChildPositions(child));
+        setHead(child * stride + 1, key, parentTuple, links.upKey(child));
     }
 
     @Override

@@ -19,13 +19,17 @@ final class RelativeLinks {
     private final int[][] parentKey;
     /** Per node, per join child: the positions of the node's key with that child. */
     private final int[][][] childKey;
+    /** Per node: the positions of its parent's key with it. */
+    private final int[][] keyInParent;
 
     RelativeLinks(JoinLayout layout) {
         int n = layout.nodeCount();
         parentKey = new int[n][];
         childKey = new int[n][][];
+        keyInParent = new int[n][];
         for (int node = 0; node < n; node++) {
             parentKey[node] = layout.keyToParentPositions(node);
+            keyInParent[node] = layout.keyOfChildPositions(node);
             int[] kids = layout.joinChildren(node);
             childKey[node] = new int[kids.length][];
             for (int c = 0; c < kids.length; c++) {
@@ -76,35 +80,27 @@ final class RelativeLinks {
         return out;
     }
 
-    /**
-     * The stored form of the first tuple of a list of {@code node}'s tuples whose key, at the
-     * positions {@code keyPositions} of the tuple, is the head's state key: its other values.
-     */
-    static Tuple headStored(Tuple head, int[] keyPositions) {
-        return drop(head, keyPositions);
+    /** Where a live list's key is in the tuples of {@code node}, its members. */
+    int[] liveKey(int node) {
+        return parentKey[node];
+    }
+
+    /** Where the key of {@code node}'s list waiting for its {@code child}-th join child is in its members. */
+    int[] waitKey(int node, int child) {
+        return childKey[node][child];
+    }
+
+    /** Where the key of {@code child}'s in-join list is in its members, tuples of the parent. */
+    int[] upKey(int child) {
+        return keyInParent[child];
     }
 
     /** The whole first tuple of a list from its stored form and the list's key (values in key order). */
     static Tuple headWhole(Tuple key, Tuple rest, int[] keyPositions) {
-        if (keyPositions.length == 0) {
-            return rest;
-        }
-        Object[] whole = new Object[rest.arity() + keyPositions.length];
-        boolean[] inKey = new boolean[whole.length];
-        for (int k = 0; k < keyPositions.length; k++) {
-            whole[keyPositions[k]] = key.get(k);
-            inKey[keyPositions[k]] = true;
-        }
-        int j = 0;
-        for (int i = 0; i < whole.length; i++) {
-            if (!inKey[i]) {
-                whole[i] = rest.get(j++);
-            }
-        }
-        return Tuple.wrap(whole);
+        return assemble(rest, keyPositions, key, true);
     }
 
-    /** {@code link}'s values outside the positions {@code key}, in order. */
+    /** {@code link}'s values outside the positions {@code key}, in order: a link's or a list head's stored form. */
     static Tuple drop(Tuple link, int[] key) {
         if (key.length == 0) {
             return link;
@@ -121,17 +117,31 @@ final class RelativeLinks {
 
     /** The whole tuple: {@code own}'s values at the positions {@code key}, {@code rest}'s elsewhere, in order. */
     static Tuple add(Tuple own, Tuple rest, int[] key) {
-        if (key.length == 0) {
-            return rest;
-        }
-        if (rest.arity() + key.length != own.arity()) {
+        if (key.length > 0 && rest.arity() + key.length != own.arity()) {
             throw new IllegalStateException("a stored link of " + rest.arity() + " values does not complete a tuple of "
                     + own.arity() + " values with a key of " + key.length);
         }
-        Object[] whole = new Object[own.arity()];
+        return assemble(rest, key, own, false);
+    }
+
+    /**
+     * The whole tuple: at each position {@code positions[k]} the key's k-th value, which is {@code
+     * from.get(k)} if {@code from} is the key and {@code from.get(positions[k])} if it is a tuple with the
+     * same key; {@code rest}'s values elsewhere, in order.
+     */
+    private static Tuple assemble(Tuple rest, int[] positions, Tuple from, boolean fromIsKey) {
+        if (positions.length == 0) {
+            return rest;
+        }
+        Object[] whole = new Object[rest.arity() + positions.length];
+        for (int k = 0; k < positions.length; k++) {
+            whole[positions[k]] = from.get(fromIsKey ? k : positions[k]);
+        }
         int j = 0;
         for (int i = 0; i < whole.length; i++) {
-            whole[i] = contains(key, i) ? own.get(i) : rest.get(j++);
+            if (whole[i] == null) { // tuple values are never null: the slot is not the key's
+                whole[i] = rest.get(j++);
+            }
         }
         return Tuple.wrap(whole);
     }

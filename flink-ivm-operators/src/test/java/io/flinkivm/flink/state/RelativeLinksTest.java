@@ -135,7 +135,7 @@ class RelativeLinksTest {
         int[] key = {2, 0};
         Tuple listKey = Tuple.of(30L, 10L);
 
-        Tuple stored = RelativeLinks.headStored(head, key);
+        Tuple stored = RelativeLinks.drop(head, key);
 
         assertThat(stored).isEqualTo(Tuple.of(20L));
         assertThat(RelativeLinks.headWhole(listKey, stored, key)).isEqualTo(head);
