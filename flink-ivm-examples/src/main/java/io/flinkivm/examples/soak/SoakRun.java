@@ -195,9 +195,7 @@ public final class SoakRun {
                 monitor.close();
                 checkpoints = monitor.completed();
                 failedCheckpoints = monitor.failed();
-                monitor.failureReasons()
-                        .forEach((reason, count) -> out.println(
-                                "(" + count + " failed checkpoint" + (count == 1 ? "" : "s") + ": " + reason + ")"));
+                failureLines(failedCheckpoints, monitor.failureReasons()).forEach(out::println);
                 if (checkpoints.isEmpty() && monitor.lastError() != null) {
                     out.println("(checkpoint statistics unavailable: " + monitor.lastError() + ")");
                 }
@@ -293,6 +291,29 @@ public final class SoakRun {
                 .uid("soak-progress");
         int parts = job.results().getParallelism() > 0 ? job.results().getParallelism() : parallelism;
         return new Built<>(IvmStreams.merged(progressed, job.deadLetters()).collectAsync(), parts);
+    }
+
+    /**
+     * One line per reason Flink gave for failed checkpoints ({@code reasons}: count per reason), and one
+     * for the failures it gave none for: Flink counts a checkpoint whose trigger it refused (a task still
+     * starting or already finished) among the failed ones, but keeps no history entry for it.
+     */
+    static List<String> failureLines(long failed, Map<String, Long> reasons) {
+        List<String> lines = new ArrayList<>();
+        reasons.forEach(
+                (reason, count) -> lines.add("(" + count + " failed " + checkpoints(count) + ": " + reason + ")"));
+        long unexplained =
+                failed - reasons.values().stream().mapToLong(Long::longValue).sum();
+        if (unexplained > 0) {
+            lines.add("(" + unexplained + " failed " + checkpoints(unexplained)
+                    + " without a reason: refused when triggered, before it started, e.g. while a task was"
+                    + " starting or finishing; Flink's checkpoint history keeps no entry for those)");
+        }
+        return lines;
+    }
+
+    private static String checkpoints(long count) {
+        return count == 1 ? "checkpoint" : "checkpoints";
     }
 
     /**
