@@ -40,44 +40,38 @@ final class RelativeLinks {
 
     /** The record to store for {@code record} of {@code node}: a copy with its links' stored form, or itself. */
     <T> JoinRecord<T> stored(int node, JoinRecord<T> record) {
-        if (node >= parentKey.length || !record.hasLinks()) {
-            return record;
-        }
-        int[][] keys = childKey[node];
-        Tuple live = record.liveNext == null ? null : drop(record.liveNext, parentKey[node]);
-        return record.withLinks(live, dropAll(record.waitNext, keys), dropAll(record.upNext, keys));
+        return relinked(node, null, record);
     }
 
     /** The record read for {@code own} of {@code node}: a copy with whole links, or itself. */
     <T> JoinRecord<T> whole(int node, Tuple own, JoinRecord<T> stored) {
-        if (node >= parentKey.length || !stored.hasLinks()) {
-            return stored;
+        return relinked(node, own, stored);
+    }
+
+    /** {@code r} with every link {@link #converted}: to its stored form if {@code own} is null, else whole. */
+    private <T> JoinRecord<T> relinked(int node, Tuple own, JoinRecord<T> r) {
+        if (node >= parentKey.length || !r.hasLinks()) {
+            return r;
         }
         int[][] keys = childKey[node];
-        Tuple live = stored.liveNext == null ? null : add(own, stored.liveNext, parentKey[node]);
-        return stored.withLinks(live, addAll(own, stored.waitNext, keys), addAll(own, stored.upNext, keys));
+        Tuple live = r.liveNext == null ? null : converted(own, r.liveNext, parentKey[node]);
+        return r.withLinks(live, convertedAll(own, r.waitNext, keys), convertedAll(own, r.upNext, keys));
     }
 
-    private static Tuple[] dropAll(Tuple[] links, int[][] keys) {
+    private static Tuple[] convertedAll(Tuple own, Tuple[] links, int[][] keys) {
         if (links.length == 0) {
             return links;
         }
         Tuple[] out = new Tuple[links.length];
         for (int c = 0; c < links.length; c++) {
-            out[c] = links[c] == null ? null : drop(links[c], keys[c]);
+            out[c] = links[c] == null ? null : converted(own, links[c], keys[c]);
         }
         return out;
     }
 
-    private static Tuple[] addAll(Tuple own, Tuple[] links, int[][] keys) {
-        if (links.length == 0) {
-            return links;
-        }
-        Tuple[] out = new Tuple[links.length];
-        for (int c = 0; c < links.length; c++) {
-            out[c] = links[c] == null ? null : add(own, links[c], keys[c]);
-        }
-        return out;
+    /** {@code link} without the values at {@code key} if {@code own} is null, else whole from {@code own}'s. */
+    private static Tuple converted(Tuple own, Tuple link, int[] key) {
+        return own == null ? drop(link, key) : add(own, link, key);
     }
 
     /** Where a live list's key is in the tuples of {@code node}, its members. */
