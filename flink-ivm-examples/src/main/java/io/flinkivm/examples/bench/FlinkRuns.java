@@ -5,6 +5,7 @@ import io.flinkivm.examples.jobs.FlinkSettings;
 import io.flinkivm.examples.state.CheckpointStats;
 import io.flinkivm.examples.state.StateReport;
 import io.flinkivm.examples.state.StateSizeReporter;
+import io.flinkivm.examples.state.ThreadCpu;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -43,8 +44,10 @@ import org.apache.flink.util.FileUtils;
  * and no checkpoints. Its time is what {@code env.execute} does on a running cluster: building the
  * stream and job graph, submission, scheduling, the run and the result. A job still running at the cap
  * is cancelled. CPU time is the process's over the same span, less the {@link TaskThreadSampler}'s own,
- * which reads the task threads' CPU meanwhile. Sinks count what reaches them in accumulators (summed
- * over subtasks) and keep nothing; they run at the parallelism of their input, chained to it.
+ * which reads the task threads' CPU meanwhile; the CPU of the process's other threads over that span
+ * (JIT, GC, RocksDB's, Flink's) is kept by {@link ThreadCpu} group next to the task threads'. Sinks
+ * count what reaches them in accumulators (summed over subtasks) and keep nothing; they run at the
+ * parallelism of their input, chained to it.
  */
 final class FlinkRuns {
     /** Managed memory per slot: what Flink gives a local 1-slot cluster (RocksDB lives in it). */
@@ -228,6 +231,8 @@ final class FlinkRuns {
         int parallelism = env.getParallelism();
         MiniCluster mc = cluster(parallelism);
         EndGate gate = EndGate.of(env.getConfiguration());
+        Map<String, Long> threadsStart = ThreadCpu.sample();
+        Map<String, Long> threadsEnd = Map.of();
         TaskThreadSampler sampler = TaskThreadSampler.start();
         TaskCpu tasks = null;
         long cpuStart = CpuClock.process();
@@ -249,6 +254,7 @@ final class FlinkRuns {
                 elapsed = (gate != null && gate.isDone() ? gate.done().get() : System.nanoTime()) - start;
                 cpuEnd = CpuClock.process();
                 tasks = sampler.stop();
+                threadsEnd = ThreadCpu.sample();
                 if (gate != null && gate.isDone() && !result.isDone()) {
                     checkpoint = finalCheckpoint(mc, id);
                     StateSizeReporter.refresh(uniqueName);
@@ -259,6 +265,8 @@ final class FlinkRuns {
             } catch (TimeoutException e) {
                 elapsed = System.nanoTime() - start;
                 cpuEnd = CpuClock.process();
+                tasks = sampler.stop();
+                threadsEnd = ThreadCpu.sample();
                 mc.cancelJob(id).get(60, TimeUnit.SECONDS);
                 mc.requestJobResult(id).get(60, TimeUnit.SECONDS);
             }
@@ -277,7 +285,8 @@ final class FlinkRuns {
         }
         StateReport state = new StateReport(checkpoint, StateSizeReporter.columnFamilies(uniqueName));
         StateSizeReporter.forget(uniqueName);
-        return new Execution(elapsed, cpu, r, state, parallelism, tasks);
+        return new Execution(
+                elapsed, cpu, r, state, parallelism, tasks.withOthers(ThreadCpu.minus(threadsEnd, threadsStart)));
     }
 
     /** One checkpoint of the job's final state, while its sources wait at the gate; null if it failed. */

@@ -263,6 +263,7 @@ final class FlinkSuite implements Suite {
                 + Math.round(TaskCpu.IMBALANCE_MIN_SHARE * 100) + "% of the task CPU:");
         Report.parallelismTable(out, ms);
         Report.chainsAtLargestN(out, ms);
+        Report.othersAtLargestN(out, ms);
         List<String> ivm = new ArrayList<>();
         List<String> peers = new ArrayList<>();
         for (FlinkSystem s : mineSystems) {

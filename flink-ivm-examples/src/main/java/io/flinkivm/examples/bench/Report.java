@@ -142,6 +142,41 @@ final class Report {
         }
     }
 
+    /**
+     * For each system and parallelism, at the largest n of each distribution: CPU per insert of the
+     * task threads and of the process's other threads (JIT, GC, RocksDB compaction and flush, the
+     * rest), while the job ran. Nothing if no run measured the other threads.
+     */
+    static void othersAtLargestN(PrintWriter out, List<Measurement> ms) {
+        if (ms.stream().allMatch(m -> m.taskCpu().others().isEmpty())) {
+            return;
+        }
+        out.println("CPU per insert of the task threads and of the process's other threads while the job ran, at the"
+                + " largest n (ns; JIT: the compiler threads, GC: the collector's, other: Flink's and the bench's"
+                + " own):");
+        for (String d : distributions(ms)) {
+            int n = sizes(ms, d).get(sizes(ms, d).size() - 1);
+            for (Measurement m : ms) {
+                TaskCpu t = m.taskCpu();
+                if (!m.distribution().equals(d) || m.n() != n || t.others().isEmpty()) {
+                    continue;
+                }
+                List<String> cells = new ArrayList<>();
+                cells.add("tasks " + perInsert(t.totalNanos(), n));
+                for (String group : TaskCpu.NAMED_OTHERS) {
+                    cells.add(group + " " + perInsert(t.otherNanos(group), n));
+                }
+                cells.add("other " + perInsert(t.otherNanos(null), n));
+                out.println("  " + m.system() + " P=" + m.parallelism() + " " + d + " n=" + n + ": "
+                        + String.join(", ", cells));
+            }
+        }
+    }
+
+    private static String perInsert(long nanos, int n) {
+        return String.format(Locale.ROOT, "%.0f", (double) nanos / n);
+    }
+
     /** Up to 60 characters of a chain's name, without the bench's own counting sinks chained to it. */
     static String chainName(String chain) {
         int counters = chain.indexOf(" -> count ");

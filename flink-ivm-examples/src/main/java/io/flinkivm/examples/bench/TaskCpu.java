@@ -1,9 +1,12 @@
 package io.flinkivm.examples.bench;
 
+import io.flinkivm.examples.state.ThreadCpu;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -14,13 +17,21 @@ import java.util.regex.Pattern;
  * Task threads are told apart by Flink's thread name {@code "chain name (i/P)#attempt"}
  * ({@link #parse}); a task's helper threads named after it (its network output flusher, a source's
  * split fetcher) count as that subtask, and chains with the same name and parallelism count as one.
+ * Next to them, what the process's other threads used meanwhile: the JIT compiler, the garbage
+ * collector, RocksDB's compaction and flush threads, Flink's and the bench's own ({@link ThreadCpu}).
  *
  * @param subtasks the job's task threads, one entry per thread
+ * @param others CPU of the process's other threads while the job ran, by {@link ThreadCpu} group (task
+ *     groups left out); empty if not measured (not on Linux, or a core engine)
  */
-record TaskCpu(List<Subtask> subtasks) {
+record TaskCpu(List<Subtask> subtasks, Map<String, Long> others) {
 
     /** No task threads were sampled (a core engine, or not on a JVM with per-thread CPU clocks). */
     static final TaskCpu NONE = new TaskCpu(List.of());
+
+    /** The groups of {@link #others} that {@link #otherNanos} names, in this order; the rest is "other". */
+    static final List<String> NAMED_OTHERS =
+            List.of(ThreadCpu.JIT, ThreadCpu.GC, ThreadCpu.COMPACTION, ThreadCpu.FLUSH);
 
     /**
      * A chain whose share of the job's task CPU is below this is left out of {@link #maxImbalance}: on
@@ -77,6 +88,38 @@ record TaskCpu(List<Subtask> subtasks) {
 
     TaskCpu {
         subtasks = List.copyOf(subtasks);
+        others = Collections.unmodifiableMap(new TreeMap<>(others));
+    }
+
+    /** Task threads only. */
+    TaskCpu(List<Subtask> subtasks) {
+        this(subtasks, Map.of());
+    }
+
+    /**
+     * This with the other threads' CPU of {@code threads}, a difference of two {@link ThreadCpu#sample}s
+     * around the job: its task groups are left out (the subtasks count them, per thread), and so are
+     * groups whose threads ended meanwhile so that they used less than nothing.
+     */
+    TaskCpu withOthers(Map<String, Long> threads) {
+        Map<String, Long> kept = new TreeMap<>();
+        threads.forEach((group, nanos) -> {
+            if (!group.startsWith(ThreadCpu.TASK) && nanos > 0) {
+                kept.put(group, nanos);
+            }
+        });
+        return new TaskCpu(subtasks, kept);
+    }
+
+    /** CPU of the other threads in {@code group} ({@link #NAMED_OTHERS}), or of every other group with null. */
+    long otherNanos(String group) {
+        long sum = 0;
+        for (Map.Entry<String, Long> e : others.entrySet()) {
+            if (group == null ? !NAMED_OTHERS.contains(e.getKey()) : e.getKey().equals(group)) {
+                sum += e.getValue();
+            }
+        }
+        return sum;
     }
 
     /** The subtask a thread name stands for (with no CPU yet), or null if it is not a Flink task thread. */

@@ -1,5 +1,6 @@
 package io.flinkivm.examples.soak;
 
+import io.flinkivm.examples.state.ThreadCpu;
 import io.flinkivm.flink.IvmJob;
 import io.flinkivm.flink.ResultRecord;
 import io.flinkivm.flink.runtime.EpochEnd;

@@ -40,7 +40,7 @@ public record SoakReport(
      * @param cpuNanos CPU time of the whole process (every Flink thread: tasks, RocksDB compaction,
      *     checkpoints, GC) in this stretch, or -1 if not known; unlike the throughput, it hardly depends
      *     on other processes' load
-     * @param threadNanos CPU time in this stretch per thread group (see {@link ThreadCpu}: task threads by
+     * @param threadNanos CPU time in this stretch per thread group (see {@link io.flinkivm.examples.state.ThreadCpu}: task threads by
      *     operator, RocksDB compaction, GC, JIT, ...), empty if not known
      */
     public record Tenth(

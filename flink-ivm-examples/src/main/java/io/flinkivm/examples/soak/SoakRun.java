@@ -13,6 +13,7 @@ import io.flinkivm.examples.jobs.StateBackendKind;
 import io.flinkivm.examples.state.CheckpointStats;
 import io.flinkivm.examples.state.StateReport;
 import io.flinkivm.examples.state.StateSizeReporter;
+import io.flinkivm.examples.state.ThreadCpu;
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.InputRecord;

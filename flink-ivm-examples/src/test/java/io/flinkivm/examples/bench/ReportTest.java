@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The parallelism lines of the report on hand-made measurements. */
@@ -61,6 +62,29 @@ class ReportTest {
                 m("ivm", 100_000, 1, Bounded.exact(500), 1000));
 
         assertThat(print(o -> Report.cpuScaling(o, ms, "ivm", 1, 4))).isEqualTo("  ivm: uniform n=10000 1.500\n");
+    }
+
+    @Test
+    void theOtherThreadsLineGivesTasksJitGcRocksDbAndTheRestPerInsertAtTheLargestN() {
+        TaskCpu cpu = new TaskCpu(List.of(new TaskCpu.Subtask("ingest", 1, 1, 6_000_000)))
+                .withOthers(Map.of(
+                        "task ingest", 6_100_000L,
+                        "JIT", 4_000_000L,
+                        "GC", 2_500_000L,
+                        "RocksDB flush", 500_000L,
+                        "other (flink-pekko.act)", 300_000L,
+                        "other (Flink-Metric)", 200_000L,
+                        "other (ended)", -100_000L));
+        Measurement small = m("ivm", 1_000, 1, Bounded.exact(900), 1800);
+        Measurement large = m("ivm", 10_000, 1, Bounded.exact(1000), 2000).withParallelism(1, cpu);
+
+        String out = print(o -> Report.othersAtLargestN(o, List.of(small, large)));
+
+        // Per insert at n = 10^4: the task groups and the group whose threads ended are not counted again.
+        assertThat(out)
+                .endsWith(":\n  ivm P=1 uniform n=10000: tasks 600, JIT 400, GC 250, RocksDB compaction 0,"
+                        + " RocksDB flush 50, other 50\n");
+        assertThat(print(o -> Report.othersAtLargestN(o, List.of(small)))).isEmpty();
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.flinkivm.core.semiring.MinPlusSemiring;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.examples.jobs.Ex10Job;
 import io.flinkivm.examples.state.StateReport;
+import io.flinkivm.examples.state.ThreadCpu;
 import io.flinkivm.flink.InputRecord;
 import java.util.HashMap;
 import java.util.HashSet;

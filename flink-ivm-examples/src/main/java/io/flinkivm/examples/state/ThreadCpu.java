@@ -1,4 +1,4 @@
-package io.flinkivm.examples.soak;
+package io.flinkivm.examples.state;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,9 +16,10 @@ import java.util.regex.Pattern;
  * (so RocksDB's native compaction and flush threads are counted too, which the JVM does not see).
  * Groups: each Flink task thread by its operator chain, {@code RocksDB compaction} ({@code rocksdb:low}), {@code RocksDB flush}
  * ({@code rocksdb:high}), {@code GC}, {@code JIT} and {@code other (NAME)} by the Linux thread name without trailing digits. Threads that ended are no longer
- * counted. Elsewhere than on Linux the sample is empty.
+ * counted. Elsewhere than on Linux the sample is empty. {@code soak} samples it per tenth of its stream,
+ * {@code bench} around each Flink job.
  */
-final class ThreadCpu {
+public final class ThreadCpu {
     private static final Path TASKS = Path.of("/proc/self/task");
     /** Linux reports thread times in clock ticks of 1/100 s ({@code USER_HZ}, 100 on every mainstream kernel). */
     private static final long NANOS_PER_TICK = 10_000_000L;
@@ -26,14 +27,20 @@ final class ThreadCpu {
     private static final Pattern TASK_THREAD = Pattern.compile("(.*) \\(\\d+/\\d+\\)#\\d+");
 
     /** The group of RocksDB's compaction threads. */
-    static final String COMPACTION = "RocksDB compaction";
+    public static final String COMPACTION = "RocksDB compaction";
     /** The group of RocksDB's flush threads. */
-    static final String FLUSH = "RocksDB flush";
+    public static final String FLUSH = "RocksDB flush";
+    /** The group of the JVM's compiler threads. */
+    public static final String JIT = "JIT";
+    /** The group of the garbage collector's threads (and the VM thread, which runs its pauses). */
+    public static final String GC = "GC";
+    /** What the group of a Flink task thread starts with, before its operator chain's name. */
+    public static final String TASK = "task ";
 
     private ThreadCpu() {}
 
     /** CPU nanoseconds used so far per group; empty if {@code /proc} cannot be read. */
-    static Map<String, Long> sample() {
+    public static Map<String, Long> sample() {
         Map<String, Long> groups = new TreeMap<>();
         if (!Files.isDirectory(TASKS)) {
             return groups;
@@ -88,20 +95,20 @@ final class ThreadCpu {
             return FLUSH;
         }
         if (name.startsWith("GC Thread") || name.startsWith("G1 ") || name.startsWith("VM Thread")) {
-            return "GC";
+            return GC;
         }
         if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
-            return "JIT";
+            return JIT;
         }
         Matcher task = TASK_THREAD.matcher(javaName);
         if (task.matches()) {
-            return "task " + task.group(1);
+            return TASK + task.group(1);
         }
         return "other (" + name.replaceAll("[0-9]+$", "") + ")";
     }
 
     /** The difference {@code later - earlier} per group (groups of either). */
-    static Map<String, Long> minus(Map<String, Long> later, Map<String, Long> earlier) {
+    public static Map<String, Long> minus(Map<String, Long> later, Map<String, Long> earlier) {
         Map<String, Long> d = new TreeMap<>();
         for (Map.Entry<String, Long> e : later.entrySet()) {
             d.put(e.getKey(), e.getValue() - earlier.getOrDefault(e.getKey(), 0L));

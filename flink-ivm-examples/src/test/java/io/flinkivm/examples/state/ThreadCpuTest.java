@@ -1,4 +1,4 @@
-package io.flinkivm.examples.soak;
+package io.flinkivm.examples.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
