@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /** The printed tables and ratio lines over recorded measurements. */
 final class Report {
@@ -121,25 +122,20 @@ final class Report {
     static void chainsAtLargestN(PrintWriter out, List<Measurement> ms) {
         out.println("task CPU by operator chain at the largest n (chain (its parallelism) share of the job's task CPU,"
                 + " max/mean across its subtasks):");
-        for (String d : distributions(ms)) {
-            int n = sizes(ms, d).get(sizes(ms, d).size() - 1);
-            for (Measurement m : ms) {
-                if (!m.distribution().equals(d) || m.n() != n || m.taskCpu().totalNanos() <= 0) {
-                    continue;
-                }
-                List<String> cells = new ArrayList<>();
-                for (TaskCpu.Chain c : m.taskCpu().chains()) {
-                    cells.add(chainName(c.name()) + " (" + c.parallelism() + ") "
-                            + String.format(
-                                    Locale.ROOT, "%.1f%%", 100 * m.taskCpu().share(c))
-                            + (c.parallelism() > 1 && !Double.isNaN(c.imbalance())
-                                    ? String.format(Locale.ROOT, " %.2f", c.imbalance())
-                                    : ""));
-                }
-                out.println("  " + m.system() + " P=" + m.parallelism() + " " + d + " n=" + n + ": "
-                        + String.join("; ", cells));
+        linesAtLargestN(out, ms, m -> {
+            if (m.taskCpu().totalNanos() <= 0) {
+                return null;
             }
-        }
+            List<String> cells = new ArrayList<>();
+            for (TaskCpu.Chain c : m.taskCpu().chains()) {
+                cells.add(chainName(c.name()) + " (" + c.parallelism() + ") "
+                        + String.format(Locale.ROOT, "%.1f%%", 100 * m.taskCpu().share(c))
+                        + (c.parallelism() > 1 && !Double.isNaN(c.imbalance())
+                                ? String.format(Locale.ROOT, " %.2f", c.imbalance())
+                                : ""));
+            }
+            return String.join("; ", cells);
+        });
     }
 
     /**
@@ -154,21 +150,33 @@ final class Report {
         out.println("CPU per insert of the task threads and of the process's other threads while the job ran, at the"
                 + " largest n (ns; JIT: the compiler threads, GC: the collector's, other: Flink's and the bench's"
                 + " own):");
+        linesAtLargestN(out, ms, m -> {
+            TaskCpu t = m.taskCpu();
+            if (t.others().isEmpty()) {
+                return null;
+            }
+            List<String> cells = new ArrayList<>();
+            cells.add("tasks " + perInsert(t.totalNanos(), m.n()));
+            for (String group : TaskCpu.NAMED_OTHERS) {
+                cells.add(group + " " + perInsert(t.otherNanos(group), m.n()));
+            }
+            cells.add("other " + perInsert(t.unnamedOtherNanos(), m.n()));
+            return String.join(", ", cells);
+        });
+    }
+
+    /**
+     * One line per system and parallelism at the largest n of each distribution, {@code "  system P=p
+     * distribution n=N: body"}, for the measurements whose {@code body} is not null.
+     */
+    private static void linesAtLargestN(PrintWriter out, List<Measurement> ms, Function<Measurement, String> body) {
         for (String d : distributions(ms)) {
             int n = sizes(ms, d).get(sizes(ms, d).size() - 1);
             for (Measurement m : ms) {
-                TaskCpu t = m.taskCpu();
-                if (!m.distribution().equals(d) || m.n() != n || t.others().isEmpty()) {
-                    continue;
+                String b = m.distribution().equals(d) && m.n() == n ? body.apply(m) : null;
+                if (b != null) {
+                    out.println("  " + m.system() + " P=" + m.parallelism() + " " + d + " n=" + n + ": " + b);
                 }
-                List<String> cells = new ArrayList<>();
-                cells.add("tasks " + perInsert(t.totalNanos(), n));
-                for (String group : TaskCpu.NAMED_OTHERS) {
-                    cells.add(group + " " + perInsert(t.otherNanos(group), n));
-                }
-                cells.add("other " + perInsert(t.otherNanos(null), n));
-                out.println("  " + m.system() + " P=" + m.parallelism() + " " + d + " n=" + n + ": "
-                        + String.join(", ", cells));
             }
         }
     }

@@ -111,11 +111,16 @@ record TaskCpu(List<Subtask> subtasks, Map<String, Long> others) {
         return new TaskCpu(subtasks, kept);
     }
 
-    /** CPU of the other threads in {@code group} ({@link #NAMED_OTHERS}), or of every other group with null. */
+    /** CPU of the other threads in {@code group}, one of {@link #NAMED_OTHERS}. */
     long otherNanos(String group) {
+        return others.getOrDefault(group, 0L);
+    }
+
+    /** CPU of the other threads outside {@link #NAMED_OTHERS}. */
+    long unnamedOtherNanos() {
         long sum = 0;
         for (Map.Entry<String, Long> e : others.entrySet()) {
-            if (group == null ? !NAMED_OTHERS.contains(e.getKey()) : e.getKey().equals(group)) {
+            if (!NAMED_OTHERS.contains(e.getKey())) {
                 sum += e.getValue();
             }
         }
