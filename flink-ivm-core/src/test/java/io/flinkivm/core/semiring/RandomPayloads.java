@@ -31,6 +31,8 @@ public final class RandomPayloads {
             value = polynomial(r);
         } else if (s instanceof CovarianceSemiring) {
             value = covariance(((CovarianceSemiring) s).dimension(), r);
+        } else if (s instanceof ProductSemiring p) {
+            value = product(p, r);
         } else {
             throw new IllegalArgumentException("no random payloads for semiring '" + s.name() + "'");
         }
@@ -45,6 +47,29 @@ public final class RandomPayloads {
                 return value;
             }
         }
+    }
+
+    /**
+     * Zero one time in six, else a count of 1 to 5 and small values (the component's zero one time in
+     * eight): integers in [-20, 40], dyadic doubles for the double components.
+     */
+    private static Product product(ProductSemiring s, Random r) {
+        if (r.nextInt(6) == 0) {
+            return s.zero();
+        }
+        java.util.List<LongComponent> components = s.components();
+        long[] values = new long[components.size()];
+        values[0] = 1 + r.nextInt(5);
+        for (int i = 1; i < values.length; i++) {
+            LongComponent c = components.get(i);
+            boolean doubles = c == LongComponent.MIN_DOUBLE || c == LongComponent.MAX_DOUBLE;
+            values[i] =
+                    r.nextInt(8) == 0 ? c.zero() : doubles ? LongComponent.bits(smallDyadic(r)) : r.nextInt(61) - 20;
+            if (c == LongComponent.NATURAL && values[i] < 0) {
+                values[i] = -values[i];
+            }
+        }
+        return s.payload(values);
     }
 
     /** k/4 for k in [-20, 40]: exact under + and min/max. */

@@ -44,7 +44,7 @@ class SemiringLawsTest {
         checkSerialization(Semirings.byName(name), new Random(SEED));
     }
 
-    private static <T> void checkLaws(Semiring<T> s, Random r) {
+    static <T> void checkLaws(Semiring<T> s, Random r) {
         T zero = s.zero();
         T one = s.one();
         assertThat(s.isZero(zero)).as("%s: isZero(zero())", s.name()).isTrue();
@@ -147,10 +147,10 @@ class SemiringLawsTest {
         return s.payloadClass().isInstance(value) ? s.format(s.payloadClass().cast(value)) : String.valueOf(value);
     }
 
-    private static <T> void checkSerialization(Semiring<T> s, Random r) {
+    static <T> void checkSerialization(Semiring<T> s, Random r) {
         Object copy = deserialize(serialize(s));
         assertThat(copy).isEqualTo(s);
-        if (!(s instanceof CovarianceSemiring)) {
+        if (!(s instanceof CovarianceSemiring || s instanceof ProductSemiring)) {
             assertThat(copy).as("%s resolves to its INSTANCE", s.name()).isSameAs(s);
         }
         for (int i = 0; i < 50; i++) {

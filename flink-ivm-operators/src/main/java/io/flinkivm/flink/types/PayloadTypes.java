@@ -2,6 +2,7 @@ package io.flinkivm.flink.types;
 
 import io.flinkivm.core.semiring.CovarianceTriple;
 import io.flinkivm.core.semiring.Polynomial;
+import io.flinkivm.core.semiring.ProductSemiring;
 import io.flinkivm.core.semiring.Semiring;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -14,7 +15,8 @@ import org.apache.flink.api.java.typeutils.GenericTypeInfo;
  * (natural) → {@link Types#LONG}, {@code Boolean} (boolean) → {@link Types#BOOLEAN}, {@code Double}
  * (min-plus, max-plus, viterbi) → {@link Types#DOUBLE}, {@link Polynomial} (provenance) →
  * {@link PolynomialTypeInfo}, {@link CovarianceTriple} (covariance:m) → {@link CovarianceTripleTypeInfo}
- * with m taken from the semiring's zero.
+ * with m taken from the semiring's zero, {@link io.flinkivm.core.semiring.Product} ({@link ProductSemiring}) →
+ * {@link ProductTypeInfo}.
  *
  * <p>Any other payload class (a user's own semiring) gets a {@link GenericTypeInfo}, i.e. Kryo. Give
  * Kryo a serializer for it by configuration, e.g.
@@ -41,6 +43,8 @@ public final class PayloadTypes {
             info = Types.DOUBLE;
         } else if (payloadClass == Polynomial.class) {
             info = PolynomialTypeInfo.INSTANCE;
+        } else if (semiring instanceof ProductSemiring product) {
+            info = new ProductTypeInfo(product);
         } else if (payloadClass == CovarianceTriple.class) {
             info = new CovarianceTripleTypeInfo(
                     CovarianceTriple.class.cast(semiring.zero()).dimension());

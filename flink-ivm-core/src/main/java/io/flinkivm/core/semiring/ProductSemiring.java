@@ -1,0 +1,195 @@
+package io.flinkivm.core.semiring;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The direct product of a natural-number count and further {@link LongComponent}s, operations
+ * componentwise: several aggregates of one query in one payload (a SUM, a MIN, the count of an
+ * AVG, ...). The first component is the count of derivations, one per inserted row, so that no
+ * row's payload is zero; payloads are either the zero or have a count of at least 1.
+ *
+ * <p>On such payloads the product is positive even where a component is not (the integers, for
+ * negative sums): a sum or product has the zero count only when a summand or factor is the zero,
+ * so the Boolean border of the p-hierarchical plan is sound. Text form: the components separated by
+ * semicolons, e.g. {@code 1;-25;inf}.
+ */
+public final class ProductSemiring implements Semiring<Product> {
+    private static final long serialVersionUID = 1L;
+
+    private static final Set<SemiringProperty> PROPERTIES =
+            Collections.unmodifiableSet(EnumSet.of(SemiringProperty.COMMUTATIVE, SemiringProperty.POSITIVE));
+
+    private final LongComponent[] components;
+    private final Product zero;
+    private final Product one;
+    private final String name;
+
+    private ProductSemiring(LongComponent[] components) {
+        this.components = components;
+        long[] z = new long[components.length];
+        long[] o = new long[components.length];
+        StringBuilder sb = new StringBuilder("product(");
+        for (int i = 0; i < components.length; i++) {
+            z[i] = components[i].zero();
+            o[i] = components[i].one();
+            sb.append(i == 0 ? "" : ",").append(components[i].label());
+        }
+        this.zero = Product.wrap(z);
+        this.one = Product.wrap(o);
+        this.name = sb.append(')').toString();
+    }
+
+    /** The product of a count and {@code components}, in order (the count is component 0). */
+    public static ProductSemiring of(List<LongComponent> components) {
+        LongComponent[] all = new LongComponent[components.size() + 1];
+        all[0] = LongComponent.NATURAL;
+        for (int i = 0; i < components.size(); i++) {
+            all[i + 1] = Objects.requireNonNull(components.get(i), "component");
+        }
+        return new ProductSemiring(all);
+    }
+
+    /** The components, the count first. */
+    public List<LongComponent> components() {
+        return List.of(components);
+    }
+
+    /** The number of components, the count included. */
+    public int arity() {
+        return components.length;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Product zero() {
+        return zero;
+    }
+
+    @Override
+    public Product one() {
+        return one;
+    }
+
+    @Override
+    public Product plus(Product a, Product b) {
+        if (a.count() == 0) {
+            return b;
+        }
+        if (b.count() == 0) {
+            return a;
+        }
+        long[] out = new long[components.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = components[i].plus(a.get(i), b.get(i));
+        }
+        return Product.wrap(out);
+    }
+
+    @Override
+    public Product times(Product a, Product b) {
+        if (a.count() == 0 || b.count() == 0) {
+            return zero;
+        }
+        long[] out = new long[components.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = components[i].times(a.get(i), b.get(i));
+        }
+        return Product.wrap(out);
+    }
+
+    /** The zero is the only payload with count 0. */
+    @Override
+    public boolean isZero(Product a) {
+        return a.count() == 0;
+    }
+
+    /**
+     * A payload of this product from its component values.
+     *
+     * @throws PayloadFormatException if the arity is wrong, a value is not one of its component's, or
+     *     the count is 0 but the payload is not the zero
+     */
+    public Product payload(long... values) {
+        if (values.length != components.length) {
+            throw new PayloadFormatException(
+                    name + " has " + components.length + " components, got " + values.length + " values");
+        }
+        for (int i = 0; i < values.length; i++) {
+            if (!components[i].accepts(values[i])) {
+                throw new PayloadFormatException(
+                        "component " + i + " of " + name + ": not a " + components[i].label() + " value");
+            }
+        }
+        Product p = Product.of(values);
+        if (p.count() == 0 && !p.equals(zero)) {
+            throw new PayloadFormatException(
+                    "a payload of " + name + " with count 0 must be the zero " + format(zero) + ", got " + format(p));
+        }
+        return p;
+    }
+
+    @Override
+    public Product parse(String text) {
+        String t = Decimals.requireText(text, name);
+        List<String> parts = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i <= t.length(); i++) {
+            if (i == t.length() || t.charAt(i) == ';') {
+                parts.add(t.substring(start, i));
+                start = i + 1;
+            }
+        }
+        if (parts.size() != components.length) {
+            throw new PayloadFormatException("not a " + name + " payload: '" + text + "' (expected " + components.length
+                    + " values separated by ';')");
+        }
+        long[] values = new long[components.length];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = components[i].parse(parts.get(i));
+        }
+        return payload(values);
+    }
+
+    @Override
+    public String format(Product value) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < components.length; i++) {
+            sb.append(i == 0 ? "" : ";").append(components[i].format(value.get(i)));
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public Class<Product> payloadClass() {
+        return Product.class;
+    }
+
+    @Override
+    public Set<SemiringProperty> properties() {
+        return PROPERTIES;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ProductSemiring p && java.util.Arrays.equals(p.components, components);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Arrays.hashCode(components);
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}
