@@ -69,7 +69,7 @@ final class IvmJobBuilder<T> {
         this.resultType = new ResultRecordTypeInfo<>(payloadType);
         this.deadLetterTag = new OutputTag<>("ivm-dead-letters", DeadLetterTypeInfo.INSTANCE);
         this.epochTag = new OutputTag<>("ivm-epochs", EpochEndTypeInfo.INSTANCE);
-        this.uidPrefix = "ivm-" + fingerprint(this.plan) + "-";
+        this.uidPrefix = options.uidPrefix() != null ? options.uidPrefix() : "ivm-" + fingerprint(this.plan) + "-";
     }
 
     private static String fingerprint(MaintenancePlan plan) {

@@ -4,6 +4,9 @@ import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.plan.Planner;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -34,6 +37,12 @@ import java.util.function.Consumer;
  *     (e.g. the tables' sizes): the sink's HyperCube cells are then sized for the expected load per
  *     cell ({@link RelationRates}); default empty: every root view counts as equally fast. Given, it
  *     must name every relation of the query and no other
+ * @param primaryKeys primary keys of SQL tables whose connector cannot declare one ({@link
+ *     io.flinkivm.flink.sql.SqlView}): table name (as FROM names it) to key columns; a table's own
+ *     declared key takes precedence only if equal, a different one is an error (default empty)
+ * @param uidPrefix the prefix of the uids of flink-ivm's operators, which savepoints map state by
+ *     (null, the default: {@code ivm-} and a fingerprint of the plan); give each of two queries with
+ *     the same plan in one job its own
  */
 public record IvmOptions(
         long snapshotEvery,
@@ -45,7 +54,9 @@ public record IvmOptions(
         int miniBatch,
         boolean managedState,
         boolean updateBefore,
-        Map<String, Double> relationRates)
+        Map<String, Double> relationRates,
+        Map<String, List<String>> primaryKeys,
+        String uidPrefix)
         implements Serializable {
 
     /** Default of {@link #miniBatch()}. */
@@ -74,12 +85,33 @@ public record IvmOptions(
             throw new IllegalArgumentException("miniBatch must be >= 1, got " + miniBatch);
         }
         relationRates = new RelationRates(relationRates == null ? Map.of() : relationRates).rates();
+        Map<String, List<String>> keys = new LinkedHashMap<>();
+        if (primaryKeys != null) {
+            primaryKeys.forEach((table, columns) -> {
+                if (columns == null || columns.isEmpty()) {
+                    throw new IllegalArgumentException("the primary key of " + table + " needs at least one column");
+                }
+                keys.put(table, List.copyOf(columns));
+            });
+        }
+        primaryKeys = Collections.unmodifiableMap(keys);
     }
 
     /** Snapshots at the end of input and on control records, the environment's parallelism, AUTO planning. */
     public static IvmOptions defaults() {
         return new IvmOptions(
-                0, null, 0, Planner.Strategy.AUTO, OutputMode.SNAPSHOT, 0, DEFAULT_MINI_BATCH, false, false, Map.of());
+                0,
+                null,
+                0,
+                Planner.Strategy.AUTO,
+                OutputMode.SNAPSHOT,
+                0,
+                DEFAULT_MINI_BATCH,
+                false,
+                false,
+                Map.of(),
+                Map.of(),
+                null);
     }
 
     public IvmOptions withSnapshotEvery(long inserts) {
@@ -136,6 +168,23 @@ public record IvmOptions(
         return with(d -> d.relationRates = rates);
     }
 
+    /**
+     * Declares the primary key of a SQL table whose connector cannot declare one (e.g. a view over a
+     * DataStream): {@code table} as the query's FROM names it, its key columns. Like a declared
+     * {@code PRIMARY KEY ... NOT ENFORCED}, it lets the planner use the functional dependencies the key
+     * gives, and a row that breaks it becomes a dead letter.
+     */
+    public IvmOptions withPrimaryKey(String table, String... columns) {
+        Map<String, List<String>> keys = new LinkedHashMap<>(primaryKeys);
+        keys.put(table, List.of(columns));
+        return with(d -> d.primaryKeys = keys);
+    }
+
+    /** Starts the uids of flink-ivm's operators with {@code prefix} (see {@link #uidPrefix()}; null: from the plan). */
+    public IvmOptions withUidPrefix(String prefix) {
+        return with(d -> d.uidPrefix = prefix);
+    }
+
     /** A copy of these options with {@code change} applied to it (and checked). */
     private IvmOptions with(Consumer<Draft> change) {
         Draft d = new Draft(this);
@@ -155,6 +204,8 @@ public record IvmOptions(
         boolean managedState;
         boolean updateBefore;
         Map<String, Double> relationRates;
+        Map<String, List<String>> primaryKeys;
+        String uidPrefix;
 
         Draft(IvmOptions o) {
             snapshotEvery = o.snapshotEvery;
@@ -167,6 +218,8 @@ public record IvmOptions(
             managedState = o.managedState;
             updateBefore = o.updateBefore;
             relationRates = o.relationRates;
+            primaryKeys = o.primaryKeys;
+            uidPrefix = o.uidPrefix;
         }
 
         IvmOptions done() {
@@ -180,7 +233,9 @@ public record IvmOptions(
                     miniBatch,
                     managedState,
                     updateBefore,
-                    relationRates);
+                    relationRates,
+                    primaryKeys,
+                    uidPrefix);
         }
     }
 

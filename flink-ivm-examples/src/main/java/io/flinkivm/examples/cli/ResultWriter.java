@@ -42,6 +42,9 @@ final class ResultWriter implements Closeable {
     private final Writer w;
     private final StringBuilder sb = new StringBuilder();
     private final SqlTranslation sql;
+    /** For a bag in a Flink job's changelog: the count of the last {@code -U}, which its {@code +U} follows. */
+    private long bagBefore;
+
     private final Layout layout;
     private long rows;
 
@@ -79,11 +82,19 @@ final class ResultWriter implements Closeable {
 
     /** Writes a result tuple with its payload (layout {@link Layout#RESULT}). */
     <T> void result(Tuple t, T payload, Semiring<T> semiring) throws IOException {
+        if (sql != null && sql.isBag()) {
+            bagRows(-1, null, t, payload, sql.copies(payload));
+            return;
+        }
         row(-1, null, t, payload, semiring);
     }
 
     /** Writes a row of trigger {@code trigger}'s snapshot (layout {@link Layout#SNAPSHOTS}). */
     <T> void snapshotRow(long trigger, Tuple t, T payload, Semiring<T> semiring) throws IOException {
+        if (sql != null && sql.isBag()) {
+            bagRows(trigger, null, t, payload, sql.copies(payload));
+            return;
+        }
         row(trigger, null, t, payload, semiring);
     }
 
@@ -94,6 +105,11 @@ final class ResultWriter implements Closeable {
      * left the result.
      */
     <T> void change(long trigger, ResultChange<T> c, boolean updateBefore, Semiring<T> semiring) throws IOException {
+        if (sql != null && sql.isBag()) {
+            long before = c.previous() == null ? 0 : sql.copies(c.previous());
+            bagRows(trigger, ResultRecord.Kind.INSERT, c.tuple(), c.payload(), sql.copies(c.payload()) - before);
+            return;
+        }
         if (c.payload() == null) {
             row(trigger, ResultRecord.Kind.DELETE, c.tuple(), c.previous(), semiring);
         } else if (c.isInsert()) {
@@ -108,7 +124,27 @@ final class ResultWriter implements Closeable {
 
     /** Writes a row of a Flink job's output under trigger {@code trigger}, as the layout says. */
     <T> void record(long trigger, ResultRecord<T> r, Semiring<T> semiring) throws IOException {
+        if (sql != null && sql.isBag()) {
+            long copies = sql.copies(r.payload());
+            switch (r.kind()) {
+                case UPDATE_BEFORE -> bagBefore = copies;
+                case UPDATE_AFTER ->
+                    bagRows(trigger, ResultRecord.Kind.INSERT, r.tuple(), r.payload(), copies - bagBefore);
+                default -> bagRows(trigger, r.kind(), r.tuple(), r.payload(), copies);
+            }
+            return;
+        }
         row(trigger, r.kind(), r.tuple(), r.payload(), semiring);
+    }
+
+    /**
+     * A bag (a plain SELECT) is as many rows of a result tuple as its count: in a changelog, as many
+     * {@code +I} as the count grew by (on inserts it only grows), the previous count from {@code -U}.
+     */
+    private <T> void bagRows(long trigger, ResultRecord.Kind kind, Tuple t, T payload, long copies) throws IOException {
+        for (long i = 0; i < copies; i++) {
+            row(trigger, kind, t, payload, null);
+        }
     }
 
     private <T> void row(long trigger, ResultRecord.Kind kind, Tuple t, T payload, Semiring<T> semiring)

@@ -14,6 +14,7 @@ import io.flinkivm.examples.report.RowFormat;
 import io.flinkivm.flink.OutputMode;
 import io.flinkivm.flink.sql.RejectedRowException;
 import io.flinkivm.flink.sql.SqlTranslation;
+import io.flinkivm.flink.sql.TableInput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -304,7 +305,8 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private RunTriggers triggers() {
-        return new RunTriggers(snapshotEvery, outputMode.mode(), updateBefore);
+        // A bag's changelog rows come from how much each count grew: the Flink job then sends the old count (-U).
+        return new RunTriggers(snapshotEvery, outputMode.mode(), updateBefore || sql != null && sql.isBag());
     }
 
     /**
@@ -571,22 +573,22 @@ final class RunCommand implements Callable<Integer> {
             List<String> fields, SqlTranslation sql, InsertSink<T> sink, Semiring<T> s, long lineNumber)
             throws RejectedLineException {
         String name = fields.get(0);
-        SqlTranslation.TableInput table = sql.table(name);
+        TableInput table = sql.table(name);
         if (table == null) {
             List<String> names = new ArrayList<>();
-            for (SqlTranslation.TableInput t : sql.tables()) {
+            for (TableInput t : sql.tables()) {
                 names.add(t.name());
             }
             throw new RejectedLineException(
                     "unknown table '" + name + "'; the query reads " + String.join(", ", names));
         }
-        List<SqlTranslation.Insert> inserts;
+        List<TableInput.Insert> inserts;
         try {
             inserts = table.inserts(table.fromText(fields.subList(1, fields.size())));
         } catch (RejectedRowException e) {
             throw new RejectedLineException(e.getMessage());
         }
-        for (SqlTranslation.Insert insert : inserts) {
+        for (TableInput.Insert insert : inserts) {
             sink.insert(insert.relation(), insert.tuple(), s.payloadClass().cast(insert.payload()), lineNumber);
         }
     }

@@ -7,6 +7,7 @@ import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -37,13 +38,18 @@ final class FlinkTables {
         return sb.toString();
     }
 
-    /** The schema of a Flink table for name resolution. */
+    /** The schema of a Flink table for name resolution: columns, their nullability, the declared primary key. */
     static SqlTable schema(String name, Table table) {
         List<SqlTable.Column> columns = new ArrayList<>();
         for (Column c : table.getResolvedSchema().getColumns()) {
-            columns.add(new SqlTable.Column(c.getName(), type(c.getDataType().getLogicalType())));
+            LogicalType type = c.getDataType().getLogicalType();
+            columns.add(new SqlTable.Column(c.getName(), type(type), type.isNullable()));
         }
-        return new SqlTable(name, columns);
+        List<String> key = table.getResolvedSchema()
+                .getPrimaryKey()
+                .map(UniqueConstraint::getColumns)
+                .orElse(List.of());
+        return new SqlTable(name, columns, key);
     }
 
     /** The SQL front end's view of a Flink logical type. */

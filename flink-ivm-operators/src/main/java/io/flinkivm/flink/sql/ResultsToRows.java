@@ -3,16 +3,22 @@ package io.flinkivm.flink.sql;
 import io.flinkivm.flink.ResultRecord;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
 
 /**
- * The view's changelog as table rows: the SELECT list's columns, with the change's {@link org.apache.flink.types.RowKind};
- * end markers are dropped.
+ * The view's changelog as table rows: the SELECT list's columns, with the change's {@link RowKind};
+ * end markers are dropped. For a bag (a plain SELECT) each change of a result tuple's count becomes as
+ * many {@code +I} rows as the count grew by (the changelog then carries {@code -U} before {@code +U},
+ * and on inserts a count only grows): the table is insert-only, as Flink SQL's inner join of
+ * insert-only tables is.
  */
 final class ResultsToRows<T> implements FlatMapFunction<ResultRecord<T>, Row> {
     private static final long serialVersionUID = 1L;
 
     private final SqlTranslation translation;
+    /** For a bag: the count of the last {@code -U}, which its {@code +U} follows. */
+    private transient long before;
 
     ResultsToRows(SqlTranslation translation) {
         this.translation = translation;
@@ -23,11 +29,32 @@ final class ResultsToRows<T> implements FlatMapFunction<ResultRecord<T>, Row> {
         if (r.isEnd()) {
             return;
         }
+        if (!translation.isBag()) {
+            out.collect(row(r, r.kind().rowKind()));
+            return;
+        }
+        long count = translation.copies(r.payload());
+        switch (r.kind()) {
+            case UPDATE_BEFORE -> before = count;
+            case UPDATE_AFTER -> emit(r, count - before, out);
+            case SNAPSHOT, INSERT -> emit(r, count, out);
+            case DELETE -> throw new IllegalStateException("a bag of inserts loses no row: " + r);
+        }
+    }
+
+    private void emit(ResultRecord<T> r, long copies, Collector<Row> out) {
+        Row row = row(r, RowKind.INSERT);
+        for (long i = 0; i < copies; i++) {
+            out.collect(row);
+        }
+    }
+
+    private Row row(ResultRecord<T> r, RowKind kind) {
         Object[] values = translation.outputRow(r.tuple(), r.payload());
-        Row row = new Row(r.kind().rowKind(), values.length);
+        Row row = new Row(kind, values.length);
         for (int i = 0; i < values.length; i++) {
             row.setField(i, values[i]);
         }
-        out.collect(row);
+        return row;
     }
 }

@@ -16,13 +16,13 @@ import org.apache.flink.util.OutputTag;
 final class RowsToInserts<T> extends ProcessFunction<Row, InputRecord<T>> {
     private static final long serialVersionUID = 1L;
 
-    private final SqlTranslation.TableInput table;
+    private final TableInput table;
     private final Class<T> payloadClass;
     private final OutputTag<DeadLetter> deadLetters;
     private transient long rows;
     private transient String origin;
 
-    RowsToInserts(SqlTranslation.TableInput table, Class<T> payloadClass, OutputTag<DeadLetter> deadLetters) {
+    RowsToInserts(TableInput table, Class<T> payloadClass, OutputTag<DeadLetter> deadLetters) {
         this.table = table;
         this.payloadClass = payloadClass;
         this.deadLetters = deadLetters;
@@ -50,7 +50,7 @@ final class RowsToInserts<T> extends ProcessFunction<Row, InputRecord<T>> {
             values[i] = row.getField(i);
         }
         try {
-            for (SqlTranslation.Insert insert : table.inserts(table.fromValues(values))) {
+            for (TableInput.Insert insert : table.inserts(table.fromValues(values))) {
                 out.collect(InputRecord.insert(
                         insert.relation(),
                         insert.tuple(),

@@ -10,8 +10,10 @@ import java.util.Map;
 /**
  * Parses table schemas written as {@code customer(ck BIGINT, seg STRING); orders(ok BIGINT, ck BIGINT)}:
  * tables separated by semicolons, each a name and its columns with Flink SQL types (TINYINT, SMALLINT,
- * INT, BIGINT, DECIMAL(p, s), FLOAT, DOUBLE, CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIMESTAMP(p);
- * a trailing NOT NULL is allowed and ignored). Names are identifiers or in backticks.
+ * INT, BIGINT, DECIMAL(p, s), FLOAT, DOUBLE, CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIMESTAMP(p),
+ * each optionally NOT NULL), and a primary key as Flink's DDL writes it, among the columns:
+ * {@code orders(o_orderkey BIGINT, o_custkey BIGINT, PRIMARY KEY (o_orderkey) NOT ENFORCED)} (NOT
+ * ENFORCED may be left out). Names are identifiers or in backticks.
  */
 public final class SqlSchemas {
     private final String text;
@@ -28,6 +30,22 @@ public final class SqlSchemas {
      */
     public static Map<String, SqlTable> parse(String text) {
         return new SqlSchemas(text).tables();
+    }
+
+    /**
+     * The type {@code text} spells, e.g. {@code DECIMAL(15, 2)} (as in a schema).
+     *
+     * @throws InvalidQueryException if it is not one
+     */
+    static SqlType type(String text) {
+        SqlSchemas parser = new SqlSchemas(text);
+        parser.skipSpace();
+        SqlType type = parser.type();
+        parser.skipSpace();
+        if (parser.pos < text.length()) {
+            throw parser.error("expected the end of the type", parser.pos);
+        }
+        return type;
     }
 
     private Map<String, SqlTable> tables() {
@@ -58,9 +76,18 @@ public final class SqlSchemas {
         skipSpace();
         expect('(');
         List<SqlTable.Column> columns = new ArrayList<>();
+        List<String> primaryKey = null;
         do {
             skipSpace();
             int start = pos;
+            if (primaryKeyAhead()) {
+                if (primaryKey != null) {
+                    throw error("table " + name + " declares two primary keys", start);
+                }
+                primaryKey = primaryKey(name);
+                skipSpace();
+                continue;
+            }
             String column = identifier("a column name");
             skipSpace();
             SqlType type = type();
@@ -69,11 +96,70 @@ public final class SqlSchemas {
                     throw error("table " + name + " has two columns named " + column, start);
                 }
             }
-            columns.add(new SqlTable.Column(column, type));
+            columns.add(new SqlTable.Column(column, type, !notNull()));
             skipSpace();
         } while (accept(','));
         expect(')');
-        return new SqlTable(name, columns);
+        if (primaryKey != null) {
+            for (String k : primaryKey) {
+                if (new SqlTable(name, columns).indexOf(k) < 0) {
+                    throw error(
+                            "the primary key of " + name + " names " + k + ", which is not one of its columns",
+                            pos - 1);
+                }
+            }
+        }
+        return new SqlTable(name, columns, primaryKey == null ? List.of() : primaryKey);
+    }
+
+    /** Whether {@code PRIMARY KEY} comes next; if so, reads it. */
+    private boolean primaryKeyAhead() {
+        int save = pos;
+        if (keyword("PRIMARY")) {
+            skipSpace();
+            if (keyword("KEY")) {
+                return true;
+            }
+        }
+        pos = save;
+        return false;
+    }
+
+    /** {@code (c1, ...) [NOT ENFORCED]} after PRIMARY KEY, as Flink's DDL writes it. */
+    private List<String> primaryKey(String table) {
+        skipSpace();
+        expect('(');
+        List<String> key = new ArrayList<>();
+        do {
+            skipSpace();
+            int start = pos;
+            String column = identifier("a column name");
+            if (key.contains(column)) {
+                throw error("the primary key of " + table + " names " + column + " twice", start);
+            }
+            key.add(column);
+            skipSpace();
+        } while (accept(','));
+        expect(')');
+        skipSpace();
+        int save = pos;
+        if (keyword("NOT")) {
+            skipSpace();
+            if (!keyword("ENFORCED")) {
+                throw error("expected ENFORCED after NOT", save);
+            }
+        }
+        return key;
+    }
+
+    /** Reads the next word if it is {@code word} (any letter case). */
+    private boolean keyword(String word) {
+        int save = pos;
+        if (word().equalsIgnoreCase(word)) {
+            return true;
+        }
+        pos = save;
+        return false;
     }
 
     private SqlType type() {
@@ -127,6 +213,11 @@ public final class SqlSchemas {
                                 + " FLOAT, DOUBLE, CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIMESTAMP(p)",
                         start);
         };
+        return type;
+    }
+
+    /** A trailing {@code NOT NULL} (true) or {@code NULL} (false, as nothing). */
+    private boolean notNull() {
         skipSpace();
         int save = pos;
         String next = word();
@@ -135,10 +226,12 @@ public final class SqlSchemas {
             if (!word().equalsIgnoreCase("NULL")) {
                 throw error("expected NULL after NOT", save);
             }
-        } else if (!next.equalsIgnoreCase("NULL")) {
+            return true;
+        }
+        if (!next.equalsIgnoreCase("NULL")) {
             pos = save;
         }
-        return type;
+        return false;
     }
 
     private SqlType decimal(List<Integer> args, int start) {

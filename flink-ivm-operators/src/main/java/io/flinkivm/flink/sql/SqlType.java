@@ -22,7 +22,9 @@ import java.util.Locale;
  *   <li>DATE and TIMESTAMP(p): the ISO text ({@code 2024-05-01}, {@code 2024-05-01T10:15:30}).</li>
  * </ul>
  * Any other type is {@link Kind#UNSUPPORTED}: a table may have such columns as long as the query does
- * not use them.
+ * not use them. SQL's NULL, in a column that is grouped or selected but joins nothing, is the tuple
+ * value {@link #NULL_TUPLE_VALUE} (an {@link Integer}, which no type above uses), so that NULLs group
+ * together as SQL groups them.
  *
  * @param kind the family of the type
  * @param name the type as SQL spells it, e.g. {@code DECIMAL(15, 2)}
@@ -67,6 +69,9 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
     public static final SqlType DOUBLE = new SqlType(Kind.DOUBLE, "DOUBLE", 0, 0);
     public static final SqlType STRING = new SqlType(Kind.STRING, "STRING", 0, 0);
     public static final SqlType BOOLEAN = new SqlType(Kind.BOOLEAN, "BOOLEAN", 0, 0);
+
+    /** The tuple value of SQL's NULL. */
+    public static final Object NULL_TUPLE_VALUE = Integer.valueOf(0);
 
     /** The largest DECIMAL precision (Flink's). */
     public static final int MAX_PRECISION = 38;
@@ -233,6 +238,9 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
 
     /** The column value of a tuple value made by {@link #toTupleValue} (of this type or one it joins with). */
     public Object fromTupleValue(Object tupleValue) {
+        if (NULL_TUPLE_VALUE.equals(tupleValue)) {
+            return null;
+        }
         return switch (kind) {
             case TINYINT -> (byte) (long) (Long) tupleValue;
             case SMALLINT -> (short) (long) (Long) tupleValue;

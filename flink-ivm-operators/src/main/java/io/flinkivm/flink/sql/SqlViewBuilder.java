@@ -38,8 +38,9 @@ import org.apache.flink.util.OutputTag;
 
 /**
  * Builds a {@link SqlView}: the tables' rows become inserts, flink-ivm maintains the query, snapshots
- * become rows. Internal: call {@link FlinkIvm#sql}. The conversion operators' uids derive from the SQL
- * text, the maintenance operators' from the plan, so a savepoint restores into the same query.
+ * become rows. Internal: call {@link FlinkIvm#sql}. Every operator's uid derives from the SQL text
+ * (or {@link IvmOptions#uidPrefix()}), so a savepoint restores into the same query, and two queries
+ * in one job never share a uid.
  */
 public final class SqlViewBuilder {
     private SqlViewBuilder() {}
@@ -49,7 +50,7 @@ public final class SqlViewBuilder {
         Map<List<String>, Table> tables = new HashMap<>();
         SqlTranslation translation = SqlTranslation.of(sql, path -> {
             Table t = tables.computeIfAbsent(path, p -> FlinkTables.lookup(tEnv, p));
-            return t == null ? null : FlinkTables.schema(String.join(".", path), t);
+            return t == null ? null : withOptionKey(FlinkTables.schema(String.join(".", path), t), options);
         });
         MaintenancePlan plan = Planner.plan(translation.query(), translation.semiring(), options.strategy());
         return build(tEnv, translation, tables, plan, translation.semiring(), options);
@@ -63,11 +64,12 @@ public final class SqlViewBuilder {
             Semiring<T> semiring,
             IvmOptions options) {
         OutputTag<DeadLetter> rejected = new OutputTag<>("ivm-sql-rejected-rows", DeadLetterTypeInfo.INSTANCE);
-        String uid = "ivm-sql-" + fingerprint(translation.sql()) + "-";
+        String uid =
+                options.uidPrefix() != null ? options.uidPrefix() : "ivm-sql-" + fingerprint(translation.sql()) + "-";
         TypeInformation<InputRecord<T>> inputType = FlinkIvm.inputType(semiring);
         DataStream<InputRecord<T>> inserts = null;
         DataStream<DeadLetter> deadLetters = null;
-        for (SqlTranslation.TableInput input : translation.tables()) {
+        for (TableInput input : translation.tables()) {
             List<Expression> columns = new ArrayList<>();
             for (String c : input.inputColumns()) {
                 columns.add(Expressions.$(c));
@@ -93,18 +95,26 @@ public final class SqlViewBuilder {
         }
         List<String> key = new ArrayList<>();
         List<DataTypes.Field> fields = new ArrayList<>();
+        boolean bag = translation.isBag();
+        // The grouped columns are the table's primary key, unless one of them can be NULL (a key cannot).
+        boolean keyed = !bag;
+        for (SqlTranslation.OutputColumn c : translation.columns()) {
+            keyed &= c.isAggregate() || !c.nullable();
+        }
         for (SqlTranslation.OutputColumn c : translation.columns()) {
             DataType type = FlinkTables.dataType(c.type());
-            if (!c.isAggregate()) {
+            if (keyed && !c.isAggregate()) {
                 key.add(c.name());
                 type = type.notNull();
             }
             fields.add(DataTypes.FIELD(c.name(), type));
         }
         // The view is the job's changelog: an upsert stream keyed by the grouped columns, or, for a
-        // global aggregate (no key), a retract stream, which needs each update's old value first.
-        IvmOptions changelog =
-                options.withOutputMode(OutputMode.CHANGELOG).withUpdateBefore(key.isEmpty() || options.updateBefore());
+        // global aggregate (no key), a retract stream, which needs each update's old value first; a
+        // bag is insert-only, made from each count's growth, which needs the old count too.
+        IvmOptions changelog = options.withOutputMode(OutputMode.CHANGELOG)
+                .withUidPrefix(uid)
+                .withUpdateBefore(key.isEmpty() || bag || options.updateBefore());
         IvmJob<T> job = FlinkIvm.maintain(inserts, plan, semiring, changelog);
         DataType rowType = DataTypes.ROW(fields.toArray(new DataTypes.Field[0]));
         DataStream<Row> rows = job.results()
@@ -117,9 +127,39 @@ public final class SqlViewBuilder {
         if (!key.isEmpty()) {
             schema.primaryKey(key);
         }
-        Table table = tEnv.fromChangelogStream(
-                rows, schema.build(), key.isEmpty() ? ChangelogMode.all() : ChangelogMode.upsert());
+        ChangelogMode mode =
+                bag ? ChangelogMode.insertOnly() : key.isEmpty() ? ChangelogMode.all() : ChangelogMode.upsert();
+        Table table = tEnv.fromChangelogStream(rows, schema.build(), mode);
         return new SqlView(table, translation, job, job.deadLetters().union(deadLetters));
+    }
+
+    /**
+     * The table with the primary key {@link IvmOptions#primaryKeys()} declares for it (by its name as
+     * FROM writes it, or its last path element), if the catalog declares none.
+     *
+     * @throws UnsupportedPlanException if the option and the catalog declare different keys
+     */
+    static SqlTable withOptionKey(SqlTable table, IvmOptions options) {
+        List<String> key = options.primaryKeys().get(table.name());
+        if (key == null) {
+            String last = table.name().substring(table.name().lastIndexOf('.') + 1);
+            key = options.primaryKeys().get(last);
+        }
+        if (key == null || key.equals(table.primaryKey())) {
+            return table;
+        }
+        if (!table.primaryKey().isEmpty()) {
+            throw new UnsupportedPlanException("table " + table.name() + " declares PRIMARY KEY ("
+                    + String.join(", ", table.primaryKey()) + "), but IvmOptions.withPrimaryKey gives ("
+                    + String.join(", ", key) + "); declare one key");
+        }
+        for (String column : key) {
+            if (table.indexOf(column) < 0) {
+                throw new UnsupportedPlanException("IvmOptions.withPrimaryKey(" + table.name() + ", ...) names "
+                        + column + ", which is not a column of " + table.name() + " (" + table.columnList() + ")");
+            }
+        }
+        return table.withPrimaryKey(key);
     }
 
     private static String fingerprint(String text) {
