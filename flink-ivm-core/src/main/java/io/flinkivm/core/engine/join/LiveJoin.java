@@ -1,5 +1,9 @@
 package io.flinkivm.core.engine.join;
 
+import static io.flinkivm.core.engine.join.Walk.DOWN;
+import static io.flinkivm.core.engine.join.Walk.FIXED;
+import static io.flinkivm.core.engine.join.Walk.ROOTS;
+
 import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.core.query.ResultTuple;
@@ -37,11 +41,6 @@ import java.util.function.LongBinaryOperator;
  * @param <T> the payload type
  */
 public final class LiveJoin<T> {
-    private static final byte FIXED = 0;
-    private static final byte ROOTS = 1;
-    private static final byte DOWN = 2;
-    private static final byte UP = 3;
-
     private final JoinLayout layout;
     private final boolean changelog;
     /** Per node: its key to the parent is its whole tuple, so its key's live "list" is the tuple itself. */
@@ -577,110 +576,6 @@ public final class LiveJoin<T> {
             product = product == null ? p : semiring.times(product, p);
         }
         return product;
-    }
-
-    /**
-     * How to visit the join tree: steps in order, each a node whose candidate tuples come from an
-     * earlier step's tuple (its source): the root's live tuples, a fixed anchor tuple, a child's live
-     * tuples with the source's key (down), or the in-join parents with the source's key (up).
-     */
-    private static final class Walk {
-        final int[] node;
-        final int[] source;
-        final byte[] how;
-        /** For each step, its node's position in the layout's order (to assemble head tuples). */
-        final int[] orderPosition;
-        /** The step whose tuple is the result tuple as it is ({@link JoinLayout#headNode}), or -1. */
-        int headStep = -1;
-        /**
-         * For each step of a full walk whose one candidate follows from the root tuple (down from the
-         * root, or from such a step, to a child whose key is its whole tuple): its slot in the root
-         * scan ({@link RecordScan#remember}); -1 for the other steps.
-         */
-        final int[] slot;
-        /** Number of slots. */
-        int slots;
-
-        Walk(int steps) {
-            node = new int[steps];
-            source = new int[steps];
-            how = new byte[steps];
-            orderPosition = new int[steps];
-            slot = new int[steps];
-            Arrays.fill(slot, -1);
-        }
-
-        /** Whether every step after the root's has a slot: each live root tuple is exactly one result. */
-        boolean isFlat() {
-            return how[0] == ROOTS && slots == node.length - 1;
-        }
-
-        Walk withHeadStep(JoinLayout layout) {
-            for (int s = 0; s < node.length; s++) {
-                if (node[s] == layout.headNode()) {
-                    headStep = s;
-                }
-            }
-            return this;
-        }
-
-        static Walk full(JoinLayout layout) {
-            int[] order = layout.order();
-            int[] parentPos = layout.orderParentPosition();
-            Walk w = new Walk(order.length);
-            for (int p = 0; p < order.length; p++) {
-                w.node[p] = order[p];
-                w.source[p] = parentPos[p];
-                w.how[p] = p == 0 ? ROOTS : DOWN;
-                w.orderPosition[p] = p;
-                boolean fromRoot = p > 0 && (parentPos[p] == 0 || w.slot[parentPos[p]] >= 0);
-                if (fromRoot && layout.keyIsTuple(order[p])) {
-                    w.slot[p] = w.slots++;
-                }
-            }
-            return w.withHeadStep(layout);
-        }
-
-        /** A walk from {@code anchor} over the whole tree: breadth-first, children down, the parent up. */
-        static Walk anchored(JoinLayout layout, int anchor) {
-            int n = layout.nodeCount();
-            Walk w = new Walk(n);
-            int[] positionInOrder = new int[n];
-            int[] order = layout.order();
-            for (int p = 0; p < order.length; p++) {
-                positionInOrder[order[p]] = p;
-            }
-            boolean[] seen = new boolean[n];
-            w.node[0] = anchor;
-            w.source[0] = -1;
-            w.how[0] = FIXED;
-            seen[anchor] = true;
-            int size = 1;
-            for (int s = 0; s < size; s++) {
-                int at = w.node[s];
-                for (int child : layout.joinChildren(at)) {
-                    if (!seen[child]) {
-                        seen[child] = true;
-                        w.node[size] = child;
-                        w.source[size] = s;
-                        w.how[size] = DOWN;
-                        size++;
-                    }
-                }
-                int parent = layout.joinParent(at);
-                if (parent >= 0 && !seen[parent]) {
-                    seen[parent] = true;
-                    w.node[size] = parent;
-                    w.source[size] = s;
-                    w.how[size] = UP;
-                    size++;
-                }
-            }
-            for (int s = 0; s < n; s++) {
-                w.orderPosition[s] = positionInOrder[w.node[s]];
-            }
-            return w.withHeadStep(layout);
-        }
     }
 
     /** Backtracking over a {@link Walk}: one result per position, constant delay without pruning. */
