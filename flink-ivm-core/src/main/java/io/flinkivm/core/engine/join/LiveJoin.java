@@ -11,9 +11,7 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.Iterator;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.function.LongBinaryOperator;
 
@@ -300,56 +298,6 @@ public final class LiveJoin<T> {
     }
 
     /**
-     * Records one enumeration over a root scan that remembers nothing keeps by key ({@link WholeKeyLookups}):
-     * with its key and the map's entry about 150 bytes of heap each, so at most about 20 MiB, freed
-     * when the enumeration ends. Beyond it, lookups go to the store.
-     */
-    static final int LOOKUP_CACHE = 1 << 17;
-
-    /**
-     * The record of a child whose key is its whole tuple, by that key, as a walk reaches it from its
-     * parent's tuple: the one live record under the key. Where the root scan remembers nothing (a store
-     * in Flink's keyed state, RocksDB among them) the records read in one full enumeration are kept by
-     * node and key, up to {@link #LOOKUP_CACHE} in all, so that a key shared by many root tuples is read
-     * from the store once; the join does not change while one enumeration runs (a snapshot is taken
-     * between two updates).
-     */
-    private final class WholeKeyLookups {
-        private final JoinRecordStore<T> store;
-        /** Per node, the records read so far; null where nothing is kept (the scan remembers). */
-        private final Map<Tuple, JoinRecord<T>>[] kept;
-
-        private int keptCount;
-
-        @SuppressWarnings("unchecked")
-        WholeKeyLookups(JoinRecordStore<T> store, boolean keep) {
-            this.store = store;
-            this.kept = keep ? new Map[layout.nodeCount()] : null;
-        }
-
-        JoinRecord<T> live(int node, Tuple key) {
-            Map<Tuple, JoinRecord<T>> byKey = kept == null ? null : kept[node];
-            JoinRecord<T> r = byKey == null ? null : byKey.get(key);
-            if (r != null) {
-                return r;
-            }
-            r = store.get(node, key);
-            if (r == null || !r.isLive()) {
-                throw new IllegalStateException(
-                        "join key " + key + " of node " + node + " has no live record where a live tuple joins it");
-            }
-            if (kept != null && keptCount < LOOKUP_CACHE) {
-                if (byKey == null) {
-                    byKey = kept[node] = new HashMap<>();
-                }
-                byKey.put(key, r);
-                keptCount++;
-            }
-            return r;
-        }
-    }
-
-    /**
      * The results of a full walk in which every tuple follows from the root tuple (each step goes down
      * to a child whose key is its whole tuple, {@link Walk#isFlat}): one result per live root tuple,
      * without backtracking; the children's records come from the root scan's slots (step p's in slot
@@ -362,7 +310,7 @@ public final class LiveJoin<T> {
         private final LongBinaryOperator unboxedTimes;
 
         private final RecordScan<T> scan;
-        private final WholeKeyLookups lookups;
+        private final WholeKeyLookups<T> lookups;
         /** Steps after the root's, one slot each. */
         private final int slots;
         /** The tuples of the current result by step, filled only to assemble a head tuple. */
@@ -376,7 +324,7 @@ public final class LiveJoin<T> {
             slots = fullWalk.slots;
             assembly = fullWalk.headStep >= 0 ? null : new Tuple[fullWalk.node.length];
             scan = store.liveRecords(fullWalk.node[0], slots);
-            lookups = new WholeKeyLookups(store, !scan.remembers());
+            lookups = new WholeKeyLookups<>(store, layout.nodeCount(), !scan.remembers());
             // The root tuples new since the last enumeration get their slots here, in a loop of its
             // own: the loop that reads the results then looks nothing up (and compiles small).
             while (scan.nextToRemember()) {
@@ -596,7 +544,7 @@ public final class LiveJoin<T> {
          * Children by whole-tuple key, made at the first lookup (or with the root scan, whose records it
          * keeps if the scan remembers nothing).
          */
-        private WholeKeyLookups lookups;
+        private WholeKeyLookups<T> lookups;
 
         private boolean ready;
         private boolean done;
@@ -677,7 +625,7 @@ public final class LiveJoin<T> {
                 }
                 case ROOTS -> {
                     roots = store.liveRecords(node, walk.slots);
-                    lookups = new WholeKeyLookups(store, !roots.remembers());
+                    lookups = new WholeKeyLookups<>(store, layout.nodeCount(), !roots.remembers());
                     return nextRoot(p);
                 }
                 case DOWN -> {
@@ -725,7 +673,7 @@ public final class LiveJoin<T> {
             } else {
                 t = layout.keyOfChild(node, tuples[walk.source[p]]);
                 if (lookups == null) {
-                    lookups = new WholeKeyLookups(store, false);
+                    lookups = new WholeKeyLookups<>(store, layout.nodeCount(), false);
                 }
                 r = lookups.live(node, t);
                 if (slot >= 0) {
