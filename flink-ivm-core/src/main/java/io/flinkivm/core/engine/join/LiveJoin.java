@@ -1,9 +1,5 @@
 package io.flinkivm.core.engine.join;
 
-import static io.flinkivm.core.engine.join.Walk.DOWN;
-import static io.flinkivm.core.engine.join.Walk.FIXED;
-import static io.flinkivm.core.engine.join.Walk.ROOTS;
-
 import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.core.query.ResultTuple;
@@ -13,6 +9,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.function.Function;
 import java.util.function.LongBinaryOperator;
 
 /**
@@ -259,7 +256,7 @@ public final class LiveJoin<T> {
         if (roots == null && fullWalk.isFlat()) {
             return new FlatCursor(store, semiring);
         }
-        WalkIterator it = new WalkIterator(store, fullWalk, null, null, -1);
+        WalkIterator<T> it = fullIterator(store);
         return new ResultCursor<>() {
             private boolean at;
             private Tuple head;
@@ -294,7 +291,7 @@ public final class LiveJoin<T> {
 
     /** The full join as head tuples, with constant delay. */
     public Iterator<Tuple> enumerate(JoinRecordStore<T> store) {
-        return each(new WalkIterator(store, fullWalk, null, null, -1), WalkIterator::head);
+        return each(fullIterator(store), WalkIterator::head);
     }
 
     /**
@@ -421,8 +418,13 @@ public final class LiveJoin<T> {
         }
     }
 
+    /** An iterator over the full join, from the root's live tuples. */
+    private WalkIterator<T> fullIterator(JoinRecordStore<T> store) {
+        return new WalkIterator<>(layout, wholeKey, store, fullWalk, null, null, -1);
+    }
+
     /** The walk's combinations, each as {@code f} makes it of the walk's current state. */
-    private <R> Iterator<R> each(WalkIterator it, java.util.function.Function<WalkIterator, R> f) {
+    private <R> Iterator<R> each(WalkIterator<T> it, Function<WalkIterator<T>, R> f) {
         return new Iterator<>() {
             @Override
             public boolean hasNext() {
@@ -456,12 +458,12 @@ public final class LiveJoin<T> {
         if (!record.inJoin) {
             return Collections.emptyIterator();
         }
-        WalkIterator it = new WalkIterator(store, anchoredWalks[node], tuple, record, node);
+        WalkIterator<T> it = new WalkIterator<>(layout, wholeKey, store, anchoredWalks[node], tuple, record, node);
         return changesOf(it, semiring, roots);
     }
 
     /** The walk's results whose payload changed since the last trigger, with both payloads. */
-    private Iterator<ResultChange<T>> changesOf(WalkIterator it, Semiring<T> semiring, RootRecords<T> roots) {
+    private Iterator<ResultChange<T>> changesOf(WalkIterator<T> it, Semiring<T> semiring, RootRecords<T> roots) {
         return new Iterator<>() {
             private ResultChange<T> next;
 
@@ -497,7 +499,7 @@ public final class LiveJoin<T> {
      * cyclic plan's root payloads live outside the join's nodes).
      */
     public Iterator<ResultChange<T>> compareAll(JoinRecordStore<T> store, Semiring<T> semiring, RootRecords<T> roots) {
-        WalkIterator it = new WalkIterator(store, fullWalk, null, null, -1);
+        WalkIterator<T> it = fullIterator(store);
         return changesOf(it, semiring, roots);
     }
 
@@ -505,7 +507,7 @@ public final class LiveJoin<T> {
      * The product of the root payloads of the walk's current result: now, or at the last trigger
      * ({@code old}; null if a tuple of it is new since then).
      */
-    private T payload(Semiring<T> semiring, WalkIterator it, Tuple head, RootRecords<T> roots, boolean old) {
+    private T payload(Semiring<T> semiring, WalkIterator<T> it, Tuple head, RootRecords<T> roots, boolean old) {
         if (old) {
             for (JoinRecord<T> r : it.records) {
                 if (r.dirty == JoinRecord.NEW) {
@@ -524,196 +526,5 @@ public final class LiveJoin<T> {
             product = product == null ? p : semiring.times(product, p);
         }
         return product;
-    }
-
-    /** Backtracking over a {@link Walk}: one result per position, constant delay without pruning. */
-    private final class WalkIterator {
-        private final JoinRecordStore<T> store;
-        private final Walk walk;
-        private final Tuple anchorTuple;
-        private final JoinRecord<T> anchorRecord;
-        /** Prune dirty tuples of nodes numbered below this one (-1: no pruning). */
-        private final int anchorNode;
-
-        final Tuple[] tuples;
-        final JoinRecord<T>[] records;
-        private final Tuple[] byOrder;
-        /** The scan of the root's live records (a full walk). */
-        private RecordScan<T> roots;
-        /**
-         * Children by whole-tuple key, made at the first lookup (or with the root scan, whose records it
-         * keeps if the scan remembers nothing).
-         */
-        private WholeKeyLookups<T> lookups;
-
-        private boolean ready;
-        private boolean done;
-        private boolean started;
-
-        @SuppressWarnings("unchecked")
-        WalkIterator(
-                JoinRecordStore<T> store, Walk walk, Tuple anchorTuple, JoinRecord<T> anchorRecord, int anchorNode) {
-            this.store = store;
-            this.walk = walk;
-            this.anchorTuple = anchorTuple;
-            this.anchorRecord = anchorRecord;
-            this.anchorNode = anchorNode;
-            tuples = new Tuple[walk.node.length];
-            records = new JoinRecord[walk.node.length];
-            byOrder = new Tuple[walk.node.length];
-        }
-
-        boolean hasNext() {
-            if (!ready && !done) {
-                ready = started ? search(walk.node.length - 1, false) : search(0, true);
-                started = true;
-                done = !ready;
-            }
-            return ready;
-        }
-
-        void next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            ready = false;
-        }
-
-        /** The current result's head tuple. */
-        Tuple head() {
-            if (walk.headStep >= 0) {
-                return tuples[walk.headStep];
-            }
-            for (int s = 0; s < tuples.length; s++) {
-                byOrder[walk.orderPosition[s]] = tuples[s];
-            }
-            return layout.assembleHead(byOrder);
-        }
-
-        /** Moves to the next complete combination, starting at step {@code p} (its first candidate, or its next). */
-        private boolean search(int p, boolean fresh) {
-            int last = walk.node.length - 1;
-            while (true) {
-                boolean found = fresh ? first(p) : advance(p);
-                if (found) {
-                    if (p == last) {
-                        return true;
-                    }
-                    p++;
-                    fresh = true;
-                } else {
-                    tuples[p] = null;
-                    records[p] = null;
-                    p--;
-                    if (p < 0) {
-                        return false;
-                    }
-                    fresh = false;
-                }
-            }
-        }
-
-        /** Places step {@code p}'s first candidate; false if there is none. */
-        private boolean first(int p) {
-            int node = walk.node[p];
-            Tuple t;
-            switch (walk.how[p]) {
-                case FIXED -> {
-                    tuples[p] = anchorTuple;
-                    records[p] = anchorRecord;
-                    return true;
-                }
-                case ROOTS -> {
-                    roots = store.liveRecords(node, walk.slots);
-                    lookups = new WholeKeyLookups<>(store, layout.nodeCount(), !roots.remembers());
-                    return nextRoot(p);
-                }
-                case DOWN -> {
-                    if (wholeKey[node]) {
-                        return placeWhole(p, node);
-                    }
-                    t = store.liveHead(node, layout.keyOfChild(node, tuples[walk.source[p]]));
-                }
-                default -> {
-                    int child = walk.node[walk.source[p]];
-                    t = store.upHead(child, layout.keyToParent(child, tuples[walk.source[p]]));
-                }
-            }
-            return place(p, t);
-        }
-
-        /** Places step {@code p}'s next candidate after the current one; false if there is none. */
-        private boolean advance(int p) {
-            if (walk.how[p] == ROOTS) {
-                return nextRoot(p);
-            }
-            return place(p, following(p, records[p]));
-        }
-
-        /** Places the root's next live tuple of the scan (the root's live tuples are those in the join). */
-        private boolean nextRoot(int p) {
-            if (roots.next()) {
-                tuples[p] = roots.tuple();
-                records[p] = roots.record();
-                return true;
-            }
-            return false;
-        }
-
-        /**
-         * Places the one candidate of a step down to a child whose key is its whole tuple: the one the
-         * root scan remembered for this root tuple, or the one under the key (then remembered).
-         */
-        private boolean placeWhole(int p, int node) {
-            int slot = walk.slot[p];
-            JoinRecord<T> r = slot >= 0 ? roots.slotRecord(slot) : null;
-            Tuple t;
-            if (r != null) {
-                t = roots.slotTuple(slot);
-            } else {
-                t = layout.keyOfChild(node, tuples[walk.source[p]]);
-                if (lookups == null) {
-                    lookups = new WholeKeyLookups<>(store, layout.nodeCount(), false);
-                }
-                r = lookups.live(node, t);
-                if (slot >= 0) {
-                    roots.remember(slot, t, r);
-                }
-            }
-            if (anchorNode >= 0 && node < anchorNode && r.dirty != JoinRecord.CLEAN) {
-                return false;
-            }
-            tuples[p] = t;
-            records[p] = r;
-            return true;
-        }
-
-        private Tuple following(int p, JoinRecord<T> r) {
-            return switch (walk.how[p]) {
-                case FIXED -> null;
-                case DOWN -> wholeKey[walk.node[p]] ? null : r.liveNext;
-                case ROOTS -> throw new IllegalStateException("the root is scanned");
-                default -> r.upNext[layout.childIndexInParent(walk.node[walk.source[p]])];
-            };
-        }
-
-        /** Places candidate {@code t} of step {@code p}, or the first after it that is not pruned. */
-        private boolean place(int p, Tuple t) {
-            int node = walk.node[p];
-            while (t != null) {
-                JoinRecord<T> r = store.get(node, t);
-                if (r == null || !r.isLive()) {
-                    throw new IllegalStateException(
-                            "join list of node " + node + " holds " + t + " without a live record");
-                }
-                if (anchorNode < 0 || node >= anchorNode || r.dirty == JoinRecord.CLEAN) {
-                    tuples[p] = t;
-                    records[p] = r;
-                    return true;
-                }
-                t = following(p, r);
-            }
-            return false;
-        }
     }
 }
