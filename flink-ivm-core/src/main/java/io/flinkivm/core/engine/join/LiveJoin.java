@@ -10,7 +10,6 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.function.Function;
-import java.util.function.LongBinaryOperator;
 
 /**
  * Insert-only maintenance of an α-acyclic full join above the border (after Abo Khamis, Kara,
@@ -254,7 +253,7 @@ public final class LiveJoin<T> {
     /** The results of {@link #results}, read in place: no object per result tuple. */
     public ResultCursor<T> cursor(JoinRecordStore<T> store, Semiring<T> semiring, RootRecords<T> roots) {
         if (roots == null && fullWalk.isFlat()) {
-            return new FlatCursor(store, semiring);
+            return new FlatCursor<>(layout, fullWalk, store, semiring);
         }
         WalkIterator<T> it = fullIterator(store);
         return new ResultCursor<>() {
@@ -292,130 +291,6 @@ public final class LiveJoin<T> {
     /** The full join as head tuples, with constant delay. */
     public Iterator<Tuple> enumerate(JoinRecordStore<T> store) {
         return each(fullIterator(store), WalkIterator::head);
-    }
-
-    /**
-     * The results of a full walk in which every tuple follows from the root tuple (each step goes down
-     * to a child whose key is its whole tuple, {@link Walk#isFlat}): one result per live root tuple,
-     * without backtracking; the children's records come from the root scan's slots (step p's in slot
-     * p - 1) once a walk looked them up. Payloads as in {@link #results}, of the acyclic plan (every
-     * node a root view), recovered when they are read.
-     */
-    private final class FlatCursor implements ResultCursor<T> {
-        private final Semiring<T> semiring;
-        /** The semiring's product on unboxed Long payloads, or null. */
-        private final LongBinaryOperator unboxedTimes;
-
-        private final RecordScan<T> scan;
-        private final WholeKeyLookups<T> lookups;
-        /** Steps after the root's, one slot each. */
-        private final int slots;
-        /** The tuples of the current result by step, filled only to assemble a head tuple. */
-        private final Tuple[] assembly;
-
-        private boolean at;
-
-        FlatCursor(JoinRecordStore<T> store, Semiring<T> semiring) {
-            this.semiring = semiring;
-            this.unboxedTimes = semiring.unboxedTimes();
-            slots = fullWalk.slots;
-            assembly = fullWalk.headStep >= 0 ? null : new Tuple[fullWalk.node.length];
-            scan = store.liveRecords(fullWalk.node[0], slots);
-            lookups = new WholeKeyLookups<>(store, layout.nodeCount(), !scan.remembers());
-            // The root tuples new since the last enumeration get their slots here, in a loop of its
-            // own: the loop that reads the results then looks nothing up (and compiles small).
-            while (scan.nextToRemember()) {
-                Tuple root = scan.tuple();
-                for (int p = 1; p <= slots; p++) {
-                    lookUp(p, root);
-                }
-            }
-        }
-
-        @Override
-        public boolean next() {
-            at = scan.next();
-            return at;
-        }
-
-        /** The result tuple: the root tuple, a child's tuple as it is, or assembled. */
-        @Override
-        public Tuple tuple() {
-            Tuple root = current();
-            Walk w = fullWalk;
-            if (w.headStep == 0) {
-                return root;
-            }
-            if (w.headStep > 0) {
-                return tupleOf(w.headStep, root);
-            }
-            for (int p = 0; p < assembly.length; p++) {
-                assembly[p] = tupleOf(p, root);
-            }
-            return layout.assembleHead(assembly);
-        }
-
-        /** The product of the payloads of the root tuple and of the tuples that follow from it. */
-        @Override
-        public T payload() {
-            Tuple root = current();
-            JoinRecord<T> first = scan.record();
-            if (unboxedTimes != null) {
-                return unboxedProduct(root, first);
-            }
-            T product = first.payload();
-            for (int p = 1; p <= slots; p++) {
-                product = semiring.times(product, record(p, root).payload());
-            }
-            return product;
-        }
-
-        private Tuple current() {
-            if (!at) {
-                throw new NoSuchElementException("the cursor is not at a result tuple");
-            }
-            return scan.tuple();
-        }
-
-        private JoinRecord<T> record(int p, Tuple root) {
-            JoinRecord<T> r = scan.slotRecord(p - 1);
-            return r != null ? r : lookUp(p, root);
-        }
-
-        /**
-         * The product on longs, boxed once. A record may hold its Long payload boxed (one read from
-         * Flink's state, or restored): it is unboxed here, so that a row takes one object, not one per
-         * factor.
-         */
-        @SuppressWarnings("unchecked") // a semiring with an unboxed product has Long payloads
-        private T unboxedProduct(Tuple root, JoinRecord<T> first) {
-            long product = first.unboxedPayload();
-            for (int p = 1; p <= slots; p++) {
-                product = unboxedTimes.applyAsLong(product, record(p, root).unboxedPayload());
-            }
-            return (T) Long.valueOf(product);
-        }
-
-        /**
-         * The tuple of step {@code p}: the one the scan remembered, or (a scan that remembers nothing)
-         * its key projected from its source's tuple.
-         */
-        private Tuple tupleOf(int p, Tuple root) {
-            if (p == 0) {
-                return root;
-            }
-            Tuple t = scan.slotTuple(p - 1);
-            return t != null ? t : layout.keyOfChild(fullWalk.node[p], tupleOf(fullWalk.source[p], root));
-        }
-
-        /** The record of step {@code p} under its key (the first walk from this root tuple), remembered. */
-        private JoinRecord<T> lookUp(int p, Tuple root) {
-            int node = fullWalk.node[p];
-            Tuple t = layout.keyOfChild(node, tupleOf(fullWalk.source[p], root));
-            JoinRecord<T> r = lookups.live(node, t);
-            scan.remember(p - 1, t, r);
-            return r;
-        }
     }
 
     /** An iterator over the full join, from the root's live tuples. */
