@@ -7,11 +7,9 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.Iterator;
-import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.function.LongBinaryOperator;
+import java.util.function.Function;
 
 /**
  * Insert-only maintenance of an α-acyclic full join above the border (after Abo Khamis, Kara,
@@ -37,11 +35,6 @@ import java.util.function.LongBinaryOperator;
  * @param <T> the payload type
  */
 public final class LiveJoin<T> {
-    private static final byte FIXED = 0;
-    private static final byte ROOTS = 1;
-    private static final byte DOWN = 2;
-    private static final byte UP = 3;
-
     private final JoinLayout layout;
     private final boolean changelog;
     /** Per node: its key to the parent is its whole tuple, so its key's live "list" is the tuple itself. */
@@ -260,9 +253,9 @@ public final class LiveJoin<T> {
     /** The results of {@link #results}, read in place: no object per result tuple. */
     public ResultCursor<T> cursor(JoinRecordStore<T> store, Semiring<T> semiring, RootRecords<T> roots) {
         if (roots == null && fullWalk.isFlat()) {
-            return new FlatCursor(store, semiring);
+            return new FlatCursor<>(layout, fullWalk, store, semiring);
         }
-        WalkIterator it = new WalkIterator(store, fullWalk, null, null, -1);
+        WalkIterator<T> it = fullIterator(store);
         return new ResultCursor<>() {
             private boolean at;
             private Tuple head;
@@ -297,185 +290,16 @@ public final class LiveJoin<T> {
 
     /** The full join as head tuples, with constant delay. */
     public Iterator<Tuple> enumerate(JoinRecordStore<T> store) {
-        return each(new WalkIterator(store, fullWalk, null, null, -1), WalkIterator::head);
+        return each(fullIterator(store), WalkIterator::head);
     }
 
-    /**
-     * Records one enumeration over a root scan that remembers nothing keeps by key ({@link WholeKeyLookups}):
-     * with its key and the map's entry about 150 bytes of heap each, so at most about 20 MiB, freed
-     * when the enumeration ends. Beyond it, lookups go to the store.
-     */
-    static final int LOOKUP_CACHE = 1 << 17;
-
-    /**
-     * The record of a child whose key is its whole tuple, by that key, as a walk reaches it from its
-     * parent's tuple: the one live record under the key. Where the root scan remembers nothing (a store
-     * in Flink's keyed state, RocksDB among them) the records read in one full enumeration are kept by
-     * node and key, up to {@link #LOOKUP_CACHE} in all, so that a key shared by many root tuples is read
-     * from the store once; the join does not change while one enumeration runs (a snapshot is taken
-     * between two updates).
-     */
-    private final class WholeKeyLookups {
-        private final JoinRecordStore<T> store;
-        /** Per node, the records read so far; null where nothing is kept (the scan remembers). */
-        private final Map<Tuple, JoinRecord<T>>[] kept;
-
-        private int keptCount;
-
-        @SuppressWarnings("unchecked")
-        WholeKeyLookups(JoinRecordStore<T> store, boolean keep) {
-            this.store = store;
-            this.kept = keep ? new Map[layout.nodeCount()] : null;
-        }
-
-        JoinRecord<T> live(int node, Tuple key) {
-            Map<Tuple, JoinRecord<T>> byKey = kept == null ? null : kept[node];
-            JoinRecord<T> r = byKey == null ? null : byKey.get(key);
-            if (r != null) {
-                return r;
-            }
-            r = store.get(node, key);
-            if (r == null || !r.isLive()) {
-                throw new IllegalStateException(
-                        "join key " + key + " of node " + node + " has no live record where a live tuple joins it");
-            }
-            if (kept != null && keptCount < LOOKUP_CACHE) {
-                if (byKey == null) {
-                    byKey = kept[node] = new HashMap<>();
-                }
-                byKey.put(key, r);
-                keptCount++;
-            }
-            return r;
-        }
-    }
-
-    /**
-     * The results of a full walk in which every tuple follows from the root tuple (each step goes down
-     * to a child whose key is its whole tuple, {@link Walk#isFlat}): one result per live root tuple,
-     * without backtracking; the children's records come from the root scan's slots (step p's in slot
-     * p - 1) once a walk looked them up. Payloads as in {@link #results}, of the acyclic plan (every
-     * node a root view), recovered when they are read.
-     */
-    private final class FlatCursor implements ResultCursor<T> {
-        private final Semiring<T> semiring;
-        /** The semiring's product on unboxed Long payloads, or null. */
-        private final LongBinaryOperator unboxedTimes;
-
-        private final RecordScan<T> scan;
-        private final WholeKeyLookups lookups;
-        /** Steps after the root's, one slot each. */
-        private final int slots;
-        /** The tuples of the current result by step, filled only to assemble a head tuple. */
-        private final Tuple[] assembly;
-
-        private boolean at;
-
-        FlatCursor(JoinRecordStore<T> store, Semiring<T> semiring) {
-            this.semiring = semiring;
-            this.unboxedTimes = semiring.unboxedTimes();
-            slots = fullWalk.slots;
-            assembly = fullWalk.headStep >= 0 ? null : new Tuple[fullWalk.node.length];
-            scan = store.liveRecords(fullWalk.node[0], slots);
-            lookups = new WholeKeyLookups(store, !scan.remembers());
-            // The root tuples new since the last enumeration get their slots here, in a loop of its
-            // own: the loop that reads the results then looks nothing up (and compiles small).
-            while (scan.nextToRemember()) {
-                Tuple root = scan.tuple();
-                for (int p = 1; p <= slots; p++) {
-                    lookUp(p, root);
-                }
-            }
-        }
-
-        @Override
-        public boolean next() {
-            at = scan.next();
-            return at;
-        }
-
-        /** The result tuple: the root tuple, a child's tuple as it is, or assembled. */
-        @Override
-        public Tuple tuple() {
-            Tuple root = current();
-            Walk w = fullWalk;
-            if (w.headStep == 0) {
-                return root;
-            }
-            if (w.headStep > 0) {
-                return tupleOf(w.headStep, root);
-            }
-            for (int p = 0; p < assembly.length; p++) {
-                assembly[p] = tupleOf(p, root);
-            }
-            return layout.assembleHead(assembly);
-        }
-
-        /** The product of the payloads of the root tuple and of the tuples that follow from it. */
-        @Override
-        public T payload() {
-            Tuple root = current();
-            JoinRecord<T> first = scan.record();
-            if (unboxedTimes != null) {
-                return unboxedProduct(root, first);
-            }
-            T product = first.payload();
-            for (int p = 1; p <= slots; p++) {
-                product = semiring.times(product, record(p, root).payload());
-            }
-            return product;
-        }
-
-        private Tuple current() {
-            if (!at) {
-                throw new NoSuchElementException("the cursor is not at a result tuple");
-            }
-            return scan.tuple();
-        }
-
-        private JoinRecord<T> record(int p, Tuple root) {
-            JoinRecord<T> r = scan.slotRecord(p - 1);
-            return r != null ? r : lookUp(p, root);
-        }
-
-        /**
-         * The product on longs, boxed once. A record may hold its Long payload boxed (one read from
-         * Flink's state, or restored): it is unboxed here, so that a row takes one object, not one per
-         * factor.
-         */
-        @SuppressWarnings("unchecked") // a semiring with an unboxed product has Long payloads
-        private T unboxedProduct(Tuple root, JoinRecord<T> first) {
-            long product = first.unboxedPayload();
-            for (int p = 1; p <= slots; p++) {
-                product = unboxedTimes.applyAsLong(product, record(p, root).unboxedPayload());
-            }
-            return (T) Long.valueOf(product);
-        }
-
-        /**
-         * The tuple of step {@code p}: the one the scan remembered, or (a scan that remembers nothing)
-         * its key projected from its source's tuple.
-         */
-        private Tuple tupleOf(int p, Tuple root) {
-            if (p == 0) {
-                return root;
-            }
-            Tuple t = scan.slotTuple(p - 1);
-            return t != null ? t : layout.keyOfChild(fullWalk.node[p], tupleOf(fullWalk.source[p], root));
-        }
-
-        /** The record of step {@code p} under its key (the first walk from this root tuple), remembered. */
-        private JoinRecord<T> lookUp(int p, Tuple root) {
-            int node = fullWalk.node[p];
-            Tuple t = layout.keyOfChild(node, tupleOf(fullWalk.source[p], root));
-            JoinRecord<T> r = lookups.live(node, t);
-            scan.remember(p - 1, t, r);
-            return r;
-        }
+    /** An iterator over the full join, from the root's live tuples. */
+    private WalkIterator<T> fullIterator(JoinRecordStore<T> store) {
+        return new WalkIterator<>(layout, wholeKey, store, fullWalk, null, null, -1);
     }
 
     /** The walk's combinations, each as {@code f} makes it of the walk's current state. */
-    private <R> Iterator<R> each(WalkIterator it, java.util.function.Function<WalkIterator, R> f) {
+    private <R> Iterator<R> each(WalkIterator<T> it, Function<WalkIterator<T>, R> f) {
         return new Iterator<>() {
             @Override
             public boolean hasNext() {
@@ -509,12 +333,12 @@ public final class LiveJoin<T> {
         if (!record.inJoin) {
             return Collections.emptyIterator();
         }
-        WalkIterator it = new WalkIterator(store, anchoredWalks[node], tuple, record, node);
+        WalkIterator<T> it = new WalkIterator<>(layout, wholeKey, store, anchoredWalks[node], tuple, record, node);
         return changesOf(it, semiring, roots);
     }
 
     /** The walk's results whose payload changed since the last trigger, with both payloads. */
-    private Iterator<ResultChange<T>> changesOf(WalkIterator it, Semiring<T> semiring, RootRecords<T> roots) {
+    private Iterator<ResultChange<T>> changesOf(WalkIterator<T> it, Semiring<T> semiring, RootRecords<T> roots) {
         return new Iterator<>() {
             private ResultChange<T> next;
 
@@ -550,7 +374,7 @@ public final class LiveJoin<T> {
      * cyclic plan's root payloads live outside the join's nodes).
      */
     public Iterator<ResultChange<T>> compareAll(JoinRecordStore<T> store, Semiring<T> semiring, RootRecords<T> roots) {
-        WalkIterator it = new WalkIterator(store, fullWalk, null, null, -1);
+        WalkIterator<T> it = fullIterator(store);
         return changesOf(it, semiring, roots);
     }
 
@@ -558,7 +382,7 @@ public final class LiveJoin<T> {
      * The product of the root payloads of the walk's current result: now, or at the last trigger
      * ({@code old}; null if a tuple of it is new since then).
      */
-    private T payload(Semiring<T> semiring, WalkIterator it, Tuple head, RootRecords<T> roots, boolean old) {
+    private T payload(Semiring<T> semiring, WalkIterator<T> it, Tuple head, RootRecords<T> roots, boolean old) {
         if (old) {
             for (JoinRecord<T> r : it.records) {
                 if (r.dirty == JoinRecord.NEW) {
@@ -577,300 +401,5 @@ public final class LiveJoin<T> {
             product = product == null ? p : semiring.times(product, p);
         }
         return product;
-    }
-
-    /**
-     * How to visit the join tree: steps in order, each a node whose candidate tuples come from an
-     * earlier step's tuple (its source): the root's live tuples, a fixed anchor tuple, a child's live
-     * tuples with the source's key (down), or the in-join parents with the source's key (up).
-     */
-    private static final class Walk {
-        final int[] node;
-        final int[] source;
-        final byte[] how;
-        /** For each step, its node's position in the layout's order (to assemble head tuples). */
-        final int[] orderPosition;
-        /** The step whose tuple is the result tuple as it is ({@link JoinLayout#headNode}), or -1. */
-        int headStep = -1;
-        /**
-         * For each step of a full walk whose one candidate follows from the root tuple (down from the
-         * root, or from such a step, to a child whose key is its whole tuple): its slot in the root
-         * scan ({@link RecordScan#remember}); -1 for the other steps.
-         */
-        final int[] slot;
-        /** Number of slots. */
-        int slots;
-
-        Walk(int steps) {
-            node = new int[steps];
-            source = new int[steps];
-            how = new byte[steps];
-            orderPosition = new int[steps];
-            slot = new int[steps];
-            Arrays.fill(slot, -1);
-        }
-
-        /** Whether every step after the root's has a slot: each live root tuple is exactly one result. */
-        boolean isFlat() {
-            return how[0] == ROOTS && slots == node.length - 1;
-        }
-
-        Walk withHeadStep(JoinLayout layout) {
-            for (int s = 0; s < node.length; s++) {
-                if (node[s] == layout.headNode()) {
-                    headStep = s;
-                }
-            }
-            return this;
-        }
-
-        static Walk full(JoinLayout layout) {
-            int[] order = layout.order();
-            int[] parentPos = layout.orderParentPosition();
-            Walk w = new Walk(order.length);
-            for (int p = 0; p < order.length; p++) {
-                w.node[p] = order[p];
-                w.source[p] = parentPos[p];
-                w.how[p] = p == 0 ? ROOTS : DOWN;
-                w.orderPosition[p] = p;
-                boolean fromRoot = p > 0 && (parentPos[p] == 0 || w.slot[parentPos[p]] >= 0);
-                if (fromRoot && layout.keyIsTuple(order[p])) {
-                    w.slot[p] = w.slots++;
-                }
-            }
-            return w.withHeadStep(layout);
-        }
-
-        /** A walk from {@code anchor} over the whole tree: breadth-first, children down, the parent up. */
-        static Walk anchored(JoinLayout layout, int anchor) {
-            int n = layout.nodeCount();
-            Walk w = new Walk(n);
-            int[] positionInOrder = new int[n];
-            int[] order = layout.order();
-            for (int p = 0; p < order.length; p++) {
-                positionInOrder[order[p]] = p;
-            }
-            boolean[] seen = new boolean[n];
-            w.node[0] = anchor;
-            w.source[0] = -1;
-            w.how[0] = FIXED;
-            seen[anchor] = true;
-            int size = 1;
-            for (int s = 0; s < size; s++) {
-                int at = w.node[s];
-                for (int child : layout.joinChildren(at)) {
-                    if (!seen[child]) {
-                        seen[child] = true;
-                        w.node[size] = child;
-                        w.source[size] = s;
-                        w.how[size] = DOWN;
-                        size++;
-                    }
-                }
-                int parent = layout.joinParent(at);
-                if (parent >= 0 && !seen[parent]) {
-                    seen[parent] = true;
-                    w.node[size] = parent;
-                    w.source[size] = s;
-                    w.how[size] = UP;
-                    size++;
-                }
-            }
-            for (int s = 0; s < n; s++) {
-                w.orderPosition[s] = positionInOrder[w.node[s]];
-            }
-            return w.withHeadStep(layout);
-        }
-    }
-
-    /** Backtracking over a {@link Walk}: one result per position, constant delay without pruning. */
-    private final class WalkIterator {
-        private final JoinRecordStore<T> store;
-        private final Walk walk;
-        private final Tuple anchorTuple;
-        private final JoinRecord<T> anchorRecord;
-        /** Prune dirty tuples of nodes numbered below this one (-1: no pruning). */
-        private final int anchorNode;
-
-        final Tuple[] tuples;
-        final JoinRecord<T>[] records;
-        private final Tuple[] byOrder;
-        /** The scan of the root's live records (a full walk). */
-        private RecordScan<T> roots;
-        /**
-         * Children by whole-tuple key, made at the first lookup (or with the root scan, whose records it
-         * keeps if the scan remembers nothing).
-         */
-        private WholeKeyLookups lookups;
-
-        private boolean ready;
-        private boolean done;
-        private boolean started;
-
-        @SuppressWarnings("unchecked")
-        WalkIterator(
-                JoinRecordStore<T> store, Walk walk, Tuple anchorTuple, JoinRecord<T> anchorRecord, int anchorNode) {
-            this.store = store;
-            this.walk = walk;
-            this.anchorTuple = anchorTuple;
-            this.anchorRecord = anchorRecord;
-            this.anchorNode = anchorNode;
-            tuples = new Tuple[walk.node.length];
-            records = new JoinRecord[walk.node.length];
-            byOrder = new Tuple[walk.node.length];
-        }
-
-        boolean hasNext() {
-            if (!ready && !done) {
-                ready = started ? search(walk.node.length - 1, false) : search(0, true);
-                started = true;
-                done = !ready;
-            }
-            return ready;
-        }
-
-        void next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            ready = false;
-        }
-
-        /** The current result's head tuple. */
-        Tuple head() {
-            if (walk.headStep >= 0) {
-                return tuples[walk.headStep];
-            }
-            for (int s = 0; s < tuples.length; s++) {
-                byOrder[walk.orderPosition[s]] = tuples[s];
-            }
-            return layout.assembleHead(byOrder);
-        }
-
-        /** Moves to the next complete combination, starting at step {@code p} (its first candidate, or its next). */
-        private boolean search(int p, boolean fresh) {
-            int last = walk.node.length - 1;
-            while (true) {
-                boolean found = fresh ? first(p) : advance(p);
-                if (found) {
-                    if (p == last) {
-                        return true;
-                    }
-                    p++;
-                    fresh = true;
-                } else {
-                    tuples[p] = null;
-                    records[p] = null;
-                    p--;
-                    if (p < 0) {
-                        return false;
-                    }
-                    fresh = false;
-                }
-            }
-        }
-
-        /** Places step {@code p}'s first candidate; false if there is none. */
-        private boolean first(int p) {
-            int node = walk.node[p];
-            Tuple t;
-            switch (walk.how[p]) {
-                case FIXED -> {
-                    tuples[p] = anchorTuple;
-                    records[p] = anchorRecord;
-                    return true;
-                }
-                case ROOTS -> {
-                    roots = store.liveRecords(node, walk.slots);
-                    lookups = new WholeKeyLookups(store, !roots.remembers());
-                    return nextRoot(p);
-                }
-                case DOWN -> {
-                    if (wholeKey[node]) {
-                        return placeWhole(p, node);
-                    }
-                    t = store.liveHead(node, layout.keyOfChild(node, tuples[walk.source[p]]));
-                }
-                default -> {
-                    int child = walk.node[walk.source[p]];
-                    t = store.upHead(child, layout.keyToParent(child, tuples[walk.source[p]]));
-                }
-            }
-            return place(p, t);
-        }
-
-        /** Places step {@code p}'s next candidate after the current one; false if there is none. */
-        private boolean advance(int p) {
-            if (walk.how[p] == ROOTS) {
-                return nextRoot(p);
-            }
-            return place(p, following(p, records[p]));
-        }
-
-        /** Places the root's next live tuple of the scan (the root's live tuples are those in the join). */
-        private boolean nextRoot(int p) {
-            if (roots.next()) {
-                tuples[p] = roots.tuple();
-                records[p] = roots.record();
-                return true;
-            }
-            return false;
-        }
-
-        /**
-         * Places the one candidate of a step down to a child whose key is its whole tuple: the one the
-         * root scan remembered for this root tuple, or the one under the key (then remembered).
-         */
-        private boolean placeWhole(int p, int node) {
-            int slot = walk.slot[p];
-            JoinRecord<T> r = slot >= 0 ? roots.slotRecord(slot) : null;
-            Tuple t;
-            if (r != null) {
-                t = roots.slotTuple(slot);
-            } else {
-                t = layout.keyOfChild(node, tuples[walk.source[p]]);
-                if (lookups == null) {
-                    lookups = new WholeKeyLookups(store, false);
-                }
-                r = lookups.live(node, t);
-                if (slot >= 0) {
-                    roots.remember(slot, t, r);
-                }
-            }
-            if (anchorNode >= 0 && node < anchorNode && r.dirty != JoinRecord.CLEAN) {
-                return false;
-            }
-            tuples[p] = t;
-            records[p] = r;
-            return true;
-        }
-
-        private Tuple following(int p, JoinRecord<T> r) {
-            return switch (walk.how[p]) {
-                case FIXED -> null;
-                case DOWN -> wholeKey[walk.node[p]] ? null : r.liveNext;
-                case ROOTS -> throw new IllegalStateException("the root is scanned");
-                default -> r.upNext[layout.childIndexInParent(walk.node[walk.source[p]])];
-            };
-        }
-
-        /** Places candidate {@code t} of step {@code p}, or the first after it that is not pruned. */
-        private boolean place(int p, Tuple t) {
-            int node = walk.node[p];
-            while (t != null) {
-                JoinRecord<T> r = store.get(node, t);
-                if (r == null || !r.isLive()) {
-                    throw new IllegalStateException(
-                            "join list of node " + node + " holds " + t + " without a live record");
-                }
-                if (anchorNode < 0 || node >= anchorNode || r.dirty == JoinRecord.CLEAN) {
-                    tuples[p] = t;
-                    records[p] = r;
-                    return true;
-                }
-                t = following(p, r);
-            }
-            return false;
-        }
     }
 }

@@ -15,98 +15,9 @@ import org.junit.jupiter.api.Test;
  */
 class LiveJoinTest {
 
-    /**
-     * A chain of {@code depth} nodes, node 0 the root: each tuple is (x, y); a child's x joins its
-     * parent's y; the root's x is free. The head is every node's tuple, concatenated.
-     */
-    private record Chain(int depth) implements JoinLayout {
-        @Override
-        public int nodeCount() {
-            return depth;
-        }
-
-        @Override
-        public int[] joinChildren(int node) {
-            return node + 1 < depth ? new int[] {node + 1} : new int[0];
-        }
-
-        @Override
-        public int childIndexInParent(int node) {
-            return node == 0 ? -1 : 0;
-        }
-
-        @Override
-        public int joinParent(int node) {
-            return node - 1;
-        }
-
-        @Override
-        public Tuple keyToParent(int node, Tuple tuple) {
-            return node == 0 ? Tuple.EMPTY : Tuple.of(tuple.get(0));
-        }
-
-        @Override
-        public Tuple keyOfChild(int child, Tuple parentTuple) {
-            return Tuple.of(parentTuple.get(1));
-        }
-
-        @Override
-        public int[] keyToParentPositions(int node) {
-            return node == 0 ? new int[0] : new int[] {0};
-        }
-
-        @Override
-        public int[] keyOfChildPositions(int child) {
-            return new int[] {1};
-        }
-
-        @Override
-        public int[] order() {
-            int[] order = new int[depth];
-            for (int i = 0; i < depth; i++) {
-                order[i] = i;
-            }
-            return order;
-        }
-
-        @Override
-        public int[] orderParentPosition() {
-            int[] parents = new int[depth];
-            for (int i = 0; i < depth; i++) {
-                parents[i] = i - 1;
-            }
-            return parents;
-        }
-
-        @Override
-        public boolean keyIsTuple(int node) {
-            return false;
-        }
-
-        @Override
-        public int treeCount() {
-            return depth;
-        }
-
-        @Override
-        public Tuple rootKeyOfHead(int tree, Tuple head) {
-            return Tuple.of(head.get(2 * tree), head.get(2 * tree + 1));
-        }
-
-        @Override
-        public Tuple assembleHead(Tuple[] byOrderPosition) {
-            Object[] out = new Object[2 * depth];
-            for (int i = 0; i < depth; i++) {
-                out[2 * i] = byOrderPosition[i].get(0);
-                out[2 * i + 1] = byOrderPosition[i].get(1);
-            }
-            return Tuple.wrap(out);
-        }
-    }
-
     @Test
     void aLeafWakesACascadeWiderThanTheWorkStack() {
-        Chain chain = new Chain(3);
+        TestLayout chain = TestLayout.chain(3);
         LiveJoin<Long> join = new LiveJoin<>(chain, false);
         MemoryJoinRecordStore<Long> store = new MemoryJoinRecordStore<>(chain, 0);
         int roots = 100;
@@ -145,7 +56,7 @@ class LiveJoinTest {
 
     @Test
     void theChangesOfATupleAreTheResultsThatContainItUpAndDownTheChain() {
-        Chain chain = new Chain(4);
+        TestLayout chain = TestLayout.chain(4);
         LiveJoin<Long> join = new LiveJoin<>(chain, true);
         MemoryJoinRecordStore<Long> store = new MemoryJoinRecordStore<>(chain, 0);
         // Two roots over middle key 5, two middles (5, 6) and (5, 9), grandchildren under 6 only.
