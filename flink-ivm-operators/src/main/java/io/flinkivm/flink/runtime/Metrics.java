@@ -31,6 +31,10 @@ public final class Metrics {
     public static final String EPOCHS = "ivmEpochs";
     /** Records an operator holds back until the watermark reaches their epoch (ingest subtasks ahead of others). */
     public static final String HELD_BACK = "ivmHeldBack";
+    /** SQL: table rows read by the conversion of a table's rows to inserts. */
+    public static final String ROWS_IN = "ivmRowsIn";
+    /** SQL: table rows that passed no filter of the query (WHERE and ON on that table): no insert, no state. */
+    public static final String ROWS_FILTERED = "ivmRowsFiltered";
     /** Updates that failed arithmetically (e.g. natural-number overflow) and were dead-lettered. */
     public static final String FAILED_UPDATES = "ivmFailedUpdates";
 }

@@ -1,11 +1,6 @@
 package io.flinkivm.flink.sql;
 
-import io.flinkivm.core.query.InvalidQueryException;
-import java.math.BigDecimal;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -13,29 +8,16 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
-import org.apache.calcite.avatica.util.TimeUnit;
-import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
-import org.apache.calcite.sql.SqlCharStringLiteral;
-import org.apache.calcite.sql.SqlDataTypeSpec;
-import org.apache.calcite.sql.SqlDateLiteral;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlIntervalLiteral;
-import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
-import org.apache.calcite.sql.SqlNumericLiteral;
-import org.apache.calcite.sql.SqlTimestampLiteral;
-import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.fun.SqlBetweenOperator;
 import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.fun.SqlLikeOperator;
-import org.apache.calcite.sql.fun.SqlTrimFunction;
-import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.util.DateString;
-import org.apache.calcite.util.TimestampString;
 
 /**
  * Compiles a SQL expression over one table's row into a {@link RowExpr}, checking types as Flink SQL
@@ -48,11 +30,15 @@ import org.apache.calcite.util.TimestampString;
 final class RowExprCompiler {
 
     private final SqlErrors errors;
+    private final SqlLiterals literals;
+    private final RowFunctionCompiler functions;
     private final Function<SqlIdentifier, RowExpr> columns;
 
     /** A compiler whose column references {@code columns} resolves (to {@link RowExpr.Column}s). */
     RowExprCompiler(SqlErrors errors, Function<SqlIdentifier, RowExpr> columns) {
         this.errors = errors;
+        this.literals = new SqlLiterals(errors);
+        this.functions = new RowFunctionCompiler(errors, this);
         this.columns = columns;
     }
 
@@ -78,13 +64,13 @@ final class RowExprCompiler {
         return e;
     }
 
-    private RowExpr expression(SqlNode node) {
+    RowExpr expression(SqlNode node) {
         if (node instanceof SqlIdentifier id) {
             return columns.apply(id);
         }
-        SqlLiteral literal = literal(node);
+        SqlLiteral literal = literals.literal(node);
         if (literal != null) {
-            return literalValue(literal);
+            return literals.value(literal);
         }
         if (!(node instanceof SqlCall call)) {
             throw errors.unsupported(node, SqlErrors.describe(node), "use columns, literals and operators");
@@ -108,80 +94,12 @@ final class RowExprCompiler {
             case IN, NOT_IN -> in(call);
             case LIKE -> like(call);
             case CASE -> caseWhen((SqlCase) call);
-            case CAST -> cast(call);
-            case EXTRACT -> extract(call);
-            case COALESCE -> coalesce(call);
-            case TRIM -> trim(call);
-            default -> function(call);
+            case CAST -> functions.cast(call);
+            case EXTRACT -> functions.extract(call);
+            case COALESCE -> functions.coalesce(call);
+            case TRIM -> functions.trim(call);
+            default -> functions.function(call);
         };
-    }
-
-    // ---- literals ----
-
-    /** The literal of {@code node}, folding a minus sign into a numeric literal; null if it is none. */
-    SqlLiteral literal(SqlNode node) {
-        if (node instanceof SqlUnknownLiteral u) {
-            SqlTypeName type = switch (u.tag.toUpperCase(Locale.ROOT)) {
-                case "DATE" -> SqlTypeName.DATE;
-                case "TIMESTAMP" -> SqlTypeName.TIMESTAMP;
-                case "TIME" -> SqlTypeName.TIME;
-                default -> null;
-            };
-            if (type == null) {
-                throw errors.unsupported(
-                        node, "the literal " + node, "use numeric, string, boolean, DATE or TIMESTAMP literals");
-            }
-            try {
-                return u.resolve(type);
-            } catch (RuntimeException e) {
-                throw errors.invalid(node, "malformed " + u.tag + " literal " + node);
-            }
-        }
-        if (node instanceof SqlLiteral l) {
-            return l;
-        }
-        if (node.getKind() == SqlKind.MINUS_PREFIX && ((SqlCall) node).operand(0) instanceof SqlNumericLiteral n) {
-            return SqlLiteral.createNegative(n, node.getParserPosition());
-        }
-        return null;
-    }
-
-    private RowExpr literalValue(SqlLiteral l) {
-        if (l instanceof SqlNumericLiteral n) {
-            BigDecimal v = n.bigDecimalValue();
-            if (!n.isExact()) {
-                return new RowExpr.Literal(v.doubleValue(), SqlType.DOUBLE);
-            }
-            if (v.scale() <= 0
-                    || v.stripTrailingZeros().scale() <= 0 && l.toString().indexOf('.') < 0) {
-                long x = v.longValueExact();
-                SqlType type = x >= Integer.MIN_VALUE && x <= Integer.MAX_VALUE
-                        ? SqlType.of(SqlType.Kind.INT)
-                        : SqlType.BIGINT;
-                return new RowExpr.Literal(x, type);
-            }
-            return new RowExpr.Literal(v, SqlType.decimal(Math.max(v.precision(), v.scale()), v.scale()));
-        }
-        if (l instanceof SqlCharStringLiteral) {
-            String s = l.getValueAs(String.class);
-            return new RowExpr.Literal(s, SqlType.STRING.named("CHAR(" + s.length() + ")"));
-        }
-        if (l instanceof SqlDateLiteral d) {
-            return new RowExpr.Literal(
-                    LocalDate.parse(d.getValueAs(DateString.class).toString()), SqlType.of(SqlType.Kind.DATE));
-        }
-        if (l instanceof SqlTimestampLiteral t) {
-            TimestampString ts = t.getValueAs(TimestampString.class);
-            return new RowExpr.Literal(
-                    LocalDateTime.parse(ts.toString().replace(' ', 'T')), SqlType.timestamp(t.getPrec()));
-        }
-        if (l.getTypeName() == SqlTypeName.BOOLEAN) {
-            return new RowExpr.Literal(l.booleanValue(), SqlType.BOOLEAN);
-        }
-        if (l.getTypeName() == SqlTypeName.NULL) {
-            return new RowExpr.Literal(null, SqlType.unsupported("NULL"));
-        }
-        throw errors.unsupported(l, "the literal " + l, "use numeric, string, boolean, DATE or TIMESTAMP literals");
     }
 
     // ---- arithmetic ----
@@ -197,62 +115,21 @@ final class RowExprCompiler {
             default -> '%';
         };
         if (right instanceof SqlIntervalLiteral interval && (op == '+' || op == '-')) {
-            return shift(expression(left), interval, op == '-');
+            return literals.shift(expression(left), interval, op == '-');
         }
         if (left instanceof SqlIntervalLiteral interval && op == '+') {
-            return shift(expression(right), interval, false);
+            return literals.shift(expression(right), interval, false);
         }
         RowExpr a = numeric(left);
         RowExpr b = numeric(right);
         return new RowExpr.Arithmetic(op, a, b, SqlTypeRules.arithmetic(op, a.type(), b.type()));
     }
 
-    private RowExpr shift(RowExpr date, SqlIntervalLiteral interval, boolean minus) {
-        SqlType.Kind kind = date.type().kind();
-        if (kind != SqlType.Kind.DATE && kind != SqlType.Kind.TIMESTAMP) {
-            throw errors.invalid(interval, "an interval is added to a DATE or TIMESTAMP, not to " + date.text());
-        }
-        SqlIntervalLiteral.IntervalValue v = interval.getValueAs(SqlIntervalLiteral.IntervalValue.class);
-        SqlIntervalQualifier q = v.getIntervalQualifier();
-        if (q.getEndUnit() != null && q.getEndUnit() != q.getStartUnit()) {
-            throw errors.unsupported(
-                    interval, "the interval " + interval, "write an interval of one unit, e.g. INTERVAL '3' MONTH");
-        }
-        long amount;
-        try {
-            amount = Long.parseLong(v.getIntervalLiteral().trim()) * v.getSign() * (minus ? -1 : 1);
-        } catch (NumberFormatException e) {
-            throw errors.invalid(interval, "malformed interval " + interval);
-        }
-        TimeUnit unit = q.getStartUnit();
-        ChronoUnit chrono = switch (unit) {
-            case YEAR -> ChronoUnit.YEARS;
-            case QUARTER -> ChronoUnit.MONTHS;
-            case MONTH -> ChronoUnit.MONTHS;
-            case WEEK -> ChronoUnit.WEEKS;
-            case DAY -> ChronoUnit.DAYS;
-            case HOUR -> ChronoUnit.HOURS;
-            case MINUTE -> ChronoUnit.MINUTES;
-            case SECOND -> ChronoUnit.SECONDS;
-            default ->
-                throw errors.unsupported(
-                        interval, "the interval unit " + unit, "use YEAR, MONTH, DAY, HOUR, MINUTE or SECOND");
-        };
-        if (unit == TimeUnit.QUARTER) {
-            amount *= 3;
-        }
-        if (kind == SqlType.Kind.DATE && chrono.getDuration().toDays() < 1) {
-            throw errors.unsupported(
-                    interval, "adding " + interval + " to a DATE", "add days, months or years to a DATE");
-        }
-        return new RowExpr.DateShift(date, amount, chrono);
-    }
-
     private RowExpr negate(SqlCall call) {
         return new RowExpr.Negate(numeric(call.operand(0)));
     }
 
-    private RowExpr numeric(SqlNode node) {
+    RowExpr numeric(SqlNode node) {
         RowExpr e = expression(node);
         if (!e.type().isNumeric() && !isNull(e)) {
             throw errors.invalid(node, SqlErrors.plain(node) + " is a " + e.type() + ", not a number");
@@ -260,7 +137,7 @@ final class RowExprCompiler {
         return isNull(e) ? new RowExpr.Literal(null, SqlType.BIGINT) : e;
     }
 
-    private RowExpr bool(SqlNode node) {
+    RowExpr bool(SqlNode node) {
         RowExpr e = expression(node);
         if (e.type().kind() != SqlType.Kind.BOOLEAN && !isNull(e)) {
             throw errors.invalid(node, SqlErrors.plain(node) + " is a " + e.type() + ", not a condition");
@@ -268,7 +145,7 @@ final class RowExprCompiler {
         return isNull(e) ? new RowExpr.Literal(null, SqlType.BOOLEAN) : e;
     }
 
-    private static boolean isNull(RowExpr e) {
+    static boolean isNull(RowExpr e) {
         return e instanceof RowExpr.Literal l && l.value() == null;
     }
 
@@ -475,7 +352,7 @@ final class RowExprCompiler {
         return new RowExpr.Case(conditions, values, retyped(otherwise, type), type);
     }
 
-    private SqlType branchType(SqlType known, RowExpr branch, SqlNode where) {
+    SqlType branchType(SqlType known, RowExpr branch, SqlNode where) {
         if (isNull(branch)) {
             return known;
         }
@@ -488,141 +365,5 @@ final class RowExprCompiler {
 
     private static RowExpr retyped(RowExpr e, SqlType type) {
         return isNull(e) ? new RowExpr.Literal(null, type) : e;
-    }
-
-    private RowExpr cast(SqlCall call) {
-        RowExpr operand = expression(call.operand(0));
-        SqlType target;
-        try {
-            target = SqlSchemas.type(((SqlDataTypeSpec) call.operand(1)).toString());
-        } catch (InvalidQueryException | ClassCastException e) {
-            throw errors.unsupported(
-                    call.operand(1),
-                    "CAST to " + call.operand(1),
-                    "cast to a numeric, string, boolean, DATE or TIMESTAMP type");
-        }
-        return new RowExpr.Call(RowFunction.CAST, List.of(operand), target);
-    }
-
-    private RowExpr extract(SqlCall call) {
-        TimeUnit unit = ((SqlIntervalQualifier) call.operand(0)).getStartUnit();
-        RowExpr operand = expression(call.operand(1));
-        SqlType.Kind kind = operand.type().kind();
-        if (kind != SqlType.Kind.DATE && kind != SqlType.Kind.TIMESTAMP) {
-            throw errors.invalid(call, "EXTRACT takes a DATE or TIMESTAMP, not " + operand.type());
-        }
-        RowFunction f = switch (unit) {
-            case YEAR -> RowFunction.EXTRACT_YEAR;
-            case QUARTER -> RowFunction.EXTRACT_QUARTER;
-            case MONTH -> RowFunction.EXTRACT_MONTH;
-            case DAY -> RowFunction.EXTRACT_DAY;
-            case HOUR -> RowFunction.EXTRACT_HOUR;
-            case MINUTE -> RowFunction.EXTRACT_MINUTE;
-            case SECOND -> RowFunction.EXTRACT_SECOND;
-            default ->
-                throw errors.unsupported(
-                        call.operand(0),
-                        "EXTRACT(" + unit + ")",
-                        "extract YEAR, QUARTER, MONTH, DAY, HOUR, MINUTE or SECOND");
-        };
-        return new RowExpr.Call(f, List.of(operand), SqlType.BIGINT);
-    }
-
-    private RowExpr coalesce(SqlCall call) {
-        List<RowExpr> args = new ArrayList<>();
-        SqlType type = null;
-        for (SqlNode operand : call.getOperandList()) {
-            RowExpr e = expression(operand);
-            type = branchType(type, e, operand);
-            args.add(e);
-        }
-        if (type == null) {
-            throw errors.invalid(call, "every argument of COALESCE is NULL");
-        }
-        return new RowExpr.Call(RowFunction.COALESCE, args, type);
-    }
-
-    private RowExpr trim(SqlCall call) {
-        SqlNode flag = call.operand(0);
-        RowExpr chars = expression(call.operand(1));
-        if (!(flag instanceof SqlLiteral l && l.getValue() == SqlTrimFunction.Flag.BOTH)
-                || !(chars instanceof RowExpr.Literal c && " ".equals(c.value()))) {
-            throw errors.unsupported(call, "TRIM of other characters or sides", "TRIM removes spaces on both sides");
-        }
-        return new RowExpr.Call(RowFunction.TRIM, List.of(string(call.operand(2))), SqlType.STRING);
-    }
-
-    private RowExpr string(SqlNode node) {
-        RowExpr e = expression(node);
-        if (e.type().kind() != SqlType.Kind.STRING && !isNull(e)) {
-            throw errors.invalid(node, SqlErrors.plain(node) + " is a " + e.type() + ", not a string");
-        }
-        return e;
-    }
-
-    private RowExpr function(SqlCall call) {
-        String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
-        List<SqlNode> ops = call.getOperandList();
-        return switch (name) {
-            case "UPPER", "LOWER" -> {
-                arity(call, 1);
-                yield new RowExpr.Call(
-                        name.equals("UPPER") ? RowFunction.UPPER : RowFunction.LOWER,
-                        List.of(string(ops.get(0))),
-                        SqlType.STRING);
-            }
-            case "CHAR_LENGTH", "CHARACTER_LENGTH" -> {
-                arity(call, 1);
-                yield new RowExpr.Call(
-                        RowFunction.CHAR_LENGTH, List.of(string(ops.get(0))), SqlType.of(SqlType.Kind.INT));
-            }
-            case "SUBSTRING" -> {
-                List<RowExpr> args = new ArrayList<>();
-                args.add(string(ops.get(0)));
-                for (SqlNode n : ops.subList(1, ops.size())) {
-                    RowExpr e = numeric(n);
-                    if (!e.type().isInteger()) {
-                        throw errors.invalid(n, "SUBSTRING takes integer positions");
-                    }
-                    args.add(e);
-                }
-                yield new RowExpr.Call(RowFunction.SUBSTRING, args, SqlType.STRING);
-            }
-            case "||", "CONCAT" -> {
-                arity(call, 2);
-                yield new RowExpr.Call(
-                        RowFunction.CONCAT, List.of(string(ops.get(0)), string(ops.get(1))), SqlType.STRING);
-            }
-            case "ABS" -> {
-                arity(call, 1);
-                RowExpr e = numeric(ops.get(0));
-                yield new RowExpr.Call(RowFunction.ABS, List.of(e), e.type());
-            }
-            case "MOD" -> {
-                arity(call, 2);
-                RowExpr a = numeric(ops.get(0));
-                RowExpr b = numeric(ops.get(1));
-                yield new RowExpr.Call(
-                        RowFunction.MOD, List.of(a, b), SqlTypeRules.arithmetic('%', a.type(), b.type()));
-            }
-            default -> {
-                if (call instanceof SqlBasicCall && call.getOperator().isAggregator()) {
-                    throw errors.unsupported(call, "the aggregate " + name + " here", "aggregates go in SELECT");
-                }
-                throw errors.unsupported(
-                        call,
-                        SqlErrors.describe(call),
-                        "a row's expressions use + - * / %, comparisons,"
-                                + " AND, OR, NOT, IS [NOT] NULL, BETWEEN, IN, LIKE, CASE, CAST, EXTRACT, COALESCE, UPPER, LOWER,"
-                                + " CHAR_LENGTH, TRIM, SUBSTRING, ||, ABS and MOD");
-            }
-        };
-    }
-
-    private void arity(SqlCall call, int n) {
-        if (call.operandCount() != n) {
-            throw errors.invalid(
-                    call, call.getOperator().getName() + " takes " + n + " argument" + (n == 1 ? "" : "s"));
-        }
     }
 }

@@ -2,6 +2,11 @@ package io.flinkivm.flink.sql;
 
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.runtime.Metrics;
+import java.util.List;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
@@ -10,8 +15,10 @@ import org.apache.flink.util.OutputTag;
 
 /**
  * The rows of one table (its input columns, in order) as inserts, one per relation the table feeds.
- * A row that cannot be an insert (a NULL, a negative value under SUM, a row of a changelog other than
- * an insert) goes to the dead-letter output with its reason; nothing is dropped silently.
+ * A row that passes no filter of the query leaves no insert (counted, {@link Metrics#ROWS_FILTERED}); a
+ * row that cannot be an insert (a NULL in a primary key, a payload beyond 64 bits, a division by zero,
+ * a row of a changelog other than an insert) goes to the dead-letter output with its reason; nothing is
+ * dropped silently.
  */
 final class RowsToInserts<T> extends ProcessFunction<Row, InputRecord<T>> {
     private static final long serialVersionUID = 1L;
@@ -21,6 +28,9 @@ final class RowsToInserts<T> extends ProcessFunction<Row, InputRecord<T>> {
     private final OutputTag<DeadLetter> deadLetters;
     private transient long rows;
     private transient String origin;
+    private transient Counter rowsIn;
+    private transient Counter filtered;
+    private transient Counter rejected;
 
     RowsToInserts(TableInput table, Class<T> payloadClass, OutputTag<DeadLetter> deadLetters) {
         this.table = table;
@@ -29,13 +39,23 @@ final class RowsToInserts<T> extends ProcessFunction<Row, InputRecord<T>> {
     }
 
     @Override
+    public void open(OpenContext context) {
+        MetricGroup metrics = getRuntimeContext().getMetricGroup().addGroup("table", table.name());
+        rowsIn = metrics.counter(Metrics.ROWS_IN);
+        filtered = metrics.counter(Metrics.ROWS_FILTERED);
+        rejected = metrics.counter(Metrics.DEAD_LETTERS);
+    }
+
+    @Override
     public void processElement(Row row, Context ctx, Collector<InputRecord<T>> out) {
         rows++;
+        rowsIn.inc();
         if (origin == null) {
             origin = " of table " + table.name() + " (subtask "
                     + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() + ")";
         }
         if (row.getKind() != RowKind.INSERT) {
+            rejected.inc();
             ctx.output(
                     deadLetters,
                     new DeadLetter(
@@ -50,7 +70,11 @@ final class RowsToInserts<T> extends ProcessFunction<Row, InputRecord<T>> {
             values[i] = row.getField(i);
         }
         try {
-            for (TableInput.Insert insert : table.inserts(table.fromValues(values))) {
+            List<TableInput.Insert> inserts = table.inserts(table.fromValues(values));
+            if (inserts.isEmpty()) {
+                filtered.inc();
+            }
+            for (TableInput.Insert insert : inserts) {
                 out.collect(InputRecord.insert(
                         insert.relation(),
                         insert.tuple(),
@@ -58,6 +82,7 @@ final class RowsToInserts<T> extends ProcessFunction<Row, InputRecord<T>> {
                         "row " + rows + origin));
             }
         } catch (RejectedRowException e) {
+            rejected.inc();
             ctx.output(deadLetters, new DeadLetter("row " + rows + origin, e.getMessage(), row.toString()));
         }
     }
