@@ -2,8 +2,14 @@ package io.flinkivm.flink;
 
 import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.plan.Planner;
+import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.query.InvalidQueryException;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -34,6 +40,9 @@ import java.util.function.Consumer;
  *     (e.g. the tables' sizes): the sink's HyperCube cells are then sized for the expected load per
  *     cell ({@link RelationRates}); default empty: every root view counts as equally fast. Given, it
  *     must name every relation of the query and no other
+ * @param relationKeys keys of the query's relations that its text does not declare, by relation: the
+ *     columns (from 0) of each key ({@link #withRelationKey}); merged with the text's keys when the job
+ *     is planned from the text, a different key for one relation being an error; default empty
  */
 public record IvmOptions(
         long snapshotEvery,
@@ -45,7 +54,8 @@ public record IvmOptions(
         int miniBatch,
         boolean managedState,
         boolean updateBefore,
-        Map<String, Double> relationRates)
+        Map<String, Double> relationRates,
+        Map<String, List<Integer>> relationKeys)
         implements Serializable {
 
     /** Default of {@link #miniBatch()}. */
@@ -74,12 +84,28 @@ public record IvmOptions(
             throw new IllegalArgumentException("miniBatch must be >= 1, got " + miniBatch);
         }
         relationRates = new RelationRates(relationRates == null ? Map.of() : relationRates).rates();
+        Map<String, List<Integer>> keys = new LinkedHashMap<>();
+        if (relationKeys != null) {
+            relationKeys.forEach(
+                    (relation, columns) -> keys.put(relation, new ConjunctiveQuery.Key(relation, columns).positions()));
+        }
+        relationKeys = Collections.unmodifiableMap(keys);
     }
 
     /** Snapshots at the end of input and on control records, the environment's parallelism, AUTO planning. */
     public static IvmOptions defaults() {
         return new IvmOptions(
-                0, null, 0, Planner.Strategy.AUTO, OutputMode.SNAPSHOT, 0, DEFAULT_MINI_BATCH, false, false, Map.of());
+                0,
+                null,
+                0,
+                Planner.Strategy.AUTO,
+                OutputMode.SNAPSHOT,
+                0,
+                DEFAULT_MINI_BATCH,
+                false,
+                false,
+                Map.of(),
+                Map.of());
     }
 
     public IvmOptions withSnapshotEvery(long inserts) {
@@ -136,6 +162,56 @@ public record IvmOptions(
         return with(d -> d.relationRates = rates);
     }
 
+    /**
+     * Declares a key of {@code relation}: its columns at {@code positions} (from 0) determine the whole
+     * row, for a query whose text declares none (the datalog text's {@code KEY}, or a table's primary
+     * key in SQL). The planner may then rely on it (see {@link Planner}); a row that breaks a key the
+     * plan relies on becomes a dead letter.
+     *
+     * @throws IllegalArgumentException if {@code relation} already has another key here
+     */
+    public IvmOptions withRelationKey(String relation, int... positions) {
+        List<Integer> columns = ConjunctiveQuery.Key.of(relation, positions).positions();
+        List<Integer> known = relationKeys.get(relation);
+        if (known != null && !known.equals(columns)) {
+            throw new IllegalArgumentException("relation " + relation + " already has the key columns " + known
+                    + " in these options, not " + columns + "; a relation has at most one key");
+        }
+        return columns.equals(known)
+                ? this
+                : with(d -> {
+                    Map<String, List<Integer>> keys = new LinkedHashMap<>(d.relationKeys);
+                    keys.put(relation, columns);
+                    d.relationKeys = keys;
+                });
+    }
+
+    /**
+     * {@code query} with the keys of {@link #relationKeys()} added to its own.
+     *
+     * @throws InvalidQueryException if a key names a relation the query does not use or a column beyond its
+     *     arity, or the query declares another key for the same relation
+     */
+    public ConjunctiveQuery withRelationKeys(ConjunctiveQuery query) {
+        if (relationKeys.isEmpty()) {
+            return query;
+        }
+        List<ConjunctiveQuery.Key> keys = new ArrayList<>(query.keys());
+        for (Map.Entry<String, List<Integer>> e : relationKeys.entrySet()) {
+            ConjunctiveQuery.Key option = new ConjunctiveQuery.Key(e.getKey(), e.getValue());
+            ConjunctiveQuery.Key own = query.keyOf(e.getKey());
+            if (own != null && !own.equals(option)) {
+                throw new InvalidQueryException("relation " + e.getKey() + " has the key " + query.keyText(own)
+                        + " (columns " + own.positions() + ") in the query and columns " + option.positions()
+                        + " in IvmOptions.withRelationKey; a relation has at most one key");
+            }
+            if (own == null) {
+                keys.add(option);
+            }
+        }
+        return query.withKeys(keys);
+    }
+
     /** A copy of these options with {@code change} applied to it (and checked). */
     private IvmOptions with(Consumer<Draft> change) {
         Draft d = new Draft(this);
@@ -155,6 +231,7 @@ public record IvmOptions(
         boolean managedState;
         boolean updateBefore;
         Map<String, Double> relationRates;
+        Map<String, List<Integer>> relationKeys;
 
         Draft(IvmOptions o) {
             snapshotEvery = o.snapshotEvery;
@@ -167,6 +244,7 @@ public record IvmOptions(
             managedState = o.managedState;
             updateBefore = o.updateBefore;
             relationRates = o.relationRates;
+            relationKeys = o.relationKeys;
         }
 
         IvmOptions done() {
@@ -180,7 +258,8 @@ public record IvmOptions(
                     miniBatch,
                     managedState,
                     updateBefore,
-                    relationRates);
+                    relationRates,
+                    relationKeys);
         }
     }
 

@@ -31,6 +31,12 @@ public final class Metrics {
     public static final String EPOCHS = "ivmEpochs";
     /** Records an operator holds back until the watermark reaches their epoch (ingest subtasks ahead of others). */
     public static final String HELD_BACK = "ivmHeldBack";
+    /** Key stages: rows rejected because they break a key (also counted under {@link #DEAD_LETTERS}). */
+    public static final String KEY_VIOLATIONS = "ivmKeyViolations";
+    /** Key stages: rows that waited for their key rows. */
+    public static final String KEY_WAITS = "ivmKeyWaits";
+    /** Key stages: waiting rows released when their key rows arrived. */
+    public static final String KEY_RELEASES = "ivmKeyReleases";
     /** Updates that failed arithmetically (e.g. natural-number overflow) and were dead-lettered. */
     public static final String FAILED_UPDATES = "ivmFailedUpdates";
 }
