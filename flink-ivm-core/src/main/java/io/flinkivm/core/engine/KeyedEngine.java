@@ -18,7 +18,9 @@ import java.util.function.Consumer;
 /**
  * The in-memory engine of a {@link KeyedPlan}: its key stages ({@link KeyStageLogic} over hash maps)
  * in front of the engine of the closed query's plan, results over the query's head. An insert that
- * breaks a key the plan relies on throws {@link KeyViolationException} and changes nothing. Not
+ * breaks a key the plan relies on throws {@link KeyViolationException} and changes nothing. A key row
+ * that releases waiting rows makes several inserts into the closed engine, each atomic there: if one
+ * overflows, the exception reaches this insert's caller and the inserts before it stay. Not
  * thread-safe.
  */
 public final class KeyedEngine<T> implements IvmEngine<T> {
