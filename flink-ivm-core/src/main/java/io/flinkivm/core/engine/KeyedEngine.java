@@ -107,22 +107,7 @@ public final class KeyedEngine<T> implements IvmEngine<T> {
 
     @Override
     public Iterator<ResultTuple<T>> enumerate() {
-        Iterator<ResultTuple<T>> it = closed.enumerate();
-        if (!project) {
-            return it;
-        }
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return it.hasNext();
-            }
-
-            @Override
-            public ResultTuple<T> next() {
-                ResultTuple<T> r = it.next();
-                return new ResultTuple<>(r.tuple().project(head), r.payload());
-            }
-        };
+        return project ? cursor().iterator() : closed.enumerate();
     }
 
     @Override

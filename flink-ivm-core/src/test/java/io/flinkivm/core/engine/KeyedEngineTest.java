@@ -9,11 +9,9 @@ import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.ResultCursor;
-import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -28,13 +26,7 @@ class KeyedEngineTest {
     }
 
     static Map<Tuple, Long> result(IvmEngine<Long> e) {
-        Map<Tuple, Long> out = new HashMap<>();
-        for (Iterator<ResultTuple<Long>> it = e.enumerate(); it.hasNext(); ) {
-            ResultTuple<Long> t = it.next();
-            assertThat(out.put(t.tuple(), t.payload()))
-                    .as("duplicate %s", t.tuple())
-                    .isNull();
-        }
+        Map<Tuple, Long> out = CyclicPHierarchicalEngineTest.result(e);
         Map<Tuple, Long> read = new HashMap<>();
         for (ResultCursor<Long> c = e.cursor(); c.next(); ) {
             read.put(c.tuple(), c.payload());

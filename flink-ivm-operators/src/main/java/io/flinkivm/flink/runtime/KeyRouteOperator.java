@@ -69,7 +69,7 @@ public final class KeyRouteOperator<T> extends AbstractStreamOperator<InputRecor
             output.collect(element);
             return;
         }
-        String problem = validate(r);
+        String problem = IngestOperator.problem(r, router, semiring);
         if (problem != null) {
             deadLetterCounter.inc();
             output.collect(deadLetters, new StreamRecord<>(new DeadLetter(r.origin(), problem, String.valueOf(r))));
@@ -79,22 +79,5 @@ public final class KeyRouteOperator<T> extends AbstractStreamOperator<InputRecor
             Tuple tuple = r.tuple();
             logic.insert(router.relation(r.relation()), tuple, r.payload(), r.origin(), out);
         }
-    }
-
-    private String validate(InputRecord<T> r) {
-        if (r.relation() == null || r.tuple() == null) {
-            return "insert without relation or tuple";
-        }
-        if (r.payload() == null) {
-            return "insert without payload";
-        }
-        String problem = router.problem(r.relation(), r.tuple().arity());
-        if (problem != null) {
-            return problem;
-        }
-        if (!semiring.payloadClass().isInstance(r.payload())) {
-            return "payload " + r.payload() + " is not a " + semiring.name() + " payload";
-        }
-        return null;
     }
 }
