@@ -308,9 +308,12 @@ public final class FlinkJobLayout implements Serializable {
         return directTrees;
     }
 
-    /** The most shuffles an insert crosses: two through a tree operator, else one. */
+    /**
+     * The most shuffles an insert crosses: two through a tree operator, else one; and one per key
+     * stage in front of the ingest, which a row may pass all of.
+     */
     public int shufflesPerInsert() {
-        return trees.isEmpty() ? 1 : 2;
+        return (trees.isEmpty() ? 1 : 2) + Math.max(0, keyOperators.size() - 1);
     }
 
     /** The operator that holds the result: the border sink, or the fallback. */

@@ -75,6 +75,9 @@ class FlinkJobLayoutTest {
                         "key stage orders(ok) (check the key; look up ck for lineitem(ok))",
                         "key stage customer(ck) (check the key; look up seg for orders(ok,ck), seg for lineitem(ok))");
         assertThat(revenue.projection()).isNull();
+        assertThat(revenue.shufflesPerInsert())
+                .as("two key stages, then a tree operator")
+                .isEqualTo(4);
         assertThat(revenue.plan().query().head()).containsExactly("seg");
         assertThat(revenue.maintained().query())
                 .hasToString("Q(seg) :- customer(ck,seg), orders(ok,ck,seg), lineitem(ok,ck,seg)");
