@@ -32,13 +32,24 @@ public final class FlinkIvm {
      */
     public static <T> IvmJob<T> maintain(
             DataStream<InputRecord<T>> inserts, String query, Semiring<T> semiring, IvmOptions options) {
-        MaintenancePlan plan = Planner.plan(QueryParser.parse(query), semiring, options.strategy());
+        MaintenancePlan plan =
+                Planner.plan(options.withRelationKeys(QueryParser.parse(query)), semiring, options.strategy());
         return maintain(inserts, plan, semiring, options);
     }
 
-    /** Builds the operators of an existing plan on {@code inserts}. */
+    /**
+     * Builds the operators of an existing plan on {@code inserts}.
+     *
+     * @throws IllegalArgumentException if {@code options} declare a key ({@link IvmOptions#withRelationKey})
+     *     that the plan's query does not have: plan the query with it
+     */
     public static <T> IvmJob<T> maintain(
             DataStream<InputRecord<T>> inserts, MaintenancePlan plan, Semiring<T> semiring, IvmOptions options) {
+        if (!options.withRelationKeys(plan.query()).equals(plan.query())) {
+            throw new IllegalArgumentException("the options declare keys that the plan's query " + plan.query()
+                    + " does not have: plan the query with them (IvmOptions.withRelationKeys, or"
+                    + " ConjunctiveQuery.withKeys) or pass the query's text to FlinkIvm.maintain");
+        }
         return new IvmJobBuilder<>(plan, semiring, options).build(inserts);
     }
 

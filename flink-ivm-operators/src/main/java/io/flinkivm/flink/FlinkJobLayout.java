@@ -4,11 +4,15 @@ import io.flinkivm.core.partition.HyperCube;
 import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.partition.Shares;
 import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
+import io.flinkivm.core.plan.Enrichment;
+import io.flinkivm.core.plan.KeyLookup;
+import io.flinkivm.core.plan.KeyedPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Atom;
+import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.flink.runtime.IngestOperator;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -36,7 +40,15 @@ public final class FlinkJobLayout implements Serializable {
     public record Operator(String name, int parallelism, String input) implements Serializable {}
 
     private final MaintenancePlan plan;
+    /** The plan the ingest and the operators after it run: the closed query's, for a {@link KeyedPlan}. */
+    private final MaintenancePlan maintained;
+
     private final int parallelism;
+    /** For a {@link KeyedPlan}: the key route and the key stages, in front of the ingest (else empty). */
+    private final List<Operator> keyOperators;
+    /** For a {@link KeyedPlan} whose head gained variables: the projection of the results to the query's head, or null. */
+    private final Operator projection;
+
     private final Operator ingest;
     private final List<Operator> trees;
     /** Per tree index, its operator, or null when its root updates go straight from the ingest to the sink. */
@@ -50,14 +62,27 @@ public final class FlinkJobLayout implements Serializable {
     /** Per part of the result (root view, or the fallback's atom): its rate of updates (1 each without rates). */
     private final double[] weights;
 
-    private FlinkJobLayout(MaintenancePlan plan, int parallelism, RelationRates rates) {
-        this.plan = plan;
+    private FlinkJobLayout(MaintenancePlan original, int parallelism, RelationRates rates) {
+        this.plan = original;
+        MaintenancePlan plan = original instanceof KeyedPlan keyed ? keyed.closed() : original;
+        this.maintained = plan;
         this.parallelism = parallelism;
         this.rates = rates;
+        this.keyOperators = original instanceof KeyedPlan keyed ? keyOperators(keyed, parallelism) : List.of();
         this.ingest = new Operator(
                 "ingest " + plan.query().name() + " (validate, route, epochs)",
                 parallelism,
-                "forward from a source at the same parallelism, else rebalance");
+                keyOperators.isEmpty()
+                        ? "forward from a source at the same parallelism, else rebalance"
+                        : "forward from the key route and the key stages");
+        this.projection =
+                original instanceof KeyedPlan keyed && !keyed.addedHead().isEmpty()
+                        ? new Operator(
+                                "results over " + subject(keyed.query()) + " (drop "
+                                        + String.join(",", keyed.addedHead()) + ")",
+                                parallelism,
+                                "forward from the sink")
+                        : null;
         List<String> head = plan.query().head();
         List<List<String>> schemas = new ArrayList<>();
         List<List<Integer>> parts = new ArrayList<>();
@@ -73,7 +98,8 @@ public final class FlinkJobLayout implements Serializable {
                 parts.add(t.atoms());
             }
         }
-        this.weights = rates.weights(plan.query(), parts);
+        // The closed query has the query's atoms, at the same indexes; rates name the query's relations.
+        this.weights = rates.weights(original.query(), parts);
         // A free variable in every part of the result keys the sink by its value (each part then belongs
         // to one key, at any parallelism); otherwise HyperCube cells.
         String everywhere = null;
@@ -136,6 +162,37 @@ public final class FlinkJobLayout implements Serializable {
         this.sink = new Operator(name, sinkParallelism, partitioning(schemas, roots) + straight + BROADCAST);
     }
 
+    /** The key route and one keyed operator per key stage of {@code plan}, in the order rows pass them. */
+    private static List<Operator> keyOperators(KeyedPlan plan, int parallelism) {
+        List<Operator> out = new ArrayList<>();
+        out.add(new Operator(
+                "key route " + plan.query().name() + " (validate, send rows to their key stages)",
+                parallelism,
+                "forward from a source at the same parallelism, else rebalance"));
+        for (ConjunctiveQuery.Key k : plan.keys()) {
+            List<String> uses = new ArrayList<>();
+            for (Enrichment e : plan.enrichments()) {
+                for (KeyLookup l : e.lookups()) {
+                    if (l.relation().equals(k.relation())) {
+                        uses.add(String.join(",", l.added()) + " for "
+                                + plan.query().body().get(e.atom()));
+                    }
+                }
+            }
+            String text = plan.query().keyText(k);
+            out.add(new Operator(
+                    "key stage " + text + " (check the key"
+                            + (uses.isEmpty() ? "" : "; look up " + String.join(", ", uses)) + ")",
+                    parallelism,
+                    "hash(" + text.substring(k.relation().length() + 1, text.length() - 1) + ")"));
+        }
+        return List.copyOf(out);
+    }
+
+    private static String subject(ConjunctiveQuery q) {
+        return q.name() + "(" + String.join(",", q.head()) + ")";
+    }
+
     /** The layout of {@code plan}'s job with every operator at (up to) {@code parallelism}, all root views equally fast. */
     public static FlinkJobLayout of(MaintenancePlan plan, int parallelism) {
         return of(plan, parallelism, RelationRates.none());
@@ -178,7 +235,7 @@ public final class FlinkJobLayout implements Serializable {
         sb.append(")");
         if (shares.cells() == 1 && parallelism > 1) {
             sb.append(
-                    plan.query().head().isEmpty()
+                    maintained.query().head().isEmpty()
                             ? "; one cell: the query has no free variables to partition its result by"
                             : "; one cell: no free variable splits every part of the result");
         }
@@ -222,6 +279,11 @@ public final class FlinkJobLayout implements Serializable {
         return plan;
     }
 
+    /** The plan the ingest and the operators after it run: {@link #plan()}, or a {@link KeyedPlan}'s closed plan. */
+    public MaintenancePlan maintained() {
+        return maintained;
+    }
+
     /** The job's parallelism: of the ingest and the tree operators. */
     public int parallelism() {
         return parallelism;
@@ -246,9 +308,12 @@ public final class FlinkJobLayout implements Serializable {
         return directTrees;
     }
 
-    /** The most shuffles an insert crosses: two through a tree operator, else one. */
+    /**
+     * The most shuffles an insert crosses: two through a tree operator, else one; and one per key
+     * stage in front of the ingest, which a row may pass all of.
+     */
     public int shufflesPerInsert() {
-        return trees.isEmpty() ? 1 : 2;
+        return (trees.isEmpty() ? 1 : 2) + Math.max(0, keyOperators.size() - 1);
     }
 
     /** The operator that holds the result: the border sink, or the fallback. */
@@ -271,12 +336,25 @@ public final class FlinkJobLayout implements Serializable {
         return hashVariable;
     }
 
-    /** Every operator, from the ingest to the sink. */
+    /** For a {@link KeyedPlan}: the key route and the key stages, in the order rows pass them (else empty). */
+    public List<Operator> keyOperators() {
+        return keyOperators;
+    }
+
+    /** The map that projects the results to the query's head, for a {@link KeyedPlan} whose head gained variables; else null. */
+    public Operator projection() {
+        return projection;
+    }
+
+    /** Every operator, from the key route (if any) and the ingest to the sink (and the projection after it). */
     public List<Operator> operators() {
-        List<Operator> all = new ArrayList<>();
+        List<Operator> all = new ArrayList<>(keyOperators);
         all.add(ingest);
         all.addAll(trees);
         all.add(sink);
+        if (projection != null) {
+            all.add(projection);
+        }
         return all;
     }
 

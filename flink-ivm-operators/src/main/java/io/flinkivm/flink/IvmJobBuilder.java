@@ -1,6 +1,9 @@
 package io.flinkivm.flink;
 
+import io.flinkivm.core.engine.keys.KeyStageLogic;
+import io.flinkivm.core.engine.keys.StageRow;
 import io.flinkivm.core.plan.FallbackPlan;
+import io.flinkivm.core.plan.KeyedPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.plan.ViewTreePlan;
@@ -13,14 +16,18 @@ import io.flinkivm.flink.runtime.DeltaJoinOperator;
 import io.flinkivm.flink.runtime.EpochEnd;
 import io.flinkivm.flink.runtime.IngestOperator;
 import io.flinkivm.flink.runtime.IngestRoutes;
+import io.flinkivm.flink.runtime.KeyRouteOperator;
+import io.flinkivm.flink.runtime.KeyStageOperator;
 import io.flinkivm.flink.runtime.RootUpdate;
 import io.flinkivm.flink.runtime.ViewTreeOperator;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
 import io.flinkivm.flink.types.DeltaTypeInfo;
 import io.flinkivm.flink.types.EpochEndTypeInfo;
+import io.flinkivm.flink.types.InputRecordTypeInfo;
 import io.flinkivm.flink.types.PayloadTypes;
 import io.flinkivm.flink.types.ResultRecordTypeInfo;
 import io.flinkivm.flink.types.RootUpdateTypeInfo;
+import io.flinkivm.flink.types.StageRowTypeInfo;
 import io.flinkivm.flink.types.TupleTypeInfo;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -28,6 +35,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
@@ -40,10 +48,16 @@ import org.apache.flink.util.OutputTag;
  * the ingest at the job's parallelism, one keyed operator per view tree with state below its root
  * (the root updates of the others go from the ingest straight to the sink), and the parallel border
  * sink (which, for the cyclic plan, also holds the bags); or the ingest and the partitioned fallback. Epoch
- * ends go from the ingest to the sink on a broadcast edge. Uids are derived from the query and
- * semiring, so they are stable across runs of the same query.
+ * ends go from the ingest to the sink on a broadcast edge. A {@link KeyedPlan} puts its key route and
+ * key stages in front of the ingest, which runs its closed plan from there on, and a projection of
+ * the results to the query's head after the sink when the head gained variables. Uids are derived
+ * from the query and semiring, so they are stable across runs of the same query.
  */
 final class IvmJobBuilder<T> {
+    /** The plan as given; for a {@link KeyedPlan} the operators from the ingest on run {@link #plan}, its closed plan. */
+    private final MaintenancePlan original;
+
+    private final KeyedPlan keyed;
     private final MaintenancePlan plan;
     private final Semiring<T> semiring;
     private final IvmOptions options;
@@ -60,7 +74,9 @@ final class IvmJobBuilder<T> {
             throw new IllegalArgumentException(
                     "plan was made for semiring " + plan.semiring() + ", not " + semiring.name());
         }
-        this.plan = plan;
+        this.original = plan;
+        this.keyed = plan instanceof KeyedPlan k ? k : null;
+        this.plan = keyed != null ? keyed.closed() : plan;
         this.semiring = semiring;
         this.options = options;
         this.payloadType = PayloadTypes.of(semiring);
@@ -69,7 +85,7 @@ final class IvmJobBuilder<T> {
         this.resultType = new ResultRecordTypeInfo<>(payloadType);
         this.deadLetterTag = new OutputTag<>("ivm-dead-letters", DeadLetterTypeInfo.INSTANCE);
         this.epochTag = new OutputTag<>("ivm-epochs", EpochEndTypeInfo.INSTANCE);
-        this.uidPrefix = options.uidPrefix() != null ? options.uidPrefix() : "ivm-" + fingerprint(this.plan) + "-";
+        this.uidPrefix = options.uidPrefix() != null ? options.uidPrefix() : "ivm-" + fingerprint(original) + "-";
     }
 
     private static String fingerprint(MaintenancePlan plan) {
@@ -87,7 +103,7 @@ final class IvmJobBuilder<T> {
         int parallelism = options.parallelism() > 0
                 ? options.parallelism()
                 : Math.max(1, inserts.getExecutionEnvironment().getParallelism());
-        FlinkJobLayout layout = FlinkJobLayout.of(plan, parallelism, options.rates());
+        FlinkJobLayout layout = FlinkJobLayout.of(original, parallelism, options.rates());
         int sinkParallelism = layout.sink().parallelism();
         int configuredMax = inserts.getExecutionEnvironment().getConfig().getMaxParallelism();
         int sinkMaxParallelism = configuredMax > 0
@@ -112,6 +128,10 @@ final class IvmJobBuilder<T> {
                 ? IngestRoutes.fallback(fallbackTag, layout.shares(), sinkParallelism, sinkMaxParallelism)
                 : IngestRoutes.trees(treeTags, directTag, layout.shares(), sinkParallelism, sinkMaxParallelism);
         DataStream<InputRecord<T>> input = inserts.getParallelism() == parallelism ? inserts : inserts.rebalance();
+        List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
+        if (keyed != null) {
+            input = keyStages(input, layout, parallelism, deadLetters);
+        }
         long period =
                 options.snapshotPeriod() == null ? 0 : options.snapshotPeriod().toMillis();
         SingleOutputStreamOperator<DeadLetter> ingest = input.transform(
@@ -128,7 +148,6 @@ final class IvmJobBuilder<T> {
                                 options.miniBatch()))
                 .uid(uidPrefix + "ingest")
                 .setParallelism(parallelism);
-        List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
         deadLetters.add(ingest);
         DataStream<EpochEnd> epochEnds = ingest.getSideOutput(epochTag);
         DataStream<EpochEnd> epochs = epochEnds.broadcast();
@@ -208,7 +227,124 @@ final class IvmJobBuilder<T> {
                     .setParallelism(sinkParallelism);
         }
         deadLetters.add(results.getSideOutput(deadLetterTag));
-        return new IvmJob<>(plan, layout, results, union(deadLetters), epochEnds, semiring, options);
+        DataStream<ResultRecord<T>> out = results;
+        if (layout.projection() != null) {
+            out = results.map(new HeadProjection<T>(keyed.query().head().size()))
+                    .returns(resultType)
+                    .name(layout.projection().name())
+                    .uid(uidPrefix + "results")
+                    .setParallelism(sinkParallelism);
+        }
+        return new IvmJob<>(original, layout, out, union(deadLetters), epochEnds, semiring, options);
+    }
+
+    /**
+     * The key route and the key stages of the {@link KeyedPlan} in front of the ingest: the route sends
+     * each row to its relation's stage (or on), each stage, keyed by the key value, to a later stage or
+     * the ingest. Returns what goes to the ingest; the dead letters of route and stages go to
+     * {@code deadLetters}.
+     */
+    private DataStream<InputRecord<T>> keyStages(
+            DataStream<InputRecord<T>> input,
+            FlinkJobLayout layout,
+            int parallelism,
+            List<DataStream<DeadLetter>> deadLetters) {
+        KeyStageLogic<T> logic = new KeyStageLogic<>(keyed);
+        TypeInformation<StageRow<T>> rowType = new StageRowTypeInfo<>(payloadType);
+        TypeInformation<InputRecord<T>> inputType = new InputRecordTypeInfo<>(payloadType);
+        List<OutputTag<StageRow<T>>> tags = new ArrayList<>();
+        List<List<DataStream<StageRow<T>>>> into = new ArrayList<>();
+        for (int s = 0; s < logic.stages(); s++) {
+            tags.add(new OutputTag<>("ivm-key-stage-" + s, rowType));
+            into.add(new ArrayList<>());
+        }
+        SingleOutputStreamOperator<InputRecord<T>> route = input.transform(
+                        layout.keyOperators().get(0).name(),
+                        inputType,
+                        new KeyRouteOperator<>(keyed, semiring, edges(tags, logic.targets(-1)), deadLetterTag))
+                .uid(uidPrefix + "key-route")
+                .setParallelism(parallelism);
+        deadLetters.add(route.getSideOutput(deadLetterTag));
+        for (int t : logic.targets(-1)) {
+            into.get(t).add(route.getSideOutput(tags.get(t)));
+        }
+        List<DataStream<InputRecord<T>>> toIngest = new ArrayList<>();
+        toIngest.add(route);
+        for (int s = 0; s < logic.stages(); s++) {
+            SingleOutputStreamOperator<InputRecord<T>> stage = union(into.get(s))
+                    .keyBy(new StageKey<>(logic, s), TupleTypeInfo.INSTANCE)
+                    .transform(
+                            layout.keyOperators().get(s + 1).name(),
+                            inputType,
+                            new KeyStageOperator<>(keyed, s, payloadType, edges(tags, logic.targets(s)), deadLetterTag))
+                    .uid(uidPrefix + "key-stage-" + keyed.keys().get(s).relation())
+                    .setParallelism(parallelism);
+            deadLetters.add(stage.getSideOutput(deadLetterTag));
+            for (int t : logic.targets(s)) {
+                into.get(t).add(stage.getSideOutput(tags.get(t)));
+            }
+            toIngest.add(stage);
+        }
+        return union(toIngest);
+    }
+
+    /** The tags of the stages in {@code targets}, null for the others. */
+    private static <X> List<OutputTag<X>> edges(List<OutputTag<X>> tags, List<Integer> targets) {
+        List<OutputTag<X>> out = new ArrayList<>();
+        for (int s = 0; s < tags.size(); s++) {
+            out.add(targets.contains(s) ? tags.get(s) : null);
+        }
+        return out;
+    }
+
+    /** Keys a row for key stage {@code stage}: its key value there. */
+    static final class StageKey<T> implements KeySelector<StageRow<T>, Tuple> {
+        private static final long serialVersionUID = 1L;
+        private final KeyStageLogic<T> logic;
+        private final int stage;
+
+        StageKey(KeyStageLogic<T> logic, int stage) {
+            this.logic = logic;
+            this.stage = stage;
+        }
+
+        @Override
+        public Tuple getKey(StageRow<T> row) {
+            return logic.key(stage, row);
+        }
+    }
+
+    /**
+     * A result row of the closed query as one of the query: the closed head is the query's head
+     * followed by the head's closure, which the keys determine, so dropping it maps rows one to one.
+     */
+    static final class HeadProjection<T> implements MapFunction<ResultRecord<T>, ResultRecord<T>> {
+        private static final long serialVersionUID = 1L;
+        private final int[] head;
+
+        HeadProjection(int arity) {
+            head = new int[arity];
+            for (int i = 0; i < arity; i++) {
+                head[i] = i;
+            }
+        }
+
+        @Override
+        public ResultRecord<T> map(ResultRecord<T> r) {
+            if (r.isEnd()) {
+                return r;
+            }
+            return ResultRecord.of(
+                    r.snapshotId(),
+                    r.insertCount(),
+                    false,
+                    r.tuple().project(head),
+                    r.payload(),
+                    r.rows(),
+                    r.isPrefixExact(),
+                    null,
+                    r.kind());
+        }
     }
 
     /** Per atom, the position of {@code variable} among the atom's variables. */

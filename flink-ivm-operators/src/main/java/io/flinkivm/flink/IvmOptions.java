@@ -2,8 +2,11 @@ package io.flinkivm.flink;
 
 import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.plan.Planner;
+import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.query.InvalidQueryException;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,6 +40,9 @@ import java.util.function.Consumer;
  *     (e.g. the tables' sizes): the sink's HyperCube cells are then sized for the expected load per
  *     cell ({@link RelationRates}); default empty: every root view counts as equally fast. Given, it
  *     must name every relation of the query and no other
+ * @param relationKeys keys of the query's relations that its text does not declare, by relation: the
+ *     columns (from 0) of each key ({@link #withRelationKey}); merged with the text's keys when the job
+ *     is planned from the text, a different key for one relation being an error; default empty
  * @param primaryKeys primary keys of SQL tables whose connector cannot declare one ({@link
  *     io.flinkivm.flink.sql.SqlView}): table name (as FROM names it) to key columns; a table's own
  *     declared key takes precedence only if equal, a different one is an error (default empty)
@@ -55,6 +61,7 @@ public record IvmOptions(
         boolean managedState,
         boolean updateBefore,
         Map<String, Double> relationRates,
+        Map<String, List<Integer>> relationKeys,
         Map<String, List<String>> primaryKeys,
         String uidPrefix)
         implements Serializable {
@@ -85,16 +92,22 @@ public record IvmOptions(
             throw new IllegalArgumentException("miniBatch must be >= 1, got " + miniBatch);
         }
         relationRates = new RelationRates(relationRates == null ? Map.of() : relationRates).rates();
-        Map<String, List<String>> keys = new LinkedHashMap<>();
+        Map<String, List<Integer>> keys = new LinkedHashMap<>();
+        if (relationKeys != null) {
+            relationKeys.forEach(
+                    (relation, columns) -> keys.put(relation, new ConjunctiveQuery.Key(relation, columns).positions()));
+        }
+        relationKeys = Collections.unmodifiableMap(keys);
+        Map<String, List<String>> tableKeys = new LinkedHashMap<>();
         if (primaryKeys != null) {
             primaryKeys.forEach((table, columns) -> {
                 if (columns == null || columns.isEmpty()) {
                     throw new IllegalArgumentException("the primary key of " + table + " needs at least one column");
                 }
-                keys.put(table, List.copyOf(columns));
+                tableKeys.put(table, List.copyOf(columns));
             });
         }
-        primaryKeys = Collections.unmodifiableMap(keys);
+        primaryKeys = Collections.unmodifiableMap(tableKeys);
     }
 
     /** Snapshots at the end of input and on control records, the environment's parallelism, AUTO planning. */
@@ -109,6 +122,7 @@ public record IvmOptions(
                 DEFAULT_MINI_BATCH,
                 false,
                 false,
+                Map.of(),
                 Map.of(),
                 Map.of(),
                 null);
@@ -169,6 +183,56 @@ public record IvmOptions(
     }
 
     /**
+     * Declares a key of {@code relation}: its columns at {@code positions} (from 0) determine the whole
+     * row, for a query whose text declares none (the datalog text's {@code KEY}, or a table's primary
+     * key in SQL). The planner may then rely on it (see {@link Planner}); a row that breaks a key the
+     * plan relies on becomes a dead letter.
+     *
+     * @throws IllegalArgumentException if {@code relation} already has another key here
+     */
+    public IvmOptions withRelationKey(String relation, int... positions) {
+        List<Integer> columns = ConjunctiveQuery.Key.of(relation, positions).positions();
+        List<Integer> known = relationKeys.get(relation);
+        if (known != null && !known.equals(columns)) {
+            throw new IllegalArgumentException("relation " + relation + " already has the key columns " + known
+                    + " in these options, not " + columns + "; a relation has at most one key");
+        }
+        return columns.equals(known)
+                ? this
+                : with(d -> {
+                    Map<String, List<Integer>> keys = new LinkedHashMap<>(d.relationKeys);
+                    keys.put(relation, columns);
+                    d.relationKeys = keys;
+                });
+    }
+
+    /**
+     * {@code query} with the keys of {@link #relationKeys()} added to its own.
+     *
+     * @throws InvalidQueryException if a key names a relation the query does not use or a column beyond its
+     *     arity, or the query declares another key for the same relation
+     */
+    public ConjunctiveQuery withRelationKeys(ConjunctiveQuery query) {
+        if (relationKeys.isEmpty()) {
+            return query;
+        }
+        List<ConjunctiveQuery.Key> keys = new ArrayList<>(query.keys());
+        for (Map.Entry<String, List<Integer>> e : relationKeys.entrySet()) {
+            ConjunctiveQuery.Key option = new ConjunctiveQuery.Key(e.getKey(), e.getValue());
+            ConjunctiveQuery.Key own = query.keyOf(e.getKey());
+            if (own != null && !own.equals(option)) {
+                throw new InvalidQueryException("relation " + e.getKey() + " has the key " + query.keyText(own)
+                        + " (columns " + own.positions() + ") in the query and columns " + option.positions()
+                        + " in IvmOptions.withRelationKey; a relation has at most one key");
+            }
+            if (own == null) {
+                keys.add(option);
+            }
+        }
+        return query.withKeys(keys);
+    }
+
+    /**
      * Declares the primary key of a SQL table whose connector cannot declare one (e.g. a view over a
      * DataStream): {@code table} as the query's FROM names it, its key columns. Like a declared
      * {@code PRIMARY KEY ... NOT ENFORCED}, it lets the planner use the functional dependencies the key
@@ -204,6 +268,7 @@ public record IvmOptions(
         boolean managedState;
         boolean updateBefore;
         Map<String, Double> relationRates;
+        Map<String, List<Integer>> relationKeys;
         Map<String, List<String>> primaryKeys;
         String uidPrefix;
 
@@ -218,6 +283,7 @@ public record IvmOptions(
             managedState = o.managedState;
             updateBefore = o.updateBefore;
             relationRates = o.relationRates;
+            relationKeys = o.relationKeys;
             primaryKeys = o.primaryKeys;
             uidPrefix = o.uidPrefix;
         }
@@ -234,6 +300,7 @@ public record IvmOptions(
                     managedState,
                     updateBefore,
                     relationRates,
+                    relationKeys,
                     primaryKeys,
                     uidPrefix);
         }

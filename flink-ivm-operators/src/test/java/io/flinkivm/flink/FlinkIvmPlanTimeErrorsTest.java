@@ -69,6 +69,25 @@ class FlinkIvmPlanTimeErrorsTest {
     }
 
     @Test
+    void keysInTheOptionsThatThePlanLacks() {
+        assertThatThrownBy(() -> FlinkIvm.maintain(
+                        inserts(),
+                        Planner.plan(
+                                io.flinkivm.core.query.QueryParser.parse("Q(A) :- R(A)"), NaturalSemiring.INSTANCE),
+                        NaturalSemiring.INSTANCE,
+                        IvmOptions.defaults().withRelationKey("R", 0)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("the options declare keys that the plan's query Q(A) :- R(A) does not have");
+        assertThatThrownBy(() -> FlinkIvm.maintain(
+                        inserts(),
+                        "Q(A) :- R(A) KEY R(A)",
+                        NaturalSemiring.INSTANCE,
+                        IvmOptions.defaults().withRelationKey("R")))
+                .isInstanceOf(InvalidQueryException.class)
+                .hasMessageContaining("relation R has the key R(A) (columns [0]) in the query and columns []");
+    }
+
+    @Test
     void planForAnotherSemiring() {
         assertThatThrownBy(() -> FlinkIvm.maintain(
                         inserts(),

@@ -53,6 +53,37 @@ class FlinkJobLayoutTest {
     }
 
     @Test
+    void aKeyedPlanHasItsKeyStagesInFrontOfTheIngestAndItsProjectionAfterTheSink() {
+        FlinkJobLayout l = layout(
+                "Q(ok,od,sp) :- customer(ck), orders(ok,ck,od,sp), lineitem(ok,ck2) KEY customer(ck), orders(ok)", 2);
+        assertThat(l.explain())
+                .startsWith(String.join(
+                        "\n",
+                        "Flink job:",
+                        "  key route Q (validate, send rows to their key stages): parallelism 2, forward from a source at"
+                                + " the same parallelism, else rebalance",
+                        "  key stage orders(ok) (check the key): parallelism 2, hash(ok)",
+                        "  ingest Q (validate, route, epochs): parallelism 2, forward from the key route and the key stages",
+                        ""))
+                .endsWith("  results over Q(ok,od,sp) (drop ck): parallelism 2, forward from the sink\n");
+        FlinkJobLayout revenue =
+                layout("Q(seg) :- customer(ck,seg), orders(ok,ck), lineitem(ok) KEY customer(ck), orders(ok)", 2);
+        assertThat(revenue.keyOperators())
+                .extracting(FlinkJobLayout.Operator::name)
+                .containsExactly(
+                        "key route Q (validate, send rows to their key stages)",
+                        "key stage orders(ok) (check the key; look up ck for lineitem(ok))",
+                        "key stage customer(ck) (check the key; look up seg for orders(ok,ck), seg for lineitem(ok))");
+        assertThat(revenue.projection()).isNull();
+        assertThat(revenue.shufflesPerInsert())
+                .as("two key stages, then a tree operator")
+                .isEqualTo(4);
+        assertThat(revenue.plan().query().head()).containsExactly("seg");
+        assertThat(revenue.maintained().query())
+                .hasToString("Q(seg) :- customer(ck,seg), orders(ok,ck,seg), lineitem(ok,ck,seg)");
+    }
+
+    @Test
     void relationRatesSizeTheCellsForTheFastRelations() {
         MaintenancePlan plan = Planner.plan(
                 QueryParser.parse("Revenue(O,C) :- Customer(C,N,'BUILDING'), Orders(O,C,D), Lineitem(O,L)"),

@@ -3,6 +3,7 @@ package io.flinkivm.core.engine;
 import io.flinkivm.core.engine.maps.MemoryMaps;
 import io.flinkivm.core.engine.maps.StateCounts;
 import io.flinkivm.core.plan.FallbackPlan;
+import io.flinkivm.core.plan.KeyedPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.semiring.Semiring;
@@ -12,7 +13,10 @@ import java.util.Objects;
 public final class Engines {
     private Engines() {}
 
-    /** The engine for {@code plan}: the p-hierarchical engine (acyclic or cyclic) or the delta-join fallback. */
+    /**
+     * The engine for {@code plan}: the p-hierarchical engine (acyclic or cyclic), the delta-join
+     * fallback, or for a plan that relies on keys the key stages in front of its closed plan's engine.
+     */
     public static <T> IvmEngine<T> create(MaintenancePlan plan, Semiring<T> semiring) {
         return create(plan, semiring, MemoryMaps.PLAIN, false);
     }
@@ -35,6 +39,9 @@ public final class Engines {
 
     private static <T> IvmEngine<T> create(
             MaintenancePlan plan, Semiring<T> semiring, MemoryMaps maps, boolean changelog) {
+        if (plan instanceof KeyedPlan k) {
+            return new KeyedEngine<>(k, semiring, create(k.closed(), semiring, maps, changelog));
+        }
         if (plan instanceof ViewTreePlan p) {
             return new PHierarchicalEngine<>(p, semiring, maps, changelog);
         }

@@ -13,10 +13,13 @@ import java.util.Set;
  * semiring below the border (Algorithms 1 and 2) and joins their root views over the Boolean
  * semiring above it, along a join tree ({@link PHierarchicalPlan}) or along the bags of a tree
  * decomposition ({@link CyclicPHierarchicalPlan}); a {@link FallbackPlan} maintains every query by
- * first-order delta joins. Runtimes tell them apart by type ({@code instanceof}).
+ * first-order delta joins; a {@link KeyedPlan} maintains a query through its closure under its keys
+ * (key stages in front of a {@link PHierarchicalPlan} of the closed query). Runtimes tell them apart by
+ * type ({@code instanceof}).
  */
-public sealed interface MaintenancePlan extends Serializable permits ViewTreePlan, FallbackPlan {
+public sealed interface MaintenancePlan extends Serializable permits ViewTreePlan, FallbackPlan, KeyedPlan {
 
+    /** The query as given: inserts go into its relations, results are over its head. */
     ConjunctiveQuery query();
 
     /** Name of the semiring the plan was made for. */

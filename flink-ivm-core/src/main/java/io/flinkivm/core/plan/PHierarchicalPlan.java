@@ -65,6 +65,12 @@ public record PHierarchicalPlan(
     @Override
     public String explain() {
         StringBuilder sb = PlanText.head(this);
+        explainPlan(sb);
+        return PlanText.tail(sb, this);
+    }
+
+    /** The plan's part of {@link #explain()}: from "Plan:" to the Boolean join tree. */
+    void explainPlan(StringBuilder sb) {
         sb.append("Plan: p-hierarchical — view trees over ")
                 .append(semiring)
                 .append(" below the border, Boolean join of the root views above it\n");
@@ -86,7 +92,6 @@ public record PHierarchicalPlan(
             }
             sb.append('\n');
         }
-        return PlanText.tail(sb, this);
     }
 
     @Override

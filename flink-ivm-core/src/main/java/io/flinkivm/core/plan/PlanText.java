@@ -43,6 +43,15 @@ final class PlanText {
         for (String line : plan.classification().describe().split("\n")) {
             sb.append("  ").append(line).append('\n');
         }
+        if (!(plan instanceof KeyedPlan) && !plan.query().keys().isEmpty()) {
+            List<String> keys = new ArrayList<>();
+            for (ConjunctiveQuery.Key k : plan.query().keys()) {
+                keys.add(plan.query().keyText(k));
+            }
+            sb.append("Keys: ")
+                    .append(String.join(", ", keys))
+                    .append(" (not relied on: the plan is exact on every database, and nothing checks them)\n");
+        }
         return sb;
     }
 

@@ -23,6 +23,11 @@ import java.util.Set;
  * root views along a join tree when their join is α-acyclic ({@link PHierarchicalPlan}), and
  * along the bags of a minimum-width tree decomposition otherwise ({@link CyclicPHierarchicalPlan},
  * within {@link TreeDecompositions}' size limits; beyond them the fallback, with the reason).
+ *
+ * <p>A query with keys whose own plan is not the α-acyclic one may get a {@link KeyedPlan}: the first
+ * closure under the keys ({@link KeyChase}: the head's, then with the atoms', then the full one) that
+ * has the α-acyclic p-hierarchical plan. In order of preference: the query's α-acyclic plan (relying on
+ * no key), a closure's, the query's cyclic plan, the fallback on the query.
  */
 public final class Planner {
 
@@ -67,15 +72,73 @@ public final class Planner {
         checkPlannable(query, semiring, properties);
         Classification classification = QueryClassifier.classify(query);
         Attempt attempt = attempt(query, semiring, properties, classification, strategy);
+        if (attempt instanceof Attempt.Planned planned && planned.plan() instanceof PHierarchicalPlan) {
+            return planned.plan();
+        }
+        List<String> keyReasons = new ArrayList<>();
+        if (!query.keys().isEmpty()
+                && strategy != Strategy.FALLBACK
+                && properties.contains(SemiringProperty.POSITIVE)) {
+            KeyedPlan keyed = keyed(query, semiring, properties, classification, keyReasons);
+            if (keyed != null) {
+                return keyed;
+            }
+        }
         if (attempt instanceof Attempt.Planned planned) {
             return planned.plan();
         }
-        List<String> reasons = ((Attempt.Refused) attempt).reasons();
+        List<String> reasons = new ArrayList<>(((Attempt.Refused) attempt).reasons());
+        reasons.addAll(keyReasons);
         if (strategy == Strategy.P_HIERARCHICAL) {
             throw new UnsupportedPlanException("the p-hierarchical plan does not apply to " + query + " over "
                     + semiring + ": " + String.join("; ", reasons) + ". Use the fallback (delta-join) plan instead.");
         }
         return fallback(query, semiring, properties, classification, reasons);
+    }
+
+    /**
+     * The plan of the first closure of {@code query} under its keys ({@link KeyChase#candidates}) that is
+     * α-acyclic p-hierarchical, or null, with why none is in {@code reasons}.
+     */
+    private static KeyedPlan keyed(
+            ConjunctiveQuery query,
+            String semiring,
+            Set<SemiringProperty> properties,
+            Classification classification,
+            List<String> reasons) {
+        List<KeyChase.Candidate> candidates = KeyChase.candidates(query);
+        String why = null;
+        for (KeyChase.Candidate c : candidates) {
+            if (c.problem() != null) {
+                why = c.name() + ", " + c.closed() + ", cannot run: " + c.problem();
+                continue;
+            }
+            Classification closedClassification = QueryClassifier.classify(c.closed());
+            Attempt a = attempt(c.closed(), semiring, properties, closedClassification, Strategy.AUTO);
+            if (a instanceof Attempt.Planned planned && planned.plan() instanceof PHierarchicalPlan closed) {
+                return new KeyedPlan(
+                        query,
+                        classification,
+                        c.name(),
+                        c.relied(),
+                        c.addedHead(),
+                        c.headLookups(),
+                        c.enrichments(),
+                        closed);
+            }
+            why = c.name() + ", " + c.closed() + ", "
+                    + (!closedClassification.pHierarchical().holds()
+                            ? "is not p-hierarchical either: "
+                                    + closedClassification.pHierarchical().witness()
+                            : a instanceof Attempt.Refused refused
+                                    ? "has no O(1) plan either: " + String.join("; ", refused.reasons())
+                                    : "is p-hierarchical, but the join of its root views is cyclic");
+        }
+        reasons.add(
+                why == null
+                        ? "the keys do not help: they determine no variable that the head or an atom lacks"
+                        : "the keys do not help: " + why);
+        return null;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.flinkivm.core.query;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -12,21 +13,82 @@ import java.util.Set;
 /**
  * A conjunctive query {@code Q(F) :- R1(X1), ..., Rk(Xk)} over a semiring: the sum over the bound
  * variables of the product of the atoms' payloads. Immutable; validated on construction.
+ *
+ * <p>A query may declare {@linkplain Key keys}: a key of a relation is a set of its columns that
+ * determines the whole tuple on databases where it holds. The planner may rely on them (see
+ * {@code Planner}); a query without keys is the same value as before keys existed (its text, equality
+ * and hash code do not mention them).
  */
 public final class ConjunctiveQuery implements Serializable {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A key of {@code relation}: its columns at {@code positions} (0-based, kept sorted) determine the
+     * whole tuple on databases where the key holds. No positions: the relation holds at most one tuple.
+     */
+    public record Key(String relation, List<Integer> positions) implements Serializable {
+        public Key {
+            if (relation == null || relation.isEmpty()) {
+                throw new IllegalArgumentException("a key needs a relation name");
+            }
+            List<Integer> sorted = new ArrayList<>(positions);
+            Collections.sort(sorted);
+            for (int i = 0; i < sorted.size(); i++) {
+                if (sorted.get(i) < 0) {
+                    throw new InvalidQueryException(
+                            "key of " + relation + " names column " + sorted.get(i) + "; columns count from 0");
+                }
+                if (i > 0 && sorted.get(i).equals(sorted.get(i - 1))) {
+                    throw new InvalidQueryException("key of " + relation + " names column " + sorted.get(i) + " twice");
+                }
+            }
+            positions = List.copyOf(sorted);
+        }
+
+        /** A key of {@code relation} over the columns at {@code positions}. */
+        public static Key of(String relation, int... positions) {
+            List<Integer> p = new ArrayList<>();
+            for (int i : positions) {
+                p.add(i);
+            }
+            return new Key(relation, p);
+        }
+
+        /** The key's columns as an array. */
+        public int[] positionArray() {
+            int[] out = new int[positions.size()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = positions.get(i);
+            }
+            return out;
+        }
+    }
+
     private final String name;
     private final List<String> head;
     private final List<Atom> body;
+    private final List<Key> keys;
     private final List<String> variables;
     private final Map<String, BitSet> atomsOf;
 
     /**
+     * A query without keys.
+     *
      * @throws InvalidQueryException if the body is empty, a head variable is missing from the body
      *     or repeated, or two atoms of one relation have different arities
      */
     public ConjunctiveQuery(String name, List<String> head, List<Atom> body) {
+        this(name, head, body, List.of());
+    }
+
+    /**
+     * A query with keys, kept in the order of their relations' first occurrence in the body.
+     *
+     * @throws InvalidQueryException as {@link #ConjunctiveQuery(String, List, List)}, or if a key
+     *     names a relation the body does not use, a column beyond the relation's arity, or a relation
+     *     that already has a key
+     */
+    public ConjunctiveQuery(String name, List<String> head, List<Atom> body, List<Key> keys) {
         this.name = name;
         this.head = List.copyOf(head);
         this.body = List.copyOf(body);
@@ -64,10 +126,74 @@ public final class ConjunctiveQuery implements Serializable {
         }
         this.variables = List.copyOf(vars);
         this.atomsOf = at;
+        this.keys = checkKeys(name, arity, keys);
+    }
+
+    /** The keys checked against the relations' arities, one per relation, in order of the relations. */
+    private static List<Key> checkKeys(String name, Map<String, Integer> arity, List<Key> keys) {
+        Map<String, Key> byRelation = new LinkedHashMap<>();
+        for (Key k : keys) {
+            Integer n = arity.get(k.relation());
+            if (n == null) {
+                throw new InvalidQueryException("key of " + k.relation() + ": " + name + " uses no relation "
+                        + k.relation() + "; it uses " + String.join(", ", arity.keySet()));
+            }
+            for (int p : k.positions()) {
+                if (p >= n) {
+                    throw new InvalidQueryException("key of " + k.relation() + " names column " + p + ", but "
+                            + k.relation() + " has arity " + n + " (columns 0 to " + (n - 1) + ")");
+                }
+            }
+            if (byRelation.putIfAbsent(k.relation(), k) != null) {
+                throw new InvalidQueryException(
+                        "relation " + k.relation() + " has two keys; declare at most one key per relation");
+            }
+        }
+        List<Key> ordered = new ArrayList<>();
+        for (String r : arity.keySet()) {
+            Key k = byRelation.get(r);
+            if (k != null) {
+                ordered.add(k);
+            }
+        }
+        return List.copyOf(ordered);
     }
 
     public String name() {
         return name;
+    }
+
+    /** The declared keys, at most one per relation, in order of the relations' first occurrence. */
+    public List<Key> keys() {
+        return keys;
+    }
+
+    /** The key of {@code relation}, or null if it has none. */
+    public Key keyOf(String relation) {
+        for (Key k : keys) {
+            if (k.relation().equals(relation)) {
+                return k;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * How the query's text writes {@code key}: e.g. {@code orders(ok)} by the variables of an atom of
+     * its relation, or {@code orders(#0)} by column where names would be ambiguous.
+     */
+    public String keyText(Key key) {
+        return KeyText.render(body, key);
+    }
+
+    /**
+     * This query with {@code keys} instead of its own (this query itself if they are the same).
+     *
+     * @throws InvalidQueryException as the constructor
+     */
+    public ConjunctiveQuery withKeys(List<Key> keys) {
+        ConjunctiveQuery q = new ConjunctiveQuery(name, head, body, keys);
+        return q.keys.equals(this.keys) ? this : q;
     }
 
     /** The free variables, in head order. */
@@ -151,15 +277,24 @@ public final class ConjunctiveQuery implements Serializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ConjunctiveQuery q && q.name.equals(name) && q.head.equals(head) && q.body.equals(body);
+        return o instanceof ConjunctiveQuery q
+                && q.name.equals(name)
+                && q.head.equals(head)
+                && q.body.equals(body)
+                && q.keys.equals(keys);
     }
 
     @Override
     public int hashCode() {
-        return 31 * (31 * name.hashCode() + head.hashCode()) + body.hashCode();
+        int h = 31 * (31 * name.hashCode() + head.hashCode()) + body.hashCode();
+        return keys.isEmpty() ? h : 31 * h + keys.hashCode();
     }
 
-    /** The query in the parser's syntax, e.g. {@code Q(A,C) :- R1(A,B), R2(B,C)}. */
+    /**
+     * The query in the parser's syntax, e.g. {@code Q(A,C) :- R1(A,B), R2(B,C)}, its keys after
+     * {@code KEY} (e.g. {@code KEY R1(A)}), each named by the variables of an atom where that is
+     * unambiguous, else by column ({@code R1(#0)}).
+     */
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder(name)
@@ -171,6 +306,9 @@ public final class ConjunctiveQuery implements Serializable {
                 sb.append(", ");
             }
             sb.append(body.get(i));
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            sb.append(i == 0 ? " KEY " : ", ").append(KeyText.render(body, keys.get(i)));
         }
         return sb.toString();
     }

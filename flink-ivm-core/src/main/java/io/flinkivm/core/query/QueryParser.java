@@ -8,16 +8,27 @@ import java.util.Objects;
  * Parses the text form of a conjunctive query, for example {@code Q(A,C) :- R(A,B), S(B,C,'x').}
  *
  * <pre>
- * query    = Name '(' [ Var { ',' Var } ] ')' ':-' atom { ',' atom } [ '.' ]
+ * query    = Name '(' [ Var { ',' Var } ] ')' ':-' atom { ',' atom } [ keys ] [ '.' ]
  * atom     = Rel '(' [ term { ',' term } ] ')'
  * term     = Var | 'quoted string' | number
  * number   = [ '-' ] digit { digit } [ '.' digit { digit } ]
+ * keys     = KEY key { ',' key }
+ * key      = Rel '(' [ column { ',' column } ] ')'
+ * column   = Var | '#' digit { digit }
  * Name, Rel, Var = ( letter | '_' ) { letter | digit | '_' }
  * </pre>
  *
  * Whitespace may appear between any two tokens. Inside a quoted string, {@code ''} stands for one
  * quote. Constants and repeated variables in an atom are selections (see {@link Atom#match}); the head
  * lists distinct variables only. The text of a numeric constant is kept as written.
+ *
+ * <p>{@code KEY} (in any case) declares keys ({@link ConjunctiveQuery.Key}), at most one per relation
+ * of the body. A key names its columns by the variables that an atom of its relation has there, or by
+ * position from 0, not both: in {@code Q(S) :- customer(K,S), orders(O,K), lineitem(O) KEY
+ * customer(K), orders(O)} the key of customer is its column 0 ({@code customer(#0)}), that of orders
+ * its column 0. Names resolve in the first atom of the relation that has each of them exactly once;
+ * if another such atom has them at other columns, the key is ambiguous and must be written by column.
+ * {@link ConjunctiveQuery#toString()} writes keys so that they parse back to the same columns.
  */
 public final class QueryParser {
 
@@ -50,15 +61,19 @@ public final class QueryParser {
         pos += 2;
         List<Atom> body = new ArrayList<>();
         body.add(atom(0));
+        List<ConjunctiveQuery.Key> keys = new ArrayList<>();
         while (true) {
             skipWhitespace();
             if (pos == text.length()) {
                 break;
             }
             char c = text.charAt(pos);
-            if (c == ',') {
+            if (c == ',' && keys.isEmpty()) {
                 pos++;
                 body.add(atom(body.size()));
+            } else if (c == ',') {
+                pos++;
+                keys.add(key(body, keys));
             } else if (c == '.') {
                 pos++;
                 skipWhitespace();
@@ -66,11 +81,116 @@ public final class QueryParser {
                     throw error("end of input");
                 }
                 break;
+            } else if (keys.isEmpty() && startsKeyword()) {
+                pos += KEY.length();
+                keys.add(key(body, keys));
             } else {
-                throw error("',', '.' or end of input");
+                throw error(keys.isEmpty() ? "',', '.', KEY or end of input" : "',', '.' or end of input");
             }
         }
-        return new ConjunctiveQuery(name, head, body);
+        return new ConjunctiveQuery(name, head, body, keys);
+    }
+
+    private static final String KEY = "KEY";
+
+    /** Whether the keyword {@code KEY} (in any case) stands at the current position, as a whole word. */
+    private boolean startsKeyword() {
+        int end = pos + KEY.length();
+        return text.regionMatches(true, pos, KEY, 0, KEY.length())
+                && (end == text.length() || !isIdentifierPart(text.charAt(end)));
+    }
+
+    /** One key: a relation of the body and its columns, by variable or by position (not both). */
+    private ConjunctiveQuery.Key key(List<Atom> body, List<ConjunctiveQuery.Key> earlier) {
+        skipWhitespace();
+        int start = pos;
+        String relation = identifier("a relation name");
+        int arity = -1;
+        for (Atom a : body) {
+            if (a.relation().equals(relation)) {
+                arity = a.arity();
+            }
+        }
+        if (arity < 0) {
+            throw positioned("KEY names relation " + relation + ", which the body does not use", start);
+        }
+        for (ConjunctiveQuery.Key k : earlier) {
+            if (k.relation().equals(relation)) {
+                throw positioned("relation " + relation + " has two keys; declare at most one key per relation", start);
+            }
+        }
+        expect('(');
+        List<String> names = new ArrayList<>();
+        List<Integer> columns = new ArrayList<>();
+        skipWhitespace();
+        if (peek() == ')') {
+            pos++;
+            return new ConjunctiveQuery.Key(relation, columns);
+        }
+        while (true) {
+            skipWhitespace();
+            int at = pos;
+            if (peek() == '#') {
+                pos++;
+                if (!isDigit(peek())) {
+                    throw error("a column number after '#'");
+                }
+                int digits = pos;
+                skipDigits();
+                int column = parseColumn(text.substring(digits, pos), at);
+                if (column >= arity) {
+                    throw positioned(
+                            "column #" + column + " of a key of " + relation + ", which has arity " + arity
+                                    + " (columns #0 to #" + (arity - 1) + ")",
+                            at);
+                }
+                if (!names.isEmpty()) {
+                    throw positioned("a key names its columns by variable or by position, not both", at);
+                }
+                if (columns.contains(column)) {
+                    throw positioned("column #" + column + " appears twice in the key of " + relation, at);
+                }
+                columns.add(column);
+            } else {
+                String variable = identifier(
+                        names.isEmpty() && columns.isEmpty()
+                                ? "a variable, a column such as #0, or ')'"
+                                : "a variable");
+                if (!columns.isEmpty()) {
+                    throw positioned("a key names its columns by variable or by position, not both", at);
+                }
+                if (names.contains(variable)) {
+                    throw positioned("variable " + variable + " appears twice in the key of " + relation, at);
+                }
+                names.add(variable);
+            }
+            skipWhitespace();
+            char c = peek();
+            if (c == ')') {
+                pos++;
+                break;
+            }
+            if (c != ',') {
+                throw error("')' or ','");
+            }
+            pos++;
+        }
+        if (names.isEmpty()) {
+            return new ConjunctiveQuery.Key(relation, columns);
+        }
+        try {
+            return new ConjunctiveQuery.Key(relation, KeyText.resolve(body, relation, names));
+        } catch (InvalidQueryException e) {
+            throw positioned(e.getMessage(), start);
+        }
+    }
+
+    private int parseColumn(String digits, int at) {
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException e) {
+            throw positioned("column #" + digits + " is too large", at);
+        }
     }
 
     /** The head variables, after the opening parenthesis up to and including the closing one. */
@@ -251,8 +371,17 @@ public final class QueryParser {
      * with a caret under the position.
      */
     private InvalidQueryException error(String expected, String found) {
-        int lineStart = text.lastIndexOf('\n', pos - 1) + 1;
-        int lineEnd = text.indexOf('\n', pos);
+        return positioned("expected " + expected, pos, " but found " + found);
+    }
+
+    /** "message at position p (line l, column c)", followed by the line of the text with a caret under {@code at}. */
+    private InvalidQueryException positioned(String message, int at) {
+        return positioned(message, at, "");
+    }
+
+    private InvalidQueryException positioned(String message, int at, String after) {
+        int lineStart = text.lastIndexOf('\n', at - 1) + 1;
+        int lineEnd = text.indexOf('\n', at);
         if (lineEnd < 0) {
             lineEnd = text.length();
         }
@@ -266,13 +395,12 @@ public final class QueryParser {
             }
         }
         StringBuilder caret = new StringBuilder();
-        for (int i = lineStart; i < pos; i++) {
+        for (int i = lineStart; i < at; i++) {
             caret.append(text.charAt(i) == '\t' ? '\t' : ' ');
         }
         caret.append('^');
-        String message = "expected " + expected + " at position " + pos + " (line " + line + ", column "
-                + (pos - lineStart + 1) + ") but found " + found + "\n"
-                + text.substring(lineStart, lineEnd) + "\n" + caret;
-        return new InvalidQueryException(message, pos);
+        String located = message + " at position " + at + " (line " + line + ", column " + (at - lineStart + 1) + ")"
+                + after + "\n" + text.substring(lineStart, lineEnd) + "\n" + caret;
+        return new InvalidQueryException(located, at);
     }
 }

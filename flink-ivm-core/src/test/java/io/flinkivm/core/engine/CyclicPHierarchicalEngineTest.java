@@ -138,7 +138,8 @@ class CyclicPHierarchicalEngineTest {
         return new PHierarchicalEngine<>((CyclicPHierarchicalPlan) plan, NaturalSemiring.INSTANCE);
     }
 
-    private static Map<Tuple, Long> result(IvmEngine<Long> e) {
+    /** The engine's result as a map, checking that no tuple comes twice. */
+    static Map<Tuple, Long> result(IvmEngine<Long> e) {
         Map<Tuple, Long> out = new HashMap<>();
         for (Iterator<ResultTuple<Long>> it = e.enumerate(); it.hasNext(); ) {
             ResultTuple<Long> t = it.next();

@@ -122,7 +122,7 @@ class QueryParserTest {
         fails("Q(A) :- R(A,^)", "expected a variable or a constant at position 12 (line 1, column 13) but found ')'");
         fails(
                 "Q(A) :- R(A) ^S(A)",
-                "expected ',', '.' or end of input at position 13 (line 1, column 14) but found 'S'");
+                "expected ',', '.', KEY or end of input at position 13 (line 1, column 14) but found 'S'");
         fails("Q(A) :- R(A), ^", "expected a relation name");
         fails("Q(A) :- R(A). ^S(A)", "expected end of input");
         fails("Q(A) :- R(A, -^x)", "expected a digit");
@@ -170,6 +170,69 @@ class QueryParserTest {
         assertThatThrownBy(() -> QueryParser.parse("Q(A) :- R(A,B), R(A)"))
                 .isInstanceOf(InvalidQueryException.class)
                 .hasMessageContaining("relation R is used with arity 2 and with arity 1");
+    }
+
+    @Test
+    void keysNameColumnsByVariableOrByPosition() {
+        ConjunctiveQuery q =
+                QueryParser.parse("Q(S) :- customer(K,S), orders(O,K), lineitem(O) KEY customer(K), orders(O)");
+        assertThat(q.keys())
+                .containsExactly(ConjunctiveQuery.Key.of("customer", 0), ConjunctiveQuery.Key.of("orders", 0));
+        assertThat(QueryParser.parse("Q(S) :- customer(K,S), orders(O,K) key orders(#0), customer(#0).")
+                        .keys())
+                .containsExactly(ConjunctiveQuery.Key.of("customer", 0), ConjunctiveQuery.Key.of("orders", 0));
+        assertThat(QueryParser.parse("Q(A) :- R(A,B,C) KEY R(C,A)").keys())
+                .containsExactly(ConjunctiveQuery.Key.of("R", 0, 2));
+        assertThat(QueryParser.parse("Q() :- Config(X) KEY Config()").keys())
+                .containsExactly(ConjunctiveQuery.Key.of("Config"));
+        // A variable named like the keyword is a variable; KEY is a keyword only after the body.
+        assertThat(QueryParser.parse("Q(KEY) :- R(KEY) KEY R(KEY)").keys())
+                .containsExactly(ConjunctiveQuery.Key.of("R", 0));
+    }
+
+    @Test
+    void keysResolveInTheFirstAtomThatHasTheirVariablesOnce() {
+        assertThat(QueryParser.parse("Q(x) :- E(x,y), E(y,z) KEY E(x)").keys())
+                .containsExactly(ConjunctiveQuery.Key.of("E", 0));
+        // x is twice in R(x,x,y): it names column 1, where R(y,x,z) has it once.
+        assertThat(QueryParser.parse("Q(x) :- R(x,x,y), R(y,x,z) KEY R(x)").keys())
+                .containsExactly(ConjunctiveQuery.Key.of("R", 1));
+    }
+
+    @Test
+    void keysRoundTripThroughToString() {
+        for (String text : List.of(
+                "Q(S) :- customer(K,S), orders(O,K), lineitem(O) KEY customer(K), orders(O)",
+                "Q(x) :- E(x,y), E(y,z) KEY E(#1)",
+                "Q(x) :- E(x,y), E(y,x) KEY E(#0)",
+                "Q(A) :- R(A,'x',B) KEY R(#0,#1)",
+                "Q() :- Config(X) KEY Config()")) {
+            ConjunctiveQuery q = QueryParser.parse(text);
+            assertThat(QueryParser.parse(q.toString())).as(text).isEqualTo(q);
+        }
+        assertThat(QueryParser.parse("Q(x) :- E(x,y), E(y,z) KEY E(#0)").toString())
+                .isEqualTo("Q(x) :- E(x,y), E(y,z) KEY E(x)");
+        // y is column 1 of E(x,y) and column 0 of E(y,z): ambiguous by name, so written by column.
+        assertThat(QueryParser.parse("Q(x) :- E(x,y), E(y,z) KEY E(#1)").toString())
+                .isEqualTo("Q(x) :- E(x,y), E(y,z) KEY E(#1)");
+        assertThat(QueryParser.parse("Q(A) :- R(A,'x',B) KEY R(#0,#1)").toString())
+                .isEqualTo("Q(A) :- R(A,'x',B) KEY R(#0,#1)");
+    }
+
+    @Test
+    void keyErrorsNameThePosition() {
+        fails("Q(A) :- R(A) KEY ^S(A)", "KEY names relation S, which the body does not use");
+        fails("Q(A) :- R(A,B) KEY R(A), ^R(B)", "relation R has two keys");
+        fails("Q(A) :- R(A,B) KEY ^R(C)", "variable C occurs in no atom of R");
+        fails("Q(A) :- R(A,A) KEY ^R(A)", "no atom of R has each of A exactly once");
+        fails("Q(A) :- R(A,B), R(B,A) KEY ^R(A)", "is ambiguous: it is column 0 of R(A,B) but column 1 of R(B,A)");
+        fails("Q(A) :- R(A,B) KEY R(^#2)", "column #2 of a key of R, which has arity 2");
+        fails("Q(A) :- R(A,B) KEY R(#0,^B)", "by variable or by position, not both");
+        fails("Q(A) :- R(A,B) KEY R(A,^A)", "variable A appears twice in the key of R");
+        fails("Q(A) :- R(A,B) KEY R(#1,^#1)", "column #1 appears twice");
+        fails("Q(A) :- R(A,B) KEY R(#^x)", "expected a column number after '#'");
+        fails("Q(A) :- R(A,B) KEY R(A) ^S(B)", "expected ',', '.' or end of input");
+        fails("Q(A) :- R(A,B) KEY R(A), ^", "expected a relation name");
     }
 
     @Test

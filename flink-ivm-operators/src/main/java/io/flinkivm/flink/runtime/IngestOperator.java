@@ -355,6 +355,14 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     }
 
     private String validate(InputRecord<T> r) {
+        return problem(r, router, semiring);
+    }
+
+    /**
+     * Why {@code r} cannot be an insert into {@code router}'s query over {@code semiring} (no relation,
+     * tuple or payload, an unknown relation, a wrong arity, a payload of another type), or null.
+     */
+    static <T> String problem(InputRecord<T> r, AtomRouter router, Semiring<T> semiring) {
         if (r.relation() == null || r.tuple() == null) {
             return "insert without relation or tuple";
         }

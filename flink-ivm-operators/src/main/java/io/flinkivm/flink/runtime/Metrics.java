@@ -35,6 +35,12 @@ public final class Metrics {
     public static final String ROWS_IN = "ivmRowsIn";
     /** SQL: table rows that passed no filter of the query (WHERE and ON on that table): no insert, no state. */
     public static final String ROWS_FILTERED = "ivmRowsFiltered";
+    /** Key stages: rows rejected because they break a key (also counted under {@link #DEAD_LETTERS}). */
+    public static final String KEY_VIOLATIONS = "ivmKeyViolations";
+    /** Key stages: rows that waited for their key rows. */
+    public static final String KEY_WAITS = "ivmKeyWaits";
+    /** Key stages: waiting rows released when their key rows arrived. */
+    public static final String KEY_RELEASES = "ivmKeyReleases";
     /** Updates that failed arithmetically (e.g. natural-number overflow) and were dead-lettered. */
     public static final String FAILED_UPDATES = "ivmFailedUpdates";
 }

@@ -38,6 +38,12 @@ public final class StateNames {
 
     public static final String RESULT = "result";
 
+    /** A key stage's row stored under the current key value. */
+    public static final String KEY_ROW = "key-row";
+
+    /** A key stage's rows waiting for the row of the current key value. */
+    public static final String KEY_WAITING = "key-waiting";
+
     /** An ingest subtask's epoch, counts and position (union operator state). */
     public static final String INGEST_EPOCHS = "ingest-epochs";
 

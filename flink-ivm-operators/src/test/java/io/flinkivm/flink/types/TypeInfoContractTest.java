@@ -32,6 +32,8 @@ class TypeInfoContractTest extends TypeInformationTestBase<TypeInformation<?>> {
             new DeltaTypeInfo<>(Types.BOOLEAN),
             new RootUpdateTypeInfo<>(Types.LONG),
             new RootUpdateTypeInfo<>(new CovarianceTripleTypeInfo(1)),
+            new StageRowTypeInfo<>(Types.LONG),
+            new StageRowTypeInfo<>(PolynomialTypeInfo.INSTANCE),
         };
     }
 

@@ -1,0 +1,184 @@
+package io.flinkivm.core.engine;
+
+import io.flinkivm.core.engine.keys.KeyStageLogic;
+import io.flinkivm.core.engine.keys.KeyViolation;
+import io.flinkivm.core.engine.keys.MemoryKeyStageStore;
+import io.flinkivm.core.engine.keys.StageRow;
+import io.flinkivm.core.plan.KeyedPlan;
+import io.flinkivm.core.query.AtomRouter;
+import io.flinkivm.core.query.ResultChange;
+import io.flinkivm.core.query.ResultCursor;
+import io.flinkivm.core.query.ResultTuple;
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Semiring;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.function.Consumer;
+
+/**
+ * The in-memory engine of a {@link KeyedPlan}: its key stages ({@link KeyStageLogic} over hash maps)
+ * in front of the engine of the closed query's plan, results over the query's head. An insert that
+ * breaks a key the plan relies on throws {@link KeyViolationException} and changes nothing. A key row
+ * that releases waiting rows makes several inserts into the closed engine, each atomic there: if one
+ * overflows, the exception reaches this insert's caller and the inserts before it stay. Not
+ * thread-safe.
+ */
+public final class KeyedEngine<T> implements IvmEngine<T> {
+    private final KeyedPlan plan;
+    private final Semiring<T> semiring;
+    private final IvmEngine<T> closed;
+    private final KeyStageLogic<T> logic;
+    private final AtomRouter router;
+    private final MemoryKeyStageStore<T>[] stores;
+    private final int[] head;
+    private final boolean project;
+    /** Rows on their way to a stage during one insert: stage indexes and rows, in order. */
+    private final ArrayDeque<Object> pending = new ArrayDeque<>();
+
+    private final KeyStageLogic.Output<T> out = new KeyStageLogic.Output<>() {
+        @Override
+        public void toStage(int stage, StageRow<T> row) {
+            pending.add(stage);
+            pending.add(row);
+        }
+
+        @Override
+        public void toIngest(String relation, Tuple tuple, T payload, String origin) {
+            closed.insert(relation, tuple, payload);
+        }
+    };
+
+    private long inserts;
+
+    /** @param closed the engine of {@code plan.closed()} */
+    @SuppressWarnings("unchecked") // an array of a generic type
+    KeyedEngine(KeyedPlan plan, Semiring<T> semiring, IvmEngine<T> closed) {
+        plan.checkSemiring(semiring);
+        this.plan = plan;
+        this.semiring = semiring;
+        this.closed = closed;
+        this.logic = new KeyStageLogic<>(plan);
+        this.router = new AtomRouter(plan.query());
+        this.stores = new MemoryKeyStageStore[logic.stages()];
+        for (int s = 0; s < stores.length; s++) {
+            stores[s] = new MemoryKeyStageStore<>();
+        }
+        this.head = new int[plan.query().head().size()];
+        for (int i = 0; i < head.length; i++) {
+            head[i] = i;
+        }
+        this.project = !plan.addedHead().isEmpty();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws KeyViolationException if the row breaks a key the plan relies on (nothing changed)
+     */
+    @Override
+    public void insert(String relation, Tuple tuple, T payload) {
+        int r = router.checkedRelation(relation, tuple.arity());
+        if (!semiring.isZero(payload)) {
+            pending.clear();
+            logic.insert(r, tuple, payload, null, out);
+            // The first row is the only one that can break a key (its own relation's), before it changes anything.
+            boolean first = true;
+            while (!pending.isEmpty()) {
+                int stage = (Integer) pending.poll();
+                @SuppressWarnings("unchecked")
+                StageRow<T> row = (StageRow<T>) pending.poll();
+                if (row.isKeyRow()) {
+                    KeyViolation v = logic.keyRow(stage, stores[stage], row, out);
+                    if (v != null) {
+                        if (!first) {
+                            throw new IllegalStateException("a key row after the first row of an insert: " + v);
+                        }
+                        pending.clear();
+                        throw new KeyViolationException(v);
+                    }
+                } else {
+                    logic.probe(stage, stores[stage], row, out);
+                }
+                first = false;
+            }
+        }
+        inserts++;
+    }
+
+    @Override
+    public Iterator<ResultTuple<T>> enumerate() {
+        return project ? cursor().iterator() : closed.enumerate();
+    }
+
+    @Override
+    public ResultCursor<T> cursor() {
+        ResultCursor<T> c = closed.cursor();
+        if (!project) {
+            return c;
+        }
+        return new ResultCursor<>() {
+            @Override
+            public boolean next() {
+                return c.next();
+            }
+
+            @Override
+            public Tuple tuple() {
+                return c.tuple().project(head);
+            }
+
+            @Override
+            public T payload() {
+                return c.payload();
+            }
+        };
+    }
+
+    @Override
+    public T lookup(Tuple headTuple) {
+        HeadArity.check(plan.query(), headTuple);
+        if (!project) {
+            return closed.lookup(headTuple);
+        }
+        Tuple full = logic.closedHead(headTuple, s -> stores[s]);
+        return full == null ? semiring.zero() : closed.lookup(full);
+    }
+
+    @Override
+    public long insertCount() {
+        return inserts;
+    }
+
+    /** The closed query's engine's entries, the stored key rows and the waiting rows. */
+    @Override
+    public long stateEntries() {
+        long total = closed.stateEntries();
+        for (MemoryKeyStageStore<T> s : stores) {
+            total += s.keyRows() + s.waitingRows();
+        }
+        return total;
+    }
+
+    /** Rows waiting in the key stages for their key rows. */
+    public long waitingRows() {
+        long total = 0;
+        for (MemoryKeyStageStore<T> s : stores) {
+            total += s.waitingRows();
+        }
+        return total;
+    }
+
+    @Override
+    public long borderCrossings() {
+        return closed.borderCrossings();
+    }
+
+    @Override
+    public void changes(Consumer<ResultChange<T>> to) {
+        if (!project) {
+            closed.changes(to);
+            return;
+        }
+        closed.changes(c -> to.accept(new ResultChange<>(c.tuple().project(head), c.payload(), c.previous())));
+    }
+}

@@ -1,0 +1,25 @@
+package io.flinkivm.core.engine.keys;
+
+import io.flinkivm.core.query.Tuple;
+import java.util.List;
+
+/**
+ * The state of one key stage as {@link KeyStageLogic} reads and writes it: per key value, the row
+ * stored under it and the rows waiting for it. The in-memory engine backs it with hash maps, the
+ * Flink key stage operator with keyed state (keyed by the key value, so it may ignore {@code key}).
+ *
+ * @param <T> the payload type
+ */
+public interface KeyStageStore<T> {
+    /** The row stored under {@code key}, or null. */
+    Tuple keyRow(Tuple key);
+
+    /** Stores {@code row} under {@code key}, which holds none yet. */
+    void putKeyRow(Tuple key, Tuple row);
+
+    /** Adds {@code row} to the rows waiting for {@code key}'s row. */
+    void addWaiting(Tuple key, StageRow<T> row);
+
+    /** The rows waiting for {@code key}'s row, in the order they came, and forgets them (empty if none). */
+    List<StageRow<T>> takeWaiting(Tuple key);
+}
