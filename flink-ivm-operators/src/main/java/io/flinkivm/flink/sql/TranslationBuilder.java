@@ -269,7 +269,11 @@ final class TranslationBuilder {
         }
         ConjunctiveQuery query;
         try {
-            query = new ConjunctiveQuery("Q", head, atoms);
+            List<ConjunctiveQuery.Key> relationKeys = new ArrayList<>();
+            for (SqlTranslation.RelationKey k : keys) {
+                relationKeys.add(new ConjunctiveQuery.Key(k.relation(), k.positions()));
+            }
+            query = new ConjunctiveQuery("Q", head, atoms).withKeys(relationKeys);
         } catch (InvalidQueryException ex) {
             throw new IllegalStateException(
                     "the translation of " + sql + " is not a valid query: " + ex.getMessage(), ex);

@@ -3,6 +3,8 @@ package io.flinkivm.flink.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.query.InvalidQueryException;
 import io.flinkivm.core.query.Tuple;
@@ -49,7 +51,8 @@ class SqlTranslationTest {
         SqlTranslation t = translate(REVENUE);
         assertThat(t.query())
                 .hasToString(
-                        "Q(o_orderkey,c_custkey) :- customer(c_custkey), orders(o_orderkey,c_custkey), lineitem(o_orderkey)");
+                        "Q(o_orderkey,c_custkey) :- customer(c_custkey), orders(o_orderkey,c_custkey), lineitem(o_orderkey)"
+                                + " KEY customer(c_custkey), orders(o_orderkey)");
         assertThat(t.semiring().name()).isEqualTo("product(natural,integer)");
         assertThat(t.columnNames()).containsExactly("o_orderkey", "o_custkey", "revenue");
         assertThat(t.columns().get(2).type()).hasToString("DECIMAL(38, 4)");
@@ -111,7 +114,9 @@ class SqlTranslationTest {
                 translate("SELECT o_custkey, COUNT(*) FROM orders o JOIN lineitem l ON l_orderkey = o_orderkey"
                         + " WHERE o_orderdate < DATE '1995-03-15' + INTERVAL '1' MONTH AND o_orderkey < o_custkey"
                         + " GROUP BY o_custkey");
-        assertThat(t.query()).hasToString("Q(o_custkey) :- orders(o_orderkey,o_custkey), lineitem(o_orderkey)");
+        assertThat(t.query())
+                .hasToString(
+                        "Q(o_custkey) :- orders(o_orderkey,o_custkey), lineitem(o_orderkey) KEY orders(o_orderkey)");
         assertThat(inserts(t, "orders", "1", "2", "1995-04-14")).hasSize(1);
         assertThat(inserts(t, "orders", "1", "2", "1995-04-15")).isEmpty();
         assertThat(inserts(t, "orders", "3", "2", "1995-01-01")).isEmpty();
@@ -193,7 +198,8 @@ class SqlTranslationTest {
         assertThat(t.isBag()).isTrue();
         assertThat(t.semiring().name()).isEqualTo("natural");
         assertThat(t.query())
-                .hasToString("Q(o_orderkey,l_shipmode) :- orders(o_orderkey), lineitem(o_orderkey,l_shipmode)");
+                .hasToString(
+                        "Q(o_orderkey,l_shipmode) :- orders(o_orderkey), lineitem(o_orderkey,l_shipmode) KEY orders(o_orderkey)");
         assertThat(t.copies(3L)).isEqualTo(3);
         assertThat(translate("SELECT * FROM orders").columnNames())
                 .containsExactly("o_orderkey", "o_custkey", "o_orderdate");
@@ -230,6 +236,41 @@ class SqlTranslationTest {
         assertThat(t.query()).hasToString("Q(V) :- orders(V)");
         assertThat(inserts(t, "orders", "1", "2", "1995-04-14"))
                 .containsExactly(new TableInput.Insert("orders", Tuple.of(1995L), 1L));
+    }
+
+    @Test
+    void primaryKeysPutTpchQ3AsWrittenOnTheConstantTimePlan() {
+        SqlTranslation t =
+                translate("SELECT l_orderkey, SUM(l_extendedprice * (1 - l_discount)) AS revenue, o_orderdate"
+                        + " FROM customer, orders, lineitem WHERE c_mktsegment = 'BUILDING' AND c_custkey = o_custkey"
+                        + " AND l_orderkey = o_orderkey AND o_orderdate < DATE '1995-03-15'"
+                        + " GROUP BY l_orderkey, o_orderdate");
+        assertThat(t.query())
+                .hasToString(
+                        "Q(o_orderkey,o_orderdate) :- customer(c_custkey), orders(o_orderkey,c_custkey,o_orderdate),"
+                                + " lineitem(o_orderkey) KEY customer(c_custkey), orders(o_orderkey)");
+        MaintenancePlan plan = Planner.plan(t.query(), t.semiring());
+        assertThat(plan.explain())
+                .contains("the head gains c_custkey: orders(o_orderkey) → c_custkey")
+                .contains("Guarantee: amortized O(1) per insert")
+                .contains("where the keys hold");
+    }
+
+    @Test
+    void primaryKeysPutRevenuePerSegmentOnTheConstantTimePlan() {
+        SqlTranslation t =
+                translate("SELECT c_mktsegment, SUM(l_extendedprice) FROM customer JOIN orders ON c_custkey = o_custkey"
+                        + " JOIN lineitem ON l_orderkey = o_orderkey GROUP BY c_mktsegment");
+        MaintenancePlan plan = Planner.plan(t.query(), t.semiring());
+        assertThat(plan.explain())
+                .contains("p-hierarchical: no")
+                .contains("lineitem(o_orderkey) gains c_custkey,c_mktsegment")
+                .contains("Guarantee: amortized O(1) per insert");
+        SqlTranslation noKeys = SqlTranslation.of(
+                "SELECT c_mktsegment, COUNT(*) FROM customer JOIN orders ON c_custkey = o_custkey GROUP BY c_mktsegment",
+                SqlSchemas.parse(
+                        "customer(c_custkey BIGINT, c_mktsegment STRING); orders(o_orderkey BIGINT, o_custkey BIGINT)"));
+        assertThat(Planner.plan(noKeys.query(), noKeys.semiring()).explain()).contains("Plan: fallback");
     }
 
     @Test
