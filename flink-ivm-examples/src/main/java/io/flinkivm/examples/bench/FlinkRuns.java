@@ -1,11 +1,11 @@
 package io.flinkivm.examples.bench;
 
 import io.flinkivm.examples.jobs.EndGate;
-import io.flinkivm.examples.jobs.FlinkSettings;
 import io.flinkivm.examples.state.CheckpointStats;
 import io.flinkivm.examples.state.StateReport;
 import io.flinkivm.examples.state.StateSizeReporter;
 import io.flinkivm.examples.state.ThreadCpu;
+import io.flinkivm.flink.RocksDbTuning;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -83,7 +83,7 @@ final class FlinkRuns {
         StateSizeReporter.configure(c);
         c.setString("state.backend.type", backend);
         if (backend.equals("rocksdb")) {
-            FlinkSettings.tuneRocksDb(c);
+            RocksDbTuning.applyTo(c);
         }
         c.setString("parallelism.default", Integer.toString(parallelism));
         finalCheckpoint(c);

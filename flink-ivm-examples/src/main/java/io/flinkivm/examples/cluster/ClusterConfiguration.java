@@ -1,6 +1,6 @@
 package io.flinkivm.examples.cluster;
 
-import io.flinkivm.examples.jobs.FlinkSettings;
+import io.flinkivm.flink.RocksDbTuning;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +30,7 @@ import org.apache.flink.configuration.WebOptions;
  * options derived from it (what Flink's own scripts would compute). Everything listens on 127.0.0.1. Each
  * TaskManager has {@value #SLOTS} slots and about 1 GiB with every memory component spelled out (a TaskManager
  * started without Flink's scripts refuses to start otherwise); state on RocksDB with flink-ivm's settings
- * ({@link FlinkSettings#tuneRocksDb}), incremental checkpoints and savepoints in the cluster's directory.
+ * ({@link RocksDbTuning}), incremental checkpoints and savepoints in the cluster's directory.
  */
 public final class ClusterConfiguration {
 
@@ -117,7 +117,7 @@ public final class ClusterConfiguration {
         c.set(MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL, Duration.ofSeconds(1));
 
         c.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
-        FlinkSettings.tuneRocksDb(c);
+        RocksDbTuning.applyTo(c);
         c.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
         c.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, uri(home.resolve("checkpoints")));
         c.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, uri(home.resolve("savepoints")));

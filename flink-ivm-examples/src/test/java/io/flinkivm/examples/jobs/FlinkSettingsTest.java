@@ -3,6 +3,7 @@ package io.flinkivm.examples.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkivm.flink.RocksDbCompaction;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -44,19 +45,6 @@ class FlinkSettingsTest {
                 .doesNotContainKey("execution.checkpointing.interval")
                 .doesNotContainKey("state.backend.rocksdb.use-bloom-filter")
                 .doesNotContainKey("state.backend.rocksdb.compaction.style");
-    }
-
-    @Test
-    void rocksDbSettingsGivenBeforeTheTuningAreKept() {
-        org.apache.flink.configuration.Configuration c = new org.apache.flink.configuration.Configuration();
-        c.setString("state.backend.rocksdb.options-factory", "com.example.MyFactory");
-        c.setString("state.backend.rocksdb.compression.per.level", "LZ4_COMPRESSION");
-        FlinkSettings.tuneRocksDb(c);
-
-        assertThat(c.toMap())
-                .containsEntry("state.backend.rocksdb.options-factory", "com.example.MyFactory")
-                .containsEntry("state.backend.rocksdb.compression.per.level", "LZ4_COMPRESSION")
-                .doesNotContainKey("flinkivm.rocksdb.level0-file-num-compaction-trigger");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.flinkivm.examples.jobs;
+package io.flinkivm.flink;
 
 import java.util.Collection;
 import org.apache.flink.configuration.ConfigOption;
@@ -15,7 +15,8 @@ import org.rocksdb.DBOptions;
  * RocksDB compaction settings that Flink's configuration does not reach: how many sorted runs start
  * a compaction, universal compaction's merge rules and the compression level, from the {@code flinkivm.rocksdb.*} entries of
  * the job's configuration. Install it with {@code state.backend.rocksdb.options-factory:
- * io.flinkivm.examples.jobs.RocksDbCompaction}; an entry that is not given keeps RocksDB's default.
+ * io.flinkivm.flink.RocksDbCompaction}; an entry that is not given keeps RocksDB's default.
+ * {@link RocksDbTuning#applyTo} installs it with flink-ivm's values.
  */
 public final class RocksDbCompaction implements ConfigurableRocksDBOptionsFactory {
     private static final long serialVersionUID = 1L;

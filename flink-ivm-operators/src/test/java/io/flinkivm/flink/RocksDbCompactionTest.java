@@ -1,4 +1,4 @@
-package io.flinkivm.examples.jobs;
+package io.flinkivm.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
