@@ -1,5 +1,6 @@
 package io.flinkivm.examples.cli;
 
+import io.flinkivm.examples.csv.Csv;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;

@@ -7,7 +7,7 @@ import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
-import io.flinkivm.examples.cli.Csv;
+import io.flinkivm.examples.csv.Csv;
 import io.flinkivm.examples.jobs.Ex10Job;
 import io.flinkivm.examples.jobs.GeneratorSettings;
 import io.flinkivm.examples.jobs.InsertGenerator;

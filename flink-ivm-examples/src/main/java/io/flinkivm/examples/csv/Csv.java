@@ -1,4 +1,4 @@
-package io.flinkivm.examples.cli;
+package io.flinkivm.examples.csv;
 
 import java.util.List;
 import java.util.function.Function;
@@ -16,7 +16,7 @@ import java.util.function.Function;
 public final class Csv {
 
     /** The largest field of a file line, in UTF-8 bytes. */
-    static final int MAX_FIELD_BYTES = 64 * 1024;
+    public static final int MAX_FIELD_BYTES = 64 * 1024;
 
     private final StringBuilder field = new StringBuilder();
     private final String badQuoting;
@@ -30,7 +30,7 @@ public final class Csv {
     }
 
     /** The splitter of the {@code run} command's input lines: fields of at most 64 KiB of UTF-8. */
-    static Csv forFileLines() {
+    public static Csv forFileLines() {
         return new Csv("bad quoting", " (a quoted field cannot span lines)", MAX_FIELD_BYTES);
     }
 
@@ -118,7 +118,7 @@ public final class Csv {
     }
 
     /** Appends {@code value} to {@code sb}, quoted if it contains a comma, a quote or a line break. */
-    static StringBuilder appendField(StringBuilder sb, String value) {
+    public static StringBuilder appendField(StringBuilder sb, String value) {
         boolean quote = false;
         for (int i = 0; i < value.length() && !quote; i++) {
             char c = value.charAt(i);
