@@ -1,12 +1,10 @@
-package io.flinkivm.examples.tpch;
+package io.flinkivm.examples.jobs;
 
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.examples.jobs.ExampleJob;
-import io.flinkivm.examples.jobs.GeneratorSettings;
-import io.flinkivm.examples.jobs.InsertGenerator;
-import io.flinkivm.examples.jobs.Rows;
+import io.flinkivm.examples.tpch.TpchRevenue;
+import io.flinkivm.examples.tpch.TpchStream;
 import io.flinkivm.flink.InputRecord;
 import java.util.Comparator;
 import java.util.List;

@@ -1,13 +1,12 @@
-package io.flinkivm.examples.tpch;
+package io.flinkivm.examples.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
 
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
-import io.flinkivm.examples.jobs.ExampleJobs;
-import io.flinkivm.examples.jobs.GeneratorSettings;
-import io.flinkivm.examples.jobs.InsertGenerator;
+import io.flinkivm.examples.tpch.TpchRevenue;
+import io.flinkivm.examples.tpch.TpchStream;
 import io.flinkivm.flink.InputRecord;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
