@@ -3,6 +3,12 @@ package io.flinkivm.examples.cli;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.command.CliException;
+import io.flinkivm.examples.command.Converters;
+import io.flinkivm.examples.command.FlinkOptions;
+import io.flinkivm.examples.command.OptionDefaults;
+import io.flinkivm.examples.command.QueryTextOptions;
+import io.flinkivm.examples.command.Version;
 import io.flinkivm.examples.jobs.Ex10Job;
 import io.flinkivm.examples.jobs.FlinkSettings;
 import io.flinkivm.examples.soak.SoakReport;
@@ -29,7 +35,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "soak",
         mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class,
+        versionProvider = Version.class,
         sortOptions = false,
         showDefaultValues = true,
         defaultValueProvider = SoakCommand.Defaults.class,
@@ -204,7 +210,7 @@ final class SoakCommand implements Callable<Integer> {
             try {
                 dir = Files.createTempDirectory("flink-ivm-soak-");
             } catch (IOException e) {
-                throw CliException.failure("cannot create a checkpoint directory: " + RunCommand.describe(e), e);
+                throw CliException.failure("cannot create a checkpoint directory: " + CliException.describe(e), e);
             }
         }
         FlinkSettings settings = flinkOptions.settings();

@@ -3,6 +3,7 @@ package io.flinkivm.examples.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkivm.examples.command.Converters;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -2,6 +2,7 @@ package io.flinkivm.examples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flinkivm.examples.command.CliException;
 import io.flinkivm.examples.testing.CliRun;
 import java.util.ArrayList;
 import java.util.List;

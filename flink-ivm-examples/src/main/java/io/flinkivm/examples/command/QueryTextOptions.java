@@ -1,4 +1,4 @@
-package io.flinkivm.examples.cli;
+package io.flinkivm.examples.command;
 
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code --query} and {@code --plan}, declared once: mixed into {@code kafka} and {@code soak}, and into
- * {@link QueryOptions} (which adds {@code --sql}) for {@code explain} and {@code run}.
+ * the query options of {@code explain} and {@code run}, which add {@code --sql}.
  */
 public final class QueryTextOptions {
 

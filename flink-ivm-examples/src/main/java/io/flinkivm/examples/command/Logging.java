@@ -1,4 +1,4 @@
-package io.flinkivm.examples.cli;
+package io.flinkivm.examples.command;
 
 import java.util.List;
 import java.util.Locale;
@@ -9,14 +9,14 @@ import java.util.Locale;
  * {@code WARN}; flink-ivm's own loggers log at {@code INFO}). Under another logging configuration (the
  * cluster's, or {@code -Dlog4j.configurationFile=...}) the option changes nothing and says so.
  */
-final class Logging {
+public final class Logging {
 
     /** The system property that the self-contained jar's {@code log4j2.properties} takes the root level from. */
-    static final String LEVEL_PROPERTY = "flinkivm.log.level";
+    public static final String LEVEL_PROPERTY = "flinkivm.log.level";
     /** The {@code name} of the self-contained jar's Log4j configuration. */
     static final String CONFIGURATION_NAME = "flink-ivm";
     /** Log4j's level names, as {@code --log-level} accepts them (any letter case). */
-    static final List<String> LEVELS = List.of("off", "fatal", "error", "warn", "info", "debug", "trace", "all");
+    public static final List<String> LEVELS = List.of("off", "fatal", "error", "warn", "info", "debug", "trace", "all");
 
     private Logging() {}
 
@@ -27,7 +27,7 @@ final class Logging {
      * @return null if the level applies, else why not (another logging configuration is in charge)
      * @throws IllegalArgumentException for a name that is not a Log4j level
      */
-    static String setLevel(String level) {
+    public static String setLevel(String level) {
         String name = level.trim().toUpperCase(Locale.ROOT);
         if (!LEVELS.contains(name.toLowerCase(Locale.ROOT))) {
             throw new IllegalArgumentException(

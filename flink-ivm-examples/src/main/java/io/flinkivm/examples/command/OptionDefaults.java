@@ -1,4 +1,4 @@
-package io.flinkivm.examples.cli;
+package io.flinkivm.examples.command;
 
 import java.util.Map;
 import picocli.CommandLine.IDefaultValueProvider;

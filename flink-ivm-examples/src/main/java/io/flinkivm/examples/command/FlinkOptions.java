@@ -1,4 +1,4 @@
-package io.flinkivm.examples.cli;
+package io.flinkivm.examples.command;
 
 import io.flinkivm.examples.jobs.FlinkSettings;
 import io.flinkivm.examples.jobs.StateBackendKind;
@@ -62,7 +62,7 @@ public final class FlinkOptions {
     Duration checkpointInterval;
 
     /** Whether any of these options was given (or defaulted by the command). */
-    boolean anyGiven() {
+    public boolean anyGiven() {
         return state != null || parallelism != null || checkpointDir != null || checkpointInterval != null;
     }
 

@@ -1,4 +1,4 @@
-package io.flinkivm.examples.cli;
+package io.flinkivm.examples.command;
 
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;

@@ -1,4 +1,4 @@
-package io.flinkivm.examples.cli;
+package io.flinkivm.examples.command;
 
 import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.plan.Planner;
@@ -68,12 +68,6 @@ public final class Converters {
         }
     }
 
-    static final class EngineConverter extends EnumConverter<EngineKind> {
-        EngineConverter() {
-            super(EngineKind.class);
-        }
-    }
-
     /** An output mode: snapshot or changelog. */
     public static final class OutputModeConverter extends EnumConverter<io.flinkivm.flink.OutputMode> {
         public OutputModeConverter() {
@@ -132,7 +126,7 @@ public final class Converters {
      * Relation rates {@code R=150000,S=1.5e6}: per relation of the query, how fast it receives inserts
      * relative to the others (positive numbers), in the order written.
      */
-    static final class RelationRatesConverter implements ITypeConverter<RelationRates> {
+    public static final class RelationRatesConverter implements ITypeConverter<RelationRates> {
         @Override
         public RelationRates convert(String value) {
             Map<String, Double> rates = new LinkedHashMap<>();

@@ -1,4 +1,4 @@
-package io.flinkivm.examples.cli;
+package io.flinkivm.examples.command;
 
 import io.flinkivm.flink.OutputMode;
 import picocli.CommandLine.Help.Visibility;
