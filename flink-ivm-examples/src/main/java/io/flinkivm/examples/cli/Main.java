@@ -40,6 +40,8 @@ import picocli.CommandLine.Spec;
         footer = {
             "Without a command, flink-ivm runs the default example ('flink-ivm example').",
             "Run 'flink-ivm COMMAND --help' for a command's options and file formats.",
+            "bench and soak, how flink-ivm measures itself, are in flink-ivm-bench.jar:"
+                    + " 'java -jar flink-ivm-bench/target/flink-ivm-bench.jar --help'.",
             "Logs (on stderr): warnings from Flink, info from flink-ivm; --log-level LEVEL (or" + " -D"
                     + Logging.LEVEL_PROPERTY + "=LEVEL) turns Flink's up, e.g. --log-level info.",
             "Exit codes: 0 success, 1 I/O error, 2 bad arguments, malformed query or unsupported plan."
@@ -54,13 +56,7 @@ public final class Main implements Callable<Integer> {
 
     /** The subcommands, in the order the usage lists them; a new subcommand is added here and nowhere else. */
     static List<Object> subcommands() {
-        return List.of(
-                new ExplainCommand(),
-                new RunCommand(),
-                new ExampleCommand(),
-                new KafkaCommand(),
-                new io.flinkivm.examples.bench.BenchCommand(),
-                new SoakCommand());
+        return List.of(new ExplainCommand(), new RunCommand(), new ExampleCommand(), new KafkaCommand());
     }
 
     /** Without a subcommand: runs the default example (the README's first command), as {@code example} would. */
