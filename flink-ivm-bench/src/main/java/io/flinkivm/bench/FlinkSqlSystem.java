@@ -21,7 +21,7 @@ import org.apache.flink.types.Row;
 import org.apache.flink.util.Collector;
 
 /**
- * The same query in Flink SQL ({@link SqlTranslation}): the inserts as one table over a DataStream of
+ * The same query in Flink SQL ({@link QueryToSql}): the inserts as one table over a DataStream of
  * rows {@code (rel, x1..xw, p)} read at the environment's parallelism P ({@link IndexedInput}), one
  * view per relation, regular joins and {@code SUM} of the payload product grouped by the free
  * variables, default table configuration (no mini-batch), heap state (or RocksDB:
@@ -134,7 +134,7 @@ final class FlinkSqlSystem implements FlinkSystem {
 
     /** The SQL text that is run, for the report. */
     static String sql(Workload workload) {
-        return new SqlTranslation(QueryParser.parse(workload.query())).select();
+        return new QueryToSql(QueryParser.parse(workload.query())).select();
     }
 
     /** The optimized plan of the query over a tiny stream of the workload, as {@code Table.explain()} prints it. */
@@ -157,7 +157,7 @@ final class FlinkSqlSystem implements FlinkSystem {
     }
 
     private Prepared prepare(Workload workload, InsertStream stream, int parallelism) {
-        SqlTranslation sql = SqlTranslation.forStream(QueryParser.parse(workload.query()), stream);
+        QueryToSql sql = QueryToSql.forStream(QueryParser.parse(workload.query()), stream);
         int w = sql.width();
         String[] names = new String[w + 2];
         TypeInformation<?>[] types = new TypeInformation<?>[w + 2];
@@ -192,7 +192,7 @@ final class FlinkSqlSystem implements FlinkSystem {
         }
         IndexedInput<Row> input = IndexedInput.of(rows);
         DataStream<Row> inserts = input.source(env, Types.ROW_NAMED(names, types), "inserts");
-        tEnv.createTemporaryView(SqlTranslation.INSERTS, inserts);
+        tEnv.createTemporaryView(QueryToSql.INSERTS, inserts);
         for (String view : sql.viewStatements()) {
             tEnv.executeSql(view);
         }

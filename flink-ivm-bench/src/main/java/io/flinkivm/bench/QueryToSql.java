@@ -12,7 +12,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A conjunctive query as Flink SQL over one table of inserts {@code ins(rel INT, x1..xw, p BIGINT)}, each
+ * A conjunctive query written as Flink SQL text, the bench's SQL peer (the other way round from
+ * flink-ivm-operators' {@code io.flinkivm.flink.sql.SqlTranslation}, which reads SQL into a conjunctive query).
+ * The SQL is over one table of inserts {@code ins(rel INT, x1..xw, p BIGINT)}, each
  * value column {@code BIGINT} or, where some relation has text in that position, {@code STRING}:
  * one view per relation (its columns {@code c1..ck} and payload {@code p}), a chain of inner joins on the
  * shared variables, and {@code SUM} of the payload product grouped by the free variables. Joins follow
@@ -21,7 +23,7 @@ import java.util.Set;
  * A constant keeps the rows whose value's text equals it (as flink-ivm's selections do): {@code c = 'x'}
  * on a {@code STRING} column, {@code CAST(c AS STRING) = 'x'} on a {@code BIGINT} one.
  */
-final class SqlTranslation {
+final class QueryToSql {
     static final String INSERTS = "ins";
 
     private final ConjunctiveQuery query;
@@ -31,12 +33,12 @@ final class SqlTranslation {
     private final boolean[] stringColumns;
 
     /** All value columns {@code BIGINT}. */
-    SqlTranslation(ConjunctiveQuery query) {
+    QueryToSql(ConjunctiveQuery query) {
         this(query, new boolean[0]);
     }
 
     /** Column {@code x(j+1)} is {@code STRING} where {@code stringColumns[j]} is true, else {@code BIGINT}. */
-    SqlTranslation(ConjunctiveQuery query, boolean[] stringColumns) {
+    QueryToSql(ConjunctiveQuery query, boolean[] stringColumns) {
         this.query = query;
         this.relations = query.relations();
         int w = 0;
@@ -49,7 +51,7 @@ final class SqlTranslation {
     }
 
     /** The translation whose column types fit {@code stream}: STRING where any insert has a non-Long value. */
-    static SqlTranslation forStream(ConjunctiveQuery query, InsertStream stream) {
+    static QueryToSql forStream(ConjunctiveQuery query, InsertStream stream) {
         int w = 0;
         for (String r : query.relations()) {
             w = Math.max(w, query.arityOf(r));
@@ -68,7 +70,7 @@ final class SqlTranslation {
                 }
             }
         }
-        return new SqlTranslation(query, text);
+        return new QueryToSql(query, text);
     }
 
     /** Whether column {@code x(j+1)} is {@code STRING}. */

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.flinkivm.core.query.QueryParser;
 import org.junit.jupiter.api.Test;
 
-class SqlTranslationTest {
+class QueryToSqlTest {
 
     @Test
     void example10JoinsAlongSharedVariablesAndSumsThePayloadProduct() {
-        SqlTranslation t = new SqlTranslation(QueryParser.parse(Example10Workload.QUERY));
+        QueryToSql t = new QueryToSql(QueryParser.parse(Example10Workload.QUERY));
 
         assertThat(t.width()).isEqualTo(4);
         assertThat(t.joinOrder()).containsExactly(0, 1, 2, 4, 3);
@@ -29,7 +29,7 @@ class SqlTranslationTest {
 
     @Test
     void repeatedVariablesSelfJoinsAndAggregates() {
-        SqlTranslation t = new SqlTranslation(QueryParser.parse("Q() :- R(A,A), R(A,B)"));
+        QueryToSql t = new QueryToSql(QueryParser.parse("Q() :- R(A,A), R(A,B)"));
 
         assertThat(t.viewStatements()).hasSize(1);
         assertThat(t.select()).isEqualTo("""
@@ -41,7 +41,7 @@ class SqlTranslationTest {
 
     @Test
     void constantsBecomeFiltersOnTheirColumnsAsText() {
-        SqlTranslation t = new SqlTranslation(
+        QueryToSql t = new QueryToSql(
                 QueryParser.parse("Revenue(O,C) :- Customer(C,N,'BUILDING'), Orders(O,C,D), Lineitem(O,L), Flag(O,3)"),
                 new boolean[] {false, false, true});
 
@@ -56,7 +56,7 @@ class SqlTranslationTest {
     @Test
     void columnTypesComeFromTheStream() {
         InsertStream s = new TpchWorkload().generate(2_000, Distribution.TPCH, 1);
-        SqlTranslation t = SqlTranslation.forStream(QueryParser.parse(new TpchWorkload().query()), s);
+        QueryToSql t = QueryToSql.forStream(QueryParser.parse(new TpchWorkload().query()), s);
 
         assertThat(t.width()).isEqualTo(3);
         assertThat(t.isString(0)).isFalse();
