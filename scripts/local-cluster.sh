@@ -10,12 +10,13 @@
 #
 # Build first: mvn -B -q package -DskipTests. The cluster runs from the jars Maven resolved (the ones the
 # cluster jar leaves to the cluster) with a configuration it writes to $LOCAL_CLUSTER_HOME/conf
-# (default: target/local-cluster). The implementation is io.flinkivm.examples.cluster.LocalClusterCommand.
+# (default: target/local-cluster). The implementation is io.flinkivm.bench.cluster.LocalClusterCommand, in
+# flink-ivm-bench's jar (the cluster jar it runs is flink-ivm-examples').
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-jar="$root/flink-ivm-examples/target/flink-ivm-examples.jar"
-if [[ ! -f "$jar" || ! -f "$root/flink-ivm-examples/target/local-cluster-classpath.txt" ]]; then
+jar="$root/flink-ivm-bench/target/flink-ivm-bench.jar"
+if [[ ! -f "$jar" || ! -f "$root/flink-ivm-bench/target/local-cluster-classpath.txt" ]]; then
   echo "build first: (cd $root && mvn -B -q package -DskipTests)" >&2
   exit 1
 fi
-exec java -Dflinkivm.root="$root" -cp "$jar" io.flinkivm.examples.cluster.LocalClusterCommand "$@"
+exec java -Dflinkivm.root="$root" -cp "$jar" io.flinkivm.bench.cluster.LocalClusterCommand "$@"

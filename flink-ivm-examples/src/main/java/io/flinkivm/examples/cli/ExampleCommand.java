@@ -1,5 +1,8 @@
 package io.flinkivm.examples.cli;
 
+import io.flinkivm.examples.command.CliException;
+import io.flinkivm.examples.command.FlinkOptions;
+import io.flinkivm.examples.command.Version;
 import io.flinkivm.examples.jobs.ExampleJob;
 import io.flinkivm.examples.jobs.ExampleJobs;
 import io.flinkivm.examples.jobs.ExampleRunner;
@@ -18,7 +21,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "example",
         mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class,
+        versionProvider = Version.class,
         sortOptions = false,
         header = "Runs a built-in example job on generated data.",
         description = {

@@ -4,6 +4,9 @@ import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.command.CliException;
+import io.flinkivm.examples.command.Converters;
+import io.flinkivm.examples.command.Version;
 import io.flinkivm.flink.FlinkJobLayout;
 import io.flinkivm.flink.sql.SqlTranslation;
 import java.io.PrintWriter;
@@ -18,7 +21,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "explain",
         mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class,
+        versionProvider = Version.class,
         sortOptions = false,
         header = "Prints the classification and the maintenance plan of a query.",
         description = {

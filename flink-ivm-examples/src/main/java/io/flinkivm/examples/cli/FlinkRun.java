@@ -3,6 +3,7 @@ package io.flinkivm.examples.cli;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.command.CliException;
 import io.flinkivm.examples.jobs.FlinkSettings;
 import io.flinkivm.examples.jobs.IvmStreams;
 import io.flinkivm.examples.report.JobReport;

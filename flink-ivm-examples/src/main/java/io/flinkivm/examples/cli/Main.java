@@ -1,23 +1,24 @@
 package io.flinkivm.examples.cli;
 
+import io.flinkivm.examples.command.CommandLines;
+import io.flinkivm.examples.command.LogLevelOption;
+import io.flinkivm.examples.command.Logging;
+import io.flinkivm.examples.command.Version;
 import io.flinkivm.examples.jobs.ExampleJobs;
+import io.flinkivm.examples.kafka.KafkaCommand;
 import io.flinkivm.examples.report.FlinkClient;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
@@ -28,7 +29,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "flink-ivm",
         mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class,
+        versionProvider = Version.class,
         synopsisSubcommandLabel = "COMMAND",
         description = {
             "Incremental view maintenance of conjunctive queries over semiring-annotated inserts"
@@ -39,6 +40,8 @@ import picocli.CommandLine.Spec;
         footer = {
             "Without a command, flink-ivm runs the default example ('flink-ivm example').",
             "Run 'flink-ivm COMMAND --help' for a command's options and file formats.",
+            "bench and soak, how flink-ivm measures itself, are in flink-ivm-bench.jar:"
+                    + " 'java -jar flink-ivm-bench/target/flink-ivm-bench.jar --help'.",
             "Logs (on stderr): warnings from Flink, info from flink-ivm; --log-level LEVEL (or" + " -D"
                     + Logging.LEVEL_PROPERTY + "=LEVEL) turns Flink's up, e.g. --log-level info.",
             "Exit codes: 0 success, 1 I/O error, 2 bad arguments, malformed query or unsupported plan."
@@ -48,36 +51,12 @@ public final class Main implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** {@code --log-level}, accepted by every command (before or after its name). */
-    @Option(
-            names = "--log-level",
-            paramLabel = "LEVEL",
-            scope = ScopeType.INHERIT,
-            converter = LevelConverter.class,
-            description = {
-                "Level of Flink's and the libraries' logs on stderr: off, error, warn, info, debug or trace"
-                        + " (flink-ivm's own log at info). Default: warn, or the system property "
-                        + Logging.LEVEL_PROPERTY + ". Applies to the self-contained jar's logging; under 'flink run'"
-                        + " the cluster's logging configuration decides."
-            })
-    void logLevel(String level) {
-        String note = Logging.setLevel(level);
-        if (note != null) {
-            PrintWriter err = spec.commandLine().getErr();
-            err.println("note: --log-level " + level + " has no effect: " + note);
-            err.flush();
-        }
-    }
+    @Mixin
+    LogLevelOption logLevel;
 
     /** The subcommands, in the order the usage lists them; a new subcommand is added here and nowhere else. */
     static List<Object> subcommands() {
-        return List.of(
-                new ExplainCommand(),
-                new RunCommand(),
-                new ExampleCommand(),
-                new io.flinkivm.examples.kafka.KafkaCommand(),
-                new io.flinkivm.examples.bench.BenchCommand(),
-                new SoakCommand());
+        return List.of(new ExplainCommand(), new RunCommand(), new ExampleCommand(), new KafkaCommand());
     }
 
     /** Without a subcommand: runs the default example (the README's first command), as {@code example} would. */
@@ -145,70 +124,11 @@ public final class Main implements Callable<Integer> {
 
     /** Runs the command line with the given streams and returns the exit code; never calls System.exit. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cl = commandLine();
-        cl.setOut(out);
-        cl.setErr(err);
-        try {
-            return cl.execute(args);
-        } finally {
-            out.flush();
-            err.flush();
-        }
+        return CommandLines.run(commandLine(), out, err, args);
     }
 
     /** The configured command line with every subcommand. */
-    static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new Main());
-        for (Object subcommand : subcommands()) {
-            cl.addSubcommand(subcommand);
-        }
-        cl.setParameterExceptionHandler((ex, args) -> {
-            PrintWriter err = ex.getCommandLine().getErr();
-            err.println(ex.getMessage());
-            err.println(
-                    "Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
-            return CliException.USAGE;
-        });
-        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            PrintWriter err = commandLine.getErr();
-            if (ex instanceof CliException c) {
-                err.println(c.getMessage());
-                return c.exitCode();
-            }
-            err.println("internal error (a bug in flink-ivm, please report it): " + ex);
-            ex.printStackTrace(err);
-            return CliException.FAILURE;
-        });
-        return cl;
-    }
-
-    /** A Log4j level name, in any letter case. */
-    static final class LevelConverter implements CommandLine.ITypeConverter<String> {
-        @Override
-        public String convert(String value) {
-            if (!Logging.LEVELS.contains(value.trim().toLowerCase(java.util.Locale.ROOT))) {
-                throw new CommandLine.TypeConversionException(
-                        "unknown log level '" + value + "'; expected one of: " + String.join(", ", Logging.LEVELS));
-            }
-            return value.trim();
-        }
-    }
-
-    /** The version from the jar's Maven descriptor, or "development build" when run from classes. */
-    static final class Version implements IVersionProvider {
-        private static final String POM_PROPERTIES = "/META-INF/maven/io.flinkivm/flink-ivm-examples/pom.properties";
-
-        @Override
-        public String[] getVersion() throws Exception {
-            String version = "development build";
-            try (InputStream in = Main.class.getResourceAsStream(POM_PROPERTIES)) {
-                if (in != null) {
-                    Properties p = new Properties();
-                    p.load(in);
-                    version = p.getProperty("version", version);
-                }
-            }
-            return new String[] {"flink-ivm " + version};
-        }
+    public static CommandLine commandLine() {
+        return CommandLines.of(new Main(), subcommands());
     }
 }

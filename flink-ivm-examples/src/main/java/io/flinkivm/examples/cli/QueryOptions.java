@@ -5,6 +5,8 @@ import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.InvalidQueryException;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.command.CliException;
+import io.flinkivm.examples.command.QueryTextOptions;
 import io.flinkivm.flink.sql.SqlSchemas;
 import io.flinkivm.flink.sql.SqlTranslation;
 import picocli.CommandLine.Mixin;

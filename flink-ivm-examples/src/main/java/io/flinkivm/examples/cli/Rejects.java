@@ -1,5 +1,7 @@
 package io.flinkivm.examples.cli;
 
+import io.flinkivm.examples.command.CliException;
+import io.flinkivm.examples.csv.Csv;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -101,6 +103,6 @@ final class Rejects implements AutoCloseable {
 
     private CliException failure(IOException e) {
         return CliException.failure(
-                "cannot write dead-letter file " + deadLetterPath + ": " + RunCommand.describe(e), e);
+                "cannot write dead-letter file " + deadLetterPath + ": " + CliException.describe(e), e);
     }
 }

@@ -4,6 +4,7 @@ import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.csv.Csv;
 import io.flinkivm.flink.ResultRecord;
 import io.flinkivm.flink.sql.SqlTranslation;
 import java.io.Closeable;

@@ -7,6 +7,12 @@ import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.command.CliException;
+import io.flinkivm.examples.command.Converters;
+import io.flinkivm.examples.command.FlinkOptions;
+import io.flinkivm.examples.command.OutputModeOption;
+import io.flinkivm.examples.command.Version;
+import io.flinkivm.examples.csv.Csv;
 import io.flinkivm.examples.jobs.FlinkSettings;
 import io.flinkivm.examples.report.FlinkClient;
 import io.flinkivm.examples.report.JobReport;
@@ -19,11 +25,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -45,7 +48,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "run",
         mixinStandardHelpOptions = true,
-        versionProvider = Main.Version.class,
+        versionProvider = Version.class,
         sortOptions = false,
         header = "Maintains a query over a CSV file of inserts and writes the result as CSV.",
         description = {
@@ -171,13 +174,20 @@ final class RunCommand implements Callable<Integer> {
             names = "--engine",
             paramLabel = "ENGINE",
             defaultValue = "flink",
-            converter = Converters.EngineConverter.class,
+            converter = EngineConverter.class,
             description = {
                 "The runtime that maintains the result: flink (flink-ivm's operators on the embedded"
                         + " local Flink, or on the cluster under 'flink run') or memory (the in-memory engine of"
                         + " flink-ivm-core, single-threaded). Both give the same result. Default: ${DEFAULT-VALUE}."
             })
     EngineKind engine;
+
+    /** An engine: flink or memory. */
+    static final class EngineConverter extends Converters.EnumConverter<EngineKind> {
+        EngineConverter() {
+            super(EngineKind.class);
+        }
+    }
 
     @Mixin
     OutputModeOption outputMode;
@@ -457,7 +467,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private CliException outputFailure(IOException e) {
-        return CliException.failure("cannot write output file " + output + ": " + describe(e), e);
+        return CliException.failure("cannot write output file " + output + ": " + CliException.describe(e), e);
     }
 
     static CliException resultOverflow(ArithmeticException e) {
@@ -482,7 +492,7 @@ final class RunCommand implements Callable<Integer> {
         try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
             return load(reader, sink, accepted, s, query, sql, rejects);
         } catch (IOException e) {
-            throw CliException.failure("cannot read input file " + input + ": " + describe(e), e);
+            throw CliException.failure("cannot read input file " + input + ": " + CliException.describe(e), e);
         }
     }
 
@@ -625,7 +635,7 @@ final class RunCommand implements Callable<Integer> {
                 }
             }
         } catch (IOException e) {
-            throw CliException.failure("cannot read input file " + input + " again: " + describe(e), e);
+            throw CliException.failure("cannot read input file " + input + " again: " + CliException.describe(e), e);
         }
         return texts;
     }
@@ -634,7 +644,7 @@ final class RunCommand implements Callable<Integer> {
         try {
             return Files.newInputStream(path);
         } catch (IOException e) {
-            throw CliException.failure("cannot read input file " + path + ": " + describe(e), e);
+            throw CliException.failure("cannot read input file " + path + ": " + CliException.describe(e), e);
         }
     }
 
@@ -648,7 +658,7 @@ final class RunCommand implements Callable<Integer> {
         try {
             return Files.createTempFile(absolute.getParent(), "." + absolute.getFileName() + ".", ".tmp");
         } catch (IOException e) {
-            throw CliException.failure("cannot write output file " + output + ": " + describe(e), e);
+            throw CliException.failure("cannot write output file " + output + ": " + CliException.describe(e), e);
         }
     }
 
@@ -666,19 +676,5 @@ final class RunCommand implements Callable<Integer> {
         } catch (IOException ignored) {
             // The temporary file stays behind; the command fails for the reason given to the user.
         }
-    }
-
-    /** A short reason for an I/O error, e.g. "no such file or directory". */
-    static String describe(IOException e) {
-        if (e instanceof NoSuchFileException) {
-            return "no such file or directory";
-        }
-        if (e instanceof AccessDeniedException) {
-            return "permission denied";
-        }
-        if (e instanceof FileSystemException f && f.getReason() != null) {
-            return f.getReason();
-        }
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 }

@@ -13,12 +13,7 @@ public final class ExampleJobs {
 
     /** Every example, in the order {@code example --list} shows them; a new example is one line here. */
     public static List<ExampleJob<?>> all() {
-        return List.of(
-                new Ex10Job(),
-                new TropicalJob(),
-                new ProvenanceJob(),
-                new io.flinkivm.examples.tpch.TpchJob(),
-                new FallbackJob());
+        return List.of(new Ex10Job(), new TropicalJob(), new ProvenanceJob(), new TpchJob(), new FallbackJob());
     }
 
     public static List<String> names() {

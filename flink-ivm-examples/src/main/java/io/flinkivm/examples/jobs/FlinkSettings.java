@@ -1,26 +1,22 @@
 package io.flinkivm.examples.jobs;
 
+import io.flinkivm.flink.RocksDbTuning;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.flink.configuration.CheckpointingOptions;
-import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
-import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
-import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.rocksdb.CompactionStyle;
-import org.rocksdb.CompressionType;
 
 /**
  * How a job runs on Flink. A null field leaves Flink's own setting alone: the embedded local Flink's
  * default, or the cluster's configuration under {@code flink run}. Generic (Kryo) types are always off,
  * so that a payload without a real serializer fails when the job is built, not on the hot path. With
- * RocksDB, flink-ivm's RocksDB settings apply ({@link #tuneRocksDb}: bloom filters, universal compaction with
+ * RocksDB, flink-ivm's RocksDB settings apply ({@link RocksDbTuning}: bloom filters, universal compaction with
  * wider merges, ZSTD).
  *
  * @param state the state backend, or null
@@ -76,7 +72,7 @@ public record FlinkSettings(
             c.set(StateBackendOptions.STATE_BACKEND, state.configValue());
         }
         if (state == StateBackendKind.ROCKSDB) {
-            tuneRocksDb(c);
+            RocksDbTuning.applyTo(c);
         }
         if (parallelism != null) {
             c.set(CoreOptions.DEFAULT_PARALLELISM, parallelism);
@@ -95,75 +91,6 @@ public record FlinkSettings(
             c.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofSeconds(1));
         }
         return c;
-    }
-
-    /**
-     * flink-ivm's RocksDB settings on top of {@code c}:
-     * <ul>
-     *   <li>bloom filters ({@code state.backend.rocksdb.use-bloom-filter}). Most of flink-ivm's state reads
-     *       are point lookups, many of absent keys (a view's first tuple of a key, a join key nobody waits
-     *       for); a bloom filter answers those without reading data blocks from every level and every
-     *       checkpoint's L0 file.</li>
-     *   <li>universal compaction ({@code state.backend.rocksdb.compaction.style: UNIVERSAL}). Each
-     *       checkpoint flushes every column family's memtable into a small L0 file. Under leveled
-     *       compaction (RocksDB's default) every few of those are merged into all of L1 (an L0 file
-     *       holds keys from across the key range, so it overlaps every L1 file), and L1 grows with the
-     *       state: the compaction work per insert grows with the state. Universal compaction merges sorted runs of
-     *       similar size, so a byte is rewritten about log(state / flush) times. In the 10^7-insert soak
-     *       (growing domain, checkpoints every 3 s) compaction took 1.9 µs per insert in the first tenth
-     *       and 16.0 µs in the ninth under leveled compaction, 2.0 and 8.4 µs under universal, which used
-     *       6 to 9 µs less CPU per insert in tenths 6 to 9. It keeps more on disk between full
-     *       compactions (142 MiB of state at the end, against 126 MiB) and uploads less per incremental
-     *       checkpoint (median 10.8 MiB, against 15.7 MiB).</li>
-     *   <li>ZSTD compression on every level ({@code state.backend.rocksdb.compression.per.level}):
-     *       flink-ivm's keys and payloads are variable-length integers that Snappy hardly shrinks; ZSTD
-     *       writes about 2.5 times less.</li>
-     *   <li>wider, rarer merges ({@link RocksDbCompaction}, an options factory for what Flink's
-     *       configuration does not reach): a merge starts at {@value #LEVEL0_TRIGGER} sorted runs
-     *       (RocksDB: 4) and takes at least {@value #MIN_MERGE_WIDTH} (2), and the whole state is
-     *       compacted once the newer runs reach the size of the oldest ({@value #MAX_SIZE_AMPLIFICATION}%;
-     *       RocksDB: 200%). An incremental checkpoint uploads what compaction wrote since the one
-     *       before: in the 10^7-insert soak these three settings write 15.7 bytes per insert into the
-     *       checkpoints instead of 35 (median per 3 s checkpoint 5.2 MiB on quiet cores, 3.1-4.8 MiB on
-     *       loaded ones, instead of 7.8), and end with 27.5-40 MiB of state instead of 47, with a point
-     *       lookup reading up to
-     *       {@value #LEVEL0_TRIGGER} runs per column family (each behind a bloom filter).</li>
-     * </ul>
-     *
-     * <p>Each figure above compares a setting with the one before it, in the same runs, on the job of
-     * the day the setting was chosen; the job has since become faster and smaller, and the README's
-     * paragraph "Checkpoints." and the soak table after it have this version's figures.
-     *
-     * <p>An options factory or compaction setting given in the configuration before or after this call
-     * is not overridden by it: {@code --flink-conf} entries win.
-     */
-    public static void tuneRocksDb(Configuration c) {
-        c.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, true);
-        c.set(RocksDBConfigurableOptions.COMPACTION_STYLE, CompactionStyle.UNIVERSAL);
-        if (!c.contains(RocksDBConfigurableOptions.COMPRESSION_PER_LEVEL)) {
-            // As a string: the form a config.yaml and --flink-conf take, one type for every level.
-            c.setString(
-                    RocksDBConfigurableOptions.COMPRESSION_PER_LEVEL.key(), CompressionType.ZSTD_COMPRESSION.name());
-        }
-        if (!c.contains(RocksDBOptions.OPTIONS_FACTORY)) {
-            c.set(RocksDBOptions.OPTIONS_FACTORY, RocksDbCompaction.class.getName());
-            setIfAbsent(c, RocksDbCompaction.LEVEL0_TRIGGER, LEVEL0_TRIGGER);
-            setIfAbsent(c, RocksDbCompaction.MIN_MERGE_WIDTH, MIN_MERGE_WIDTH);
-            setIfAbsent(c, RocksDbCompaction.MAX_SIZE_AMPLIFICATION, MAX_SIZE_AMPLIFICATION);
-        }
-    }
-
-    /** Sorted runs that start a merge ({@link #tuneRocksDb}). */
-    public static final int LEVEL0_TRIGGER = 12;
-    /** The fewest sorted runs a merge takes ({@link #tuneRocksDb}). */
-    public static final int MIN_MERGE_WIDTH = 6;
-    /** Newer runs over the oldest, in percent, that compact the whole state ({@link #tuneRocksDb}). */
-    public static final int MAX_SIZE_AMPLIFICATION = 100;
-
-    private static void setIfAbsent(Configuration c, ConfigOption<Integer> option, int value) {
-        if (!c.contains(option)) {
-            c.set(option, value);
-        }
     }
 
     /**

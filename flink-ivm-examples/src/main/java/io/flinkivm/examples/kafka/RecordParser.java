@@ -3,7 +3,7 @@ package io.flinkivm.examples.kafka;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.examples.cli.Csv;
+import io.flinkivm.examples.csv.Csv;
 import io.flinkivm.flink.InputRecord;
 import java.io.Serializable;
 import java.nio.ByteBuffer;

@@ -1,6 +1,6 @@
 package io.flinkivm.examples.report;
 
-import io.flinkivm.examples.cli.Csv;
+import io.flinkivm.examples.csv.Csv;
 import io.flinkivm.flink.ResultRecord;
 import java.util.List;
 import org.apache.flink.util.Collector;

@@ -1,7 +1,7 @@
 package io.flinkivm.examples.report;
 
 import io.flinkivm.core.query.Tuple;
-import io.flinkivm.examples.cli.Csv;
+import io.flinkivm.examples.csv.Csv;
 import java.nio.charset.StandardCharsets;
 
 /**

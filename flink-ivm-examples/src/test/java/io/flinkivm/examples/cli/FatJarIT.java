@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The self-contained jar as a user starts it, {@code java -jar flink-ivm-examples.jar ...} (built in
  * {@code package}; failsafe runs this in {@code verify}): its logging binding leaves stdout to the command,
- * prints no SLF4J warning and, by default, nothing on stderr; {@code --log-level} turns Flink's logs up.
+ * prints no SLF4J warning and, by default, nothing on stderr; {@code --log-level} turns Flink's logs up. It and the
+ * cluster jar hold no class of flink-ivm-bench.
  */
 class FatJarIT {
 
@@ -64,6 +69,20 @@ class FatJarIT {
 
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("unknown log level 'loud'", "off, fatal, error, warn, info, debug, trace, all");
+    }
+
+    /** What users run holds nothing of what the project measures itself with (flink-ivm-bench's classes). */
+    @Test
+    void theShippedJarsHoldNoBenchOrSoakClass() throws Exception {
+        for (Path shipped : List.of(jar, Path.of(System.getProperty("flinkivm.clusterJar")))) {
+            try (JarFile f = new JarFile(shipped.toFile())) {
+                assertThat(Collections.list(f.entries()).stream().map(JarEntry::getName))
+                        .as(shipped.toString())
+                        .contains("io/flinkivm/examples/cli/Main.class")
+                        .noneMatch(e -> e.startsWith("io/flinkivm/")
+                                && e.toLowerCase(Locale.ROOT).matches(".*(bench|soak).*"));
+            }
+        }
     }
 
     private record Result(int code, String out, String err) {}

@@ -114,6 +114,18 @@ class MainTest {
                         "Done: 300 inserts");
     }
 
+    /** bench and soak are flink-ivm-bench's: flink-ivm does not have them and its help says where they are. */
+    @Test
+    void theMeasurementsAreNotFlinkIvmsCommands() {
+        assertThat(Main.commandLine().getSubcommands()).doesNotContainKeys("bench", "soak");
+        assertThat(CliRun.of("--help").out().replaceAll("\\s+", " "))
+                .contains("bench and soak, how flink-ivm measures itself, are in flink-ivm-bench.jar:"
+                        + " 'java -jar flink-ivm-bench/target/flink-ivm-bench.jar --help'");
+        CliRun bench = CliRun.of("bench");
+        assertThat(bench.exitCode()).isEqualTo(2);
+        assertThat(bench.err()).contains("bench");
+    }
+
     @Test
     void unknownCommandIsAUsageError() {
         CliRun r = CliRun.of("frobnicate");

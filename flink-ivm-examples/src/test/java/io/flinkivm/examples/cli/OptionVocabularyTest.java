@@ -3,6 +3,8 @@ package io.flinkivm.examples.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkivm.examples.command.Converters;
+import io.flinkivm.examples.testing.OptionDeclarations;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -13,16 +15,19 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.TypeConversionException;
 
-/** One command-line vocabulary: an option of several commands is one declaration, one type, one converter. */
+/**
+ * One command-line vocabulary: an option of several commands is one declaration, one type, one converter.
+ * flink-ivm-bench's {@code soak} shares these declarations too (its {@code SoakCommandTest}).
+ */
 class OptionVocabularyTest {
 
     private static final Map<String, List<String>> SHARED = Map.of(
-            "--query", List.of("explain", "run", "kafka", "soak"),
-            "--plan", List.of("explain", "run", "kafka", "soak"),
-            "--state", List.of("run", "example", "kafka", "soak"),
-            "--parallelism", List.of("run", "example", "kafka", "soak"),
-            "--checkpoint-dir", List.of("run", "example", "kafka", "soak"),
-            "--checkpoint-interval", List.of("run", "example", "kafka", "soak"),
+            "--query", List.of("explain", "run", "kafka"),
+            "--plan", List.of("explain", "run", "kafka"),
+            "--state", List.of("run", "example", "kafka"),
+            "--parallelism", List.of("run", "example", "kafka"),
+            "--checkpoint-dir", List.of("run", "example", "kafka"),
+            "--checkpoint-interval", List.of("run", "example", "kafka"),
             "--result-dir", List.of("run", "example"),
             "--output-mode", List.of("run", "kafka"));
 
@@ -32,15 +37,8 @@ class OptionVocabularyTest {
         SHARED.forEach((name, users) -> {
             OptionSpec first = commands.get(users.get(0)).getCommandSpec().findOption(name);
             for (String command : users) {
-                OptionSpec o = commands.get(command).getCommandSpec().findOption(name);
-                assertThat(o).as(command + " " + name).isNotNull();
-                assertThat(o.type()).as(command + " " + name).isEqualTo(first.type());
-                assertThat(o.description()).as(command + " " + name).isEqualTo(first.description());
-                assertThat(o.paramLabel()).as(command + " " + name).isEqualTo(first.paramLabel());
-                assertThat(o.converters()).as(command + " " + name).hasSameSizeAs(first.converters());
-                for (int i = 0; i < o.converters().length; i++) {
-                    assertThat(o.converters()[i].getClass()).isEqualTo(first.converters()[i].getClass());
-                }
+                OptionDeclarations.assertSameDeclaration(
+                        commands.get(command).getCommandSpec().findOption(name), first, command + " " + name);
             }
         });
     }
@@ -78,11 +76,9 @@ class OptionVocabularyTest {
                 List.of("--input", "in.csv", "--output", "out.csv"),
                 "example",
                 List.of(),
-                "soak",
-                List.of(),
                 "kafka",
                 List.of("--semiring", "natural", "--kafka-bootstrap", "h:1"));
-        for (String command : List.of("run", "example", "kafka", "soak")) {
+        for (String command : List.of("run", "example", "kafka")) {
             for (String[] spelling : List.of(new String[] {"1000", "PT1S"}, new String[] {"3 s", "PT3S"})) {
                 List<String> args = new java.util.ArrayList<>(List.of(command, "--checkpoint-interval", spelling[0]));
                 args.addAll(required.get(command));
@@ -95,16 +91,14 @@ class OptionVocabularyTest {
 
     @Test
     void commandsShowTheirOwnDefaults() {
-        String soak = CliRunHelp.of("soak");
         String kafka = CliRunHelp.of("kafka");
         String run = CliRunHelp.of("run");
 
-        assertThat(soak).contains("Default: rocksdb", "Default: 3 s", "Default: Q(A,C) :- R1(A,B,D,E)");
         assertThat(kafka).contains("Default: 1 s", "Default: 1").doesNotContain("Default: null");
         assertThat(run)
                 .contains("Where no default is shown: Flink's configured backend")
                 .doesNotContain("Default: null");
-        for (String help : List.of(soak, kafka, run)) {
+        for (String help : List.of(kafka, run)) {
             assertThat(help).doesNotContain("Default: null").doesNotContainPattern("(Default: [^ ]+)\\.? \\1");
         }
     }

@@ -14,6 +14,7 @@ import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.semiring.Semirings;
+import io.flinkivm.examples.csv.Csv;
 import io.flinkivm.examples.testing.CliRun;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

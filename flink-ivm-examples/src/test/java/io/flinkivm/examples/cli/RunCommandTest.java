@@ -2,6 +2,7 @@ package io.flinkivm.examples.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.flinkivm.examples.csv.Csv;
 import io.flinkivm.examples.testing.CliRun;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -3,9 +3,11 @@ package io.flinkivm.examples.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkivm.flink.RocksDbTuning;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
 
 class FlinkSettingsTest {
@@ -24,13 +26,7 @@ class FlinkSettingsTest {
 
         assertThat(c)
                 .containsEntry("state.backend.type", "rocksdb")
-                .containsEntry("state.backend.rocksdb.use-bloom-filter", "true")
-                .containsEntry("state.backend.rocksdb.compaction.style", "UNIVERSAL")
-                .containsEntry("state.backend.rocksdb.compression.per.level", "ZSTD_COMPRESSION")
-                .containsEntry("state.backend.rocksdb.options-factory", RocksDbCompaction.class.getName())
-                .containsEntry("flinkivm.rocksdb.level0-file-num-compaction-trigger", "12")
-                .containsEntry("flinkivm.rocksdb.universal.min-merge-width", "6")
-                .containsEntry("flinkivm.rocksdb.universal.max-size-amplification-percent", "100")
+                .containsAllEntriesOf(RocksDbTuning.applyTo(new Configuration()).toMap())
                 .containsEntry("parallelism.default", "4")
                 .containsEntry("execution.checkpointing.interval", "500 ms")
                 .containsEntry("execution.checkpointing.storage", "filesystem")
@@ -44,19 +40,6 @@ class FlinkSettingsTest {
                 .doesNotContainKey("execution.checkpointing.interval")
                 .doesNotContainKey("state.backend.rocksdb.use-bloom-filter")
                 .doesNotContainKey("state.backend.rocksdb.compaction.style");
-    }
-
-    @Test
-    void rocksDbSettingsGivenBeforeTheTuningAreKept() {
-        org.apache.flink.configuration.Configuration c = new org.apache.flink.configuration.Configuration();
-        c.setString("state.backend.rocksdb.options-factory", "com.example.MyFactory");
-        c.setString("state.backend.rocksdb.compression.per.level", "LZ4_COMPRESSION");
-        FlinkSettings.tuneRocksDb(c);
-
-        assertThat(c.toMap())
-                .containsEntry("state.backend.rocksdb.options-factory", "com.example.MyFactory")
-                .containsEntry("state.backend.rocksdb.compression.per.level", "LZ4_COMPRESSION")
-                .doesNotContainKey("flinkivm.rocksdb.level0-file-num-compaction-trigger");
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.flinkivm.flink.runtime;
 
-/** Names of flink-ivm's Flink metrics (see the README's metrics section). */
+/** Names of flink-ivm's Flink metrics (see docs/metrics.md). */
 public final class Metrics {
     private Metrics() {}
 

@@ -1,0 +1,322 @@
+package io.flinkivm.bench;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
+/** {@code bench}: measures flink-ivm against its peers and writes DIR/results.csv. */
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        usageHelpWidth = 100,
+        header = "Measures flink-ivm against its peers on generated streams and writes results.csv and plot.png.",
+        description = {
+            "Generates seeded insert streams for four queries over the natural numbers and runs every system of the"
+                    + " chosen suites on the same streams:",
+            "  ex10   the paper's Ex. 10, Q(A,C) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G), R4(C), R5(A,C,H)"
+                    + " (p-hierarchical, not q-hierarchical); uniform and Zipf (s = 1.1) keys",
+            "  tpch   revenue per (order, customer) of BUILDING customers over TPC-H rows from the TPC-H generator,"
+                    + " scale factor chosen from n (p-hierarchical, not q-hierarchical)",
+            "  star   Q(A,B) :- R(A,B,C), S(A,B,C), T(A,D) (q-hierarchical); uniform and Zipf",
+            "  path   Q(A,C) :- R(A,B), S(B,C) (not p-hierarchical: the fallback's honest cost); uniform and Zipf",
+            "Suites:",
+            "  core   ns per insert of the in-memory engines: the p-hierarchical plan, the paper's ablation (the same"
+                    + " semiring above the border) and the fallback delta joins, and of hash-map (one HashMap upsert per"
+                    + " insert, the memory-hierarchy peer); n = 10^4 .. 10^7 (ablation and fallback up to 10^6;"
+                    + " --quick: 10^4, 10^5); median of up to --reps runs after warm-up; then the"
+                    + " enumeration of the full result (payload recovery; with the engine's iterator and with its"
+                    + " cursor) against reading a plain list; and, from a"
+                    + " separate untimed run over the same inserts whose hash maps count (completed runs up to"
+                    + " --count-up-to), the state operations per insert"
+                    + " (keys read or written in the join views, root views, Boolean join, delta joins and result) with"
+                    + " the timed ns per state operation against hash-map's ns per upsert.",
+            "  changelog  a changelog trigger against a snapshot: Q(A,C) :- R(A,B), S(A,C) with a result of 10^6"
+                    + " tuples (--quick: 10^5) in the in-memory engine with a changelog, triggers that each change 10^3"
+                    + " result tuples (one insert into R) timed against enumerating the whole result; every trigger's"
+                    + " rows are checked to be exactly the changed tuples.",
+            "  flink  inserts per second, wall time of each job (submission included) on a local cluster started once:"
+                    + " the flink-ivm job on heap and RocksDB, the query in Flink SQL (plain, with mini-batch and two-phase"
+                    + " aggregation, with table.optimizer.multi-join.enabled where the plan has a MultiJoin, and on RocksDB),"
+                    + " and jobs that only forward each insert through as many keyBy hops and through two; each at every"
+                    + " --parallelism P (default 1), with the serial share of the task threads' CPU, Amdahl's bound and the"
+                    + " most imbalanced chain above P = 1; n = 10^4 .. 10^6 for the first"
+                    + " distribution, up to 10^5 for Zipf (--quick: 10^4 and 5*10^4, Zipf 10^4). Every result is checked"
+                    + " against the core engine's; a disagreement aborts the bench.",
+            "A run that exceeds its cap is stopped and reported as a bound ('>' ns per insert, '<' inserts per second);"
+                    + " the system is then not run at the larger sizes of that query and distribution (at that P). To run"
+                    + " peers uncapped once at one size: --sizes N --flink-cap SECONDS with a cap above their time."
+        },
+        footerHeading = "%nOutput:%n",
+        footer = {
+            "  DIR/results.csv, one row per system, query, distribution and n:",
+            "      " + ResultsCsv.HEADER,
+            "    A bound carries '>' or '<' before the number; state_size is empty where it is not measured. measure is"
+                    + " 'insert' (the figures are per insert) or 'enumerate' (per result tuple, enumerated after the"
+                    + " stream; state_size is the number of result tuples). state_ops_per_insert: the core suite's"
+                    + " state operations per insert (1 for hash-map's upsert), empty where not counted. parallelism: the"
+                    + " Flink job's P (1 for the core engines); serial_share: CPU of its task threads in chains at parallelism"
+                    + " 1 / CPU of all its task threads; max_subtask_imbalance: max/mean subtask CPU of its most uneven chain"
+                    + " at parallelism > 1 (with at least 5%% of the task CPU); both empty where not measured.",
+            "  DIR/plot.png: ns per insert against n, log-log, one panel per query and distribution, one line per system"
+                    + " (a Flink system at its smallest P); hollow markers are bounds (the run was stopped at its cap).",
+            "  The same figures are printed as tables with ratio and slope lines.",
+            "",
+            "Exit codes:",
+            "  0  all suites ran",
+            "  1  a result check failed or a run could not complete (the message says which)",
+            "  2  bad option"
+        })
+public final class BenchCommand implements Callable<Integer> {
+    static final long DEFAULT_CORE_CAP = 10;
+    static final long QUICK_CORE_CAP = 5;
+    static final long DEFAULT_FLINK_CAP = 15;
+    static final long QUICK_FLINK_CAP = 8;
+    /** The largest --parallelism: the cluster's slots, each with 128 MB managed and 64 MB network memory. */
+    static final int MAX_PARALLELISM = 16;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(
+            names = "--quick",
+            description = {"Smaller sizes and caps (a few minutes): core 10^4 and 10^5, flink 10^4 and" + " 5*10^4."})
+    boolean quick;
+
+    @Option(
+            names = "--suite",
+            paramLabel = "core|changelog|flink|all",
+            defaultValue = "all",
+            description = {"The suite to run (all: core, changelog, flink). Default: ${DEFAULT-VALUE}."})
+    String suite;
+
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            defaultValue = "bench-out",
+            description = {"Directory for results.csv and plot.png (created if missing). Default: ${DEFAULT-VALUE}."})
+    Path out;
+
+    @Option(
+            names = "--seed",
+            paramLabel = "SEED",
+            defaultValue = "" + BenchSettings.DEFAULT_SEED,
+            description = {"Seed of the stream generator. Default: ${DEFAULT-VALUE}."})
+    long seed;
+
+    @Option(
+            names = "--reps",
+            paramLabel = "R",
+            defaultValue = "3",
+            description = {"Timed runs per core measurement (the median is reported). Default: ${DEFAULT-VALUE}."})
+    int reps;
+
+    @Option(
+            names = "--flink-reps",
+            paramLabel = "R",
+            defaultValue = "1",
+            description = {"Timed runs per Flink measurement. Default: ${DEFAULT-VALUE}."})
+    int flinkReps;
+
+    @Option(
+            names = "--core-cap",
+            paramLabel = "SECONDS",
+            description = {
+                "Stop a core run after this many seconds. Default: " + DEFAULT_CORE_CAP + " (--quick: " + QUICK_CORE_CAP
+                        + ")."
+            })
+    Long coreCap;
+
+    @Option(
+            names = "--flink-cap",
+            paramLabel = "SECONDS",
+            description = {
+                "Cancel a Flink job after this many seconds (flink-ivm jobs on a p-hierarchical query: "
+                        + FlinkSuite.IVM_CAP_FACTOR + " times as long). Default: " + DEFAULT_FLINK_CAP + " (--quick: "
+                        + QUICK_FLINK_CAP + ")."
+            })
+    Long flinkCap;
+
+    @Option(
+            names = "--count-up-to",
+            paramLabel = "N",
+            defaultValue = "" + BenchSettings.DEFAULT_COUNT_UP_TO,
+            description = {
+                "Count the state operations of the core runs up to this n (a completed run only; the counting"
+                        + " run is untimed and takes about as long as the timed one). Default: ${DEFAULT-VALUE}."
+            })
+    int countUpTo;
+
+    @Option(
+            names = "--sizes",
+            paramLabel = "N",
+            split = ",",
+            description = {"Stream sizes that replace every suite's own, e.g. 1000,10000 (for quick experiments)."})
+    List<Integer> sizes;
+
+    @Option(
+            names = "--distributions",
+            paramLabel = "D",
+            split = ",",
+            defaultValue = "uniform,zipf",
+            converter = DistributionConverter.class,
+            description = {"Key distributions to measure: uniform, zipf or both. Default: ${DEFAULT-VALUE}."})
+    List<Distribution> distributions;
+
+    @Option(
+            names = "--queries",
+            paramLabel = "Q",
+            split = ",",
+            description = {"Only these queries: ex10, tpch, star, path (for quick experiments and profiling)."})
+    List<String> queries;
+
+    @Option(
+            names = "--parallelism",
+            paramLabel = "P",
+            split = ",",
+            defaultValue = "1",
+            description = {
+                "Parallelisms of every Flink job, e.g. 1,2,4: each Flink system runs at each (one task manager"
+                        + " with as many slots as the largest, each slot with a 1-slot cluster's memory). Default: ${DEFAULT-VALUE}."
+            })
+    List<Integer> parallelisms;
+
+    @Option(
+            names = "--systems",
+            paramLabel = "S",
+            split = ",",
+            description = {"Only these systems, by their name in results.csv (e.g. flink-ivm-heap,trivial-keyed)."})
+    List<String> systemNames;
+
+    @Option(
+            names = "--flink-conf",
+            paramLabel = "KEY=VALUE",
+            description = {
+                "A Flink configuration entry set over the bench's own in every Flink job (flink-ivm's and the"
+                        + " peers'), e.g. state.backend.rocksdb.log.level=INFO_LEVEL to read RocksDB's log; repeatable."
+            })
+    Map<String, String> flinkConf = new LinkedHashMap<>();
+
+    @Override
+    public Integer call() {
+        PrintWriter stdout = spec.commandLine().getOut();
+        PrintWriter stderr = spec.commandLine().getErr();
+        List<Suite> suites = suites(suite.toLowerCase(Locale.ROOT));
+        if (suites == null) {
+            stderr.println("unknown suite '" + suite + "'; use core, changelog, flink or all");
+            return 2;
+        }
+        long coreSeconds = coreCap != null ? coreCap : quick ? QUICK_CORE_CAP : DEFAULT_CORE_CAP;
+        long flinkSeconds = flinkCap != null ? flinkCap : quick ? QUICK_FLINK_CAP : DEFAULT_FLINK_CAP;
+        if (reps < 1 || flinkReps < 1 || coreSeconds < 1 || flinkSeconds < 1) {
+            stderr.println("--reps, --flink-reps, --core-cap and --flink-cap must be at least 1");
+            return 2;
+        }
+        if (countUpTo < 0) {
+            stderr.println("--count-up-to must not be negative (0 counts nothing)");
+            return 2;
+        }
+        if (sizes != null && (sizes.isEmpty() || sizes.stream().anyMatch(n -> n < 1))) {
+            stderr.println("--sizes must list positive numbers");
+            return 2;
+        }
+        if (parallelisms.isEmpty() || parallelisms.stream().anyMatch(p -> p < 1 || p > MAX_PARALLELISM)) {
+            stderr.println("--parallelism must list numbers from 1 to " + MAX_PARALLELISM + " (e.g. 1,2,4), not "
+                    + parallelisms.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","))
+                    + ": every subtask runs in this JVM, on one task manager");
+            return 2;
+        }
+        if (flinkConf.keySet().stream().anyMatch(String::isBlank)) {
+            stderr.println("--flink-conf needs KEY=VALUE, got an empty key");
+            return 2;
+        }
+        FlinkRuns.overrides(flinkConf);
+        BenchSettings settings = new BenchSettings(
+                quick,
+                seed,
+                reps,
+                flinkReps,
+                Duration.ofSeconds(coreSeconds),
+                Duration.ofSeconds(flinkSeconds),
+                sizes == null ? null : new ArrayList<>(sizes),
+                distributions,
+                true,
+                queries,
+                systemNames,
+                countUpTo,
+                parallelisms);
+        try {
+            run(suites, settings, out, stdout);
+            return 0;
+        } catch (BenchFailure e) {
+            stderr.println("bench aborted: " + e.getMessage());
+            return 1;
+        } catch (IOException e) {
+            stderr.println("cannot write to " + out + ": " + e.getMessage());
+            return 1;
+        } catch (Exception e) {
+            stderr.println("bench aborted: a run could not complete: " + e);
+            e.printStackTrace(stderr);
+            return 1;
+        }
+    }
+
+    /** Parses uniform or zipf. */
+    static final class DistributionConverter implements ITypeConverter<Distribution> {
+        @Override
+        public Distribution convert(String value) {
+            for (Distribution d : List.of(Distribution.UNIFORM, Distribution.ZIPF)) {
+                if (d.toString().equals(value.trim().toLowerCase(Locale.ROOT))) {
+                    return d;
+                }
+            }
+            throw new TypeConversionException("unknown distribution '" + value + "'; use uniform or zipf");
+        }
+    }
+
+    /** The suites for a {@code --suite} value, or null if it is unknown. */
+    static List<Suite> suites(String name) {
+        return switch (name) {
+            case "core" -> List.of(CoreSuite.defaults());
+            case "changelog" -> List.of(new ChangelogSuite());
+            case "flink" -> List.of(FlinkSuite.defaults());
+            case "all" -> List.of(CoreSuite.defaults(), new ChangelogSuite(), FlinkSuite.defaults());
+            default -> null;
+        };
+    }
+
+    /** Runs the suites, writing DIR/results.csv as it goes, and prints each suite's duration. */
+    static List<Measurement> run(List<Suite> suites, BenchSettings settings, Path dir, PrintWriter stdout)
+            throws Exception {
+        try (ResultsCsv csv = new ResultsCsv(dir)) {
+            Harness harness = new Harness(stdout, csv);
+            List<String> durations = new ArrayList<>();
+            for (Suite s : suites) {
+                long start = System.nanoTime();
+                stdout.println("machine: " + Report.machine() + " at the start of suite " + s.name());
+                s.run(harness, settings);
+                stdout.println("machine: " + Report.machine() + " at the end of suite " + s.name());
+                durations.add("suite " + s.name() + ": " + Report.seconds((System.nanoTime() - start) / 1e9));
+            }
+            stdout.println("time: " + String.join(", ", durations));
+            stdout.println("results: " + csv.path());
+            harness.plot();
+            stdout.println("plot: " + dir.resolve(PlotPng.FILE_NAME));
+            stdout.flush();
+            return harness.recorded();
+        }
+    }
+}
