@@ -75,11 +75,17 @@ final class SqlExplain {
             return formatOne(semiring) + " (the semiring's one)";
         }
         StringBuilder sb = new StringBuilder("count 1");
+        int ones = 0;
         for (int i = 0; i < r.factors().size(); i++) {
-            sb.append(", c")
-                    .append(i + 1)
-                    .append(" = ")
-                    .append(r.factors().get(i).describe());
+            Factor f = r.factors().get(i);
+            if (f.isOne()) {
+                ones++;
+            } else {
+                sb.append(", c").append(i + 1).append(" = ").append(f.describe());
+            }
+        }
+        if (ones > 0) {
+            sb.append(ones == r.factors().size() ? ", the one in every component" : ", the one in the others");
         }
         return sb.toString();
     }

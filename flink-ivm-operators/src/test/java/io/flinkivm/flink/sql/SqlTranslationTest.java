@@ -69,7 +69,7 @@ class SqlTranslationTest {
         assertThat(t.explain())
                 .contains(
                         "customer: columns c_custkey, c_mktsegment",
-                        "→ customer (alias c), where c_mktsegment = 'BUILDING', payload count 1, c1 = 1",
+                        "→ customer (alias c), where c_mktsegment = 'BUILDING', payload count 1, the one in every component",
                         "payload count 1, c1 = (l_extendedprice * (1 - l_discount)) in units of 10^-4",
                         "keys:     customer by c_custkey; orders by o_orderkey",
                         "revenue DECIMAL(38, 4) = c1/10^4, NULL if count = 0");
