@@ -4,8 +4,6 @@ import java.io.Serializable;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
 
 /**
  * The SQL type of a column, as far as the SQL front end needs it: how a value of the column becomes a
@@ -206,36 +204,6 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
                 "expected a value of type " + name + ", got " + value.getClass().getSimpleName());
     }
 
-    /**
-     * The tuple value of a value written as text (the {@code run} command's CSV fields): integers and
-     * decimals in plain notation, doubles as Java parses them, booleans {@code true}/{@code false},
-     * dates {@code yyyy-mm-dd}, timestamps {@code yyyy-mm-dd hh:mm:ss[.f]} (or with a {@code T}).
-     * An empty field is the empty string for a STRING column and an error otherwise.
-     *
-     * @throws IllegalArgumentException with a reason if the text is not a value of this type
-     */
-    public Object parseTupleValue(String text) {
-        if (text.isEmpty() && kind != Kind.STRING) {
-            throw new IllegalArgumentException(
-                    "empty value for a " + name + " column (flink-ivm's tuples have no NULLs)");
-        }
-        try {
-            return switch (kind) {
-                case TINYINT, SMALLINT, INT, BIGINT -> inRange(Long.parseLong(text.trim()));
-                case DECIMAL -> canonical(fitDecimal(new BigDecimal(text.trim())));
-                case FLOAT, DOUBLE -> finite(Double.parseDouble(text.trim()));
-                case STRING -> text;
-                case BOOLEAN -> parseBoolean(text.trim());
-                case DATE -> LocalDate.parse(text.trim()).toString();
-                case TIMESTAMP ->
-                    LocalDateTime.parse(text.trim().replace(' ', 'T')).toString();
-                case UNSUPPORTED -> throw new IllegalArgumentException("values of type " + name + " are not supported");
-            };
-        } catch (NumberFormatException | DateTimeParseException e) {
-            throw new IllegalArgumentException("'" + text + "' is not a " + name + " value");
-        }
-    }
-
     /** The column value of a tuple value made by {@link #toTupleValue} (of this type or one it joins with). */
     public Object fromTupleValue(Object tupleValue) {
         if (NULL_TUPLE_VALUE.equals(tupleValue)) {
@@ -253,17 +221,6 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
             case TIMESTAMP -> LocalDateTime.parse((String) tupleValue);
             case UNSUPPORTED -> throw new IllegalStateException("no values of type " + name);
         };
-    }
-
-    /** The text of a column value for CSV output: plain decimals with the column's scale, ISO dates. */
-    public String format(Object tupleValue) {
-        Object v = fromTupleValue(tupleValue);
-        return v instanceof BigDecimal d ? d.toPlainString() : String.valueOf(v);
-    }
-
-    /** A column value's exact number (integers and decimals), for payload expressions. */
-    BigDecimal exactValue(Object tupleValue) {
-        return kind == Kind.DECIMAL ? new BigDecimal((String) tupleValue) : BigDecimal.valueOf((Long) tupleValue);
     }
 
     private Long inRange(long v) {
@@ -295,17 +252,6 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
             throw new IllegalArgumentException(v + " is not a finite number");
         }
         return v == 0.0 ? 0.0 : v; // -0.0 joins with 0.0
-    }
-
-    private static Boolean parseBoolean(String t) {
-        String l = t.toLowerCase(Locale.ROOT);
-        if (l.equals("true")) {
-            return Boolean.TRUE;
-        }
-        if (l.equals("false")) {
-            return Boolean.FALSE;
-        }
-        throw new IllegalArgumentException("'" + t + "' is not a BOOLEAN value (true or false)");
     }
 
     @Override
