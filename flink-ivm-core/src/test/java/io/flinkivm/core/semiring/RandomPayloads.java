@@ -33,6 +33,10 @@ public final class RandomPayloads {
             value = covariance(((CovarianceSemiring) s).dimension(), r);
         } else if (s instanceof ProductSemiring p) {
             value = product(p, r);
+        } else if (s instanceof IntegerRing) {
+            value = (long) (r.nextInt(11) - 5);
+        } else if (s instanceof CovarianceRing c) {
+            value = signedCovariance(c.dimension(), r);
         } else {
             throw new IllegalArgumentException("no random payloads for semiring '" + s.name() + "'");
         }
@@ -70,6 +74,18 @@ public final class RandomPayloads {
             }
         }
         return s.payload(values);
+    }
+
+    /** Zero one time in six, else ±lift(x) or ±lift(x) ± lift(y) for integer vectors in [-3, 3]^m. */
+    private static CovarianceTriple signedCovariance(int m, Random r) {
+        if (r.nextInt(6) == 0) {
+            return CovarianceTriple.zero(m);
+        }
+        CovarianceTriple t = r.nextBoolean() ? lift(m, r) : lift(m, r).negate();
+        if (r.nextBoolean()) {
+            t = t.plus(r.nextBoolean() ? lift(m, r) : lift(m, r).negate());
+        }
+        return t;
     }
 
     /** k/4 for k in [-20, 40]: exact under + and min/max. */
