@@ -77,7 +77,8 @@ public final class Semirings {
 
     /**
      * The ring that carries {@code semiring}'s payloads through deletes: the semiring itself if it is a
-     * {@link Ring}; integer for natural; covariance-ring:m for covariance:m. Null for a semiring
+     * {@link Ring}; integer for natural; covariance-ring:m for covariance:m; for a {@link ProductSemiring}
+     * the {@link ProductRing} of its components (MIN and MAX become multisets). Null for a semiring
      * without one (boolean, the tropical ones, viterbi, provenance: deletes need other means).
      */
     public static Ring<?> ringFor(Semiring<?> semiring) {
@@ -90,6 +91,9 @@ public final class Semirings {
         }
         if (semiring instanceof CovarianceSemiring c) {
             return CovarianceRing.of(c.dimension());
+        }
+        if (semiring instanceof ProductSemiring p) {
+            return ProductRing.of(p.components().subList(1, p.arity()));
         }
         return null;
     }
