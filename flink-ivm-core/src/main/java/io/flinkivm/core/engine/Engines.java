@@ -7,6 +7,7 @@ import io.flinkivm.core.plan.KeyedPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.QHierarchicalPlan;
 import io.flinkivm.core.plan.ViewTreePlan;
+import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Objects;
 
@@ -40,7 +41,16 @@ public final class Engines {
 
     private static <T> IvmEngine<T> create(
             MaintenancePlan plan, Semiring<T> semiring, MemoryMaps maps, boolean changelog) {
-        return planEngine(plan, semiring, maps, changelog);
+        IvmEngine<T> engine = planEngine(plan, semiring, maps, changelog);
+        if (plan.inputs().isInsertOnly()) {
+            return engine;
+        }
+        if (!(semiring instanceof Ring<T> ring)) {
+            throw new IllegalArgumentException(
+                    "plan has deletes in " + String.join(", ", plan.inputs().changelog())
+                            + ", which need a ring; semiring " + semiring.name() + " does not implement Ring");
+        }
+        return new ChangelogEngine<>(plan, ring, engine, maps);
     }
 
     private static <T> IvmEngine<T> planEngine(
