@@ -132,6 +132,17 @@ class PlannerDeletesTest {
     }
 
     @Test
+    void keysAreNotReliedOnUnderDeletes() {
+        String keyed = "Q(seg) :- customer(ck,seg), orders(ok,ck), lineitem(ok) KEY customer(ck), orders(ok)";
+        assertThat(plan(keyed, Semirings.byName("natural"))).isInstanceOf(KeyedPlan.class);
+        MaintenancePlan p = plan(keyed, INTEGER, "lineitem");
+        assertThat(p).isNotInstanceOf(KeyedPlan.class);
+        assertThat(p.explain())
+                .contains("Keys: customer(ck), orders(ok) (not relied on under deletes, which key stages do not take"
+                        + " yet");
+    }
+
+    @Test
     void qTreesOfDisconnectedAndNullaryQueries() throws Exception {
         QHierarchicalPlan p = (QHierarchicalPlan) plan("Q(A,C) :- R(A), S(C), T(B)", INTEGER, "T");
         // V[] (T summed over B) sits at the root; A and C are two branches: a cross product.
