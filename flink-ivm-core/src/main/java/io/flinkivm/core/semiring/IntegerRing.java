@@ -41,38 +41,23 @@ public final class IntegerRing implements Ring<Long> {
 
     @Override
     public Long plus(Long a, Long b) {
-        return sum(a, b);
+        return LongComponent.INTEGER.plus(a, b);
     }
 
+    /** {@link #plus} on unboxed values: the product's integer component's exact sum. */
     @Override
     public LongBinaryOperator unboxedPlus() {
-        return IntegerRing::sum;
-    }
-
-    private static long sum(long x, long y) {
-        try {
-            return Math.addExact(x, y);
-        } catch (ArithmeticException e) {
-            throw new PayloadOverflowException("integer overflow: " + x + " + " + y + " exceeds 64 bits");
-        }
+        return LongComponent.INTEGER::plus;
     }
 
     @Override
     public Long times(Long a, Long b) {
-        return product(a, b);
+        return LongComponent.INTEGER.times(a, b);
     }
 
     @Override
     public LongBinaryOperator unboxedTimes() {
-        return IntegerRing::product;
-    }
-
-    private static long product(long x, long y) {
-        try {
-            return Math.multiplyExact(x, y);
-        } catch (ArithmeticException e) {
-            throw new PayloadOverflowException("integer overflow: " + x + " * " + y + " exceeds 64 bits");
-        }
+        return LongComponent.INTEGER::times;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.flinkivm.core.semiring;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -243,25 +242,13 @@ public final class ProductRing implements Ring<Product> {
 
     @Override
     public Product parse(String text) {
-        String t = Decimals.requireText(text, name);
-        List<String> parts = new ArrayList<>();
-        int start = 0;
-        for (int i = 0; i <= t.length(); i++) {
-            if (i == t.length() || t.charAt(i) == ';') {
-                parts.add(t.substring(start, i).trim());
-                start = i + 1;
-            }
-        }
-        if (parts.size() != components.length) {
-            throw new PayloadFormatException("not a " + name + " payload: '" + text + "' (expected " + components.length
-                    + " values separated by ';')");
-        }
+        List<String> parts = ProductSemiring.components(text, name, components.length);
         int n = components.length;
         long[] out = new long[n];
         ValueMultiset[] sets = anyMultiset ? new ValueMultiset[n] : null;
         for (int i = 0; i < n; i++) {
             LongComponent c = components[i];
-            String part = parts.get(i);
+            String part = parts.get(i).trim();
             if (!multiset[i]) {
                 out[i] = c.parse(part);
             } else if (part.startsWith("{")) {

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +21,14 @@ class RunDeletesTest {
 
     private Path write(String name, String content) throws IOException {
         return Files.writeString(dir.resolve(name), content, StandardCharsets.UTF_8);
+    }
+
+    /** {@code run} of {@link #QUERY} over {@code in} into {@code out}, with {@code options} before them. */
+    private static CliRun run(Path in, Path out, String... options) {
+        List<String> args = new ArrayList<>(List.of("run"));
+        args.addAll(List.of(options));
+        args.addAll(List.of("--query", QUERY, "--input", in.toString(), "--output", out.toString()));
+        return CliRun.of(args.toArray(new String[0]));
     }
 
     /**
@@ -45,20 +55,7 @@ class RunDeletesTest {
         Path out = dir.resolve("out.csv");
         Path dead = dir.resolve("dead.csv");
 
-        CliRun r = CliRun.of(
-                "run",
-                "--engine",
-                "memory",
-                "--query",
-                QUERY,
-                "--semiring",
-                "integer",
-                "--input",
-                in.toString(),
-                "--output",
-                out.toString(),
-                "--dead-letter",
-                dead.toString());
+        CliRun r = run(in, out, "--engine", "memory", "--semiring", "integer", "--dead-letter", dead.toString());
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("inserts: 9, rejected: 3\n", "result: 1 tuple written to");
@@ -78,18 +75,13 @@ class RunDeletesTest {
         Path in = write("in.csv", LINES);
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of(
-                "run",
+        CliRun r = run(
+                in,
+                out,
                 "--engine",
                 "memory",
-                "--query",
-                QUERY,
                 "--semiring",
                 "integer",
-                "--input",
-                in.toString(),
-                "--output",
-                out.toString(),
                 "--output-mode",
                 "changelog",
                 "--snapshot-every",
@@ -107,20 +99,7 @@ class RunDeletesTest {
         Path in = write("in.csv", LINES);
         Path out = dir.resolve("out.csv");
 
-        CliRun r = CliRun.of(
-                "run",
-                "--engine",
-                "memory",
-                "--plan",
-                "fallback",
-                "--query",
-                QUERY,
-                "--semiring",
-                "integer",
-                "--input",
-                in.toString(),
-                "--output",
-                out.toString());
+        CliRun r = run(in, out, "--engine", "memory", "--plan", "fallback", "--semiring", "integer");
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(Files.readAllLines(out)).containsExactly("A,C,payload", "a,c2,12");
@@ -131,35 +110,13 @@ class RunDeletesTest {
         Path in = write("in.csv", LINES);
         Path out = dir.resolve("out.csv");
 
-        CliRun natural = CliRun.of(
-                "run",
-                "--engine",
-                "memory",
-                "--query",
-                QUERY,
-                "--semiring",
-                "natural",
-                "--input",
-                in.toString(),
-                "--output",
-                out.toString());
+        CliRun natural = run(in, out, "--engine", "memory", "--semiring", "natural");
         assertThat(natural.exitCode()).isEqualTo(2);
         assertThat(natural.err())
                 .contains("unsupported plan: R, S receive deletes and updates, which need a ring")
                 .contains("integer for natural");
 
-        CliRun flink = CliRun.of(
-                "run",
-                "--engine",
-                "flink",
-                "--query",
-                QUERY,
-                "--semiring",
-                "integer",
-                "--input",
-                in.toString(),
-                "--output",
-                out.toString());
+        CliRun flink = run(in, out, "--engine", "flink", "--semiring", "integer");
         assertThat(flink.exitCode()).isEqualTo(2);
         assertThat(flink.err())
                 .contains("the input deletes or updates rows of R, S (-D or -U lines), and deletes on Flink come with a"

@@ -4,14 +4,11 @@ import io.flinkivm.core.engine.maps.MemoryMaps;
 import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.engine.maps.StateCounts;
 import io.flinkivm.core.query.Tuple;
-import java.util.Arrays;
 
 /** A {@link QTreeStore} in open-addressing hash maps, one per q-tree node, entries as live objects. */
 public final class MemoryQTreeStore<T> implements QTreeStore<T> {
     private final OpenHashMap<Tuple, QTreeEntry<T>>[] entries;
-    private int[] dirtyNode = new int[16];
-    private Tuple[] dirtyKey = new Tuple[16];
-    private int dirtyCount;
+    private final DirtyMarks dirty = new DirtyMarks();
 
     /** A store for a q-tree of {@code nodes} nodes, with maps made by {@code maps}. */
     @SuppressWarnings("unchecked")
@@ -44,25 +41,17 @@ public final class MemoryQTreeStore<T> implements QTreeStore<T> {
 
     @Override
     public void markDirty(int node, Tuple key) {
-        if (dirtyCount == dirtyNode.length) {
-            dirtyNode = Arrays.copyOf(dirtyNode, 2 * dirtyCount);
-            dirtyKey = Arrays.copyOf(dirtyKey, 2 * dirtyCount);
-        }
-        dirtyNode[dirtyCount] = node;
-        dirtyKey[dirtyCount++] = key;
+        dirty.mark(node, key);
     }
 
     @Override
     public void forEachDirty(JoinRecordStore.DirtyAction action) {
-        for (int i = 0; i < dirtyCount; i++) {
-            action.accept(dirtyNode[i], dirtyKey[i]);
-        }
+        dirty.forEach(action);
     }
 
     @Override
     public void clearDirty() {
-        Arrays.fill(dirtyKey, 0, dirtyCount, null);
-        dirtyCount = 0;
+        dirty.clear();
     }
 
     /** Number of entries over all nodes (a state-size figure). */
