@@ -12,6 +12,7 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Ring;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -28,11 +29,13 @@ final class ChangelogEngine<T> implements IvmEngine<T> {
     private final ConjunctiveQuery query;
     private final LiveRows<T> logic;
     private final Map<String, OpenHashMap<Tuple, T>> rows = new HashMap<>();
+    private final List<String> changelog;
 
     ChangelogEngine(MaintenancePlan plan, Ring<T> ring, IvmEngine<T> engine, MemoryMaps maps) {
         this.engine = engine;
         this.query = plan.query();
         this.logic = new LiveRows<>(ring);
+        this.changelog = plan.inputs().changelog();
         for (String r : plan.inputs().changelog()) {
             rows.put(r, maps.map(StateCounts.Role.DELTA_JOIN));
         }
@@ -50,7 +53,7 @@ final class ChangelogEngine<T> implements IvmEngine<T> {
             checkArity(relation, tuple);
             throw new IllegalArgumentException("a delete of " + relation + tuple + ", but " + relation
                     + " is insert-only in this plan; it has deletes in "
-                    + (rows.isEmpty() ? "none of its relations" : String.join(", ", rows.keySet()))
+                    + String.join(", ", changelog)
                     + ": plan the query with " + relation + " among its changelog relations (Inputs.changelog)");
         }
         change(relation, tuple, payload, true);

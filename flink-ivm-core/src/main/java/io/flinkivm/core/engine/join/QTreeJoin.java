@@ -53,6 +53,8 @@ public final class QTreeJoin<T> {
     private final int[] depth;
     /** Per node: the positions of its parent's path in its own key. */
     private final int[][] parentKey;
+    /** Per node: the positions of its own path in a longer key (a descendant's). */
+    private final int[][] pathKey;
     /** Per node: the trees whose root views sit there (a slot each). */
     private final int[][] treesAt;
 
@@ -83,6 +85,7 @@ public final class QTreeJoin<T> {
         childIndex = new int[nodes];
         depth = new int[nodes];
         parentKey = new int[nodes][];
+        pathKey = new int[nodes][];
         treesAt = new int[nodes][];
         headOfNode = new int[nodes];
         List<String> head = plan.query().head();
@@ -99,10 +102,11 @@ public final class QTreeJoin<T> {
                 childIndex[children[id][c]] = c;
             }
             depth[id] = n.path().size();
-            parentKey[id] = new int[Math.max(0, depth[id] - 1)];
-            for (int i = 0; i < parentKey[id].length; i++) {
-                parentKey[id][i] = i;
+            pathKey[id] = new int[depth[id]];
+            for (int i = 0; i < depth[id]; i++) {
+                pathKey[id][i] = i;
             }
+            parentKey[id] = java.util.Arrays.copyOf(pathKey[id], Math.max(0, depth[id] - 1));
             headOfNode[id] = n.variable() == null ? -1 : head.indexOf(n.variable());
             treesAt[id] = toArray(n.trees());
             for (int s = 0; s < treesAt[id].length; s++) {
@@ -493,7 +497,7 @@ public final class QTreeJoin<T> {
             this.then = then;
             this.free = freeNodes[anchor];
             for (int u : pathNodes[anchor]) {
-                Tuple k = u == anchor ? anchorKey : anchorKey.project(prefix(depth[u]));
+                Tuple k = u == anchor ? anchorKey : anchorKey.project(pathKey[u]);
                 keys[u] = k;
                 entries[u] = store.get(u, k);
                 if (entries[u] == null || !allPresent(u, entries[u], then)) {
@@ -606,13 +610,5 @@ public final class QTreeJoin<T> {
 
     private static Object slot(QTreeEntry<?> e, int s, boolean atTrigger) {
         return atTrigger && e.then != null && e.then[s] != QTreeEntry.CLEAN ? e.then[s] : e.payloads[s];
-    }
-
-    private static int[] prefix(int length) {
-        int[] out = new int[length];
-        for (int i = 0; i < length; i++) {
-            out[i] = i;
-        }
-        return out;
     }
 }
