@@ -5,6 +5,7 @@ import io.flinkivm.core.engine.keys.StageRow;
 import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.plan.KeyedPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Atom;
@@ -73,6 +74,12 @@ final class IvmJobBuilder<T> {
         if (!plan.semiring().equals(semiring.name())) {
             throw new IllegalArgumentException(
                     "plan was made for semiring " + plan.semiring() + ", not " + semiring.name());
+        }
+        if (!plan.inputs().isInsertOnly()) {
+            throw new UnsupportedPlanException("the plan has deletes and updates in "
+                    + String.join(", ", plan.inputs().changelog()) + ", and deletes on Flink come with a later"
+                    + " version of flink-ivm: run it on the in-memory engine (Engines.create), or plan the"
+                    + " query for insert-only inputs");
         }
         this.original = plan;
         this.keyed = plan instanceof KeyedPlan k ? k : null;

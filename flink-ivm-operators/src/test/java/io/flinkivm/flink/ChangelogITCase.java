@@ -51,7 +51,7 @@ class ChangelogITCase {
 
     static Stream<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
-        String[] semirings = {"natural", "min-plus", "provenance", "boolean", "viterbi", "covariance:2", "integers"};
+        String[] semirings = {"natural", "min-plus", "provenance", "boolean", "viterbi", "covariance:2", "integer"};
         long seed = 1;
         for (String semiring : semirings) {
             for (String backend : List.of("hashmap", "rocksdb")) {
@@ -67,9 +67,7 @@ class ChangelogITCase {
     @MethodSource("cases")
     void eachTriggerEmitsTheOraclesDifference(String semiringName, String backend, int parallelism, long seed)
             throws Exception {
-        Semiring<?> k = semiringName.equals("integers")
-                ? io.flinkivm.core.testing.IntegerRingSemiring.INSTANCE
-                : Semirings.byName(semiringName);
+        Semiring<?> k = Semirings.byName(semiringName);
         check(k, backend, parallelism, seed);
     }
 

@@ -2,10 +2,14 @@ package io.flinkivm.flink;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkivm.core.plan.Inputs;
+import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.query.InvalidQueryException;
+import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.IntegerRing;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.semiring.SemiringProperty;
@@ -54,6 +58,19 @@ class FlinkIvmPlanTimeErrorsTest {
                         IvmOptions.defaults().withStrategy(Planner.Strategy.P_HIERARCHICAL)))
                 .isInstanceOf(UnsupportedPlanException.class)
                 .hasMessageContaining("not positive");
+    }
+
+    @Test
+    void aPlanWithDeletesIsRefusedUntilFlinkHasThem() {
+        IntegerRing z = IntegerRing.INSTANCE;
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        DataStream<InputRecord<Long>> in =
+                env.fromData(List.of(InputRecord.insert("R", Tuple.of("a", "b"), 1L)), FlinkIvm.inputType(z));
+        MaintenancePlan plan = Planner.plan(
+                QueryParser.parse("Q(A) :- R(A,B), S(A)"), z, Planner.Strategy.AUTO, Inputs.changelog("R"));
+        assertThatThrownBy(() -> FlinkIvm.maintain(in, plan, z, IvmOptions.defaults()))
+                .isInstanceOf(UnsupportedPlanException.class)
+                .hasMessageContaining("deletes and updates in R, and deletes on Flink come with a later version");
     }
 
     @Test

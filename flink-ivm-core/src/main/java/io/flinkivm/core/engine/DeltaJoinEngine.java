@@ -19,7 +19,9 @@ import java.util.function.Consumer;
 
 /**
  * The in-memory fallback engine: {@link DeltaJoinLogic} over hash maps. Correct for every query and
- * semiring; an insert costs the number of join tuples it touches. Not thread-safe.
+ * semiring; an insert (or a delete, the insert of the inverse payload over a ring) costs the number of
+ * join tuples it touches. Tuples whose payload returns to zero are removed, with their index links.
+ * Not thread-safe.
  */
 public final class DeltaJoinEngine<T> implements IvmEngine<T> {
     private final Semiring<T> semiring;
@@ -98,7 +100,7 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
         for (int a = 0; a < store.relations.length; a++) {
             total += store.relations[a].size();
             for (int i = 0; i < store.heads[a].length; i++) {
-                total += store.heads[a][i].size() + store.nexts[a][i].size();
+                total += store.heads[a][i].size() + store.nexts[a][i].size() + store.prevs[a][i].size();
             }
         }
         return total;
@@ -119,6 +121,7 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
         final OpenHashMap<Tuple, T>[] relations;
         final OpenHashMap<Tuple, Tuple>[][] heads;
         final OpenHashMap<Tuple, Tuple>[][] nexts;
+        final OpenHashMap<Tuple, Tuple>[][] prevs;
         final OpenHashMap<Tuple, T> result;
         /** With a changelog: the payloads at the last trigger of the result tuples changed since, and the result that fills them. */
         final OpenHashMap<Tuple, T> before;
@@ -131,13 +134,16 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
             relations = new OpenHashMap[n];
             heads = new OpenHashMap[n][];
             nexts = new OpenHashMap[n][];
+            prevs = new OpenHashMap[n][];
             for (int a = 0; a < n; a++) {
                 relations[a] = maps.map(StateCounts.Role.DELTA_JOIN);
                 heads[a] = new OpenHashMap[logic.indexCount(a)];
                 nexts[a] = new OpenHashMap[logic.indexCount(a)];
+                prevs[a] = new OpenHashMap[logic.indexCount(a)];
                 for (int i = 0; i < heads[a].length; i++) {
                     heads[a][i] = maps.map(StateCounts.Role.DELTA_JOIN);
                     nexts[a][i] = maps.map(StateCounts.Role.DELTA_JOIN);
+                    prevs[a][i] = maps.map(StateCounts.Role.DELTA_JOIN);
                 }
             }
             result = maps.map(StateCounts.Role.RESULT);
@@ -158,6 +164,11 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
         @Override
         public KeyValueState<Tuple, Tuple> indexNext(int atom, int index) {
             return nexts[atom][index];
+        }
+
+        @Override
+        public KeyValueState<Tuple, Tuple> indexPrev(int atom, int index) {
+            return prevs[atom][index];
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.flinkivm.core.engine;
 
+import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.core.query.ResultTuple;
@@ -8,7 +9,9 @@ import java.util.Iterator;
 import java.util.function.Consumer;
 
 /**
- * Maintains the result of one query under single-tuple inserts.
+ * Maintains the result of one query under single-tuple inserts, and, for a plan whose
+ * {@linkplain io.flinkivm.core.plan.MaintenancePlan#inputs() inputs} have deletes (over a ring),
+ * deletes and updates of those relations' rows. Every change is atomic: one that fails changes nothing.
  *
  * @param <T> the payload type of the semiring
  */
@@ -21,6 +24,50 @@ public interface IvmEngine<T> {
      * @throws IllegalArgumentException if the query has no such relation or the arity is wrong
      */
     void insert(String relation, Tuple tuple, T payload);
+
+    /**
+     * Takes {@code payload} away from {@code tuple} in {@code relation}, a relation with deletes in the
+     * plan's inputs: the insert of the inverse payload, after checking that the row holds it. A row whose
+     * payload reaches zero leaves, and so do the view entries and result tuples that only it supported.
+     *
+     * @throws AbsentRowException if the row is not there, or holds less than {@code payload} (nothing
+     *     changed)
+     * @throws IllegalArgumentException if the relation is insert-only in the plan, unknown, or the
+     *     arity is wrong
+     */
+    default void delete(String relation, Tuple tuple, T payload) {
+        throw new IllegalArgumentException("a delete of " + relation + tuple + ", but every relation of this "
+                + getClass().getSimpleName() + "'s plan is insert-only: plan the query with the relations that"
+                + " receive deletes (Planner.plan(..., Inputs.changelog(...))) over a ring");
+    }
+
+    /**
+     * An update of a row of {@code relation}: {@code before} gives up {@code beforePayload}, then
+     * {@code after} gains {@code afterPayload}, both or neither.
+     *
+     * @throws AbsentRowException if {@code before} does not hold {@code beforePayload} (nothing changed)
+     */
+    default void update(String relation, Tuple before, T beforePayload, Tuple after, T afterPayload) {
+        delete(relation, before, beforePayload);
+        try {
+            insert(relation, after, afterPayload);
+        } catch (RuntimeException e) {
+            insert(relation, before, beforePayload);
+            throw e;
+        }
+    }
+
+    /**
+     * One change of a changelog: an insert or the new row of an update adds {@code payload}
+     * ({@link #insert}), a delete or the old row of an update takes it away ({@link #delete}).
+     */
+    default void apply(ChangeKind kind, String relation, Tuple tuple, T payload) {
+        if (kind.isRetraction()) {
+            delete(relation, tuple, payload);
+        } else {
+            insert(relation, tuple, payload);
+        }
+    }
 
     /** The current result, tuple by tuple with constant delay; payloads are never zero. */
     Iterator<ResultTuple<T>> enumerate();
@@ -41,7 +88,7 @@ public interface IvmEngine<T> {
      */
     T lookup(Tuple headTuple);
 
-    /** Number of inserts applied so far (physical inserts, counting no-ops). */
+    /** Number of changes applied so far (physical inserts, and deletes, counting no-ops). */
     long insertCount();
 
     /** Number of entries in the engine's state (keys over all its maps), a state-size figure. */
@@ -55,7 +102,8 @@ public interface IvmEngine<T> {
 
     /**
      * Hands {@code out} every result tuple whose payload changed since the previous call (the first
-     * call: since the start), once, with its payload now and before ({@link ResultChange}). The work is
+     * call: since the start), once, with its payload now and before ({@link ResultChange}; a tuple that
+     * left the result has payload null). The work is
      * proportional to what changed, not to the result. Only an engine made with
      * {@link Engines#withChangelog} keeps what this needs.
      *

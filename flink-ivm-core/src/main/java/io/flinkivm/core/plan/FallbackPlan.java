@@ -10,10 +10,13 @@ import java.util.Set;
 
 /**
  * First-order delta joins over K with the result materialized: correct for every query and
- * semiring, but an insert costs as much as the number of result tuples it touches.
+ * semiring, but an insert (or, over a ring, a delete: the insert of the inverse payload) costs as much
+ * as the number of tuples its delta join touches. A relation tuple or result tuple whose payload
+ * returns to zero is removed.
  *
  * @param reasons why the paper's plan was not chosen
  * @param deltaJoins for each atom, the steps joining the other atoms to its delta
+ * @param inputs which relations receive deletes and updates
  */
 public record FallbackPlan(
         ConjunctiveQuery query,
@@ -21,7 +24,8 @@ public record FallbackPlan(
         Set<SemiringProperty> semiringProperties,
         Classification classification,
         List<String> reasons,
-        List<List<DeltaJoinStep>> deltaJoins)
+        List<List<DeltaJoinStep>> deltaJoins,
+        Inputs inputs)
         implements MaintenancePlan {
 
     public FallbackPlan {
@@ -51,8 +55,15 @@ public record FallbackPlan(
 
     @Override
     public String guarantee() {
-        return "an insert costs the number of tuples its delta join touches (up to the size of the database per insert); "
-                + "the result is materialized, so enumeration has constant delay";
+        if (inputs.isInsertOnly()) {
+            return "an insert costs the number of tuples its delta join touches (up to the size of the database per"
+                    + " insert); the result is materialized, so enumeration has constant delay"
+                    + PlanText.payloadCost(semiring);
+        }
+        return "an insert or delete costs the number of tuples its delta join touches: at least the result tuples it"
+                + " changes, O(result change), up to the size of the database; the result is materialized (a tuple"
+                + " whose payload returns to zero is removed), so enumeration has constant delay"
+                + PlanText.payloadCost(semiring);
     }
 
     @Override

@@ -12,7 +12,8 @@ import java.util.Set;
  * {@link Planner}, one type per kind of plan. A {@link ViewTreePlan} keeps view trees over the
  * semiring below the border (Algorithms 1 and 2) and joins their root views over the Boolean
  * semiring above it, along a join tree ({@link PHierarchicalPlan}) or along the bags of a tree
- * decomposition ({@link CyclicPHierarchicalPlan}); a {@link FallbackPlan} maintains every query by
+ * decomposition ({@link CyclicPHierarchicalPlan}), or along the q-tree of a q-hierarchical query under
+ * inserts and deletes ({@link QHierarchicalPlan}); a {@link FallbackPlan} maintains every query by
  * first-order delta joins; a {@link KeyedPlan} maintains a query through its closure under its keys
  * (key stages in front of a {@link PHierarchicalPlan} of the closed query). Runtimes tell them apart by
  * type ({@code instanceof}).
@@ -29,6 +30,14 @@ public sealed interface MaintenancePlan extends Serializable permits ViewTreePla
     Set<SemiringProperty> semiringProperties();
 
     Classification classification();
+
+    /**
+     * Which relations receive deletes and updates: all insert-only by default (the p-hierarchical plans
+     * are for insert-only inputs); an engine accepts deletes of these relations only.
+     */
+    default Inputs inputs() {
+        return Inputs.INSERT_ONLY;
+    }
 
     /**
      * The plan's kind as a label, for printing and for the Flink job's operator uids; code tells

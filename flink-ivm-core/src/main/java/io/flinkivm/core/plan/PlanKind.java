@@ -20,6 +20,14 @@ public enum PlanKind {
      */
     CYCLIC_P_HIERARCHICAL,
     /**
+     * The plan for q-hierarchical queries under inserts and deletes (Berkholz, Keppeler, Schweikardt,
+     * PODS 2017), over a ring: the same view trees below the border; above it, the join of the
+     * root views along the q-tree of the free variables, whose entries count their support, so that a
+     * root tuple whose payload returns to zero leaves the join. O(1) per insert or delete,
+     * constant-delay enumeration: {@link QHierarchicalPlan}.
+     */
+    Q_HIERARCHICAL,
+    /**
      * First-order delta joins over K with the result materialized: correct for every query and
      * semiring, but an insert costs as much as the number of result tuples it touches: {@link FallbackPlan}.
      */

@@ -43,6 +43,9 @@ final class PlanText {
         for (String line : plan.classification().describe().split("\n")) {
             sb.append("  ").append(line).append('\n');
         }
+        if (!plan.inputs().isInsertOnly()) {
+            sb.append(plan.inputs().describe(plan.query())).append('\n');
+        }
         if (!(plan instanceof KeyedPlan) && !plan.query().keys().isEmpty()) {
             List<String> keys = new ArrayList<>();
             for (ConjunctiveQuery.Key k : plan.query().keys()) {
@@ -50,7 +53,11 @@ final class PlanText {
             }
             sb.append("Keys: ")
                     .append(String.join(", ", keys))
-                    .append(" (not relied on: the plan is exact on every database, and nothing checks them)\n");
+                    .append(
+                            plan.inputs().isInsertOnly()
+                                    ? " (not relied on: the plan is exact on every database, and nothing checks them)\n"
+                                    : " (not relied on under deletes, which key stages do not take yet: the plan is"
+                                            + " exact on every database, and nothing checks them)\n");
         }
         return sb;
     }
@@ -81,8 +88,24 @@ final class PlanText {
         return "payloads recovered by " + trees + " lookup" + (trees == 1 ? "" : "s") + " per result tuple";
     }
 
-    /** The view trees, then the border. */
+    /**
+     * What MIN and MAX as value multisets add to a guarantee (a {@code ProductRing}'s components are
+     * labelled {@code min-multiset}, ...): empty for every other semiring.
+     */
+    static String payloadCost(String semiring) {
+        return semiring.contains("-multiset")
+                ? "; MIN/MAX as multisets of values (as Flink SQL's retracting MIN/MAX): O(log n) more per value"
+                        + " that enters or leaves a group of n values"
+                : "";
+    }
+
+    /** The view trees, then the border, for the insert-only plans. */
     static void explainBelowBorder(StringBuilder sb, ViewTreePlan plan) {
+        explainBelowBorder(sb, plan, "only a root tuple that is new crosses it");
+    }
+
+    /** The view trees, then the border, which does what {@code crossing} says. */
+    static void explainBelowBorder(StringBuilder sb, ViewTreePlan plan, String crossing) {
         sb.append("View trees (below the border):\n");
         for (ViewTree t : plan.viewTrees()) {
             sb.append("  tree ").append(t.index()).append(": root view ").append(plan.rootName(t));
@@ -98,7 +121,10 @@ final class PlanText {
         for (ViewTree t : plan.viewTrees()) {
             indicators.add("1[" + plan.rootName(t) + "]");
         }
-        sb.append(String.join(", ", indicators)).append(" over boolean; only a root tuple that is new crosses it\n");
+        sb.append(String.join(", ", indicators))
+                .append(" over boolean; ")
+                .append(crossing)
+                .append('\n');
     }
 
     private static void explainNode(StringBuilder sb, ViewTreePlan plan, ViewNode n, int depth) {

@@ -17,9 +17,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Turns a query and a semiring into a {@link MaintenancePlan}: the paper's plan (Algorithms 1 and 2,
- * indicator projections, the Boolean join above the border) for p-hierarchical queries over positive
- * semirings, and first-order delta joins for everything else. Above the border the plan joins the
+ * Turns a query, a semiring and its {@link Inputs} into a {@link MaintenancePlan}: the paper's plan
+ * (Algorithms 1 and 2, indicator projections, the Boolean join above the border) for p-hierarchical
+ * queries over positive semirings and insert-only inputs, the {@link QHierarchicalPlan} for
+ * q-hierarchical queries under deletes (over a ring), and first-order delta joins for everything else. Above the border the plan joins the
  * root views along a join tree when their join is α-acyclic ({@link PHierarchicalPlan}), and
  * along the bags of a minimum-width tree decomposition otherwise ({@link CyclicPHierarchicalPlan},
  * within {@link TreeDecompositions}' size limits; beyond them the fallback, with the reason).
@@ -51,26 +52,71 @@ public final class Planner {
 
     private Planner() {}
 
-    /** Plans {@code query} over {@code semiring} with {@link Strategy#AUTO}. */
+    /** Plans {@code query} over {@code semiring} with {@link Strategy#AUTO}, every input insert-only. */
     public static MaintenancePlan plan(ConjunctiveQuery query, Semiring<?> semiring) {
-        return plan(query, semiring, Strategy.AUTO);
+        return plan(query, semiring, Strategy.AUTO, Inputs.INSERT_ONLY);
     }
 
-    /** Plans {@code query} over {@code semiring} with the given strategy. */
+    /** Plans {@code query} over {@code semiring} with the given strategy, every input insert-only. */
     public static MaintenancePlan plan(ConjunctiveQuery query, Semiring<?> semiring, Strategy strategy) {
-        return plan(query, semiring.name(), semiring.properties(), strategy);
+        return plan(query, semiring, strategy, Inputs.INSERT_ONLY);
     }
 
     /**
-     * Plans {@code query} for a semiring known by name and declared properties.
-     *
-     * @throws UnsupportedPlanException if the query is too large, or {@link Strategy#P_HIERARCHICAL}
-     *     was asked for where it does not apply
+     * Plans {@code query} over {@code semiring} for {@code inputs}: where some relation receives deletes
+     * and updates, the semiring must be a ring, q-hierarchical queries get the {@link QHierarchicalPlan}
+     * and every other query the fallback over the ring, with the relations that forced it named.
      */
+    public static MaintenancePlan plan(ConjunctiveQuery query, Semiring<?> semiring, Strategy strategy, Inputs inputs) {
+        return plan(query, semiring.name(), semiring.properties(), strategy, inputs);
+    }
+
+    /** Plans {@code query} for a semiring known by name and declared properties, every input insert-only. */
     public static MaintenancePlan plan(
             ConjunctiveQuery query, String semiring, Set<SemiringProperty> properties, Strategy strategy) {
+        return plan(query, semiring, properties, strategy, Inputs.INSERT_ONLY);
+    }
+
+    /**
+     * Plans {@code query} for a semiring known by name and declared properties, and for {@code inputs}.
+     *
+     * @throws UnsupportedPlanException if the query is too large, a relation with deletes meets a
+     *     semiring that is not a ring, or {@link Strategy#P_HIERARCHICAL} was asked for where it does
+     *     not apply
+     * @throws IllegalArgumentException if {@code inputs} names a relation the query does not read
+     */
+    public static MaintenancePlan plan(
+            ConjunctiveQuery query,
+            String semiring,
+            Set<SemiringProperty> properties,
+            Strategy strategy,
+            Inputs inputs) {
         checkPlannable(query, semiring, properties);
+        inputs.check(query);
+        if (!inputs.isInsertOnly() && !properties.contains(SemiringProperty.RING)) {
+            throw new UnsupportedPlanException(String.join(", ", inputs.changelog())
+                    + (inputs.changelog().size() == 1 ? " receives" : " receive")
+                    + " deletes and updates, which need a ring (payloads with additive inverses): semiring " + semiring
+                    + " is not one. Use its ring: integer for natural, covariance-ring:m for covariance:m, the"
+                    + " product ring for the SQL aggregates' product (Semirings.ringFor)");
+        }
         Classification classification = QueryClassifier.classify(query);
+        return inputs.isInsertOnly()
+                ? insertOnly(query, semiring, properties, strategy, classification)
+                : withDeletes(query, semiring, properties, strategy, classification, inputs);
+    }
+
+    /**
+     * Insert-only inputs: the paper's α-acyclic plan, a closure's under keys, the cyclic plan, the
+     * fallback, in this order (as before deletes existed: a semiring that is not positive, a ring
+     * included, gets the fallback here, which the Flink job runs too).
+     */
+    private static MaintenancePlan insertOnly(
+            ConjunctiveQuery query,
+            String semiring,
+            Set<SemiringProperty> properties,
+            Strategy strategy,
+            Classification classification) {
         Attempt attempt = attempt(query, semiring, properties, classification, strategy);
         if (attempt instanceof Attempt.Planned planned && planned.plan() instanceof PHierarchicalPlan) {
             return planned.plan();
@@ -93,7 +139,143 @@ public final class Planner {
             throw new UnsupportedPlanException("the p-hierarchical plan does not apply to " + query + " over "
                     + semiring + ": " + String.join("; ", reasons) + ". Use the fallback (delta-join) plan instead.");
         }
-        return fallback(query, semiring, properties, classification, reasons);
+        return fallback(query, semiring, properties, classification, reasons, Inputs.INSERT_ONLY);
+    }
+
+    /**
+     * Some input has deletes (the semiring is a ring): the q-hierarchical plan where the query is
+     * q-hierarchical, else the fallback, whose reasons name the relations with deletes and cite the
+     * dichotomy under deletes.
+     */
+    private static MaintenancePlan withDeletes(
+            ConjunctiveQuery query,
+            String semiring,
+            Set<SemiringProperty> properties,
+            Strategy strategy,
+            Classification classification,
+            Inputs inputs) {
+        List<String> reasons = new ArrayList<>();
+        if (strategy == Strategy.FALLBACK) {
+            reasons.add("the fallback plan was requested");
+        } else if (classification.qHierarchical().holds()) {
+            return qHierarchical(query, semiring, properties, classification, inputs);
+        } else {
+            reasons.add(deletesReason(classification, inputs));
+        }
+        if (strategy == Strategy.P_HIERARCHICAL) {
+            throw new UnsupportedPlanException(
+                    "no view-tree plan applies to " + query + " over " + semiring + " under deletes: "
+                            + String.join("; ", reasons) + ". Use the fallback (delta-join) plan instead.");
+        }
+        return fallback(query, semiring, properties, classification, reasons, inputs);
+    }
+
+    /** The dichotomy under inserts and deletes, for the fallback's reasons. */
+    static final String DELETE_DICHOTOMY = "under inserts and deletes, exactly the q-hierarchical queries have O(1)"
+            + " updates and constant-delay enumeration (Berkholz, Keppeler, Schweikardt, PODS 2017): unless the OMv"
+            + " conjecture fails, no algorithm maintains a query without self-joins that is not q-hierarchical"
+            + " with O(N^(1/2-γ)) update time and O(N^(1/2-γ)) delay";
+
+    /** Why a query that is not q-hierarchical takes the fallback when {@code inputs} have deletes. */
+    private static String deletesReason(Classification classification, Inputs inputs) {
+        String names = String.join(", ", inputs.changelog());
+        String relations = names + (inputs.changelog().size() == 1 ? " receives" : " receive") + " deletes and updates";
+        String notQ = "not q-hierarchical (" + classification.qHierarchical().witness() + ")";
+        if (classification.pHierarchical().holds()) {
+            return relations + ", and " + classification.subject() + " is p-hierarchical but " + notQ
+                    + ". With every input insert-only it would get the p-hierarchical plan; the deletes of " + names
+                    + " force the fallback, since the Boolean join above that plan's border never lets a root"
+                    + " tuple go. " + capitalized(DELETE_DICHOTOMY);
+        }
+        return relations + ", and " + classification.subject() + " is " + notQ + ", nor p-hierarchical. "
+                + capitalized(DELETE_DICHOTOMY);
+    }
+
+    private static String capitalized(String s) {
+        return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+
+    /** The q-hierarchical plan of {@code query}: the view trees, and the q-tree of their root schemas. */
+    private static QHierarchicalPlan qHierarchical(
+            ConjunctiveQuery query,
+            String semiring,
+            Set<SemiringProperty> properties,
+            Classification classification,
+            Inputs inputs) {
+        ViewTreeForest forest = ViewTreeRewrite.rewrite(query, VariableOrders.create(query));
+        return new QHierarchicalPlan(
+                query, semiring, properties, classification, forest, qTree(query.head(), forest.trees()), inputs);
+    }
+
+    /**
+     * The q-tree over the root schemas of a q-hierarchical query, which nest: with T(X) the trees whose
+     * schema has X, a variable's ancestors are the variables Y with T(Y) ⊇ T(X) that come before it when
+     * the variables are ordered by |T| (decreasing) and head position; a tree sits at the last of its
+     * variables in that order (at the root if it has none). The plan's validation checks that each
+     * schema is then exactly a root-to-node path.
+     */
+    static List<QTreeNode> qTree(List<String> head, List<ViewTree> trees) {
+        List<String> order = new ArrayList<>();
+        List<Set<Integer>> treesOf = new ArrayList<>();
+        for (String v : head) {
+            Set<Integer> t = new java.util.TreeSet<>();
+            for (ViewTree tree : trees) {
+                if (tree.schema().contains(v)) {
+                    t.add(tree.index());
+                }
+            }
+            order.add(v);
+            treesOf.add(t);
+        }
+        Integer[] byDepth = new Integer[order.size()];
+        for (int i = 0; i < byDepth.length; i++) {
+            byDepth[i] = i;
+        }
+        Arrays.sort(
+                byDepth,
+                (a, b) -> treesOf.get(a).size() != treesOf.get(b).size()
+                        ? treesOf.get(b).size() - treesOf.get(a).size()
+                        : a - b);
+        // Node ids: 0 the root, then the variables in that order (a parent comes before its children).
+        int n = byDepth.length;
+        int[] parent = new int[n + 1];
+        parent[0] = -1;
+        for (int i = 0; i < n; i++) {
+            parent[i + 1] = 0;
+            Set<Integer> mine = treesOf.get(byDepth[i]);
+            for (int j = i - 1; j >= 0; j--) {
+                if (treesOf.get(byDepth[j]).containsAll(mine)) {
+                    parent[i + 1] = j + 1;
+                    break;
+                }
+            }
+        }
+        List<List<Integer>> sitting = new ArrayList<>();
+        List<List<Integer>> children = new ArrayList<>();
+        for (int i = 0; i <= n; i++) {
+            sitting.add(new ArrayList<>());
+            children.add(new ArrayList<>());
+        }
+        for (int i = 1; i <= n; i++) {
+            children.get(parent[i]).add(i);
+        }
+        for (ViewTree t : trees) {
+            int at = 0;
+            for (int i = 0; i < n; i++) {
+                if (t.schema().contains(order.get(byDepth[i]))) {
+                    at = i + 1;
+                }
+            }
+            sitting.get(at).add(t.index());
+        }
+        List<QTreeNode> out = new ArrayList<>();
+        out.add(new QTreeNode(0, null, -1, List.of(), sitting.get(0), children.get(0)));
+        for (int i = 1; i <= n; i++) {
+            List<String> path = new ArrayList<>(out.get(parent[i]).path());
+            path.add(order.get(byDepth[i - 1]));
+            out.add(new QTreeNode(i, order.get(byDepth[i - 1]), parent[i], path, sitting.get(i), children.get(i)));
+        }
+        return out;
     }
 
     /**
@@ -155,7 +337,8 @@ public final class Planner {
                 semiring.name(),
                 semiring.properties(),
                 classification,
-                refusals(semiring.name(), semiring.properties(), classification, Strategy.FALLBACK));
+                refusals(semiring.name(), semiring.properties(), classification, Strategy.FALLBACK),
+                Inputs.INSERT_ONLY);
     }
 
     private static void checkPlannable(ConjunctiveQuery query, String semiring, Set<SemiringProperty> properties) {
@@ -260,8 +443,9 @@ public final class Planner {
             String semiring,
             Set<SemiringProperty> properties,
             Classification classification,
-            List<String> reasons) {
-        return new FallbackPlan(query, semiring, properties, classification, reasons, deltaJoins(query));
+            List<String> reasons,
+            Inputs inputs) {
+        return new FallbackPlan(query, semiring, properties, classification, reasons, deltaJoins(query), inputs);
     }
 
     /**

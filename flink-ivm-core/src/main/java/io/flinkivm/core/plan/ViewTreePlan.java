@@ -6,9 +6,11 @@ import java.util.List;
  * The paper's plan for p-hierarchical queries over positive semirings: the view trees of
  * {@link #forest()} over the user's semiring below the border, and the Boolean join of their root
  * views above it, along a join tree ({@link PHierarchicalPlan}) or the bags of a tree decomposition
- * ({@link CyclicPHierarchicalPlan}).
+ * ({@link CyclicPHierarchicalPlan}); or, for q-hierarchical queries under inserts and deletes, along
+ * the q-tree of the free variables ({@link QHierarchicalPlan}).
  */
-public sealed interface ViewTreePlan extends MaintenancePlan permits PHierarchicalPlan, CyclicPHierarchicalPlan {
+public sealed interface ViewTreePlan extends MaintenancePlan
+        permits PHierarchicalPlan, CyclicPHierarchicalPlan, QHierarchicalPlan {
 
     /** The view trees, their nodes and the routes of deltas between them (below the border). */
     ViewTreeForest forest();

@@ -14,35 +14,23 @@ import java.util.Set;
  *
  * <p>Positive for the payloads it admits, those built from lifted tuples by + and ·: their counts
  * are ≥ 1 unless the payload is zero, so a sum or a product is zero only if an operand is.
- * {@link CovarianceTriple} rejects a count-0 triple that is not zero.
+ * {@link CovarianceTriple#of} rejects a count-0 triple that is not zero. The same operations with
+ * counts that may cancel (deletes) are the {@link CovarianceRing}, a ring with a name of its own: here
+ * positivity is what lets the insert-only plan's Boolean border keep each root tuple once.
  */
-public final class CovarianceSemiring implements Semiring<CovarianceTriple> {
+public final class CovarianceSemiring extends CovarianceAlgebra {
     private static final long serialVersionUID = 1L;
 
     private static final Set<SemiringProperty> PROPERTIES =
             Collections.unmodifiableSet(EnumSet.of(SemiringProperty.COMMUTATIVE, SemiringProperty.POSITIVE));
 
-    private final int m;
-    private final CovarianceTriple zero;
-    private final CovarianceTriple one;
-
     private CovarianceSemiring(int m) {
-        this.m = m;
-        this.zero = CovarianceTriple.zero(m);
-        this.one = CovarianceTriple.one(m);
+        super(m);
     }
 
     /** The covariance semiring over {@code m ≥ 1} features. */
     public static CovarianceSemiring of(int m) {
-        if (m < 1) {
-            throw new IllegalArgumentException("the covariance semiring needs at least one feature, got m = " + m);
-        }
         return new CovarianceSemiring(m);
-    }
-
-    /** The number of features m. */
-    public int dimension() {
-        return m;
     }
 
     @Override
@@ -51,53 +39,18 @@ public final class CovarianceSemiring implements Semiring<CovarianceTriple> {
     }
 
     @Override
-    public CovarianceTriple zero() {
-        return zero;
-    }
-
-    @Override
-    public CovarianceTriple one() {
-        return one;
-    }
-
-    @Override
-    public CovarianceTriple plus(CovarianceTriple a, CovarianceTriple b) {
-        check(a);
-        check(b);
-        return a.plus(b);
-    }
-
-    @Override
-    public CovarianceTriple times(CovarianceTriple a, CovarianceTriple b) {
-        check(a);
-        check(b);
-        return a.times(b);
-    }
-
-    @Override
-    public boolean isZero(CovarianceTriple a) {
-        return a.isZero();
-    }
-
-    @Override
     public CovarianceTriple parse(String text) {
-        return CovarianceTriple.parse(text, m);
-    }
-
-    @Override
-    public String format(CovarianceTriple value) {
-        check(value);
-        return value.toString();
-    }
-
-    @Override
-    public Class<CovarianceTriple> payloadClass() {
-        return CovarianceTriple.class;
+        return CovarianceTriple.parse(text, m, false);
     }
 
     @Override
     public Set<SemiringProperty> properties() {
         return PROPERTIES;
+    }
+
+    @Override
+    boolean admit(CovarianceTriple t) {
+        return t.isNatural();
     }
 
     @Override
@@ -108,17 +61,5 @@ public final class CovarianceSemiring implements Semiring<CovarianceTriple> {
     @Override
     public int hashCode() {
         return Integer.hashCode(m) + 0x636f76;
-    }
-
-    @Override
-    public String toString() {
-        return name();
-    }
-
-    private void check(CovarianceTriple t) {
-        if (t.dimension() != m) {
-            throw new IllegalArgumentException(
-                    name() + " got a covariance triple over " + t.dimension() + " features, expected " + m);
-        }
     }
 }

@@ -11,9 +11,11 @@ import java.util.List;
  * annotated with {@link #lift lift(x)} = (1, x, x xᵀ); sums and joins of such payloads carry what is
  * needed for the covariance matrix of the features over the result.
  *
- * <p>Invariants: c ≥ 0, every component is finite, and a triple with c = 0 is all zeros (the zero of
- * the semiring); -0.0 is stored as 0.0, so equal triples are equal objects. Arithmetic is in double
- * precision: exact while values are integers (or dyadic fractions) below 2^53, rounded beyond.
+ * <p>Invariants: every component is finite; -0.0 is stored as 0.0, so equal triples are equal objects.
+ * A <em>natural</em> triple, a payload of the {@link CovarianceSemiring}, also has c ≥ 0 and is all zeros
+ * when c = 0 ({@link #of}); a <em>signed</em> triple, a payload of the {@link CovarianceRing}, may have any
+ * count, a count-0 triple that is not zero included ({@link #signed}: lift(x) − lift(y)). Arithmetic is in
+ * double precision: exact while values are integers (or dyadic fractions) below 2^53, rounded beyond.
  *
  * <p>Text form: {@code c;s1 s2;q11 q12 q21 q22} (parts separated by ';', numbers by spaces).
  */
@@ -62,6 +64,25 @@ public final class CovarianceTriple implements Serializable {
      * @throws IllegalArgumentException if the sizes do not match or an invariant is violated
      */
     public static CovarianceTriple of(long count, double[] sums, double[] products) {
+        CovarianceTriple t = signed(count, sums, products);
+        if (count < 0) {
+            throw new IllegalArgumentException("a covariance count must be a natural number, got " + count);
+        }
+        if (!t.isNatural()) {
+            throw new IllegalArgumentException(
+                    "a covariance triple with count 0 must be all zeros (the semiring's zero); only lifted tuples"
+                            + " and their sums and products are payloads");
+        }
+        return t;
+    }
+
+    /**
+     * The signed triple (count, sums, products), a payload of the {@link CovarianceRing}: any count; the
+     * arrays are copied.
+     *
+     * @throws IllegalArgumentException if the sizes do not match or a component is not finite
+     */
+    public static CovarianceTriple signed(long count, double[] sums, double[] products) {
         int m = sums.length;
         if (m == 0) {
             throw new IllegalArgumentException("a covariance triple needs at least one feature");
@@ -70,17 +91,7 @@ public final class CovarianceTriple implements Serializable {
             throw new IllegalArgumentException("a covariance triple over " + m + " features needs " + (m * m)
                     + " products (" + m + "×" + m + "), got " + products.length);
         }
-        if (count < 0) {
-            throw new IllegalArgumentException("a covariance count must be a natural number, got " + count);
-        }
-        double[] s = normalisedCopy(sums, "sum");
-        double[] q = normalisedCopy(products, "product");
-        if (count == 0 && !(allZero(s) && allZero(q))) {
-            throw new IllegalArgumentException(
-                    "a covariance triple with count 0 must be all zeros (the semiring's zero); only lifted tuples"
-                            + " and their sums and products are payloads");
-        }
-        return new CovarianceTriple(count, s, q);
+        return new CovarianceTriple(count, normalisedCopy(sums, "sum"), normalisedCopy(products, "product"));
     }
 
     /** (0, 0, 0) over {@code m} features. */
@@ -122,18 +133,39 @@ public final class CovarianceTriple implements Serializable {
         return products.clone();
     }
 
-    /** Whether this is the zero triple (by the invariants, whether the count is 0). */
+    /** Whether this is the zero triple (all components zero; for a natural triple, whether the count is 0). */
     public boolean isZero() {
-        return count == 0;
+        return count == 0 && allZero(sums) && allZero(products);
+    }
+
+    /** Whether this is a natural triple: a count ≥ 1, or the zero (see the class comment). */
+    public boolean isNatural() {
+        return count > 0 || isZero();
+    }
+
+    /** (−c, −s, −Q). */
+    public CovarianceTriple negate() {
+        if (count == Long.MIN_VALUE) {
+            throw new PayloadOverflowException("covariance count overflow: -(" + count + ") exceeds 64 bits");
+        }
+        double[] s = new double[sums.length];
+        for (int i = 0; i < s.length; i++) {
+            s[i] = -sums[i] + 0.0;
+        }
+        double[] q = new double[products.length];
+        for (int k = 0; k < q.length; k++) {
+            q[k] = -products[k] + 0.0;
+        }
+        return new CovarianceTriple(-count, s, q);
     }
 
     /** Componentwise sum. */
     public CovarianceTriple plus(CovarianceTriple o) {
         int m = sameDimension(o, "add");
-        if (o.count == 0) {
+        if (o.isZero()) {
             return this;
         }
-        if (count == 0) {
+        if (isZero()) {
             return o;
         }
         long c;
@@ -159,10 +191,10 @@ public final class CovarianceTriple implements Serializable {
     /** (c1c2, c2 s1 + c1 s2, c2 Q1 + c1 Q2 + s1 s2ᵀ + s2 s1ᵀ). */
     public CovarianceTriple times(CovarianceTriple o) {
         int m = sameDimension(o, "multiply");
-        if (count == 0) {
+        if (isZero()) {
             return this;
         }
-        if (o.count == 0) {
+        if (o.isZero()) {
             return o;
         }
         long c;
@@ -225,10 +257,11 @@ public final class CovarianceTriple implements Serializable {
 
     /**
      * Parses {@code c;s1 .. sm;q11 .. qmm}, or a bare feature vector {@code x1 .. xm} meaning
-     * {@code lift(x)}, over {@code m} features.
+     * {@code lift(x)}, over {@code m} features: a natural triple, or with {@code signed} a signed one
+     * (the count may have a sign).
      */
-    static CovarianceTriple parse(String text, int m) {
-        String what = "covariance:" + m;
+    static CovarianceTriple parse(String text, int m, boolean signed) {
+        String what = (signed ? "covariance-ring:" : "covariance:") + m;
         String t = Decimals.requireText(text, what);
         List<String> parts = split(t, ';');
         if (parts.size() == 1) {
@@ -240,24 +273,26 @@ public final class CovarianceTriple implements Serializable {
                     + ";q11 .. q" + m + m + "' or a feature vector 'x1 .. x" + m + "'");
         }
         String c = parts.get(0).trim();
-        boolean natural = !c.isEmpty();
-        for (int i = 0; i < c.length(); i++) {
-            natural &= c.charAt(i) >= '0' && c.charAt(i) <= '9';
+        int first = signed && (c.startsWith("-") || c.startsWith("+")) ? 1 : 0;
+        boolean digits = c.length() > first;
+        for (int i = first; i < c.length(); i++) {
+            digits &= c.charAt(i) >= '0' && c.charAt(i) <= '9';
         }
         long count;
         try {
-            count = natural ? Long.parseLong(c) : -1;
+            count = digits ? Long.parseLong(c) : -1;
         } catch (NumberFormatException e) {
+            digits = false;
             count = -1;
         }
-        if (count < 0) {
-            throw new PayloadFormatException(
-                    "not a " + what + " payload: count '" + c + "' is not a natural number in '" + text + "'");
+        if (!digits || !signed && count < 0) {
+            throw new PayloadFormatException("not a " + what + " payload: count '" + c + "' is not "
+                    + (signed ? "an integer" : "a natural number") + " in '" + text + "'");
         }
         double[] s = numbers(parts.get(1), m, "sums", text, what);
         double[] q = numbers(parts.get(2), m * m, "products (" + m + "×" + m + ")", text, what);
         try {
-            return of(count, s, q);
+            return signed ? signed(count, s, q) : of(count, s, q);
         } catch (IllegalArgumentException e) {
             throw new PayloadFormatException("not a " + what + " payload: '" + text + "': " + e.getMessage());
         }

@@ -4,27 +4,39 @@ import java.io.Serializable;
 import java.util.Arrays;
 
 /**
- * A payload of a {@link ProductSemiring}: one {@code long} per component, the first the count.
- * Immutable, with value semantics.
+ * A payload of a {@link ProductSemiring} or a {@link ProductRing}: one {@code long} per component, the
+ * first the count. A {@link ProductRing}'s MIN and MAX components are {@link ValueMultiset}s
+ * ({@link #multiset}); their {@code long} is the multiset's least (greatest) value, or the component's
+ * zero when it is empty, so that {@link #get} reads every aggregate the same way. Immutable, with value
+ * semantics.
  */
 public final class Product implements Serializable {
     private static final long serialVersionUID = 1L;
 
     private final long[] values;
+    /** Per component, its multiset (a ring's MIN or MAX), else null; null if there is none at all. */
+    private final ValueMultiset[] multisets;
+
     private transient int hash;
 
-    private Product(long[] values) {
+    private Product(long[] values, ValueMultiset[] multisets) {
         this.values = values;
+        this.multisets = multisets;
     }
 
     /** A product of the given component values (copied). */
     public static Product of(long... values) {
-        return new Product(values.clone());
+        return new Product(values.clone(), null);
     }
 
     /** Wraps an array the caller gives up. */
     static Product wrap(long[] values) {
-        return new Product(values);
+        return new Product(values, null);
+    }
+
+    /** Wraps arrays the caller gives up: values, and multisets (null, or null where a component has none). */
+    static Product wrap(long[] values, ValueMultiset[] multisets) {
+        return new Product(values, multisets);
     }
 
     /** The number of components. */
@@ -32,9 +44,14 @@ public final class Product implements Serializable {
         return values.length;
     }
 
-    /** Component {@code i}'s value. */
+    /** Component {@code i}'s value (of a multiset: its least or greatest value, see the class comment). */
     public long get(int i) {
         return values[i];
+    }
+
+    /** Component {@code i}'s multiset, or null if it is not a multiset. */
+    public ValueMultiset multiset(int i) {
+        return multisets == null ? null : multisets[i];
     }
 
     /** The count: the first component. */
@@ -49,14 +66,14 @@ public final class Product implements Serializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Product p && Arrays.equals(values, p.values);
+        return o instanceof Product p && Arrays.equals(values, p.values) && Arrays.equals(multisets, p.multisets);
     }
 
     @Override
     public int hashCode() {
         int h = hash;
         if (h == 0) {
-            h = Arrays.hashCode(values);
+            h = 31 * Arrays.hashCode(values) + Arrays.hashCode(multisets);
             hash = h;
         }
         return h;
@@ -64,6 +81,13 @@ public final class Product implements Serializable {
 
     @Override
     public String toString() {
-        return Arrays.toString(values);
+        if (multisets == null) {
+            return Arrays.toString(values);
+        }
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < values.length; i++) {
+            sb.append(i == 0 ? "" : ", ").append(multisets[i] == null ? Long.toString(values[i]) : multisets[i]);
+        }
+        return sb.append(']').toString();
     }
 }

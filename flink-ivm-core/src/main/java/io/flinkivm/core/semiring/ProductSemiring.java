@@ -139,6 +139,20 @@ public final class ProductSemiring implements Semiring<Product> {
 
     @Override
     public Product parse(String text) {
+        List<String> parts = components(text, name, components.length);
+        long[] values = new long[components.length];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = components[i].parse(parts.get(i));
+        }
+        return payload(values);
+    }
+
+    /**
+     * The {@code arity} parts of a product's text form, separated by semicolons (the parts not trimmed).
+     *
+     * @throws PayloadFormatException if there are more or fewer
+     */
+    static List<String> components(String text, String name, int arity) {
         String t = Decimals.requireText(text, name);
         List<String> parts = new ArrayList<>();
         int start = 0;
@@ -148,15 +162,11 @@ public final class ProductSemiring implements Semiring<Product> {
                 start = i + 1;
             }
         }
-        if (parts.size() != components.length) {
-            throw new PayloadFormatException("not a " + name + " payload: '" + text + "' (expected " + components.length
-                    + " values separated by ';')");
+        if (parts.size() != arity) {
+            throw new PayloadFormatException(
+                    "not a " + name + " payload: '" + text + "' (expected " + arity + " values separated by ';')");
         }
-        long[] values = new long[components.length];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = components[i].parse(parts.get(i));
-        }
-        return payload(values);
+        return parts;
     }
 
     @Override

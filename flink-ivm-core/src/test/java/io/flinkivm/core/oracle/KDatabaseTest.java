@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.IntegerRing;
 import io.flinkivm.core.semiring.MinPlusSemiring;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.PayloadOverflowException;
-import io.flinkivm.core.testing.IntegerRingSemiring;
 import org.junit.jupiter.api.Test;
 
 class KDatabaseTest {
@@ -36,7 +36,7 @@ class KDatabaseTest {
 
     @Test
     void payloadsThatCancelRemoveTheTuple() {
-        KDatabase<Long> db = new KDatabase<>(IntegerRingSemiring.INSTANCE);
+        KDatabase<Long> db = new KDatabase<>(IntegerRing.INSTANCE);
         db.insert("R", Tuple.of(1L), 2L);
         db.insert("R", Tuple.of(1L), -2L);
         assertThat(db.relations().get("R")).isEmpty();

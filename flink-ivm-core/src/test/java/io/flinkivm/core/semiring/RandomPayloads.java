@@ -33,6 +33,12 @@ public final class RandomPayloads {
             value = covariance(((CovarianceSemiring) s).dimension(), r);
         } else if (s instanceof ProductSemiring p) {
             value = product(p, r);
+        } else if (s instanceof IntegerRing) {
+            value = (long) (r.nextInt(11) - 5);
+        } else if (s instanceof CovarianceRing c) {
+            value = signedCovariance(c.dimension(), r);
+        } else if (s instanceof ProductRing p) {
+            value = productRing(p, r);
         } else {
             throw new IllegalArgumentException("no random payloads for semiring '" + s.name() + "'");
         }
@@ -70,6 +76,49 @@ public final class RandomPayloads {
             }
         }
         return s.payload(values);
+    }
+
+    /**
+     * Zero one time in six, else a count in [-3, 5], integers in [-20, 40], and multisets of 0 to 3 values
+     * (integers in [-20, 40] or dyadic doubles) with multiplicities in [-2, 3] other than 0.
+     */
+    private static Product productRing(ProductRing s, Random r) {
+        if (r.nextInt(6) == 0) {
+            return s.zero();
+        }
+        StringBuilder text = new StringBuilder();
+        java.util.List<LongComponent> components = s.components();
+        for (int i = 0; i < components.size(); i++) {
+            text.append(i == 0 ? "" : ";");
+            if (!s.isMultiset(i)) {
+                text.append(i == 0 ? r.nextInt(9) - 3 : r.nextInt(61) - 20);
+                continue;
+            }
+            LongComponent c = components.get(i);
+            boolean doubles = c == LongComponent.MIN_DOUBLE || c == LongComponent.MAX_DOUBLE;
+            text.append('{');
+            for (int k = r.nextInt(4); k > 0; k--) {
+                int multiplicity = r.nextInt(5) - 2;
+                text.append(doubles ? Double.toString(smallDyadic(r)) : Integer.toString(r.nextInt(61) - 20))
+                        .append('x')
+                        .append(multiplicity >= 0 ? multiplicity + 1 : multiplicity)
+                        .append(' ');
+            }
+            text.append('}');
+        }
+        return s.parse(text.toString());
+    }
+
+    /** Zero one time in six, else ±lift(x) or ±lift(x) ± lift(y) for integer vectors in [-3, 3]^m. */
+    private static CovarianceTriple signedCovariance(int m, Random r) {
+        if (r.nextInt(6) == 0) {
+            return CovarianceTriple.zero(m);
+        }
+        CovarianceTriple t = r.nextBoolean() ? lift(m, r) : lift(m, r).negate();
+        if (r.nextBoolean()) {
+            t = t.plus(r.nextBoolean() ? lift(m, r) : lift(m, r).negate());
+        }
+        return t;
     }
 
     /** k/4 for k in [-20, 40]: exact under + and min/max. */

@@ -29,7 +29,49 @@ class SemiringLawsTest {
                 "provenance",
                 "covariance:1",
                 "covariance:2",
-                "covariance:3");
+                "covariance:3",
+                "integer",
+                "covariance-ring:1",
+                "covariance-ring:2",
+                "covariance-ring:3");
+    }
+
+    static Stream<String> rings() {
+        return builtIns().filter(name -> Semirings.byName(name) instanceof Ring);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rings")
+    void ringLawsHold(String name) {
+        checkRingLaws((Ring<?>) Semirings.byName(name), new Random(SEED + 7 * name.hashCode()));
+    }
+
+    /**
+     * The laws of the additive inverse, and what {@link Ring#canRemove} promises: a row gives up all of
+     * itself, an absent row nothing.
+     */
+    static <T> void checkRingLaws(Ring<T> s, Random r) {
+        assertThat(s.has(SemiringProperty.RING))
+                .as("%s declares RING", s.name())
+                .isTrue();
+        assertThat(s.has(SemiringProperty.POSITIVE))
+                .as("%s is not positive", s.name())
+                .isFalse();
+        assertThat(Semirings.checked(s)).isSameAs(s);
+        T zero = s.zero();
+        expect(s, "-0 = 0", s.negate(zero), zero, zero);
+        for (int i = 0; i < TRIPLES; i++) {
+            T a = RandomPayloads.random(s, r);
+            T b = RandomPayloads.random(s, r);
+            expect(s, "a + (-a) = 0", s.plus(a, s.negate(a)), zero, a);
+            expect(s, "-(-a) = a", s.negate(s.negate(a)), a, a);
+            expect(s, "-(a + b) = -a + -b", s.negate(s.plus(a, b)), s.plus(s.negate(a), s.negate(b)), a, b);
+            expect(s, "(a - b) + b = a", s.plus(s.minus(a, b), b), a, a, b);
+            expect(s, "(-a) · b = -(a · b)", s.times(s.negate(a), b), s.negate(s.times(a, b)), a, b);
+            roundTrip(s, s.negate(a));
+            expect(s, "canRemove(a, a) iff a != 0", s.canRemove(a, a), !s.isZero(a), a);
+            expect(s, "canRemove(0, a) is false", s.canRemove(zero, a), false, a);
+        }
     }
 
     @ParameterizedTest(name = "{0}")
@@ -150,7 +192,7 @@ class SemiringLawsTest {
     static <T> void checkSerialization(Semiring<T> s, Random r) {
         Object copy = deserialize(serialize(s));
         assertThat(copy).isEqualTo(s);
-        if (!(s instanceof CovarianceSemiring || s instanceof ProductSemiring)) {
+        if (!(s instanceof CovarianceAlgebra || s instanceof ProductSemiring || s instanceof ProductRing)) {
             assertThat(copy).as("%s resolves to its INSTANCE", s.name()).isSameAs(s);
         }
         for (int i = 0; i < 50; i++) {

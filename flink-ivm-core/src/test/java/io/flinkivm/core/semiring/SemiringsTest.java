@@ -19,6 +19,8 @@ class SemiringsTest {
         assertThat(Semirings.byName("provenance")).isSameAs(ProvenanceSemiring.INSTANCE);
         assertThat(Semirings.byName("covariance:3")).isEqualTo(CovarianceSemiring.of(3));
         assertThat(Semirings.byName(" Natural ")).isSameAs(NaturalSemiring.INSTANCE);
+        assertThat(Semirings.byName("integer")).isSameAs(IntegerRing.INSTANCE);
+        assertThat(Semirings.byName("covariance-ring:2")).isEqualTo(CovarianceRing.of(2));
     }
 
     @Test
@@ -29,7 +31,15 @@ class SemiringsTest {
         }
         assertThat(Semirings.names())
                 .containsExactly(
-                        "natural", "boolean", "min-plus", "max-plus", "viterbi", "provenance", "covariance:<m>");
+                        "natural",
+                        "boolean",
+                        "min-plus",
+                        "max-plus",
+                        "viterbi",
+                        "provenance",
+                        "covariance:<m>",
+                        "integer",
+                        "covariance-ring:<m>");
     }
 
     @Test
@@ -37,7 +47,7 @@ class SemiringsTest {
         assertThatThrownBy(() -> Semirings.byName("foo"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unknown semiring 'foo'; known: natural, boolean, min-plus, max-plus, viterbi,"
-                        + " provenance, covariance:<m>");
+                        + " provenance, covariance:<m>, integer, covariance-ring:<m>");
     }
 
     @Test
@@ -59,6 +69,15 @@ class SemiringsTest {
                 .hasMessageContaining("semiring 'max-times' does not declare COMMUTATIVE");
         MaxTimes user = new MaxTimes(EnumSet.of(SemiringProperty.COMMUTATIVE));
         assertThat(Semirings.checked(user)).isSameAs(user);
+    }
+
+    @Test
+    void ringIsDeclaredExactlyByTheRings() {
+        assertThat(Semirings.checked(IntegerRing.INSTANCE)).isSameAs(IntegerRing.INSTANCE);
+        assertThatThrownBy(() -> Semirings.checked(
+                        new MaxTimes(EnumSet.of(SemiringProperty.COMMUTATIVE, SemiringProperty.RING))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("declares RING but does not implement Ring");
     }
 
     /** A user's own semiring: (N, max, ·, 0, 1). */

@@ -92,6 +92,20 @@ public final class RandomQueries {
         }
     }
 
+    /**
+     * A q-hierarchical query (Def. 7): the first {@linkplain #pHierarchical p-hierarchical} one that is,
+     * constructed or filtered.
+     */
+    public static ConjunctiveQuery qHierarchical(Random r) {
+        for (int attempt = 0; attempt < FILTER_ATTEMPTS; attempt++) {
+            ConjunctiveQuery q = pHierarchical(r);
+            if (QueryClassifier.classify(q).qHierarchical().holds()) {
+                return q;
+            }
+        }
+        throw new IllegalStateException("no q-hierarchical query in " + FILTER_ATTEMPTS + " attempts");
+    }
+
     /** The first {@link #arbitrary} query that is not p-hierarchical; only the fallback plan applies to it. */
     public static ConjunctiveQuery notPHierarchical(Random r) {
         for (int attempt = 0; attempt < FILTER_ATTEMPTS; attempt++) {

@@ -1,6 +1,7 @@
 package io.flinkivm.examples.cli;
 
 import io.flinkivm.core.partition.RelationRates;
+import io.flinkivm.core.plan.Inputs;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.semiring.Semiring;
@@ -10,6 +11,7 @@ import io.flinkivm.examples.command.Version;
 import io.flinkivm.flink.FlinkJobLayout;
 import io.flinkivm.flink.sql.SqlTranslation;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -69,8 +71,9 @@ final class ExplainCommand implements Callable<Integer> {
             converter = Converters.SemiringConverter.class,
             description = {
                 "The payload semiring: natural, boolean, min-plus, max-plus, viterbi, provenance or"
-                        + " covariance:<m> (m features). It decides whether the p-hierarchical plan applies (the"
-                        + " semiring must be positive). Default: ${DEFAULT-VALUE}."
+                        + " covariance:<m> (m features), or a ring for deletes: integer or covariance-ring:<m>. It"
+                        + " decides whether the p-hierarchical plan applies (the semiring must be positive)."
+                        + " Default: ${DEFAULT-VALUE}."
             })
     Semiring<?> semiring;
 
@@ -108,6 +111,18 @@ final class ExplainCommand implements Callable<Integer> {
             })
     RelationRates rates = RelationRates.none();
 
+    @Option(
+            names = "--changelog",
+            paramLabel = "R,...",
+            split = ",",
+            description = {
+                "Relations whose rows are also deleted and updated (as run's -D and -U lines): the plan for such"
+                        + " inputs, over a ring (--semiring integer). q-hierarchical queries keep O(1) per change;"
+                        + " others take the fallback, and the text says which relations forced it. Such plans run on"
+                        + " the in-memory engine only: the section 'Flink job:' says so. Default: none."
+            })
+    List<String> changelog = List.of();
+
     @Override
     public Integer call() {
         if (parallelism < 1) {
@@ -118,6 +133,10 @@ final class ExplainCommand implements Callable<Integer> {
             if (spec.commandLine().getParseResult().hasMatchedOption("--semiring")) {
                 throw CliException.usage("--semiring does not go with --sql: the SQL's aggregate decides the semiring");
             }
+            if (!changelog.isEmpty()) {
+                throw CliException.usage("--changelog does not go with --sql yet: SQL tables with deletes come with a"
+                        + " later version of flink-ivm");
+            }
             SqlTranslation translation = queryOptions.translate();
             MaintenancePlan plan = queryOptions.plan(translation.query(), translation.semiring());
             String job = job(plan, rates);
@@ -127,7 +146,13 @@ final class ExplainCommand implements Callable<Integer> {
             return 0;
         }
         ConjunctiveQuery query = queryOptions.parse();
-        MaintenancePlan plan = queryOptions.plan(query, semiring);
+        Inputs inputs = Inputs.changelog(changelog);
+        try {
+            inputs.check(query);
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage("--changelog: " + e.getMessage());
+        }
+        MaintenancePlan plan = queryOptions.plan(query, semiring, inputs);
         String job = job(plan, rates);
         out.print(format == Format.MERMAID ? plan.toMermaid() : plan.explain() + job);
         out.flush();
@@ -136,6 +161,10 @@ final class ExplainCommand implements Callable<Integer> {
 
     /** The section {@code Flink job:} at {@link #parallelism}; rates that do not fit the query are a usage error. */
     private String job(MaintenancePlan plan, RelationRates rates) {
+        if (!plan.inputs().isInsertOnly()) {
+            return "Flink job: none yet: deletes on Flink come with a later version of flink-ivm; run it with"
+                    + " --engine memory\n";
+        }
         try {
             return FlinkJobLayout.of(plan, parallelism, rates).explain();
         } catch (IllegalArgumentException e) {

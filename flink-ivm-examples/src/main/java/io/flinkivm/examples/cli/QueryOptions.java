@@ -1,5 +1,6 @@
 package io.flinkivm.examples.cli;
 
+import io.flinkivm.core.plan.Inputs;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.query.ConjunctiveQuery;
@@ -87,5 +88,10 @@ final class QueryOptions {
     /** The plan of {@code q} over {@code semiring}; an unsupported plan ends the command with exit code 2. */
     MaintenancePlan plan(ConjunctiveQuery q, Semiring<?> semiring) {
         return text.plan(q, semiring, CliException::usage);
+    }
+
+    /** The same for {@code inputs} (the relations with deletes and updates). */
+    MaintenancePlan plan(ConjunctiveQuery q, Semiring<?> semiring, Inputs inputs) {
+        return text.plan(q, semiring, inputs, CliException::usage);
     }
 }

@@ -2,7 +2,9 @@ package io.flinkivm.examples.cli;
 
 import io.flinkivm.core.engine.Engines;
 import io.flinkivm.core.engine.IvmEngine;
+import io.flinkivm.core.plan.Inputs;
 import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
@@ -52,10 +54,11 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         header = "Maintains a query over a CSV file of inserts and writes the result as CSV.",
         description = {
-            "Maintains a query under the inserts of a CSV file, one insert at a time, and writes the"
-                    + " result at the end. Malformed input lines are reported, optionally written to a dead-letter"
-                    + " file, and skipped; the other lines are applied. On stdout the run closes with"
-                    + " 'inserts: N, rejected: M' (N accepted inserts, M rejected lines), the result size and the time.",
+            "Maintains a query under the inserts (and, on the in-memory engine, deletes and updates) of a CSV"
+                    + " file, one change at a time, and writes the result at the end. Malformed input lines are"
+                    + " reported, optionally written to a dead-letter file, and skipped; the other lines are applied."
+                    + " On stdout the run closes with 'inserts: N, rejected: M' (N accepted lines: inserts, deletes"
+                    + " and updates; M rejected lines), the result size and the time.",
             "With --engine flink (the default) the lines are read and checked here, the job runs on the embedded"
                     + " local Flink (or, under 'flink run', on the cluster: this process reads the input and writes"
                     + " the output, the inserts travel inside the job), and the output is the snapshot taken at the"
@@ -82,13 +85,20 @@ import picocli.CommandLine.Spec;
                     + " payload is not one of the semiring (a negative value under SUM).",
             "  Output (--output) with --sql: a header with the SELECT list's output names (aliases where"
                     + " given, else the column's name, else EXPR$i), then one line per result row.",
-            "  Input (--input): UTF-8 text, one insert per line:",
-            "      relation,value1,...,valueK,payload",
+            "  Input (--input): UTF-8 text, one change per line:",
+            "      [kind,]relation,value1,...,valueK,payload",
             "    relation is a relation of the query and K its arity there; values are text (a constant in the"
                     + " query matches a value with the same text); the payload is in the semiring's text form:"
                     + " natural 3, boolean true/false (or 1/0), min-plus 2.5 or inf, max-plus 2.5 or -inf,"
                     + " viterbi 0.25, provenance 2*x*y + z, covariance:<m> c;s1 ... sm;q11 ... qmm (or a bare"
-                    + " feature vector x1 ... xm). Payloads of a repeated tuple are added.",
+                    + " feature vector x1 ... xm), integer -3, covariance-ring:<m> as covariance:<m> with a signed"
+                    + " count. Payloads of a repeated tuple are added.",
+            "    kind is the change's kind: +I (an insert), -D (a delete), -U (the old row of an update) or +U (its"
+                    + " new row); a line without one is an insert. -D and -U name the row and the payload to take"
+                    + " away, which needs a ring (integer, covariance-ring:<m>) and --engine memory; a -D or -U"
+                    + " line of a row that is not there, or that holds less, is rejected (a dead letter) and"
+                    + " changes nothing. The relations named on -D and -U lines are planned as changelogs (see"
+                    + " explain --changelog).",
             "    Fields follow RFC 4180: a field in double quotes may contain commas, and \"\" stands for a quote"
                     + " inside it; a quoted field cannot span lines. Blank lines and lines starting with # are"
                     + " skipped. A line is rejected if it is not valid UTF-8, is longer than 1 MiB, has a field"
@@ -106,8 +116,8 @@ import picocli.CommandLine.Spec;
                     + " result tuple whose payload changed since the previous trigger, each once per trigger, triggers"
                     + " in increasing order: kind +I (new to the result) or +U (its new payload), with"
                     + " --update-before a -U line with the previous payload right before each +U; -D (left the"
-                    + " result, with its last payload) only where a plan can delete, which no built-in semiring's"
-                    + " does. Setting each +I/+U tuple's payload in order gives every trigger's result; after the"
+                    + " result, with its last payload) after deletes or payloads that cancel (a ring). Setting each"
+                    + " +I/+U tuple's payload and removing each -D tuple in order gives every trigger's result; after the"
                     + " last, the output that run writes without these options. Without --snapshot-every there is"
                     + " one trigger, at the end: every result tuple as +I.",
             "  With --sql the free variables and payload are replaced by the SELECT list's output names, as above.",
@@ -138,7 +148,8 @@ final class RunCommand implements Callable<Integer> {
             converter = Converters.SemiringConverter.class,
             description = {
                 "The payload semiring: natural, boolean, min-plus, max-plus, viterbi, provenance or"
-                        + " covariance:<m> (m features). Required with --query; with --sql the aggregate decides it."
+                        + " covariance:<m> (m features), or a ring for deletes: integer or covariance-ring:<m>."
+                        + " Required with --query; with --sql the aggregate decides it."
             })
     Semiring<?> semiring;
 
@@ -234,7 +245,13 @@ final class RunCommand implements Callable<Integer> {
             throw CliException.usage("Missing required option: '--semiring=SEMIRING'");
         }
         ConjunctiveQuery query = sql != null ? sql.query() : queryOptions.parse();
-        MaintenancePlan plan = queryOptions.plan(query, semiring);
+        Inputs inputs = sql != null ? Inputs.INSERT_ONLY : changelogInputs(query);
+        if (!inputs.isInsertOnly() && engine == EngineKind.FLINK) {
+            throw CliException.usage("the input deletes or updates rows of " + String.join(", ", inputs.changelog())
+                    + " (-D or -U lines), and deletes on Flink come with a later version of flink-ivm: run it with"
+                    + " --engine memory");
+        }
+        MaintenancePlan plan = queryOptions.plan(query, semiring, inputs);
         if (engine == EngineKind.MEMORY && (flinkOptions.anyGiven() || resultDir.given() != null)) {
             throw CliException.usage("--state, --parallelism, --checkpoint-dir, --checkpoint-interval and --result-dir"
                     + " apply to --engine flink only");
@@ -270,7 +287,12 @@ final class RunCommand implements Callable<Integer> {
         long accepted;
         long rejected;
         try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
-            accepted = read(s, plan.query(), rejects, run::add, run::lineAccepted);
+            accepted = read(
+                    s,
+                    plan.query(),
+                    rejects,
+                    (kind, rel, tuple, payload, line) -> run.add(rel, tuple, payload, line),
+                    run::lineAccepted);
             rejected = rejects.count();
             rejects.printTotal();
         }
@@ -337,8 +359,8 @@ final class RunCommand implements Callable<Integer> {
                         s,
                         plan.query(),
                         rejects,
-                        (relation, tuple, payload, line) -> {
-                            apply(ivm, relation, tuple, payload);
+                        (kind, relation, tuple, payload, line) -> {
+                            apply(ivm, kind, relation, tuple, payload);
                             inserts[0]++;
                         },
                         lines -> writeTrigger(ivm, s, w, triggers.lineAccepted(lines, inserts[0]), counts));
@@ -401,7 +423,12 @@ final class RunCommand implements Callable<Integer> {
         long rejected;
         long results;
         try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
-            accepted = read(s, plan.query(), rejects, run::add, run::lineAccepted);
+            accepted = read(
+                    s,
+                    plan.query(),
+                    rejects,
+                    (kind, rel, tuple, payload, line) -> run.add(rel, tuple, payload, line),
+                    run::lineAccepted);
             List<FlinkRun.Rejected> late;
             try (ResultWriter w = writer(temporary, plan, layout())) {
                 late = run.execute(
@@ -477,10 +504,45 @@ final class RunCommand implements Callable<Integer> {
                 e);
     }
 
-    /** Where an accepted insert goes: the in-memory engine, or the list of records for the Flink job. */
+    /**
+     * Where an accepted change goes: the in-memory engine, or the list of records for the Flink job (which
+     * gets inserts only: an input with deletes does not run on Flink yet).
+     */
     @FunctionalInterface
-    interface InsertSink<T> {
-        void insert(String relation, Tuple tuple, T payload, long lineNumber) throws RejectedLineException;
+    interface ChangeSink<T> {
+        void change(ChangeKind kind, String relation, Tuple tuple, T payload, long lineNumber)
+                throws RejectedLineException;
+    }
+
+    /**
+     * The relations of {@code query} whose rows the input deletes or updates: those named on a {@code -D} or
+     * {@code -U} line with as many values as the relation's arity, found by reading the input once before
+     * the run (malformed lines are rejected later, when they are read again).
+     */
+    private Inputs changelogInputs(ConjunctiveQuery query) {
+        TreeSet<String> relations = new TreeSet<>();
+        Csv csv = Csv.forFileLines();
+        List<String> fields = new ArrayList<>();
+        try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
+            while (reader.next()) {
+                String text = reader.text();
+                if (reader.isComment() || text == null || !(text.startsWith("-D,") || text.startsWith("-U,"))) {
+                    continue;
+                }
+                try {
+                    csv.split(text, fields, RejectedLineException::new);
+                } catch (RejectedLineException e) {
+                    continue;
+                }
+                // Only a well-formed line counts: kind, relation, its values and the payload.
+                if (fields.size() > 1 && fields.size() == query.arityOf(fields.get(1)) + 3) {
+                    relations.add(fields.get(1));
+                }
+            }
+        } catch (IOException e) {
+            throw CliException.failure("cannot read input file " + input + ": " + CliException.describe(e), e);
+        }
+        return Inputs.changelog(relations);
     }
 
     /**
@@ -488,7 +550,7 @@ final class RunCommand implements Callable<Integer> {
      * so far to {@code accepted}; returns the number of accepted lines.
      */
     private <T> long read(
-            Semiring<T> s, ConjunctiveQuery query, Rejects rejects, InsertSink<T> sink, LongConsumer accepted) {
+            Semiring<T> s, ConjunctiveQuery query, Rejects rejects, ChangeSink<T> sink, LongConsumer accepted) {
         try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
             return load(reader, sink, accepted, s, query, sql, rejects);
         } catch (IOException e) {
@@ -499,7 +561,7 @@ final class RunCommand implements Callable<Integer> {
     /** Applies every well-formed line of the input; returns the number of accepted inserts. */
     private static <T> long load(
             Utf8LineReader reader,
-            InsertSink<T> sink,
+            ChangeSink<T> sink,
             LongConsumer acceptedSoFar,
             Semiring<T> s,
             ConjunctiveQuery query,
@@ -528,8 +590,18 @@ final class RunCommand implements Callable<Integer> {
             }
             try {
                 csv.split(text, fields, RejectedLineException::new);
+                ChangeKind kind = fields.isEmpty() ? null : ChangeKind.of(fields.get(0));
+                if (kind == null) {
+                    kind = ChangeKind.INSERT;
+                } else {
+                    fields.remove(0);
+                }
                 if (sql == null) {
-                    insert(fields, arities, query, sink, s, reader.lineNumber());
+                    insert(kind, fields, arities, query, sink, s, reader.lineNumber());
+                } else if (kind.isRetraction()) {
+                    throw new RejectedLineException("a " + kind.shortString() + " line with --sql: deletes of table"
+                            + " rows come with a later version of flink-ivm; give --query and a ring (--semiring"
+                            + " integer) for deletes");
                 } else {
                     insertRow(fields, sql, sink, s, reader.lineNumber());
                 }
@@ -543,15 +615,18 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private static <T> void insert(
+            ChangeKind kind,
             List<String> fields,
             Map<String, Integer> arities,
             ConjunctiveQuery query,
-            InsertSink<T> sink,
+            ChangeSink<T> sink,
             Semiring<T> s,
             long lineNumber)
             throws RejectedLineException {
         if (fields.size() < 2) {
-            throw new RejectedLineException("expected relation,value1,...,valueK,payload but the line has one field");
+            throw new RejectedLineException("expected relation,value1,...,valueK,payload but the line has "
+                    + (fields.size() == 1 ? "one field" : "no field")
+                    + (kind == ChangeKind.INSERT ? "" : " after " + kind.shortString()));
         }
         String relation = fields.get(0);
         Integer arity = arities.get(relation);
@@ -575,12 +650,12 @@ final class RunCommand implements Callable<Integer> {
         for (int i = 0; i < values; i++) {
             tuple[i] = fields.get(i + 1);
         }
-        sink.insert(relation, Tuple.wrap(tuple), payload, lineNumber);
+        sink.change(kind, relation, Tuple.wrap(tuple), payload, lineNumber);
     }
 
     /** A line {@code table,value1,...,valueK} of a query given in SQL: the row's inserts, one per relation of its table. */
     private static <T> void insertRow(
-            List<String> fields, SqlTranslation sql, InsertSink<T> sink, Semiring<T> s, long lineNumber)
+            List<String> fields, SqlTranslation sql, ChangeSink<T> sink, Semiring<T> s, long lineNumber)
             throws RejectedLineException {
         String name = fields.get(0);
         TableInput table = sql.table(name);
@@ -599,19 +674,26 @@ final class RunCommand implements Callable<Integer> {
             throw new RejectedLineException(e.getMessage());
         }
         for (TableInput.Insert insert : inserts) {
-            sink.insert(insert.relation(), insert.tuple(), s.payloadClass().cast(insert.payload()), lineNumber);
+            sink.change(
+                    ChangeKind.INSERT,
+                    insert.relation(),
+                    insert.tuple(),
+                    s.payloadClass().cast(insert.payload()),
+                    lineNumber);
         }
     }
 
-    private static <T> void apply(IvmEngine<T> ivm, String relation, Tuple tuple, T payload)
+    private static <T> void apply(IvmEngine<T> ivm, ChangeKind kind, String relation, Tuple tuple, T payload)
             throws RejectedLineException {
         try {
-            ivm.insert(relation, tuple, payload);
+            ivm.apply(kind, relation, tuple, payload);
         } catch (ArithmeticException e) {
-            // Every in-memory engine rolls a failed insert back completely (EngineAtomicityTest).
-            throw new RejectedLineException("payload overflow: " + e.getMessage()
-                    + "; the insert was rejected and rolled back: no view holds any of it");
+            // Every in-memory engine rolls a failed change back completely (EngineAtomicityTest).
+            String what = kind.isRetraction() ? "delete" : "insert";
+            throw new RejectedLineException("payload overflow: " + e.getMessage() + "; the " + what
+                    + " was rejected and rolled back: no view holds any of it");
         } catch (IllegalArgumentException e) {
+            // Also a delete of a row that is not there (AbsentRowException): it changed nothing.
             throw new RejectedLineException(e.getMessage());
         }
     }

@@ -1,5 +1,6 @@
 package io.flinkivm.examples.command;
 
+import io.flinkivm.core.plan.Inputs;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.UnsupportedPlanException;
@@ -32,8 +33,21 @@ public final class QueryPlanning {
             Semiring<?> semiring,
             Planner.Strategy strategy,
             Function<String, ? extends RuntimeException> usage) {
+        return plan(q, semiring, strategy, Inputs.INSERT_ONLY, usage);
+    }
+
+    /**
+     * The plan of {@code q} for {@code inputs} (relations with deletes); an unsupported one becomes
+     * {@code usage("unsupported plan: ...")}.
+     */
+    public static MaintenancePlan plan(
+            ConjunctiveQuery q,
+            Semiring<?> semiring,
+            Planner.Strategy strategy,
+            Inputs inputs,
+            Function<String, ? extends RuntimeException> usage) {
         try {
-            return Planner.plan(q, semiring, strategy);
+            return Planner.plan(q, semiring, strategy, inputs);
         } catch (UnsupportedPlanException e) {
             throw usage.apply("unsupported plan: " + e.getMessage());
         }

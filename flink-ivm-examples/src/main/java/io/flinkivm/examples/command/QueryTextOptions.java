@@ -1,5 +1,6 @@
 package io.flinkivm.examples.command;
 
+import io.flinkivm.core.plan.Inputs;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.ConjunctiveQuery;
@@ -57,5 +58,14 @@ public final class QueryTextOptions {
     public MaintenancePlan plan(
             ConjunctiveQuery q, Semiring<?> semiring, Function<String, ? extends RuntimeException> usage) {
         return QueryPlanning.plan(q, semiring, strategy, usage);
+    }
+
+    /** The same for {@code inputs}: the relations that receive deletes and updates. */
+    public MaintenancePlan plan(
+            ConjunctiveQuery q,
+            Semiring<?> semiring,
+            Inputs inputs,
+            Function<String, ? extends RuntimeException> usage) {
+        return QueryPlanning.plan(q, semiring, strategy, inputs, usage);
     }
 }

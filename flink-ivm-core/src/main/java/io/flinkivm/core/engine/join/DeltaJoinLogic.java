@@ -19,7 +19,10 @@ import java.util.Map;
  * First-order delta joins over K with the result materialized (the fallback plan). A delta of atom
  * a is joined with the current state of the other atoms through hash indexes (the plan's
  * {@link DeltaJoinStep}s), projected onto the head and added to the result; then a's relation is
- * updated. An insert that fails (e.g. natural-number overflow) is rolled back completely. Written
+ * updated. Over a ring a delete is the insert of the inverse payload: a result tuple whose payload
+ * returns to zero is removed, and so is a relation tuple, from its indexes too where the store keeps
+ * previous links ({@link DeltaJoinStore#indexPrev}). An insert that fails (e.g. natural-number
+ * overflow) is rolled back completely. Written
  * once against {@link DeltaJoinStore}; used by the in-memory engine and the Flink operator. Not
  * thread-safe (it reuses a binding array and an undo log).
  */
@@ -152,19 +155,53 @@ public final class DeltaJoinLogic<T> {
         KeyValueState<Tuple, T> rel = store.relation(a);
         T old = rel.get(matched);
         T updated = old == null ? payload : semiring.plus(old, payload);
+        List<int[]> indexes = indexesOf.get(a);
+        boolean unlinks = indexes.isEmpty() || store.indexPrev(a, 0) != null;
         if (old == null) {
-            List<int[]> indexes = indexesOf.get(a);
             for (int i = 0; i < indexes.size(); i++) {
-                Tuple key = matched.project(indexes.get(i));
-                KeyValueState<Tuple, Tuple> heads = store.indexHead(a, i);
-                Tuple head = heads.get(key);
-                if (head != null) {
-                    undo.put(store.indexNext(a, i), matched, null, head);
-                }
-                undo.put(heads, key, head, matched);
+                link(store, a, i, matched.project(indexes.get(i)), matched);
             }
+        } else if (unlinks && semiring.isZero(updated)) {
+            // The tuple is gone (its payload cancelled): out of the indexes and the relation.
+            for (int i = 0; i < indexes.size(); i++) {
+                unlink(store, a, i, matched.project(indexes.get(i)), matched);
+            }
+            undo.put(rel, matched, old, null);
+            return;
         }
         undo.put(rel, matched, old, updated);
+    }
+
+    /** Puts {@code tuple} first in index {@code i} of atom {@code a} under {@code key}. */
+    private void link(DeltaJoinStore<T> store, int a, int i, Tuple key, Tuple tuple) {
+        KeyValueState<Tuple, Tuple> heads = store.indexHead(a, i);
+        KeyValueState<Tuple, Tuple> prev = store.indexPrev(a, i);
+        Tuple head = heads.get(key);
+        if (head != null) {
+            undo.put(store.indexNext(a, i), tuple, null, head);
+            if (prev != null) {
+                undo.put(prev, head, null, tuple);
+            }
+        }
+        undo.put(heads, key, head, tuple);
+    }
+
+    /** Takes {@code tuple} out of index {@code i} of atom {@code a} (which keeps previous links). */
+    private void unlink(DeltaJoinStore<T> store, int a, int i, Tuple key, Tuple tuple) {
+        KeyValueState<Tuple, Tuple> next = store.indexNext(a, i);
+        KeyValueState<Tuple, Tuple> prev = store.indexPrev(a, i);
+        Tuple p = prev.get(tuple);
+        Tuple n = next.get(tuple);
+        if (p == null) {
+            undo.put(store.indexHead(a, i), key, tuple, n);
+        } else {
+            undo.put(next, p, tuple, n);
+            undo.put(prev, tuple, p, null);
+        }
+        if (n != null) {
+            undo.put(prev, n, tuple, p);
+            undo.put(next, tuple, n, null);
+        }
     }
 
     /** The materialized result in {@code store}, tuple by tuple. */

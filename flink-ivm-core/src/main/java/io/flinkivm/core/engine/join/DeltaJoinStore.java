@@ -20,6 +20,15 @@ public interface DeltaJoinStore<T> {
     /** Index {@code index} of atom {@code atom}: tuple → the next tuple with the same key. */
     KeyValueState<Tuple, Tuple> indexNext(int atom, int index);
 
+    /**
+     * Index {@code index} of atom {@code atom}: tuple → the previous tuple with the same key, so that a
+     * tuple whose payload returns to zero (a delete) is unlinked and removed in O(1); null (the default)
+     * if this store keeps no such links: such tuples then stay with payload zero, and the joins skip them.
+     */
+    default KeyValueState<Tuple, Tuple> indexPrev(int atom, int index) {
+        return null;
+    }
+
     /** The materialized result (head tuples with non-zero payloads). */
     KeyValueState<Tuple, T> result();
 

@@ -20,9 +20,7 @@ public final class MemoryJoinRecordStore<T> implements JoinRecordStore<T> {
     private final OpenHashMap<Tuple, Tuple>[] liveHeads;
     private final OpenHashMap<Tuple, Tuple>[][] waitHeads;
     private final OpenHashMap<Tuple, Tuple>[] upHeads;
-    private int[] dirtyNode = new int[0];
-    private Tuple[] dirtyTuple = new Tuple[0];
-    private int dirtyCount;
+    private final DirtyMarks dirty = new DirtyMarks();
     /** The join's root node (-1 without a join tree). */
     private final int root;
     /**
@@ -233,32 +231,22 @@ public final class MemoryJoinRecordStore<T> implements JoinRecordStore<T> {
 
     @Override
     public void markDirty(int node, Tuple tuple) {
-        if (dirtyCount == dirtyNode.length) {
-            int size = Math.max(16, 2 * dirtyCount);
-            dirtyNode = Arrays.copyOf(dirtyNode, size);
-            dirtyTuple = Arrays.copyOf(dirtyTuple, size);
-        }
-        dirtyNode[dirtyCount] = node;
-        dirtyTuple[dirtyCount] = tuple;
-        dirtyCount++;
+        dirty.mark(node, tuple);
     }
 
     @Override
     public void forEachDirty(DirtyAction action) {
-        for (int i = 0; i < dirtyCount; i++) {
-            action.accept(dirtyNode[i], dirtyTuple[i]);
-        }
+        dirty.forEach(action);
     }
 
     @Override
     public void clearDirty() {
-        Arrays.fill(dirtyTuple, 0, dirtyCount, null);
-        dirtyCount = 0;
+        dirty.clear();
     }
 
     /** Number of dirty marks since the last {@link #clearDirty}. */
     public int dirtyCount() {
-        return dirtyCount;
+        return dirty.count();
     }
 
     /** The records of id {@code id} (for a checkpoint codec). */

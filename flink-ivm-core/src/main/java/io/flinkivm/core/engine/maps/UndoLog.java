@@ -44,6 +44,17 @@ public final class UndoLog {
         add(map, key, -2 - slot, old);
     }
 
+    /**
+     * Records that {@code key}'s entry, every slot null, was removed from a wide {@code map} (its slots'
+     * earlier values are in older records, which the rollback restores after it has re-added the entry).
+     */
+    public <K> void removedEntry(OpenHashMap<K, ?> map, K key) {
+        add(map, key, REMOVED_ENTRY, null);
+    }
+
+    /** The slot mark of {@link #removedEntry}. */
+    private static final int REMOVED_ENTRY = Integer.MIN_VALUE;
+
     private void add(Object target, Object key, int slot, Object old) {
         if (size == targets.length) {
             int n = size * 2;
@@ -63,7 +74,9 @@ public final class UndoLog {
     @SuppressWarnings("unchecked")
     public void rollback() {
         for (int i = size - 1; i >= 0; i--) {
-            if (slots[i] <= -2) {
+            if (slots[i] == REMOVED_ENTRY) {
+                ((OpenHashMap<Object, ?>) targets[i]).addEntry(keys[i]);
+            } else if (slots[i] <= -2) {
                 OpenHashMap<Object, ?> map = (OpenHashMap<Object, ?>) targets[i];
                 map.slots()[map.base(map.entry(keys[i])) - 2 - slots[i]] = olds[i];
             } else if (olds[i] == null) {

@@ -111,5 +111,20 @@ public final class MemoryViewTreeStore<T> implements ViewTreeStore<T>, ChildPayl
         } else {
             slots[at] = value;
         }
+        if (value == null && allNull(slots, state.base(e), state.width())) {
+            state.remove(key);
+            if (undo != null) {
+                undo.removedEntry(state, key);
+            }
+        }
+    }
+
+    private static boolean allNull(Object[] slots, int base, int width) {
+        for (int i = 0; i < width; i++) {
+            if (slots[base + i] != null) {
+                return false;
+            }
+        }
+        return true;
     }
 }

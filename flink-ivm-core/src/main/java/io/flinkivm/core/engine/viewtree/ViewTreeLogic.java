@@ -77,7 +77,8 @@ public final class ViewTreeLogic<T> {
                 T old = children.get(slot);
                 T sum = old == null ? delta : semiring.plus(old, delta);
                 T up = logic[node].product(children, slot, delta);
-                record(node, key, slot, sum);
+                // A child payload back at zero (deletes, or payloads that cancel) is written as null.
+                record(node, key, slot, semiring.isZero(sum) ? null : sum);
                 if (semiring.isZero(up)) {
                     return null;
                 }

@@ -18,7 +18,10 @@ public interface ViewTreeStore<T> {
 
     /**
      * Sets child {@code slot} of view {@code node} at {@code key} to {@code value}, creating the key if
-     * it is absent; {@link #read} was called with the same step, node and key before.
+     * it is absent; {@link #read} was called with the same step, node and key before. A null value is
+     * a payload back at zero (only where payloads cancel: a ring's deletes, a semiring that is not
+     * positive); a store drops the key once all of its children are null, so that the state stays the
+     * size of the live data.
      */
     void write(int step, int node, Tuple key, int slot, T value);
 }
