@@ -10,7 +10,7 @@ import io.flinkivm.flink.types.TupleSerializer;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -40,8 +40,8 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     private int cacheSize;
 
-    /** Creates (or restores) the states in {@code open()} of a keyed operator. */
-    public FlinkJoinRecordStore(RuntimeContext context, JoinLayout layout, TypeSerializer<T> payloadSerializer) {
+    /** Creates (or restores) the states, from a keyed operator's {@code initializeState}. */
+    public FlinkJoinRecordStore(KeyedStateStore context, JoinLayout layout, TypeSerializer<T> payloadSerializer) {
         records = context.getMapState(new MapStateDescriptor<>(
                 StateNames.JOIN_RECORDS,
                 TaggedTupleSerializer.INSTANCE,

@@ -6,7 +6,7 @@ import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.query.Tuple;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -16,7 +16,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * one {@link MapState} per view ({@link StateNames#view}), under the tree operator's key (which the
  * first {@code keyLength} values of every view key of the tree are), mapping the rest of the view's
  * key to the children's payloads. A walk costs one state read and one write per view it passes.
- * Create it in {@code open()} of the tree operator.
+ * Create it in {@code initializeState} of the tree operator.
  */
 public final class MapStateViewTreeStore<T> implements ViewTreeStore<T>, ChildPayloads<T> {
     private final MapState<Tuple, Object[]>[] views;
@@ -34,7 +34,7 @@ public final class MapStateViewTreeStore<T> implements ViewTreeStore<T>, ChildPa
      */
     @SuppressWarnings("unchecked")
     public MapStateViewTreeStore(
-            RuntimeContext context,
+            KeyedStateStore context,
             List<ViewNode> nodes,
             int nodeCount,
             int keyLength,
