@@ -112,7 +112,7 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
                         payloadType.createSerializer(getExecutionConfig().getSerializerConfig())),
                 getKeyedStateBackend(),
                 context,
-                this::setCurrentKey);
+                this);
     }
 
     @Override

@@ -21,9 +21,10 @@ import io.flinkivm.flink.types.TupleSerializer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputView;
@@ -32,6 +33,7 @@ import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.streaming.api.operators.KeyContext;
 
 /**
  * The border sink's state, in the layout chosen once ({@link StateLayout}): the join's records and
@@ -84,7 +86,7 @@ interface SinkState<T> {
      * The sink's state in the layout for {@code backend}, restored from {@code context}; call from
      * {@code initializeState} (keyed state is registered here).
      *
-     * @param setKey sets the operator's current key
+     * @param keys the operator's key context
      */
     static <T> SinkState<T> create(
             String operator,
@@ -93,17 +95,21 @@ interface SinkState<T> {
             TypeSerializer<T> payloads,
             KeyedStateBackend<?> backend,
             StateInitializationContext context,
-            Consumer<Object> setKey)
+            KeyContext keys)
             throws Exception {
         StateLayout layout = StateLayout.choose(operator, managed, backend, context);
         // Registered on either layout, so that a savepoint's serializers are checked on the heap backend too.
-        FlinkJoinRecordStore<T> store =
-                new FlinkJoinRecordStore<>(context.getKeyedStateStore(), border.layout(), payloads);
+        FlinkJoinRecordStore<T> store = new FlinkJoinRecordStore<>(
+                context.getKeyedStateStore(), border.layout(), payloads, layout == StateLayout.MANAGED ? keys : null);
         BagJoinStore bags = border.isCyclic()
                 ? new BagJoinMaps(border.bagLayout(), new FlinkJoinMaps(context.getKeyedStateStore()))
                 : null;
         if (layout == StateLayout.MANAGED) {
-            return new Managed<>(store, bags, backend, setKey);
+            Managed<T> managedState = new Managed<>(store, bags, backend, keys);
+            if (context.isRestored()) {
+                managedState.rememberStoredKeys();
+            }
+            return managedState;
         }
         StateLayout.checkNoManagedState(operator, backend, List.of(StateNames.JOIN_RECORDS));
         // One part per key group, whose keys' joins may share maps: every join key of the acyclic
@@ -119,17 +125,13 @@ interface SinkState<T> {
         private final FlinkJoinRecordStore<T> store;
         private final BagJoinStore bags;
         private final KeyedStateBackend<?> backend;
-        private final Consumer<Object> setKey;
+        private final KeyContext keys;
 
-        Managed(
-                FlinkJoinRecordStore<T> store,
-                BagJoinStore bags,
-                KeyedStateBackend<?> backend,
-                Consumer<Object> setKey) {
+        Managed(FlinkJoinRecordStore<T> store, BagJoinStore bags, KeyedStateBackend<?> backend, KeyContext keys) {
             this.store = store;
             this.bags = bags;
             this.backend = backend;
-            this.setKey = setKey;
+            this.keys = keys;
         }
 
         @Override
@@ -163,6 +165,20 @@ interface SinkState<T> {
         @Override
         public void snapshot(StateSnapshotContext context) {}
 
+        /** Fills the store's key filter from the states (after a restore: they hold keys it has not seen). */
+        void rememberStoredKeys() throws Exception {
+            Set<Object> all = new LinkedHashSet<>();
+            for (String state : List.of(StateNames.JOIN_RECORDS, StateNames.JOIN_HEADS)) {
+                try (Stream<?> keys = backend.getKeys(state, VoidNamespace.INSTANCE)) {
+                    keys.forEach(all::add);
+                }
+            }
+            for (Object key : all) {
+                keys.setCurrentKey(key);
+                store.rememberStoredKeys();
+            }
+        }
+
         private final class KeyGroup implements Group<T> {
             private final Object key;
 
@@ -172,7 +188,7 @@ interface SinkState<T> {
 
             @Override
             public JoinRecordStore<T> select() {
-                setKey.accept(key);
+                keys.setCurrentKey(key);
                 store.startReads(READ_CACHE);
                 return store;
             }
