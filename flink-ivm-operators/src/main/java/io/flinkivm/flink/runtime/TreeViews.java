@@ -13,17 +13,23 @@ import io.flinkivm.flink.types.PayloadArraySerializer;
 import io.flinkivm.flink.types.TupleSerializer;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.streaming.api.operators.KeyContext;
 
 /**
  * The stateful views of one view tree in its operator, in the layout chosen once
- * ({@link StateLayout}): managed keyed state ({@link MapStateViewTreeStore}), or the operator's own
+ * ({@link StateLayout}): managed keyed state ({@link MapStateViewTreeStore}, with a filter of the keys
+ * written), or the operator's own
  * maps per key group ({@link MemoryViewTreeStore} in {@link KeyGroupStates}).
  */
 interface TreeViews<T> {
@@ -47,7 +53,8 @@ interface TreeViews<T> {
             boolean managed,
             TypeSerializer<T> payloads,
             KeyedStateBackend<?> backend,
-            StateInitializationContext context)
+            StateInitializationContext context,
+            KeyContext keys)
             throws Exception {
         List<ViewNode> nodes = new ArrayList<>();
         List<String> names = new ArrayList<>();
@@ -64,8 +71,21 @@ interface TreeViews<T> {
                 plan.viewNodes().size(),
                 keyLength,
                 TupleSerializer.INSTANCE,
-                new PayloadArraySerializer<>(payloads));
+                new PayloadArraySerializer<>(payloads),
+                layout == StateLayout.MANAGED ? keys : null);
         if (layout == StateLayout.MANAGED) {
+            if (context.isRestored()) {
+                Set<Object> all = new LinkedHashSet<>();
+                for (String name : names) {
+                    try (Stream<?> stored = backend.getKeys(name, VoidNamespace.INSTANCE)) {
+                        stored.forEach(all::add);
+                    }
+                }
+                for (Object key : all) {
+                    keys.setCurrentKey(key);
+                    store.rememberStoredKeys();
+                }
+            }
             return new TreeViews<>() {
                 @Override
                 public ViewTreeStore<T> current() {

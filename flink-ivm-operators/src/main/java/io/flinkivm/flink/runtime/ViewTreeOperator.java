@@ -148,7 +148,8 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
                 PayloadTypes.inState(
                         payloadType.createSerializer(getExecutionConfig().getSerializerConfig())),
                 getKeyedStateBackend(),
-                context);
+                context,
+                this);
         partials = new TreeMap<>();
         if (aggregate) {
             partialState = context.getOperatorStateStore()
