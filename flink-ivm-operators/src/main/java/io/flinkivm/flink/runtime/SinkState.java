@@ -21,10 +21,8 @@ import io.flinkivm.flink.types.TupleSerializer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputView;
@@ -167,16 +165,8 @@ interface SinkState<T> {
 
         /** Fills the store's key filter from the states (after a restore: they hold keys it has not seen). */
         void rememberStoredKeys() throws Exception {
-            Set<Object> all = new LinkedHashSet<>();
-            for (String state : List.of(StateNames.JOIN_RECORDS, StateNames.JOIN_HEADS)) {
-                try (Stream<?> keys = backend.getKeys(state, VoidNamespace.INSTANCE)) {
-                    keys.forEach(all::add);
-                }
-            }
-            for (Object key : all) {
-                keys.setCurrentKey(key);
-                store.rememberStoredKeys();
-            }
+            StateLayout.forEachStoredKey(
+                    backend, List.of(StateNames.JOIN_RECORDS, StateNames.JOIN_HEADS), keys, store::rememberStoredKeys);
         }
 
         private final class KeyGroup implements Group<T> {

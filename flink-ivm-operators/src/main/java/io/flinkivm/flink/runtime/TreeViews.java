@@ -13,17 +13,13 @@ import io.flinkivm.flink.types.PayloadArraySerializer;
 import io.flinkivm.flink.types.TupleSerializer;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
-import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.api.operators.KeyContext;
 
 /**
@@ -75,16 +71,7 @@ interface TreeViews<T> {
                 layout == StateLayout.MANAGED ? keys : null);
         if (layout == StateLayout.MANAGED) {
             if (context.isRestored()) {
-                Set<Object> all = new LinkedHashSet<>();
-                for (String name : names) {
-                    try (Stream<?> stored = backend.getKeys(name, VoidNamespace.INSTANCE)) {
-                        stored.forEach(all::add);
-                    }
-                }
-                for (Object key : all) {
-                    keys.setCurrentKey(key);
-                    store.rememberStoredKeys();
-                }
+                StateLayout.forEachStoredKey(backend, names, keys, store::rememberStoredKeys);
             }
             return new TreeViews<>() {
                 @Override

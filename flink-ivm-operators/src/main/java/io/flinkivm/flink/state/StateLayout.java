@@ -1,10 +1,13 @@
 package io.flinkivm.flink.state;
 
 import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.streaming.api.operators.KeyContext;
 
 /**
  * Where a keyed operator of flink-ivm keeps its state, decided once in {@code initializeState} (as
@@ -51,6 +54,24 @@ public enum StateLayout {
                             "that state backend");
                 }
             }
+        }
+    }
+
+    /**
+     * Makes each key that has an entry in one of the states {@code names} current in turn (each once)
+     * and runs {@code action} under it: e.g. to refill a {@link KeyFilter} after a restore.
+     */
+    public static void forEachStoredKey(
+            KeyedStateBackend<?> backend, Collection<String> names, KeyContext keys, Runnable action) throws Exception {
+        Set<Object> all = new LinkedHashSet<>();
+        for (String name : names) {
+            try (Stream<?> stored = backend.getKeys(name, VoidNamespace.INSTANCE)) {
+                stored.forEach(all::add);
+            }
+        }
+        for (Object key : all) {
+            keys.setCurrentKey(key);
+            action.run();
         }
     }
 
