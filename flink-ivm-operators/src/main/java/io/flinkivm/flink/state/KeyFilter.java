@@ -8,8 +8,8 @@ import java.util.Arrays;
  * tuple. A key that was never added is (with a false-positive rate of about 1%) answered absent
  * without a state read; a key that was added is always answered "maybe". Blocked (all bits of a key
  * in one 64-byte block, one cache line per test) with about 10 bits per key, and scalable: when a
- * filter holds the keys it was sized for, a twice as large one takes the next keys, and a test asks
- * each. Keys are never removed (a removed key stays "maybe"). About 1.3 bytes per key on the heap.
+ * filter holds the keys it was sized for, a larger one takes the next keys, and a test asks each. A filter is four times as large as the one before, so that a few filters hold millions of keys
+ * (a key never added is tested in every one). Keys are never removed (a removed key stays "maybe"). 10 to 20 bits (1.3 to 2.6 bytes) per key on the heap, at least 512 KiB.
  * Not thread-safe.
  */
 public final class KeyFilter {
@@ -17,8 +17,10 @@ public final class KeyFilter {
     private static final int BITS_PER_KEY = 10;
     /** Bits set per key, all in one block of 512 bits. */
     private static final int PROBES = 6;
-    /** The first filter's keys. */
-    private static final int FIRST_CAPACITY = 1 << 16;
+    /** The first filter's keys (512 KiB). */
+    private static final int FIRST_CAPACITY = 1 << 18;
+    /** How much larger each next filter is. */
+    private static final int GROWTH = 4;
 
     private long[][] filters = new long[0][];
     private int[] capacities = new int[0];
@@ -37,7 +39,7 @@ public final class KeyFilter {
         }
         int last = filters.length - 1;
         if (inLast >= capacities[last]) {
-            grow(2 * capacities[last]);
+            grow(GROWTH * capacities[last]);
             last++;
         }
         set(filters[last], h);
@@ -65,8 +67,9 @@ public final class KeyFilter {
     }
 
     private boolean mightContain(long h) {
-        for (long[] f : filters) {
-            if (test(f, h)) {
+        // The newest filter is the largest and holds most keys.
+        for (int i = filters.length - 1; i >= 0; i--) {
+            if (test(filters[i], h)) {
                 return true;
             }
         }
