@@ -2,6 +2,7 @@ package io.flinkivm.bench;
 
 import io.flinkivm.bench.state.CheckpointStats;
 import io.flinkivm.bench.state.EndGate;
+import io.flinkivm.bench.state.StateCallReporter;
 import io.flinkivm.bench.state.StateReport;
 import io.flinkivm.bench.state.StateSizeReporter;
 import io.flinkivm.bench.state.ThreadCpu;
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -60,12 +62,37 @@ final class FlinkRuns {
     private static long jobs;
 
     private static volatile Map<String, String> overrides = Map.of();
+    /** Whether jobs track every keyed state access ({@link StateCallReporter#track}). */
+    private static volatile boolean trackStateCalls;
+    /** The state calls of the last job run with {@link #trackStateCalls}. */
+    private static volatile List<StateCallReporter.Calls> lastStateCalls = List.of();
 
     private FlinkRuns() {}
 
     /** Configuration entries set over the bench's own in every job's environment (the bench's {@code --flink-conf}). */
     static void overrides(Map<String, String> entries) {
         overrides = Map.copyOf(entries);
+    }
+
+    /**
+     * Whether the next jobs track every keyed state access (a counting run: the tracking costs time);
+     * {@link #lastStateCalls()} then has what the last one did. The tracking is the cluster's setting:
+     * a change restarts the cluster.
+     */
+    static synchronized void trackStateCalls(boolean on) throws Exception {
+        if (on != trackStateCalls) {
+            int slots = clusterSlots;
+            shutdown();
+            trackStateCalls = on;
+            if (slots > 0) {
+                cluster(slots);
+            }
+        }
+    }
+
+    /** The keyed state calls of the last job run while {@link #trackStateCalls} was on (empty if none). */
+    static List<StateCallReporter.Calls> lastStateCalls() {
+        return lastStateCalls;
     }
 
     /**
@@ -116,6 +143,10 @@ final class FlinkRuns {
         if (cluster == null) {
             Configuration config = new Configuration();
             StateSizeReporter.configure(config);
+            StateCallReporter.configure(config);
+            if (trackStateCalls) {
+                StateCallReporter.track(config);
+            }
             config.setString("rest.bind-port", "0"); // any free port: several benches (or tests) may run at once
             config.setString("taskmanager.memory.managed.size", MANAGED_MB_PER_SLOT * slots + "m");
             config.setString("taskmanager.memory.network.min", NETWORK_MB_PER_SLOT * slots + "m");
@@ -256,6 +287,7 @@ final class FlinkRuns {
                 tasks = sampler.stop();
                 threadsEnd = ThreadCpu.sample();
                 if (gate != null && gate.isDone() && !result.isDone()) {
+                    StateCallReporter.refresh(uniqueName);
                     checkpoint = finalCheckpoint(mc, id);
                     StateSizeReporter.refresh(uniqueName);
                     gate.release();
@@ -285,6 +317,7 @@ final class FlinkRuns {
         }
         StateReport state = new StateReport(checkpoint, StateSizeReporter.columnFamilies(uniqueName));
         StateSizeReporter.forget(uniqueName);
+        lastStateCalls = StateCallReporter.take(uniqueName);
         return new Execution(
                 elapsed, cpu, r, state, parallelism, tasks.withOthers(ThreadCpu.minus(threadsEnd, threadsStart)));
     }

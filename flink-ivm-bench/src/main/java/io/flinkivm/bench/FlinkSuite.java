@@ -213,11 +213,54 @@ final class FlinkSuite implements Suite {
                         mine.add(m);
                     }
                 }
+                if (n == sizes.get(sizes.size() - 1) && n <= settings.countUpTo()) {
+                    stateCalls(out, workload, stream, mineSystems, ps.get(0), mine, settings);
+                }
             }
         }
         summary(out, workload, mine, mineSystems, ps);
         harness.plot();
         return mine;
+    }
+
+    /**
+     * The keyed state calls per insert of each RocksDB system at parallelism {@code p}, from one more
+     * run over the same stream with Flink's tracking of every state access (untimed: the tracking costs
+     * time), by operator and state, with the timed run's task CPU beside them.
+     */
+    private static void stateCalls(
+            PrintWriter out,
+            Workload workload,
+            InsertStream stream,
+            List<FlinkSystem> systems,
+            int p,
+            List<Measurement> timed,
+            BenchSettings settings)
+            throws Exception {
+        List<Report.StateCallRun> runs = new ArrayList<>();
+        for (FlinkSystem s : systems) {
+            if (!s.name().endsWith("rocksdb")) {
+                continue;
+            }
+            FlinkRuns.trackStateCalls(true);
+            RunResult r;
+            try {
+                r = s.run(workload, stream, settings.flinkCap().multipliedBy(IVM_CAP_FACTOR), p);
+            } finally {
+                FlinkRuns.trackStateCalls(false);
+            }
+            if (!r.completed()) {
+                continue;
+            }
+            Measurement m = timed.stream()
+                    .filter(t -> t.system().equals(s.name()) && t.parallelism() == p && t.n() == stream.size())
+                    .findFirst()
+                    .orElse(null);
+            runs.add(new Report.StateCallRun(s.name(), FlinkRuns.lastStateCalls(), m));
+        }
+        if (!runs.isEmpty()) {
+            Report.stateCallTable(out, workload.name(), stream.size(), p, runs);
+        }
     }
 
     private static String join(List<Integer> ps) {

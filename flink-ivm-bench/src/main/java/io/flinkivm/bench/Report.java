@@ -1,14 +1,17 @@
 package io.flinkivm.bench;
 
+import io.flinkivm.bench.state.StateCallReporter;
 import io.flinkivm.bench.state.StateReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -377,6 +380,124 @@ final class Report {
         if (!cells.isEmpty()) {
             out.println("  " + system + ": " + String.join(", ", cells));
         }
+    }
+
+    /**
+     * One system's counting run for {@link #stateCallTable}.
+     *
+     * @param calls its keyed state calls ({@link StateCallReporter#take})
+     * @param timed its timed run at the same n and P (for the task CPU), or null
+     */
+    record StateCallRun(String system, List<StateCallReporter.Calls> calls, Measurement timed) {}
+
+    /**
+     * Per system, operator and state: the keyed state calls per insert (point reads, writes, seeks, and
+     * iterator steps), the bytes serialized into keys, the value bytes read and written, and the time
+     * in the calls (serialization, the backend, deserialization) per insert; then per system the sum
+     * against the timed run's task CPU per insert.
+     */
+    static void stateCallTable(PrintWriter out, String query, int n, int p, List<StateCallRun> runs) {
+        out.println("State calls — " + query + " n=" + n + " P=" + p + ", per insert: every keyed state call counted"
+                + " by Flink's state tracking (state.latency-track and state.size-track, every second access of a kind sampled) in one"
+                + " more, untimed run; key B: bytes serialized into keys (the current key and a map's user key);"
+                + " ns: time inside the calls, serialization and RocksDB included, means over the last "
+                + "10,000 calls of a kind:");
+        String format = "%-18s %-34s %-22s %8s %8s %8s %8s %8s %8s %8s %8s %8s %9s%n";
+        out.printf(
+                Locale.ROOT,
+                format,
+                "system",
+                "operator",
+                "state",
+                "gets",
+                "puts",
+                "seeks",
+                "nexts",
+                "key B",
+                "val B rd",
+                "val B wr",
+                "ns/get",
+                "ns/put",
+                "call ns");
+        for (StateCallRun run : runs) {
+            Map<String, List<StateCallReporter.Calls>> byState = new LinkedHashMap<>();
+            for (StateCallReporter.Calls c : run.calls()) {
+                byState.computeIfAbsent(c.operator() + "\u0000" + c.state(), k -> new ArrayList<>())
+                        .add(c);
+            }
+            double[] total = new double[8];
+            for (List<StateCallReporter.Calls> calls : byState.values()) {
+                double[] row = new double[8];
+                double getNanos = 0;
+                double putNanos = 0;
+                for (StateCallReporter.Calls c : calls) {
+                    double perInsert = (double) c.count() / n;
+                    if (c.isRead()) {
+                        row[0] += perInsert;
+                        row[5] += perInsert * c.valueBytes();
+                        getNanos += perInsert * c.nanos();
+                    } else if (c.isWrite()) {
+                        row[1] += perInsert;
+                        row[6] += perInsert * c.valueBytes();
+                        putNanos += perInsert * c.nanos();
+                    } else if (c.isSeek()) {
+                        row[2] += perInsert;
+                    } else {
+                        row[3] += perInsert;
+                        row[5] += perInsert * c.valueBytes();
+                    }
+                    row[4] += perInsert * c.keyBytes();
+                    row[7] += perInsert * c.nanos();
+                }
+                for (int i = 0; i < row.length; i++) {
+                    total[i] += row[i];
+                }
+                StateCallReporter.Calls first = calls.get(0);
+                out.printf(
+                        Locale.ROOT,
+                        format,
+                        run.system(),
+                        chainName(first.operator()).length() > 34
+                                ? chainName(first.operator()).substring(0, 33) + "…"
+                                : chainName(first.operator()),
+                        first.state(),
+                        perCall(row[0]),
+                        perCall(row[1]),
+                        perCall(row[2]),
+                        perCall(row[3]),
+                        String.format(Locale.ROOT, "%.1f", row[4]),
+                        String.format(Locale.ROOT, "%.1f", row[5]),
+                        String.format(Locale.ROOT, "%.1f", row[6]),
+                        row[0] > 0 ? String.format(Locale.ROOT, "%.0f", getNanos / row[0]) : "-",
+                        row[1] > 0 ? String.format(Locale.ROOT, "%.0f", putNanos / row[1]) : "-",
+                        String.format(Locale.ROOT, "%.0f", row[7]));
+            }
+            String task = run.timed() == null || run.timed().taskCpu().totalNanos() <= 0
+                    ? "n/a"
+                    : String.format(
+                            Locale.ROOT, "%.0f", (double) run.timed().taskCpu().totalNanos() / n);
+            out.printf(
+                    Locale.ROOT,
+                    "%-18s %-57s %8s %8s %8s %8s %8.1f %8.1f %8.1f %8s %8s %9.0f  (timed run: task CPU %s ns per insert)%n",
+                    run.system(),
+                    "all states",
+                    perCall(total[0]),
+                    perCall(total[1]),
+                    perCall(total[2]),
+                    perCall(total[3]),
+                    total[4],
+                    total[5],
+                    total[6],
+                    "",
+                    "",
+                    total[7],
+                    task);
+        }
+        out.flush();
+    }
+
+    private static String perCall(double perInsert) {
+        return perInsert == 0 ? "-" : String.format(Locale.ROOT, "%.3f", perInsert);
     }
 
     /** Cores and, where /proc/loadavg exists, the 1-minute load average: figures are only as quiet as the machine. */

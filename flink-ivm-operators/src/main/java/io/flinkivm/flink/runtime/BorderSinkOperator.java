@@ -1,38 +1,19 @@
 package io.flinkivm.flink.runtime;
 
 import io.flinkivm.core.engine.BorderJoin;
-import io.flinkivm.core.engine.join.BagJoinMaps;
-import io.flinkivm.core.engine.join.BagJoinStore;
 import io.flinkivm.core.engine.join.JoinLayout;
 import io.flinkivm.core.engine.join.JoinRecord;
 import io.flinkivm.core.engine.join.JoinRecordStore;
-import io.flinkivm.core.engine.join.MemoryJoinRecordStore;
-import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.ResultCursor;
-import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.DeadLetter;
-import io.flinkivm.flink.state.FlinkJoinMaps;
 import io.flinkivm.flink.state.FlinkJoinRecordStore;
 import io.flinkivm.flink.state.KeyGroupStates;
-import io.flinkivm.flink.state.MemoryJoinMaps;
-import io.flinkivm.flink.state.MemoryMapCodec;
-import io.flinkivm.flink.state.StateNames;
-import io.flinkivm.flink.state.TaggedTuple;
-import io.flinkivm.flink.types.JoinRecordSerializer;
 import io.flinkivm.flink.types.PayloadTypes;
-import io.flinkivm.flink.types.TupleSerializer;
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
-import org.apache.flink.core.memory.DataInputView;
-import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -52,18 +33,13 @@ import org.apache.flink.util.OutputTag;
  * update then belongs to one key, and the join restricted to one value of the variable is the join of
  * the restricted root views (bags included). Otherwise keyed by the cells of a HyperCube over the free
  * variables: each root update reaches the cells that agree with its values, each result tuple is
- * produced in exactly one cell, and each cell keeps its own join (and bags). On the heap backend the
- * state lives in the operator's own hash maps, per key group ({@link KeyGroupStates}), otherwise in
- * three keyed map states ({@link FlinkJoinRecordStore}) and, for the cyclic plan, the bags' indexes.
+ * produced in exactly one cell, and each cell keeps its own join (and bags). The state is in the
+ * layout chosen once, {@link SinkState}: three keyed map states ({@link FlinkJoinRecordStore}) and,
+ * for the cyclic plan, the bags' indexes; or, on the heap backend, the operator's own hash maps per
+ * key group ({@link KeyGroupStates}).
  */
-public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate<T>, T> {
+public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate<T>, T, SinkState.Group<T>> {
     private static final long serialVersionUID = 3L;
-    /**
-     * Records a trigger keeps in memory on RocksDB: the root's records are scanned in key order, the
-     * other nodes' are read by key, many of them again and again (a small root view joined with a
-     * large one); about 100 bytes each.
-     */
-    private static final int READ_CACHE = 100_000;
 
     private final ViewTreePlan plan;
     private final Semiring<T> semiring;
@@ -72,14 +48,11 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
     private final boolean managedState;
 
     private transient BorderJoin<T> border;
-    private transient FlinkJoinRecordStore<T> managedRecords;
-    private transient BagJoinStore managedBags;
-    /** The state in this operator's own memory (heap backend), per key group, or null. */
-    private transient KeyGroupStates<Part<T>> memory;
+    /** The sink's state, in the layout chosen in {@code initializeState}. */
+    private transient SinkState<T> state;
     /** The records (and bag indexes) of the group selected for a trigger. */
     private transient JoinRecordStore<T> selectedRecords;
 
-    private transient TypeSerializer<T> payloadSerializer;
     private transient Counter crossings;
     private transient Counter failed;
     private transient boolean restored;
@@ -91,73 +64,6 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
     private transient long[] bagTuplesAtOpen;
 
     private transient AtomicLongArray bagTuples;
-
-    /** One key group's state in this operator's memory: the records and list heads, and the bag indexes. */
-    static final class Part<T> {
-        final MemoryJoinRecordStore<T> records;
-        final MemoryJoinMaps bagMaps;
-        final BagJoinStore bags;
-
-        Part(BorderJoin<T> border) {
-            records = new MemoryJoinRecordStore<>(border.layout(), border.extraIds());
-            bagMaps = border.isCyclic() ? new MemoryJoinMaps() : null;
-            bags = border.isCyclic() ? new BagJoinMaps(border.bagLayout(), bagMaps) : null;
-        }
-    }
-
-    /**
-     * Writes a part: the records of each id, the list heads, the dirty marks (changelog), then the
-     * bags' indexes.
-     */
-    private final class PartCodec implements KeyGroupStates.Codec<Part<T>> {
-        @Override
-        public void write(Part<T> part, DataOutputView out) throws IOException {
-            JoinRecordSerializer<T> records = new JoinRecordSerializer<>(payloadSerializer);
-            for (int id = 0; id < part.records.ids(); id++) {
-                MemoryMapCodec.write(part.records.recordMap(id), records, out);
-            }
-            for (OpenHashMap<Tuple, Tuple> heads : part.records.headMaps()) {
-                MemoryMapCodec.write(heads, TupleSerializer.INSTANCE, out);
-            }
-            out.writeInt(part.records.dirtyCount());
-            IOException[] failure = new IOException[1];
-            part.records.forEachDirty((node, tuple) -> {
-                try {
-                    out.writeInt(node);
-                    TupleSerializer.INSTANCE.serialize(tuple, out);
-                } catch (IOException e) {
-                    failure[0] = e;
-                }
-            });
-            if (failure[0] != null) {
-                throw failure[0];
-            }
-            if (part.bagMaps != null) {
-                part.bagMaps.write(out);
-            }
-        }
-
-        @Override
-        public Part<T> read(DataInputView in) throws IOException {
-            Part<T> part = new Part<>(border());
-            JoinRecordSerializer<T> records = new JoinRecordSerializer<>(payloadSerializer);
-            for (int id = 0; id < part.records.ids(); id++) {
-                MemoryMapCodec.read(part.records.recordMap(id), records, in);
-            }
-            for (OpenHashMap<Tuple, Tuple> heads : part.records.headMaps()) {
-                MemoryMapCodec.read(heads, TupleSerializer.INSTANCE, in);
-            }
-            int dirty = in.readInt();
-            for (int i = 0; i < dirty; i++) {
-                int node = in.readInt();
-                part.records.markDirty(node, TupleSerializer.INSTANCE.deserialize(in));
-            }
-            if (part.bagMaps != null) {
-                part.bagMaps.read(in);
-            }
-            return part;
-        }
-    }
 
     /**
      * @param changelog emit the changed result tuples at each trigger instead of the whole result
@@ -198,42 +104,25 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
         restored = context.isRestored();
-        payloadSerializer = PayloadTypes.inState(
-                payloadType.createSerializer(getExecutionConfig().getSerializerConfig()));
-        if (!managedState && KeyGroupStates.fits(getKeyedStateBackend())) {
-            // One part per key group, whose keys' joins may share maps: every join key of the acyclic
-            // plan has the sink's key in it (a shared variable's value, or a cell of its own key
-            // group). A bag need not have the shared variable, so the cyclic plan keeps a part per key.
-            memory = KeyGroupStates.restore(
-                    getKeyedStateBackend(), context, () -> new Part<>(border()), new PartCodec(), border().isCyclic());
-        } else if (context.getRawKeyedStateInputs().iterator().hasNext()) {
-            throw new IllegalStateException("the sink: the checkpoint or savepoint holds the in-memory state of the"
-                    + " hashmap state backend; restore it with state.backend.type: hashmap (or start without it)");
-        }
+        state = SinkState.create(
+                "the sink",
+                border(),
+                managedState,
+                PayloadTypes.inState(
+                        payloadType.createSerializer(getExecutionConfig().getSerializerConfig())),
+                getKeyedStateBackend(),
+                context,
+                this);
     }
 
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
-        if (memory != null) {
-            memory.snapshot(context);
-        }
+        state.snapshot(context);
     }
 
     @Override
     public void open() throws Exception {
-        BorderJoin<T> b = border();
-        managedRecords = new FlinkJoinRecordStore<>(getRuntimeContext(), b.layout(), payloadSerializer);
-        FlinkJoinMaps flinkMaps = b.isCyclic() ? new FlinkJoinMaps(getRuntimeContext()) : null;
-        managedBags = flinkMaps == null ? null : new BagJoinMaps(b.bagLayout(), flinkMaps);
-        if (memory != null) {
-            if (restored && !super.resultGroups().isEmpty()) {
-                throw new IllegalStateException("the sink: the checkpoint or savepoint holds managed keyed state (a"
-                        + " rocksdb job, or one with IvmOptions.withManagedState); restore it with that state backend");
-            }
-            managedRecords = null;
-            managedBags = null;
-        }
         crossings = getMetricGroup().counter(Metrics.BORDER_CROSSINGS);
         failed = getMetricGroup().counter(Metrics.FAILED_UPDATES);
         registerJoinSizeGauges();
@@ -251,10 +140,14 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
         bagTuples = new AtomicLongArray(bagTuplesAtOpen.length);
         liveAtOpen = 0;
         if (restored) {
-            for (Object group : resultGroups()) {
-                selectGroup(group);
-                countRecords(nodes);
-                groupDone();
+            for (SinkState.Group<T> group : resultGroups()) {
+                group.select();
+                group.forEachRecord((id, r) -> {
+                    if (id < nodes) {
+                        count(id, r);
+                    }
+                });
+                group.done();
             }
         }
         publishSizes();
@@ -270,26 +163,6 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
             for (int b = 0; b < nodes; b++) {
                 int bag = b;
                 getMetricGroup().addGroup("bag", String.valueOf(b)).gauge(Metrics.BAG_TUPLES, () -> bagTuples.get(bag));
-            }
-        }
-    }
-
-    /** Adds the selected group's live join tuples (and bag tuples) to the counts at open. */
-    private void countRecords(int nodes) {
-        if (selectedRecords instanceof MemoryJoinRecordStore<T> m) {
-            for (int id = 0; id < nodes; id++) {
-                for (Iterator<Map.Entry<Tuple, JoinRecord<T>>> it =
-                                m.recordMap(id).entries();
-                        it.hasNext(); ) {
-                    count(id, it.next().getValue());
-                }
-            }
-            return;
-        }
-        for (Iterator<Map.Entry<TaggedTuple, JoinRecord<T>>> it = managedRecords.records(); it.hasNext(); ) {
-            Map.Entry<TaggedTuple, JoinRecord<T>> e = it.next();
-            if (e.getKey().tag() < nodes) {
-                count(e.getKey().tag(), e.getValue());
             }
         }
     }
@@ -327,18 +200,8 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
 
     @Override
     protected void apply(RootUpdate<T> u) {
-        JoinRecordStore<T> records;
-        BagJoinStore bags;
-        if (memory == null) {
-            records = managedRecords;
-            bags = managedBags;
-        } else {
-            Part<T> p = memory.current();
-            records = p.records;
-            bags = p.bags;
-        }
         try {
-            if (border.add(records, bags, u.tree(), u.tuple(), u.payload())) {
+            if (border.add(state.records(), state.bags(), u.tree(), u.tuple(), u.payload())) {
                 crossings.inc();
                 publishSizes();
             }
@@ -357,46 +220,23 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
     }
 
     @Override
-    protected String keyedStateName() {
-        return StateNames.JOIN_RECORDS;
+    protected List<SinkState.Group<T>> resultGroups() throws Exception {
+        return state.resultGroups();
     }
 
     @Override
-    protected List<Object> resultGroups() throws Exception {
-        return memory == null ? super.resultGroups() : new ArrayList<>(memory.all());
+    protected List<SinkState.Group<T>> changedGroups() throws Exception {
+        return state.changedGroups();
     }
 
     @Override
-    protected List<Object> changedGroups() throws Exception {
-        if (memory == null) {
-            return keysOf(StateNames.JOIN_DIRTY);
-        }
-        List<Object> out = new ArrayList<>();
-        for (Part<T> p : memory.all()) {
-            if (p.records.dirtyCount() > 0) {
-                out.add(p);
-            }
-        }
-        return out;
+    protected void selectGroup(SinkState.Group<T> group) {
+        selectedRecords = group.select();
     }
 
     @Override
-    @SuppressWarnings("unchecked")
-    protected void selectGroup(Object group) {
-        if (memory == null) {
-            super.selectGroup(group);
-            selectedRecords = managedRecords;
-            managedRecords.startReads(READ_CACHE);
-        } else {
-            selectedRecords = ((Part<T>) group).records;
-        }
-    }
-
-    @Override
-    protected void groupDone() {
-        if (memory == null) {
-            managedRecords.endReads();
-        }
+    protected void groupDone(SinkState.Group<T> group) {
+        group.done();
     }
 
     @Override

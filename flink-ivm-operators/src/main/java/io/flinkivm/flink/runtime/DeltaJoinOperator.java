@@ -8,9 +8,12 @@ import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.state.FlinkDeltaJoinStore;
 import io.flinkivm.flink.state.StateNames;
 import io.flinkivm.flink.types.PayloadTypes;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.OutputTag;
 
@@ -23,7 +26,7 @@ import org.apache.flink.util.OutputTag;
  * parts, in exactly one partition. An atom tuple's deltas are applied in the order the ingest sent
  * them (one channel), which keeps a self-join's one-atom-after-another semantics.
  */
-public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T> {
+public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T, Object> {
     private static final long serialVersionUID = 2L;
 
     private final FallbackPlan plan;
@@ -81,21 +84,39 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
         }
     }
 
+    /** The keys of this subtask with a result. */
+    @Override
+    protected List<Object> resultGroups() throws Exception {
+        return keysOf(StateNames.RESULT);
+    }
+
+    /** The keys of this subtask whose result changed since the previous trigger. */
     @Override
     protected List<Object> changedGroups() throws Exception {
         return keysOf(StateNames.RESULT_BEFORE);
     }
+
+    private List<Object> keysOf(String name) throws Exception {
+        List<Object> keys = new ArrayList<>();
+        try (Stream<Object> all = getKeyedStateBackend().getKeys(name, VoidNamespace.INSTANCE)) {
+            all.forEach(keys::add);
+        }
+        return keys;
+    }
+
+    @Override
+    protected void selectGroup(Object key) {
+        setCurrentKey(key);
+    }
+
+    @Override
+    protected void groupDone(Object key) {}
 
     @Override
     protected long emitChanges(long id, boolean deterministic) {
         long[] rows = {0};
         store.changes(c -> rows[0] += emitChange(id, deterministic, c));
         return rows[0];
-    }
-
-    @Override
-    protected String keyedStateName() {
-        return StateNames.RESULT;
     }
 
     @Override

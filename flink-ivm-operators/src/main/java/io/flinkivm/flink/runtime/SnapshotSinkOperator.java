@@ -4,9 +4,7 @@ import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.flink.ResultRecord;
 import io.flinkivm.flink.state.StateNames;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -14,7 +12,6 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
-import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
@@ -31,9 +28,10 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * the result tuples whose payload changed since the previous trigger, each once
  * ({@link #emitChanges}). A trigger's id is the number of inserts it reflects; a cut that adds no
  * insert to the previous trigger is not emitted again. All sink subtasks see the same epoch ends, so
- * they emit the same triggers.
+ * they emit the same triggers. A trigger reads the operator's state group by group (type {@code G}: a
+ * Flink key, or a part of the operator's own state).
  */
-abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<ResultRecord<T>>
+abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOperator<ResultRecord<T>>
         implements TwoInputStreamOperator<IN, EpochEnd, ResultRecord<T>> {
     private static final long serialVersionUID = 2L;
 
@@ -127,12 +125,12 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
         long start = System.nanoTime();
         long id = cut.total();
         long rows = 0;
-        for (Object group : changelog ? changedGroups() : resultGroups()) {
+        for (G group : changelog ? changedGroups() : resultGroups()) {
             selectGroup(group);
             try {
                 rows += changelog ? emitChanges(id, cut.deterministic()) : emitAll(id, cut.deterministic());
             } finally {
-                groupDone();
+                groupDone(group);
             }
         }
         output.collect(new StreamRecord<>(ResultRecord.end(id, id, rows, cut.deterministic(), cut.perSubtask())));
@@ -176,39 +174,20 @@ abstract class SnapshotSinkOperator<IN, T> extends AbstractStreamOperator<Result
     /** Applies one input record under its key, in epoch order. */
     protected abstract void apply(IN value) throws Exception;
 
-    /** The name of a keyed state that every key with results has (for the default {@link #resultGroups()}). */
-    protected abstract String keyedStateName();
-
-    /**
-     * The groups of this subtask that may hold results, each selected with {@link #selectGroup} before
-     * {@link #results()}: by default the keys of {@link #keyedStateName()}.
-     */
-    protected List<Object> resultGroups() throws Exception {
-        return keysOf(keyedStateName());
-    }
+    /** The groups of this subtask that may hold results, each selected with {@link #selectGroup} before {@link #results()}. */
+    protected abstract List<G> resultGroups() throws Exception;
 
     /**
      * The groups of this subtask that may hold changes since the previous trigger (changelog mode),
      * each selected with {@link #selectGroup} before {@link #emitChanges}.
      */
-    protected abstract List<Object> changedGroups() throws Exception;
+    protected abstract List<G> changedGroups() throws Exception;
 
-    /** The keys of this subtask that have an entry in keyed state {@code name}. */
-    protected final List<Object> keysOf(String name) throws Exception {
-        List<Object> keys = new ArrayList<>();
-        try (Stream<Object> all = getKeyedStateBackend().getKeys(name, VoidNamespace.INSTANCE)) {
-            all.forEach(keys::add);
-        }
-        return keys;
-    }
+    /** Selects a group of {@link #resultGroups()} or {@link #changedGroups()}. */
+    protected abstract void selectGroup(G group);
 
-    /** Selects a group of {@link #resultGroups()}: by default sets the current key. */
-    protected void selectGroup(Object group) {
-        setCurrentKey(group);
-    }
-
-    /** Called after a trigger's rows of the group {@link #selectGroup} selected: by default nothing. */
-    protected void groupDone() {}
+    /** Called after a trigger's rows of the group {@link #selectGroup} selected. */
+    protected abstract void groupDone(G group);
 
     /** The results held in the selected group, read in place (no object per result tuple). */
     protected abstract ResultCursor<T> results();

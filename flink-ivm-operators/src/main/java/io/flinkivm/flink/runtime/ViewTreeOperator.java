@@ -1,25 +1,17 @@
 package io.flinkivm.flink.runtime;
 
 import io.flinkivm.core.engine.viewtree.CompiledPlan;
-import io.flinkivm.core.engine.viewtree.MemoryViewTreeStore;
 import io.flinkivm.core.engine.viewtree.ViewTreeLogic;
 import io.flinkivm.core.engine.viewtree.ViewTreeStore;
 import io.flinkivm.core.partition.CellRouter;
 import io.flinkivm.core.partition.Shares;
-import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.DeadLetter;
-import io.flinkivm.flink.state.KeyGroupStates;
-import io.flinkivm.flink.state.MapStateViewTreeStore;
-import io.flinkivm.flink.state.MemoryMapCodec;
 import io.flinkivm.flink.state.StateNames;
-import io.flinkivm.flink.types.PayloadArraySerializer;
 import io.flinkivm.flink.types.PayloadTypes;
-import io.flinkivm.flink.types.TupleSerializer;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,13 +19,9 @@ import java.util.TreeMap;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
-import org.apache.flink.core.memory.DataInputView;
-import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
-import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
@@ -44,9 +32,8 @@ import org.apache.flink.util.OutputTag;
  * One whole view tree in one keyed operator. Every view of a tree has the tree's root schema (its
  * free variables) in its key, so the operator is keyed by the root tuple, and an atom's delta goes
  * from the atom up to the root in one call of core's {@link ViewTreeLogic}: one state read and write
- * per stateful view on the way. On the heap backend the views live in the operator's own hash maps,
- * per key group ({@link KeyGroupStates}), otherwise in managed keyed state
- * ({@link MapStateViewTreeStore}). The root view itself lives in the sink, once: the operator sends
+ * per stateful view on the way. The views live in managed keyed state or, on the heap backend, in the
+ * operator's own hash maps per key group: {@link TreeViews}, chosen once. The root view itself lives in the sink, once: the operator sends
  * the root view's delta ({@link RootUpdate}) to the one sink subtask of its value of the shared
  * variable, or to the cells of the sink's HyperCube that agree with it.
  *
@@ -82,11 +69,9 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private transient String name;
     private transient boolean aggregate;
     private transient ViewTreeLogic<T> walk;
-    private transient MapStateViewTreeStore<T> store;
-    /** The tree's state in this operator's own memory (heap backend), or null (managed keyed state). */
-    private transient KeyGroupStates<Part<T>> memory;
+    /** The tree's stateful views, in the layout chosen in {@code initializeState}. */
+    private transient TreeViews<T> views;
 
-    private transient TypeSerializer<T> payloadSerializer;
     private transient HeldBack<Delta<T>> heldBack;
     private transient CellLayout layout;
     private transient CellRouter router;
@@ -143,44 +128,6 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         return t.schema().isEmpty() ? 1 : t.schema().size();
     }
 
-    /** One key group's part of the tree in this operator's memory: the stateful views (full view keys). */
-    static final class Part<T> {
-        final MemoryViewTreeStore<T> views;
-
-        Part(ViewTreePlan plan, int tree) {
-            views = new MemoryViewTreeStore<>(plan, tree);
-        }
-    }
-
-    /** Writes a part: each stateful view of the tree in id order. */
-    private final class PartCodec implements KeyGroupStates.Codec<Part<T>> {
-        @Override
-        public void write(Part<T> part, DataOutputView out) throws IOException {
-            for (ViewNode n : statefulNodes()) {
-                MemoryMapCodec.writeWide(part.views.view(n.id()), payloadSerializer, out);
-            }
-        }
-
-        @Override
-        public Part<T> read(DataInputView in) throws IOException {
-            Part<T> part = new Part<>(plan, tree);
-            for (ViewNode n : statefulNodes()) {
-                MemoryMapCodec.readWide(part.views.view(n.id()), payloadSerializer, in);
-            }
-            return part;
-        }
-    }
-
-    private List<ViewNode> statefulNodes() {
-        List<ViewNode> out = new ArrayList<>();
-        for (ViewNode n : plan.statefulNodes()) {
-            if (n.tree() == tree) {
-                out.add(n);
-            }
-        }
-        return out;
-    }
-
     /** The raw keyed state holds the tree's parts when it runs on the heap backend. */
     @Override
     protected boolean isUsingCustomRawKeyedState() {
@@ -192,16 +139,17 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         super.initializeState(context);
         ViewTree t = plan.viewTrees().get(tree);
         aggregate = t.schema().isEmpty();
-        payloadSerializer = PayloadTypes.inState(
-                payloadType.createSerializer(getExecutionConfig().getSerializerConfig()));
-        boolean raw = context.getRawKeyedStateInputs().iterator().hasNext();
-        if (!managedState && KeyGroupStates.fits(getKeyedStateBackend())) {
-            memory = KeyGroupStates.restore(
-                    getKeyedStateBackend(), context, () -> new Part<>(plan, tree), new PartCodec(), false);
-        } else if (raw) {
-            throw new IllegalStateException(name() + ": the checkpoint or savepoint holds the in-memory state of the"
-                    + " hashmap state backend; restore it with state.backend.type: hashmap (or start without it)");
-        }
+        views = TreeViews.create(
+                t.displayName(),
+                plan,
+                tree,
+                keyLength(t),
+                managedState,
+                PayloadTypes.inState(
+                        payloadType.createSerializer(getExecutionConfig().getSerializerConfig())),
+                getKeyedStateBackend(),
+                context,
+                this);
         partials = new TreeMap<>();
         if (aggregate) {
             partialState = context.getOperatorStateStore()
@@ -219,9 +167,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
         heldBack.snapshot();
-        if (memory != null) {
-            memory.snapshot(context);
-        }
+        views.snapshot(context);
         if (aggregate) {
             List<RootUpdate<T>> out = new ArrayList<>();
             partials.forEach((epoch, p) -> out.add(RootUpdate.of(epoch, tree, Tuple.EMPTY, p)));
@@ -236,17 +182,6 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         name = t.displayName();
         CompiledPlan compiled = new CompiledPlan(plan);
         walk = new ViewTreeLogic<>(semiring, compiled);
-        store = new MapStateViewTreeStore<>(
-                getRuntimeContext(),
-                statefulNodes(),
-                plan.viewNodes().size(),
-                keyLength(t),
-                TupleSerializer.INSTANCE,
-                new PayloadArraySerializer<>(payloadSerializer));
-        if (memory != null && hasManagedState()) {
-            throw new IllegalStateException(name + ": the checkpoint or savepoint holds managed keyed state (a"
-                    + " rocksdb job, or one with IvmOptions.withManagedState); restore it with that state backend");
-        }
         if (layout != null) {
             router = new CellRouter(layout.shares(), t.schema());
             cells = new int[layout.cells()];
@@ -283,30 +218,9 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         super.processWatermark(mark);
     }
 
-    /** Whether managed keyed state of the tree was restored (from a run on another backend). */
-    private boolean hasManagedState() throws Exception {
-        List<String> names = new ArrayList<>();
-        for (ViewNode n : statefulNodes()) {
-            names.add(StateNames.view(n.id()));
-        }
-        for (String state : names) {
-            try (java.util.stream.Stream<Object> keys = getKeyedStateBackend().getKeys(state, VoidNamespace.INSTANCE)) {
-                if (keys.findAny().isPresent()) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    private String name() {
-        return plan.viewTrees().get(tree).displayName();
-    }
-
     private void apply(Delta<T> d) throws Exception {
         deltasIn.inc();
-        Part<T> part = memory == null ? null : memory.current();
-        ViewTreeStore<T> store = part == null ? this.store : part.views;
+        ViewTreeStore<T> store = views.current();
         T delta;
         try {
             delta = walk.walk(store, d.atom(), d.key(), d.payload());

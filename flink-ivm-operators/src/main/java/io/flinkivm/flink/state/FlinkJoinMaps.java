@@ -7,7 +7,7 @@ import io.flinkivm.flink.types.TupleTypeInfo;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -15,13 +15,13 @@ import org.apache.flink.api.common.typeinfo.Types;
 /**
  * Makes the maps of the cyclic plan's bag indexes (core's {@link BagJoinMaps}) as keyed {@code MapState}s
  * named as core names them; so the acyclic Boolean join and the cyclic plan's bags run in the
- * border sink on the same per-node logic as in memory. Create it in {@code open()} of a keyed operator.
+ * border sink on the same per-node logic as in memory. Create it in {@code initializeState} of a keyed operator.
  */
 public final class FlinkJoinMaps implements BagJoinMaps.MapFactory {
-    private final RuntimeContext context;
+    private final KeyedStateStore context;
     private final Map<String, MapStateAdapter<Tuple, ?>> made = new LinkedHashMap<>();
 
-    public FlinkJoinMaps(RuntimeContext context) {
+    public FlinkJoinMaps(KeyedStateStore context) {
         this.context = context;
     }
 

@@ -10,11 +10,12 @@ import io.flinkivm.flink.types.TupleSerializer;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
+import org.apache.flink.streaming.api.operators.KeyContext;
 
 /**
  * A {@link JoinRecordStore} in three keyed {@code MapState}s, scoped to the current key: the records
@@ -23,7 +24,9 @@ import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
  * a sink's writes fill a few large memtables instead of one small one per join node and list. Each
  * access is a point read or write; a record read is a copy that {@link #update} writes back. A
  * record's links and a list's first tuple are stored without the values of the list's key, which the
- * state key holds ({@link RelativeLinks}).
+ * state key holds ({@link RelativeLinks}). With a {@link KeyFilter} of the keys written, a read of a
+ * record or head that was never written (a new root tuple, a key without waiting tuples) is answered
+ * without a state read.
  *
  * @param <T> the payload type
  */
@@ -31,6 +34,8 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     private final MapState<TaggedTuple, JoinRecord<T>> records;
     private final MapState<TaggedTuple, Tuple> heads;
     private final MapState<TaggedTuple, Boolean> dirty;
+    /** Where the key filter's tags of heads start (records' tags are their record ids, below it). */
+    private static final int HEAD_TAGS = 1 << 20;
     /** Head tags per node: live list at {@code node * stride}, in-join list at +1, waiting lists at +2+child. */
     private final int stride;
     /** The links' stored form: without the values they share with their record's tuple. */
@@ -39,9 +44,25 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     private LinkedHashMap<TaggedTuple, JoinRecord<T>> cache;
 
     private int cacheSize;
+    /** The keys of records and heads written by this subtask (or found at a restore), or null. */
+    private final KeyFilter filter;
+    /** The operator's key context (for the filter's keys), or null. */
+    private final KeyContext keys;
 
-    /** Creates (or restores) the states in {@code open()} of a keyed operator. */
-    public FlinkJoinRecordStore(RuntimeContext context, JoinLayout layout, TypeSerializer<T> payloadSerializer) {
+    private long filtered;
+
+    /** Creates (or restores) the states, from a keyed operator's {@code initializeState}; no key filter. */
+    public FlinkJoinRecordStore(KeyedStateStore context, JoinLayout layout, TypeSerializer<T> payloadSerializer) {
+        this(context, layout, payloadSerializer, null);
+    }
+
+    /**
+     * Creates (or restores) the states, from a keyed operator's {@code initializeState}, with a
+     * {@link KeyFilter} of the keys written if {@code keys} is given: after a restore, call
+     * {@link #rememberStoredKeys()} under every key of the states before the first read.
+     */
+    public FlinkJoinRecordStore(
+            KeyedStateStore context, JoinLayout layout, TypeSerializer<T> payloadSerializer, KeyContext keys) {
         records = context.getMapState(new MapStateDescriptor<>(
                 StateNames.JOIN_RECORDS,
                 TaggedTupleSerializer.INSTANCE,
@@ -56,6 +77,46 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
             widest = Math.max(widest, layout.joinChildren(n).length);
         }
         stride = widest + 2;
+        this.keys = keys;
+        this.filter = keys == null ? null : new KeyFilter();
+    }
+
+    /** Adds the keys of the current key's records and heads in the states to the key filter (after a restore). */
+    public void rememberStoredKeys() {
+        if (filter == null) {
+            return;
+        }
+        Object key = keys.getCurrentKey();
+        try {
+            for (TaggedTuple t : records.keys()) {
+                filter.add(key, t.tag(), t.tuple());
+            }
+            for (TaggedTuple t : heads.keys()) {
+                filter.add(key, HEAD_TAGS + t.tag(), t.tuple());
+            }
+        } catch (Exception e) {
+            throw new StateAccessException("cannot read state " + StateNames.JOIN_RECORDS, e);
+        }
+    }
+
+    /** Reads the key filter answered without a state read so far (0 without a filter). */
+    public long filteredReads() {
+        return filtered;
+    }
+
+    /** Whether the states may hold record {@code tag} (or, offset by {@link #HEAD_TAGS}, a head) of {@code tuple}. */
+    private boolean mayHold(int tag, Tuple tuple) {
+        if (filter == null || filter.mightContain(keys.getCurrentKey(), tag, tuple)) {
+            return true;
+        }
+        filtered++;
+        return false;
+    }
+
+    private void written(int tag, Tuple tuple) {
+        if (filter != null) {
+            filter.add(keys.getCurrentKey(), tag, tuple);
+        }
     }
 
     /**
@@ -86,6 +147,9 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
             if (r != null) {
                 return r;
             }
+        }
+        if (!mayHold(node, tuple)) {
+            return null;
         }
         JoinRecord<T> r;
         try {
@@ -143,6 +207,7 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
         if (cache != null) {
             cache.put(key, record);
         }
+        written(node, tuple);
         try {
             records.put(key, links.stored(node, record));
         } catch (Exception e) {
@@ -152,6 +217,9 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     /** A list's first tuple; {@code keyPositions}: where the list's key is in its tuples (not stored). */
     private Tuple head(int tag, Tuple key, int[] keyPositions) {
+        if (!mayHold(HEAD_TAGS + tag, key)) {
+            return null;
+        }
         Tuple rest;
         try {
             rest = heads.get(new TaggedTuple(tag, key));
@@ -166,6 +234,7 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
             if (tuple == null) {
                 heads.remove(new TaggedTuple(tag, key));
             } else {
+                written(HEAD_TAGS + tag, key);
                 heads.put(new TaggedTuple(tag, key), RelativeLinks.drop(tuple, keyPositions));
             }
         } catch (Exception e) {

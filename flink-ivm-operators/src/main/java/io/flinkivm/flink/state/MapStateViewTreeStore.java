@@ -6,17 +6,20 @@ import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.query.Tuple;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.streaming.api.operators.KeyContext;
 
 /**
  * A view tree's stateful join views in keyed state, for core's {@link io.flinkivm.core.engine.viewtree.ViewTreeLogic}:
  * one {@link MapState} per view ({@link StateNames#view}), under the tree operator's key (which the
  * first {@code keyLength} values of every view key of the tree are), mapping the rest of the view's
- * key to the children's payloads. A walk costs one state read and one write per view it passes.
- * Create it in {@code open()} of the tree operator.
+ * key to the children's payloads. A walk costs one state read and one write per view it passes; with a
+ * {@link KeyFilter} of the keys written, the read of a view key that was never written (its first
+ * tuple) is answered without the state.
+ * Create it in {@code initializeState} of the tree operator.
  */
 public final class MapStateViewTreeStore<T> implements ViewTreeStore<T>, ChildPayloads<T> {
     private final MapState<Tuple, Object[]>[] views;
@@ -26,23 +29,32 @@ public final class MapStateViewTreeStore<T> implements ViewTreeStore<T>, ChildPa
     private Tuple[] mapKeys = new Tuple[8];
     private Object[][] read = new Object[8][];
     private Object[] current;
+    /** The view keys written by this subtask (or found at a restore), or null. */
+    private final KeyFilter filter;
+
+    private final KeyContext keys;
 
     /**
      * @param nodes the tree's stateful views
      * @param keyLength how many leading values of a view key the operator's key holds
      * @param children the serializer of a view's children's payloads
+     * @param keyContext the operator's key context, for a {@link KeyFilter} of the keys written (null: none);
+     *     after a restore, call {@link #rememberStoredKeys()} under every key of the states first
      */
     @SuppressWarnings("unchecked")
     public MapStateViewTreeStore(
-            RuntimeContext context,
+            KeyedStateStore context,
             List<ViewNode> nodes,
             int nodeCount,
             int keyLength,
             TypeSerializer<Tuple> keys,
-            TypeSerializer<Object[]> children) {
+            TypeSerializer<Object[]> children,
+            KeyContext keyContext) {
         views = new MapState[nodeCount];
         arity = new int[nodeCount];
         suffix = new int[nodeCount][];
+        this.keys = keyContext;
+        this.filter = keyContext == null ? null : new KeyFilter();
         names = new String[nodeCount];
         for (ViewNode n : nodes) {
             names[n.id()] = n.displayName();
@@ -56,6 +68,26 @@ public final class MapStateViewTreeStore<T> implements ViewTreeStore<T>, ChildPa
         }
     }
 
+    /** Adds the current key's view keys in the states to the key filter (after a restore). */
+    public void rememberStoredKeys() {
+        if (filter == null) {
+            return;
+        }
+        Object key = keys.getCurrentKey();
+        for (int node = 0; node < views.length; node++) {
+            if (views[node] == null) {
+                continue;
+            }
+            try {
+                for (Tuple t : views[node].keys()) {
+                    filter.add(key, node, t);
+                }
+            } catch (Exception e) {
+                throw new StateAccessException("cannot read state of " + names[node], e);
+            }
+        }
+    }
+
     @Override
     public ChildPayloads<T> read(int step, int node, Tuple key) {
         if (step == mapKeys.length) {
@@ -63,10 +95,14 @@ public final class MapStateViewTreeStore<T> implements ViewTreeStore<T>, ChildPa
             read = Arrays.copyOf(read, 2 * step);
         }
         Tuple mapKey = key.project(suffix[node]);
-        try {
-            current = views[node].get(mapKey);
-        } catch (Exception e) {
-            throw new StateAccessException("cannot read state of " + names[node], e);
+        if (filter != null && !filter.mightContain(keys.getCurrentKey(), node, mapKey)) {
+            current = null;
+        } else {
+            try {
+                current = views[node].get(mapKey);
+            } catch (Exception e) {
+                throw new StateAccessException("cannot read state of " + names[node], e);
+            }
         }
         mapKeys[step] = mapKey;
         read[step] = current;
@@ -88,6 +124,9 @@ public final class MapStateViewTreeStore<T> implements ViewTreeStore<T>, ChildPa
     public void write(int step, int node, Tuple key, int slot, T value) {
         Object[] children = read[step] == null ? new Object[arity[node]] : read[step];
         children[slot] = value;
+        if (filter != null && read[step] == null) {
+            filter.add(keys.getCurrentKey(), node, mapKeys[step]);
+        }
         try {
             views[node].put(mapKeys[step], children);
         } catch (Exception e) {
