@@ -33,6 +33,11 @@ import picocli.CommandLine.TypeConversionException;
                     + " scale factor chosen from n (p-hierarchical, not q-hierarchical)",
             "  star   Q(A,B) :- R(A,B,C), S(A,B,C), T(A,D) (q-hierarchical); uniform and Zipf",
             "  path   Q(A,C) :- R(A,B), S(B,C) (not p-hierarchical: the fallback's honest cost); uniform and Zipf",
+            "and, in the flink suite, SQL datasets: a SQL text run as it is by flink-ivm (FlinkIvm.sql) and by Flink SQL,"
+                    + " over generated tables whose primary keys hold, their rows shuffled into one stream of n rows:",
+            "  tpch-q3, tpch-q10  TPC-H Q3 and Q10 as published (ORDER BY and LIMIT dropped) over TPC-H rows",
+            "  star-revenue       revenue per market segment over lineitem, orders and customer (TPC-H rows)",
+            "  nexmark-q3, nexmark-q20  Nexmark q3 and q20 as published over a seeded Nexmark generator's rows",
             "Suites:",
             "  core   ns per insert of the in-memory engines: the p-hierarchical plan, the paper's ablation (the same"
                     + " semiring above the border) and the fallback delta joins, and of hash-map (one HashMap upsert per"
@@ -55,7 +60,9 @@ import picocli.CommandLine.TypeConversionException;
                     + " --parallelism P (default 1), with the serial share of the task threads' CPU, Amdahl's bound and the"
                     + " most imbalanced chain above P = 1; n = 10^4 .. 10^6 for the first"
                     + " distribution, up to 10^5 for Zipf (--quick: 10^4 and 5*10^4, Zipf 10^4). Every result is checked"
-                    + " against the core engine's; a disagreement aborts the bench.",
+                    + " against the core engine's; a disagreement aborts the bench. Then the SQL datasets at the same"
+                    + " sizes, by flink-ivm on heap and RocksDB, Flink SQL, with mini-batch and on RocksDB, each result"
+                    + " checked against the first system's (size and a checksum of the rows).",
             "A run that exceeds its cap is stopped and reported as a bound ('>' ns per insert, '<' inserts per second);"
                     + " the system is then not run at the larger sizes of that query and distribution (at that P). To run"
                     + " peers uncapped once at one size: --sizes N --flink-cap SECONDS with a cap above their time."
@@ -180,7 +187,10 @@ public final class BenchCommand implements Callable<Integer> {
             names = "--queries",
             paramLabel = "Q",
             split = ",",
-            description = {"Only these queries: ex10, tpch, star, path (for quick experiments and profiling)."})
+            description = {
+                "Only these queries: ex10, tpch, star, path, and the SQL datasets tpch-q3, tpch-q10, star-revenue,"
+                        + " nexmark-q3, nexmark-q20 (for quick experiments and profiling)."
+            })
     List<String> queries;
 
     @Option(

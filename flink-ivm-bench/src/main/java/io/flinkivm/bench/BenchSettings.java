@@ -105,12 +105,22 @@ record BenchSettings(
 
     /** Whether the workload is selected ({@code --queries}). */
     boolean runs(Workload w) {
-        return queries == null || queries.contains(w.name());
+        return runsQuery(w.name());
+    }
+
+    /** Whether the workload or SQL dataset named {@code query} is selected ({@code --queries}). */
+    boolean runsQuery(String query) {
+        return queries == null || queries.contains(query);
     }
 
     /** Whether the system is selected ({@code --systems}). */
     boolean runs(SystemUnderTest s) {
-        return systems == null || systems.contains(s.name());
+        return runsSystem(s.name());
+    }
+
+    /** Whether the system named {@code system} is selected ({@code --systems}). */
+    boolean runsSystem(String system) {
+        return systems == null || systems.contains(system);
     }
 
     List<Integer> sizesOr(List<Integer> full, List<Integer> quickSizes) {

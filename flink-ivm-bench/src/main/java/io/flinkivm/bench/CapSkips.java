@@ -15,20 +15,29 @@ final class CapSkips {
 
     /** Whether {@code s} is not run at {@code n}; if so, prints why. */
     boolean skips(SystemUnderTest s, Workload w, Distribution d, int n, PrintWriter out) {
-        Integer smaller = cappedAt.get(s.label());
+        return skips(s.label(), w.name() + " " + d.label(), n, out);
+    }
+
+    /** Whether the system labelled {@code label} is not run on {@code stream} at {@code n}; if so, prints why. */
+    boolean skips(String label, String stream, int n, PrintWriter out) {
+        Integer smaller = cappedAt.get(label);
         if (smaller == null) {
             return false;
         }
-        out.println("  " + s.label() + " " + w.name() + " " + d.label() + " n=" + n
-                + ": not run, it was stopped at its cap at n=" + smaller);
+        out.println("  " + label + " " + stream + " n=" + n + ": not run, it was stopped at its cap at n=" + smaller);
         out.flush();
         return true;
     }
 
     /** Notes the run of {@code s} at {@code n}. */
     void record(SystemUnderTest s, int n, RunResult r) {
+        record(s.label(), n, r);
+    }
+
+    /** Notes the run of the system labelled {@code label} at {@code n}. */
+    void record(String label, int n, RunResult r) {
         if (!r.completed()) {
-            cappedAt.putIfAbsent(s.label(), n);
+            cappedAt.putIfAbsent(label, n);
         }
     }
 }

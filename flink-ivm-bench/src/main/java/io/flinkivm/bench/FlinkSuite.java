@@ -57,14 +57,31 @@ final class FlinkSuite implements Suite {
 
     private final List<Workload> workloads;
     private final List<FlinkSystem> systems;
+    private final List<SqlDataset> datasets;
+    private final List<SqlSystem> sqlSystems;
 
-    FlinkSuite(List<Workload> workloads, List<? extends FlinkSystem> systems) {
+    FlinkSuite(
+            List<Workload> workloads,
+            List<? extends FlinkSystem> systems,
+            List<SqlDataset> datasets,
+            List<SqlSystem> sqlSystems) {
         this.workloads = List.copyOf(workloads);
         this.systems = List.copyOf(systems);
+        this.datasets = List.copyOf(datasets);
+        this.sqlSystems = List.copyOf(sqlSystems);
+    }
+
+    FlinkSuite(List<Workload> workloads, List<? extends FlinkSystem> systems) {
+        this(workloads, systems, List.of(), List.of());
     }
 
     FlinkSuite(Workload workload, List<? extends FlinkSystem> systems) {
         this(List.of(workload), systems);
+    }
+
+    /** The SQL datasets only, each run by {@code sqlSystems}. */
+    static FlinkSuite sql(List<SqlDataset> datasets, List<SqlSystem> sqlSystems) {
+        return new FlinkSuite(List.of(), List.of(), datasets, sqlSystems);
     }
 
     static FlinkSuite defaults() {
@@ -79,7 +96,9 @@ final class FlinkSuite implements Suite {
                         FlinkSqlSystem.onRocksDb(),
                         FlinkSqlSystem.multiJoinOnRocksDb(),
                         new TrivialKeyedSystem(),
-                        TrivialKeyedSystem.minimal()));
+                        TrivialKeyedSystem.minimal()),
+                SqlDatasets.all(),
+                SqlSystem.all());
     }
 
     @Override
@@ -91,7 +110,16 @@ final class FlinkSuite implements Suite {
     public List<Measurement> run(Harness harness, BenchSettings settings) throws Exception {
         try {
             FlinkRuns.cluster(settings.maxParallelism());
-            return Suite.eachWorkload(workloads, settings, (w, warmUp) -> run(harness, settings, w, warmUp));
+            List<Measurement> all = new ArrayList<>(
+                    Suite.eachWorkload(workloads, settings, (w, warmUp) -> run(harness, settings, w, warmUp)));
+            boolean warmUp = true;
+            for (SqlDataset d : datasets) {
+                if (settings.runsQuery(d.name())) {
+                    all.addAll(SqlRuns.run(harness, settings, d, sqlSystems, warmUp));
+                    warmUp = false;
+                }
+            }
+            return all;
         } finally {
             FlinkRuns.shutdown();
         }
@@ -123,14 +151,7 @@ final class FlinkSuite implements Suite {
         if (systems.stream().anyMatch(s -> s instanceof FlinkSqlSystem)) {
             out.println("   Flink SQL query: " + FlinkSqlSystem.sql(workload).replace("\n", " "));
         }
-        int slots = settings.maxParallelism();
-        out.println("   jobs run one at a time on one local MiniCluster (1 task manager, " + slots + " slot"
-                + (slots == 1 ? "" : "s")
-                + ") started once for the suite; a job's time runs from building its stream graph to its result");
-        out.println("   each system at parallelism P = " + join(ps)
-                + ": the source (a DataGeneratorSource over the stream's"
-                + " index), the system's operators (unless it fixes their parallelism) and the counting sinks, chained to"
-                + " their input, all at P");
+        printJobs(out, settings);
         out.println("   every system sees the same stream at each size; a run is cancelled at "
                 + settings.flinkCap().toSeconds()
                 + " s (flink-ivm on a p-hierarchical query: "
@@ -218,7 +239,12 @@ final class FlinkSuite implements Suite {
                 }
             }
         }
-        summary(out, workload, mine, mineSystems, ps);
+        List<String> ivm = new ArrayList<>();
+        List<String> peers = new ArrayList<>();
+        for (FlinkSystem s : mineSystems) {
+            (s instanceof FlinkIvmSystem ? ivm : peers).add(s.name());
+        }
+        summary(out, workload.name(), mine, ivm, peers, ps);
         harness.plot();
         return mine;
     }
@@ -263,6 +289,18 @@ final class FlinkSuite implements Suite {
         }
     }
 
+    /** The lines on how jobs run: one at a time on the suite's cluster, each system at each P. */
+    static void printJobs(PrintWriter out, BenchSettings settings) {
+        int slots = settings.maxParallelism();
+        out.println("   jobs run one at a time on one local MiniCluster (1 task manager, " + slots + " slot"
+                + (slots == 1 ? "" : "s")
+                + ") started once for the suite; a job's time runs from building its stream graph to its result");
+        out.println("   each system at parallelism P = " + join(settings.parallelisms())
+                + ": the source (a DataGeneratorSource over the stream's"
+                + " index), the system's operators (unless it fixes their parallelism) and the counting sinks, chained to"
+                + " their input, all at P");
+    }
+
     private static String join(List<Integer> ps) {
         return String.join(", ", ps.stream().map(String::valueOf).toList());
     }
@@ -287,18 +325,27 @@ final class FlinkSuite implements Suite {
         return harness.reference(workload, stream);
     }
 
-    private void summary(
-            PrintWriter out, Workload workload, List<Measurement> ms, List<FlinkSystem> mineSystems, List<Integer> ps) {
+    /**
+     * The tables and ratio lines of one workload or dataset: {@code ivm} are flink-ivm's systems,
+     * {@code peers} the others, each by name.
+     */
+    static void summary(
+            PrintWriter out,
+            String workload,
+            List<Measurement> ms,
+            List<String> ivm,
+            List<String> peers,
+            List<Integer> ps) {
         boolean parallel = ps.size() > 1 || ps.get(0) != 1;
         int lowest = ps.get(0);
         List<Measurement> atLowest = Report.atParallelism(ms, lowest);
         out.println();
-        out.println("Flink operators — " + workload.name() + ", inserts per second (wall time of the job on a running"
+        out.println("Flink operators — " + workload + ", inserts per second (wall time of the job on a running"
                 + " local cluster, submission included; cpu: the process's CPU time, all threads); flink-ivm state: bytes on"
                 + " RocksDB, the core engine's entry count for the same plan on heap:");
         Report.table(out, ms, parallel);
         out.println();
-        out.println("Task CPU — " + workload.name() + ": CPU of the job's task threads (read every "
+        out.println("Task CPU — " + workload + ": CPU of the job's task threads (read every "
                 + TaskThreadSampler.INTERVAL_MILLIS
                 + " ms from each thread's CPU clock); serial = share of it in chains at"
                 + " parallelism 1; amdahl = 1 / serial, the bound on the speed-up of that work on any number of cores;"
@@ -307,11 +354,6 @@ final class FlinkSuite implements Suite {
         Report.parallelismTable(out, ms);
         Report.chainsAtLargestN(out, ms);
         Report.othersAtLargestN(out, ms);
-        List<String> ivm = new ArrayList<>();
-        List<String> peers = new ArrayList<>();
-        for (FlinkSystem s : mineSystems) {
-            (s instanceof FlinkIvmSystem ? ivm : peers).add(s.name());
-        }
         if (parallel) {
             out.println("ratios at P=" + lowest + ", every n:");
         }
@@ -330,14 +372,20 @@ final class FlinkSuite implements Suite {
             int highest = ps.get(ps.size() - 1);
             out.println("CPU per insert at P=" + highest + " / at P=" + lowest
                     + " (largest n where both completed; above 1:" + " the parallel job spends more CPU per insert):");
-            for (FlinkSystem s : mineSystems) {
-                Report.cpuScaling(out, ms, s.name(), lowest, highest);
+            for (String s : ivm) {
+                Report.cpuScaling(out, ms, s, lowest, highest);
+            }
+            for (String s : peers) {
+                Report.cpuScaling(out, ms, s, lowest, highest);
             }
         }
         out.println("slope of ns per insert against n (log-log, smallest to largest n; 0 = flat, 1 = linear)"
                 + (parallel ? " at P=" + lowest : "") + ":");
-        for (FlinkSystem s : mineSystems) {
-            Report.slope(out, atLowest, s.name());
+        for (String s : ivm) {
+            Report.slope(out, atLowest, s);
+        }
+        for (String s : peers) {
+            Report.slope(out, atLowest, s);
         }
         out.println();
         out.flush();

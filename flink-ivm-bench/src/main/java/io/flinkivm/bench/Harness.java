@@ -46,13 +46,21 @@ final class Harness {
      * @return the reference it was checked against, or null if it became the reference
      */
     Reference check(Workload w, InsertStream s, String system, RunResult r) {
+        return check(streamKey(w, s), w.name() + " " + s.distribution().label() + " n=" + s.size(), system, r);
+    }
+
+    /**
+     * {@link #check(Workload, InsertStream, String, RunResult)} for the stream {@code key}, described in a
+     * failure as {@code stream}.
+     */
+    Reference check(String key, String stream, String system, RunResult r) {
         if (!r.completed() || r.resultSize() < 0) {
             return null;
         }
-        Reference ref = references.get(streamKey(w, s));
+        Reference ref = references.get(key);
         if (ref == null) {
             references.put(
-                    streamKey(w, s),
+                    key,
                     new Reference(
                             system,
                             r.resultSize(),
@@ -61,11 +69,10 @@ final class Harness {
             return null;
         }
         if (ref.size() != r.resultSize() || ref.checksum() != r.checksum()) {
-            throw new BenchFailure(
-                    system + " on " + w.name() + " " + s.distribution().label() + " n=" + s.size()
-                            + " ends with " + r.resultSize() + " result tuples (payload sum " + r.checksum() + "), "
-                            + ref.system()
-                            + " with " + ref.size() + " (payload sum " + ref.checksum() + ")");
+            throw new BenchFailure(system + " on " + stream + " ends with " + r.resultSize()
+                    + " result tuples (payload sum " + r.checksum() + "), "
+                    + ref.system()
+                    + " with " + ref.size() + " (payload sum " + ref.checksum() + ")");
         }
         return ref;
     }
@@ -106,6 +113,28 @@ final class Harness {
     /** Up to {@code reps} timed runs; not recorded yet. */
     Outcome measure(SystemUnderTest sut, Workload workload, InsertStream stream, int reps, Duration cap)
             throws Exception {
+        return measure(
+                workload.name(),
+                sut.name(),
+                stream.distribution().label(),
+                stream.size(),
+                reps,
+                cap,
+                () -> sut.run(workload, stream, cap));
+    }
+
+    /** One run of a system, as {@link #measure} times it. */
+    @FunctionalInterface
+    interface Run {
+        RunResult run() throws Exception;
+    }
+
+    /**
+     * Up to {@code reps} timed runs of {@code run} over {@code n} inserts, measured as {@code system} on
+     * {@code query} and {@code distribution}; not recorded yet.
+     */
+    Outcome measure(String query, String system, String distribution, int n, int reps, Duration cap, Run run)
+            throws Exception {
         List<Long> times = new ArrayList<>();
         List<Long> cpuTimes = new ArrayList<>();
         RunResult last = null;
@@ -116,7 +145,7 @@ final class Harness {
                 break;
             }
             System.gc();
-            last = sut.run(workload, stream, cap);
+            last = run.run();
             if (!last.completed()) {
                 capped = last;
                 break;
@@ -124,7 +153,6 @@ final class Harness {
             times.add(last.elapsedNanos());
             cpuTimes.add(last.cpuNanos());
         }
-        int n = stream.size();
         String note = last.note();
         Bounded ns;
         Bounded cpu;
@@ -146,9 +174,9 @@ final class Harness {
         RunResult state = capped != null ? capped : last;
         RunResult behind = times.isEmpty() ? capped : last;
         Measurement m = new Measurement(
-                        workload.name(),
-                        sut.name(),
-                        stream.distribution().label(),
+                        query,
+                        system,
+                        distribution,
                         n,
                         ns,
                         ns.reciprocal(1e9),

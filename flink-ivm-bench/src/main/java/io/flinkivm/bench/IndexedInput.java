@@ -52,6 +52,25 @@ final class IndexedInput<T> implements AutoCloseable {
                 type);
     }
 
+    /**
+     * The list registered under {@code id}, for a function of a job that reads it in this JVM.
+     *
+     * @throws IllegalStateException if it is not (or no longer) registered
+     */
+    @SuppressWarnings("unchecked") // registered by IndexedInput<T> under this id
+    static <T> List<T> registered(long id, Class<T> type) {
+        List<?> items = REGISTERED.get(id);
+        if (items == null) {
+            throw new IllegalStateException(notRegistered(id));
+        }
+        return (List<T>) items;
+    }
+
+    private static String notRegistered(long id) {
+        return "bench input " + id + " is not registered in this JVM: the bench's jobs"
+                + " read their input from the JVM that built them (its MiniCluster), and only until the job has ended";
+    }
+
     /** Whether the input of {@code id} is still registered (for tests). */
     static boolean registered(long id) {
         return REGISTERED.containsKey(id);
@@ -87,9 +106,7 @@ final class IndexedInput<T> implements AutoCloseable {
             // Checked here rather than in open(): a reader that fails before its split arrives is reported as a
             // lost split assignment, without this message.
             if (items == null) {
-                throw new IllegalStateException(
-                        "bench input " + id + " is not registered in this JVM: the bench's jobs"
-                                + " read their input from the JVM that built them (its MiniCluster), and only until the job has ended");
+                throw new IllegalStateException(notRegistered(id));
             }
             return items.get(index.intValue());
         }

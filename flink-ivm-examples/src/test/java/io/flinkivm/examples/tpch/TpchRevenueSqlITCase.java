@@ -1,30 +1,15 @@
 package io.flinkivm.examples.tpch;
 
-import static org.apache.flink.table.api.DataTypes.BIGINT;
-import static org.apache.flink.table.api.DataTypes.DATE;
-import static org.apache.flink.table.api.DataTypes.DECIMAL;
-import static org.apache.flink.table.api.DataTypes.FIELD;
-import static org.apache.flink.table.api.DataTypes.INT;
-import static org.apache.flink.table.api.DataTypes.ROW;
-import static org.apache.flink.table.api.DataTypes.STRING;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.examples.tables.GeneratedTable;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.IvmOptions;
 import io.flinkivm.flink.sql.SqlView;
-import io.trino.tpch.Customer;
-import io.trino.tpch.CustomerGenerator;
-import io.trino.tpch.GenerateUtils;
-import io.trino.tpch.LineItem;
-import io.trino.tpch.LineItemGenerator;
-import io.trino.tpch.Order;
-import io.trino.tpch.OrderGenerator;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.math.BigDecimal;
-import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -32,16 +17,14 @@ import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
-import org.apache.flink.table.runtime.typeutils.ExternalTypeInfo;
-import org.apache.flink.table.types.DataType;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
 
 /**
- * The TPC-H revenue query written in SQL as a Flink user writes it, over TPC-H tables with their usual
- * column types (DECIMAL prices, DATE order dates, columns the query does not use): {@link FlinkIvm#sql}
+ * The TPC-H revenue query written in SQL as a Flink user writes it, over the TPC-H tables of
+ * {@link TpchTables} (DECIMAL prices, DATE order dates, columns the query does not use, primary keys): {@link FlinkIvm#sql}
  * gives the same rows as Flink SQL's own execution of the same SQL on the same tables, and as the
  * datalog example {@link TpchRevenue} (scale factor 0.005: 750 customers, 7,500 orders, ~30,000 lineitems).
  */
@@ -56,23 +39,6 @@ class TpchRevenueSqlITCase {
             WHERE c_mktsegment = 'BUILDING'
             GROUP BY o_orderkey, o_custkey""";
 
-    static final DataType CUSTOMER = ROW(
-            FIELD("c_custkey", BIGINT()),
-            FIELD("c_name", STRING()),
-            FIELD("c_nationkey", BIGINT()),
-            FIELD("c_mktsegment", STRING()));
-    static final DataType ORDERS = ROW(
-            FIELD("o_orderkey", BIGINT()),
-            FIELD("o_custkey", BIGINT()),
-            FIELD("o_orderdate", DATE()),
-            FIELD("o_totalprice", DECIMAL(15, 2)));
-    static final DataType LINEITEM = ROW(
-            FIELD("l_orderkey", BIGINT()),
-            FIELD("l_linenumber", INT()),
-            FIELD("l_quantity", DECIMAL(15, 2)),
-            FIELD("l_extendedprice", DECIMAL(15, 2)),
-            FIELD("l_discount", DECIMAL(15, 2)));
-
     @Test
     void sqlViewEqualsFlinkSqlAndTheDatalogExample() throws Exception {
         Configuration config = new Configuration();
@@ -80,35 +46,16 @@ class TpchRevenueSqlITCase {
         config.setString("pipeline.generic-types", "false");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
-        List<Row> customers = new ArrayList<>();
-        for (Customer c : new CustomerGenerator(SF, 1, 1)) {
-            customers.add(Row.of(c.getCustomerKey(), c.getName(), c.getNationKey(), c.getMarketSegment()));
+        for (GeneratedTable t :
+                TpchTables.generate(SF, List.of(TpchTables.CUSTOMER, TpchTables.ORDERS, TpchTables.LINEITEM))) {
+            t.register(tEnv, env);
         }
-        List<Row> orders = new ArrayList<>();
-        for (Order o : new OrderGenerator(SF, 1, 1)) {
-            orders.add(Row.of(
-                    o.getOrderKey(),
-                    o.getCustomerKey(),
-                    LocalDate.parse(GenerateUtils.formatDate(o.getOrderDate())),
-                    BigDecimal.valueOf(o.getTotalPriceInCents(), 2)));
-        }
-        List<Row> lineItems = new ArrayList<>();
-        for (LineItem l : new LineItemGenerator(SF, 1, 1)) {
-            lineItems.add(Row.of(
-                    l.getOrderKey(),
-                    l.getLineNumber(),
-                    BigDecimal.valueOf(l.getQuantity() * 100, 2),
-                    BigDecimal.valueOf(l.getExtendedPriceInCents(), 2),
-                    BigDecimal.valueOf(l.getDiscountPercent(), 2)));
-        }
-        register(tEnv, env, "customer", CUSTOMER, customers);
-        register(tEnv, env, "orders", ORDERS, orders);
-        register(tEnv, env, "lineitem", LINEITEM, lineItems);
 
         SqlView view = FlinkIvm.sql(tEnv, SQL, IvmOptions.defaults());
         assertThat(view.translation().query())
                 .hasToString(
-                        "Q(o_orderkey,c_custkey) :- customer(c_custkey), orders(o_orderkey,c_custkey), lineitem(o_orderkey)");
+                        "Q(o_orderkey,c_custkey) :- customer(c_custkey), orders(o_orderkey,c_custkey), lineitem(o_orderkey)"
+                                + " KEY customer(c_custkey), orders(o_orderkey)");
         assertThat(view.explain()).contains("where c_mktsegment = 'BUILDING'");
         assertThat(view.explain()).contains("p-hierarchical: yes");
         Map<List<Object>, Integer> ivm;
@@ -136,11 +83,6 @@ class TpchRevenueSqlITCase {
         assertThat(flinkSql).hasSizeGreaterThan(1_000);
         assertThat(ivm).isEqualTo(flinkSql);
         assertThat(ivm).isEqualTo(datalog);
-    }
-
-    private static void register(
-            StreamTableEnvironment tEnv, StreamExecutionEnvironment env, String name, DataType type, List<Row> rows) {
-        tEnv.createTemporaryView(name, tEnv.fromDataStream(env.fromData(rows, ExternalTypeInfo.<Row>of(type))));
     }
 
     /** (orderkey, custkey, revenue without trailing zeros) to its count, from a changelog (Flink SQL's or the view's). */

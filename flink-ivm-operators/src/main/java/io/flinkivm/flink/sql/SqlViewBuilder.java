@@ -1,5 +1,6 @@
 package io.flinkivm.flink.sql;
 
+import io.flinkivm.core.plan.KeyedPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.UnsupportedPlanException;
@@ -16,9 +17,11 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -29,7 +32,9 @@ import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.TableException;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.expressions.Expression;
 import org.apache.flink.table.runtime.typeutils.ExternalTypeInfo;
 import org.apache.flink.table.types.DataType;
@@ -69,15 +74,19 @@ public final class SqlViewBuilder {
         TypeInformation<InputRecord<T>> inputType = FlinkIvm.inputType(semiring);
         DataStream<InputRecord<T>> inserts = null;
         DataStream<DeadLetter> deadLetters = null;
+        Set<String> checked = new HashSet<>();
+        if (plan instanceof KeyedPlan keyed) {
+            keyed.keys().forEach(k -> checked.add(k.relation()));
+        }
         for (TableInput input : translation.tables()) {
             List<Expression> columns = new ArrayList<>();
             for (String c : input.inputColumns()) {
                 columns.add(Expressions.$(c));
             }
             Table projected = tables.get(input.path()).select(columns.toArray(new Expression[0]));
-            DataStream<Row> rows;
+            DataStream<RowData> rows;
             try {
-                rows = tEnv.toDataStream(projected);
+                rows = tEnv.toDataStream(projected, internalRows(projected));
             } catch (TableException | ValidationException e) {
                 throw new UnsupportedPlanException("table " + input.name()
                         + " cannot be read as an insert-only stream ("
@@ -85,7 +94,7 @@ public final class SqlViewBuilder {
                         + " (updates or deletes, e.g. upsert-kafka or a CDC format) is not supported");
             }
             SingleOutputStreamOperator<InputRecord<T>> converted = rows.process(
-                            new RowsToInserts<>(input, semiring.payloadClass(), rejected))
+                            new RowsToInserts<>(input, semiring.payloadClass(), rejected, checked))
                     .returns(inputType)
                     .name("rows of " + input.name() + " to inserts")
                     .uid(uid + "rows-" + input.name());
@@ -131,6 +140,19 @@ public final class SqlViewBuilder {
                 bag ? ChangelogMode.insertOnly() : key.isEmpty() ? ChangelogMode.all() : ChangelogMode.upsert();
         Table table = tEnv.fromChangelogStream(rows, schema.build(), mode);
         return new SqlView(table, translation, job, job.deadLetters().union(deadLetters));
+    }
+
+    /**
+     * The type {@code toDataStream} gives a table's rows in for the front end: Flink's internal rows, whose
+     * fields {@link TableInput#fromRowData} reads without making a Java row of each, every column nullable
+     * (the front end checks NULLs itself, so Flink adds no NOT NULL check of its own in front of it).
+     */
+    private static DataType internalRows(Table table) {
+        List<DataTypes.Field> fields = new ArrayList<>();
+        for (Column c : table.getResolvedSchema().getColumns()) {
+            fields.add(DataTypes.FIELD(c.getName(), c.getDataType().nullable()));
+        }
+        return DataTypes.ROW(fields.toArray(new DataTypes.Field[0])).bridgedTo(RowData.class);
     }
 
     /**

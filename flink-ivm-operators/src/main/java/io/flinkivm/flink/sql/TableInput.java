@@ -3,8 +3,11 @@ package io.flinkivm.flink.sql;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.ProductSemiring;
 import java.io.Serializable;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.types.Row;
 
 /**
  * How the rows of one table become inserts, evaluated where a row enters: each relation the table
@@ -123,6 +126,61 @@ public final class TableInput implements Serializable {
             }
         }
         return out;
+    }
+
+    /**
+     * A row's values from Flink's internal row of its {@link #inputColumns()} (as a table's changelog
+     * gives it to {@code toDataStream} bridged to {@link RowData}): the same values as {@link #fromValues}
+     * gives for the row's Java values, read without making them.
+     */
+    public Object[] fromRowData(RowData row) throws RejectedRowException {
+        if (row.getArity() != columns.length) {
+            throw new RejectedRowException(
+                    "expected " + columns.length + " values (" + inputColumns() + "), got " + row.getArity());
+        }
+        Object[] out = new Object[schema.columns().size()];
+        for (int i = 0; i < columns.length; i++) {
+            if (!row.isNullAt(i)) {
+                out[columns[i]] =
+                        internal(row, i, schema.columns().get(columns[i]).type());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A row as {@link Row#toString()} writes it with its Java values (for a dead letter), e.g. {@code +I[2,
+     * 10, open]}; its own text if its values cannot be read.
+     */
+    String text(RowData row) {
+        try {
+            Object[] values = fromRowData(row);
+            Object[] inputs = new Object[columns.length];
+            for (int i = 0; i < columns.length; i++) {
+                inputs[i] = values[columns[i]];
+            }
+            return Row.ofKind(row.getRowKind(), inputs).toString();
+        } catch (RejectedRowException | RuntimeException e) {
+            return String.valueOf(row);
+        }
+    }
+
+    /** The value at {@code i} of a row whose column there has {@code type}, as {@link SqlValues#fromJava} has it. */
+    private static Object internal(RowData row, int i, SqlType type) {
+        return switch (type.kind()) {
+            case TINYINT -> (long) row.getByte(i);
+            case SMALLINT -> (long) row.getShort(i);
+            case INT -> (long) row.getInt(i);
+            case BIGINT -> row.getLong(i);
+            case DECIMAL -> row.getDecimal(i, type.precision(), type.scale()).toBigDecimal();
+            case FLOAT -> (double) row.getFloat(i);
+            case DOUBLE -> row.getDouble(i);
+            case STRING -> row.getString(i).toString();
+            case BOOLEAN -> row.getBoolean(i);
+            case DATE -> LocalDate.ofEpochDay(row.getInt(i));
+            case TIMESTAMP -> row.getTimestamp(i, type.precision()).toLocalDateTime();
+            case UNSUPPORTED -> throw new IllegalArgumentException("values of type " + type + " are not supported");
+        };
     }
 
     /**

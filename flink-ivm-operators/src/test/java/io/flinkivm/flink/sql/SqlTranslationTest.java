@@ -14,6 +14,9 @@ import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
 import org.junit.jupiter.api.Test;
 
 class SqlTranslationTest {
@@ -271,6 +274,30 @@ class SqlTranslationTest {
                 SqlSchemas.parse(
                         "customer(c_custkey BIGINT, c_mktsegment STRING); orders(o_orderkey BIGINT, o_custkey BIGINT)"));
         assertThat(Planner.plan(noKeys.query(), noKeys.semiring()).explain()).contains("Plan: fallback");
+    }
+
+    @Test
+    void flinksInternalRowsGiveTheSameValuesAsJavaRowsAndTheirText() throws Exception {
+        SqlTranslation t = translate("SELECT o_orderdate, l_shipmode, SUM(l_extendedprice), COUNT(l_linenumber)"
+                + " FROM orders JOIN lineitem ON o_orderkey = l_orderkey GROUP BY o_orderdate, l_shipmode");
+        TableInput lineitem = t.table("lineitem");
+        assertThat(lineitem.inputColumns())
+                .containsExactly("l_orderkey", "l_linenumber", "l_extendedprice", "l_shipmode");
+        Object[] fromJava = lineitem.fromValues(new Object[] {7L, 3, new BigDecimal("12.50"), "MAIL"});
+        GenericRowData row = GenericRowData.of(
+                7L, 3, DecimalData.fromBigDecimal(new BigDecimal("12.50"), 15, 2), StringData.fromString("MAIL"));
+        assertThat(lineitem.fromRowData(row)).containsExactly(fromJava);
+        assertThat(lineitem.inserts(lineitem.fromRowData(row))).isEqualTo(lineitem.inserts(fromJava));
+        assertThat(lineitem.text(row)).isEqualTo("+I[7, 3, 12.50, MAIL]");
+        TableInput orders = t.table("orders");
+        GenericRowData order =
+                GenericRowData.of(7L, (int) LocalDate.of(1995, 3, 15).toEpochDay());
+        assertThat(orders.fromRowData(order)[2]).isEqualTo(LocalDate.of(1995, 3, 15));
+        order.setField(1, null);
+        assertThat(orders.fromRowData(order)[2]).isNull();
+        assertThatThrownBy(() -> orders.fromRowData(GenericRowData.of(7L)))
+                .isInstanceOf(RejectedRowException.class)
+                .hasMessage("expected 2 values ([o_orderkey, o_orderdate]), got 1");
     }
 
     @Test

@@ -1,0 +1,122 @@
+package io.flinkivm.bench;
+
+import io.flinkivm.examples.nexmark.NexmarkTables;
+import io.flinkivm.examples.queries.PublishedQuery;
+import io.flinkivm.examples.tables.GeneratedTable;
+import io.flinkivm.examples.tpch.TpchTables;
+import io.flinkivm.flink.sql.SqlSchemas;
+import io.flinkivm.flink.sql.SqlTranslation;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A SQL query as the bench measures it: its text, run as it is by flink-ivm ({@code FlinkIvm.sql}) and
+ * by Flink SQL, over generated tables whose primary keys hold (TPC-H's from the TPC-H generator, or
+ * Nexmark's), streamed as one shuffled interleaving of the tables' rows ({@link SqlStream}). n is the
+ * number of rows in the stream, over all its tables.
+ *
+ * @param name the {@code query} column of results.csv and the {@code --queries} name
+ * @param title what the query computes, for the report
+ * @param sql the query
+ * @param tables the tables it reads, in the order of the stream's table indices
+ * @param source {@link #TPCH} or {@link #NEXMARK}: whose generator makes the tables
+ */
+record SqlDataset(String name, String title, String sql, List<String> tables, String source) {
+    static final String TPCH = "tpch";
+    static final String NEXMARK = "nexmark";
+
+    SqlDataset {
+        tables = List.copyOf(tables);
+        if (!source.equals(TPCH) && !source.equals(NEXMARK)) {
+            throw new IllegalArgumentException("source must be tpch or nexmark, not " + source);
+        }
+    }
+
+    /** A published query ({@link PublishedQuery}) under its own name. */
+    static SqlDataset published(String name, String title) {
+        PublishedQuery q = PublishedQuery.load(name);
+        return new SqlDataset(name, title, q.sql(), q.tables(), name.startsWith(NEXMARK) ? NEXMARK : TPCH);
+    }
+
+    /** The tables without rows: names, types, keys. */
+    List<GeneratedTable> schemas() {
+        List<GeneratedTable> out = new ArrayList<>();
+        for (String t : tables) {
+            out.add(source.equals(TPCH) ? TpchTables.empty(t) : NexmarkTables.empty(t));
+        }
+        return out;
+    }
+
+    /** The tables as the command line's {@code --schema} writes them. */
+    String schemaText() {
+        return GeneratedTable.schemaText(schemas());
+    }
+
+    /** The query's translation over its tables. */
+    SqlTranslation translation() {
+        return SqlTranslation.of(sql, SqlSchemas.parse(schemaText()));
+    }
+
+    /**
+     * Each table's rows per row of the stream (its share of n) under the generator's proportions:
+     * TPC-H's table sizes per unit of scale factor, Nexmark's 1 : 3 : 46.
+     */
+    Map<String, Double> proportions() {
+        Map<String, Double> sizes = new LinkedHashMap<>();
+        for (String t : tables) {
+            sizes.put(
+                    t,
+                    source.equals(TPCH)
+                            ? TpchTables.ROWS_PER_SCALE_FACTOR.get(t)
+                            : (double)
+                                    switch (t) {
+                                        case NexmarkTables.PERSON -> NexmarkTables.PERSON_PROPORTION;
+                                        case NexmarkTables.AUCTION -> NexmarkTables.AUCTION_PROPORTION;
+                                        default -> NexmarkTables.BID_PROPORTION;
+                                    });
+        }
+        return sizes;
+    }
+
+    /** TPC-H's scale factor whose rows of these tables are about 3 % more than n (nation and region: fixed). */
+    double scaleFactor(int n) {
+        double perUnit = 0;
+        for (double rows : proportions().values()) {
+            perUnit += rows;
+        }
+        return Math.max(TpchWorkload.MIN_SCALE_FACTOR, n * 1.03 / perUnit);
+    }
+
+    /** How the stream of n rows is made, for the report. */
+    String describe(int n) {
+        String data = source.equals(TPCH)
+                ? String.format(Locale.ROOT, "TPC-H rows (io.trino.tpch) at scale factor %.5f", scaleFactor(n))
+                : String.format(
+                        Locale.ROOT,
+                        "the first %,d events of the seeded Nexmark generator (persons : auctions : bids = 1 : 3 : 46)",
+                        NexmarkTables.eventsFor(Math.round(n * 1.03), tables));
+        return title + "; " + data + " of " + String.join(", ", tables) + ", every row of them shuffled into one"
+                + " stream (a row may come before its key row), the first n = " + n;
+    }
+
+    /** The stream of exactly {@code n} rows; the same arguments give the same stream. */
+    SqlStream generate(int n, long seed) {
+        if (n < 1) {
+            throw new IllegalArgumentException("n must be >= 1, got " + n);
+        }
+        double grow = 1.03;
+        while (true) {
+            List<GeneratedTable> generated = source.equals(TPCH)
+                    ? TpchTables.generate(scaleFactor(n) * grow / 1.03, tables)
+                    : NexmarkTables.generate(NexmarkTables.eventsFor(Math.round(n * grow), tables), seed, tables);
+            long rows = generated.stream().mapToLong(t -> t.rows().size()).sum();
+            if (rows >= n) {
+                return SqlStream.interleave(generated, n, source, seed);
+            }
+            grow *= 1.1;
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.flinkivm.bench;
+
+import io.flinkivm.examples.tpch.TpchTables;
+import java.util.List;
+
+/** The bench's SQL datasets, in the order they are run. */
+final class SqlDatasets {
+    /** Revenue per market segment: the lineitem facts with their order's customer's segment. */
+    static final String STAR_REVENUE = """
+            SELECT c_mktsegment, SUM(l_extendedprice * (1 - l_discount)) AS revenue
+            FROM lineitem
+            JOIN orders ON l_orderkey = o_orderkey
+            JOIN customer ON o_custkey = c_custkey
+            GROUP BY c_mktsegment""";
+
+    private SqlDatasets() {}
+
+    /** TPC-H Q3 and Q10 as published, revenue per market segment, Nexmark q3 and q20 as published. */
+    static List<SqlDataset> all() {
+        return List.of(
+                SqlDataset.published(
+                        "tpch-q3", "TPC-H Q3 as published (date conditions kept, ORDER BY and LIMIT dropped)"),
+                SqlDataset.published("tpch-q10", "TPC-H Q10 as published (ORDER BY and LIMIT dropped)"),
+                new SqlDataset(
+                        "star-revenue",
+                        "revenue per market segment over lineitem, orders and customer (five groups)",
+                        STAR_REVENUE,
+                        List.of(TpchTables.CUSTOMER, TpchTables.ORDERS, TpchTables.LINEITEM),
+                        SqlDataset.TPCH),
+                SqlDataset.published("nexmark-q3", "Nexmark q3 as published (INSERT INTO dropped)"),
+                SqlDataset.published("nexmark-q20", "Nexmark q20 as published (INSERT INTO dropped)"));
+    }
+
+    /** The names of {@link #all()}. */
+    static List<String> names() {
+        return all().stream().map(SqlDataset::name).toList();
+    }
+}

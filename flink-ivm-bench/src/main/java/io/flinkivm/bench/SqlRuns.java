@@ -1,0 +1,121 @@
+package io.flinkivm.bench;
+
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.PHierarchicalPlan;
+import io.flinkivm.core.plan.Planner;
+import io.flinkivm.flink.sql.SqlTranslation;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Flink suite's runs of one {@link SqlDataset}: every {@link SqlSystem} at every parallelism and
+ * size on the same stream, timed and checked as the suite's workloads are (the first completed result on
+ * a stream is the reference: its size and checksum; a system that disagrees aborts the bench), flink-ivm
+ * with twice its peers' cap where its plan is the p-hierarchical one, a system stopped at its cap not
+ * run at larger sizes; then the same tables and ratio lines.
+ */
+final class SqlRuns {
+    private SqlRuns() {}
+
+    static List<Measurement> run(
+            Harness harness, BenchSettings settings, SqlDataset dataset, List<SqlSystem> systems, boolean warmUp)
+            throws Exception {
+        PrintWriter out = harness.out();
+        List<SqlSystem> mine =
+                systems.stream().filter(s -> settings.runsSystem(s.name())).toList();
+        if (mine.isEmpty()) {
+            return List.of();
+        }
+        List<Integer> sizes = settings.sizesOr(FlinkSuite.SIZES, FlinkSuite.QUICK_SIZES);
+        List<Integer> ps = settings.parallelisms();
+        SqlTranslation translation = dataset.translation();
+        MaintenancePlan plan = Planner.plan(translation.query(), translation.semiring());
+        boolean subject = plan instanceof PHierarchicalPlan;
+        out.println("== suite flink (Flink operators): inserts per second, SQL dataset " + dataset.name());
+        out.println("   query: " + dataset.sql().replaceAll("\\s+", " "));
+        out.println("   flink-ivm's plan: " + guarantee(plan.explain()));
+        out.println("   stream: " + dataset.describe(sizes.get(sizes.size() - 1)) + "; seed " + settings.seed());
+        for (SqlSystem s : mine) {
+            out.println("   " + s.describe());
+        }
+        FlinkSuite.printJobs(out, settings);
+        out.println("   every system sees the same stream at each size; a run is cancelled at "
+                + settings.flinkCap().toSeconds() + " s"
+                + (subject
+                        ? " (flink-ivm: "
+                                + settings.flinkCap()
+                                        .multipliedBy(FlinkSuite.IVM_CAP_FACTOR)
+                                        .toSeconds() + " s)"
+                        : "")
+                + " and then reported as a bound; " + settings.flinkReps() + " timed run"
+                + (settings.flinkReps() == 1 ? "" : "s (median)") + " per system, P and size"
+                + (settings.warmUp() && warmUp ? ", after one warm-up run per system and P" : ""));
+        out.flush();
+        if (settings.warmUp() && warmUp) {
+            SqlStream warm = dataset.generate(Math.min(FlinkSuite.WARM_UP_SIZE, sizes.get(0)), settings.seed() + 1);
+            for (SqlSystem s : mine) {
+                for (int p : ps) {
+                    s.run(dataset, warm, settings.flinkCap(), p);
+                }
+            }
+        }
+        List<Measurement> ms = new ArrayList<>();
+        CapSkips skips = new CapSkips();
+        for (int n : sizes) {
+            SqlStream stream = dataset.generate(n, settings.seed());
+            String key = dataset.name() + "|" + n + "|" + settings.seed();
+            String described = dataset.name() + " " + stream.label() + " n=" + n;
+            for (SqlSystem system : mine) {
+                for (int p : ps) {
+                    String label = system.label(p);
+                    if (skips.skips(label, dataset.name() + " " + stream.label(), n, out)) {
+                        continue;
+                    }
+                    Duration cap = system.isIvm() && subject
+                            ? settings.flinkCap().multipliedBy(FlinkSuite.IVM_CAP_FACTOR)
+                            : settings.flinkCap();
+                    Harness.Outcome o = harness.measure(
+                            dataset.name(),
+                            system.name(),
+                            stream.label(),
+                            n,
+                            settings.flinkReps(),
+                            cap,
+                            () -> system.run(dataset, stream, cap, p));
+                    skips.record(label, n, o.last());
+                    Measurement m = o.measurement();
+                    RunResult r = o.last();
+                    Harness.Reference ref = harness.check(key, described, label, r);
+                    if (ref != null) {
+                        m = m.withNote(m.note() + "; result = " + ref.system() + " (" + r.resultSize() + " rows)");
+                    } else if (r.completed()) {
+                        m = m.withNote(m.note() + "; result: " + r.resultSize() + " rows (the reference)");
+                    }
+                    harness.record(m);
+                    harness.recordState(m, r.state());
+                    ms.add(m);
+                }
+            }
+        }
+        List<String> ivm =
+                mine.stream().filter(SqlSystem::isIvm).map(SqlSystem::name).toList();
+        List<String> peers =
+                mine.stream().filter(s -> !s.isIvm()).map(SqlSystem::name).toList();
+        FlinkSuite.summary(out, dataset.name(), ms, ivm, peers, ps);
+        harness.plot();
+        return ms;
+    }
+
+    /** The plan's line "Plan: ..." and its guarantee, from its explain text. */
+    static String guarantee(String explain) {
+        List<String> lines = new ArrayList<>();
+        for (String line : explain.split("\n")) {
+            if (line.startsWith("Plan: ") || line.startsWith("Guarantee: ")) {
+                lines.add(line);
+            }
+        }
+        return String.join("; ", lines);
+    }
+}

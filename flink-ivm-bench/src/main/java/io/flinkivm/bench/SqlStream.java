@@ -1,0 +1,87 @@
+package io.flinkivm.bench;
+
+import io.flinkivm.examples.tables.GeneratedTable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.apache.flink.types.Row;
+
+/**
+ * The rows of a SQL dataset's tables as one stream: every table's rows, interleaved by a shuffle
+ * seeded with the seed (so a row may come before the row its key refers to, as in a real stream), the
+ * first n of them. Every system reads the same stream. Immutable once built.
+ */
+final class SqlStream {
+    private final List<GeneratedTable> tables;
+    private final List<Row> rows;
+    private final List<Integer> tableOf;
+    private final String label;
+    private final long seed;
+
+    private SqlStream(List<GeneratedTable> tables, List<Row> rows, List<Integer> tableOf, String label, long seed) {
+        this.tables = tables;
+        this.rows = rows;
+        this.tableOf = tableOf;
+        this.label = label;
+        this.seed = seed;
+    }
+
+    /**
+     * The first {@code n} rows of {@code generated}'s tables in an order shuffled with {@code seed}; the
+     * tables of the stream keep their names, types and keys, without rows.
+     *
+     * @param label the stream's data, the {@code distribution} column of results.csv (e.g. {@code tpch})
+     * @throws IllegalArgumentException if the tables have fewer than {@code n} rows in all
+     */
+    static SqlStream interleave(List<GeneratedTable> generated, int n, String label, long seed) {
+        List<Row> all = new ArrayList<>();
+        List<Integer> table = new ArrayList<>();
+        List<GeneratedTable> schemas = new ArrayList<>();
+        for (int t = 0; t < generated.size(); t++) {
+            all.addAll(generated.get(t).rows());
+            table.addAll(Collections.nCopies(generated.get(t).rows().size(), t));
+            schemas.add(generated.get(t).withRows(List.of()));
+        }
+        if (all.size() < n) {
+            throw new IllegalArgumentException("the tables have " + all.size() + " rows, fewer than " + n);
+        }
+        // One permutation for both lists: the same seed shuffles them alike.
+        Collections.shuffle(all, new Random(seed));
+        Collections.shuffle(table, new Random(seed));
+        return new SqlStream(
+                List.copyOf(schemas), List.copyOf(all.subList(0, n)), List.copyOf(table.subList(0, n)), label, seed);
+    }
+
+    int size() {
+        return rows.size();
+    }
+
+    /** The tables, without rows, in the order of their indices. */
+    List<GeneratedTable> tables() {
+        return tables;
+    }
+
+    /** The rows in stream order (for {@link IndexedInput}). */
+    List<Row> rows() {
+        return rows;
+    }
+
+    /** Per row in stream order, the index of its table in {@link #tables()} (for {@link IndexedInput}). */
+    List<Integer> tableOf() {
+        return tableOf;
+    }
+
+    /** The rows of table {@code t} in this stream. */
+    long rowsOf(int t) {
+        return tableOf.stream().filter(i -> i == t).count();
+    }
+
+    String label() {
+        return label;
+    }
+
+    long seed() {
+        return seed;
+    }
+}

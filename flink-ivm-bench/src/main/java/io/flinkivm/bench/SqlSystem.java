@@ -1,0 +1,294 @@
+package io.flinkivm.bench;
+
+import io.flinkivm.bench.state.EndGate;
+import io.flinkivm.examples.tables.GeneratedTable;
+import io.flinkivm.examples.tables.NormalizedRows;
+import io.flinkivm.flink.FlinkIvm;
+import io.flinkivm.flink.IvmOptions;
+import io.flinkivm.flink.sql.SqlView;
+import java.time.Duration;
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * A system that maintains a {@link SqlDataset}'s query from its text, on one state backend: flink-ivm
+ * ({@code FlinkIvm.sql}, plan AUTO, default options with the tables' sizes as relation rates: one
+ * snapshot at the end of the input, the view's changelog read with {@code toChangelogStream} in its own
+ * mode) or Flink SQL ({@code sqlQuery}, plain or with {@link FlinkSqlSystem#MINI_BATCH}, its changelog
+ * read with {@code toChangelogStream}). Both read the same tables, registered with their primary keys
+ * from one source of the stream's rows at the environment's parallelism, split by table
+ * ({@link #register}). The changelog's rows are counted and checksummed at the parallelism of their
+ * input ({@link NormalizedRows#hash}: equal results give equal sums whatever the engine), so the bench
+ * can check every system against the first.
+ */
+final class SqlSystem {
+    static final String SIZE = "sql-result-size";
+    static final String CHECKSUM = "sql-result-checksum";
+    static final String CHANGES = "sql-changelog-rows";
+    static final String DEAD_LETTERS = "sql-dead-letters";
+
+    private final boolean ivm;
+    private final boolean miniBatch;
+    private final String backend;
+
+    private SqlSystem(boolean ivm, boolean miniBatch, String backend) {
+        this.ivm = ivm;
+        this.miniBatch = miniBatch;
+        this.backend = backend;
+    }
+
+    /** flink-ivm on heap and RocksDB; Flink SQL plain, with mini-batch, and on RocksDB. */
+    static List<SqlSystem> all() {
+        return List.of(
+                new SqlSystem(true, false, "hashmap"),
+                new SqlSystem(true, false, "rocksdb"),
+                new SqlSystem(false, false, "hashmap"),
+                new SqlSystem(false, true, "hashmap"),
+                new SqlSystem(false, false, "rocksdb"));
+    }
+
+    /** The name of the system in results.csv: the same as the datalog workloads' systems. */
+    String name() {
+        String base = ivm ? "flink-ivm" : miniBatch ? "flink-sql-minibatch" : "flink-sql";
+        return ivm && backend.equals("hashmap")
+                ? base + "-heap"
+                : backend.equals("hashmap") ? base : base + "-" + backend;
+    }
+
+    boolean isIvm() {
+        return ivm;
+    }
+
+    String label(int parallelism) {
+        return parallelism == 1 ? name() : name() + " P=" + parallelism;
+    }
+
+    String describe() {
+        String what = ivm
+                ? "FlinkIvm.sql on the query's text, plan AUTO, IvmOptions.defaults() with the tables' sizes as"
+                        + " relation rates, one snapshot at the end, the view's table read with toChangelogStream"
+                : "tEnv.sqlQuery on the query's text"
+                        + (miniBatch
+                                ? ", "
+                                        + String.join(
+                                                ", ",
+                                                FlinkSqlSystem.MINI_BATCH.stream()
+                                                        .map(e -> e.getKey() + " = " + e.getValue())
+                                                        .toList())
+                                : ", default table configuration")
+                        + ", its changelog read with toChangelogStream";
+        return name() + ": " + what + ", state.backend.type " + backend
+                + ", the environment's parallelism P; wall time of the job (submission included)";
+    }
+
+    /** Runs the query over the stream once at {@code parallelism}; stopped at {@code cap}. */
+    RunResult run(SqlDataset dataset, SqlStream stream, Duration cap, int parallelism) throws Exception {
+        StreamExecutionEnvironment env = FlinkRuns.environment(backend, parallelism);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        if (miniBatch) {
+            FlinkSqlSystem.MINI_BATCH.forEach(e -> tEnv.getConfig().set(e.getKey(), e.getValue()));
+        }
+        FlinkRuns.Execution e;
+        try (IndexedInput<Row> rows = IndexedInput.of(stream.rows());
+                IndexedInput<Integer> tables = IndexedInput.of(stream.tableOf());
+                IndexedInput<Long> indices = IndexedInput.of(indices(stream.size()))) {
+            register(tEnv, env, stream.tables(), indices.source(env, Types.LONG, "rows"), rows.id(), tables.id());
+            DataStream<Row> changelog;
+            if (ivm) {
+                SqlView view =
+                        FlinkIvm.sql(tEnv, dataset.sql(), IvmOptions.defaults().withRelationRates(rates(dataset)));
+                changelog = tEnv.toChangelogStream(view.table(), Schema.derived(), mode(view));
+                FlinkRuns.count(view.deadLetters(), DEAD_LETTERS);
+            } else {
+                changelog = tEnv.toChangelogStream(tEnv.sqlQuery(dataset.sql()));
+            }
+            int p = FlinkRuns.parallelism(changelog);
+            EndGate.process(changelog, new CountRows(), Types.VOID, p)
+                    .name("count changelog")
+                    .sinkTo(new DiscardingSink<>())
+                    .name("discard changelog")
+                    .setParallelism(p);
+            e = FlinkRuns.execute(env, "bench " + name() + " " + dataset.name() + " n=" + stream.size(), cap);
+        }
+        if (!e.completed()) {
+            return e.toResult(stream.size(), -1, 0, "cancelled at the cap", "");
+        }
+        if (ivm && e.counter(DEAD_LETTERS) != 0) {
+            throw new IllegalStateException(name() + " on " + dataset.name() + " rejected " + e.counter(DEAD_LETTERS)
+                    + " rows of generated tables whose keys hold");
+        }
+        return e.toResult(
+                stream.size(), e.counter(SIZE), e.counter(CHECKSUM), e.counter(CHANGES) + " changelog rows", "");
+    }
+
+    /**
+     * The relation rates of flink-ivm's job: each table's share of the stream (TPC-H's sizes per scale
+     * factor, Nexmark's proportions), where every relation of the query is a table (no self-join).
+     */
+    static Map<String, Double> rates(SqlDataset dataset) {
+        Map<String, Double> shares = dataset.proportions();
+        Map<String, Double> rates = new LinkedHashMap<>();
+        for (String relation : dataset.translation().query().relations()) {
+            Double share = shares.get(relation);
+            if (share == null) {
+                return Map.of();
+            }
+            rates.put(relation, Math.max(share, 1.0));
+        }
+        return rates;
+    }
+
+    /** The view's changelog as its table declares it: insert-only (a bag), upsert (a key) or with retractions. */
+    private static ChangelogMode mode(SqlView view) {
+        if (view.translation().isBag()) {
+            return ChangelogMode.insertOnly();
+        }
+        return view.table().getResolvedSchema().getPrimaryKey().isPresent()
+                ? ChangelogMode.upsert()
+                : ChangelogMode.all();
+    }
+
+    /** 0 .. n-1, the source's records: each names the row and table of the stream at that index. */
+    private static List<Long> indices(int n) {
+        return new AbstractList<>() {
+            @Override
+            public Long get(int index) {
+                return (long) index;
+            }
+
+            @Override
+            public int size() {
+                return n;
+            }
+        };
+    }
+
+    /**
+     * Registers each table in {@code tEnv} under its name and with its primary key, as the stream of its
+     * rows that {@code indices} (a source of the stream's indices) selects: one function, chained to the
+     * source, sends each index's row to its table's stream.
+     */
+    static void register(
+            StreamTableEnvironment tEnv,
+            StreamExecutionEnvironment env,
+            List<GeneratedTable> tables,
+            DataStream<Long> indices,
+            long rowsId,
+            long tablesId) {
+        List<OutputTag<Row>> tags = new ArrayList<>();
+        for (GeneratedTable t : tables) {
+            tags.add(new OutputTag<>("rows of " + t.name(), rowTypeInfo(t)));
+        }
+        SingleOutputStreamOperator<Row> first = indices.process(
+                        new Split(rowsId, tablesId, tags), rowTypeInfo(tables.get(0)))
+                .name("rows by table");
+        for (int t = 0; t < tables.size(); t++) {
+            DataStream<Row> rows = t == 0 ? first : first.getSideOutput(tags.get(t));
+            tEnv.createTemporaryView(
+                    tables.get(t).name(),
+                    tEnv.fromDataStream(rows, tables.get(t).schema()));
+        }
+    }
+
+    /**
+     * The rows' type between the split and the tables: a {@code RowTypeInfo} of the columns' Java classes,
+     * whose serializer copies a row field by field (the values are immutable); the tables' schemas give the
+     * SQL types ({@code DECIMAL(15, 2)}, {@code VARCHAR(n)}, ...). The row type of the tables themselves
+     * ({@link GeneratedTable#typeInfo()}) would copy each row between chained operators through Flink's
+     * internal format and back, a cost of the harness that every system would pay.
+     */
+    static TypeInformation<Row> rowTypeInfo(GeneratedTable table) {
+        RowType row = (RowType) table.rowType().getLogicalType();
+        List<TypeInformation<?>> types = new ArrayList<>();
+        for (LogicalType t : row.getChildren()) {
+            types.add(
+                    switch (t.getTypeRoot()) {
+                        case BIGINT -> Types.LONG;
+                        case INTEGER -> Types.INT;
+                        case DECIMAL -> Types.BIG_DEC;
+                        case DATE -> Types.LOCAL_DATE;
+                        case TIMESTAMP_WITHOUT_TIME_ZONE -> Types.LOCAL_DATE_TIME;
+                        case CHAR, VARCHAR -> Types.STRING;
+                        default ->
+                            throw new IllegalArgumentException("no bench input type for " + t + " in " + table.name());
+                    });
+        }
+        return Types.ROW_NAMED(row.getFieldNames().toArray(new String[0]), types.toArray(new TypeInformation<?>[0]));
+    }
+
+    /** Sends the row at each index to its table's output: the main one for table 0, a side output for the others. */
+    static final class Split extends ProcessFunction<Long, Row> {
+        private static final long serialVersionUID = 1L;
+        private final long rowsId;
+        private final long tablesId;
+        private final List<OutputTag<Row>> tags;
+        private transient List<Row> rows;
+        private transient List<Integer> tables;
+
+        Split(long rowsId, long tablesId, List<OutputTag<Row>> tags) {
+            this.rowsId = rowsId;
+            this.tablesId = tablesId;
+            this.tags = List.copyOf(tags);
+        }
+
+        @Override
+        public void open(OpenContext context) {
+            rows = IndexedInput.registered(rowsId, Row.class);
+            tables = IndexedInput.registered(tablesId, Integer.class);
+        }
+
+        @Override
+        public void processElement(Long index, Context ctx, Collector<Row> out) {
+            int i = index.intValue();
+            int t = tables.get(i);
+            if (t == 0) {
+                out.collect(rows.get(i));
+            } else {
+                ctx.output(tags.get(t), rows.get(i));
+            }
+        }
+    }
+
+    /** Counts the changelog's rows and keeps the result's size and checksum (accumulators summed over subtasks). */
+    static final class CountRows extends ProcessFunction<Row, Void> {
+        private static final long serialVersionUID = 1L;
+        private transient LongCounter changes;
+        private transient LongCounter size;
+        private transient LongCounter checksum;
+
+        @Override
+        public void open(OpenContext context) {
+            changes = getRuntimeContext().getLongCounter(CHANGES);
+            size = getRuntimeContext().getLongCounter(SIZE);
+            checksum = getRuntimeContext().getLongCounter(CHECKSUM);
+        }
+
+        @Override
+        public void processElement(Row row, Context ctx, Collector<Void> out) {
+            int sign = NormalizedRows.sign(row);
+            changes.add(1L);
+            size.add(sign);
+            checksum.add(sign * NormalizedRows.hash(row));
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.flinkivm.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.flinkivm.core.plan.PlanKind;
+import io.flinkivm.core.plan.Planner;
+import io.flinkivm.flink.sql.SqlTranslation;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class SqlDatasetsTest {
+
+    @Test
+    void everyDatasetRunsOnTheConstantTimePlanWhereItsKeysHold() {
+        assertThat(SqlDatasets.names())
+                .containsExactly("tpch-q3", "tpch-q10", "star-revenue", "nexmark-q3", "nexmark-q20");
+        for (SqlDataset d : SqlDatasets.all()) {
+            SqlTranslation t = d.translation();
+            var plan = Planner.plan(t.query(), t.semiring());
+            assertThat(plan.kind()).as(d.name()).isEqualTo(PlanKind.P_HIERARCHICAL);
+            assertThat(SqlRuns.guarantee(plan.explain()))
+                    .as(d.name())
+                    .startsWith("Plan: p-hierarchical")
+                    .contains("Guarantee: amortized O(1) per insert");
+            assertThat(SqlSystem.rates(d).keySet()).as(d.name()).containsExactlyInAnyOrderElementsOf(d.tables());
+        }
+    }
+
+    @Test
+    void aStreamHasExactlyNRowsOfItsTablesShuffledAndRepeats() {
+        for (SqlDataset d : SqlDatasets.all()) {
+            SqlStream a = d.generate(3_000, 9);
+            SqlStream b = d.generate(3_000, 9);
+            assertThat(a.size()).as(d.name()).isEqualTo(3_000);
+            assertThat(a.rows()).isEqualTo(b.rows());
+            assertThat(a.tableOf()).isEqualTo(b.tableOf());
+            assertThat(a.tables()).extracting(t -> t.name()).containsExactlyElementsOf(d.tables());
+            assertThat(a.tables()).allSatisfy(t -> assertThat(t.rows()).isEmpty());
+            Set<Integer> seen = new HashSet<>(a.tableOf());
+            for (int t = 0; t < d.tables().size(); t++) {
+                int table = t;
+                assertThat(a.rowsOf(t)).as(d.name() + " " + d.tables().get(t)).isPositive();
+                // Each row has its table's arity.
+                for (int i = 0; i < a.size(); i++) {
+                    if (a.tableOf().get(i) == table) {
+                        assertThat(a.rows().get(i).getArity())
+                                .isEqualTo(a.tables().get(table).columnNames().size());
+                    }
+                }
+            }
+            assertThat(seen).hasSize(d.tables().size());
+            // Interleaved: the first tenth of the stream has rows of more than one table.
+            assertThat(new HashSet<>(a.tableOf().subList(0, 300))).as(d.name()).hasSizeGreaterThan(1);
+        }
+    }
+
+    @Test
+    void nMapsToAScaleFactorOrToNexmarkEvents() {
+        SqlDataset q3 = SqlDatasets.all().get(0);
+        // customer + orders + lineitem: 7,651,215 rows per unit of scale factor.
+        assertThat(q3.scaleFactor(1_000_000))
+                .isCloseTo(1_030_000 / 7_651_215.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(q3.describe(1_000_000)).contains("scale factor 0.13462");
+        SqlDataset q20 = SqlDatasets.all().get(4);
+        assertThat(q20.proportions()).isEqualTo(Map.of("auction", 3.0, "bid", 46.0));
+        assertThat(q20.describe(49_000)).contains("the first 51,500 events");
+        assertThat(List.of(q3.source(), q20.source())).containsExactly("tpch", "nexmark");
+    }
+}

@@ -1,0 +1,27 @@
+-- TPC-H Q3, the Shipping Priority Query.
+-- TPC-H, as the specification publishes it (dbgen's queries/3.sql, "Functional Query Definition, Approved
+-- February 1998") with qgen's default substitution parameters (qgen -d, the validation values: SEGMENT = BUILDING, DATE = 1995-03-15),
+-- without ORDER BY and LIMIT, which a maintained view does not have.
+-- schema:
+--  customer(c_custkey BIGINT NOT NULL, c_name VARCHAR(25), c_address VARCHAR(40), c_nationkey BIGINT, c_phone VARCHAR(15), c_acctbal DECIMAL(15, 2), c_mktsegment VARCHAR(10), c_comment VARCHAR(117), PRIMARY KEY (c_custkey) NOT ENFORCED);
+--  orders(o_orderkey BIGINT NOT NULL, o_custkey BIGINT, o_orderstatus VARCHAR(1), o_totalprice DECIMAL(15, 2), o_orderdate DATE, o_orderpriority VARCHAR(15), o_clerk VARCHAR(15), o_shippriority INT, o_comment VARCHAR(79), PRIMARY KEY (o_orderkey) NOT ENFORCED);
+--  lineitem(l_orderkey BIGINT NOT NULL, l_partkey BIGINT, l_suppkey BIGINT, l_linenumber INT NOT NULL, l_quantity DECIMAL(15, 2), l_extendedprice DECIMAL(15, 2), l_discount DECIMAL(15, 2), l_tax DECIMAL(15, 2), l_returnflag VARCHAR(1), l_linestatus VARCHAR(1), l_shipdate DATE, l_commitdate DATE, l_receiptdate DATE, l_shipinstruct VARCHAR(25), l_shipmode VARCHAR(10), l_comment VARCHAR(44), PRIMARY KEY (l_orderkey, l_linenumber) NOT ENFORCED)
+select
+	l_orderkey,
+	sum(l_extendedprice * (1 - l_discount)) as revenue,
+	o_orderdate,
+	o_shippriority
+from
+	customer,
+	orders,
+	lineitem
+where
+	c_mktsegment = 'BUILDING'
+	and c_custkey = o_custkey
+	and l_orderkey = o_orderkey
+	and o_orderdate < date '1995-03-15'
+	and l_shipdate > date '1995-03-15'
+group by
+	l_orderkey,
+	o_orderdate,
+	o_shippriority
