@@ -11,21 +11,30 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * Serializer for {@link CovarianceTriple}s over a fixed number m of features. Format (version 1),
  * fixed length {@code 8 + 8m + 8m²} bytes: the count (long), the m sums, the m×m products
- * (row-major, doubles). The snapshot records m; restoring with a different m is incompatible.
+ * (row-major, doubles). A signed serializer (the covariance ring's, {@code covariance-ring:m}) reads
+ * any count, the other only the semiring's payloads. The snapshot (version 2; 1 before signed ones)
+ * records m and whether signed; restoring with a different m or sign is incompatible.
  */
 public final class CovarianceTripleSerializer extends TypeSerializer<CovarianceTriple> {
     private static final long serialVersionUID = 1L;
 
     private final int dimension;
+    private final boolean signed;
     private final CovarianceTriple zero;
 
-    /** A serializer for triples over {@code dimension ≥ 1} features. */
+    /** A serializer for the covariance semiring's triples over {@code dimension ≥ 1} features. */
     public CovarianceTripleSerializer(int dimension) {
+        this(dimension, false);
+    }
+
+    /** A serializer for triples over {@code dimension ≥ 1} features; {@code signed}: the ring's, any count. */
+    public CovarianceTripleSerializer(int dimension, boolean signed) {
         if (dimension < 1 || dimension > 16_383) {
             throw new IllegalArgumentException(
                     "a covariance triple serializer needs 1 ≤ m ≤ 16383 features, got m = " + dimension);
         }
         this.dimension = dimension;
+        this.signed = signed;
         this.zero = CovarianceTriple.zero(dimension);
     }
 
@@ -95,7 +104,7 @@ public final class CovarianceTripleSerializer extends TypeSerializer<CovarianceT
             products[k] = in.readDouble();
         }
         try {
-            return CovarianceTriple.of(count, sums, products);
+            return signed ? CovarianceTriple.signed(count, sums, products) : CovarianceTriple.of(count, sums, products);
         } catch (IllegalArgumentException e) {
             throw new IOException("corrupt covariance:" + m + " data: " + e.getMessage(), e);
         }
@@ -117,35 +126,39 @@ public final class CovarianceTripleSerializer extends TypeSerializer<CovarianceT
 
     @Override
     public boolean equals(Object obj) {
-        return obj instanceof CovarianceTripleSerializer other && other.dimension == dimension;
+        return obj instanceof CovarianceTripleSerializer other
+                && other.dimension == dimension
+                && other.signed == signed;
     }
 
     @Override
     public int hashCode() {
-        return 0x636f76 + dimension;
+        return 0x636f76 + dimension + (signed ? 0x10000 : 0);
     }
 
     @Override
     public String toString() {
-        return "CovarianceTripleSerializer(m = " + dimension + ")";
+        return "CovarianceTripleSerializer(m = " + dimension + (signed ? ", signed" : "") + ")";
     }
 
     @Override
     public TypeSerializerSnapshot<CovarianceTriple> snapshotConfiguration() {
-        return new CovarianceTripleSerializerSnapshot(dimension);
+        return new CovarianceTripleSerializerSnapshot(dimension, signed);
     }
 
-    /** Snapshot of a {@link CovarianceTripleSerializer}: records the number of features m. */
+    /** Snapshot of a {@link CovarianceTripleSerializer}: records the number of features m and the sign. */
     public static final class CovarianceTripleSerializerSnapshot implements TypeSerializerSnapshot<CovarianceTriple> {
-        private static final int VERSION = 1;
+        private static final int VERSION = 2;
 
         private int dimension;
+        private boolean signed;
 
         /** For reading a snapshot. */
         public CovarianceTripleSerializerSnapshot() {}
 
-        CovarianceTripleSerializerSnapshot(int dimension) {
+        CovarianceTripleSerializerSnapshot(int dimension, boolean signed) {
             this.dimension = dimension;
+            this.signed = signed;
         }
 
         @Override
@@ -156,27 +169,31 @@ public final class CovarianceTripleSerializer extends TypeSerializer<CovarianceT
         @Override
         public void writeSnapshot(DataOutputView out) throws IOException {
             out.writeInt(dimension);
+            out.writeBoolean(signed);
         }
 
         @Override
         public void readSnapshot(int readVersion, DataInputView in, ClassLoader userCodeClassLoader)
                 throws IOException {
-            if (readVersion != VERSION) {
+            if (readVersion != VERSION && readVersion != 1) {
                 throw new IOException(
                         "unknown version " + readVersion + " of the covariance triple serializer snapshot");
             }
             dimension = in.readInt();
+            signed = readVersion >= 2 && in.readBoolean();
         }
 
         @Override
         public TypeSerializer<CovarianceTriple> restoreSerializer() {
-            return new CovarianceTripleSerializer(dimension);
+            return new CovarianceTripleSerializer(dimension, signed);
         }
 
         @Override
         public TypeSerializerSchemaCompatibility<CovarianceTriple> resolveSchemaCompatibility(
                 TypeSerializerSnapshot<CovarianceTriple> oldSerializerSnapshot) {
-            return oldSerializerSnapshot instanceof CovarianceTripleSerializerSnapshot old && old.dimension == dimension
+            return oldSerializerSnapshot instanceof CovarianceTripleSerializerSnapshot old
+                            && old.dimension == dimension
+                            && old.signed == signed
                     ? TypeSerializerSchemaCompatibility.compatibleAsIs()
                     : TypeSerializerSchemaCompatibility.incompatible();
         }

@@ -5,21 +5,28 @@ import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /**
- * Type information for the payloads of {@code covariance:m}: {@link CovarianceTriple}s over m
- * features, serialized by {@link CovarianceTripleSerializer}.
+ * Type information for the payloads of {@code covariance:m} and, signed, of {@code covariance-ring:m}:
+ * {@link CovarianceTriple}s over m features, serialized by {@link CovarianceTripleSerializer}.
  */
 public final class CovarianceTripleTypeInfo extends OpaqueTypeInfo<CovarianceTriple> {
     private static final long serialVersionUID = 1L;
 
     private final int dimension;
+    private final boolean signed;
 
-    /** Type information for triples over {@code dimension ≥ 1} features. */
+    /** Type information for the covariance semiring's triples over {@code dimension ≥ 1} features. */
     public CovarianceTripleTypeInfo(int dimension) {
+        this(dimension, false);
+    }
+
+    /** Type information for triples over {@code dimension ≥ 1} features; {@code signed}: the ring's. */
+    public CovarianceTripleTypeInfo(int dimension, boolean signed) {
         super(CovarianceTriple.class);
         if (dimension < 1) {
             throw new IllegalArgumentException("a covariance triple needs at least one feature, got m = " + dimension);
         }
         this.dimension = dimension;
+        this.signed = signed;
     }
 
     /** The number of features m. */
@@ -29,22 +36,25 @@ public final class CovarianceTripleTypeInfo extends OpaqueTypeInfo<CovarianceTri
 
     @Override
     public TypeSerializer<CovarianceTriple> createSerializer(SerializerConfig config) {
-        return new CovarianceTripleSerializer(dimension);
+        return new CovarianceTripleSerializer(dimension, signed);
     }
 
     @Override
     public String toString() {
-        return "CovarianceTriple(m = " + dimension + ")";
+        return "CovarianceTriple(m = " + dimension + (signed ? ", signed" : "") + ")";
     }
 
     @Override
     public boolean equals(Object obj) {
-        return obj instanceof CovarianceTripleTypeInfo other && other.canEqual(this) && other.dimension == dimension;
+        return obj instanceof CovarianceTripleTypeInfo other
+                && other.canEqual(this)
+                && other.dimension == dimension
+                && other.signed == signed;
     }
 
     @Override
     public int hashCode() {
-        return 0x636f76 + dimension;
+        return 0x636f76 + dimension + (signed ? 0x10000 : 0);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.flinkivm.flink.types;
 import io.flinkivm.core.semiring.CovarianceTriple;
 import io.flinkivm.core.semiring.Polynomial;
 import io.flinkivm.core.semiring.ProductSemiring;
+import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -47,7 +48,7 @@ public final class PayloadTypes {
             info = new ProductTypeInfo(product);
         } else if (payloadClass == CovarianceTriple.class) {
             info = new CovarianceTripleTypeInfo(
-                    CovarianceTriple.class.cast(semiring.zero()).dimension());
+                    CovarianceTriple.class.cast(semiring.zero()).dimension(), semiring instanceof Ring<T>);
         } else {
             return new GenericTypeInfo<>(payloadClass);
         }
