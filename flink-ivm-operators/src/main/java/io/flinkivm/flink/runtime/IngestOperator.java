@@ -363,6 +363,17 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
      * tuple or payload, an unknown relation, a wrong arity, a payload of another type), or null.
      */
     static <T> String problem(InputRecord<T> r, AtomRouter router, Semiring<T> semiring) {
+        return problem(r, router, semiring, true);
+    }
+
+    /**
+     * As {@link #problem(InputRecord, AtomRouter, Semiring)}; with {@code insertsOnly}, a delete or
+     * the old row of an update is a problem too (it reached an operator behind which no row check runs).
+     */
+    static <T> String problem(InputRecord<T> r, AtomRouter router, Semiring<T> semiring, boolean insertsOnly) {
+        if (insertsOnly && r.isRetraction()) {
+            return insertOnly(r, List.of());
+        }
         if (r.relation() == null || r.tuple() == null) {
             return "insert without relation or tuple";
         }
@@ -377,6 +388,16 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             return "payload " + r.payload() + " is not a " + semiring.name() + " payload";
         }
         return null;
+    }
+
+    /** Why a delete (or the old row of an update) of a relation read as insert-only is rejected. */
+    static String insertOnly(InputRecord<?> r, List<String> changelog) {
+        return "a " + r.kind().shortString() + " of " + r.relation() + r.tuple() + ", but " + r.relation()
+                + " is insert-only in this plan"
+                + (changelog.isEmpty()
+                        ? ", as every relation: plan the query with the relations that receive deletes"
+                                + " (Inputs.changelog) over a ring"
+                        : "; the relations with deletes are " + String.join(", ", changelog));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.flinkivm.flink.types;
 
+import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.InputRecord;
 import java.io.IOException;
@@ -11,7 +12,9 @@ import org.apache.flink.types.StringValue;
 
 /**
  * Serializer for {@link InputRecord}s. Format (version 2; 1 before the compact tuple format): a flags byte (snapshot request, then
- * which of relation, tuple, payload, origin are present), then the present fields in that order.
+ * which of relation, tuple, payload, origin are present, then two bits of the change kind's ordinal,
+ * zero for an insert, so records written before change kinds read as inserts), then the present
+ * fields in that order.
  */
 public final class InputRecordSerializer<T> extends PayloadRecordSerializer<InputRecord<T>, T> {
     private static final long serialVersionUID = 1L;
@@ -21,7 +24,9 @@ public final class InputRecordSerializer<T> extends PayloadRecordSerializer<Inpu
     private static final int TUPLE = 4;
     private static final int PAYLOAD = 8;
     private static final int ORIGIN = 16;
-    private static final int KNOWN = 31;
+    private static final int KIND_SHIFT = 5;
+    private static final int KNOWN = 127;
+    private static final ChangeKind[] KINDS = ChangeKind.values();
 
     public InputRecordSerializer(TypeSerializer<T> payloadSerializer) {
         super(payloadSerializer);
@@ -43,7 +48,8 @@ public final class InputRecordSerializer<T> extends PayloadRecordSerializer<Inpu
         T copy = copyPayload(payload);
         return copy == payload
                 ? from
-                : InputRecord.of(from.isSnapshotRequest(), from.relation(), from.tuple(), copy, from.origin());
+                : InputRecord.of(
+                        from.isSnapshotRequest(), from.relation(), from.tuple(), copy, from.origin(), from.kind());
     }
 
     @Override
@@ -56,7 +62,8 @@ public final class InputRecordSerializer<T> extends PayloadRecordSerializer<Inpu
                 | (relation != null ? RELATION : 0)
                 | (tuple != null ? TUPLE : 0)
                 | (payload != null ? PAYLOAD : 0)
-                | (origin != null ? ORIGIN : 0);
+                | (origin != null ? ORIGIN : 0)
+                | (record.kind().ordinal() << KIND_SHIFT);
         out.writeByte(flags);
         if (relation != null) {
             StringValue.writeString(relation, out);
@@ -79,7 +86,8 @@ public final class InputRecordSerializer<T> extends PayloadRecordSerializer<Inpu
         Tuple tuple = (flags & TUPLE) != 0 ? TupleSerializer.INSTANCE.deserialize(in) : null;
         T payload = (flags & PAYLOAD) != 0 ? payloadSerializer.deserialize(in) : null;
         String origin = (flags & ORIGIN) != 0 ? StringValue.readString(in) : null;
-        return InputRecord.of((flags & SNAPSHOT_REQUEST) != 0, relation, tuple, payload, origin);
+        return InputRecord.of(
+                (flags & SNAPSHOT_REQUEST) != 0, relation, tuple, payload, origin, KINDS[flags >>> KIND_SHIFT]);
     }
 
     @Override

@@ -3,11 +3,13 @@ package io.flinkivm.flink.types;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.CovarianceTriple;
 import io.flinkivm.core.semiring.Polynomial;
 import io.flinkivm.flink.InputRecord;
 import java.io.IOException;
+import java.util.List;
 import java.util.Objects;
 import org.apache.flink.api.common.typeutils.base.DoubleSerializer;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
@@ -23,7 +25,7 @@ class InputRecordSerializerTest {
     static <T> InputRecord<T>[] records(T... payloads) {
         Tuple[] tuples = Samples.tuples();
         @SuppressWarnings("unchecked")
-        InputRecord<T>[] out = new InputRecord[payloads.length + 3];
+        InputRecord<T>[] out = new InputRecord[payloads.length + 6];
         for (int i = 0; i < payloads.length; i++) {
             Tuple t = tuples[i % tuples.length];
             out[i] = i % 2 == 0
@@ -34,6 +36,10 @@ class InputRecordSerializerTest {
         out[payloads.length + 1] = InputRecord.of(false, "R", null, null, "orders-0@42");
         out[payloads.length + 2] =
                 InputRecord.insert(Samples.LONG_STRING, Tuple.EMPTY, payloads[0], Samples.LONG_STRING);
+        out[payloads.length + 3] = InputRecord.delete("R", tuples[0], payloads[0]);
+        List<InputRecord<T>> update = InputRecord.update("R", tuples[0], payloads[0], tuples[1], payloads[0]);
+        out[payloads.length + 4] = update.get(0);
+        out[payloads.length + 5] = update.get(1).with(ChangeKind.UPDATE_AFTER, payloads[0]);
         return out;
     }
 
@@ -124,8 +130,8 @@ class InputRecordSerializerTest {
     @Test
     void unknownFlagsAreCorruptData() {
         InputRecordSerializer<Long> s = new InputRecordSerializer<>(LongSerializer.INSTANCE);
-        assertThatThrownBy(() -> s.deserialize(new DataInputDeserializer(new byte[] {(byte) 0x40})))
+        assertThatThrownBy(() -> s.deserialize(new DataInputDeserializer(new byte[] {(byte) 0x80})))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("corrupt input record data: unknown flags 0x40");
+                .hasMessageContaining("corrupt input record data: unknown flags 0x80");
     }
 }
