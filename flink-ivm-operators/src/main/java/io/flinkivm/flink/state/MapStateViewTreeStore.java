@@ -128,11 +128,25 @@ public final class MapStateViewTreeStore<T> implements ViewTreeStore<T>, ChildPa
             filter.add(keys.getCurrentKey(), node, mapKeys[step]);
         }
         try {
-            views[node].put(mapKeys[step], children);
+            if (value == null && allNull(children)) {
+                // A ring's payloads cancelled: the key leaves, so the state stays the size of the live data.
+                views[node].remove(mapKeys[step]);
+            } else {
+                views[node].put(mapKeys[step], children);
+            }
         } catch (Exception e) {
             throw new StateAccessException("cannot write state of " + names[node], e);
         }
         mapKeys[step] = null;
         read[step] = null;
+    }
+
+    private static boolean allNull(Object[] children) {
+        for (Object c : children) {
+            if (c != null) {
+                return false;
+            }
+        }
+        return true;
     }
 }
