@@ -38,6 +38,15 @@ public final class StateNames {
 
     public static final String RESULT = "result";
 
+    /** The row check of a changelog relation: the payload of the current row (the sum of its changes). */
+    public static final String LIVE_ROW = "live-row";
+
+    /** The q-tree sink's entries, per q-tree node and value of the node's path. */
+    public static final String QTREE_ENTRIES = "qtree-entries";
+
+    /** In changelog mode, the q-tree sink's entries that changed since the last trigger. */
+    public static final String QTREE_DIRTY = "qtree-dirty";
+
     /** A key stage's row stored under the current key value. */
     public static final String KEY_ROW = "key-row";
 

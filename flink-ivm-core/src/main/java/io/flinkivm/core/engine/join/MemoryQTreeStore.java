@@ -54,6 +54,21 @@ public final class MemoryQTreeStore<T> implements QTreeStore<T> {
         dirty.clear();
     }
 
+    /** The number of q-tree nodes. */
+    public int nodes() {
+        return entries.length;
+    }
+
+    /** The entries of {@code node} by path value (for a runtime's checkpoint of this store). */
+    public OpenHashMap<Tuple, QTreeEntry<T>> map(int node) {
+        return entries[node];
+    }
+
+    /** Changelog: the number of marks since {@link #clearDirty}. */
+    public int dirtyCount() {
+        return dirty.count();
+    }
+
     /** Number of entries over all nodes (a state-size figure). */
     public long entries() {
         long total = 0;
