@@ -8,6 +8,7 @@ import io.flinkivm.core.plan.Enrichment;
 import io.flinkivm.core.plan.KeyLookup;
 import io.flinkivm.core.plan.KeyedPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.QHierarchicalPlan;
 import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.plan.ViewTreePlan;
@@ -49,6 +50,9 @@ public final class FlinkJobLayout implements Serializable {
     /** For a {@link KeyedPlan} whose head gained variables: the projection of the results to the query's head, or null. */
     private final Operator projection;
 
+    /** For a plan whose inputs have deletes: the row check in front of the ingest (else null). */
+    private final Operator rowCheck;
+
     private final Operator ingest;
     private final List<Operator> trees;
     /** Per tree index, its operator, or null when its root updates go straight from the ingest to the sink. */
@@ -69,12 +73,21 @@ public final class FlinkJobLayout implements Serializable {
         this.parallelism = parallelism;
         this.rates = rates;
         this.keyOperators = original instanceof KeyedPlan keyed ? keyOperators(keyed, parallelism) : List.of();
+        this.rowCheck = plan.inputs().isInsertOnly()
+                ? null
+                : new Operator(
+                        "row check " + String.join(", ", plan.inputs().changelog())
+                                + " (deletes of absent rows are dead letters)",
+                        parallelism,
+                        "hash(relation, row)");
         this.ingest = new Operator(
                 "ingest " + plan.query().name() + " (validate, route, epochs)",
                 parallelism,
-                keyOperators.isEmpty()
-                        ? "forward from a source at the same parallelism, else rebalance"
-                        : "forward from the key route and the key stages");
+                rowCheck != null
+                        ? "forward from the row check"
+                        : keyOperators.isEmpty()
+                                ? "forward from a source at the same parallelism, else rebalance"
+                                : "forward from the key route and the key stages");
         this.projection =
                 original instanceof KeyedPlan keyed && !keyed.addedHead().isEmpty()
                         ? new Operator(
@@ -155,7 +168,9 @@ public final class FlinkJobLayout implements Serializable {
         String name = treePlan instanceof CyclicPHierarchicalPlan cyclic
                 ? "bags (worst-case-optimal delta joins) + Boolean join of "
                         + cyclic.bags().size() + " bags + payload recovery (sink)"
-                : "Boolean join + payload recovery (sink)";
+                : treePlan instanceof QHierarchicalPlan
+                        ? "q-tree join of the root views + payload recovery (sink)"
+                        : "Boolean join + payload recovery (sink)";
         String straight = directNames.isEmpty()
                 ? ""
                 : "; " + String.join(", ", directNames) + " straight from the ingest (no state below the root)";
@@ -293,6 +308,11 @@ public final class FlinkJobLayout implements Serializable {
         return ingest;
     }
 
+    /** The row check of a plan whose inputs have deletes (keyed by row, in front of the ingest), or null. */
+    public Operator rowCheck() {
+        return rowCheck;
+    }
+
     /** The view tree operators, in tree order (none for the fallback, nor for the {@link #directTrees()}). */
     public List<Operator> trees() {
         return trees;
@@ -310,10 +330,10 @@ public final class FlinkJobLayout implements Serializable {
 
     /**
      * The most shuffles an insert crosses: two through a tree operator, else one; and one per key
-     * stage in front of the ingest, which a row may pass all of.
+     * stage in front of the ingest, which a row may pass all of; one more for the row check of a changelog.
      */
     public int shufflesPerInsert() {
-        return (trees.isEmpty() ? 1 : 2) + Math.max(0, keyOperators.size() - 1);
+        return (trees.isEmpty() ? 1 : 2) + Math.max(0, keyOperators.size() - 1) + (rowCheck == null ? 0 : 1);
     }
 
     /** The operator that holds the result: the border sink, or the fallback. */
@@ -349,6 +369,9 @@ public final class FlinkJobLayout implements Serializable {
     /** Every operator, from the key route (if any) and the ingest to the sink (and the projection after it). */
     public List<Operator> operators() {
         List<Operator> all = new ArrayList<>(keyOperators);
+        if (rowCheck != null) {
+            all.add(rowCheck);
+        }
         all.add(ingest);
         all.addAll(trees);
         all.add(sink);

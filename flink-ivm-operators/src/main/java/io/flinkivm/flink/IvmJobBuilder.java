@@ -5,11 +5,13 @@ import io.flinkivm.core.engine.keys.StageRow;
 import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.plan.KeyedPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.plan.QHierarchicalPlan;
 import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.runtime.BorderSinkOperator;
 import io.flinkivm.flink.runtime.Delta;
@@ -19,6 +21,8 @@ import io.flinkivm.flink.runtime.IngestOperator;
 import io.flinkivm.flink.runtime.IngestRoutes;
 import io.flinkivm.flink.runtime.KeyRouteOperator;
 import io.flinkivm.flink.runtime.KeyStageOperator;
+import io.flinkivm.flink.runtime.LiveRowsOperator;
+import io.flinkivm.flink.runtime.QTreeSinkOperator;
 import io.flinkivm.flink.runtime.RootUpdate;
 import io.flinkivm.flink.runtime.ViewTreeOperator;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
@@ -75,11 +79,10 @@ final class IvmJobBuilder<T> {
             throw new IllegalArgumentException(
                     "plan was made for semiring " + plan.semiring() + ", not " + semiring.name());
         }
-        if (!plan.inputs().isInsertOnly()) {
+        if (!plan.inputs().isInsertOnly() && !(semiring instanceof Ring<T>)) {
             throw new UnsupportedPlanException("the plan has deletes and updates in "
-                    + String.join(", ", plan.inputs().changelog()) + ", and deletes on Flink come with a later"
-                    + " version of flink-ivm: run it on the in-memory engine (Engines.create), or plan the"
-                    + " query for insert-only inputs");
+                    + String.join(", ", plan.inputs().changelog()) + ", which need a ring, and "
+                    + semiring.name() + " is not one: use the ring Semirings.ringFor gives");
         }
         this.original = plan;
         this.keyed = plan instanceof KeyedPlan k ? k : null;
@@ -138,6 +141,17 @@ final class IvmJobBuilder<T> {
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
         if (keyed != null) {
             input = keyStages(input, layout, parallelism, deadLetters);
+        }
+        if (!plan.inputs().isInsertOnly()) {
+            SingleOutputStreamOperator<InputRecord<T>> rows = input.keyBy(new RowKey<>(), TupleTypeInfo.INSTANCE)
+                    .transform(
+                            layout.rowCheck().name(),
+                            new InputRecordTypeInfo<>(payloadType),
+                            new LiveRowsOperator<>(plan, (Ring<T>) semiring, payloadType, deadLetterTag))
+                    .uid(uidPrefix + "live-rows")
+                    .setParallelism(parallelism);
+            deadLetters.add(rows.getSideOutput(deadLetterTag));
+            input = rows;
         }
         long period =
                 options.snapshotPeriod() == null ? 0 : options.snapshotPeriod().toMillis();
@@ -221,15 +235,25 @@ final class IvmJobBuilder<T> {
                     .transform(
                             layout.sink().name(),
                             resultType,
-                            new BorderSinkOperator<>(
-                                    treePlan,
-                                    semiring,
-                                    payloadType,
-                                    rootType,
-                                    deadLetterTag,
-                                    changelog,
-                                    options.updateBefore(),
-                                    options.managedState()))
+                            treePlan instanceof QHierarchicalPlan q
+                                    ? new QTreeSinkOperator<>(
+                                            q,
+                                            semiring,
+                                            payloadType,
+                                            rootType,
+                                            deadLetterTag,
+                                            changelog,
+                                            options.updateBefore(),
+                                            options.managedState())
+                                    : new BorderSinkOperator<>(
+                                            treePlan,
+                                            semiring,
+                                            payloadType,
+                                            rootType,
+                                            deadLetterTag,
+                                            changelog,
+                                            options.updateBefore(),
+                                            options.managedState()))
                     .uid(uidPrefix + "sink")
                     .setParallelism(sinkParallelism);
         }
@@ -302,6 +326,16 @@ final class IvmJobBuilder<T> {
             out.add(targets.contains(s) ? tags.get(s) : null);
         }
         return out;
+    }
+
+    /** Keys an input record by its row (relation and values), for the row check of a changelog. */
+    static final class RowKey<T> implements KeySelector<InputRecord<T>, Tuple> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Tuple getKey(InputRecord<T> r) {
+            return LiveRowsOperator.key(r);
+        }
     }
 
     /** Keys a row for key stage {@code stage}: its key value there. */

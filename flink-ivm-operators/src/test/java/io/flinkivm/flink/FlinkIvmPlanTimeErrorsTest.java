@@ -1,5 +1,6 @@
 package io.flinkivm.flink;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkivm.core.plan.Inputs;
@@ -61,16 +62,18 @@ class FlinkIvmPlanTimeErrorsTest {
     }
 
     @Test
-    void aPlanWithDeletesIsRefusedUntilFlinkHasThem() {
+    void aPlanWithDeletesGetsARowCheckInFrontOfItsIngest() {
         IntegerRing z = IntegerRing.INSTANCE;
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         DataStream<InputRecord<Long>> in =
                 env.fromData(List.of(InputRecord.insert("R", Tuple.of("a", "b"), 1L)), FlinkIvm.inputType(z));
         MaintenancePlan plan = Planner.plan(
                 QueryParser.parse("Q(A) :- R(A,B), S(A)"), z, Planner.Strategy.AUTO, Inputs.changelog("R"));
-        assertThatThrownBy(() -> FlinkIvm.maintain(in, plan, z, IvmOptions.defaults()))
-                .isInstanceOf(UnsupportedPlanException.class)
-                .hasMessageContaining("deletes and updates in R, and deletes on Flink come with a later version");
+        IvmJob<Long> job = FlinkIvm.maintain(in, plan, z, IvmOptions.defaults().withParallelism(2));
+        assertThat(job.layout().explain())
+                .contains("row check R (deletes of absent rows are dead letters): parallelism")
+                .contains("ingest Q (validate, route, epochs): parallelism 2, forward from the row check")
+                .contains("q-tree join of the root views");
     }
 
     @Test

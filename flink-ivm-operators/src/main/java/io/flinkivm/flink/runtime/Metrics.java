@@ -41,6 +41,10 @@ public final class Metrics {
     public static final String KEY_WAITS = "ivmKeyWaits";
     /** Key stages: waiting rows released when their key rows arrived. */
     public static final String KEY_RELEASES = "ivmKeyReleases";
+    /** Deletes (and old rows of updates) rejected because their row does not hold what they take away. */
+    public static final String ABSENT_ROWS = "ivmAbsentRows";
+    /** Changes that took a payload away (deletes, old rows of updates), after the row check. */
+    public static final String RETRACTIONS = "ivmRetractions";
     /** Updates that failed arithmetically (e.g. natural-number overflow) and were dead-lettered. */
     public static final String FAILED_UPDATES = "ivmFailedUpdates";
 }

@@ -1,0 +1,168 @@
+package io.flinkivm.flink.runtime;
+
+import io.flinkivm.core.engine.AbsentRowException;
+import io.flinkivm.core.engine.LiveRows;
+import io.flinkivm.core.engine.maps.KeyValueState;
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.query.AtomRouter;
+import io.flinkivm.core.query.ChangeKind;
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Ring;
+import io.flinkivm.flink.DeadLetter;
+import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.state.StateAccessException;
+import io.flinkivm.flink.state.StateNames;
+import java.io.IOException;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * The row check in front of the ingest of a plan whose inputs have deletes, keyed by the row (its
+ * relation and values, {@link #key}), so that one row's changes keep their order at any parallelism, as
+ * a CDC source keyed by row sends them. For a changelog relation it keeps the row's payload in keyed
+ * state and checks each delete (and old row of an update) with core's {@link LiveRows}: one that takes
+ * more than the row holds, or names an absent row, is a dead letter with the reason, counted, and
+ * changes nothing; one that passes goes on to the ingest as the insert of the inverse payload. A row
+ * whose payload returns to zero leaves the state. Rows of insert-only relations pass without state;
+ * a delete of one is a dead letter. Snapshot requests pass.
+ */
+public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecord<T>>
+        implements OneInputStreamOperator<InputRecord<T>, InputRecord<T>> {
+    private static final long serialVersionUID = 1L;
+
+    private final MaintenancePlan plan;
+    private final Ring<T> ring;
+    private final TypeInformation<T> payloadType;
+    private final OutputTag<DeadLetter> deadLetters;
+
+    private transient LiveRows<T> logic;
+    private transient AtomRouter router;
+    private transient boolean[] changelog;
+    private transient ValueState<T> row;
+    private transient KeyValueState<Tuple, T> current;
+    private transient Counter deadLetterCounter;
+    private transient Counter absentRows;
+    private transient Counter retractions;
+
+    public LiveRowsOperator(
+            MaintenancePlan plan, Ring<T> ring, TypeInformation<T> payloadType, OutputTag<DeadLetter> deadLetters) {
+        this.plan = plan;
+        this.ring = ring;
+        this.payloadType = payloadType;
+        this.deadLetters = deadLetters;
+    }
+
+    /** The key of a record: its relation followed by its values; the empty tuple for a snapshot request. */
+    public static Tuple key(InputRecord<?> r) {
+        if (r.isSnapshotRequest() || r.relation() == null || r.tuple() == null) {
+            return Tuple.EMPTY;
+        }
+        Object[] values = new Object[r.tuple().arity() + 1];
+        values[0] = r.relation();
+        for (int i = 0; i < r.tuple().arity(); i++) {
+            values[i + 1] = r.tuple().get(i);
+        }
+        return Tuple.wrap(values);
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        row = context.getKeyedStateStore().getState(new ValueStateDescriptor<>(StateNames.LIVE_ROW, payloadType));
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        logic = new LiveRows<>(ring);
+        router = new AtomRouter(plan.query());
+        changelog = new boolean[plan.query().relations().size()];
+        for (int i = 0; i < changelog.length; i++) {
+            changelog[i] = plan.inputs().hasDeletes(plan.query().relations().get(i));
+        }
+        current = new CurrentRow();
+        deadLetterCounter = getMetricGroup().counter(Metrics.DEAD_LETTERS);
+        absentRows = getMetricGroup().counter(Metrics.ABSENT_ROWS);
+        retractions = getMetricGroup().counter(Metrics.RETRACTIONS);
+    }
+
+    @Override
+    public void processElement(StreamRecord<InputRecord<T>> element) {
+        InputRecord<T> r = element.getValue();
+        if (r.isSnapshotRequest()) {
+            output.collect(element);
+            return;
+        }
+        String problem = IngestOperator.problem(r, router, ring, false);
+        if (problem != null) {
+            reject(r, problem);
+            return;
+        }
+        int relation = router.relation(r.relation());
+        if (!changelog[relation]) {
+            if (r.isRetraction()) {
+                reject(r, IngestOperator.insertOnly(r, plan.inputs().changelog()));
+            } else {
+                output.collect(element);
+            }
+            return;
+        }
+        T updated;
+        try {
+            updated = logic.after(current, r.relation(), r.tuple(), r.payload(), r.isRetraction());
+        } catch (AbsentRowException e) {
+            absentRows.inc();
+            reject(r, e.getMessage());
+            return;
+        } catch (ArithmeticException e) {
+            reject(r, "change of " + r.relation() + r.tuple() + " not applied: " + e.getMessage());
+            return;
+        }
+        logic.write(current, r.tuple(), updated);
+        if (r.isRetraction()) {
+            retractions.inc();
+            output.collect(element.replace(r.with(ChangeKind.INSERT, logic.inverse(r.payload()))));
+        } else {
+            output.collect(
+                    r.kind() == ChangeKind.INSERT ? element : element.replace(r.with(ChangeKind.INSERT, r.payload())));
+        }
+    }
+
+    private void reject(InputRecord<T> r, String reason) {
+        deadLetterCounter.inc();
+        output.collect(deadLetters, new StreamRecord<>(new DeadLetter(r.origin(), reason, String.valueOf(r))));
+    }
+
+    /** The current key's row as core's {@link LiveRows} reads it: one value, whatever tuple is asked for. */
+    private final class CurrentRow implements KeyValueState<Tuple, T> {
+        @Override
+        public T get(Tuple key) {
+            try {
+                return row.value();
+            } catch (IOException e) {
+                throw new StateAccessException("cannot read state " + StateNames.LIVE_ROW, e);
+            }
+        }
+
+        @Override
+        public void put(Tuple key, T value) {
+            try {
+                row.update(value);
+            } catch (IOException e) {
+                throw new StateAccessException("cannot write state " + StateNames.LIVE_ROW, e);
+            }
+        }
+
+        @Override
+        public void remove(Tuple key) {
+            row.clear();
+        }
+    }
+}
