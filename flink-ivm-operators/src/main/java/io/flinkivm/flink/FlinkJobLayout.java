@@ -66,14 +66,14 @@ public final class FlinkJobLayout implements Serializable {
     /** Per part of the result (root view, or the fallback's atom): its rate of updates (1 each without rates). */
     private final double[] weights;
 
-    private FlinkJobLayout(MaintenancePlan original, int parallelism, RelationRates rates) {
+    private FlinkJobLayout(MaintenancePlan original, int parallelism, RelationRates rates, boolean rowCheck) {
         this.plan = original;
         MaintenancePlan plan = original instanceof KeyedPlan keyed ? keyed.closed() : original;
         this.maintained = plan;
         this.parallelism = parallelism;
         this.rates = rates;
         this.keyOperators = original instanceof KeyedPlan keyed ? keyOperators(keyed, parallelism) : List.of();
-        this.rowCheck = plan.inputs().isInsertOnly()
+        this.rowCheck = plan.inputs().isInsertOnly() || !rowCheck
                 ? null
                 : new Operator(
                         "row check " + String.join(", ", plan.inputs().changelog())
@@ -83,7 +83,7 @@ public final class FlinkJobLayout implements Serializable {
         this.ingest = new Operator(
                 "ingest " + plan.query().name() + " (validate, route, epochs)",
                 parallelism,
-                rowCheck != null
+                this.rowCheck != null
                         ? "forward from the row check"
                         : keyOperators.isEmpty()
                                 ? "forward from a source at the same parallelism, else rebalance"
@@ -221,10 +221,18 @@ public final class FlinkJobLayout implements Serializable {
      *     the query's relations
      */
     public static FlinkJobLayout of(MaintenancePlan plan, int parallelism, RelationRates rates) {
+        return of(plan, parallelism, rates, true);
+    }
+
+    /**
+     * As {@link #of(MaintenancePlan, int, RelationRates)}; {@code rowCheck} false: a plan with deletes
+     * runs without the row check ({@link IvmOptions#withRowCheck}).
+     */
+    public static FlinkJobLayout of(MaintenancePlan plan, int parallelism, RelationRates rates, boolean rowCheck) {
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
         }
-        return new FlinkJobLayout(plan, parallelism, rates);
+        return new FlinkJobLayout(plan, parallelism, rates, rowCheck);
     }
 
     private String partitioning(List<List<String>> schemas, List<String> names) {

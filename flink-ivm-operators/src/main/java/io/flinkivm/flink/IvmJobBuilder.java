@@ -113,7 +113,7 @@ final class IvmJobBuilder<T> {
         int parallelism = options.parallelism() > 0
                 ? options.parallelism()
                 : Math.max(1, inserts.getExecutionEnvironment().getParallelism());
-        FlinkJobLayout layout = FlinkJobLayout.of(original, parallelism, options.rates());
+        FlinkJobLayout layout = FlinkJobLayout.of(original, parallelism, options.rates(), options.rowCheck());
         int sinkParallelism = layout.sink().parallelism();
         int configuredMax = inserts.getExecutionEnvironment().getConfig().getMaxParallelism();
         int sinkMaxParallelism = configuredMax > 0
@@ -142,7 +142,7 @@ final class IvmJobBuilder<T> {
         if (keyed != null) {
             input = keyStages(input, layout, parallelism, deadLetters);
         }
-        if (!plan.inputs().isInsertOnly()) {
+        if (layout.rowCheck() != null) {
             SingleOutputStreamOperator<InputRecord<T>> rows = input.keyBy(new RowKey<>(), TupleTypeInfo.INSTANCE)
                     .transform(
                             layout.rowCheck().name(),

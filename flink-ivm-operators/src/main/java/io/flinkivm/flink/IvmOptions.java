@@ -46,6 +46,8 @@ import java.util.function.Consumer;
  * @param primaryKeys primary keys of SQL tables whose connector cannot declare one ({@link
  *     io.flinkivm.flink.sql.SqlView}): table name (as FROM names it) to key columns; a table's own
  *     declared key takes precedence only if equal, a different one is an error (default empty)
+ * @param rowCheck for a plan whose inputs have deletes: check each delete against the live rows of its
+ *     relation in a keyed operator in front of the ingest (default true; see {@link #withRowCheck})
  * @param uidPrefix the prefix of the uids of flink-ivm's operators, which savepoints map state by
  *     (null, the default: {@code ivm-} and a fingerprint of the plan); give each of two queries with
  *     the same plan in one job its own
@@ -63,6 +65,7 @@ public record IvmOptions(
         Map<String, Double> relationRates,
         Map<String, List<Integer>> relationKeys,
         Map<String, List<String>> primaryKeys,
+        boolean rowCheck,
         String uidPrefix)
         implements Serializable {
 
@@ -125,6 +128,7 @@ public record IvmOptions(
                 Map.of(),
                 Map.of(),
                 Map.of(),
+                true,
                 null);
     }
 
@@ -244,6 +248,18 @@ public record IvmOptions(
         return with(d -> d.primaryKeys = keys);
     }
 
+    /**
+     * With {@code false}, a job whose plan has deletes runs without the row check: its input's deletes
+     * and {@code -U} rows are known to take away only what their rows hold (checked upstream, as the
+     * command line does while it reads its input, or by a source that only deletes what it inserted),
+     * so they go to the ingest as they come, which saves a shuffle and a state read per change, and
+     * rows may be spread over the source's splits in any way. An invalid delete then corrupts the result
+     * instead of becoming a dead letter.
+     */
+    public IvmOptions withRowCheck(boolean check) {
+        return check == rowCheck ? this : with(d -> d.rowCheck = check);
+    }
+
     /** Starts the uids of flink-ivm's operators with {@code prefix} (see {@link #uidPrefix()}; null: from the plan). */
     public IvmOptions withUidPrefix(String prefix) {
         return with(d -> d.uidPrefix = prefix);
@@ -270,6 +286,7 @@ public record IvmOptions(
         Map<String, Double> relationRates;
         Map<String, List<Integer>> relationKeys;
         Map<String, List<String>> primaryKeys;
+        boolean rowCheck;
         String uidPrefix;
 
         Draft(IvmOptions o) {
@@ -285,6 +302,7 @@ public record IvmOptions(
             relationRates = o.relationRates;
             relationKeys = o.relationKeys;
             primaryKeys = o.primaryKeys;
+            rowCheck = o.rowCheck;
             uidPrefix = o.uidPrefix;
         }
 
@@ -302,6 +320,7 @@ public record IvmOptions(
                     relationRates,
                     relationKeys,
                     primaryKeys,
+                    rowCheck,
                     uidPrefix);
         }
     }

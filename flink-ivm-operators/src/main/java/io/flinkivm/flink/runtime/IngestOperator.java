@@ -9,6 +9,7 @@ import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.AtomRouter;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.InputRecord;
@@ -62,6 +63,9 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private final IngestRoutes<T> routes;
     private final OutputTag<EpochEnd> epochTag;
     private final int miniBatch;
+
+    /** The semiring as a ring, for a plan with deletes (else null). */
+    private transient Ring<T> ring;
 
     private transient CompiledPlan compiled;
     private transient ConjunctiveQuery query;
@@ -243,6 +247,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     public void open() throws Exception {
         super.open();
         query = plan.query();
+        ring = !plan.inputs().isInsertOnly() && semiring instanceof Ring<T> z ? z : null;
         compiled = plan instanceof ViewTreePlan trees ? new CompiledPlan(trees) : null;
         router = compiled != null ? compiled.router() : new AtomRouter(query);
         deliver = this::deliver;
@@ -332,6 +337,11 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             return;
         }
         String problem = validate(r);
+        T payload = r.payload();
+        if (problem == null && r.isRetraction()) {
+            // Checked upstream (IvmOptions.withRowCheck(false)): a delete is the insert of the inverse.
+            payload = ring.negate(payload);
+        }
         if (problem != null) {
             deadLetterCounter.inc();
             output.collect(new StreamRecord<>(new DeadLetter(r.origin(), problem, String.valueOf(r))));
@@ -343,9 +353,9 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         insertsCounter.inc();
         int relation = router.relation(r.relation());
         perRelation[relation].inc();
-        if (!semiring.isZero(r.payload())) {
+        if (!semiring.isZero(payload)) {
             insert = Epochs.insertId(subtask, position);
-            router.route(relation, r.tuple(), r.payload(), deliver);
+            router.route(relation, r.tuple(), payload, deliver);
         }
         if (snapshotEvery > 0 && sinceSnapshot >= snapshotEvery) {
             endEpoch(true, true, Epochs.nextMajor(epoch));
@@ -355,7 +365,10 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     }
 
     private String validate(InputRecord<T> r) {
-        return problem(r, router, semiring);
+        if (r.isRetraction() && (ring == null || !plan.inputs().hasDeletes(r.relation()))) {
+            return insertOnly(r, plan.inputs().changelog());
+        }
+        return problem(r, router, semiring, false);
     }
 
     /**
