@@ -161,10 +161,6 @@ final class ExplainCommand implements Callable<Integer> {
 
     /** The section {@code Flink job:} at {@link #parallelism}; rates that do not fit the query are a usage error. */
     private String job(MaintenancePlan plan, RelationRates rates) {
-        if (!plan.inputs().isInsertOnly()) {
-            return "Flink job: none yet: deletes on Flink come with a later version of flink-ivm; run it with"
-                    + " --engine memory\n";
-        }
         try {
             return FlinkJobLayout.of(plan, parallelism, rates).explain();
         } catch (IllegalArgumentException e) {

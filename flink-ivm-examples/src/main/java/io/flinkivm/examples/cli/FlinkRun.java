@@ -1,6 +1,7 @@
 package io.flinkivm.examples.cli;
 
 import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.command.CliException;
@@ -67,13 +68,16 @@ final class FlinkRun<T> {
         this.triggers = triggers;
     }
 
-    /** Adds an accepted insert from input line {@code lineNumber}. */
-    void add(String relation, Tuple tuple, T payload, long lineNumber) {
+    /**
+     * Adds an accepted change from input line {@code lineNumber}; a delete or {@code -U} was checked
+     * against the live rows while the input was read ({@link LiveRowCheck}).
+     */
+    void add(ChangeKind kind, String relation, Tuple tuple, T payload, long lineNumber) {
         if (records.size() == lines.length) {
             lines = Arrays.copyOf(lines, lines.length * 2);
         }
         lines[records.size()] = lineNumber;
-        records.add(InputRecord.insert(relation, tuple, payload, LINE_ORIGIN + lineNumber));
+        records.add(InputRecord.change(kind, relation, tuple, payload, LINE_ORIGIN + lineNumber));
     }
 
     /** Triggers written by {@link #execute} (with triggers). */
@@ -336,7 +340,8 @@ final class FlinkRun<T> {
                         "inserts (" + count + " lines)")
                 .setParallelism(parallelism);
         records.clear(); // the source holds them serialized now
-        IvmOptions options = IvmOptions.defaults();
+        // The lines' deletes were checked while they were read: records may go to any split.
+        IvmOptions options = IvmOptions.defaults().withRowCheck(false);
         if (triggers.mode() == OutputMode.CHANGELOG) {
             options = options.withOutputMode(OutputMode.CHANGELOG).withUpdateBefore(triggers.updateBefore());
         }

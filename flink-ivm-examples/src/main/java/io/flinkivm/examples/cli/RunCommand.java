@@ -95,7 +95,7 @@ import picocli.CommandLine.Spec;
                     + " count. Payloads of a repeated tuple are added.",
             "    kind is the change's kind: +I (an insert), -D (a delete), -U (the old row of an update) or +U (its"
                     + " new row); a line without one is an insert. -D and -U name the row and the payload to take"
-                    + " away, which needs a ring (integer, covariance-ring:<m>) and --engine memory; a -D or -U"
+                    + " away, which needs a ring (integer, covariance-ring:<m>), on either engine; a -D or -U"
                     + " line of a row that is not there, or that holds less, is rejected (a dead letter) and"
                     + " changes nothing. The relations named on -D and -U lines are planned as changelogs (see"
                     + " explain --changelog).",
@@ -246,11 +246,6 @@ final class RunCommand implements Callable<Integer> {
         }
         ConjunctiveQuery query = sql != null ? sql.query() : queryOptions.parse();
         Inputs inputs = sql != null ? Inputs.INSERT_ONLY : changelogInputs(query);
-        if (!inputs.isInsertOnly() && engine == EngineKind.FLINK) {
-            throw CliException.usage("the input deletes or updates rows of " + String.join(", ", inputs.changelog())
-                    + " (-D or -U lines), and deletes on Flink come with a later version of flink-ivm: run it with"
-                    + " --engine memory");
-        }
         MaintenancePlan plan = queryOptions.plan(query, semiring, inputs);
         if (engine == EngineKind.MEMORY && (flinkOptions.anyGiven() || resultDir.given() != null)) {
             throw CliException.usage("--state, --parallelism, --checkpoint-dir, --checkpoint-interval and --result-dir"
@@ -287,12 +282,7 @@ final class RunCommand implements Callable<Integer> {
         long accepted;
         long rejected;
         try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
-            accepted = read(
-                    s,
-                    plan.query(),
-                    rejects,
-                    (kind, rel, tuple, payload, line) -> run.add(rel, tuple, payload, line),
-                    run::lineAccepted);
+            accepted = read(s, plan.query(), rejects, checked(s, plan, run), run::lineAccepted);
             rejected = rejects.count();
             rejects.printTotal();
         }
@@ -423,12 +413,7 @@ final class RunCommand implements Callable<Integer> {
         long rejected;
         long results;
         try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
-            accepted = read(
-                    s,
-                    plan.query(),
-                    rejects,
-                    (kind, rel, tuple, payload, line) -> run.add(rel, tuple, payload, line),
-                    run::lineAccepted);
+            accepted = read(s, plan.query(), rejects, checked(s, plan, run), run::lineAccepted);
             List<FlinkRun.Rejected> late;
             try (ResultWriter w = writer(temporary, plan, layout())) {
                 late = run.execute(
@@ -453,6 +438,17 @@ final class RunCommand implements Callable<Integer> {
         // Without triggers the one snapshot's rows are the result.
         long resultSize = layout() == ResultWriter.Layout.RESULT ? results : run.resultSize();
         return finish(temporary, resultSize, results, run.triggersWritten(), start);
+    }
+
+    /** Where the Flink job's changes go: to {@code run}, a delete once checked against the live rows. */
+    private static <T> ChangeSink<T> checked(Semiring<T> s, MaintenancePlan plan, FlinkRun<T> run) {
+        LiveRowCheck<T> check = LiveRowCheck.of(s, plan.inputs());
+        return (kind, relation, tuple, payload, line) -> {
+            if (check != null) {
+                check.check(kind, relation, tuple, payload);
+            }
+            run.add(kind, relation, tuple, payload, line);
+        };
     }
 
     private String jobName(MaintenancePlan plan) {
@@ -505,8 +501,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * Where an accepted change goes: the in-memory engine, or the list of records for the Flink job (which
-     * gets inserts only: an input with deletes does not run on Flink yet).
+     * Where an accepted change goes: the in-memory engine, or the list of records for the Flink job.
      */
     @FunctionalInterface
     interface ChangeSink<T> {
@@ -689,13 +684,18 @@ final class RunCommand implements Callable<Integer> {
             ivm.apply(kind, relation, tuple, payload);
         } catch (ArithmeticException e) {
             // Every in-memory engine rolls a failed change back completely (EngineAtomicityTest).
-            String what = kind.isRetraction() ? "delete" : "insert";
-            throw new RejectedLineException("payload overflow: " + e.getMessage() + "; the " + what
-                    + " was rejected and rolled back: no view holds any of it");
+            throw overflow(kind, e);
         } catch (IllegalArgumentException e) {
             // Also a delete of a row that is not there (AbsentRowException): it changed nothing.
             throw new RejectedLineException(e.getMessage());
         }
+    }
+
+    /** The rejection of a change whose payload overflowed before anything changed. */
+    static RejectedLineException overflow(ChangeKind kind, ArithmeticException e) {
+        String what = kind.isRetraction() ? "delete" : "insert";
+        return new RejectedLineException("payload overflow: " + e.getMessage() + "; the " + what
+                + " was rejected and rolled back: no view holds any of it");
     }
 
     /** The text of the input lines that Flink rejected, read again (only those lines are kept). */
