@@ -39,8 +39,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Deletes and updates on a MiniCluster at parallelism 2: random queries (q-hierarchical, arbitrary, not
  * p-hierarchical) with random relations read as changelogs, random interleavings of inserts, deletes
- * and updates (some of absent rows, some on insert-only relations), over the integer and covariance
- * rings, heap (own maps and managed state) and RocksDB, snapshots and the changelog output. Each row's
+ * and updates (some of absent rows, some on insert-only relations), over the integer ring (COUNT,
+ * SUM), the covariance ring and the product ring of SUM, MIN and MAX (multisets), heap (own maps and managed state) and RocksDB, snapshots and the changelog output. Each row's
  * changes sit in one source split, in order, as a CDC source keyed by row sends them. The final result
  * equals the in-memory engine's after the same changes applied one by one ({@link IvmEngine#apply}), and
  * the dead letters are exactly the changes that engine rejects, each with its reason.
@@ -61,7 +61,7 @@ class ChangelogInputITCase {
         List<Arguments> out = new ArrayList<>();
         String[][] layouts = {{"hashmap", "own"}, {"hashmap", "managed"}, {"rocksdb", "managed"}};
         long seed = 31_000;
-        for (String ring : List.of("integer", "covariance-ring:2")) {
+        for (String ring : RandomChanges.RINGS) {
             for (String[] layout : layouts) {
                 for (OutputMode mode : OutputMode.values()) {
                     out.add(Arguments.of(ring, layout[0], layout[1].equals("managed"), mode, seed++));

@@ -240,6 +240,34 @@ public final class ProductRing implements Ring<Product> {
         return Product.wrap(out, sets);
     }
 
+    /**
+     * A payload from its parts, as a serializer stores them: per integer component its value (the
+     * entries of {@code values} at multiset components are ignored), per multiset component its
+     * multiset of encoded values ({@link Product#multiset}; null at integer components).
+     *
+     * @throws PayloadFormatException if the arity is wrong or a multiset is missing
+     */
+    public Product of(long[] values, ValueMultiset[] multisets) {
+        int n = components.length;
+        if (values.length != n || multisets.length != n) {
+            throw new PayloadFormatException(name + " has " + n + " components, got " + values.length + " values and "
+                    + multisets.length + " multisets");
+        }
+        long[] out = values.clone();
+        ValueMultiset[] sets = anyMultiset ? new ValueMultiset[n] : null;
+        for (int i = 0; i < n; i++) {
+            if (!multiset[i]) {
+                continue;
+            }
+            if (multisets[i] == null) {
+                throw new PayloadFormatException("component " + i + " of " + name + " needs a multiset");
+            }
+            sets[i] = multisets[i];
+            out[i] = extreme(components[i], sets[i]);
+        }
+        return Product.wrap(out, sets);
+    }
+
     @Override
     public Product parse(String text) {
         List<String> parts = ProductSemiring.components(text, name, components.length);

@@ -2,6 +2,7 @@ package io.flinkivm.flink.types;
 
 import io.flinkivm.core.semiring.CovarianceTriple;
 import io.flinkivm.core.semiring.Polynomial;
+import io.flinkivm.core.semiring.ProductRing;
 import io.flinkivm.core.semiring.ProductSemiring;
 import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
@@ -46,6 +47,8 @@ public final class PayloadTypes {
             info = PolynomialTypeInfo.INSTANCE;
         } else if (semiring instanceof ProductSemiring product) {
             info = new ProductTypeInfo(product);
+        } else if (semiring instanceof ProductRing ring) {
+            info = new ProductTypeInfo(ring);
         } else if (payloadClass == CovarianceTriple.class) {
             info = new CovarianceTripleTypeInfo(
                     CovarianceTriple.class.cast(semiring.zero()).dimension(), semiring instanceof Ring<T>);
