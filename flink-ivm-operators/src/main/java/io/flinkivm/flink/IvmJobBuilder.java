@@ -5,7 +5,6 @@ import io.flinkivm.core.engine.keys.StageRow;
 import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.plan.KeyedPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.plan.QHierarchicalPlan;
 import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.plan.ViewTreePlan;
@@ -13,7 +12,6 @@ import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.flink.runtime.BorderSinkOperator;
 import io.flinkivm.flink.runtime.Delta;
 import io.flinkivm.flink.runtime.DeltaJoinOperator;
 import io.flinkivm.flink.runtime.EpochEnd;
@@ -22,7 +20,7 @@ import io.flinkivm.flink.runtime.IngestRoutes;
 import io.flinkivm.flink.runtime.KeyRouteOperator;
 import io.flinkivm.flink.runtime.KeyStageOperator;
 import io.flinkivm.flink.runtime.LiveRowsOperator;
-import io.flinkivm.flink.runtime.QTreeSinkOperator;
+import io.flinkivm.flink.runtime.RootSinks;
 import io.flinkivm.flink.runtime.RootUpdate;
 import io.flinkivm.flink.runtime.ViewTreeOperator;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
@@ -235,25 +233,15 @@ final class IvmJobBuilder<T> {
                     .transform(
                             layout.sink().name(),
                             resultType,
-                            treePlan instanceof QHierarchicalPlan q
-                                    ? new QTreeSinkOperator<>(
-                                            q,
-                                            semiring,
-                                            payloadType,
-                                            rootType,
-                                            deadLetterTag,
-                                            changelog,
-                                            options.updateBefore(),
-                                            options.managedState())
-                                    : new BorderSinkOperator<>(
-                                            treePlan,
-                                            semiring,
-                                            payloadType,
-                                            rootType,
-                                            deadLetterTag,
-                                            changelog,
-                                            options.updateBefore(),
-                                            options.managedState()))
+                            RootSinks.of(
+                                    treePlan,
+                                    semiring,
+                                    payloadType,
+                                    rootType,
+                                    deadLetterTag,
+                                    changelog,
+                                    options.updateBefore(),
+                                    options.managedState()))
                     .uid(uidPrefix + "sink")
                     .setParallelism(sinkParallelism);
         }

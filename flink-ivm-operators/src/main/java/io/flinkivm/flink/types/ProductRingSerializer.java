@@ -1,13 +1,10 @@
 package io.flinkivm.flink.types;
 
-import io.flinkivm.core.semiring.LongComponent;
 import io.flinkivm.core.semiring.PayloadFormatException;
 import io.flinkivm.core.semiring.Product;
 import io.flinkivm.core.semiring.ProductRing;
 import io.flinkivm.core.semiring.ValueMultiset;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -164,11 +161,7 @@ public final class ProductRingSerializer extends TypeSerializer<Product> {
 
         @Override
         public void writeSnapshot(DataOutputView out) throws IOException {
-            List<LongComponent> components = ring.components();
-            out.writeInt(components.size() - 1);
-            for (LongComponent c : components.subList(1, components.size())) {
-                out.writeUTF(c.label());
-            }
+            ProductSerializer.writeComponents(ring.components(), out);
         }
 
         @Override
@@ -177,17 +170,7 @@ public final class ProductRingSerializer extends TypeSerializer<Product> {
             if (readVersion != VERSION) {
                 throw new IOException("unknown version " + readVersion + " of the product ring serializer snapshot");
             }
-            int n = in.readInt();
-            List<LongComponent> components = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                String label = in.readUTF();
-                LongComponent c = LongComponent.byLabel(label);
-                if (c == null) {
-                    throw new IOException("unknown product component '" + label + "' in a serializer snapshot");
-                }
-                components.add(c);
-            }
-            ring = ProductRing.of(components);
+            ring = ProductRing.of(ProductSerializer.readComponents(in));
         }
 
         @Override

@@ -114,6 +114,29 @@ public final class ProductSerializer extends TypeSerializer<Product> {
         return new ProductSerializerSnapshot(semiring);
     }
 
+    /** Writes a product's components after the count (their labels), for a serializer snapshot. */
+    static void writeComponents(List<LongComponent> components, DataOutputView out) throws IOException {
+        out.writeInt(components.size() - 1);
+        for (LongComponent c : components.subList(1, components.size())) {
+            out.writeUTF(c.label());
+        }
+    }
+
+    /** Reads what {@link #writeComponents} wrote. */
+    static List<LongComponent> readComponents(DataInputView in) throws IOException {
+        int n = in.readInt();
+        List<LongComponent> components = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String label = in.readUTF();
+            LongComponent c = LongComponent.byLabel(label);
+            if (c == null) {
+                throw new IOException("unknown product component '" + label + "' in a serializer snapshot");
+            }
+            components.add(c);
+        }
+        return components;
+    }
+
     /** Snapshot of a {@link ProductSerializer}: records the components after the count. */
     public static final class ProductSerializerSnapshot implements TypeSerializerSnapshot<Product> {
         private static final int VERSION = 1;
@@ -134,11 +157,7 @@ public final class ProductSerializer extends TypeSerializer<Product> {
 
         @Override
         public void writeSnapshot(DataOutputView out) throws IOException {
-            List<LongComponent> components = semiring.components();
-            out.writeInt(components.size() - 1);
-            for (LongComponent c : components.subList(1, components.size())) {
-                out.writeUTF(c.label());
-            }
+            writeComponents(semiring.components(), out);
         }
 
         @Override
@@ -147,17 +166,7 @@ public final class ProductSerializer extends TypeSerializer<Product> {
             if (readVersion != VERSION) {
                 throw new IOException("unknown version " + readVersion + " of the product serializer snapshot");
             }
-            int n = in.readInt();
-            List<LongComponent> components = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                String label = in.readUTF();
-                LongComponent c = LongComponent.byLabel(label);
-                if (c == null) {
-                    throw new IOException("unknown product component '" + label + "' in a serializer snapshot");
-                }
-                components.add(c);
-            }
-            semiring = ProductSemiring.of(components);
+            semiring = ProductSemiring.of(readComponents(in));
         }
 
         @Override
