@@ -54,8 +54,10 @@ public final class FlinkIvm {
     }
 
     /**
-     * Maintains a SQL query over tables registered in {@code tEnv}: the tables' rows (insert-only) become
-     * inserts, flink-ivm maintains the query's translation ({@link io.flinkivm.flink.sql.SqlTranslation}),
+     * Maintains a SQL query over tables registered in {@code tEnv}: the tables' rows become inserts (and,
+     * of a table whose changelog has deletes or updates, such as one from {@code fromChangelogStream} or an
+     * upsert connector, deletes and updates over the aggregates' ring), flink-ivm maintains the query's
+     * translation ({@link io.flinkivm.flink.sql.SqlTranslation}),
      * and the result is a {@code Table}. Until the output-sensitive changelog exists, the table carries
      * snapshots as rows, its first column the snapshot id ({@link io.flinkivm.flink.sql.SqlView}).
      * {@link io.flinkivm.flink.sql.SqlView#explain()} says how the query was translated and planned.
@@ -68,7 +70,7 @@ public final class FlinkIvm {
      *
      * @throws io.flinkivm.core.query.InvalidQueryException for malformed SQL or unknown tables and columns
      * @throws io.flinkivm.core.plan.UnsupportedPlanException for SQL outside the supported subset (the message
-     *     names the construct and its position) or a table that is not insert-only
+     *     names the construct and its position), or a SELECT without aggregates over a table with deletes
      */
     public static io.flinkivm.flink.sql.SqlView sql(
             org.apache.flink.table.api.bridge.java.StreamTableEnvironment tEnv, String sql, IvmOptions options) {

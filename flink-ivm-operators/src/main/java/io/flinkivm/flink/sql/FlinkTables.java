@@ -2,7 +2,10 @@ package io.flinkivm.flink.sql;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.api.ExplainDetail;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -25,6 +28,20 @@ final class FlinkTables {
             return null;
         }
     }
+
+    /**
+     * Whether {@code table}'s changelog is insert-only, as Flink's planner derives it (the changelog mode
+     * of the optimized plan's root: {@code [I]}); a table whose rows may be deleted or updated (from
+     * {@code fromChangelogStream}, an upsert or CDC connector) is not.
+     */
+    static boolean isInsertOnly(Table table) {
+        String plan = table.explain(ExplainDetail.CHANGELOG_MODE);
+        int optimized = plan.indexOf("== Optimized Physical Plan ==");
+        Matcher m = CHANGELOG_MODE.matcher(optimized < 0 ? plan : plan.substring(optimized));
+        return m.find() && m.group(1).equals("I");
+    }
+
+    private static final Pattern CHANGELOG_MODE = Pattern.compile("changelogMode=\\[([A-Z,]*)\\]");
 
     /** {@code `a`.`b`}: a path as Flink SQL reads it. */
     static String quote(List<String> path) {

@@ -1,10 +1,12 @@
 package io.flinkivm.flink.sql;
 
+import io.flinkivm.core.plan.Inputs;
 import io.flinkivm.core.plan.KeyedPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.core.semiring.Semirings;
 import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.InputRecord;
@@ -57,8 +59,24 @@ public final class SqlViewBuilder {
             Table t = tables.computeIfAbsent(path, p -> FlinkTables.lookup(tEnv, p));
             return t == null ? null : withOptionKey(FlinkTables.schema(String.join(".", path), t), options);
         });
-        MaintenancePlan plan = Planner.plan(translation.query(), translation.semiring(), options.strategy());
-        return build(tEnv, translation, tables, plan, translation.semiring(), options);
+        List<String> changelog = new ArrayList<>();
+        for (TableInput input : translation.tables()) {
+            if (!FlinkTables.isInsertOnly(tables.get(input.path()))) {
+                changelog.addAll(input.relations());
+            }
+        }
+        Inputs inputs = Inputs.changelog(changelog);
+        Semiring<?> semiring = translation.semiring();
+        if (!inputs.isInsertOnly()) {
+            if (translation.isBag()) {
+                throw new UnsupportedPlanException("a SELECT without aggregates over a table with deletes or updates ("
+                        + String.join(", ", changelog) + ") comes with a later version of flink-ivm: group it"
+                        + " (GROUP BY the selected columns, with COUNT(*))");
+            }
+            semiring = Semirings.ringFor(semiring);
+        }
+        MaintenancePlan plan = Planner.plan(translation.query(), semiring, options.strategy(), inputs);
+        return build(tEnv, translation, tables, plan, semiring, options);
     }
 
     private static <T> SqlView build(
@@ -84,19 +102,27 @@ public final class SqlViewBuilder {
                 columns.add(Expressions.$(c));
             }
             Table projected = tables.get(input.path()).select(columns.toArray(new Expression[0]));
-            DataStream<RowData> rows;
-            try {
-                rows = tEnv.toDataStream(projected, internalRows(projected));
-            } catch (TableException | ValidationException e) {
-                throw new UnsupportedPlanException("table " + input.name()
-                        + " cannot be read as an insert-only stream ("
-                        + firstLine(e) + "); flink-ivm maintains views over insert-only tables: a changelog input"
-                        + " (updates or deletes, e.g. upsert-kafka or a CDC format) is not supported");
+            boolean changes = plan.inputs().hasDeletes(input.relations().get(0));
+            SingleOutputStreamOperator<InputRecord<T>> converted;
+            if (changes) {
+                // ChangelogMode.all(): an upsert table's previous rows come from Flink's ChangelogNormalize.
+                converted = tEnv.toChangelogStream(projected)
+                        .process(
+                                new RowsToInserts<>(input, RowsToInserts.CHANGELOG, semiring, true, rejected, checked));
+            } else {
+                DataStream<RowData> rows;
+                try {
+                    rows = tEnv.toDataStream(projected, internalRows(projected));
+                } catch (TableException | ValidationException e) {
+                    throw new UnsupportedPlanException("table " + input.name() + " cannot be read as an insert-only"
+                            + " stream (" + firstLine(e) + ")");
+                }
+                converted = rows.process(
+                        new RowsToInserts<>(input, RowsToInserts.INTERNAL, semiring, false, rejected, checked));
             }
-            SingleOutputStreamOperator<InputRecord<T>> converted = rows.process(
-                            new RowsToInserts<>(input, semiring.payloadClass(), rejected, checked))
+            converted = converted
                     .returns(inputType)
-                    .name("rows of " + input.name() + " to inserts")
+                    .name("rows of " + input.name() + (changes ? " to changes" : " to inserts"))
                     .uid(uid + "rows-" + input.name());
             inserts = inserts == null ? converted : inserts.union(converted);
             DataStream<DeadLetter> bad = converted.getSideOutput(rejected);
