@@ -44,7 +44,7 @@ import java.util.function.Consumer;
  *     columns (from 0) of each key ({@link #withRelationKey}); merged with the text's keys when the job
  *     is planned from the text, a different key for one relation being an error; default empty
  * @param primaryKeys primary keys of SQL tables whose connector cannot declare one ({@link
- *     io.flinkivm.flink.sql.SqlView}): table name (as FROM names it) to key columns; a table's own
+ *     io.flinkivm.flink.SqlView}): table name (as FROM names it) to key columns; a table's own
  *     declared key takes precedence only if equal, a different one is an error (default empty)
  * @param uidPrefix the prefix of the uids of flink-ivm's operators, which savepoints map state by
  *     (null, the default: {@code ivm-} and a fingerprint of the plan); give each of two queries with

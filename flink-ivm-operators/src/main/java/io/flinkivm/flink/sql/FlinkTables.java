@@ -14,11 +14,11 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.TimestampType;
 
 /** Between Flink's Table API and the SQL front end: table schemas in, result types out. */
-final class FlinkTables {
+public final class FlinkTables {
     private FlinkTables() {}
 
     /** The table at {@code path} in {@code tEnv}'s catalogs, or null if there is none. */
-    static Table lookup(StreamTableEnvironment tEnv, List<String> path) {
+    public static Table lookup(StreamTableEnvironment tEnv, List<String> path) {
         try {
             return tEnv.from(quote(path));
         } catch (ValidationException e) {
@@ -39,7 +39,7 @@ final class FlinkTables {
     }
 
     /** The schema of a Flink table for name resolution: columns, their nullability, the declared primary key. */
-    static SqlTable schema(String name, Table table) {
+    public static SqlTable schema(String name, Table table) {
         List<SqlTable.Column> columns = new ArrayList<>();
         for (Column c : table.getResolvedSchema().getColumns()) {
             LogicalType type = c.getDataType().getLogicalType();
@@ -71,7 +71,7 @@ final class FlinkTables {
     }
 
     /** The Flink data type of a result column. */
-    static DataType dataType(SqlType t) {
+    public static DataType dataType(SqlType t) {
         return switch (t.kind()) {
             case TINYINT -> DataTypes.TINYINT();
             case SMALLINT -> DataTypes.SMALLINT();

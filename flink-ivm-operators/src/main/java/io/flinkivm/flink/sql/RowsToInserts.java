@@ -1,8 +1,8 @@
 package io.flinkivm.flink.sql;
 
-import io.flinkivm.flink.DeadLetter;
-import io.flinkivm.flink.InputRecord;
 import io.flinkivm.flink.runtime.Metrics;
+import io.flinkivm.flink.types.DeadLetter;
+import io.flinkivm.flink.types.InputRecord;
 import java.util.List;
 import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -23,7 +23,7 @@ import org.apache.flink.util.OutputTag;
  * downstream carries where it came from ({@code row N of table T (subtask i)}), for the dead letter of a
  * row that breaks the key; other inserts cannot be rejected downstream and carry none.
  */
-final class RowsToInserts<T> extends ProcessFunction<RowData, InputRecord<T>> {
+public final class RowsToInserts<T> extends ProcessFunction<RowData, InputRecord<T>> {
     private static final long serialVersionUID = 1L;
 
     private final TableInput table;
@@ -40,7 +40,7 @@ final class RowsToInserts<T> extends ProcessFunction<RowData, InputRecord<T>> {
      * @param checkedRelations the relations whose key the plan checks downstream: their inserts carry an
      *     origin
      */
-    RowsToInserts(
+    public RowsToInserts(
             TableInput table, Class<T> payloadClass, OutputTag<DeadLetter> deadLetters, Set<String> checkedRelations) {
         this.table = table;
         this.payloadClass = payloadClass;

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.CovarianceTriple;
 import io.flinkivm.core.semiring.Polynomial;
-import io.flinkivm.flink.InputRecord;
 import java.io.IOException;
 import java.util.Objects;
 import org.apache.flink.api.common.typeutils.base.DoubleSerializer;
