@@ -1,7 +1,7 @@
 package io.flinkivm.bench;
 
 import io.flinkivm.core.query.Tuple;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import java.util.ArrayList;
 import java.util.List;
 

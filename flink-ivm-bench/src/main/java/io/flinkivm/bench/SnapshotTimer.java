@@ -1,6 +1,6 @@
 package io.flinkivm.bench;
 
-import io.flinkivm.flink.ResultRecord;
+import io.flinkivm.flink.types.ResultRecord;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import org.apache.flink.api.common.accumulators.LongCounter;

@@ -5,7 +5,7 @@ import io.flinkivm.examples.tables.GeneratedTable;
 import io.flinkivm.examples.tables.NormalizedRows;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.IvmOptions;
-import io.flinkivm.flink.sql.SqlView;
+import io.flinkivm.flink.SqlView;
 import java.time.Duration;
 import java.util.AbstractList;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.flinkivm.bench;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.examples.tpch.TpchRevenue;
 import io.flinkivm.examples.tpch.TpchStream;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -6,7 +6,7 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.FlinkJobLayout;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.flink.types.TupleTypeInfo;
 import java.time.Duration;
 import org.apache.flink.api.common.functions.MapFunction;

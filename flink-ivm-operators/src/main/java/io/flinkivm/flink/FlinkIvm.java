@@ -5,6 +5,7 @@ import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.flink.types.InputRecordTypeInfo;
 import io.flinkivm.flink.types.PayloadTypes;
 import org.apache.flink.api.common.functions.MapFunction;
@@ -59,8 +60,8 @@ public final class FlinkIvm {
      * upsert connector, deletes and updates over the aggregates' ring), flink-ivm maintains the query's
      * translation ({@link io.flinkivm.flink.sql.SqlTranslation}),
      * and the result is a {@code Table}. Until the output-sensitive changelog exists, the table carries
-     * snapshots as rows, its first column the snapshot id ({@link io.flinkivm.flink.sql.SqlView}).
-     * {@link io.flinkivm.flink.sql.SqlView#explain()} says how the query was translated and planned.
+     * snapshots as rows, its first column the snapshot id ({@link io.flinkivm.flink.SqlView}).
+     * {@link io.flinkivm.flink.SqlView#explain()} says how the query was translated and planned.
      *
      * <pre>{@code
      * SqlView view = FlinkIvm.sql(tEnv, "SELECT o.ok, SUM(l.price) AS revenue FROM orders o"
@@ -72,9 +73,9 @@ public final class FlinkIvm {
      * @throws io.flinkivm.core.plan.UnsupportedPlanException for SQL outside the supported subset (the message
      *     names the construct and its position), or a SELECT without aggregates over a table with deletes
      */
-    public static io.flinkivm.flink.sql.SqlView sql(
+    public static io.flinkivm.flink.SqlView sql(
             org.apache.flink.table.api.bridge.java.StreamTableEnvironment tEnv, String sql, IvmOptions options) {
-        return io.flinkivm.flink.sql.SqlViewBuilder.build(tEnv, sql, options);
+        return io.flinkivm.flink.SqlViewBuilder.build(tEnv, sql, options);
     }
 
     /** The type of input records for {@code semiring}, e.g. for {@code env.fromData(records, type)}. */

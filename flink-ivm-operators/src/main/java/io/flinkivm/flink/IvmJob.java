@@ -2,7 +2,9 @@ package io.flinkivm.flink;
 
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.flink.runtime.EpochEnd;
+import io.flinkivm.flink.types.DeadLetter;
+import io.flinkivm.flink.types.EpochEnd;
+import io.flinkivm.flink.types.ResultRecord;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**

@@ -44,7 +44,7 @@ import java.util.function.Consumer;
  *     columns (from 0) of each key ({@link #withRelationKey}); merged with the text's keys when the job
  *     is planned from the text, a different key for one relation being an error; default empty
  * @param primaryKeys primary keys of SQL tables whose connector cannot declare one ({@link
- *     io.flinkivm.flink.sql.SqlView}): table name (as FROM names it) to key columns; a table's own
+ *     io.flinkivm.flink.SqlView}): table name (as FROM names it) to key columns; a table's own
  *     declared key takes precedence only if equal, a different one is an error (default empty)
  * @param rowCheck for a plan whose inputs have deletes: check each delete against the live rows of its
  *     relation in a keyed operator in front of the ingest (default true; see {@link #withRowCheck})

@@ -2,7 +2,9 @@ package io.flinkivm.flink;
 
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
+import io.flinkivm.flink.types.ResultRecord;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.streaming.api.datastream.DataStream;

@@ -1,6 +1,7 @@
 package io.flinkivm.flink;
 
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.flink.types.ResultRecord;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;

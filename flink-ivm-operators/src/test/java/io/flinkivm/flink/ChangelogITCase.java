@@ -12,6 +12,8 @@ import io.flinkivm.core.semiring.Semirings;
 import io.flinkivm.core.testing.DifferentialCase;
 import io.flinkivm.core.testing.Insert;
 import io.flinkivm.core.testing.ResultDiff;
+import io.flinkivm.flink.types.InputRecord;
+import io.flinkivm.flink.types.ResultRecord;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

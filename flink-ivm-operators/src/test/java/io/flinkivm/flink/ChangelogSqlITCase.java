@@ -12,6 +12,8 @@ import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.IntegerRing;
 import io.flinkivm.flink.source.PartitionedSource;
+import io.flinkivm.flink.types.InputRecord;
+import io.flinkivm.flink.types.ResultRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

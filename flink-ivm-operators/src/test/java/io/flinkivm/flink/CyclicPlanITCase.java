@@ -14,6 +14,8 @@ import io.flinkivm.core.testing.Insert;
 import io.flinkivm.core.testing.RandomStreams;
 import io.flinkivm.core.testing.TestSemirings;
 import io.flinkivm.flink.source.PartitionedSource;
+import io.flinkivm.flink.types.InputRecord;
+import io.flinkivm.flink.types.ResultRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -14,6 +14,8 @@ import io.flinkivm.core.testing.TestSemirings;
 import io.flinkivm.flink.IvmTestJobs.Emitted;
 import io.flinkivm.flink.IvmTestJobs.Fault;
 import io.flinkivm.flink.IvmTestJobs.FaultKind;
+import io.flinkivm.flink.types.InputRecord;
+import io.flinkivm.flink.types.ResultRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

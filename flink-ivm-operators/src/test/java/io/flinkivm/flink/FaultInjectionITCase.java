@@ -18,6 +18,8 @@ import io.flinkivm.flink.IvmTestJobs.Emitted;
 import io.flinkivm.flink.IvmTestJobs.Fault;
 import io.flinkivm.flink.IvmTestJobs.FaultKind;
 import io.flinkivm.flink.IvmTestJobs.Fired;
+import io.flinkivm.flink.types.InputRecord;
+import io.flinkivm.flink.types.ResultRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

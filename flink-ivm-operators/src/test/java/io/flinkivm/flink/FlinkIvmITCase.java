@@ -16,6 +16,8 @@ import io.flinkivm.core.semiring.Semirings;
 import io.flinkivm.core.testing.DifferentialCase;
 import io.flinkivm.core.testing.Insert;
 import io.flinkivm.core.testing.RandomStreams;
+import io.flinkivm.flink.types.InputRecord;
+import io.flinkivm.flink.types.ResultRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

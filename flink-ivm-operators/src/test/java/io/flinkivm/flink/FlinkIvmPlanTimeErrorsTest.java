@@ -15,6 +15,7 @@ import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.semiring.SemiringProperty;
 import io.flinkivm.core.semiring.Semirings;
+import io.flinkivm.flink.types.InputRecord;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;

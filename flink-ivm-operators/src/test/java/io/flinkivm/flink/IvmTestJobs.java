@@ -14,6 +14,8 @@ import io.flinkivm.core.testing.Insert;
 import io.flinkivm.core.testing.RandomStreams;
 import io.flinkivm.core.testing.ResultDiff;
 import io.flinkivm.flink.source.PartitionedSource;
+import io.flinkivm.flink.types.InputRecord;
+import io.flinkivm.flink.types.ResultRecord;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -13,6 +13,7 @@ import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.testing.Insert;
 import io.flinkivm.core.testing.RandomStreams;
 import io.flinkivm.core.testing.TestSemirings;
+import io.flinkivm.flink.types.ResultRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

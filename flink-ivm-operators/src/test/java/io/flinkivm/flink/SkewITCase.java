@@ -14,6 +14,7 @@ import io.flinkivm.core.query.Variable;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.testing.Insert;
+import io.flinkivm.flink.types.ResultRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.flinkivm.bench.soak;
 
 import io.flinkivm.bench.state.ThreadCpu;
 import io.flinkivm.flink.IvmJob;
-import io.flinkivm.flink.ResultRecord;
-import io.flinkivm.flink.runtime.EpochEnd;
+import io.flinkivm.flink.types.EpochEnd;
+import io.flinkivm.flink.types.ResultRecord;
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;

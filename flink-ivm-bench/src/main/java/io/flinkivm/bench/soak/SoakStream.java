@@ -10,7 +10,7 @@ import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.jobs.Draws;
 import io.flinkivm.examples.jobs.InsertGenerator;
 import io.flinkivm.examples.jobs.KeyDistribution;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

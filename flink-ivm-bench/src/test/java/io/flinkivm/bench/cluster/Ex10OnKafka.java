@@ -6,7 +6,7 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.examples.cli.Main;
 import io.flinkivm.examples.kafka.EmbeddedKafka;
 import io.flinkivm.examples.kafka.ResultTopic;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -13,7 +13,7 @@ import io.flinkivm.examples.jobs.GeneratorSettings;
 import io.flinkivm.examples.jobs.InsertGenerator;
 import io.flinkivm.examples.report.ResultChecksum;
 import io.flinkivm.examples.report.RowFormat;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;

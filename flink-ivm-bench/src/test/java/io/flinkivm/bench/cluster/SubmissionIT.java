@@ -8,7 +8,7 @@ import io.flinkivm.examples.cli.Main;
 import io.flinkivm.examples.report.JobReport;
 import io.flinkivm.examples.report.ResultChecksum;
 import io.flinkivm.examples.testing.CliRun;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

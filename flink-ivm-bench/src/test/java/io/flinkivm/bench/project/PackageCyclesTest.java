@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,31 +15,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class PackageCyclesTest {
 
-    /**
-     * Cycles that predate this test, in modules whose packages issue 32 leaves alone: a cycle may not reach beyond
-     * the packages listed here. Remove an entry once its cycle is broken.
-     */
-    private static final Map<String, List<Set<String>>> KNOWN = Map.of(
-            "flink-ivm-core",
-            List.of(Set.of("io.flinkivm.core.engine.join", "io.flinkivm.core.engine.viewtree")),
-            "flink-ivm-operators",
-            List.of(Set.of(
-                    "io.flinkivm.flink",
-                    "io.flinkivm.flink.runtime",
-                    "io.flinkivm.flink.sql",
-                    "io.flinkivm.flink.state",
-                    "io.flinkivm.flink.types")));
-
     @ParameterizedTest
     @ValueSource(strings = {"flink-ivm-core", "flink-ivm-operators", "flink-ivm-examples", "flink-ivm-bench"})
     void noPackageCycle(String module) throws IOException {
         PackageGraph graph = PackageGraph.of(Path.of("..", module, "src", "main", "java"));
-        List<Set<String>> known = KNOWN.getOrDefault(module, List.of());
 
         assertThat(graph.cycles())
                 .as("package cycles of %s (each with the packages it joins)", module)
-                .allSatisfy(
-                        cycle -> assertThat(known).anySatisfy(k -> assertThat(k).containsAll(cycle)));
+                .isEmpty();
     }
 
     @Test

@@ -9,7 +9,7 @@ import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.semiring.MinPlusSemiring;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.examples.jobs.Ex10Job;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;

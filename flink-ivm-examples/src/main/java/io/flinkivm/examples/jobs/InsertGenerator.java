@@ -1,6 +1,6 @@
 package io.flinkivm.examples.jobs;
 
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;

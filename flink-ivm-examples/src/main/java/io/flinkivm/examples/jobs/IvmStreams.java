@@ -1,8 +1,8 @@
 package io.flinkivm.examples.jobs;
 
-import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.IvmJob;
-import io.flinkivm.flink.ResultRecord;
+import io.flinkivm.flink.types.DeadLetter;
+import io.flinkivm.flink.types.ResultRecord;
 import org.apache.flink.api.common.functions.FilterFunction;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;

@@ -5,7 +5,7 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Polynomial;
 import io.flinkivm.core.semiring.ProvenanceSemiring;
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.flinkivm.examples.jobs;
 
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 
 /**
  * The generators of the examples: {@link GeneratorSettings#inserts()} inserts, insert i drawn from

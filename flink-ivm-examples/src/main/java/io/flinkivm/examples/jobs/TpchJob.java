@@ -5,7 +5,7 @@ import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.tpch.TpchRevenue;
 import io.flinkivm.examples.tpch.TpchStream;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;

@@ -4,7 +4,7 @@ import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.MinPlusSemiring;
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import java.util.Comparator;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.flinkivm.examples.kafka;
 
-import io.flinkivm.flink.DeadLetter;
+import io.flinkivm.flink.types.DeadLetter;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;

@@ -1,6 +1,6 @@
 package io.flinkivm.examples.kafka;
 
-import io.flinkivm.flink.DeadLetter;
+import io.flinkivm.flink.types.DeadLetter;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;

@@ -1,6 +1,6 @@
 package io.flinkivm.examples.kafka;
 
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;

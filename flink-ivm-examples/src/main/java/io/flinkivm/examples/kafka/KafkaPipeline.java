@@ -2,14 +2,14 @@ package io.flinkivm.examples.kafka;
 
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.FlinkIvm;
-import io.flinkivm.flink.InputRecord;
 import io.flinkivm.flink.IvmJob;
 import io.flinkivm.flink.IvmOptions;
 import io.flinkivm.flink.OutputMode;
-import io.flinkivm.flink.ResultRecord;
+import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
+import io.flinkivm.flink.types.InputRecord;
+import io.flinkivm.flink.types.ResultRecord;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

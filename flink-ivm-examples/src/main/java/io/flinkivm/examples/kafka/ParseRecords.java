@@ -1,8 +1,8 @@
 package io.flinkivm.examples.kafka;
 
-import io.flinkivm.flink.DeadLetter;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
+import io.flinkivm.flink.types.InputRecord;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;

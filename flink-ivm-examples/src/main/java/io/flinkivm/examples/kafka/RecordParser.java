@@ -4,7 +4,7 @@ import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.csv.Csv;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;

@@ -2,7 +2,7 @@ package io.flinkivm.examples.kafka;
 
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.flink.ResultRecord;
+import io.flinkivm.flink.types.ResultRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;

@@ -1,8 +1,8 @@
 package io.flinkivm.examples.report;
 
 import io.flinkivm.examples.csv.Csv;
-import io.flinkivm.flink.DeadLetter;
-import io.flinkivm.flink.ResultRecord;
+import io.flinkivm.flink.types.DeadLetter;
+import io.flinkivm.flink.types.ResultRecord;
 import java.util.List;
 import org.apache.flink.api.common.serialization.SimpleStringEncoder;
 import org.apache.flink.api.common.typeinfo.Types;

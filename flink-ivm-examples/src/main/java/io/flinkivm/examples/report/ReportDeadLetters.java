@@ -1,6 +1,6 @@
 package io.flinkivm.examples.report;
 
-import io.flinkivm.flink.DeadLetter;
+import io.flinkivm.flink.types.DeadLetter;
 import java.util.List;
 import org.apache.flink.util.Collector;
 

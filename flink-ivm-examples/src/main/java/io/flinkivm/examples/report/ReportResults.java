@@ -1,7 +1,7 @@
 package io.flinkivm.examples.report;
 
 import io.flinkivm.examples.csv.Csv;
-import io.flinkivm.flink.ResultRecord;
+import io.flinkivm.flink.types.ResultRecord;
 import java.util.List;
 import org.apache.flink.util.Collector;
 

@@ -1,7 +1,7 @@
 package io.flinkivm.examples.tpch;
 
 import io.flinkivm.core.query.Tuple;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import io.trino.tpch.Customer;
 import io.trino.tpch.CustomerGenerator;
 import io.trino.tpch.GenerateUtils;

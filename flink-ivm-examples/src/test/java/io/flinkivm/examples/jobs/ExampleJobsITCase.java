@@ -9,7 +9,7 @@ import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.Map;

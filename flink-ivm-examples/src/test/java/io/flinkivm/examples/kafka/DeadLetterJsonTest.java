@@ -3,7 +3,7 @@ package io.flinkivm.examples.kafka;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flinkivm.flink.DeadLetter;
+import io.flinkivm.flink.types.DeadLetter;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;

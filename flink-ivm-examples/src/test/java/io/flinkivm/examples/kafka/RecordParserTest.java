@@ -9,7 +9,7 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.BooleanSemiring;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -7,7 +7,7 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.Polynomial;
 import io.flinkivm.core.semiring.ProvenanceSemiring;
-import io.flinkivm.flink.ResultRecord;
+import io.flinkivm.flink.types.ResultRecord;
 import java.util.List;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;

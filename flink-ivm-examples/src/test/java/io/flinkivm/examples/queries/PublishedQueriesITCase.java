@@ -9,7 +9,7 @@ import io.flinkivm.examples.testing.CliRun;
 import io.flinkivm.examples.tpch.TpchTables;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.IvmOptions;
-import io.flinkivm.flink.sql.SqlView;
+import io.flinkivm.flink.SqlView;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -7,7 +7,7 @@ import io.flinkivm.core.engine.IvmEngine;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import io.trino.tpch.Customer;
 import io.trino.tpch.CustomerGenerator;
 import io.trino.tpch.GenerateUtils;

@@ -6,7 +6,7 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.examples.tables.GeneratedTable;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.IvmOptions;
-import io.flinkivm.flink.sql.SqlView;
+import io.flinkivm.flink.SqlView;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.math.BigDecimal;

@@ -3,7 +3,7 @@ package io.flinkivm.examples.tpch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkivm.core.query.Tuple;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import io.trino.tpch.Customer;
 import io.trino.tpch.CustomerGenerator;
 import io.trino.tpch.LineItem;

@@ -1,5 +1,6 @@
 package io.flinkivm.flink.runtime;
 
+import io.flinkivm.flink.types.EpochEnd;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.TreeMap;

@@ -1,5 +1,7 @@
 package io.flinkivm.flink.runtime;
 
+import io.flinkivm.flink.types.EpochEnd;
+
 /**
  * How flink-ivm keeps snapshots exact with parallel ingest. Each ingest subtask numbers its epochs
  * (the first is {@link #FIRST}) and stamps every delta of an insert with the current epoch. It ends an

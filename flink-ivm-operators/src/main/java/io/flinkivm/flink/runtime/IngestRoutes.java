@@ -1,6 +1,8 @@
 package io.flinkivm.flink.runtime;
 
 import io.flinkivm.core.partition.Shares;
+import io.flinkivm.flink.types.Delta;
+import io.flinkivm.flink.types.RootUpdate;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -2,8 +2,9 @@ package io.flinkivm.flink.runtime;
 
 import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.ResultCursor;
-import io.flinkivm.flink.ResultRecord;
 import io.flinkivm.flink.state.StateNames;
+import io.flinkivm.flink.types.EpochEnd;
+import io.flinkivm.flink.types.ResultRecord;
 import java.util.List;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;

@@ -3,7 +3,7 @@ package io.flinkivm.flink.runtime;
 import io.flinkivm.core.engine.keys.KeyStageLogic;
 import io.flinkivm.core.engine.keys.StageRow;
 import io.flinkivm.core.query.Tuple;
-import io.flinkivm.flink.InputRecord;
+import io.flinkivm.flink.types.InputRecord;
 import java.util.List;
 import org.apache.flink.streaming.api.operators.Output;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;

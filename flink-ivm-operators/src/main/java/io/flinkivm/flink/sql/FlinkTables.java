@@ -17,11 +17,11 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.TimestampType;
 
 /** Between Flink's Table API and the SQL front end: table schemas in, result types out. */
-final class FlinkTables {
+public final class FlinkTables {
     private FlinkTables() {}
 
     /** The table at {@code path} in {@code tEnv}'s catalogs, or null if there is none. */
-    static Table lookup(StreamTableEnvironment tEnv, List<String> path) {
+    public static Table lookup(StreamTableEnvironment tEnv, List<String> path) {
         try {
             return tEnv.from(quote(path));
         } catch (ValidationException e) {
@@ -34,7 +34,7 @@ final class FlinkTables {
      * of the optimized plan's root: {@code [I]}); a table whose rows may be deleted or updated (from
      * {@code fromChangelogStream}, an upsert or CDC connector) is not.
      */
-    static boolean isInsertOnly(Table table) {
+    public static boolean isInsertOnly(Table table) {
         String plan = table.explain(ExplainDetail.CHANGELOG_MODE);
         int optimized = plan.indexOf("== Optimized Physical Plan ==");
         Matcher m = CHANGELOG_MODE.matcher(optimized < 0 ? plan : plan.substring(optimized));
@@ -56,7 +56,7 @@ final class FlinkTables {
     }
 
     /** The schema of a Flink table for name resolution: columns, their nullability, the declared primary key. */
-    static SqlTable schema(String name, Table table) {
+    public static SqlTable schema(String name, Table table) {
         List<SqlTable.Column> columns = new ArrayList<>();
         for (Column c : table.getResolvedSchema().getColumns()) {
             LogicalType type = c.getDataType().getLogicalType();
@@ -88,7 +88,7 @@ final class FlinkTables {
     }
 
     /** The Flink data type of a result column. */
-    static DataType dataType(SqlType t) {
+    public static DataType dataType(SqlType t) {
         return switch (t.kind()) {
             case TINYINT -> DataTypes.TINYINT();
             case SMALLINT -> DataTypes.SMALLINT();

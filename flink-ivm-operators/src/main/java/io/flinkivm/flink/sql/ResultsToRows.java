@@ -1,6 +1,6 @@
 package io.flinkivm.flink.sql;
 
-import io.flinkivm.flink.ResultRecord;
+import io.flinkivm.flink.types.ResultRecord;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
@@ -13,14 +13,14 @@ import org.apache.flink.util.Collector;
  * and on inserts a count only grows): the table is insert-only, as Flink SQL's inner join of
  * insert-only tables is.
  */
-final class ResultsToRows<T> implements FlatMapFunction<ResultRecord<T>, Row> {
+public final class ResultsToRows<T> implements FlatMapFunction<ResultRecord<T>, Row> {
     private static final long serialVersionUID = 1L;
 
     private final SqlTranslation translation;
     /** For a bag: the count of the last {@code -U}, which its {@code +U} follows. */
     private transient long before;
 
-    ResultsToRows(SqlTranslation translation) {
+    public ResultsToRows(SqlTranslation translation) {
         this.translation = translation;
     }
 

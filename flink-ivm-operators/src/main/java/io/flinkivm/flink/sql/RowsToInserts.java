@@ -4,9 +4,9 @@ import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.semiring.Product;
 import io.flinkivm.core.semiring.ProductRing;
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.flink.DeadLetter;
-import io.flinkivm.flink.InputRecord;
 import io.flinkivm.flink.runtime.Metrics;
+import io.flinkivm.flink.types.DeadLetter;
+import io.flinkivm.flink.types.InputRecord;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Set;
@@ -33,11 +33,11 @@ import org.apache.flink.util.OutputTag;
  *
  * @param <R> the row type: {@link RowData} or {@link Row}
  */
-final class RowsToInserts<R, T> extends ProcessFunction<R, InputRecord<T>> {
+public final class RowsToInserts<R, T> extends ProcessFunction<R, InputRecord<T>> {
     private static final long serialVersionUID = 2L;
 
     /** How a row of type {@code R} is read. */
-    interface Reader<R> extends Serializable {
+    public interface Reader<R> extends Serializable {
         RowKind kind(R row);
 
         Object[] values(TableInput table, R row) throws RejectedRowException;
@@ -46,7 +46,7 @@ final class RowsToInserts<R, T> extends ProcessFunction<R, InputRecord<T>> {
     }
 
     /** Flink's internal rows of an insert-only table. */
-    static final Reader<RowData> INTERNAL = new Reader<>() {
+    public static final Reader<RowData> INTERNAL = new Reader<>() {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -66,7 +66,7 @@ final class RowsToInserts<R, T> extends ProcessFunction<R, InputRecord<T>> {
     };
 
     /** The rows of a table's changelog, as {@code toChangelogStream} gives them. */
-    static final Reader<Row> CHANGELOG = new Reader<>() {
+    public static final Reader<Row> CHANGELOG = new Reader<>() {
         private static final long serialVersionUID = 1L;
 
         @Override
@@ -108,7 +108,7 @@ final class RowsToInserts<R, T> extends ProcessFunction<R, InputRecord<T>> {
      * @param checkedRelations the relations whose key the plan checks downstream: their inserts carry an
      *     origin
      */
-    RowsToInserts(
+    public RowsToInserts(
             TableInput table,
             Reader<R> reader,
             Semiring<T> semiring,

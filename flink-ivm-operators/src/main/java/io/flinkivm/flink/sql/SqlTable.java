@@ -61,7 +61,7 @@ public record SqlTable(String name, List<Column> columns, List<String> primaryKe
     }
 
     /** The column names, comma-separated, for messages. */
-    String columnList() {
+    public String columnList() {
         StringBuilder sb = new StringBuilder();
         for (Column c : columns) {
             sb.append(sb.length() == 0 ? "" : ", ").append(c.name());

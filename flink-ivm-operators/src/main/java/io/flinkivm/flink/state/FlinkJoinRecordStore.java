@@ -5,6 +5,7 @@ import io.flinkivm.core.engine.join.JoinRecord;
 import io.flinkivm.core.engine.join.JoinRecordStore;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.types.JoinRecordSerializer;
+import io.flinkivm.flink.types.TaggedTuple;
 import io.flinkivm.flink.types.TaggedTupleSerializer;
 import io.flinkivm.flink.types.TupleSerializer;
 import java.util.Iterator;

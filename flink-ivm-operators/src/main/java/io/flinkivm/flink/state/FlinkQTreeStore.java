@@ -5,6 +5,7 @@ import io.flinkivm.core.engine.join.QTreeEntry;
 import io.flinkivm.core.engine.join.QTreeStore;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.types.QTreeEntrySerializer;
+import io.flinkivm.flink.types.TaggedTuple;
 import io.flinkivm.flink.types.TaggedTupleSerializer;
 import java.util.ArrayList;
 import java.util.Iterator;

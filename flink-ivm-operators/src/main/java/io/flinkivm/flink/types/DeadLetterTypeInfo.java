@@ -1,7 +1,5 @@
 package io.flinkivm.flink.types;
 
-import io.flinkivm.flink.DeadLetter;
-
 /** Type information for {@link DeadLetter}s, serialized by {@link DeadLetterSerializer}. */
 public final class DeadLetterTypeInfo extends SingletonTypeInfo<DeadLetter> {
     private static final long serialVersionUID = 1L;

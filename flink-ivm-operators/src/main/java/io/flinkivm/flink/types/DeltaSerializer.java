@@ -1,7 +1,6 @@
 package io.flinkivm.flink.types;
 
 import io.flinkivm.core.query.Tuple;
-import io.flinkivm.flink.runtime.Delta;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;

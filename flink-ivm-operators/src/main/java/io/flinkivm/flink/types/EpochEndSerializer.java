@@ -1,6 +1,5 @@
 package io.flinkivm.flink.types;
 
-import io.flinkivm.flink.runtime.EpochEnd;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;

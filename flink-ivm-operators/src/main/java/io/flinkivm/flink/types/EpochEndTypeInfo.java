@@ -1,7 +1,5 @@
 package io.flinkivm.flink.types;
 
-import io.flinkivm.flink.runtime.EpochEnd;
-
 /** Type information for {@link EpochEnd}s, serialized by {@link EpochEndSerializer}. */
 public final class EpochEndTypeInfo extends SingletonTypeInfo<EpochEnd> {
     private static final long serialVersionUID = 1L;

@@ -2,7 +2,6 @@ package io.flinkivm.flink.types;
 
 import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.Tuple;
-import io.flinkivm.flink.InputRecord;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;

@@ -1,7 +1,6 @@
 package io.flinkivm.flink.types;
 
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.flink.ResultRecord;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 

@@ -1,7 +1,6 @@
 package io.flinkivm.flink.types;
 
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.flink.runtime.RootUpdate;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 

@@ -3,6 +3,7 @@ package io.flinkivm.flink.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkivm.flink.types.EpochEnd;
 import org.junit.jupiter.api.Test;
 
 class EpochCutsTest {

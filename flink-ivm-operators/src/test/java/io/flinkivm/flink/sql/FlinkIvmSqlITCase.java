@@ -9,9 +9,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkivm.core.plan.UnsupportedPlanException;
-import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.IvmOptions;
+import io.flinkivm.flink.SqlView;
+import io.flinkivm.flink.types.DeadLetter;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.flinkivm.core.analysis.QueryClassifier;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.IvmOptions;
+import io.flinkivm.flink.SqlView;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;

@@ -9,9 +9,10 @@ import static org.apache.flink.table.api.DataTypes.ROW;
 import static org.apache.flink.table.api.DataTypes.STRING;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.flinkivm.flink.DeadLetter;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.IvmOptions;
+import io.flinkivm.flink.SqlView;
+import io.flinkivm.flink.types.DeadLetter;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;

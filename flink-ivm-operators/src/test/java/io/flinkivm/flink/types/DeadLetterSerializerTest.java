@@ -1,6 +1,5 @@
 package io.flinkivm.flink.types;
 
-import io.flinkivm.flink.DeadLetter;
 import org.apache.flink.api.common.typeutils.SerializerTestBase;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.CovarianceTriple;
 import io.flinkivm.core.semiring.Polynomial;
-import io.flinkivm.flink.runtime.Delta;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
 import org.apache.flink.api.common.typeutils.base.DoubleSerializer;

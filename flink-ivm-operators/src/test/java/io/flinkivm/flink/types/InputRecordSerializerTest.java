@@ -7,7 +7,6 @@ import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.CovarianceTriple;
 import io.flinkivm.core.semiring.Polynomial;
-import io.flinkivm.flink.InputRecord;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;

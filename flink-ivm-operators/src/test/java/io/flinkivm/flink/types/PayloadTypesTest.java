@@ -7,7 +7,6 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.CovarianceSemiring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.semiring.Semirings;
-import io.flinkivm.flink.runtime.Delta;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.util.List;

@@ -47,7 +47,8 @@ class TypeInfoContractTest extends TypeInformationTestBase<TypeInformation<?>> {
             assertThat(info.isKeyType()).as("%s key", info).isEqualTo(info == TupleTypeInfo.INSTANCE);
         }
         assertThat(TupleTypeInfo.INSTANCE.getTypeClass()).isEqualTo(Tuple.class);
-        assertThat(new InputRecordTypeInfo<>(Types.LONG).getTypeClass()).isEqualTo(io.flinkivm.flink.InputRecord.class);
+        assertThat(new InputRecordTypeInfo<>(Types.LONG).getTypeClass())
+                .isEqualTo(io.flinkivm.flink.types.InputRecord.class);
         assertThat(new InputRecordTypeInfo<>(Types.LONG)).hasToString("InputRecord<Long>");
         assertThat(new CovarianceTripleTypeInfo(2)).hasToString("CovarianceTriple(m = 2)");
     }

@@ -1,6 +1,5 @@
 package io.flinkivm.core.engine.join;
 
-import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Tuple;
@@ -9,8 +8,8 @@ import java.util.List;
 
 /**
  * A {@link JoinLayout} compiled to array positions from its nodes' schemas, parents and keys: the
- * part that {@link CompiledPlan} (a join tree over root views) and {@link CompiledBagJoin} (a join
- * tree over bags) share, with the projection of a result onto each tree's root schema.
+ * part that the join over root views ({@code viewtree.CompiledPlan}) and {@link CompiledBagJoin} (a
+ * join tree over bags) share, with the projection of a result onto each tree's root schema.
  */
 public abstract class CompiledJoinTree implements JoinLayout {
 

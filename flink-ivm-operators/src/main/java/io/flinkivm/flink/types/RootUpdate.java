@@ -1,4 +1,4 @@
-package io.flinkivm.flink.runtime;
+package io.flinkivm.flink.types;
 
 import io.flinkivm.core.query.Tuple;
 import java.io.Serializable;

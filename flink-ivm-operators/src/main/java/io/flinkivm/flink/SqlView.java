@@ -1,7 +1,7 @@
-package io.flinkivm.flink.sql;
+package io.flinkivm.flink;
 
-import io.flinkivm.flink.DeadLetter;
-import io.flinkivm.flink.IvmJob;
+import io.flinkivm.flink.sql.SqlTranslation;
+import io.flinkivm.flink.types.DeadLetter;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.table.api.Table;
 

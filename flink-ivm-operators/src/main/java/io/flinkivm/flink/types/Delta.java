@@ -1,4 +1,4 @@
-package io.flinkivm.flink.runtime;
+package io.flinkivm.flink.types;
 
 import io.flinkivm.core.query.Tuple;
 import java.io.Serializable;
@@ -8,8 +8,8 @@ import java.util.Objects;
  * One atom's delta, from the ingest operator to the operator that holds the atom's state: add
  * {@code payload} at {@code key}. For a view tree the key is the atom's tuple projected onto its
  * route (as {@link io.flinkivm.core.query.AtomRouter} keys it); for the fallback it is the atom's
- * matched tuple. {@code epoch} is the epoch of the insert ({@link Epochs}), {@code insert} where it
- * came from ({@link Epochs#insertId}), and {@code partition}, when not null, the key of the cell the
+ * matched tuple. {@code epoch} is the epoch of the insert ({@code runtime.Epochs}), {@code insert} where it
+ * came from ({@code runtime.Epochs.insertId}), and {@code partition}, when not null, the key of the cell the
  * delta is sent to (HyperCube partitioning); otherwise the receiver's key is derived from the key.
  */
 public final class Delta<T> implements Serializable {
@@ -47,7 +47,7 @@ public final class Delta<T> implements Serializable {
         return payload;
     }
 
-    /** The insert this delta belongs to, as {@link Epochs#insertId}. */
+    /** The insert this delta belongs to, as {@code runtime.Epochs.insertId}. */
     public long insert() {
         return insert;
     }

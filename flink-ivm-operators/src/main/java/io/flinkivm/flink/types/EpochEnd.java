@@ -1,9 +1,9 @@
-package io.flinkivm.flink.runtime;
+package io.flinkivm.flink.types;
 
 import java.io.Serializable;
 
 /**
- * An ingest subtask closed an epoch ({@link Epochs}): its epochs up to {@code epoch} hold its first
+ * An ingest subtask closed an epoch ({@code runtime.Epochs}): its epochs up to {@code epoch} hold its first
  * {@code inserts} inserts. Broadcast from every ingest subtask to every sink subtask, ahead of the
  * watermark that closes the epoch, so that a sink knows the cut of each snapshot: per ingest
  * subtask, how many of its inserts the snapshot reflects.

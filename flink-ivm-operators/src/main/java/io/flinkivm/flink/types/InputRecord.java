@@ -1,4 +1,4 @@
-package io.flinkivm.flink;
+package io.flinkivm.flink.types;
 
 import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.Tuple;

@@ -1,4 +1,4 @@
-package io.flinkivm.flink.state;
+package io.flinkivm.flink.types;
 
 import io.flinkivm.core.query.Tuple;
 

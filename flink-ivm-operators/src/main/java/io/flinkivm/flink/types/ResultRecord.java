@@ -1,4 +1,4 @@
-package io.flinkivm.flink;
+package io.flinkivm.flink.types;
 
 import io.flinkivm.core.query.Tuple;
 import java.io.Serializable;
@@ -8,8 +8,8 @@ import org.apache.flink.types.RowKind;
 /**
  * An element of flink-ivm's output stream. At each trigger a sink subtask emits rows, then one end
  * marker, all tagged with the trigger's id: the number of inserts it reflects. In
- * {@link OutputMode#SNAPSHOT} the rows are the whole result (one per result tuple, with its payload,
- * {@link Kind#SNAPSHOT}); in {@link OutputMode#CHANGELOG} they are the result tuples whose payload
+ * {@code OutputMode.SNAPSHOT} the rows are the whole result (one per result tuple, with its payload,
+ * {@link Kind#SNAPSHOT}); in {@code OutputMode.CHANGELOG} they are the result tuples whose payload
  * changed since the previous trigger ({@link Kind#INSERT}, {@link Kind#UPDATE_AFTER}, optionally
  * preceded by {@link Kind#UPDATE_BEFORE} with the old payload; {@link Kind#DELETE} only where a plan
  * can delete). A sink operator running at parallelism p emits one part (rows and an end marker) per

@@ -1,4 +1,4 @@
-package io.flinkivm.flink;
+package io.flinkivm.flink.types;
 
 import java.io.Serializable;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package io.flinkivm.flink.sql;
+package io.flinkivm.flink;
 
 import io.flinkivm.core.plan.Inputs;
 import io.flinkivm.core.plan.KeyedPlan;
@@ -7,13 +7,15 @@ import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.semiring.Semirings;
-import io.flinkivm.flink.DeadLetter;
-import io.flinkivm.flink.FlinkIvm;
-import io.flinkivm.flink.InputRecord;
-import io.flinkivm.flink.IvmJob;
-import io.flinkivm.flink.IvmOptions;
-import io.flinkivm.flink.OutputMode;
+import io.flinkivm.flink.sql.FlinkTables;
+import io.flinkivm.flink.sql.ResultsToRows;
+import io.flinkivm.flink.sql.RowsToInserts;
+import io.flinkivm.flink.sql.SqlTable;
+import io.flinkivm.flink.sql.SqlTranslation;
+import io.flinkivm.flink.sql.TableInput;
+import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
+import io.flinkivm.flink.types.InputRecord;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
