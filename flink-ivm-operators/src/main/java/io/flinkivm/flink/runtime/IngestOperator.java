@@ -15,6 +15,8 @@ import io.flinkivm.flink.state.StateNames;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.Delta;
 import io.flinkivm.flink.types.EpochEnd;
+import io.flinkivm.flink.types.IngestPosition;
+import io.flinkivm.flink.types.IngestPositionSerializer;
 import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.flink.types.RootUpdate;
 import java.util.ArrayList;
@@ -83,7 +85,10 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private transient int[] cells;
     private transient int subtask;
     private transient Tuple spreadKey;
-    private transient ListState<String> epochState;
+    private transient ListState<IngestPosition> positionState;
+    /** The ingest state as earlier versions wrote it (text), read at a restore only. */
+    private transient ListState<String> legacyState;
+
     private transient int generation;
     private transient long epoch;
     private transient long inEpoch;
@@ -163,11 +168,16 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         super.initializeState(context);
         subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         int parallelism = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
-        epochState = context.getOperatorStateStore()
+        positionState = context.getOperatorStateStore()
+                .getUnionListState(
+                        new ListStateDescriptor<>(StateNames.INGEST_STATE, IngestPositionSerializer.INSTANCE));
+        // The text state of earlier versions, read once and then left empty.
+        legacyState = context.getOperatorStateStore()
                 .getUnionListState(new ListStateDescriptor<>(StateNames.INGEST_EPOCHS, Types.STRING));
-        List<long[]> restored = new ArrayList<>();
-        for (String s : epochState.get()) {
-            restored.add(decode(s));
+        List<IngestPosition> restored = new ArrayList<>();
+        positionState.get().forEach(restored::add);
+        for (String s : legacyState.get()) {
+            restored.add(IngestPosition.fromText(s));
         }
         generation = 0;
         epoch = Epochs.FIRST;
@@ -176,23 +186,24 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         count = 0;
         position = 0;
         bridge = false;
-        boolean sameParallelism = !restored.isEmpty() && restored.stream().allMatch(r -> r[1] == parallelism);
+        boolean sameParallelism =
+                !restored.isEmpty() && restored.stream().allMatch(r -> r.parallelism() == parallelism);
         if (sameParallelism) {
-            for (long[] r : restored) {
-                if (r[0] == subtask) {
-                    generation = (int) r[2];
-                    epoch = r[3];
-                    inEpoch = r[4];
-                    count = r[5];
-                    position = r[6];
-                    sinceSnapshot = r[7];
+            for (IngestPosition r : restored) {
+                if (r.subtask() == subtask) {
+                    generation = r.generation();
+                    epoch = r.epoch();
+                    inEpoch = r.inEpoch();
+                    count = r.count();
+                    position = r.position();
+                    sinceSnapshot = r.sinceSnapshot();
                 }
             }
         } else if (!restored.isEmpty()) {
             // Rescaled: every subtask starts after the largest old epoch, and this one takes over the
             // counts of the old subtasks it stands for, a run of consecutive ones (as Flink deals the
             // source readers' split states out); the first thing it sends is that bridge.
-            restored.sort((x, y) -> Long.compare(x[0], y[0]));
+            restored.sort((x, y) -> Integer.compare(x.subtask(), y.subtask()));
             int base = restored.size() / parallelism;
             int extra = restored.size() % parallelism;
             int from = subtask * base + Math.min(subtask, extra);
@@ -200,12 +211,12 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             long largest = 0;
             int oldGeneration = 0;
             for (int i = 0; i < restored.size(); i++) {
-                long[] r = restored.get(i);
-                largest = Math.max(largest, r[3]);
-                oldGeneration = Math.max(oldGeneration, (int) r[2]);
+                IngestPosition r = restored.get(i);
+                largest = Math.max(largest, r.epoch());
+                oldGeneration = Math.max(oldGeneration, r.generation());
                 if (i >= from && i < to) {
-                    count += r[5];
-                    position += r[6];
+                    count += r.count();
+                    position += r.position();
                 }
             }
             generation = oldGeneration + 1;
@@ -226,24 +237,13 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         return !t.schema().isEmpty() && plan.statefulNodes().stream().noneMatch(n -> n.tree() == t.index());
     }
 
-    private static long[] decode(String s) {
-        String[] f = s.split(",");
-        long[] out = new long[f.length];
-        for (int i = 0; i < f.length; i++) {
-            out[i] = Long.parseLong(f[i]);
-        }
-        if (out.length != 8) {
-            throw new IllegalStateException("corrupt ingest state: " + s);
-        }
-        return out;
-    }
-
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
         int parallelism = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
-        epochState.update(List.of(subtask + "," + parallelism + "," + generation + "," + epoch + "," + inEpoch + ","
-                + count + "," + position + "," + sinceSnapshot));
+        positionState.update(List.of(
+                new IngestPosition(subtask, parallelism, generation, epoch, inEpoch, count, position, sinceSnapshot)));
+        legacyState.clear();
     }
 
     @Override
@@ -308,7 +308,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         getProcessingTimeService().registerTimer((now / periodMillis + 1) * periodMillis, time -> {
             if (!ended) {
                 start();
-                endEpoch(false, true, Epochs.tickEpoch(epoch, time, periodMillis));
+                endEpoch(EpochKind.TICK, Epochs.tickEpoch(epoch, time, periodMillis));
                 scheduleTick();
             }
         });
@@ -322,7 +322,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         started = true;
         if (bridge) {
             bridge = false;
-            endEpoch(true, true, Epochs.nextMajor(epoch));
+            endEpoch(EpochKind.SNAPSHOT, Epochs.nextMajor(epoch));
         } else if (epoch > Epochs.FIRST) {
             output.emitWatermark(new Watermark(epoch - 1));
         } else {
@@ -336,7 +336,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         position++;
         InputRecord<T> r = element.getValue();
         if (r.isSnapshotRequest()) {
-            endEpoch(true, true, Epochs.nextMajor(epoch));
+            endEpoch(EpochKind.SNAPSHOT, Epochs.nextMajor(epoch));
             return;
         }
         String problem = validate(r);
@@ -361,9 +361,9 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             router.route(relation, r.tuple(), payload, deliver);
         }
         if (snapshotEvery > 0 && sinceSnapshot >= snapshotEvery) {
-            endEpoch(true, true, Epochs.nextMajor(epoch));
+            endEpoch(EpochKind.SNAPSHOT, Epochs.nextMajor(epoch));
         } else if (progressEvery > 0 && inEpoch >= progressEvery) {
-            endEpoch(true, false, Epochs.nextMinor(epoch));
+            endEpoch(EpochKind.PROGRESS, Epochs.nextMinor(epoch));
         }
     }
 
@@ -522,21 +522,23 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
 
     /**
      * Ends the current epoch (its end to every sink, then the watermark), asking for a snapshot or
-     * not, and starts epoch {@code next}. An end that starts a new major (every end that may ask for a
+     * not as {@code kind} says, and starts epoch {@code next}. An end that starts a new major (every end that may ask for a
      * snapshot) reports the epoch as its major's last number ({@link Epochs#endOfMajor}).
      */
-    private void endEpoch(boolean deterministic, boolean snapshot, long next) {
+    private void endEpoch(EpochKind kind, long next) {
         if (pending != null) {
             flush();
         }
         long ended = next > Epochs.endOfMajor(epoch) ? Epochs.endOfMajor(epoch) : epoch;
         output.collect(
-                epochTag, new StreamRecord<>(new EpochEnd(subtask, generation, ended, count, deterministic, snapshot)));
+                epochTag,
+                new StreamRecord<>(
+                        new EpochEnd(subtask, generation, ended, count, kind.deterministic(), kind.snapshot())));
         output.emitWatermark(new Watermark(ended));
         epochsCounter.inc();
         epoch = next;
         inEpoch = 0;
-        if (snapshot) {
+        if (kind.snapshot()) {
             sinceSnapshot = 0;
         }
     }
@@ -563,7 +565,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         if (!ended) {
             start();
             ended = true;
-            endEpoch(true, true, Epochs.nextMajor(epoch));
+            endEpoch(EpochKind.SNAPSHOT, Epochs.nextMajor(epoch));
             output.emitWatermark(Watermark.MAX_WATERMARK);
         }
     }

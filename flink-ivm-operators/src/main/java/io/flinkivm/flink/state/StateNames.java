@@ -53,7 +53,10 @@ public final class StateNames {
     /** A key stage's rows waiting for the row of the current key value. */
     public static final String KEY_WAITING = "key-waiting";
 
-    /** An ingest subtask's epoch, counts and position (union operator state). */
+    /** An ingest subtask's epoch, counts and position (union operator state of {@code IngestPosition}s). */
+    public static final String INGEST_STATE = "ingest-state";
+
+    /** The same as text, as versions before {@link #INGEST_STATE} wrote it; read at a restore only. */
     public static final String INGEST_EPOCHS = "ingest-epochs";
 
     /** A sink's record of the epochs the ingest subtasks ended (union operator state). */

@@ -13,6 +13,7 @@ import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.flink.state.StateNames;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.Delta;
 import io.flinkivm.flink.types.DeltaTypeInfo;
@@ -23,7 +24,14 @@ import io.flinkivm.flink.types.RootUpdate;
 import io.flinkivm.flink.types.RootUpdateTypeInfo;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
@@ -363,6 +371,61 @@ class IngestOperatorTest {
             assertThat(side(h, treeTags(SHARED).get(0)))
                     .containsExactly(new Delta<>(E2, 0, Tuple.of(4L, 1L), 1L, Epochs.insertId(0, 4), null));
         }
+    }
+
+    /**
+     * A checkpoint of an earlier version, whose ingest state is the text "subtask,parallelism,generation,
+     * epoch,inEpoch,count,position,sinceSnapshot", restores as the typed state does.
+     */
+    @Test
+    void theTextStateOfEarlierVersionsIsRead() throws Exception {
+        OperatorSubtaskState snapshot;
+        try (var h = new OneInputStreamOperatorTestHarness<>(new LegacyIngestState("0,1,0," + E2 + ",1,3,3,1"))) {
+            h.open();
+            snapshot = h.snapshot(1, 1);
+        }
+        try (var h = harness(SHARED, 2, 0, 1, 0, snapshot)) {
+            h.processElement(new StreamRecord<>(insert("R", 1, 4L, 1L)));
+            assertThat(side(h, EPOCHS)).containsExactly(new EpochEnd(0, 0, end(E2), 4, true, true));
+            assertThat(side(h, treeTags(SHARED).get(0)))
+                    .containsExactly(new Delta<>(E2, 0, Tuple.of(4L, 1L), 1L, Epochs.insertId(0, 4), null));
+        }
+        try (var h = new OneInputStreamOperatorTestHarness<>(new LegacyIngestState("0,1,0,zz"))) {
+            h.open();
+            snapshot = h.snapshot(1, 1);
+        }
+        OperatorSubtaskState corrupt = snapshot;
+        assertThatThrownBy(() -> harness(SHARED, 2, 0, 1, 0, corrupt))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("corrupt ingest state (expected eight integers): 0,1,0,zz");
+    }
+
+    /** Writes the ingest's text state as versions before {@code IngestPosition} did. */
+    private static final class LegacyIngestState extends AbstractStreamOperator<DeadLetter>
+            implements OneInputStreamOperator<InputRecord<Long>, DeadLetter> {
+        private static final long serialVersionUID = 1L;
+        private final String text;
+        private transient ListState<String> state;
+
+        LegacyIngestState(String text) {
+            this.text = text;
+        }
+
+        @Override
+        public void initializeState(StateInitializationContext context) throws Exception {
+            super.initializeState(context);
+            state = context.getOperatorStateStore()
+                    .getUnionListState(new ListStateDescriptor<>(StateNames.INGEST_EPOCHS, Types.STRING));
+        }
+
+        @Override
+        public void snapshotState(StateSnapshotContext context) throws Exception {
+            super.snapshotState(context);
+            state.update(List.of(text));
+        }
+
+        @Override
+        public void processElement(StreamRecord<InputRecord<Long>> element) {}
     }
 
     /**
