@@ -57,8 +57,6 @@ import org.apache.flink.util.OutputTag;
 public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         implements OneInputStreamOperator<InputRecord<T>, DeadLetter>, BoundedOneInput {
     private static final long serialVersionUID = 3L;
-    /** Batches' worth of root updates a tree sends at once after a batch that saved too little. */
-    static final int BYPASS_BATCHES = 8;
 
     private final MaintenancePlan plan;
     private final Semiring<T> semiring;
@@ -102,16 +100,8 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private transient Counter deadLetterCounter;
     private transient Counter epochsCounter;
     private transient Counter[] perRelation;
-    /** Per tree whose root updates go straight to the sink: the current epoch's deltas by root tuple, summed. */
-    private transient RootDeltaBatch<T>[] pending;
-    /** Per batched tree: sends a root tuple's sum to the sink in the current epoch. */
-    private transient RootDeltaBatch.Sink<T>[] sendDirect;
-    /** Root tuples in all {@link #pending} maps. */
-    private transient int pendingTuples;
-    /** Per tree: root updates batched since the last flush for size (to see what batching saves). */
-    private transient long[] batched;
-    /** Per tree: root updates still to send at once, without batching (batching saved too little). */
-    private transient long[] bypass;
+    /** The mini-batch of the trees without state below the root, or null (no such tree, or no batching). */
+    private transient DirectBatches<T> batches;
 
     private transient Counter directOut;
 
@@ -123,7 +113,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
      *     never): the watermark then tells downstream operators how far the job is
      * @param periodMillis end an epoch with a snapshot on every tick of this processing-time period (0: never)
      * @param miniBatch how many root tuples of trees without state below the root the operator sums
-     *     deltas for before it sends them to the sink (1: each delta at once); see {@link #batchDirect}
+     *     deltas for before it sends them to the sink (1: each delta at once); see {@link DirectBatches}
      */
     public IngestOperator(
             MaintenancePlan plan,
@@ -275,23 +265,15 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             cells = new int[layout.cells()];
         }
         if (compiled != null && routes.directTag() != null && miniBatch > 1) {
-            @SuppressWarnings("unchecked")
-            RootDeltaBatch<T>[] batches = new RootDeltaBatch[routes.trees()];
-            for (int t = 0; t < batches.length; t++) {
-                if (routes.treeTag(t) == null) {
-                    batches[t] = new RootDeltaBatch<>(semiring);
-                }
-            }
-            pending = batches;
-            @SuppressWarnings("unchecked")
-            RootDeltaBatch.Sink<T>[] senders = new RootDeltaBatch.Sink[batches.length];
-            for (int t = 0; t < senders.length; t++) {
+            boolean[] direct = new boolean[routes.trees()];
+            @SuppressWarnings("unchecked") // an array of a generic type, filled with T's sinks only
+            RootDeltaBatch.Sink<T>[] senders = new RootDeltaBatch.Sink[direct.length];
+            for (int t = 0; t < direct.length; t++) {
                 int tree = t;
+                direct[t] = routes.treeTag(t) == null;
                 senders[t] = (rootTuple, sum) -> toSink(epoch, tree, rootTuple, sum);
             }
-            sendDirect = senders;
-            batched = new long[batches.length];
-            bypass = new long[batches.length];
+            batches = new DirectBatches<>(semiring, direct, miniBatch, senders);
         }
         spreadKey = Tuple.of(subtask);
         insertsCounter = getMetricGroup().counter(Metrics.INSERTS);
@@ -446,61 +428,20 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         output.collect(tag, new StreamRecord<>(delta));
     }
 
-    /**
-     * A root view's delta for the sink, summed with the epoch's other deltas of the same root tuple, as
-     * a view tree operator's mini-batch (and Flink SQL's local aggregation) does: a root tuple that
-     * many inserts of the batch reach costs the shuffle and the sink one update. The batch holds the
-     * current epoch's deltas of up to {@code miniBatch} root tuples and goes out when it is full, before
-     * the epoch's end and before a checkpoint barrier, so it is never part of a checkpoint. A tree whose
-     * batch saved less than an eighth of its updates (its root tuples rarely repeat, as TPC-H's orders)
-     * sends its next {@value #BYPASS_BATCHES} batches' worth at once instead, then tries again.
-     */
+    /** A root view's delta for the sink: into the mini-batch ({@link DirectBatches}), or at once without one. */
     private void batchDirect(int tree, Tuple key, T payload) {
-        if (pending == null || bypass[tree] > 0) {
-            if (pending != null) {
-                bypass[tree]--;
-            }
+        if (batches == null) {
             toSink(epoch, tree, key, payload);
-            return;
+        } else {
+            batches.add(tree, key, payload);
         }
-        batched[tree]++;
-        if (pending[tree].add(key, payload, sendDirect[tree]) && ++pendingTuples >= miniBatch) {
-            flushForSize();
-        }
-    }
-
-    /** Per batched tree: goes on batching if the batch saved at least an eighth of its updates. */
-    private void flushForSize() {
-        for (int t = 0; t < pending.length; t++) {
-            if (pending[t] != null && batched[t] > 0) {
-                long saved = batched[t] - pending[t].size();
-                if (saved * 8 < batched[t]) {
-                    bypass[t] = BYPASS_BATCHES * (long) miniBatch;
-                }
-            }
-        }
-        flush();
-    }
-
-    /** Sends every batched root delta (all of the current epoch) to the sink. */
-    private void flush() {
-        if (pendingTuples == 0) {
-            return;
-        }
-        for (int t = 0; t < pending.length; t++) {
-            if (pending[t] != null) {
-                pending[t].drain(sendDirect[t]);
-            }
-        }
-        java.util.Arrays.fill(batched, 0);
-        pendingTuples = 0;
     }
 
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         super.prepareSnapshotPreBarrier(checkpointId);
-        if (pending != null) {
-            flush();
+        if (batches != null) {
+            batches.flush();
         }
     }
 
@@ -526,8 +467,8 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
      * snapshot) reports the epoch as its major's last number ({@link Epochs#endOfMajor}).
      */
     private void endEpoch(EpochKind kind, long next) {
-        if (pending != null) {
-            flush();
+        if (batches != null) {
+            batches.flush();
         }
         long ended = next > Epochs.endOfMajor(epoch) ? Epochs.endOfMajor(epoch) : epoch;
         output.collect(

@@ -268,7 +268,7 @@ class IngestOperatorTest {
                 h.processElement(new StreamRecord<>(insert("T", 1, 1L, c, 1L)));
             }
             assertThat(side(h, DIRECT)).as("full, and nothing summed").hasSize(batch);
-            int bypassed = IngestOperator.BYPASS_BATCHES * batch;
+            int bypassed = DirectBatches.BYPASS_BATCHES * batch;
             for (int i = 0; i < bypassed; i++) {
                 h.processElement(new StreamRecord<>(insert("T", 1, 1L, 99L, 1L)));
                 assertThat(side(h, DIRECT)).hasSize(batch + i + 1);
