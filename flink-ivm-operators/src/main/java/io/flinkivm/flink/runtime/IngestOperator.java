@@ -1,7 +1,6 @@
 package io.flinkivm.flink.runtime;
 
 import io.flinkivm.core.engine.viewtree.CompiledPlan;
-import io.flinkivm.core.partition.CellRouter;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.plan.ViewTreePlan;
@@ -78,9 +77,11 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private transient long insert;
 
     private transient CellLayout layout;
-    private transient CellRouter[] atomRouters;
-    private transient CellRouter[] treeRouters;
-    private transient int[] cells;
+    /** Fallback with cells: per atom, where its deltas go. */
+    private transient CellFanOut[] atomCells;
+    /** Trees straight to a sink with cells: per tree, where its root deltas go. */
+    private transient CellFanOut[] treeCells;
+
     private transient int subtask;
     private transient Tuple spreadKey;
     private transient ListState<IngestPosition> positionState;
@@ -251,18 +252,15 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
                     getMetricGroup().addGroup("relation", relations.get(i)).counter(Metrics.INSERTS);
         }
         if (layout != null && routes.isFallback()) {
-            atomRouters = new CellRouter[query.body().size()];
+            atomCells = new CellFanOut[query.body().size()];
             for (Atom a : query.body()) {
-                atomRouters[a.index()] = new CellRouter(layout.shares(), a.variables());
+                atomCells[a.index()] = new CellFanOut(layout, a.variables());
             }
         } else if (layout != null) {
-            treeRouters = new CellRouter[routes.trees()];
+            treeCells = new CellFanOut[routes.trees()];
             for (ViewTree t : compiled.plan().viewTrees()) {
-                treeRouters[t.index()] = new CellRouter(layout.shares(), t.schema());
+                treeCells[t.index()] = new CellFanOut(layout, t.schema());
             }
-        }
-        if (layout != null) {
-            cells = new int[layout.cells()];
         }
         if (compiled != null && routes.directTag() != null && miniBatch > 1) {
             boolean[] direct = new boolean[routes.trees()];
@@ -414,12 +412,12 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             // way: spread such deltas over the tree's subtasks by the ingest subtask.
             Tuple partition = key.arity() == 0 ? spreadKey : null;
             emit(tag, new Delta<>(epoch, a, key, payload, insert, partition));
-        } else if (atomRouters == null) {
+        } else if (atomCells == null) {
             emit(routes.fallbackTag(), new Delta<>(epoch, a, key, payload, insert, null));
         } else {
-            int n = atomRouters[a].cells(key, cells);
+            int n = atomCells[a].route(key);
             for (int i = 0; i < n; i++) {
-                emit(routes.fallbackTag(), new Delta<>(epoch, a, key, payload, insert, layout.key(cells[i])));
+                emit(routes.fallbackTag(), new Delta<>(epoch, a, key, payload, insert, atomCells[a].key(i)));
             }
         }
     }
@@ -447,17 +445,17 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
 
     /** A root view's delta straight to the sink: to its one subtask, or to every cell that agrees with it. */
     private void toSink(long epoch, int tree, Tuple tuple, T payload) {
-        if (treeRouters == null) {
+        if (treeCells == null) {
             directOut.inc();
             output.collect(routes.directTag(), new StreamRecord<>(RootUpdate.of(epoch, tree, tuple, payload)));
             return;
         }
-        int n = treeRouters[tree].cells(tuple, cells);
+        int n = treeCells[tree].route(tuple);
         for (int i = 0; i < n; i++) {
             directOut.inc();
             output.collect(
                     routes.directTag(),
-                    new StreamRecord<>(new RootUpdate<>(epoch, tree, tuple, payload, layout.key(cells[i]))));
+                    new StreamRecord<>(new RootUpdate<>(epoch, tree, tuple, payload, treeCells[tree].key(i))));
         }
     }
 

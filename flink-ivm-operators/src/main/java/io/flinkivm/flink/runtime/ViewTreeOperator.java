@@ -3,7 +3,6 @@ package io.flinkivm.flink.runtime;
 import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.engine.viewtree.ViewTreeLogic;
 import io.flinkivm.core.engine.viewtree.ViewTreeStore;
-import io.flinkivm.core.partition.CellRouter;
 import io.flinkivm.core.partition.Shares;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.plan.ViewTreePlan;
@@ -76,8 +75,9 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
 
     private transient HeldBack<Delta<T>> heldBack;
     private transient CellLayout layout;
-    private transient CellRouter router;
-    private transient int[] cells;
+    /** Where a root update goes among the sink's cells, or null. */
+    private transient CellFanOut cells;
+
     private transient TreeMap<Long, T> partials;
     /** Root deltas not sent yet, summed per root tuple, all of one major epoch ({@link Epochs}). */
     private transient RootDeltaBatch<T> batch;
@@ -185,8 +185,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         CompiledPlan compiled = new CompiledPlan(plan);
         walk = new ViewTreeLogic<>(semiring, compiled);
         if (layout != null) {
-            router = new CellRouter(layout.shares(), t.schema());
-            cells = new int[layout.cells()];
+            cells = new CellFanOut(layout, t.schema());
         }
         heldBack = new HeldBack<>(this, deltaType, Delta::epoch);
         batch = new RootDeltaBatch<>(semiring);
@@ -310,15 +309,15 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     }
 
     private void toSink(RootUpdate<T> u) {
-        if (router == null) {
+        if (cells == null) {
             updatesOut.inc();
             output.collect(new StreamRecord<>(u));
             return;
         }
-        int n = router.cells(u.tuple(), cells);
+        int n = cells.route(u.tuple());
         for (int i = 0; i < n; i++) {
             updatesOut.inc();
-            output.collect(new StreamRecord<>(u.toCell(layout.key(cells[i]))));
+            output.collect(new StreamRecord<>(u.toCell(cells.key(i))));
         }
     }
 }
