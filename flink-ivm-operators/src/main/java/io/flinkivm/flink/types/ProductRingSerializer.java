@@ -17,7 +17,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * values and then each (encoded value, multiplicity) as signed varints, in value order. The snapshot
  * records the components; restoring with other components is incompatible.
  */
-public final class ProductRingSerializer extends TypeSerializer<Product> {
+public final class ProductRingSerializer extends ImmutableSerializer<Product> {
     private static final long serialVersionUID = 1L;
 
     private final ProductRing ring;
@@ -27,33 +27,8 @@ public final class ProductRingSerializer extends TypeSerializer<Product> {
     }
 
     @Override
-    public boolean isImmutableType() {
-        return true;
-    }
-
-    @Override
-    public ProductRingSerializer duplicate() {
-        return this;
-    }
-
-    @Override
     public Product createInstance() {
         return ring.zero();
-    }
-
-    @Override
-    public Product copy(Product from) {
-        return from;
-    }
-
-    @Override
-    public Product copy(Product from, Product reuse) {
-        return from;
-    }
-
-    @Override
-    public int getLength() {
-        return -1;
     }
 
     @Override
@@ -109,11 +84,6 @@ public final class ProductRingSerializer extends TypeSerializer<Product> {
         } catch (PayloadFormatException e) {
             throw new IOException("corrupt " + ring.name() + " data: " + e.getMessage(), e);
         }
-    }
-
-    @Override
-    public Product deserialize(Product reuse, DataInputView in) throws IOException {
-        return deserialize(in);
     }
 
     @Override

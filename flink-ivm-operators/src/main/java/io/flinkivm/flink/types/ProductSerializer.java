@@ -18,7 +18,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * value as a zig-zag var-long, the count first (counts and sums of a few rows take a byte or two).
  * The snapshot records the components; restoring with other components is incompatible.
  */
-public final class ProductSerializer extends TypeSerializer<Product> {
+public final class ProductSerializer extends ImmutableSerializer<Product> {
     private static final long serialVersionUID = 1L;
 
     private final ProductSemiring semiring;
@@ -28,33 +28,8 @@ public final class ProductSerializer extends TypeSerializer<Product> {
     }
 
     @Override
-    public boolean isImmutableType() {
-        return true;
-    }
-
-    @Override
-    public ProductSerializer duplicate() {
-        return this;
-    }
-
-    @Override
     public Product createInstance() {
         return semiring.zero();
-    }
-
-    @Override
-    public Product copy(Product from) {
-        return from;
-    }
-
-    @Override
-    public Product copy(Product from, Product reuse) {
-        return from;
-    }
-
-    @Override
-    public int getLength() {
-        return -1;
     }
 
     @Override
@@ -80,11 +55,6 @@ public final class ProductSerializer extends TypeSerializer<Product> {
         } catch (PayloadFormatException e) {
             throw new IOException("corrupt " + semiring.name() + " data: " + e.getMessage(), e);
         }
-    }
-
-    @Override
-    public Product deserialize(Product reuse, DataInputView in) throws IOException {
-        return deserialize(in);
     }
 
     @Override
