@@ -1,5 +1,6 @@
 package io.flinkivm.examples.kafka;
 
+import io.flinkivm.core.plan.Inputs;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.semiring.Semiring;
@@ -68,6 +69,14 @@ import picocli.CommandLine.Spec;
             "      {\"relation\":\"R1\",\"values\":[\"a\",\"b\"],\"payload\":\"3\"}   on the --input-topic",
             "      {\"values\":[\"a\",\"b\"],\"payload\":3}                   on a --relation-topic",
             "      {\"control\":\"snapshot\"}                               a control record",
+            "  --format debezium-json: one Debezium change event per record (JsonConverter,",
+            "  with or without its schema envelope), on a --relation-topic per table or on",
+            "  the --input-topic with source.table naming the relation:",
+            "      {\"before\":null,\"after\":{\"id\":1,\"a\":\"x\"},\"op\":\"c\",...}   op c or r: +I after",
+            "      op u: -U before, then +U after; op d: -D before; null value: skipped",
+            "  Each row counts once (payload: the semiring's one); --columns R=a,b picks",
+            "  its values. A delete or update of a row that is not there is a dead letter.",
+            "  Keep each row's events in one partition (Debezium keys them by primary key).",
             "  K is the relation's arity in the query. Values are text (JSON: strings,",
             "  numbers as written, booleans). The payload is optional (default: the",
             "  semiring's one), in the semiring's text form: natural 3, boolean true,",
@@ -80,8 +89,8 @@ import picocli.CommandLine.Spec;
             "  Results, --output-mode changelog: an upsert topic, one record per changed result",
             "  tuple and trigger, keyed by the tuple (a JSON array of its values as text):",
             "      key [\"a1\",\"c1\"]  value {\"payload\":\"6\",\"kind\":\"+I\",\"trigger\":N,\"prefixExact\":true}",
-            "  kind +I (new) or +U (changed); a tuple that left the result (only the fallback",
-            "  over a semiring that is not positive) is a tombstone (null value). The last",
+            "  kind +I (new) or +U (changed); a tuple that left the result (after deletes,",
+            "  or payloads that cancel) is a tombstone (null value). The last",
             "  value per key is the result; a compacted topic keeps just that.",
             "",
             "  Dead letters (--dead-letter-topic), keyed by origin:",
@@ -166,8 +175,8 @@ public final class KafkaCommand implements Callable<Integer> {
             paramLabel = "SEMIRING",
             converter = Converters.SemiringConverter.class,
             description = {
-                "The payload semiring: natural, boolean, min-plus, max-plus, viterbi, provenance or"
-                        + " covariance:<m>."
+                "The payload semiring: natural, boolean, min-plus, max-plus, viterbi, provenance,"
+                        + " covariance:<m>, or a ring for deletes and updates: integer or covariance-ring:<m>."
             })
     Semiring<?> semiring;
 
@@ -202,8 +211,22 @@ public final class KafkaCommand implements Callable<Integer> {
             paramLabel = "FORMAT",
             defaultValue = "csv",
             converter = FormatConverter.class,
-            description = {"Input records: csv or json (see Record formats)."})
+            description = {
+                "Input records: csv or json (see Record formats), or debezium-json: Debezium change events,"
+                        + " whose deletes and updates need a ring (--semiring integer)."
+            })
     RecordFormat format;
+
+    @Option(
+            names = "--columns",
+            paramLabel = "RELATION=COL,...",
+            showDefaultValue = Visibility.NEVER,
+            description = {
+                "With --format debezium-json: the columns of a relation's rows that are its values, in the"
+                        + " order of its variables in the query; other columns are ignored. Without it a row's"
+                        + " columns are taken in their order and must be as many as the relation's arity."
+            })
+    List<String> columns = new ArrayList<>();
 
     @Option(
             names = "--output-topic",
@@ -301,7 +324,10 @@ public final class KafkaCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ConjunctiveQuery q = query.parse(this::usage);
-        MaintenancePlan plan = query.plan(q, semiring, this::usage);
+        // Change events may delete and update every relation: plan them all as changelogs.
+        MaintenancePlan plan = format == RecordFormat.DEBEZIUM_JSON
+                ? query.plan(q, semiring, Inputs.changelog(q.relations()), this::usage)
+                : query.plan(q, semiring, this::usage);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flinkConfiguration());
         KafkaPipeline.Settings settings = settings(q, env.getParallelism());
         return execute(env, plan, settings, semiring);
@@ -417,6 +443,7 @@ public final class KafkaCommand implements Callable<Integer> {
                 inputs,
                 topicRelations,
                 format,
+                columns(q),
                 outputTopic,
                 deadLetterTopic,
                 delivery.guarantee,
@@ -427,6 +454,38 @@ public final class KafkaCommand implements Callable<Integer> {
                 failOnceAfter,
                 0,
                 output.mode());
+    }
+
+    /** Relation → its value columns from the --columns options; empty without them. */
+    private Map<String, List<String>> columns(ConjunctiveQuery q) {
+        if (!columns.isEmpty() && format != RecordFormat.DEBEZIUM_JSON) {
+            throw usage("--columns names the columns of change events' rows and goes with --format debezium-json");
+        }
+        Map<String, List<String>> byRelation = new LinkedHashMap<>();
+        for (String option : columns) {
+            int eq = option.indexOf('=');
+            if (eq <= 0 || eq == option.length() - 1) {
+                throw usage("--columns expects RELATION=COLUMN,..., got '" + option + "'");
+            }
+            String relation = option.substring(0, eq).trim();
+            int arity = q.arityOf(relation);
+            if (arity < 0) {
+                throw usage("--columns " + option + ": the query has no relation " + relation + "; it uses "
+                        + String.join(", ", q.relations()));
+            }
+            List<String> names = new ArrayList<>();
+            for (String c : option.substring(eq + 1).split(",", -1)) {
+                names.add(c.trim());
+            }
+            if (names.size() != arity || names.contains("")) {
+                throw usage("--columns " + option + ": relation " + relation + " has arity " + arity
+                        + " in the query; name " + arity + " column" + (arity == 1 ? "" : "s"));
+            }
+            if (byRelation.put(relation, List.copyOf(names)) != null) {
+                throw usage("--columns names relation " + relation + " twice");
+            }
+        }
+        return byRelation;
     }
 
     /** Topic → relation from the --relation-topic options, in the order given; empty without them. */

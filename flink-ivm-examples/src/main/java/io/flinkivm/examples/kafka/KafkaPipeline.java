@@ -2,6 +2,7 @@ package io.flinkivm.examples.kafka;
 
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.command.Converters;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.IvmJob;
 import io.flinkivm.flink.IvmOptions;
@@ -11,7 +12,6 @@ import io.flinkivm.flink.types.DeadLetterTypeInfo;
 import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.flink.types.ResultRecord;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -41,6 +41,7 @@ final class KafkaPipeline {
      *
      * @param topicRelations the relation of each input topic, or empty when {@code inputTopics} is one
      *     topic whose records name their relation
+     * @param columns the value columns of a relation's rows in change events (--columns); may be empty
      * @param groupId the consumer group (offsets are committed on checkpoints, for monitoring only) and the
      *     stem of the sinks' transactional ids
      * @param failOnceAfter a test hook: 0, or fail the job once this many records after its first completed
@@ -52,6 +53,7 @@ final class KafkaPipeline {
             List<String> inputTopics,
             Map<String, String> topicRelations,
             RecordFormat format,
+            Map<String, List<String>> columns,
             String outputTopic,
             String deadLetterTopic,
             DeliveryGuarantee delivery,
@@ -69,6 +71,7 @@ final class KafkaPipeline {
                     inputTopics,
                     topicRelations,
                     format,
+                    columns,
                     outputTopic,
                     deadLetterTopic,
                     delivery,
@@ -110,9 +113,10 @@ final class KafkaPipeline {
                 .uid("kafka-source")
                 .setParallelism(s.sourceParallelism());
         SingleOutputStreamOperator<InputRecord<T>> inserts = raw.process(
-                        new ParseRecords<>(new RecordParser<>(plan.query(), semiring, s.format(), s.topicRelations())),
+                        new ParseRecords<>(new RecordParser<>(
+                                plan.query(), semiring, s.format(), s.topicRelations(), s.columns())),
                         FlinkIvm.inputType(semiring))
-                .name("parse " + s.format().name().toLowerCase(Locale.ROOT) + " records")
+                .name("parse " + Converters.cliName(s.format()) + " records")
                 .uid("kafka-parse")
                 .setParallelism(s.sourceParallelism());
 
