@@ -77,6 +77,11 @@ import picocli.CommandLine.Spec;
             "  Each row counts once (payload: the semiring's one); --columns R=a,b picks",
             "  its values. A delete or update of a row that is not there is a dead letter.",
             "  Keep each row's events in one partition (Debezium keys them by primary key).",
+            "  --format upsert-json: a --relation-topic per relation; the record key is a",
+            "  row's primary key (any bytes), the value the row as a JSON object of columns",
+            "  (as Debezium's after), or null to delete the key's row. The job keeps each",
+            "  key's last row: a new value is -U of it, then +U; a delete of a key without",
+            "  a row is a dead letter.",
             "  K is the relation's arity in the query. Values are text (JSON: strings,",
             "  numbers as written, booleans). The payload is optional (default: the",
             "  semiring's one), in the semiring's text form: natural 3, boolean true,",
@@ -213,8 +218,9 @@ public final class KafkaCommand implements Callable<Integer> {
             defaultValue = "csv",
             converter = FormatConverter.class,
             description = {
-                "Input records: csv or json (see Record formats), or debezium-json: Debezium change events,"
-                        + " whose deletes and updates need a ring (--semiring integer)."
+                "Input records: csv or json (see Record formats); debezium-json: Debezium change events;"
+                        + " upsert-json: an upsert topic per relation (key: a row's primary key, value: the row,"
+                        + " null to delete it). Deletes and updates need a ring (--semiring integer)."
             })
     RecordFormat format;
 
@@ -223,7 +229,7 @@ public final class KafkaCommand implements Callable<Integer> {
             paramLabel = "RELATION=COL,...",
             showDefaultValue = Visibility.NEVER,
             description = {
-                "With --format debezium-json: the columns of a relation's rows that are its values, in the"
+                "With --format debezium-json or upsert-json: the columns of a relation's rows that are its values, in the"
                         + " order of its variables in the query; other columns are ignored. Without it a row's"
                         + " columns are taken in their order and must be as many as the relation's arity."
             })
@@ -326,7 +332,7 @@ public final class KafkaCommand implements Callable<Integer> {
     public Integer call() {
         ConjunctiveQuery q = query.parse(this::usage);
         // Change events may delete and update every relation: plan them all as changelogs.
-        MaintenancePlan plan = format == RecordFormat.DEBEZIUM_JSON
+        MaintenancePlan plan = changeEvents()
                 ? query.plan(q, semiring, Inputs.changelog(q.relations()), this::usage)
                 : query.plan(q, semiring, this::usage);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flinkConfiguration());
@@ -414,6 +420,10 @@ public final class KafkaCommand implements Callable<Integer> {
                     + " their relation, or one topic per relation");
         }
         Map<String, String> topicRelations = relationTopics(q);
+        if (format == RecordFormat.UPSERT_JSON && topicRelations.isEmpty()) {
+            throw usage("--format upsert-json reads one upsert topic per relation: give every relation a"
+                    + " --relation-topic");
+        }
         List<String> inputs = topicRelations.isEmpty()
                 ? List.of(inputTopic == null ? DEFAULT_INPUT_TOPIC : requireText(inputTopic, "--input-topic"))
                 : List.copyOf(topicRelations.keySet());
@@ -457,10 +467,16 @@ public final class KafkaCommand implements Callable<Integer> {
                 output.mode());
     }
 
+    /** Whether the input records are changes of rows (deletes and updates), not inserts. */
+    private boolean changeEvents() {
+        return format == RecordFormat.DEBEZIUM_JSON || format == RecordFormat.UPSERT_JSON;
+    }
+
     /** Relation → its value columns from the --columns options; empty without them. */
     private Map<String, List<String>> columns(ConjunctiveQuery q) {
-        if (!columns.isEmpty() && format != RecordFormat.DEBEZIUM_JSON) {
-            throw usage("--columns names the columns of change events' rows and goes with --format debezium-json");
+        if (!columns.isEmpty() && !changeEvents()) {
+            throw usage("--columns names the columns of change events' rows and goes with --format debezium-json"
+                    + " or upsert-json");
         }
         Map<String, List<String>> byRelation = new LinkedHashMap<>();
         for (String option : columns) {

@@ -14,6 +14,7 @@ import io.flinkivm.flink.types.ResultRecord;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -25,7 +26,8 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * The Kafka-to-Kafka job: a {@link KafkaSource} over the input topics, {@link ParseRecords},
+ * The Kafka-to-Kafka job: a {@link KafkaSource} over the input topics, {@link ParseRecords} (or
+ * {@link NormalizeUpserts} for an upsert input),
  * {@link FlinkIvm#maintain}, and two {@link KafkaSink}s, one for the results and one for the dead
  * letters of both the parser and the maintenance job.
  */
@@ -112,20 +114,29 @@ final class KafkaPipeline {
                         source.build(), WatermarkStrategy.noWatermarks(), "kafka " + String.join(", ", s.inputTopics()))
                 .uid("kafka-source")
                 .setParallelism(s.sourceParallelism());
-        SingleOutputStreamOperator<InputRecord<T>> inserts = raw.process(
-                        new ParseRecords<>(new RecordParser<>(
-                                plan.query(), semiring, s.format(), s.topicRelations(), s.columns())),
-                        FlinkIvm.inputType(semiring))
-                .name("parse " + Converters.cliName(s.format()) + " records")
-                .uid("kafka-parse")
-                .setParallelism(s.sourceParallelism());
+        SingleOutputStreamOperator<InputRecord<T>> inserts;
+        RecordParser<T> parser =
+                new RecordParser<>(plan.query(), semiring, s.format(), s.topicRelations(), s.columns());
+        if (s.format() == RecordFormat.UPSERT_JSON) {
+            // One key's records from one partition, in order, to the subtask that holds the key's last row.
+            inserts = raw.keyBy(new NormalizeUpserts.UpsertKey(), Types.STRING)
+                    .process(new NormalizeUpserts<>(parser), FlinkIvm.inputType(semiring))
+                    .name("normalize upserts")
+                    .uid("kafka-normalize-upserts")
+                    .setParallelism(s.parallelism());
+        } else {
+            inserts = raw.process(new ParseRecords<>(parser), FlinkIvm.inputType(semiring))
+                    .name("parse " + Converters.cliName(s.format()) + " records")
+                    .uid("kafka-parse")
+                    .setParallelism(s.sourceParallelism());
+        }
 
         DataStream<InputRecord<T>> maintained = inserts;
         if (s.failOnceAfter() > 0) {
             maintained = inserts.map(new FailOnce<T>(s.failOnceAfter()), FlinkIvm.inputType(semiring))
                     .name("fail once after " + s.failOnceAfter() + " records (test hook)")
                     .uid("kafka-fail-once")
-                    .setParallelism(s.sourceParallelism());
+                    .setParallelism(inserts.getParallelism());
         }
         IvmJob<T> job = FlinkIvm.maintain(
                 maintained,
@@ -134,7 +145,9 @@ final class KafkaPipeline {
                 IvmOptions.defaults()
                         .withSnapshotEvery(s.snapshotEvery())
                         .withParallelism(s.parallelism())
-                        .withOutputMode(s.outputMode()));
+                        .withOutputMode(s.outputMode())
+                        // The upserts' deletes are valid by construction: no second copy of the rows.
+                        .withRowCheck(s.format() != RecordFormat.UPSERT_JSON));
 
         // Same parallelism as flink-ivm's sink: a forward edge keeps each snapshot part (and each
         // result tuple's changes) in order.

@@ -7,5 +7,7 @@ enum RecordFormat {
     /** {@code {"relation":"R","values":[...],"payload":...}}, without "relation" on a relation's own topic. */
     JSON,
     /** Debezium change events ({@link DebeziumJson}): inserts, deletes and updates of rows. */
-    DEBEZIUM_JSON
+    DEBEZIUM_JSON,
+    /** An upsert topic ({@link NormalizeUpserts}): key a row's primary key, value the row or null for a delete. */
+    UPSERT_JSON
 }

@@ -2,9 +2,11 @@ package io.flinkivm.examples.kafka;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.command.Converters;
 import io.flinkivm.examples.csv.Csv;
 import io.flinkivm.flink.types.InputRecord;
 import java.io.Serializable;
@@ -59,7 +61,7 @@ final class RecordParser<T> implements Serializable {
     }
 
     /**
-     * @param columns for {@link RecordFormat#DEBEZIUM_JSON}: the columns of a relation's rows that are its
+     * @param columns for {@link RecordFormat#DEBEZIUM_JSON} and {@link RecordFormat#UPSERT_JSON}: the columns of a relation's rows that are its
      *     values, in order; a relation without an entry takes every column of a row, in the row's order
      */
     RecordParser(
@@ -86,6 +88,9 @@ final class RecordParser<T> implements Serializable {
      * @throws RejectedRecordException with the reason the record is not an insert
      */
     InputRecord<T> parse(String topic, byte[] value, String origin) throws RejectedRecordException {
+        if (format == RecordFormat.UPSERT_JSON || format == RecordFormat.DEBEZIUM_JSON) {
+            throw new IllegalStateException(Converters.cliName(format) + " records are changes, not inserts");
+        }
         if (value == null) {
             throw new RejectedRecordException("record has no value (a tombstone)");
         }
@@ -121,20 +126,44 @@ final class RecordParser<T> implements Serializable {
         }
         checkRelation(relation);
         List<DebeziumJson.Change> changes = event.changes();
-        InputRecord<T> first = change(relation, changes.get(0), origin);
+        InputRecord<T> first =
+                change(relation, changes.get(0).kind(), changes.get(0).row(), origin);
         if (changes.size() == 1) {
             out.accept(first);
             return;
         }
-        InputRecord<T> second = change(relation, changes.get(1), origin);
+        InputRecord<T> second =
+                change(relation, changes.get(1).kind(), changes.get(1).row(), origin);
         out.accept(first);
         out.accept(second);
     }
 
-    /** One row image of a change event as the change of a tuple with the semiring's one as its payload. */
-    private InputRecord<T> change(String relation, DebeziumJson.Change change, String origin)
+    /**
+     * The value of a record of an upsert topic ({@link RecordFormat#UPSERT_JSON}), a row as a JSON object of
+     * column → value, as the insert of its tuple (payload: the semiring's one) into the topic's relation.
+     */
+    InputRecord<T> upsertRow(String topic, byte[] value, String origin) throws RejectedRecordException {
+        String relation = topicRelations.get(topic);
+        if (relation == null) {
+            throw new RejectedRecordException("topic " + topic + " is not an input topic of this job");
+        }
+        ObjectNode row;
+        try {
+            row = Json.parseTree(decode(value));
+        } catch (Json.FormatException e) {
+            throw new RejectedRecordException(e.getMessage());
+        }
+        return change(relation, ChangeKind.INSERT, row, origin);
+    }
+
+    /** The change of kind {@code kind} of a row of the relation on {@code topic}, payload the semiring's one. */
+    InputRecord<T> rowChange(ChangeKind kind, String topic, Tuple tuple, String origin) {
+        return InputRecord.change(kind, topicRelations.get(topic), tuple, semiring.one(), origin);
+    }
+
+    /** A row as the change of a tuple with the semiring's one as its payload. */
+    private InputRecord<T> change(String relation, ChangeKind kind, ObjectNode row, String origin)
             throws RejectedRecordException {
-        ObjectNode row = change.row();
         int arity = arities.get(relation);
         List<String> names = columns.get(relation);
         Object[] values = new Object[arity];
@@ -159,7 +188,7 @@ final class RecordParser<T> implements Serializable {
                 values[i] = columnValue(names.get(i), v);
             }
         }
-        return InputRecord.change(change.kind(), relation, Tuple.wrap(values), semiring.one(), origin);
+        return InputRecord.change(kind, relation, Tuple.wrap(values), semiring.one(), origin);
     }
 
     private static String columnValue(String column, JsonNode v) throws RejectedRecordException {

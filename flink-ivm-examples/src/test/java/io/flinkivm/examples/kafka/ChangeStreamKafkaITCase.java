@@ -25,16 +25,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@code kafka --format debezium-json} against a real broker ({@link EmbeddedKafka}): three tables with
- * primary keys, one topic of two partitions each (a row's events in the partition of its key, as Debezium
- * writes them), creates, updates and deletes with Debezium's tombstones, a few events in the schema
- * envelope, deletes of rows that are not there and malformed events; parallelism 2, exactly-once, a task
- * failure injected between checkpoints, output as an upsert topic. The topic read back as a table equals
- * the naive evaluator's result over the final database, and every impossible or malformed event is one
- * dead letter with its reason.
+ * {@code kafka} over change streams against a real broker ({@link EmbeddedKafka}): three tables with
+ * primary keys, one topic of two partitions each (a row's records in the partition of its key, as Debezium
+ * and upsert producers write them), creates, updates and deletes, deletes of rows that are not there and
+ * malformed records; parallelism 2, exactly-once, a task failure injected between checkpoints, output as
+ * an upsert topic. Read as a table, the output equals the naive evaluator's result over the final
+ * database, and every impossible or malformed record is one dead letter with its reason. Once with
+ * Debezium-JSON (tombstones after deletes, some events in the schema envelope), once with an upsert input.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
-class DebeziumKafkaITCase {
+class ChangeStreamKafkaITCase {
 
     static final String QUERY = "Q(A,C) :- R(A,B), S(A,C,D), T(A)";
     /** Each table's columns; the first is the primary key, the others are the relation's values. */
@@ -57,20 +57,38 @@ class DebeziumKafkaITCase {
         }
     }
 
-    /** An event to produce: the table, its partition, the value (null: a tombstone), and what it must become. */
-    record Event(String table, int partition, String value, Expect expect) {}
+    enum Op {
+        CREATE,
+        UPDATE,
+        DELETE,
+        /** A delete of a row that is not there. */
+        ABSENT_DELETE,
+        /** A record that is no change. */
+        MALFORMED
+    }
 
+    /** One generated change of a table's row with primary key {@code id}; {@code before}/{@code after} may be null. */
+    record Change(String table, int id, Op op, List<String> before, List<String> after) {
+        int partition() {
+            return id % PARTITIONS;
+        }
+    }
+
+    /** What a produced record must become. */
     enum Expect {
         APPLIED,
-        /** A delete of a row that is not there: the row check's dead letter. */
+        /** The dead letter of a delete of an absent row (or key). */
         ABSENT,
-        /** Not a change event the parser accepts: the parser's dead letter. */
+        /** The parser's dead letter. */
         MALFORMED,
-        /** Debezium's tombstone after a delete: skipped. */
+        /** Skipped: Debezium's tombstone after a delete. */
         SKIPPED
     }
 
-    /** The tables' live rows by primary key, as the generated events leave them. */
+    /** A record to produce, with what it must become. */
+    record Produced(byte[] key, byte[] value, Expect expect) {}
+
+    /** The tables' live rows by primary key, as the generated changes leave them. */
     static final class Database {
         final Map<String, Map<Integer, List<String>>> rows = new TreeMap<>();
 
@@ -89,59 +107,41 @@ class DebeziumKafkaITCase {
     }
 
     /**
-     * Random creates (a snapshot read {@code r} for the first rows), updates and deletes over small domains,
-     * so that result tuples come and go; every 40th event deletes a row that is not there, a few are
-     * malformed, and a delete is followed by its tombstone.
+     * Random creates, updates and deletes over small domains, the tables kept at about five live rows so that
+     * result tuples come and go; every 40th
+     * change deletes a row that is not there (a new key, values outside every domain), every 97th is malformed.
      */
-    static List<Event> events(long seed, int n, Database db) {
+    static List<Change> changes(long seed, int n, Database db) {
         Random random = new Random(seed);
         List<String> tables = new ArrayList<>(TABLES.keySet());
-        List<Event> out = new ArrayList<>();
+        List<Change> out = new ArrayList<>();
         int nextId = 0;
         for (int i = 0; i < n; i++) {
             String table = tables.get(random.nextInt(tables.size()));
             Map<Integer, List<String>> live = db.rows.computeIfAbsent(table, t -> new LinkedHashMap<>());
-            boolean envelope = random.nextInt(10) == 0;
             if (i % 40 == 39) {
-                // The row's values are outside every domain: no row of the relation has them.
                 int id = nextId++;
                 List<String> absent = row(table, id, random);
                 absent.set(1, "gone");
-                out.add(new Event(table, id % PARTITIONS, event("d", absent, null, table, envelope), Expect.ABSENT));
-                continue;
-            }
-            if (i % 97 == 96) {
-                int id = random.nextInt(nextId + 1);
-                String bad = random.nextBoolean()
-                        ? "{\"before\":null,\"after\":{\"id\":" + id + "},\"op\":\"x\"}"
-                        : "{\"before\":null,\"after\":null,\"op\":\"c\"}";
-                out.add(new Event(table, id % PARTITIONS, bad, Expect.MALFORMED));
-                continue;
-            }
-            int choice = random.nextInt(10);
-            if (live.isEmpty() || choice < 4) {
+                out.add(new Change(table, id, Op.ABSENT_DELETE, absent, null));
+            } else if (i % 97 == 96) {
+                out.add(new Change(table, random.nextInt(nextId + 1), Op.MALFORMED, null, null));
+            } else if (live.isEmpty() || random.nextInt(10) < (live.size() < 5 ? 5 : 2)) {
                 int id = nextId++;
                 List<String> after = row(table, id, random);
                 live.put(id, after);
-                out.add(new Event(
-                        table,
-                        id % PARTITIONS,
-                        event(i < 30 ? "r" : "c", null, after, table, envelope),
-                        Expect.APPLIED));
+                out.add(new Change(table, id, Op.CREATE, null, after));
             } else {
                 List<Integer> ids = new ArrayList<>(live.keySet());
                 int id = ids.get(random.nextInt(ids.size()));
                 List<String> before = live.get(id);
-                if (choice < 7) {
+                if (random.nextInt(2) == 0) {
                     List<String> after = row(table, id, random);
                     live.put(id, after);
-                    out.add(new Event(
-                            table, id % PARTITIONS, event("u", before, after, table, envelope), Expect.APPLIED));
+                    out.add(new Change(table, id, Op.UPDATE, before, after));
                 } else {
                     live.remove(id);
-                    out.add(new Event(
-                            table, id % PARTITIONS, event("d", before, null, table, envelope), Expect.APPLIED));
-                    out.add(new Event(table, id % PARTITIONS, null, Expect.SKIPPED));
+                    out.add(new Change(table, id, Op.DELETE, before, null));
                 }
             }
         }
@@ -159,15 +159,8 @@ class DebeziumKafkaITCase {
         return row;
     }
 
-    /** A Debezium event as its JsonConverter writes it (the key column a number), optionally in the envelope. */
-    static String event(String op, List<String> before, List<String> after, String table, boolean envelope) {
-        String payload = "{\"before\":" + image(table, before) + ",\"after\":" + image(table, after)
-                + ",\"source\":{\"connector\":\"postgresql\",\"db\":\"shop\",\"schema\":\"public\",\"table\":\""
-                + table + "\"},\"op\":\"" + op + "\",\"ts_ms\":1764950000000,\"transaction\":null}";
-        return envelope ? "{\"schema\":{\"type\":\"struct\",\"optional\":false},\"payload\":" + payload + "}" : payload;
-    }
-
-    static String image(String table, List<String> row) {
+    /** A row as JSON, the key column a number. */
+    static String json(String table, List<String> row) {
         if (row == null) {
             return "null";
         }
@@ -184,10 +177,68 @@ class DebeziumKafkaITCase {
         return sb.append('}').toString();
     }
 
+    static byte[] key(Change c) {
+        return ("{\"id\":" + c.id() + "}").getBytes(UTF_8);
+    }
+
+    /** Debezium's records of a change (as its JsonConverter writes them; every 10th in the schema envelope). */
+    static List<Produced> debezium(Change c, int i) {
+        String op = switch (c.op()) {
+            case CREATE -> i < 30 ? "r" : "c";
+            case UPDATE -> "u";
+            case DELETE, ABSENT_DELETE -> "d";
+            case MALFORMED -> i % 2 == 0 ? "x" : "c";
+        };
+        String payload = "{\"before\":" + json(c.table(), c.before()) + ",\"after\":" + json(c.table(), c.after())
+                + ",\"source\":{\"connector\":\"postgresql\",\"db\":\"shop\",\"schema\":\"public\","
+                + "\"table\":\"" + c.table() + "\"},\"op\":\"" + op
+                + "\",\"ts_ms\":1764950000000,\"transaction\":null}";
+        String value = i % 10 == 0
+                ? "{\"schema\":{\"type\":\"struct\",\"optional\":false},\"payload\":" + payload + "}"
+                : payload;
+        Produced event = new Produced(
+                key(c),
+                value.getBytes(UTF_8),
+                switch (c.op()) {
+                    case ABSENT_DELETE -> Expect.ABSENT;
+                    case MALFORMED -> Expect.MALFORMED;
+                    default -> Expect.APPLIED;
+                });
+        return c.op() == Op.DELETE ? List.of(event, new Produced(key(c), null, Expect.SKIPPED)) : List.of(event);
+    }
+
+    /** An upsert topic's record of a change: the key, and the row or null. */
+    static List<Produced> upsert(Change c, int i) {
+        return List.of(
+                switch (c.op()) {
+                    case CREATE, UPDATE ->
+                        new Produced(key(c), json(c.table(), c.after()).getBytes(UTF_8), Expect.APPLIED);
+                    case DELETE -> new Produced(key(c), null, Expect.APPLIED);
+                    case ABSENT_DELETE -> new Produced(key(c), null, Expect.ABSENT);
+                    case MALFORMED -> new Produced(key(c), "{\"id\":1,".getBytes(UTF_8), Expect.MALFORMED);
+                });
+    }
+
     @Test
     void debeziumInUpsertOutExactAfterAFailure() throws Exception {
+        runAndCheck("debezium-json", ChangeStreamKafkaITCase::debezium, "holds no such row", "op");
+    }
+
+    @Test
+    void upsertInUpsertOutExactAfterAFailure() throws Exception {
+        runAndCheck("upsert-json", ChangeStreamKafkaITCase::upsert, "no row has that key", "bad JSON");
+    }
+
+    /** How a change becomes records; {@code i} is the change's index. */
+    interface Encoding {
+        List<Produced> records(Change c, int i);
+    }
+
+    private void runAndCheck(String format, Encoding encoding, String absentReason, String malformedReason)
+            throws Exception {
         Database db = new Database();
-        List<Event> events = events(2026, 1800, db);
+        List<Change> changes = changes(2026, 2400, db);
+        String prefix = format.replace("-json", "");
         Map<String, Expect> expectedByOrigin = new HashMap<>();
         List<String> args = new ArrayList<>(List.of(
                 "kafka",
@@ -196,23 +247,27 @@ class DebeziumKafkaITCase {
                 "--semiring",
                 "integer",
                 "--format",
-                "debezium-json",
+                format,
                 "--kafka-bootstrap",
                 kafka.bootstrapServers()));
         for (String table : TABLES.keySet()) {
-            String topic = "shop.public." + table;
+            String topic = prefix + ".public." + table;
             kafka.createTopic(topic, PARTITIONS);
             for (int p = 0; p < PARTITIONS; p++) {
-                List<Event> part = new ArrayList<>();
-                for (Event e : events) {
-                    if (e.table().equals(table) && e.partition() == p) {
-                        part.add(e);
+                List<Produced> part = new ArrayList<>();
+                for (int i = 0; i < changes.size(); i++) {
+                    Change c = changes.get(i);
+                    if (c.table().equals(table) && c.partition() == p) {
+                        part.addAll(encoding.records(c, i));
                     }
                 }
+                List<byte[]> keys = new ArrayList<>();
                 List<byte[]> values = new ArrayList<>();
-                part.forEach(
-                        e -> values.add(e.value() == null ? null : e.value().getBytes(UTF_8)));
-                List<RecordMetadata> at = kafka.produce(topic, p, values);
+                for (Produced r : part) {
+                    keys.add(r.key());
+                    values.add(r.value());
+                }
+                List<RecordMetadata> at = kafka.produce(topic, p, keys, values);
                 for (int i = 0; i < part.size(); i++) {
                     RecordMetadata m = at.get(i);
                     expectedByOrigin.put(
@@ -227,11 +282,13 @@ class DebeziumKafkaITCase {
                     "--columns",
                     table + "=" + String.join(",", columns.subList(1, columns.size()))));
         }
+        String out = prefix + "-results";
+        String deadLetterTopic = prefix + "-dead-letters";
         args.addAll(List.of(
                 "--output-topic",
-                "dbz-results",
+                out,
                 "--dead-letter-topic",
-                "dbz-dead-letters",
+                deadLetterTopic,
                 "--output-mode",
                 "changelog",
                 "--snapshot-every",
@@ -244,11 +301,11 @@ class DebeziumKafkaITCase {
                 "--checkpoint-interval",
                 "200",
                 "--group-id",
-                "it-dbz",
+                "it-" + prefix,
                 "--restart-attempts",
                 "2",
                 "--fail-once-after",
-                "300"));
+                "100"));
         int failuresBefore = FailOnce.INJECTED.get();
 
         CliRun run = CliRun.of(args.toArray(String[]::new));
@@ -260,7 +317,7 @@ class DebeziumKafkaITCase {
         Map<Tuple, String> table = new HashMap<>();
         int tombstones = 0;
         ObjectMapper json = new ObjectMapper();
-        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted("dbz-results")) {
+        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted(out)) {
             Tuple t = Tuple.of(json.readValue(r.key(), String[].class));
             if (r.value() == null) {
                 assertThat(table.remove(t))
@@ -280,7 +337,7 @@ class DebeziumKafkaITCase {
         assertThat(table).as("the upsert topic as a table").isEqualTo(expected).isNotEmpty();
 
         Map<String, Map<String, Object>> deadLetters =
-                KafkaCommandITCase.DeadLetters.byOrigin(kafka.readCommitted("dbz-dead-letters"));
+                KafkaCommandITCase.DeadLetters.byOrigin(kafka.readCommitted(deadLetterTopic));
         Map<String, Expect> rejected = new HashMap<>();
         expectedByOrigin.forEach((origin, expect) -> {
             if (expect == Expect.ABSENT || expect == Expect.MALFORMED) {
@@ -291,6 +348,6 @@ class DebeziumKafkaITCase {
         rejected.forEach(
                 (origin, expect) -> assertThat((String) deadLetters.get(origin).get("reason"))
                         .as("reason of %s", origin)
-                        .contains(expect == Expect.ABSENT ? "holds no such row" : "op"));
+                        .contains(expect == Expect.ABSENT ? absentReason : malformedReason));
     }
 }
