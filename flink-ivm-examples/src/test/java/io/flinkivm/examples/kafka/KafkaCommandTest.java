@@ -53,6 +53,7 @@ class KafkaCommandTest {
                         "--columns=RELATION=COL,...",
                         "debezium-json",
                         "op u: -U before, then +U after",
+                        "upsert-json",
                         "topic-partition@offset",
                         "isolation.level=read_committed",
                         "Exit codes:");
@@ -105,6 +106,8 @@ class KafkaCommandTest {
                 "--format debezium-json --semiring integer --columns R1          | --columns expects RELATION=COLUMN,..., got 'R1'",
                 "--format debezium-json --semiring integer --columns R1=a,b --columns R1=c,d         | --columns names relation R1 twice",
                 "--format debezium-json                                          | R1, R2 receive deletes and updates, which need a ring",
+                "--format upsert-json --semiring integer                         | --format upsert-json reads one upsert topic per relation",
+                "--format upsert-json                                            | R1, R2 receive deletes and updates, which need a ring",
             })
     void refusesBadOptionsWithExitCode2(String options, String message) {
         CliRun r = run(options.trim().split("\\s+"));
