@@ -14,6 +14,7 @@ import io.flinkivm.flink.types.ResultRecord;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
@@ -118,8 +119,11 @@ final class KafkaPipeline {
         RecordParser<T> parser =
                 new RecordParser<>(plan.query(), semiring, s.format(), s.topicRelations(), s.columns());
         if (s.format() == RecordFormat.UPSERT_JSON) {
+            // The test hook in the source's chain: behind the shuffle, whole inputs fit in the network
+            // buffers ahead of the first checkpoint barrier.
+            DataStream<RawKafkaRecord> records = failOnce(raw, s, raw.getType(), s.sourceParallelism());
             // One key's records from one partition, in order, to the subtask that holds the key's last row.
-            inserts = raw.keyBy(new NormalizeUpserts.UpsertKey(), Types.STRING)
+            inserts = records.keyBy(new NormalizeUpserts.UpsertKey(), Types.STRING)
                     .process(new NormalizeUpserts<>(parser), FlinkIvm.inputType(semiring))
                     .name("normalize upserts")
                     .uid("kafka-normalize-upserts")
@@ -130,14 +134,9 @@ final class KafkaPipeline {
                     .uid("kafka-parse")
                     .setParallelism(s.sourceParallelism());
         }
-
-        DataStream<InputRecord<T>> maintained = inserts;
-        if (s.failOnceAfter() > 0) {
-            maintained = inserts.map(new FailOnce<T>(s.failOnceAfter()), FlinkIvm.inputType(semiring))
-                    .name("fail once after " + s.failOnceAfter() + " records (test hook)")
-                    .uid("kafka-fail-once")
-                    .setParallelism(inserts.getParallelism());
-        }
+        DataStream<InputRecord<T>> maintained = s.format() == RecordFormat.UPSERT_JSON
+                ? inserts
+                : failOnce(inserts, s, FlinkIvm.inputType(semiring), s.sourceParallelism());
         IvmJob<T> job = FlinkIvm.maintain(
                 maintained,
                 plan,
@@ -172,6 +171,18 @@ final class KafkaPipeline {
                 .name("kafka " + s.deadLetterTopic())
                 .uid("kafka-dead-letters-sink")
                 .setParallelism(1);
+    }
+
+    /** {@code stream} through {@link FailOnce} when the test hook is on, else {@code stream}. */
+    private static <E> DataStream<E> failOnce(
+            DataStream<E> stream, Settings s, TypeInformation<E> type, int parallelism) {
+        if (s.failOnceAfter() <= 0) {
+            return stream;
+        }
+        return stream.map(new FailOnce<E>(s.failOnceAfter()), type)
+                .name("fail once after " + s.failOnceAfter() + " records (test hook)")
+                .uid("kafka-fail-once")
+                .setParallelism(parallelism);
     }
 
     private static <X> KafkaSink<X> sink(Settings s, String idSuffix, KafkaRecordSerializationSchema<X> serializer) {
