@@ -55,7 +55,9 @@ import picocli.CommandLine.Spec;
             "Runs a Flink job (embedded, in this process) that reads inserts from one topic, or from one"
                     + " topic per relation, maintains the query's result, and writes snapshots of it to the output"
                     + " topic: at the end of the input (--bounded), every --snapshot-every inserts, and on each"
-                    + " control record. Malformed records go to the dead-letter topic with the reason and their"
+                    + " control record. With --format debezium-json or upsert-json it reads changes of rows"
+                    + " (inserts, deletes and updates) over a ring. Malformed records, and deletes of rows"
+                    + " that are not there, go to the dead-letter topic with the reason and their"
                     + " topic-partition@offset; the job goes on."
         },
         footerHeading = "%nRecord formats:%n",
