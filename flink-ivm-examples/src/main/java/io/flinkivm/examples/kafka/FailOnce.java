@@ -1,6 +1,5 @@
 package io.flinkivm.examples.kafka;
 
-import io.flinkivm.flink.types.InputRecord;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
@@ -13,7 +12,7 @@ import org.apache.flink.api.common.state.CheckpointListener;
  * throws: the job restarts from the latest checkpoint and replays from there, while the sinks' open
  * transactions are aborted. Later attempts pass records on untouched. Not for production jobs.
  */
-final class FailOnce<T> extends RichMapFunction<InputRecord<T>, InputRecord<T>> implements CheckpointListener {
+final class FailOnce<E> extends RichMapFunction<E, E> implements CheckpointListener {
     private static final long serialVersionUID = 1L;
 
     /** Failures injected in this JVM (the embedded Flink runs here): the evidence a test asks for. */
@@ -37,7 +36,7 @@ final class FailOnce<T> extends RichMapFunction<InputRecord<T>, InputRecord<T>> 
     }
 
     @Override
-    public InputRecord<T> map(InputRecord<T> record) throws Exception {
+    public E map(E record) throws Exception {
         if (armed) {
             Thread.sleep(1);
             if (checkpointed && ++since >= after) {

@@ -6,6 +6,12 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -28,6 +34,13 @@ final class Json {
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
+    /** Reads nested JSON (Debezium's change events) as strictly; decimals keep their digits (1.50 stays 1.50). */
+    private static final ObjectReader TREE_READER = JsonMapper.builder(FACTORY)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+            .build()
+            .reader();
     /** Jackson's reference to where an object or the text started: the record is at hand, the reference only noise. */
     private static final Pattern SOURCE_REFERENCE =
             Pattern.compile("\\s*\\((?:start marker|for root starting) at \\[Source: [^\\]]*\\]\\)");
@@ -95,6 +108,28 @@ final class Json {
         } catch (IOException e) {
             throw new UncheckedIOException("reading JSON from a string", e);
         }
+    }
+
+    /**
+     * Parses one JSON object with nesting (a Debezium change event), as strictly as {@link #parseObject}.
+     *
+     * @throws FormatException for bad JSON, a duplicate field, text after the object, or a value that is no object
+     */
+    static ObjectNode parseTree(String text) throws FormatException {
+        JsonNode node;
+        try {
+            node = TREE_READER.readTree(text);
+        } catch (JsonProcessingException e) {
+            String what = SOURCE_REFERENCE.matcher(e.getOriginalMessage()).replaceAll("");
+            throw new FormatException(
+                    e.getLocation() == null ? 0 : e.getLocation().getCharOffset(), what);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading JSON from a string", e);
+        }
+        if (!(node instanceof ObjectNode object)) {
+            throw new FormatException(nonSpace(text, 0), "expected a JSON object starting with '{'");
+        }
+        return object;
     }
 
     private static Object value(JsonParser p, JsonToken t, String field, boolean arrayAllowed)

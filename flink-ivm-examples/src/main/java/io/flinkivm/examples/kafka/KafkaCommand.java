@@ -1,5 +1,6 @@
 package io.flinkivm.examples.kafka;
 
+import io.flinkivm.core.plan.Inputs;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.semiring.Semiring;
@@ -54,7 +55,9 @@ import picocli.CommandLine.Spec;
             "Runs a Flink job (embedded, in this process) that reads inserts from one topic, or from one"
                     + " topic per relation, maintains the query's result, and writes snapshots of it to the output"
                     + " topic: at the end of the input (--bounded), every --snapshot-every inserts, and on each"
-                    + " control record. Malformed records go to the dead-letter topic with the reason and their"
+                    + " control record. With --format debezium-json or upsert-json it reads changes of rows"
+                    + " (inserts, deletes and updates) over a ring. Malformed records, and deletes of rows"
+                    + " that are not there, go to the dead-letter topic with the reason and their"
                     + " topic-partition@offset; the job goes on."
         },
         footerHeading = "%nRecord formats:%n",
@@ -68,6 +71,19 @@ import picocli.CommandLine.Spec;
             "      {\"relation\":\"R1\",\"values\":[\"a\",\"b\"],\"payload\":\"3\"}   on the --input-topic",
             "      {\"values\":[\"a\",\"b\"],\"payload\":3}                   on a --relation-topic",
             "      {\"control\":\"snapshot\"}                               a control record",
+            "  --format debezium-json: one Debezium change event per record (JsonConverter,",
+            "  with or without its schema envelope), on a --relation-topic per table or on",
+            "  the --input-topic with source.table naming the relation:",
+            "      {\"before\":null,\"after\":{\"id\":1,\"a\":\"x\"},\"op\":\"c\",...}   op c or r: +I after",
+            "      op u: -U before, then +U after; op d: -D before; null value: skipped",
+            "  Each row counts once (payload: the semiring's one); --columns R=a,b picks",
+            "  its values. A delete or update of a row that is not there is a dead letter.",
+            "  Keep each row's events in one partition (Debezium keys them by primary key).",
+            "  --format upsert-json: a --relation-topic per relation; the record key is a",
+            "  row's primary key (any bytes), the value the row as a JSON object of columns",
+            "  (as Debezium's after), or null to delete the key's row. The job keeps each",
+            "  key's last row: a new value is -U of it, then +U; a delete of a key without",
+            "  a row is a dead letter.",
             "  K is the relation's arity in the query. Values are text (JSON: strings,",
             "  numbers as written, booleans). The payload is optional (default: the",
             "  semiring's one), in the semiring's text form: natural 3, boolean true,",
@@ -80,15 +96,16 @@ import picocli.CommandLine.Spec;
             "  Results, --output-mode changelog: an upsert topic, one record per changed result",
             "  tuple and trigger, keyed by the tuple (a JSON array of its values as text):",
             "      key [\"a1\",\"c1\"]  value {\"payload\":\"6\",\"kind\":\"+I\",\"trigger\":N,\"prefixExact\":true}",
-            "  kind +I (new) or +U (changed); a tuple that left the result (only the fallback",
-            "  over a semiring that is not positive) is a tombstone (null value). The last",
+            "  kind +I (new) or +U (changed); a tuple that left the result (after deletes,",
+            "  or payloads that cancel) is a tombstone (null value). The last",
             "  value per key is the result; a compacted topic keeps just that.",
             "",
             "  Dead letters (--dead-letter-topic), keyed by origin:",
             "      {\"origin\":\"topic-partition@offset\",\"reason\":\"...\",\"record\":\"...\"}",
             "  for a record that is not UTF-8, not valid CSV or JSON, names an unknown",
             "  relation, has the wrong number of values, a null, an unknown JSON field",
-            "  or a payload that does not parse; and for updates that overflow.",
+            "  or a payload that does not parse; for updates that overflow; and for",
+            "  deletes and updates of rows that are not there (debezium-json).",
             "",
             "  Results (--output-topic), keyed by snapshot id; rows, then end markers:",
             "      {\"type\":\"row\",\"snapshot\":12,\"inserts\":12,\"prefixExact\":true,",
@@ -166,8 +183,8 @@ public final class KafkaCommand implements Callable<Integer> {
             paramLabel = "SEMIRING",
             converter = Converters.SemiringConverter.class,
             description = {
-                "The payload semiring: natural, boolean, min-plus, max-plus, viterbi, provenance or"
-                        + " covariance:<m>."
+                "The payload semiring: natural, boolean, min-plus, max-plus, viterbi, provenance,"
+                        + " covariance:<m>, or a ring for deletes and updates: integer or covariance-ring:<m>."
             })
     Semiring<?> semiring;
 
@@ -202,8 +219,23 @@ public final class KafkaCommand implements Callable<Integer> {
             paramLabel = "FORMAT",
             defaultValue = "csv",
             converter = FormatConverter.class,
-            description = {"Input records: csv or json (see Record formats)."})
+            description = {
+                "Input records: csv or json (see Record formats); debezium-json: Debezium change events;"
+                        + " upsert-json: an upsert topic per relation (key: a row's primary key, value: the row,"
+                        + " null to delete it). Deletes and updates need a ring (--semiring integer)."
+            })
     RecordFormat format;
+
+    @Option(
+            names = "--columns",
+            paramLabel = "RELATION=COL,...",
+            showDefaultValue = Visibility.NEVER,
+            description = {
+                "With --format debezium-json or upsert-json: the columns of a relation's rows that are its values, in the"
+                        + " order of its variables in the query; other columns are ignored. Without it a row's"
+                        + " columns are taken in their order and must be as many as the relation's arity."
+            })
+    List<String> columns = new ArrayList<>();
 
     @Option(
             names = "--output-topic",
@@ -301,7 +333,10 @@ public final class KafkaCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ConjunctiveQuery q = query.parse(this::usage);
-        MaintenancePlan plan = query.plan(q, semiring, this::usage);
+        // Change events may delete and update every relation: plan them all as changelogs.
+        MaintenancePlan plan = changeEvents()
+                ? query.plan(q, semiring, Inputs.changelog(q.relations()), this::usage)
+                : query.plan(q, semiring, this::usage);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flinkConfiguration());
         KafkaPipeline.Settings settings = settings(q, env.getParallelism());
         return execute(env, plan, settings, semiring);
@@ -387,6 +422,10 @@ public final class KafkaCommand implements Callable<Integer> {
                     + " their relation, or one topic per relation");
         }
         Map<String, String> topicRelations = relationTopics(q);
+        if (format == RecordFormat.UPSERT_JSON && topicRelations.isEmpty()) {
+            throw usage("--format upsert-json reads one upsert topic per relation: give every relation a"
+                    + " --relation-topic");
+        }
         List<String> inputs = topicRelations.isEmpty()
                 ? List.of(inputTopic == null ? DEFAULT_INPUT_TOPIC : requireText(inputTopic, "--input-topic"))
                 : List.copyOf(topicRelations.keySet());
@@ -417,6 +456,7 @@ public final class KafkaCommand implements Callable<Integer> {
                 inputs,
                 topicRelations,
                 format,
+                columns(q),
                 outputTopic,
                 deadLetterTopic,
                 delivery.guarantee,
@@ -427,6 +467,44 @@ public final class KafkaCommand implements Callable<Integer> {
                 failOnceAfter,
                 0,
                 output.mode());
+    }
+
+    /** Whether the input records are changes of rows (deletes and updates), not inserts. */
+    private boolean changeEvents() {
+        return format == RecordFormat.DEBEZIUM_JSON || format == RecordFormat.UPSERT_JSON;
+    }
+
+    /** Relation → its value columns from the --columns options; empty without them. */
+    private Map<String, List<String>> columns(ConjunctiveQuery q) {
+        if (!columns.isEmpty() && !changeEvents()) {
+            throw usage("--columns names the columns of change events' rows and goes with --format debezium-json"
+                    + " or upsert-json");
+        }
+        Map<String, List<String>> byRelation = new LinkedHashMap<>();
+        for (String option : columns) {
+            int eq = option.indexOf('=');
+            if (eq <= 0 || eq == option.length() - 1) {
+                throw usage("--columns expects RELATION=COLUMN,..., got '" + option + "'");
+            }
+            String relation = option.substring(0, eq).trim();
+            int arity = q.arityOf(relation);
+            if (arity < 0) {
+                throw usage("--columns " + option + ": the query has no relation " + relation + "; it uses "
+                        + String.join(", ", q.relations()));
+            }
+            List<String> names = new ArrayList<>();
+            for (String c : option.substring(eq + 1).split(",", -1)) {
+                names.add(c.trim());
+            }
+            if (names.size() != arity || names.contains("")) {
+                throw usage("--columns " + option + ": relation " + relation + " has arity " + arity
+                        + " in the query; name " + arity + " column" + (arity == 1 ? "" : "s"));
+            }
+            if (byRelation.put(relation, List.copyOf(names)) != null) {
+                throw usage("--columns names relation " + relation + " twice");
+            }
+        }
+        return byRelation;
     }
 
     /** Topic → relation from the --relation-topic options, in the order given; empty without them. */

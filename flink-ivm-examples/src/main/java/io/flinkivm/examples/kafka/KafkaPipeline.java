@@ -2,6 +2,7 @@ package io.flinkivm.examples.kafka;
 
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.command.Converters;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.IvmJob;
 import io.flinkivm.flink.IvmOptions;
@@ -11,9 +12,10 @@ import io.flinkivm.flink.types.DeadLetterTypeInfo;
 import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.flink.types.ResultRecord;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -25,7 +27,8 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * The Kafka-to-Kafka job: a {@link KafkaSource} over the input topics, {@link ParseRecords},
+ * The Kafka-to-Kafka job: a {@link KafkaSource} over the input topics, {@link ParseRecords} (or
+ * {@link NormalizeUpserts} for an upsert input),
  * {@link FlinkIvm#maintain}, and two {@link KafkaSink}s, one for the results and one for the dead
  * letters of both the parser and the maintenance job.
  */
@@ -41,6 +44,7 @@ final class KafkaPipeline {
      *
      * @param topicRelations the relation of each input topic, or empty when {@code inputTopics} is one
      *     topic whose records name their relation
+     * @param columns the value columns of a relation's rows in change events (--columns); may be empty
      * @param groupId the consumer group (offsets are committed on checkpoints, for monitoring only) and the
      *     stem of the sinks' transactional ids
      * @param failOnceAfter a test hook: 0, or fail the job once this many records after its first completed
@@ -52,6 +56,7 @@ final class KafkaPipeline {
             List<String> inputTopics,
             Map<String, String> topicRelations,
             RecordFormat format,
+            Map<String, List<String>> columns,
             String outputTopic,
             String deadLetterTopic,
             DeliveryGuarantee delivery,
@@ -69,6 +74,7 @@ final class KafkaPipeline {
                     inputTopics,
                     topicRelations,
                     format,
+                    columns,
                     outputTopic,
                     deadLetterTopic,
                     delivery,
@@ -109,20 +115,28 @@ final class KafkaPipeline {
                         source.build(), WatermarkStrategy.noWatermarks(), "kafka " + String.join(", ", s.inputTopics()))
                 .uid("kafka-source")
                 .setParallelism(s.sourceParallelism());
-        SingleOutputStreamOperator<InputRecord<T>> inserts = raw.process(
-                        new ParseRecords<>(new RecordParser<>(plan.query(), semiring, s.format(), s.topicRelations())),
-                        FlinkIvm.inputType(semiring))
-                .name("parse " + s.format().name().toLowerCase(Locale.ROOT) + " records")
-                .uid("kafka-parse")
-                .setParallelism(s.sourceParallelism());
-
-        DataStream<InputRecord<T>> maintained = inserts;
-        if (s.failOnceAfter() > 0) {
-            maintained = inserts.map(new FailOnce<T>(s.failOnceAfter()), FlinkIvm.inputType(semiring))
-                    .name("fail once after " + s.failOnceAfter() + " records (test hook)")
-                    .uid("kafka-fail-once")
+        SingleOutputStreamOperator<InputRecord<T>> inserts;
+        RecordParser<T> parser =
+                new RecordParser<>(plan.query(), semiring, s.format(), s.topicRelations(), s.columns());
+        if (s.format() == RecordFormat.UPSERT_JSON) {
+            // The test hook in the source's chain: behind the shuffle, whole inputs fit in the network
+            // buffers ahead of the first checkpoint barrier.
+            DataStream<RawKafkaRecord> records = failOnce(raw, s, raw.getType(), s.sourceParallelism());
+            // One key's records from one partition, in order, to the subtask that holds the key's last row.
+            inserts = records.keyBy(new NormalizeUpserts.UpsertKey(), Types.STRING)
+                    .process(new NormalizeUpserts<>(parser), FlinkIvm.inputType(semiring))
+                    .name("normalize upserts")
+                    .uid("kafka-normalize-upserts")
+                    .setParallelism(s.parallelism());
+        } else {
+            inserts = raw.process(new ParseRecords<>(parser), FlinkIvm.inputType(semiring))
+                    .name("parse " + Converters.cliName(s.format()) + " records")
+                    .uid("kafka-parse")
                     .setParallelism(s.sourceParallelism());
         }
+        DataStream<InputRecord<T>> maintained = s.format() == RecordFormat.UPSERT_JSON
+                ? inserts
+                : failOnce(inserts, s, FlinkIvm.inputType(semiring), s.sourceParallelism());
         IvmJob<T> job = FlinkIvm.maintain(
                 maintained,
                 plan,
@@ -130,7 +144,9 @@ final class KafkaPipeline {
                 IvmOptions.defaults()
                         .withSnapshotEvery(s.snapshotEvery())
                         .withParallelism(s.parallelism())
-                        .withOutputMode(s.outputMode()));
+                        .withOutputMode(s.outputMode())
+                        // The upserts' deletes are valid by construction: no second copy of the rows.
+                        .withRowCheck(s.format() != RecordFormat.UPSERT_JSON));
 
         // Same parallelism as flink-ivm's sink: a forward edge keeps each snapshot part (and each
         // result tuple's changes) in order.
@@ -155,6 +171,18 @@ final class KafkaPipeline {
                 .name("kafka " + s.deadLetterTopic())
                 .uid("kafka-dead-letters-sink")
                 .setParallelism(1);
+    }
+
+    /** {@code stream} through {@link FailOnce} when the test hook is on, else {@code stream}. */
+    private static <E> DataStream<E> failOnce(
+            DataStream<E> stream, Settings s, TypeInformation<E> type, int parallelism) {
+        if (s.failOnceAfter() <= 0) {
+            return stream;
+        }
+        return stream.map(new FailOnce<E>(s.failOnceAfter()), type)
+                .name("fail once after " + s.failOnceAfter() + " records (test hook)")
+                .uid("kafka-fail-once")
+                .setParallelism(parallelism);
     }
 
     private static <X> KafkaSink<X> sink(Settings s, String idSuffix, KafkaRecordSerializationSchema<X> serializer) {

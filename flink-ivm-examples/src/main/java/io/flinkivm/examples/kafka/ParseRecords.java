@@ -11,7 +11,7 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
- * Parses Kafka records into inserts and snapshot requests; a record that does not parse goes to
+ * Parses Kafka records into changes (inserts; deletes and updates from Debezium events) and snapshot requests; a record that does not parse goes to
  * {@link #REJECTED} as a {@link DeadLetter} with the reason and its topic-partition@offset. Metrics:
  * {@value #RECORDS_METRIC} (records read) and {@value #REJECTED_METRIC} (records rejected here).
  */
@@ -48,9 +48,8 @@ final class ParseRecords<T> extends ProcessFunction<RawKafkaRecord, InputRecord<
         records.inc();
         recordsTotal.add(1);
         String origin = record.origin();
-        InputRecord<T> parsed;
         try {
-            parsed = parser.parse(record.topic, record.value, origin);
+            parser.parse(record.topic, record.value, origin, out::collect);
         } catch (RejectedRecordException e) {
             rejected.inc();
             ctx.output(
@@ -59,8 +58,6 @@ final class ParseRecords<T> extends ProcessFunction<RawKafkaRecord, InputRecord<
                             origin,
                             e.getMessage(),
                             RecordParser.lenientText(record.value, DeadLetterJson.MAX_RECORD_CHARS)));
-            return;
         }
-        out.collect(parsed);
     }
 }

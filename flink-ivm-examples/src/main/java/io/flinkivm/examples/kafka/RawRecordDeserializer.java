@@ -14,7 +14,8 @@ final class RawRecordDeserializer implements KafkaRecordDeserializationSchema<Ra
 
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RawKafkaRecord> out) {
-        out.collect(new RawKafkaRecord(record.topic(), record.partition(), record.offset(), record.value()));
+        out.collect(
+                new RawKafkaRecord(record.topic(), record.partition(), record.offset(), record.key(), record.value()));
     }
 
     @Override

@@ -5,5 +5,9 @@ enum RecordFormat {
     /** {@code relation,v1,...,vk[,payload]}, or {@code v1,...,vk[,payload]} on a relation's own topic. */
     CSV,
     /** {@code {"relation":"R","values":[...],"payload":...}}, without "relation" on a relation's own topic. */
-    JSON
+    JSON,
+    /** Debezium change events ({@link DebeziumJson}): inserts, deletes and updates of rows. */
+    DEBEZIUM_JSON,
+    /** An upsert topic ({@link NormalizeUpserts}): key a row's primary key, value the row or null for a delete. */
+    UPSERT_JSON
 }

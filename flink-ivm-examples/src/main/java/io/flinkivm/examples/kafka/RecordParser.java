@@ -1,8 +1,12 @@
 package io.flinkivm.examples.kafka;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.command.Converters;
 import io.flinkivm.examples.csv.Csv;
 import io.flinkivm.flink.types.InputRecord;
 import java.io.Serializable;
@@ -16,10 +20,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
- * Turns the value of one Kafka record into an insert or a snapshot request, or rejects it with a
- * reason. The bytes are decoded as strict UTF-8; a CSV record is one line (a single trailing line
+ * Turns the value of one Kafka record into an insert or a snapshot request (with {@code --format
+ * debezium-json}: the changes of a {@link DebeziumJson} event), or rejects it with a reason. The bytes are decoded as strict UTF-8; a CSV record is one line (a single trailing line
  * break is ignored). A record's payload is optional and defaults to the semiring's one. With a topic
  * per relation ({@code topicRelations} not empty) the relation comes from the record's topic and the
  * record carries only values and payload. Instances are not thread-safe; each Flink subtask has its own.
@@ -39,6 +44,7 @@ final class RecordParser<T> implements Serializable {
     private final Map<String, Integer> arities;
     private final List<String> relations;
     private final Map<String, String> topicRelations;
+    private final Map<String, List<String>> columns;
 
     private transient CharsetDecoder decoder;
     private transient CharBuffer chars;
@@ -51,6 +57,20 @@ final class RecordParser<T> implements Serializable {
      */
     RecordParser(
             ConjunctiveQuery query, Semiring<T> semiring, RecordFormat format, Map<String, String> topicRelations) {
+        this(query, semiring, format, topicRelations, Map.of());
+    }
+
+    /**
+     * @param columns for {@link RecordFormat#DEBEZIUM_JSON} and {@link RecordFormat#UPSERT_JSON}: the columns of a relation's rows that are its
+     *     values, in order; a relation without an entry takes every column of a row, in the row's order
+     */
+    RecordParser(
+            ConjunctiveQuery query,
+            Semiring<T> semiring,
+            RecordFormat format,
+            Map<String, String> topicRelations,
+            Map<String, List<String>> columns) {
+        this.columns = new HashMap<>(columns);
         this.semiring = semiring;
         this.format = format;
         this.relations = List.copyOf(query.relations());
@@ -68,6 +88,9 @@ final class RecordParser<T> implements Serializable {
      * @throws RejectedRecordException with the reason the record is not an insert
      */
     InputRecord<T> parse(String topic, byte[] value, String origin) throws RejectedRecordException {
+        if (format == RecordFormat.UPSERT_JSON || format == RecordFormat.DEBEZIUM_JSON) {
+            throw new IllegalStateException(Converters.cliName(format) + " records are changes, not inserts");
+        }
         if (value == null) {
             throw new RejectedRecordException("record has no value (a tombstone)");
         }
@@ -77,6 +100,114 @@ final class RecordParser<T> implements Serializable {
             throw new RejectedRecordException("topic " + topic + " is not an input topic of this job");
         }
         return format == RecordFormat.CSV ? parseCsv(text, relation, origin) : parseJson(text, relation, origin);
+    }
+
+    /**
+     * The record's changes (two for an update) or snapshot request, given to {@code out} only once the
+     * whole record has been read. A Debezium tombstone (a null value after a delete, for compaction) has none.
+     *
+     * @throws RejectedRecordException with the reason the record is neither
+     */
+    void parse(String topic, byte[] value, String origin, Consumer<InputRecord<T>> out) throws RejectedRecordException {
+        if (format != RecordFormat.DEBEZIUM_JSON) {
+            out.accept(parse(topic, value, origin));
+            return;
+        }
+        if (value == null) {
+            return;
+        }
+        DebeziumJson.Event event = DebeziumJson.parse(decode(value));
+        String relation = topicRelations.isEmpty() ? event.table() : topicRelations.get(topic);
+        if (relation == null) {
+            throw new RejectedRecordException(
+                    topicRelations.isEmpty()
+                            ? "the event names no table (source.table); give each table its own --relation-topic"
+                            : "topic " + topic + " is not an input topic of this job");
+        }
+        checkRelation(relation);
+        List<DebeziumJson.Change> changes = event.changes();
+        InputRecord<T> first =
+                change(relation, changes.get(0).kind(), changes.get(0).row(), origin);
+        if (changes.size() == 1) {
+            out.accept(first);
+            return;
+        }
+        InputRecord<T> second =
+                change(relation, changes.get(1).kind(), changes.get(1).row(), origin);
+        out.accept(first);
+        out.accept(second);
+    }
+
+    /**
+     * The value of a record of an upsert topic ({@link RecordFormat#UPSERT_JSON}), a row as a JSON object of
+     * column → value, as the insert of its tuple (payload: the semiring's one) into the topic's relation.
+     */
+    InputRecord<T> upsertRow(String topic, byte[] value, String origin) throws RejectedRecordException {
+        String relation = topicRelations.get(topic);
+        if (relation == null) {
+            throw new RejectedRecordException("topic " + topic + " is not an input topic of this job");
+        }
+        ObjectNode row;
+        try {
+            row = Json.parseTree(decode(value));
+        } catch (Json.FormatException e) {
+            throw new RejectedRecordException(e.getMessage());
+        }
+        return change(relation, ChangeKind.INSERT, row, origin);
+    }
+
+    /** The change of kind {@code kind} of a row of the relation on {@code topic}, payload the semiring's one. */
+    InputRecord<T> rowChange(ChangeKind kind, String topic, Tuple tuple, String origin) {
+        return InputRecord.change(kind, topicRelations.get(topic), tuple, semiring.one(), origin);
+    }
+
+    /** A row as the change of a tuple with the semiring's one as its payload. */
+    private InputRecord<T> change(String relation, ChangeKind kind, ObjectNode row, String origin)
+            throws RejectedRecordException {
+        int arity = arities.get(relation);
+        List<String> names = columns.get(relation);
+        Object[] values = new Object[arity];
+        if (names == null) {
+            if (row.size() != arity) {
+                throw new RejectedRecordException("wrong arity: relation " + relation + " has arity " + arity
+                        + " in the query, but the row has " + row.size() + " column" + (row.size() == 1 ? "" : "s")
+                        + " " + fieldNames(row) + "; name the " + arity + " to use with --columns " + relation
+                        + "=...");
+            }
+            int i = 0;
+            for (Map.Entry<String, JsonNode> e : row.properties()) {
+                values[i++] = columnValue(e.getKey(), e.getValue());
+            }
+        } else {
+            for (int i = 0; i < arity; i++) {
+                JsonNode v = row.get(names.get(i));
+                if (v == null) {
+                    throw new RejectedRecordException("the row of " + relation + " has no column " + names.get(i)
+                            + "; it has " + fieldNames(row));
+                }
+                values[i] = columnValue(names.get(i), v);
+            }
+        }
+        return InputRecord.change(kind, relation, Tuple.wrap(values), semiring.one(), origin);
+    }
+
+    private static String columnValue(String column, JsonNode v) throws RejectedRecordException {
+        if (v.isNull()) {
+            throw new RejectedRecordException("column " + column + " is null; tuples have no nulls");
+        }
+        if (v.isContainerNode()) {
+            throw new RejectedRecordException("column " + column + " must be a string, number or boolean, not "
+                    + (v.isArray() ? "an array" : "an object"));
+        }
+        String text = v.isBigDecimal() ? v.decimalValue().toPlainString() : v.asText();
+        checkSize(text, "column " + column);
+        return text;
+    }
+
+    private static String fieldNames(ObjectNode row) {
+        List<String> names = new ArrayList<>();
+        row.fieldNames().forEachRemaining(names::add);
+        return names.toString();
     }
 
     /** The value as text for a dead letter: lenient UTF-8 (bad bytes become U+FFFD), at most {@code maxChars}. */

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -171,6 +172,12 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** Writes the values in order to one partition of {@code topic} and returns where each one landed. */
     public List<RecordMetadata> produce(String topic, int partition, List<byte[]> values) throws Exception {
+        return produce(topic, partition, Collections.nCopies(values.size(), null), values);
+    }
+
+    /** Writes the records (key and value, either may be null) in order to one partition of {@code topic}. */
+    public List<RecordMetadata> produce(String topic, int partition, List<byte[]> keys, List<byte[]> values)
+            throws Exception {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -179,8 +186,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         List<RecordMetadata> out = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
             List<Future<RecordMetadata>> sent = new ArrayList<>();
-            for (byte[] v : values) {
-                sent.add(producer.send(new ProducerRecord<>(topic, partition, null, v)));
+            for (int i = 0; i < values.size(); i++) {
+                sent.add(producer.send(new ProducerRecord<>(topic, partition, keys.get(i), values.get(i))));
             }
             producer.flush();
             for (Future<RecordMetadata> f : sent) {

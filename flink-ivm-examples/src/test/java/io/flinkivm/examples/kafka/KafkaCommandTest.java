@@ -50,6 +50,10 @@ class KafkaCommandTest {
                         "relation,value1,...,valueK[,payload]",
                         "#snapshot",
                         "{\"control\":\"snapshot\"}",
+                        "--columns=RELATION=COL,...",
+                        "debezium-json",
+                        "op u: -U before, then +U after",
+                        "upsert-json",
                         "topic-partition@offset",
                         "isolation.level=read_committed",
                         "Exit codes:");
@@ -63,8 +67,10 @@ class KafkaCommandTest {
     }
 
     static CliRun run(String... extra) {
-        List<String> args =
-                new ArrayList<>(List.of("kafka", "--semiring", "natural", "--kafka-bootstrap", "127.0.0.1:1"));
+        List<String> args = new ArrayList<>(List.of("kafka", "--kafka-bootstrap", "127.0.0.1:1"));
+        if (!List.of(extra).contains("--semiring")) {
+            args.addAll(List.of("--semiring", "natural"));
+        }
         if (!List.of(extra).contains("--query")) {
             args.addAll(List.of("--query", QUERY));
         }
@@ -94,6 +100,14 @@ class KafkaCommandTest {
                 "--snapshot-every -1                                             | --snapshot-every must be >= 0",
                 "--restart-attempts -1                                           | --restart-attempts must be >= 0",
                 "--query Q(A):-R(A                                               | invalid query",
+                "--columns R1=a,b                                                | --columns names the columns of change events' rows and goes with --format debezium-json",
+                "--format debezium-json --semiring integer --columns R1=a          | relation R1 has arity 2 in the query; name 2 columns",
+                "--format debezium-json --semiring integer --columns R9=a          | the query has no relation R9",
+                "--format debezium-json --semiring integer --columns R1          | --columns expects RELATION=COLUMN,..., got 'R1'",
+                "--format debezium-json --semiring integer --columns R1=a,b --columns R1=c,d         | --columns names relation R1 twice",
+                "--format debezium-json                                          | R1, R2 receive deletes and updates, which need a ring",
+                "--format upsert-json --semiring integer                         | --format upsert-json reads one upsert topic per relation",
+                "--format upsert-json                                            | R1, R2 receive deletes and updates, which need a ring",
             })
     void refusesBadOptionsWithExitCode2(String options, String message) {
         CliRun r = run(options.trim().split("\\s+"));

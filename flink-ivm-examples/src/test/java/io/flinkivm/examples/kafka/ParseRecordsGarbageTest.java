@@ -90,7 +90,7 @@ class ParseRecordsGarbageTest {
                 }
                 default -> throw new AssertionError(e);
             }
-            records.add(new RawKafkaRecord("in", 0, i, value));
+            records.add(new RawKafkaRecord("in", 0, i, null, value));
             expected.put((long) i, e);
         }
         assertThat(inserts).isGreaterThan(500);

@@ -4,12 +4,16 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.BooleanSemiring;
+import io.flinkivm.core.semiring.IntegerRing;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.types.InputRecord;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -200,5 +204,77 @@ class RecordParserTest {
                 .isEqualTo("a\uFFFDb");
         assertThat(RecordParser.lenientText(null, 10)).isEmpty();
         assertThat(RecordParser.lenientText("abcdef".getBytes(UTF_8), 3)).isEqualTo("abc…");
+    }
+
+    static final RecordParser<Long> DEBEZIUM = new RecordParser<>(
+            QueryParser.parse(QUERY),
+            IntegerRing.INSTANCE,
+            RecordFormat.DEBEZIUM_JSON,
+            Map.of("t1", "R1", "t4", "R4"),
+            Map.of("R1", List.of("a", "b")));
+    static final RecordParser<Long> DEBEZIUM_ONE_TOPIC =
+            new RecordParser<>(QueryParser.parse(QUERY), IntegerRing.INSTANCE, RecordFormat.DEBEZIUM_JSON, Map.of());
+
+    static List<InputRecord<Long>> changes(RecordParser<Long> p, String topic, String text)
+            throws RejectedRecordException {
+        List<InputRecord<Long>> out = new ArrayList<>();
+        p.parse(topic, text == null ? null : text.getBytes(UTF_8), topic + "-0@7", out::add);
+        return out;
+    }
+
+    @Test
+    void debeziumEventsBecomeChangesOfTheNamedColumns() throws Exception {
+        assertThat(changes(
+                        DEBEZIUM,
+                        "t1",
+                        "{\"before\":{\"id\":1,\"b\":\"y\",\"a\":\"x\"},\"after\":{\"id\":1,\"a\":2.50,\"b\":true},"
+                                + "\"op\":\"u\"}"))
+                .containsExactly(
+                        InputRecord.change(ChangeKind.UPDATE_BEFORE, "R1", Tuple.of("x", "y"), 1L, "t1-0@7"),
+                        InputRecord.change(ChangeKind.UPDATE_AFTER, "R1", Tuple.of("2.50", "true"), 1L, "t1-0@7"));
+        // Without --columns the row's columns in their order.
+        assertThat(changes(DEBEZIUM, "t4", "{\"before\":{\"c\":\"z\"},\"after\":null,\"op\":\"d\"}"))
+                .containsExactly(InputRecord.change(ChangeKind.DELETE, "R4", Tuple.of("z"), 1L, "t4-0@7"));
+        assertThat(changes(
+                        DEBEZIUM_ONE_TOPIC,
+                        "in",
+                        "{\"after\":{\"c\":\"z\"},\"source\":{\"table\":\"R4\"},\"op\":\"r\"}"))
+                .containsExactly(InputRecord.insert("R4", Tuple.of("z"), 1L, "in-0@7"));
+    }
+
+    @Test
+    void aDebeziumTombstoneIsSkipped() throws Exception {
+        assertThat(changes(DEBEZIUM, "t1", null)).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "t1 | {\"after\":{\"a\":\"x\"},\"op\":\"c\"}                 | the row of R1 has no column b; it has [a]",
+                "t1 | {\"after\":{\"a\":null,\"b\":1},\"op\":\"c\"}          | column a is null; tuples have no nulls",
+                "t1 | {\"after\":{\"a\":[1],\"b\":1},\"op\":\"c\"}           | column a must be a string, number or boolean, not an array",
+                "t4 | {\"after\":{\"id\":1,\"c\":\"z\"},\"op\":\"c\"}      | relation R4 has arity 1 in the query, but the row has 2 columns [id, c]; name the 1 to use with --columns R4=...",
+                "t9 | {\"after\":{\"c\":\"z\"},\"op\":\"c\"}                 | topic t9 is not an input topic of this job",
+                "in | {\"after\":{\"c\":\"z\"},\"op\":\"c\"}                 | the event names no table (source.table)",
+                "in | {\"after\":{\"c\":1},\"source\":{\"table\":\"R9\"},\"op\":\"c\"} | unknown relation 'R9'",
+            })
+    void debeziumRowsThatAreNoTuplesAreRejected(String topic, String text, String reason) {
+        RecordParser<Long> p = topic.equals("in") ? DEBEZIUM_ONE_TOPIC : DEBEZIUM;
+        assertThatThrownBy(() -> changes(p, topic, text))
+                .isInstanceOf(RejectedRecordException.class)
+                .hasMessageContaining(reason);
+    }
+
+    @Test
+    void anUpdateWithABadHalfEmitsNothing() {
+        List<InputRecord<Long>> out = new ArrayList<>();
+        assertThatThrownBy(() -> DEBEZIUM.parse(
+                        "t1",
+                        "{\"before\":{\"a\":\"x\",\"b\":\"y\"},\"after\":{\"a\":\"x\"},\"op\":\"u\"}".getBytes(UTF_8),
+                        "o",
+                        out::add))
+                .hasMessageContaining("has no column b");
+        assertThat(out).isEmpty();
     }
 }
