@@ -1,9 +1,11 @@
 package io.flinkivm.bench;
 
+import io.flinkivm.core.plan.PlanKind;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * "Flink operators": inserts per second of the flink-ivm job (heap and RocksDB), the same query in Flink
@@ -85,8 +87,10 @@ final class FlinkSuite implements Suite {
     }
 
     static FlinkSuite defaults() {
+        List<Workload> workloads = new ArrayList<>(Workloads.all());
+        workloads.addAll(Workloads.changes());
         return new FlinkSuite(
-                Workloads.all(),
+                workloads,
                 List.of(
                         new FlinkIvmSystem("hashmap"),
                         new FlinkIvmSystem("rocksdb"),
@@ -188,7 +192,9 @@ final class FlinkSuite implements Suite {
         }
         List<Measurement> mine = new ArrayList<>();
         // On a query that is not p-hierarchical flink-ivm runs the fallback: a peer's plan, with a peer's cap.
-        boolean subject = CoreEngineSystem.isPHierarchical(workload);
+        boolean subject = workload.hasDeletes()
+                ? FlinkIvmSystem.plan(workload).kind() != PlanKind.FALLBACK_DELTA_JOIN
+                : CoreEngineSystem.isPHierarchical(workload);
         List<Distribution> distributions = workload.distributions(settings.distributions());
         for (int di = 0; di < distributions.size(); di++) {
             Distribution d = distributions.get(di);
@@ -201,6 +207,21 @@ final class FlinkSuite implements Suite {
                     continue;
                 }
                 InsertStream stream = workload.generate(n, d, settings.seed());
+                double stateOps = -1;
+                if (workload.hasDeletes()) {
+                    ChangelogReference c = ChangelogReference.of(workload, stream);
+                    harness.check(workload, stream, c.system(), c.run());
+                    stateOps = c.stateOpsPerChange();
+                    out.printf(
+                            Locale.ROOT,
+                            "  %s n=%d: %d records, %d result tuples, %.2f state operations per change (%s)%n",
+                            c.system(),
+                            n,
+                            stream.size(),
+                            c.run().resultSize(),
+                            stateOps,
+                            c.counts());
+                }
                 Harness.Reference expected = reference(harness, workload, stream);
                 for (FlinkSystem system : mineSystems) {
                     for (int p : ps) {
@@ -222,6 +243,9 @@ final class FlinkSuite implements Suite {
                         } else if (r.completed() && r.resultSize() >= 0) {
                             m = m.withNote((m.note().isEmpty() ? "" : m.note() + "; ")
                                     + "result unchecked (no reference finished)");
+                        }
+                        if (system instanceof FlinkIvmSystem && stateOps >= 0) {
+                            m = m.withStateOps(stateOps);
                         }
                         if (system instanceof FlinkIvmSystem
                                 && m.stateSize() < 0
@@ -279,13 +303,13 @@ final class FlinkSuite implements Suite {
                 continue;
             }
             Measurement m = timed.stream()
-                    .filter(t -> t.system().equals(s.name()) && t.parallelism() == p && t.n() == stream.size())
+                    .filter(t -> t.system().equals(s.name()) && t.parallelism() == p && t.n() == stream.changes())
                     .findFirst()
                     .orElse(null);
             runs.add(new Report.StateCallRun(s.name(), FlinkRuns.lastStateCalls(), m));
         }
         if (!runs.isEmpty()) {
-            Report.stateCallTable(out, workload.name(), stream.size(), p, runs);
+            Report.stateCallTable(out, workload.name(), stream.changes(), p, runs);
         }
     }
 
@@ -386,6 +410,13 @@ final class FlinkSuite implements Suite {
         }
         for (String s : peers) {
             Report.slope(out, atLowest, s);
+        }
+        if (atLowest.stream().anyMatch(m -> m.stateOpsPerInsert() >= 0)) {
+            out.println("slope of state operations per insert or change against n (log-log, smallest to largest n;"
+                    + " the core engine's count for the same plan on the same stream; 0 = flat):");
+            for (String s : ivm) {
+                Report.stateOpsSlope(out, atLowest, s);
+            }
         }
         out.println();
         out.flush();
