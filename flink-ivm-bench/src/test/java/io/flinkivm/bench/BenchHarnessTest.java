@@ -320,16 +320,7 @@ class BenchHarnessTest {
 
     @Test
     void changelogWorkloadsAreCheckedAgainstTheCoreEngineOverTheIntegers() throws Exception {
-        BenchSettings settings = new BenchSettings(
-                false,
-                7,
-                1,
-                1,
-                Duration.ofSeconds(60),
-                Duration.ofSeconds(120),
-                List.of(400, 4_000),
-                List.of(Distribution.UNIFORM),
-                false);
+        BenchSettings settings = uniform(List.of(400, 4_000));
         StringWriter printed = new StringWriter();
 
         List<Measurement> ms = BenchCommand.run(
@@ -363,16 +354,7 @@ class BenchHarnessTest {
 
     @Test
     void aSystemThatTakesDeletesForInsertsAbortsTheBench() throws Exception {
-        BenchSettings settings = new BenchSettings(
-                false,
-                7,
-                1,
-                1,
-                Duration.ofSeconds(60),
-                Duration.ofSeconds(120),
-                List.of(400),
-                List.of(Distribution.UNIFORM),
-                false);
+        BenchSettings settings = uniform(List.of(400));
         FlinkSqlSystem sql = new FlinkSqlSystem();
         FlinkSystem insertsOnly = new FlinkSystem() {
             @Override
@@ -410,5 +392,19 @@ class BenchHarnessTest {
                 .isInstanceOf(BenchFailure.class)
                 .hasMessageContaining("inserts-only on star-changes uniform n=400 ends with")
                 .hasMessageContaining("core Q_HIERARCHICAL engine over the integers with");
+    }
+
+    /** One timed run per size, uniform keys, no warm-up, caps of 60 s (core) and 120 s (Flink). */
+    private static BenchSettings uniform(List<Integer> sizes) {
+        return new BenchSettings(
+                false,
+                7,
+                1,
+                1,
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(120),
+                sizes,
+                List.of(Distribution.UNIFORM),
+                false);
     }
 }
