@@ -79,7 +79,8 @@ import picocli.CommandLine.TypeConversionException;
             "    A bound carries '>' or '<' before the number; state_size is empty where it is not measured. measure is"
                     + " 'insert' (the figures are per insert) or 'enumerate' (per result tuple, enumerated after the"
                     + " stream; state_size is the number of result tuples). state_ops_per_insert: the core suite's"
-                    + " state operations per insert (1 for hash-map's upsert), empty where not counted. parallelism: the"
+                    + " state operations per insert (1 for hash-map's upsert; for flink-ivm on a changelog workload,"
+                    + " per change, core's engine for the same plan), empty where not counted. parallelism: the"
                     + " Flink job's P (1 for the core engines); serial_share: CPU of its task threads in chains at parallelism"
                     + " 1 / CPU of all its task threads; max_subtask_imbalance: max/mean subtask CPU of its most uneven chain"
                     + " at parallelism > 1 (with at least 5%% of the task CPU); both empty where not measured.",
