@@ -36,7 +36,7 @@ final class HeldBack<IN> {
     private final AbstractStreamOperator<?> operator;
     private final ToLongFunction<IN> epochOf;
     private final ListState<Tuple2<Object, IN>> state;
-    private final TreeMap<Long, List<Object>> byEpoch = new TreeMap<>();
+    private final TreeMap<Long, List<Tuple2<Object, IN>>> byEpoch = new TreeMap<>();
     private long size;
     /** The highest epoch the last watermark lets through. */
     private long applicable = Epochs.applicable(Long.MIN_VALUE);
@@ -86,9 +86,8 @@ final class HeldBack<IN> {
 
     /** Holds {@code value}, received under {@code key}. */
     private void add(Object key, IN value) {
-        List<Object> list = byEpoch.computeIfAbsent(epochOf.applyAsLong(value), e -> new ArrayList<>());
-        list.add(key);
-        list.add(value);
+        byEpoch.computeIfAbsent(epochOf.applyAsLong(value), e -> new ArrayList<>())
+                .add(Tuple2.of(key, value));
         size++;
     }
 
@@ -103,26 +102,22 @@ final class HeldBack<IN> {
     }
 
     /** Hands every record of epochs up to {@code epoch} to {@code processor}, in epoch order, under its key. */
-    @SuppressWarnings("unchecked")
     void release(long epoch, Processor<IN> processor) throws Exception {
         while (!byEpoch.isEmpty() && byEpoch.firstKey() <= epoch) {
-            List<Object> list = byEpoch.pollFirstEntry().getValue();
-            size -= list.size() / 2;
-            for (int i = 0; i < list.size(); i += 2) {
-                operator.setCurrentKey(list.get(i));
-                processor.process((IN) list.get(i + 1));
+            List<Tuple2<Object, IN>> list = byEpoch.pollFirstEntry().getValue();
+            size -= list.size();
+            for (Tuple2<Object, IN> held : list) {
+                operator.setCurrentKey(held.f0);
+                processor.process(held.f1);
             }
         }
     }
 
     /** Writes the held records, in epoch and arrival order, into the checkpoint's operator state. */
-    @SuppressWarnings("unchecked")
     void snapshot() throws Exception {
         List<Tuple2<Object, IN>> all = new ArrayList<>((int) Math.min(size, Integer.MAX_VALUE));
-        for (List<Object> list : byEpoch.values()) {
-            for (int i = 0; i < list.size(); i += 2) {
-                all.add(Tuple2.of(list.get(i), (IN) list.get(i + 1)));
-            }
+        for (List<Tuple2<Object, IN>> list : byEpoch.values()) {
+            all.addAll(list);
         }
         state.update(all);
     }
