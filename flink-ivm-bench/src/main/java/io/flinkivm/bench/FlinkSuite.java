@@ -133,7 +133,10 @@ final class FlinkSuite implements Suite {
             throws Exception {
         PrintWriter out = harness.out();
         List<Integer> sizes = settings.sizesOr(SIZES, QUICK_SIZES);
-        List<Integer> ps = settings.parallelisms();
+        List<Integer> ps = parallelisms(workload, settings, out);
+        if (ps.isEmpty()) {
+            return List.of();
+        }
         List<FlinkSystem> mineSystems = systems.stream()
                 .filter(s -> settings.runs(s) && s.appliesTo(workload))
                 .toList();
@@ -311,6 +314,24 @@ final class FlinkSuite implements Suite {
         if (!runs.isEmpty()) {
             Report.stateCallTable(out, workload.name(), stream.changes(), p, runs);
         }
+    }
+
+    /**
+     * The parallelisms the workload runs at: all of {@link BenchSettings#parallelisms}, but a changelog
+     * workload only at P = 1, since the bench's source gives each subtask a range of the stream's
+     * indices and at P > 1 a row's delete could overtake its insert (said when it skips one).
+     */
+    static List<Integer> parallelisms(Workload workload, BenchSettings settings, PrintWriter out) {
+        List<Integer> ps = settings.parallelisms();
+        if (!workload.hasDeletes() || ps.equals(List.of(1))) {
+            return ps;
+        }
+        out.println("== suite flink: " + workload.name() + " runs at P = 1 only, not at P = "
+                + join(ps.stream().filter(p -> p > 1).toList())
+                + ": the bench's source gives each subtask a range of the changes, so a row's delete could overtake"
+                + " its insert");
+        out.flush();
+        return ps.contains(1) ? List.of(1) : List.of();
     }
 
     /** The lines on how jobs run: one at a time on the suite's cluster, each system at each P. */
