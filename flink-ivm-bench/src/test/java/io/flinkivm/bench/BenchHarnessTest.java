@@ -394,8 +394,8 @@ class BenchHarnessTest {
                 .hasMessageContaining("core Q_HIERARCHICAL engine over the integers with");
     }
 
-    /** One timed run per size, uniform keys, no warm-up, caps of 60 s (core) and 120 s (Flink). */
-    private static BenchSettings uniform(List<Integer> sizes) {
+    /** One timed run per size (null: the suites' own), uniform keys, no warm-up, caps of 60 s (core) and 120 s (Flink). */
+    static BenchSettings uniform(List<Integer> sizes) {
         return new BenchSettings(
                 false,
                 7,

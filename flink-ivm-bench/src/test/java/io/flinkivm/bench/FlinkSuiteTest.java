@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -12,17 +11,7 @@ import org.junit.jupiter.api.Test;
 class FlinkSuiteTest {
 
     private static BenchSettings at(List<Integer> ps) {
-        return new BenchSettings(
-                        false,
-                        7,
-                        1,
-                        1,
-                        Duration.ofSeconds(1),
-                        Duration.ofSeconds(1),
-                        null,
-                        List.of(Distribution.UNIFORM),
-                        false)
-                .withParallelisms(ps);
+        return BenchHarnessTest.uniform(null).withParallelisms(ps);
     }
 
     @Test
