@@ -33,7 +33,12 @@ import picocli.CommandLine.TypeConversionException;
                     + " scale factor chosen from n (p-hierarchical, not q-hierarchical)",
             "  star   Q(A,B) :- R(A,B,C), S(A,B,C), T(A,D) (q-hierarchical); uniform and Zipf",
             "  path   Q(A,C) :- R(A,B), S(B,C) (not p-hierarchical: the fallback's honest cost); uniform and Zipf",
-            "and, in the flink suite, SQL datasets: a SQL text run as it is by flink-ivm (FlinkIvm.sql) and by Flink SQL,"
+            "and, in the flink suite, the same queries over changelogs: n changes, 20%% deletes and 20%% updates (-U/+U)"
+                    + " of live rows, the rest inserts; flink-ivm over the integer ring, every relation a changelog;"
+                    + " Flink SQL through fromChangelogStream:",
+            "  star-changes  star's query and stream (q-hierarchical: O(1) per change)",
+            "  tpch-changes  tpch's query and rows (not q-hierarchical: the fallback's delta joins under deletes)",
+            "and SQL datasets: a SQL text run as it is by flink-ivm (FlinkIvm.sql) and by Flink SQL,"
                     + " over generated tables whose primary keys hold, their rows shuffled into one stream of n rows:",
             "  tpch-q3, tpch-q10  TPC-H Q3 and Q10 as published (ORDER BY and LIMIT dropped) over TPC-H rows",
             "  star-revenue       revenue per market segment over lineitem, orders and customer (TPC-H rows)",
@@ -74,7 +79,8 @@ import picocli.CommandLine.TypeConversionException;
             "    A bound carries '>' or '<' before the number; state_size is empty where it is not measured. measure is"
                     + " 'insert' (the figures are per insert) or 'enumerate' (per result tuple, enumerated after the"
                     + " stream; state_size is the number of result tuples). state_ops_per_insert: the core suite's"
-                    + " state operations per insert (1 for hash-map's upsert), empty where not counted. parallelism: the"
+                    + " state operations per insert (1 for hash-map's upsert; for flink-ivm on a changelog workload,"
+                    + " per change, core's engine for the same plan), empty where not counted. parallelism: the"
                     + " Flink job's P (1 for the core engines); serial_share: CPU of its task threads in chains at parallelism"
                     + " 1 / CPU of all its task threads; max_subtask_imbalance: max/mean subtask CPU of its most uneven chain"
                     + " at parallelism > 1 (with at least 5%% of the task CPU); both empty where not measured.",
@@ -188,8 +194,9 @@ public final class BenchCommand implements Callable<Integer> {
             paramLabel = "Q",
             split = ",",
             description = {
-                "Only these queries: ex10, tpch, star, path, and the SQL datasets tpch-q3, tpch-q10, star-revenue,"
-                        + " nexmark-q3, nexmark-q20 (for quick experiments and profiling)."
+                "Only these queries: ex10, tpch, star, path, the changelog workloads star-changes, tpch-changes"
+                        + " (flink suite), and the SQL datasets tpch-q3, tpch-q10, star-revenue, nexmark-q3, nexmark-q20"
+                        + " (for quick experiments and profiling)."
             })
     List<String> queries;
 

@@ -2,10 +2,14 @@ package io.flinkivm.bench;
 
 import io.flinkivm.bench.state.EndGate;
 import io.flinkivm.core.partition.RelationRates;
+import io.flinkivm.core.plan.Inputs;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
+import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.semiring.IntegerRing;
 import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.IvmJob;
 import io.flinkivm.flink.IvmOptions;
@@ -29,7 +33,8 @@ import org.apache.flink.util.Collector;
  * summed, at the sink's parallelism and chained to it, so the bench can check them against the core engine. On RocksDB the state size is what RocksDB's native
  * gauges said after the final checkpoint flushed the memtables ({@link FlinkRuns#execute}): the bytes
  * of all SST files plus all memtables, over every operator and state, with RocksDB's estimate of its
- * keys in the note.
+ * keys in the note. A workload with deletes ({@link Workload#hasDeletes()}) is planned with every relation
+ * a changelog over the integer ring, and its changes go through the row check (the default options).
  */
 final class FlinkIvmSystem implements FlinkSystem {
     static final String ROWS = "ivm-rows";
@@ -56,7 +61,12 @@ final class FlinkIvmSystem implements FlinkSystem {
 
     @Override
     public String describe(Workload workload) {
-        return name() + ": FlinkIvm.maintain, plan AUTO, " + options(workload) + ", state.backend.type " + backend
+        return name() + ": FlinkIvm.maintain, plan AUTO"
+                + (workload.hasDeletes()
+                        ? " over the integer ring with every relation a changelog ("
+                                + plan(workload).kind() + " plan, row check on)"
+                        : "")
+                + ", " + options(workload) + ", state.backend.type " + backend
                 + ", the environment's parallelism P, one snapshot at the end; wall time of the job (submission included)";
     }
 
@@ -68,24 +78,33 @@ final class FlinkIvmSystem implements FlinkSystem {
                         + ")";
     }
 
+    /**
+     * The plan AUTO picks for the workload's query: over the natural numbers, or for a workload with
+     * deletes over the integer ring with every relation a changelog.
+     */
     static MaintenancePlan plan(Workload workload) {
-        return Planner.plan(QueryParser.parse(workload.query()), NaturalSemiring.INSTANCE, Planner.Strategy.AUTO);
+        ConjunctiveQuery q = QueryParser.parse(workload.query());
+        return workload.hasDeletes()
+                ? Planner.plan(q, IntegerRing.INSTANCE, Planner.Strategy.AUTO, Inputs.changelog(q.relations()))
+                : Planner.plan(q, NaturalSemiring.INSTANCE, Planner.Strategy.AUTO);
+    }
+
+    /** The payloads' semiring of {@link #plan}: the integers for a workload with deletes, else the naturals. */
+    static Semiring<Long> semiring(Workload workload) {
+        return workload.hasDeletes() ? IntegerRing.INSTANCE : NaturalSemiring.INSTANCE;
     }
 
     @Override
     public RunResult run(Workload workload, InsertStream stream, Duration cap, int parallelism) throws Exception {
         MaintenancePlan plan = plan(workload);
+        Semiring<Long> semiring = semiring(workload);
         StreamExecutionEnvironment env = FlinkRuns.environment(backend, parallelism);
         FlinkRuns.Execution e;
         int parts;
         try (IndexedInput<InputRecord<Long>> records = IndexedInput.of(stream.toInputRecords())) {
-            DataStream<InputRecord<Long>> input =
-                    records.source(env, FlinkIvm.inputType(NaturalSemiring.INSTANCE), "inserts");
+            DataStream<InputRecord<Long>> input = records.source(env, FlinkIvm.inputType(semiring), "inserts");
             IvmJob<Long> job = FlinkIvm.maintain(
-                    input,
-                    plan,
-                    NaturalSemiring.INSTANCE,
-                    IvmOptions.defaults().withRelationRates(workload.relationRates()));
+                    input, plan, semiring, IvmOptions.defaults().withRelationRates(workload.relationRates()));
             parts = FlinkRuns.parallelism(job.results());
             EndGate.process(job.results(), new CountResults(), Types.VOID, parts)
                     .name("count result rows")

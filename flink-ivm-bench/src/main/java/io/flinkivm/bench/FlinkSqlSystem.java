@@ -1,6 +1,7 @@
 package io.flinkivm.bench;
 
 import io.flinkivm.bench.state.EndGate;
+import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import java.time.Duration;
@@ -18,12 +19,14 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
 
 /**
  * The same query in Flink SQL ({@link QueryToSql}): the inserts as one table over a DataStream of
  * rows {@code (rel, x1..xw, p)} read at the environment's parallelism P ({@link IndexedInput}), one
- * view per relation, regular joins and {@code SUM} of the payload product grouped by the free
+ * view per relation (a changelog's rows with their kinds, through {@code fromChangelogStream}), regular
+ * joins and {@code SUM} of the payload product grouped by the free
  * variables, default table configuration (no mini-batch), heap state (or RocksDB:
  * {@code flink-sql-rocksdb}, with its state bytes). The changelog from {@code toChangelogStream} is
  * counted at its parallelism, not stored: the final result size is {@code +I − −D} and its payload sum
@@ -178,7 +181,9 @@ final class FlinkSqlSystem implements FlinkSystem {
                 fields[j + 1] = t.get(j);
             }
             fields[w + 1] = stream.payload(i);
-            rows.add(Row.of(fields));
+            Row row = Row.of(fields);
+            row.setKind(rowKind(stream.kind(i)));
+            rows.add(row);
         }
         StreamExecutionEnvironment env = FlinkRuns.environment(backend, parallelism);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
@@ -192,11 +197,26 @@ final class FlinkSqlSystem implements FlinkSystem {
         }
         IndexedInput<Row> input = IndexedInput.of(rows);
         DataStream<Row> inserts = input.source(env, Types.ROW_NAMED(names, types), "inserts");
-        tEnv.createTemporaryView(QueryToSql.INSERTS, inserts);
+        // A changelog's rows keep their kinds: fromChangelogStream reads +I, -D, -U and +U (no key: a
+        // retract stream); fromDataStream would see inserts only.
+        if (stream.isChangelog()) {
+            tEnv.createTemporaryView(QueryToSql.INSERTS, tEnv.fromChangelogStream(inserts));
+        } else {
+            tEnv.createTemporaryView(QueryToSql.INSERTS, inserts);
+        }
         for (String view : sql.viewStatements()) {
             tEnv.executeSql(view);
         }
         return new Prepared(env, tEnv, tEnv.sqlQuery(sql.select()), input);
+    }
+
+    static RowKind rowKind(ChangeKind kind) {
+        return switch (kind) {
+            case INSERT -> RowKind.INSERT;
+            case DELETE -> RowKind.DELETE;
+            case UPDATE_BEFORE -> RowKind.UPDATE_BEFORE;
+            case UPDATE_AFTER -> RowKind.UPDATE_AFTER;
+        };
     }
 
     @Override

@@ -1,9 +1,11 @@
 package io.flinkivm.bench;
 
+import io.flinkivm.core.plan.PlanKind;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * "Flink operators": inserts per second of the flink-ivm job (heap and RocksDB), the same query in Flink
@@ -85,8 +87,10 @@ final class FlinkSuite implements Suite {
     }
 
     static FlinkSuite defaults() {
+        List<Workload> workloads = new ArrayList<>(Workloads.all());
+        workloads.addAll(Workloads.changes());
         return new FlinkSuite(
-                Workloads.all(),
+                workloads,
                 List.of(
                         new FlinkIvmSystem("hashmap"),
                         new FlinkIvmSystem("rocksdb"),
@@ -129,7 +133,10 @@ final class FlinkSuite implements Suite {
             throws Exception {
         PrintWriter out = harness.out();
         List<Integer> sizes = settings.sizesOr(SIZES, QUICK_SIZES);
-        List<Integer> ps = settings.parallelisms();
+        List<Integer> ps = parallelisms(workload, settings, out);
+        if (ps.isEmpty()) {
+            return List.of();
+        }
         List<FlinkSystem> mineSystems = systems.stream()
                 .filter(s -> settings.runs(s) && s.appliesTo(workload))
                 .toList();
@@ -188,7 +195,9 @@ final class FlinkSuite implements Suite {
         }
         List<Measurement> mine = new ArrayList<>();
         // On a query that is not p-hierarchical flink-ivm runs the fallback: a peer's plan, with a peer's cap.
-        boolean subject = CoreEngineSystem.isPHierarchical(workload);
+        boolean subject = workload.hasDeletes()
+                ? FlinkIvmSystem.plan(workload).kind() != PlanKind.FALLBACK_DELTA_JOIN
+                : CoreEngineSystem.isPHierarchical(workload);
         List<Distribution> distributions = workload.distributions(settings.distributions());
         for (int di = 0; di < distributions.size(); di++) {
             Distribution d = distributions.get(di);
@@ -201,6 +210,21 @@ final class FlinkSuite implements Suite {
                     continue;
                 }
                 InsertStream stream = workload.generate(n, d, settings.seed());
+                double stateOps = -1;
+                if (workload.hasDeletes()) {
+                    ChangelogReference c = ChangelogReference.of(workload, stream);
+                    harness.check(workload, stream, c.system(), c.run());
+                    stateOps = c.stateOpsPerChange();
+                    out.printf(
+                            Locale.ROOT,
+                            "  %s n=%d: %d records, %d result tuples, %.2f state operations per change (%s)%n",
+                            c.system(),
+                            n,
+                            stream.size(),
+                            c.run().resultSize(),
+                            stateOps,
+                            c.counts());
+                }
                 Harness.Reference expected = reference(harness, workload, stream);
                 for (FlinkSystem system : mineSystems) {
                     for (int p : ps) {
@@ -222,6 +246,9 @@ final class FlinkSuite implements Suite {
                         } else if (r.completed() && r.resultSize() >= 0) {
                             m = m.withNote((m.note().isEmpty() ? "" : m.note() + "; ")
                                     + "result unchecked (no reference finished)");
+                        }
+                        if (system instanceof FlinkIvmSystem && stateOps >= 0) {
+                            m = m.withStateOps(stateOps);
                         }
                         if (system instanceof FlinkIvmSystem
                                 && m.stateSize() < 0
@@ -279,14 +306,32 @@ final class FlinkSuite implements Suite {
                 continue;
             }
             Measurement m = timed.stream()
-                    .filter(t -> t.system().equals(s.name()) && t.parallelism() == p && t.n() == stream.size())
+                    .filter(t -> t.system().equals(s.name()) && t.parallelism() == p && t.n() == stream.changes())
                     .findFirst()
                     .orElse(null);
             runs.add(new Report.StateCallRun(s.name(), FlinkRuns.lastStateCalls(), m));
         }
         if (!runs.isEmpty()) {
-            Report.stateCallTable(out, workload.name(), stream.size(), p, runs);
+            Report.stateCallTable(out, workload.name(), stream.changes(), p, runs);
         }
+    }
+
+    /**
+     * The parallelisms the workload runs at: all of {@link BenchSettings#parallelisms}, but a changelog
+     * workload only at P = 1, since the bench's source gives each subtask a range of the stream's
+     * indices and at P > 1 a row's delete could overtake its insert (said when it skips one).
+     */
+    static List<Integer> parallelisms(Workload workload, BenchSettings settings, PrintWriter out) {
+        List<Integer> ps = settings.parallelisms();
+        if (!workload.hasDeletes() || ps.equals(List.of(1))) {
+            return ps;
+        }
+        out.println("== suite flink: " + workload.name() + " runs at P = 1 only, not at P = "
+                + join(ps.stream().filter(p -> p > 1).toList())
+                + ": the bench's source gives each subtask a range of the changes, so a row's delete could overtake"
+                + " its insert");
+        out.flush();
+        return ps.contains(1) ? List.of(1) : List.of();
     }
 
     /** The lines on how jobs run: one at a time on the suite's cluster, each system at each P. */
@@ -386,6 +431,13 @@ final class FlinkSuite implements Suite {
         }
         for (String s : peers) {
             Report.slope(out, atLowest, s);
+        }
+        if (atLowest.stream().anyMatch(m -> m.stateOpsPerInsert() >= 0)) {
+            out.println("slope of state operations per insert or change against n (log-log, smallest to largest n;"
+                    + " the core engine's count for the same plan on the same stream; 0 = flat):");
+            for (String s : ivm) {
+                Report.stateOpsSlope(out, atLowest, s);
+            }
         }
         out.println();
         out.flush();

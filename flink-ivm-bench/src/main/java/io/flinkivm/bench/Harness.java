@@ -46,7 +46,7 @@ final class Harness {
      * @return the reference it was checked against, or null if it became the reference
      */
     Reference check(Workload w, InsertStream s, String system, RunResult r) {
-        return check(streamKey(w, s), w.name() + " " + s.distribution().label() + " n=" + s.size(), system, r);
+        return check(streamKey(w, s), w.name() + " " + s.distribution().label() + " n=" + s.changes(), system, r);
     }
 
     /**
@@ -117,7 +117,7 @@ final class Harness {
                 workload.name(),
                 sut.name(),
                 stream.distribution().label(),
-                stream.size(),
+                stream.changes(),
                 reps,
                 cap,
                 () -> sut.run(workload, stream, cap));

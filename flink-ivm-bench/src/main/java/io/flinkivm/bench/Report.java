@@ -555,18 +555,22 @@ final class Report {
      * n makes the slope a bound.
      */
     static Bounded slope(List<Measurement> ms, String system, String distribution) {
-        List<Integer> sizes = new ArrayList<>();
-        for (int n : sizes(ms, distribution)) {
-            if (find(ms, system, distribution, n) != null) {
-                sizes.add(n);
-            }
-        }
+        return slope(ms, system, distribution, Measurement::nsPerInsert);
+    }
+
+    /**
+     * The slope of {@code metric} against n on log-log axes between the smallest and the largest n
+     * where the system has it (not {@link Bounded.Kind#UNKNOWN}).
+     */
+    static Bounded slope(
+            List<Measurement> ms, String system, String distribution, Function<Measurement, Bounded> metric) {
+        List<Integer> sizes = sizesWith(ms, system, distribution, metric);
         if (sizes.size() < 2) {
             return Bounded.UNKNOWN;
         }
         Measurement small = find(ms, system, distribution, sizes.get(0));
         Measurement large = find(ms, system, distribution, sizes.get(sizes.size() - 1));
-        Bounded ratio = large.nsPerInsert().divide(small.nsPerInsert());
+        Bounded ratio = metric.apply(large).divide(metric.apply(small));
         if (ratio.kind() == Bounded.Kind.UNKNOWN) {
             return Bounded.UNKNOWN;
         }
@@ -575,19 +579,58 @@ final class Report {
 
     /** One line: the system's slope per distribution, with the n range. */
     static void slope(PrintWriter out, List<Measurement> ms, String system) {
+        slope(out, ms, system, Measurement::nsPerInsert, "");
+    }
+
+    /**
+     * One line: the slope of the system's state operations per insert (or change) per distribution,
+     * with the n range and the counts at its ends.
+     */
+    static void stateOpsSlope(PrintWriter out, List<Measurement> ms, String system) {
+        slope(
+                out,
+                ms,
+                system,
+                m -> m.stateOpsPerInsert() < 0 ? Bounded.UNKNOWN : Bounded.exact(m.stateOpsPerInsert()),
+                " state operations per insert or change");
+    }
+
+    private static void slope(
+            PrintWriter out, List<Measurement> ms, String system, Function<Measurement, Bounded> metric, String unit) {
         List<String> cells = new ArrayList<>();
         for (String d : distributions(ms)) {
-            Bounded s = slope(ms, system, d);
+            Bounded s = slope(ms, system, d, metric);
             if (s.kind() != Bounded.Kind.UNKNOWN) {
-                List<Integer> sizes = sizes(ms, d).stream()
-                        .filter(n -> find(ms, system, d, n) != null)
-                        .toList();
-                cells.add(d + " " + s.format() + " (n=" + sizes.get(0) + ".." + sizes.get(sizes.size() - 1) + ")");
+                List<Integer> sizes = sizesWith(ms, system, d, metric);
+                int first = sizes.get(0);
+                int last = sizes.get(sizes.size() - 1);
+                cells.add(d + " " + s.format() + " (n=" + first + ".." + last
+                        + (unit.isEmpty()
+                                ? ""
+                                : ": "
+                                        + metric.apply(find(ms, system, d, first))
+                                                .format() + " .. "
+                                        + metric.apply(find(ms, system, d, last))
+                                                .format() + unit)
+                        + ")");
             }
         }
         if (!cells.isEmpty()) {
             out.println("  " + system + ": " + String.join(", ", cells));
         }
+    }
+
+    /** The sizes at which the system has a known {@code metric}, ascending. */
+    private static List<Integer> sizesWith(
+            List<Measurement> ms, String system, String distribution, Function<Measurement, Bounded> metric) {
+        List<Integer> out = new ArrayList<>();
+        for (int n : sizes(ms, distribution)) {
+            Measurement m = find(ms, system, distribution, n);
+            if (m != null && metric.apply(m).kind() != Bounded.Kind.UNKNOWN) {
+                out.add(n);
+            }
+        }
+        return out;
     }
 
     static List<String> distributions(List<Measurement> ms) {

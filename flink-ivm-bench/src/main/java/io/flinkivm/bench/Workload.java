@@ -36,6 +36,14 @@ interface Workload {
         return Integer.MAX_VALUE;
     }
 
-    /** A stream of exactly {@code n} inserts; the same arguments give the same stream. */
+    /**
+     * Whether the streams have deletes and updates ({@link ChangesWorkload}): flink-ivm then reads every
+     * relation as a changelog over the integer ring, Flink SQL reads the rows with their kinds.
+     */
+    default boolean hasDeletes() {
+        return false;
+    }
+
+    /** A stream of exactly {@code n} inserts (or changes); the same arguments give the same stream. */
     InsertStream generate(int n, Distribution distribution, long seed);
 }

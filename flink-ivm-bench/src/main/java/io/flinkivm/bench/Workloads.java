@@ -10,4 +10,13 @@ final class Workloads {
     static List<Workload> all() {
         return List.of(new Example10Workload(), new TpchWorkload(), new StarWorkload(), new PathWorkload());
     }
+
+    /**
+     * The changelog workloads of the Flink suite: the q-hierarchical star (O(1) per change over the
+     * integer ring) and TPC-H revenue (p-hierarchical only: the fallback under deletes), each with 20 %
+     * deletes and 20 % updates.
+     */
+    static List<Workload> changes() {
+        return List.of(new ChangesWorkload(new StarWorkload()), new ChangesWorkload(new TpchWorkload()));
+    }
 }

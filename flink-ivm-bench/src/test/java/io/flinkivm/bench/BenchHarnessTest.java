@@ -1,6 +1,7 @@
 package io.flinkivm.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkivm.core.engine.Engines;
 import io.flinkivm.core.engine.IvmEngine;
@@ -315,5 +316,95 @@ class BenchHarnessTest {
         assertThat(r.resultSize()).isEqualTo(-1);
         assertThat(r.note()).contains("result payloads exceed 64 bits", "4611686018427387904", "not enumerated");
         assertThat(system.measureEnumeration()).isNull();
+    }
+
+    @Test
+    void changelogWorkloadsAreCheckedAgainstTheCoreEngineOverTheIntegers() throws Exception {
+        BenchSettings settings = uniform(List.of(400, 4_000));
+        StringWriter printed = new StringWriter();
+
+        List<Measurement> ms = BenchCommand.run(
+                List.of(new FlinkSuite(
+                        Workloads.changes(),
+                        List.of(new FlinkIvmSystem("hashmap"), new FlinkSqlSystem(), FlinkSqlSystem.miniBatch()))),
+                settings,
+                dir,
+                new PrintWriter(printed));
+
+        assertThat(ms).hasSize(2 * 2 * 3).allSatisfy(m -> assertThat(m.note()).contains("result = core "));
+        assertThat(ms)
+                .filteredOn(m -> m.system().equals("flink-ivm-heap"))
+                .allSatisfy(m -> assertThat(m.stateOpsPerInsert()).isPositive());
+        assertThat(ms)
+                .filteredOn(m -> m.system().startsWith("flink-sql"))
+                .allSatisfy(m -> assertThat(m.stateOpsPerInsert()).isNegative());
+        List<String> lines = Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8);
+        assertThat(lines)
+                .anyMatch(l -> l.startsWith("star-changes,flink-ivm-heap,uniform,4000,"))
+                .anyMatch(l -> l.startsWith("tpch-changes,flink-sql-minibatch,tpch,400,"));
+        assertThat(printed.toString())
+                .contains(
+                        "result = core Q_HIERARCHICAL engine over the integers",
+                        "result = core FALLBACK_DELTA_JOIN engine over the integers",
+                        "state operations per change",
+                        "slope of state operations per insert or change against n",
+                        "flink-ivm-heap: uniform ",
+                        "flink-ivm-heap: tpch ");
+    }
+
+    @Test
+    void aSystemThatTakesDeletesForInsertsAbortsTheBench() throws Exception {
+        BenchSettings settings = uniform(List.of(400));
+        FlinkSqlSystem sql = new FlinkSqlSystem();
+        FlinkSystem insertsOnly = new FlinkSystem() {
+            @Override
+            public String name() {
+                return "inserts-only";
+            }
+
+            @Override
+            public String describe(Workload workload) {
+                return "Flink SQL reading every change as an insert";
+            }
+
+            @Override
+            public RunResult run(Workload workload, InsertStream stream, Duration cap, int parallelism)
+                    throws Exception {
+                String[] relations = new String[stream.size()];
+                io.flinkivm.core.query.Tuple[] tuples = new io.flinkivm.core.query.Tuple[stream.size()];
+                Long[] payloads = new Long[stream.size()];
+                for (int i = 0; i < stream.size(); i++) {
+                    relations[i] = stream.relation(i);
+                    tuples[i] = stream.tuple(i);
+                    payloads[i] = stream.payload(i);
+                }
+                InsertStream inserts =
+                        new InsertStream(relations, tuples, payloads, stream.distribution(), stream.seed());
+                return sql.run(workload, inserts, cap, parallelism);
+            }
+        };
+
+        assertThatThrownBy(() -> BenchCommand.run(
+                        List.of(new FlinkSuite(Workloads.changes().get(0), List.of(insertsOnly))),
+                        settings,
+                        dir,
+                        new PrintWriter(new StringWriter())))
+                .isInstanceOf(BenchFailure.class)
+                .hasMessageContaining("inserts-only on star-changes uniform n=400 ends with")
+                .hasMessageContaining("core Q_HIERARCHICAL engine over the integers with");
+    }
+
+    /** One timed run per size (null: the suites' own), uniform keys, no warm-up, caps of 60 s (core) and 120 s (Flink). */
+    static BenchSettings uniform(List<Integer> sizes) {
+        return new BenchSettings(
+                false,
+                7,
+                1,
+                1,
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(120),
+                sizes,
+                List.of(Distribution.UNIFORM),
+                false);
     }
 }

@@ -1,6 +1,7 @@
 package io.flinkivm.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -93,5 +94,26 @@ class ReportTest {
                         "V[A] (root of tree 0) -> count ivm-dead-letters -> discard ivm-dead-letters: Writer"))
                 .isEqualTo("V[A] (root of tree 0)");
         assertThat(Report.chainName("x".repeat(80))).hasSize(60).endsWith("…");
+    }
+
+    @Test
+    void theStateOperationsSlopeIsTakenBetweenTheSmallestAndLargestCountedN() {
+        List<Measurement> ms = List.of(
+                m("flink-ivm-heap", 10_000, 1, Bounded.exact(9000), 9000).withStateOps(5.0),
+                m("flink-ivm-heap", 100_000, 1, Bounded.exact(3000), 3000),
+                m("flink-ivm-heap", 1_000_000, 1, Bounded.exact(1000), 1000).withStateOps(50.0),
+                m("flink-sql", 10_000, 1, Bounded.exact(9000), 9000));
+
+        String printed = print(out -> {
+            Report.stateOpsSlope(out, ms, "flink-ivm-heap");
+            Report.stateOpsSlope(out, ms, "flink-sql");
+        });
+
+        // Ten times the operations over a hundred times the changes: slope 0.5; flink-sql has no count; the
+        // ns slope still spans every measured n: log(1000 / 9000) / log(100).
+        assertThat(printed)
+                .isEqualTo("  flink-ivm-heap: uniform 0.500 (n=10000..1000000: 5.000 .. 50.00 state operations per"
+                        + " insert or change)" + System.lineSeparator());
+        assertThat(Report.slope(ms, "flink-ivm-heap", "uniform").value()).isCloseTo(-0.4771, within(1e-3));
     }
 }
