@@ -50,6 +50,11 @@ final class FlinkSqlSystem implements FlinkSystem {
     static final String CHECKSUM = "sql-checksum";
     /** {@code OptimizerConfigOptions.TABLE_OPTIMIZER_MULTI_JOIN_ENABLED} in Flink 2.2.1. */
     static final String MULTI_JOIN_OPTION = "table.optimizer.multi-join.enabled";
+    /**
+     * {@code ExecutionConfigOptions.TABLE_EXEC_ASYNC_STATE_ENABLED}: the joins and aggregates that have an
+     * asynchronous-state version use it (on ForSt; others ignore it).
+     */
+    static final String ASYNC_STATE_OPTION = "table.exec.async-state.enabled";
 
     /**
      * The mini-batch variant's table configuration: mini-batch on (it also turns the regular joins into
@@ -65,7 +70,7 @@ final class FlinkSqlSystem implements FlinkSystem {
 
     private final boolean multiJoin;
     private final boolean miniBatch;
-    /** {@code state.backend.type}: hashmap or rocksdb. */
+    /** {@code state.backend.type}: hashmap, rocksdb or forst. */
     private final String backend;
 
     private final Map<String, Boolean> multiJoinPlans = new java.util.concurrent.ConcurrentHashMap<>();
@@ -97,6 +102,14 @@ final class FlinkSqlSystem implements FlinkSystem {
         return new FlinkSqlSystem(true, false, "rocksdb");
     }
 
+    /**
+     * Joins + GROUP BY on ForSt state with Flink SQL's asynchronous state operators
+     * ({@link #ASYNC_STATE_OPTION}): the peer of {@code flink-ivm-forst}.
+     */
+    static FlinkSqlSystem onForSt() {
+        return new FlinkSqlSystem(false, false, "forst");
+    }
+
     /** Joins + GROUP BY with {@link #MINI_BATCH}, on heap: Flink SQL as tuned for throughput. */
     static FlinkSqlSystem miniBatch() {
         return new FlinkSqlSystem(false, true, "hashmap");
@@ -121,6 +134,7 @@ final class FlinkSqlSystem implements FlinkSystem {
         }
         return name() + ": Table API, joins + GROUP BY SUM" + options
                 + (backend.equals("hashmap") ? ", heap" : ", " + backend)
+                + (backend.equals("forst") ? " with " + ASYNC_STATE_OPTION + " = true" : "")
                 + ", the environment's parallelism P, changelog counted via toChangelogStream; wall time of the job"
                 + " (submission included)";
     }
@@ -189,6 +203,9 @@ final class FlinkSqlSystem implements FlinkSystem {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
         if (multiJoin) {
             tEnv.getConfig().set(MULTI_JOIN_OPTION, "true");
+        }
+        if (backend.equals("forst")) {
+            tEnv.getConfig().set(ASYNC_STATE_OPTION, "true");
         }
         if (miniBatch) {
             for (Map.Entry<String, String> e : MINI_BATCH) {

@@ -94,10 +94,12 @@ final class FlinkSuite implements Suite {
                 List.of(
                         new FlinkIvmSystem("hashmap"),
                         new FlinkIvmSystem("rocksdb"),
+                        new FlinkIvmSystem("forst"),
                         new FlinkSqlSystem(),
                         FlinkSqlSystem.miniBatch(),
                         new FlinkSqlSystem(true),
                         FlinkSqlSystem.onRocksDb(),
+                        FlinkSqlSystem.onForSt(),
                         FlinkSqlSystem.multiJoinOnRocksDb(),
                         new TrivialKeyedSystem(),
                         TrivialKeyedSystem.minimal()),

@@ -163,6 +163,40 @@ class BenchCommandTest {
     }
 
     @Test
+    void theForStSystemsRunOnlyWhenNamed() {
+        BenchSettings all = new BenchSettings(
+                false,
+                1,
+                1,
+                1,
+                java.time.Duration.ofSeconds(1),
+                java.time.Duration.ofSeconds(1),
+                null,
+                List.of(Distribution.UNIFORM),
+                false);
+        BenchSettings named = new BenchSettings(
+                false,
+                1,
+                1,
+                1,
+                java.time.Duration.ofSeconds(1),
+                java.time.Duration.ofSeconds(1),
+                null,
+                List.of(Distribution.UNIFORM),
+                false,
+                null,
+                List.of("flink-ivm-forst"),
+                BenchSettings.DEFAULT_COUNT_UP_TO,
+                List.of(1));
+
+        assertThat(all.runsSystem("flink-ivm-rocksdb")).isTrue();
+        assertThat(all.runsSystem("flink-ivm-forst")).isFalse();
+        assertThat(all.runsSystem("flink-sql-forst")).isFalse();
+        assertThat(named.runsSystem("flink-ivm-forst")).isTrue();
+        assertThat(named.runsSystem("flink-ivm-rocksdb")).isFalse();
+    }
+
+    @Test
     void anUnknownDistributionIsAUsageError() {
         CliRun r = run("bench", "--distributions", "gauss", "--out", dir.toString());
 
