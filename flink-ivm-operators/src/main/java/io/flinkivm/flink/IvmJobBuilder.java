@@ -148,7 +148,8 @@ final class IvmJobBuilder<T> {
                     .transform(
                             layout.rowCheck().name(),
                             new InputRecordTypeInfo<>(payloadType),
-                            new LiveRowsOperator<>(plan, (Ring<T>) semiring, payloadType, deadLetterTag))
+                            new LiveRowsOperator<>(
+                                    plan, (Ring<T>) semiring, payloadType, deadLetterTag, options.managedState()))
                     .uid(uidPrefix + "live-rows")
                     .setParallelism(parallelism);
             deadLetters.add(rows.getSideOutput(deadLetterTag));
@@ -192,7 +193,9 @@ final class IvmJobBuilder<T> {
                                     deltaType,
                                     deadLetterTag,
                                     changelog,
-                                    options.updateBefore()))
+                                    options.updateBefore(),
+                                    layout.hashVariable() == null,
+                                    options.managedState()))
                     .uid(uidPrefix + "fallback")
                     .setParallelism(sinkParallelism);
         } else {

@@ -1,11 +1,8 @@
 package io.flinkivm.core.engine;
 
 import io.flinkivm.core.engine.join.DeltaJoinLogic;
-import io.flinkivm.core.engine.join.DeltaJoinStore;
-import io.flinkivm.core.engine.join.TrackedResult;
-import io.flinkivm.core.engine.maps.KeyValueState;
+import io.flinkivm.core.engine.join.MemoryDeltaJoinStore;
 import io.flinkivm.core.engine.maps.MemoryMaps;
-import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.engine.maps.StateCounts;
 import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.query.ResultChange;
@@ -13,7 +10,6 @@ import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -26,7 +22,8 @@ import java.util.function.Consumer;
 public final class DeltaJoinEngine<T> implements IvmEngine<T> {
     private final Semiring<T> semiring;
     private final DeltaJoinLogic<T> logic;
-    private final Store<T> store;
+    private final MemoryDeltaJoinStore<T> store;
+    private final boolean changelog;
     private long inserts;
 
     public DeltaJoinEngine(FallbackPlan plan, Semiring<T> semiring) {
@@ -51,8 +48,9 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
      */
     DeltaJoinEngine(FallbackPlan plan, Semiring<T> semiring, MemoryMaps maps, boolean changelog) {
         this.semiring = semiring;
+        this.changelog = changelog;
         this.logic = new DeltaJoinLogic<>(plan, semiring);
-        this.store = new Store<>(logic, maps, changelog ? semiring : null);
+        this.store = new MemoryDeltaJoinStore<>(logic, maps, changelog ? semiring : null);
     }
 
     @Override
@@ -69,7 +67,7 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
     @Override
     public T lookup(Tuple headTuple) {
         HeadArity.check(logic.query(), headTuple);
-        T v = store.result.get(headTuple);
+        T v = store.resultPayload(headTuple);
         return v == null ? semiring.zero() : v;
     }
 
@@ -80,30 +78,17 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
 
     @Override
     public void changes(Consumer<ResultChange<T>> out) {
-        if (store.tracked == null) {
+        if (!changelog) {
             IvmEngine.super.changes(out);
+            return;
         }
-        for (Iterator<Map.Entry<Tuple, T>> it = store.before.entries(); it.hasNext(); ) {
-            Map.Entry<Tuple, T> e = it.next();
-            ResultChange<T> c = store.tracked.change(e.getKey(), e.getValue());
-            if (c != null) {
-                out.accept(c);
-            }
-        }
-        store.before.clear();
+        store.changes(out);
     }
 
     /** Stored atom tuples, index entries and result tuples. */
     @Override
     public long stateEntries() {
-        long total = store.result.size();
-        for (int a = 0; a < store.relations.length; a++) {
-            total += store.relations[a].size();
-            for (int i = 0; i < store.heads[a].length; i++) {
-                total += store.heads[a][i].size() + store.nexts[a][i].size() + store.prevs[a][i].size();
-            }
-        }
-        return total;
+        return store.entries();
     }
 
     /** Zero: the fallback has no root views and no border. */
@@ -114,71 +99,6 @@ public final class DeltaJoinEngine<T> implements IvmEngine<T> {
 
     /** The payload of {@code key} in atom {@code atom}'s relation, or null (for the ablation's root views). */
     T atomPayload(int atom, Tuple key) {
-        return store.relations[atom].get(key);
-    }
-
-    private static final class Store<T> implements DeltaJoinStore<T> {
-        final OpenHashMap<Tuple, T>[] relations;
-        final OpenHashMap<Tuple, Tuple>[][] heads;
-        final OpenHashMap<Tuple, Tuple>[][] nexts;
-        final OpenHashMap<Tuple, Tuple>[][] prevs;
-        final OpenHashMap<Tuple, T> result;
-        /** With a changelog: the payloads at the last trigger of the result tuples changed since, and the result that fills them. */
-        final OpenHashMap<Tuple, T> before;
-
-        final TrackedResult<T> tracked;
-
-        @SuppressWarnings("unchecked")
-        Store(DeltaJoinLogic<T> logic, MemoryMaps maps, Semiring<T> changelog) {
-            int n = logic.query().body().size();
-            relations = new OpenHashMap[n];
-            heads = new OpenHashMap[n][];
-            nexts = new OpenHashMap[n][];
-            prevs = new OpenHashMap[n][];
-            for (int a = 0; a < n; a++) {
-                relations[a] = maps.map(StateCounts.Role.DELTA_JOIN);
-                heads[a] = new OpenHashMap[logic.indexCount(a)];
-                nexts[a] = new OpenHashMap[logic.indexCount(a)];
-                prevs[a] = new OpenHashMap[logic.indexCount(a)];
-                for (int i = 0; i < heads[a].length; i++) {
-                    heads[a][i] = maps.map(StateCounts.Role.DELTA_JOIN);
-                    nexts[a][i] = maps.map(StateCounts.Role.DELTA_JOIN);
-                    prevs[a][i] = maps.map(StateCounts.Role.DELTA_JOIN);
-                }
-            }
-            result = maps.map(StateCounts.Role.RESULT);
-            before = changelog == null ? null : maps.map(StateCounts.Role.RESULT);
-            tracked = changelog == null ? null : new TrackedResult<>(result, before, changelog);
-        }
-
-        @Override
-        public KeyValueState<Tuple, T> relation(int atom) {
-            return relations[atom];
-        }
-
-        @Override
-        public KeyValueState<Tuple, Tuple> indexHead(int atom, int index) {
-            return heads[atom][index];
-        }
-
-        @Override
-        public KeyValueState<Tuple, Tuple> indexNext(int atom, int index) {
-            return nexts[atom][index];
-        }
-
-        @Override
-        public KeyValueState<Tuple, Tuple> indexPrev(int atom, int index) {
-            return prevs[atom][index];
-        }
-
-        @Override
-        public KeyValueState<Tuple, T> result() {
-            return tracked == null ? result : tracked;
-        }
-
-        @Override
-        public Iterator<Map.Entry<Tuple, T>> resultEntries() {
-            return result.entries();
-        }
+        return store.relation(atom).get(key);
     }
 }

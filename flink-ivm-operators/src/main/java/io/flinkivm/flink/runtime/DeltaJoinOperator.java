@@ -1,20 +1,18 @@
 package io.flinkivm.flink.runtime;
 
 import io.flinkivm.core.engine.join.DeltaJoinLogic;
+import io.flinkivm.core.engine.join.DeltaJoinStore;
 import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.flink.state.FlinkDeltaJoinStore;
-import io.flinkivm.flink.state.StateNames;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.Delta;
 import io.flinkivm.flink.types.PayloadTypes;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.OutputTag;
 
@@ -27,18 +25,28 @@ import org.apache.flink.util.OutputTag;
  * parts, in exactly one partition. An atom tuple's deltas are applied in the order the ingest sent
  * them (one channel), which keeps a self-join's one-atom-after-another semantics.
  */
-public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T, Object> {
-    private static final long serialVersionUID = 2L;
+public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T, FallbackState.Group<T>> {
+    private static final long serialVersionUID = 3L;
 
     private final FallbackPlan plan;
     private final Semiring<T> semiring;
     private final TypeInformation<T> payloadType;
     private final OutputTag<DeadLetter> deadLetters;
+    private final boolean cellKeyed;
+    private final boolean managedState;
 
     private transient DeltaJoinLogic<T> logic;
-    private transient FlinkDeltaJoinStore<T> store;
+    private transient FallbackState<T> state;
+    /** The group selected for a trigger. */
+    private transient FallbackState.Group<T> selected;
+
+    private transient DeltaJoinStore<T> selectedStore;
     private transient Counter failed;
 
+    /**
+     * @param cellKeyed whether the operator is keyed by HyperCube cells (else by a variable's value)
+     * @param managedState whether to keep the state in Flink's managed keyed state on the heap backend too
+     */
     public DeltaJoinOperator(
             FallbackPlan plan,
             Semiring<T> semiring,
@@ -46,23 +54,48 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
             TypeInformation<Delta<T>> deltaType,
             OutputTag<DeadLetter> deadLetters,
             boolean changelog,
-            boolean updateBefore) {
+            boolean updateBefore,
+            boolean cellKeyed,
+            boolean managedState) {
         super(deltaType, changelog, updateBefore);
         this.plan = plan;
         this.semiring = semiring;
         this.payloadType = payloadType;
         this.deadLetters = deadLetters;
+        this.cellKeyed = cellKeyed;
+        this.managedState = managedState;
+    }
+
+    @Override
+    protected boolean isUsingCustomRawKeyedState() {
+        return true;
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        logic = new DeltaJoinLogic<>(plan, semiring);
+        state = FallbackState.create(
+                logic,
+                managedState,
+                cellKeyed,
+                !plan.inputs().isInsertOnly(),
+                PayloadTypes.inState(
+                        payloadType.createSerializer(getExecutionConfig().getSerializerConfig())),
+                changelog() ? semiring : null,
+                getKeyedStateBackend(),
+                context,
+                this);
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        state.snapshot(context);
     }
 
     @Override
     public void open() throws Exception {
-        logic = new DeltaJoinLogic<>(plan, semiring);
-        store = new FlinkDeltaJoinStore<>(
-                logic,
-                PayloadTypes.inState(
-                        payloadType.createSerializer(getExecutionConfig().getSerializerConfig())),
-                getRuntimeContext(),
-                changelog() ? semiring : null);
         failed = getMetricGroup().counter(Metrics.FAILED_UPDATES);
         super.open();
     }
@@ -75,7 +108,7 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
     @Override
     protected void apply(Delta<T> d) {
         try {
-            logic.insertAtom(store, d.atom(), d.key(), d.payload());
+            logic.insertAtom(state.store(), d.atom(), d.key(), d.payload());
         } catch (ArithmeticException e) {
             failed.inc();
             output.collect(
@@ -85,43 +118,39 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
         }
     }
 
-    /** The keys of this subtask with a result. */
+    /** The groups of this subtask with a result. */
     @Override
-    protected List<Object> resultGroups() throws Exception {
-        return keysOf(StateNames.RESULT);
+    protected List<FallbackState.Group<T>> resultGroups() throws Exception {
+        return state.resultGroups();
     }
 
-    /** The keys of this subtask whose result changed since the previous trigger. */
+    /** The groups of this subtask whose result changed since the previous trigger. */
     @Override
-    protected List<Object> changedGroups() throws Exception {
-        return keysOf(StateNames.RESULT_BEFORE);
-    }
-
-    private List<Object> keysOf(String name) throws Exception {
-        List<Object> keys = new ArrayList<>();
-        try (Stream<Object> all = getKeyedStateBackend().getKeys(name, VoidNamespace.INSTANCE)) {
-            all.forEach(keys::add);
-        }
-        return keys;
+    protected List<FallbackState.Group<T>> changedGroups() throws Exception {
+        return state.changedGroups();
     }
 
     @Override
-    protected void selectGroup(Object key) {
-        setCurrentKey(key);
+    protected void selectGroup(FallbackState.Group<T> group) {
+        selected = group;
+        selectedStore = group.select();
     }
 
     @Override
-    protected void groupDone(Object key) {}
+    protected void groupDone(FallbackState.Group<T> group) {
+        selected = null;
+        selectedStore = null;
+    }
 
     @Override
     protected long emitChanges(long id, boolean deterministic) {
         long[] rows = {0};
-        store.changes(c -> rows[0] += emitChange(id, deterministic, c));
+        selected.changes(c -> rows[0] += emitChange(id, deterministic, c));
         return rows[0];
     }
 
     @Override
     protected ResultCursor<T> results() {
-        return ResultCursor.over(logic.results(store));
+        return ResultCursor.over(logic.results(selectedStore));
     }
 }

@@ -3,21 +3,30 @@ package io.flinkivm.flink.runtime;
 import io.flinkivm.core.engine.AbsentRowException;
 import io.flinkivm.core.engine.LiveRows;
 import io.flinkivm.core.engine.maps.KeyValueState;
+import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.AtomRouter;
 import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Ring;
+import io.flinkivm.flink.state.KeyGroupStates;
+import io.flinkivm.flink.state.MemoryMapCodec;
 import io.flinkivm.flink.state.StateAccessException;
+import io.flinkivm.flink.state.StateLayout;
 import io.flinkivm.flink.state.StateNames;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.InputRecord;
 import java.io.IOException;
+import java.util.List;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -31,7 +40,9 @@ import org.apache.flink.util.OutputTag;
  * more than the row holds, or names an absent row, is a dead letter with the reason, counted, and
  * changes nothing; one that passes goes on to the ingest as the insert of the inverse payload. A row
  * whose payload returns to zero leaves the state. Rows of insert-only relations pass without state;
- * a delete of one is a dead letter. Snapshot requests pass.
+ * a delete of one is a dead letter. Snapshot requests pass. The rows live in Flink's managed keyed
+ * state, or on the heap backend in the operator's own hash maps, one per relation and key group
+ * ({@link StateLayout}).
  */
 public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecord<T>>
         implements OneInputStreamOperator<InputRecord<T>, InputRecord<T>> {
@@ -41,22 +52,35 @@ public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecor
     private final Ring<T> ring;
     private final TypeInformation<T> payloadType;
     private final OutputTag<DeadLetter> deadLetters;
+    private final boolean managedState;
 
     private transient LiveRows<T> logic;
     private transient AtomRouter router;
     private transient boolean[] changelog;
     private transient ValueState<T> row;
+    /** The current key's row in managed state; null in the in-memory layout. */
     private transient KeyValueState<Tuple, T> current;
+    /** The in-memory layout's rows per relation and key group; null in the managed layout. */
+    private transient KeyGroupStates<OpenHashMap<Tuple, T>[]> parts;
+
     private transient Counter deadLetterCounter;
     private transient Counter absentRows;
     private transient Counter retractions;
 
+    /**
+     * @param managedState whether to keep the rows in Flink's managed keyed state on the heap backend too
+     */
     public LiveRowsOperator(
-            MaintenancePlan plan, Ring<T> ring, TypeInformation<T> payloadType, OutputTag<DeadLetter> deadLetters) {
+            MaintenancePlan plan,
+            Ring<T> ring,
+            TypeInformation<T> payloadType,
+            OutputTag<DeadLetter> deadLetters,
+            boolean managedState) {
         this.plan = plan;
         this.ring = ring;
         this.payloadType = payloadType;
         this.deadLetters = deadLetters;
+        this.managedState = managedState;
     }
 
     /** The key of a record: its relation followed by its values; the empty tuple for a snapshot request. */
@@ -75,7 +99,43 @@ public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecor
     @Override
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
+        // Registered on either layout, so that a savepoint's serializers are checked on the heap backend too.
         row = context.getKeyedStateStore().getState(new ValueStateDescriptor<>(StateNames.LIVE_ROW, payloadType));
+        String operator = "the row check";
+        if (StateLayout.choose(operator, managedState, getKeyedStateBackend(), context) == StateLayout.IN_MEMORY) {
+            StateLayout.checkNoManagedState(operator, getKeyedStateBackend(), List.of(StateNames.LIVE_ROW));
+            int relations = plan.query().relations().size();
+            TypeSerializer<T> payloads =
+                    payloadType.createSerializer(getExecutionConfig().getSerializerConfig());
+            parts = KeyGroupStates.restore(
+                    getKeyedStateBackend(),
+                    context,
+                    () -> rowMaps(relations),
+                    new RowsCodec<>(payloads, relations),
+                    false);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> OpenHashMap<Tuple, T>[] rowMaps(int relations) {
+        OpenHashMap<Tuple, T>[] maps = new OpenHashMap[relations];
+        for (int i = 0; i < relations; i++) {
+            maps[i] = new OpenHashMap<>();
+        }
+        return maps;
+    }
+
+    @Override
+    protected boolean isUsingCustomRawKeyedState() {
+        return true;
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        if (parts != null) {
+            parts.snapshot(context);
+        }
     }
 
     @Override
@@ -87,7 +147,7 @@ public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecor
         for (int i = 0; i < changelog.length; i++) {
             changelog[i] = plan.inputs().hasDeletes(plan.query().relations().get(i));
         }
-        current = new CurrentRow();
+        current = parts == null ? new CurrentRow() : null;
         deadLetterCounter = getMetricGroup().counter(Metrics.DEAD_LETTERS);
         absentRows = getMetricGroup().counter(Metrics.ABSENT_ROWS);
         retractions = getMetricGroup().counter(Metrics.RETRACTIONS);
@@ -114,9 +174,10 @@ public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecor
             }
             return;
         }
+        KeyValueState<Tuple, T> rows = parts == null ? current : parts.current()[relation];
         T updated;
         try {
-            updated = logic.after(current, r.relation(), r.tuple(), r.payload(), r.isRetraction());
+            updated = logic.after(rows, r.relation(), r.tuple(), r.payload(), r.isRetraction());
         } catch (AbsentRowException e) {
             absentRows.inc();
             reject(r, e.getMessage());
@@ -125,7 +186,7 @@ public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecor
             reject(r, "change of " + r.relation() + r.tuple() + " not applied: " + e.getMessage());
             return;
         }
-        logic.write(current, r.tuple(), updated);
+        logic.write(rows, r.tuple(), updated);
         if (r.isRetraction()) {
             retractions.inc();
             output.collect(element.replace(r.with(ChangeKind.INSERT, logic.inverse(r.payload()))));
@@ -163,6 +224,26 @@ public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecor
         @Override
         public void remove(Tuple key) {
             row.clear();
+        }
+    }
+
+    /** Writes a key group's rows: for each relation, its rows with their payloads. */
+    private record RowsCodec<T>(TypeSerializer<T> payloads, int relations)
+            implements KeyGroupStates.Codec<OpenHashMap<Tuple, T>[]> {
+        @Override
+        public void write(OpenHashMap<Tuple, T>[] part, DataOutputView out) throws IOException {
+            for (OpenHashMap<Tuple, T> rows : part) {
+                MemoryMapCodec.write(rows, payloads, out);
+            }
+        }
+
+        @Override
+        public OpenHashMap<Tuple, T>[] read(DataInputView in) throws IOException {
+            OpenHashMap<Tuple, T>[] part = rowMaps(relations);
+            for (OpenHashMap<Tuple, T> rows : part) {
+                MemoryMapCodec.read(rows, payloads, in);
+            }
+            return part;
         }
     }
 }

@@ -13,19 +13,21 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /**
- * The fallback plan's state in keyed {@code MapState}s: relations, index lists and the result; in
- * changelog mode also the payloads at the last trigger of the result tuples changed since
- * ({@link TrackedResult}).
+ * The fallback plan's state in keyed {@code MapState}s: relations, index lists and the result; where
+ * tuples leave (inputs with deletes) the lists' previous links too, so that a tuple whose payload returns
+ * to zero leaves in O(1); in changelog mode also the payloads at the last trigger of the result tuples
+ * changed since ({@link TrackedResult}).
  */
 public final class FlinkDeltaJoinStore<T> implements DeltaJoinStore<T> {
     private final MapStateAdapter<Tuple, T>[] relations;
     private final MapStateAdapter<Tuple, Tuple>[][] heads;
     private final MapStateAdapter<Tuple, Tuple>[][] nexts;
+    private final MapStateAdapter<Tuple, Tuple>[][] prevs;
     private final MapStateAdapter<Tuple, T> result;
     private final MapStateAdapter<Tuple, T> before;
     private final TrackedResult<T> tracked;
@@ -34,23 +36,33 @@ public final class FlinkDeltaJoinStore<T> implements DeltaJoinStore<T> {
      * Creates (or restores) the state; call from {@code open()} of a keyed operator.
      *
      * @param payloadType the payloads' serializer in state
+     * @param deletes whether tuples leave (some input has deletes): keeps the lists' previous links
      * @param changelog the semiring, to keep the changes since the last trigger; null for snapshots only
      */
     @SuppressWarnings("unchecked")
     public FlinkDeltaJoinStore(
-            DeltaJoinLogic<T> logic, TypeSerializer<T> payloadType, RuntimeContext context, Semiring<T> changelog) {
+            DeltaJoinLogic<T> logic,
+            TypeSerializer<T> payloadType,
+            KeyedStateStore context,
+            boolean deletes,
+            Semiring<T> changelog) {
         int n = logic.query().body().size();
         relations = new MapStateAdapter[n];
         heads = new MapStateAdapter[n][];
         nexts = new MapStateAdapter[n][];
+        prevs = new MapStateAdapter[n][];
         for (int a = 0; a < n; a++) {
             relations[a] = payloadMap(context, StateNames.relation(a), payloadType);
             int indexes = logic.indexCount(a);
             heads[a] = new MapStateAdapter[indexes];
             nexts[a] = new MapStateAdapter[indexes];
+            prevs[a] = deletes ? new MapStateAdapter[indexes] : null;
             for (int i = 0; i < indexes; i++) {
                 heads[a][i] = tupleMap(context, StateNames.indexHead(a, i));
                 nexts[a][i] = tupleMap(context, StateNames.indexNext(a, i));
+                if (deletes) {
+                    prevs[a][i] = tupleMap(context, StateNames.indexPrev(a, i));
+                }
             }
         }
         result = payloadMap(context, StateNames.RESULT, payloadType);
@@ -59,12 +71,12 @@ public final class FlinkDeltaJoinStore<T> implements DeltaJoinStore<T> {
     }
 
     private static <T> MapStateAdapter<Tuple, T> payloadMap(
-            RuntimeContext context, String name, TypeSerializer<T> payloads) {
+            KeyedStateStore context, String name, TypeSerializer<T> payloads) {
         return new MapStateAdapter<>(
                 context.getMapState(new MapStateDescriptor<>(name, TupleSerializer.INSTANCE, payloads)), name);
     }
 
-    private static MapStateAdapter<Tuple, Tuple> tupleMap(RuntimeContext context, String name) {
+    private static MapStateAdapter<Tuple, Tuple> tupleMap(KeyedStateStore context, String name) {
         return new MapStateAdapter<>(
                 context.getMapState(new MapStateDescriptor<>(name, TupleSerializer.INSTANCE, TupleSerializer.INSTANCE)),
                 name);
@@ -86,6 +98,11 @@ public final class FlinkDeltaJoinStore<T> implements DeltaJoinStore<T> {
     }
 
     @Override
+    public KeyValueState<Tuple, Tuple> indexPrev(int atom, int index) {
+        return prevs[atom] == null ? null : prevs[atom][index];
+    }
+
+    @Override
     public KeyValueState<Tuple, T> result() {
         return tracked == null ? result : tracked;
     }
@@ -97,12 +114,7 @@ public final class FlinkDeltaJoinStore<T> implements DeltaJoinStore<T> {
     public void changes(Consumer<ResultChange<T>> out) {
         List<Map.Entry<Tuple, T>> changed = new ArrayList<>();
         before.entries().forEachRemaining(changed::add);
-        for (Map.Entry<Tuple, T> e : changed) {
-            ResultChange<T> c = tracked.change(e.getKey(), e.getValue());
-            if (c != null) {
-                out.accept(c);
-            }
-        }
+        tracked.changes(changed.iterator(), out);
         before.clear();
     }
 

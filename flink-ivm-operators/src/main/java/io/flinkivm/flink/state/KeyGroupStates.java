@@ -120,7 +120,14 @@ public final class KeyGroupStates<G> {
             parts[i] = part;
         }
         if (perKey) {
-            return ((Map<Tuple, G>) part).computeIfAbsent((Tuple) backend.getCurrentKey(), k -> fresh.get());
+            Map<Tuple, G> byKey = (Map<Tuple, G>) part;
+            Tuple key = (Tuple) backend.getCurrentKey();
+            G mine = byKey.get(key);
+            if (mine == null) {
+                mine = fresh.get();
+                byKey.put(key, mine);
+            }
+            return mine;
         }
         return (G) part;
     }

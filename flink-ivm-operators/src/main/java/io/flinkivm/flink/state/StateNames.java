@@ -36,6 +36,11 @@ public final class StateNames {
         return "index-next-" + atom + "-" + index;
     }
 
+    /** The previous links of an index, kept where tuples leave (inputs with deletes). */
+    public static String indexPrev(int atom, int index) {
+        return "index-prev-" + atom + "-" + index;
+    }
+
     public static final String RESULT = "result";
 
     /** The row check of a changelog relation: the payload of the current row (the sum of its changes). */

@@ -22,7 +22,7 @@ import java.util.List;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.OutputTag;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The row check in a harness, keyed by row, over the integers with R read as a changelog and S
@@ -39,9 +39,10 @@ class LiveRowsOperatorTest {
         return element(InputRecord.change(kind, relation, Tuple.of(values), payload, "line " + payload));
     }
 
+    /** On the heap backend in both layouts (the operator's own maps, and managed state), and on RocksDB. */
     @ParameterizedTest
-    @EnumSource(Backend.class)
-    void deletesAreCheckedAgainstTheRowsAcrossARestore(Backend backend) throws Exception {
+    @CsvSource({"HEAP, false", "HEAP, true", "ROCKSDB, false"})
+    void deletesAreCheckedAgainstTheRowsAcrossARestore(Backend backend, boolean managed) throws Exception {
         List<Step<InputRecord<Long>>> before = List.of(
                 change(ChangeKind.INSERT, "R", 3, 1L, 2L),
                 change(ChangeKind.DELETE, "R", 1, 1L, 2L), // R(1,2) holds 2
@@ -55,7 +56,7 @@ class LiveRowsOperatorTest {
                 change(ChangeKind.DELETE, "R", 8, 1L, 2L)); // gone
         Outputs[] runs = Harnesses.straightAndRestored(
                 restored -> Harnesses.keyed(
-                        () -> new LiveRowsOperator<>(PLAN, Z, PayloadTypes.of(Z), DEAD),
+                        () -> new LiveRowsOperator<>(PLAN, Z, PayloadTypes.of(Z), DEAD, managed),
                         LiveRowsOperator::key,
                         backend,
                         restored),

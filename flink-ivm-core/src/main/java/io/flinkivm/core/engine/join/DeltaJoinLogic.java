@@ -146,6 +146,19 @@ public final class DeltaJoinLogic<T> {
         undo.clear();
     }
 
+    /**
+     * Puts a stored tuple of atom {@code atom} back, into its relation and indexes, without joining
+     * it (a restore from a copy of the relations: the result is restored as it was).
+     */
+    public void load(DeltaJoinStore<T> store, int atom, Tuple tuple, T payload) {
+        List<int[]> indexes = indexesOf.get(atom);
+        for (int i = 0; i < indexes.size(); i++) {
+            link(store, atom, i, tuple.project(indexes.get(i)), tuple);
+        }
+        store.relation(atom).put(tuple, payload);
+        undo.clear();
+    }
+
     private void applyAtom(DeltaJoinStore<T> store, int a, Tuple matched, T payload) {
         int[] own = atomVarSlots[a];
         for (int i = 0; i < own.length; i++) {

@@ -4,6 +4,9 @@ import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * A materialized result (the fallback's) that remembers, for each tuple it changes, the payload the
@@ -64,5 +67,19 @@ public final class TrackedResult<T> implements KeyValueState<Tuple, T> {
             return null;
         }
         return new ResultChange<>(key, isAbsent ? null : now, wasAbsent ? null : then);
+    }
+
+    /**
+     * Hands the change of every tuple in {@code remembered} (entries of the state of remembered
+     * payloads) that did change to {@code out}; the caller then clears that state.
+     */
+    public void changes(Iterator<Map.Entry<Tuple, T>> remembered, Consumer<ResultChange<T>> out) {
+        while (remembered.hasNext()) {
+            Map.Entry<Tuple, T> e = remembered.next();
+            ResultChange<T> c = change(e.getKey(), e.getValue());
+            if (c != null) {
+                out.accept(c);
+            }
+        }
     }
 }

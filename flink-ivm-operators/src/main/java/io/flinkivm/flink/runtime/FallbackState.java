@@ -1,0 +1,266 @@
+package io.flinkivm.flink.runtime;
+
+import io.flinkivm.core.engine.join.DeltaJoinLogic;
+import io.flinkivm.core.engine.join.DeltaJoinStore;
+import io.flinkivm.core.engine.join.MemoryDeltaJoinStore;
+import io.flinkivm.core.engine.maps.MemoryMaps;
+import io.flinkivm.core.query.ResultChange;
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.flink.state.FlinkDeltaJoinStore;
+import io.flinkivm.flink.state.KeyGroupStates;
+import io.flinkivm.flink.state.MemoryMapCodec;
+import io.flinkivm.flink.state.StateLayout;
+import io.flinkivm.flink.state.StateNames;
+import io.flinkivm.flink.types.TupleSerializer;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.runtime.state.KeyedStateBackend;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.streaming.api.operators.KeyContext;
+
+/**
+ * The fallback's state, in the layout chosen once ({@link StateLayout}): the delta joins' relations,
+ * indexes and result of the current key, and the groups a trigger reads: Flink keys of managed keyed
+ * state ({@link FlinkDeltaJoinStore}), or the operator's own parts ({@link MemoryDeltaJoinStore} in
+ * {@link KeyGroupStates}, heap backend).
+ */
+interface FallbackState<T> {
+    /** The relations, indexes and result of the current key. */
+    DeltaJoinStore<T> store();
+
+    /** The groups that may hold results. */
+    List<Group<T>> resultGroups() throws Exception;
+
+    /** The groups that may hold changes since the previous trigger (changelog mode). */
+    List<Group<T>> changedGroups() throws Exception;
+
+    /** Writes what a checkpoint needs beyond Flink's managed state (the in-memory layout's parts). */
+    void snapshot(StateSnapshotContext context) throws Exception;
+
+    /** A part of the state that a trigger reads on its own: a Flink key, or an in-memory part. */
+    interface Group<T> {
+        /** Makes the group current (for the managed layout: its key) and returns its store. */
+        DeltaJoinStore<T> select();
+
+        /** Hands the selected group's result tuples changed since the last trigger to {@code out}, then forgets them. */
+        void changes(Consumer<ResultChange<T>> out);
+    }
+
+    /**
+     * The fallback's state in the layout for {@code backend}, restored from {@code context}; call from
+     * {@code initializeState}.
+     *
+     * @param perKey whether keys must not share a part: the fallback keyed by cells, where one atom
+     *     tuple reaches several cells (keyed by a variable's value, every lookup has that value in its key)
+     * @param changelog the semiring, to keep the changes since the last trigger; null for snapshots only
+     */
+    static <T> FallbackState<T> create(
+            DeltaJoinLogic<T> logic,
+            boolean managed,
+            boolean perKey,
+            boolean deletes,
+            TypeSerializer<T> payloads,
+            Semiring<T> changelog,
+            KeyedStateBackend<?> backend,
+            StateInitializationContext context,
+            KeyContext keys)
+            throws Exception {
+        String operator = "the fallback's delta joins";
+        StateLayout layout = StateLayout.choose(operator, managed, backend, context);
+        // Registered on either layout, so that a savepoint's serializers are checked on the heap backend too.
+        FlinkDeltaJoinStore<T> store =
+                new FlinkDeltaJoinStore<>(logic, payloads, context.getKeyedStateStore(), deletes, changelog);
+        if (layout == StateLayout.MANAGED) {
+            return new Managed<>(store, backend, keys);
+        }
+        List<String> names = new ArrayList<>();
+        for (int a = 0; a < logic.query().body().size(); a++) {
+            names.add(StateNames.relation(a));
+        }
+        names.add(StateNames.RESULT);
+        StateLayout.checkNoManagedState(operator, backend, names);
+        KeyGroupStates<MemoryDeltaJoinStore<T>> parts = KeyGroupStates.restore(
+                backend,
+                context,
+                () -> new MemoryDeltaJoinStore<>(logic, MemoryMaps.PLAIN, changelog),
+                new PartCodec<>(logic, payloads, changelog),
+                perKey);
+        return new InMemory<>(parts);
+    }
+
+    /** Managed keyed state: the map states of {@link FlinkDeltaJoinStore}, scoped to the current key. */
+    final class Managed<T> implements FallbackState<T> {
+        private final FlinkDeltaJoinStore<T> store;
+        private final KeyedStateBackend<?> backend;
+        private final KeyContext keys;
+
+        Managed(FlinkDeltaJoinStore<T> store, KeyedStateBackend<?> backend, KeyContext keys) {
+            this.store = store;
+            this.backend = backend;
+            this.keys = keys;
+        }
+
+        @Override
+        public DeltaJoinStore<T> store() {
+            return store;
+        }
+
+        @Override
+        public List<Group<T>> resultGroups() throws Exception {
+            return keysOf(StateNames.RESULT);
+        }
+
+        @Override
+        public List<Group<T>> changedGroups() throws Exception {
+            return keysOf(StateNames.RESULT_BEFORE);
+        }
+
+        private List<Group<T>> keysOf(String state) throws Exception {
+            List<Group<T>> out = new ArrayList<>();
+            try (Stream<?> all = backend.getKeys(state, VoidNamespace.INSTANCE)) {
+                all.forEach(k -> out.add(new Key(k)));
+            }
+            return out;
+        }
+
+        @Override
+        public void snapshot(StateSnapshotContext context) {}
+
+        private final class Key implements Group<T> {
+            private final Object key;
+
+            Key(Object key) {
+                this.key = key;
+            }
+
+            @Override
+            public DeltaJoinStore<T> select() {
+                keys.setCurrentKey(key);
+                return store;
+            }
+
+            @Override
+            public void changes(Consumer<ResultChange<T>> out) {
+                store.changes(out);
+            }
+        }
+    }
+
+    /** The operator's own maps, one part per key group (per key where keys are cells). */
+    final class InMemory<T> implements FallbackState<T> {
+        private final KeyGroupStates<MemoryDeltaJoinStore<T>> parts;
+
+        InMemory(KeyGroupStates<MemoryDeltaJoinStore<T>> parts) {
+            this.parts = parts;
+        }
+
+        @Override
+        public DeltaJoinStore<T> store() {
+            return parts.current();
+        }
+
+        @Override
+        public List<Group<T>> resultGroups() {
+            List<Group<T>> out = new ArrayList<>();
+            for (MemoryDeltaJoinStore<T> p : parts.all()) {
+                out.add(new Part<>(p));
+            }
+            return out;
+        }
+
+        @Override
+        public List<Group<T>> changedGroups() {
+            List<Group<T>> out = new ArrayList<>();
+            for (MemoryDeltaJoinStore<T> p : parts.all()) {
+                if (p.hasChanges()) {
+                    out.add(new Part<>(p));
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public void snapshot(StateSnapshotContext context) throws Exception {
+            parts.snapshot(context);
+        }
+    }
+
+    /** An in-memory part as a trigger's group. */
+    record Part<T>(MemoryDeltaJoinStore<T> store) implements Group<T> {
+        @Override
+        public DeltaJoinStore<T> select() {
+            return store;
+        }
+
+        @Override
+        public void changes(Consumer<ResultChange<T>> out) {
+            store.changes(out);
+        }
+    }
+
+    /**
+     * Writes a part: each atom's relation, the result, then (changelog) the payloads at the last
+     * trigger of the result tuples changed since. The indexes are not written: a read links the
+     * relations' tuples into them again.
+     */
+    final class PartCodec<T> implements KeyGroupStates.Codec<MemoryDeltaJoinStore<T>> {
+        private final DeltaJoinLogic<T> logic;
+        private final TypeSerializer<T> payloads;
+        private final Semiring<T> changelog;
+
+        PartCodec(DeltaJoinLogic<T> logic, TypeSerializer<T> payloads, Semiring<T> changelog) {
+            this.logic = logic;
+            this.payloads = payloads;
+            this.changelog = changelog;
+        }
+
+        @Override
+        public void write(MemoryDeltaJoinStore<T> part, DataOutputView out) throws IOException {
+            IOException[] failure = new IOException[1];
+            for (int a = 0; a < logic.query().body().size(); a++) {
+                out.writeInt(part.relationSize(a));
+                part.forEachTuple(a, (tuple, payload) -> {
+                    try {
+                        TupleSerializer.INSTANCE.serialize(tuple, out);
+                        payloads.serialize(payload, out);
+                    } catch (IOException e) {
+                        failure[0] = e;
+                    }
+                });
+                if (failure[0] != null) {
+                    throw failure[0];
+                }
+            }
+            MemoryMapCodec.write(part.resultMap(), payloads, out);
+            if (changelog != null) {
+                MemoryMapCodec.write(part.rememberedMap(), payloads, out);
+            }
+        }
+
+        @Override
+        public MemoryDeltaJoinStore<T> read(DataInputView in) throws IOException {
+            MemoryDeltaJoinStore<T> part = new MemoryDeltaJoinStore<>(logic, MemoryMaps.PLAIN, changelog);
+            for (int a = 0; a < logic.query().body().size(); a++) {
+                int n = in.readInt();
+                for (int i = 0; i < n; i++) {
+                    Tuple tuple = TupleSerializer.INSTANCE.deserialize(in);
+                    logic.load(part, a, tuple, payloads.deserialize(in));
+                }
+            }
+            MemoryMapCodec.read(part.resultMap(), payloads, in);
+            if (changelog != null) {
+                MemoryMapCodec.read(part.rememberedMap(), payloads, in);
+            }
+            return part;
+        }
+    }
+}
