@@ -8,7 +8,6 @@ import io.flinkivm.core.engine.join.JoinRecordStore;
 import io.flinkivm.core.engine.join.MemoryJoinRecordStore;
 import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.query.Tuple;
-import io.flinkivm.flink.state.FlinkJoinMaps;
 import io.flinkivm.flink.state.FlinkJoinRecordStore;
 import io.flinkivm.flink.state.KeyGroupStates;
 import io.flinkivm.flink.state.MemoryJoinMaps;
@@ -19,18 +18,13 @@ import io.flinkivm.flink.types.JoinRecordSerializer;
 import io.flinkivm.flink.types.TaggedTuple;
 import io.flinkivm.flink.types.TupleSerializer;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.runtime.state.KeyedStateBackend;
-import org.apache.flink.runtime.state.StateInitializationContext;
-import org.apache.flink.runtime.state.StateSnapshotContext;
-import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.api.operators.KeyContext;
 
 /**
@@ -39,21 +33,12 @@ import org.apache.flink.streaming.api.operators.KeyContext;
  * Flink keys of managed keyed state ({@link FlinkJoinRecordStore}), or the operator's own parts per key
  * group ({@link MemoryJoinRecordStore} in {@link KeyGroupStates}, heap backend).
  */
-interface SinkState<T> {
+interface BorderState<T> extends SinkState<BorderState.Group<T>> {
     /** The records and list heads of the current key. */
     JoinRecordStore<T> records();
 
     /** The bags' indexes of the current key (cyclic plan), or null. */
     BagJoinStore bags();
-
-    /** The groups that may hold results. */
-    List<Group<T>> resultGroups() throws Exception;
-
-    /** The groups that may hold changes since the previous trigger (changelog mode). */
-    List<Group<T>> changedGroups() throws Exception;
-
-    /** Writes what a checkpoint needs beyond Flink's managed state (the in-memory layout's parts). */
-    void snapshot(StateSnapshotContext context) throws Exception;
 
     /** A part of the sink's state that a trigger reads on its own: a Flink key, or a key group's part. */
     interface Group<T> {
@@ -80,56 +65,15 @@ interface SinkState<T> {
      */
     int READ_CACHE = 100_000;
 
-    /**
-     * The sink's state in the layout for {@code backend}, restored from {@code context}; call from
-     * {@code initializeState} (keyed state is registered here).
-     *
-     * @param keys the operator's key context
-     */
-    static <T> SinkState<T> create(
-            String operator,
-            BorderJoin<T> border,
-            boolean managed,
-            TypeSerializer<T> payloads,
-            KeyedStateBackend<?> backend,
-            StateInitializationContext context,
-            KeyContext keys)
-            throws Exception {
-        StateLayout layout = StateLayout.choose(operator, managed, backend, context);
-        // Registered on either layout, so that a savepoint's serializers are checked on the heap backend too.
-        FlinkJoinRecordStore<T> store = new FlinkJoinRecordStore<>(
-                context.getKeyedStateStore(), border.layout(), payloads, layout == StateLayout.MANAGED ? keys : null);
-        BagJoinStore bags = border.isCyclic()
-                ? new BagJoinMaps(border.bagLayout(), new FlinkJoinMaps(context.getKeyedStateStore()))
-                : null;
-        if (layout == StateLayout.MANAGED) {
-            Managed<T> managedState = new Managed<>(store, bags, backend, keys);
-            if (context.isRestored()) {
-                managedState.rememberStoredKeys();
-            }
-            return managedState;
-        }
-        StateLayout.checkNoManagedState(operator, backend, List.of(StateNames.JOIN_RECORDS));
-        // One part per key group, whose keys' joins may share maps: every join key of the acyclic
-        // plan has the sink's key in it (a shared variable's value, or a cell of its own key group).
-        // A bag need not have the shared variable, so the cyclic plan keeps a part per key.
-        KeyGroupStates<Part<T>> parts = KeyGroupStates.restore(
-                backend, context, () -> new Part<>(border), new PartCodec<>(border, payloads), border.isCyclic());
-        return new InMemory<>(parts);
-    }
-
     /** Managed keyed state: three map states (and the bags'), scoped to the current key. */
-    final class Managed<T> implements SinkState<T> {
+    final class Managed<T> extends SinkState.Managed<Group<T>> implements BorderState<T> {
         private final FlinkJoinRecordStore<T> store;
         private final BagJoinStore bags;
-        private final KeyedStateBackend<?> backend;
-        private final KeyContext keys;
 
         Managed(FlinkJoinRecordStore<T> store, BagJoinStore bags, KeyedStateBackend<?> backend, KeyContext keys) {
+            super(backend, keys, StateNames.JOIN_RECORDS, StateNames.JOIN_DIRTY);
             this.store = store;
             this.bags = bags;
-            this.backend = backend;
-            this.keys = keys;
         }
 
         @Override
@@ -143,25 +87,9 @@ interface SinkState<T> {
         }
 
         @Override
-        public List<Group<T>> resultGroups() throws Exception {
-            return keysOf(StateNames.JOIN_RECORDS);
+        Group<T> group(Object key) {
+            return new KeyGroup(key);
         }
-
-        @Override
-        public List<Group<T>> changedGroups() throws Exception {
-            return keysOf(StateNames.JOIN_DIRTY);
-        }
-
-        private List<Group<T>> keysOf(String state) throws Exception {
-            List<Group<T>> out = new ArrayList<>();
-            try (Stream<?> keys = backend.getKeys(state, VoidNamespace.INSTANCE)) {
-                keys.forEach(k -> out.add(new KeyGroup(k)));
-            }
-            return out;
-        }
-
-        @Override
-        public void snapshot(StateSnapshotContext context) {}
 
         /** Fills the store's key filter from the states (after a restore: they hold keys it has not seen). */
         void rememberStoredKeys() throws Exception {
@@ -199,11 +127,9 @@ interface SinkState<T> {
     }
 
     /** The operator's own maps, one part per key group (per key for the cyclic plan). */
-    final class InMemory<T> implements SinkState<T> {
-        private final KeyGroupStates<Part<T>> parts;
-
+    final class InMemory<T> extends SinkState.InMemory<Part<T>, Group<T>> implements BorderState<T> {
         InMemory(KeyGroupStates<Part<T>> parts) {
-            this.parts = parts;
+            super(parts);
         }
 
         @Override
@@ -217,24 +143,13 @@ interface SinkState<T> {
         }
 
         @Override
-        public List<Group<T>> resultGroups() {
-            return new ArrayList<>(parts.all());
+        Group<T> group(Part<T> part) {
+            return part;
         }
 
         @Override
-        public List<Group<T>> changedGroups() {
-            List<Group<T>> out = new ArrayList<>();
-            for (Part<T> p : parts.all()) {
-                if (p.records.dirtyCount() > 0) {
-                    out.add(p);
-                }
-            }
-            return out;
-        }
-
-        @Override
-        public void snapshot(StateSnapshotContext context) throws Exception {
-            parts.snapshot(context);
+        boolean changed(Part<T> part) {
+            return part.records.dirtyCount() > 0;
         }
     }
 
