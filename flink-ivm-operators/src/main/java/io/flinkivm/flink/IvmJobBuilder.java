@@ -18,6 +18,7 @@ import io.flinkivm.flink.runtime.IngestRoutes;
 import io.flinkivm.flink.runtime.KeyRouteOperator;
 import io.flinkivm.flink.runtime.KeyStageOperator;
 import io.flinkivm.flink.runtime.LiveRowsOperator;
+import io.flinkivm.flink.runtime.RootSinkSpec;
 import io.flinkivm.flink.runtime.RootSinks;
 import io.flinkivm.flink.runtime.ViewTreeOperator;
 import io.flinkivm.flink.types.DeadLetter;
@@ -241,13 +242,14 @@ final class IvmJobBuilder<T> {
                             resultType,
                             RootSinks.of(
                                     treePlan,
-                                    semiring,
-                                    payloadType,
-                                    rootType,
-                                    deadLetterTag,
-                                    changelog,
-                                    options.updateBefore(),
-                                    options.managedState()))
+                                    new RootSinkSpec<>(
+                                            semiring,
+                                            payloadType,
+                                            rootType,
+                                            deadLetterTag,
+                                            changelog,
+                                            options.updateBefore(),
+                                            options.managedState())))
                     .uid(uidPrefix + "sink")
                     .setParallelism(sinkParallelism);
         }

@@ -1,6 +1,5 @@
 package io.flinkivm.core.semiring;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -18,30 +17,14 @@ import java.util.Set;
  * so the Boolean border of the p-hierarchical plan is sound. Text form: the components separated by
  * semicolons, e.g. {@code 1;-25;inf}.
  */
-public final class ProductSemiring implements Semiring<Product> {
+public final class ProductSemiring extends ProductAlgebra {
     private static final long serialVersionUID = 1L;
 
     private static final Set<SemiringProperty> PROPERTIES =
             Collections.unmodifiableSet(EnumSet.of(SemiringProperty.COMMUTATIVE, SemiringProperty.POSITIVE));
 
-    private final LongComponent[] components;
-    private final Product zero;
-    private final Product one;
-    private final String name;
-
     private ProductSemiring(LongComponent[] components) {
-        this.components = components;
-        long[] z = new long[components.length];
-        long[] o = new long[components.length];
-        StringBuilder sb = new StringBuilder("product(");
-        for (int i = 0; i < components.length; i++) {
-            z[i] = components[i].zero();
-            o[i] = components[i].one();
-            sb.append(i == 0 ? "" : ",").append(components[i].label());
-        }
-        this.zero = Product.wrap(z);
-        this.one = Product.wrap(o);
-        this.name = sb.append(')').toString();
+        super(components, c -> false);
     }
 
     /** The product of a count and {@code components}, in order (the count is component 0). */
@@ -54,31 +37,6 @@ public final class ProductSemiring implements Semiring<Product> {
         return new ProductSemiring(all);
     }
 
-    /** The components, the count first. */
-    public List<LongComponent> components() {
-        return List.of(components);
-    }
-
-    /** The number of components, the count included. */
-    public int arity() {
-        return components.length;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public Product zero() {
-        return zero;
-    }
-
-    @Override
-    public Product one() {
-        return one;
-    }
-
     @Override
     public Product plus(Product a, Product b) {
         if (a.count() == 0) {
@@ -87,23 +45,15 @@ public final class ProductSemiring implements Semiring<Product> {
         if (b.count() == 0) {
             return a;
         }
-        long[] out = new long[components.length];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = components[i].plus(a.get(i), b.get(i));
-        }
-        return Product.wrap(out);
+        return combine(a, b, true);
     }
 
     @Override
     public Product times(Product a, Product b) {
         if (a.count() == 0 || b.count() == 0) {
-            return zero;
+            return zero();
         }
-        long[] out = new long[components.length];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = components[i].times(a.get(i), b.get(i));
-        }
-        return Product.wrap(out);
+        return combine(a, b, false);
     }
 
     /** The zero is the only payload with count 0. */
@@ -119,68 +69,23 @@ public final class ProductSemiring implements Semiring<Product> {
      *     the count is 0 but the payload is not the zero
      */
     public Product payload(long... values) {
-        if (values.length != components.length) {
-            throw new PayloadFormatException(
-                    name + " has " + components.length + " components, got " + values.length + " values");
-        }
-        for (int i = 0; i < values.length; i++) {
-            if (!components[i].accepts(values[i])) {
-                throw new PayloadFormatException(
-                        "component " + i + " of " + name + ": not a " + components[i].label() + " value");
-            }
-        }
+        checkValues(values);
         Product p = Product.of(values);
-        if (p.count() == 0 && !p.equals(zero)) {
-            throw new PayloadFormatException(
-                    "a payload of " + name + " with count 0 must be the zero " + format(zero) + ", got " + format(p));
+        if (p.count() == 0 && !p.equals(zero())) {
+            throw new PayloadFormatException("a payload of " + name() + " with count 0 must be the zero "
+                    + format(zero()) + ", got " + format(p));
         }
         return p;
     }
 
     @Override
     public Product parse(String text) {
-        List<String> parts = components(text, name, components.length);
+        List<String> parts = components(text, name(), components.length);
         long[] values = new long[components.length];
         for (int i = 0; i < values.length; i++) {
             values[i] = components[i].parse(parts.get(i));
         }
         return payload(values);
-    }
-
-    /**
-     * The {@code arity} parts of a product's text form, separated by semicolons (the parts not trimmed).
-     *
-     * @throws PayloadFormatException if there are more or fewer
-     */
-    static List<String> components(String text, String name, int arity) {
-        String t = Decimals.requireText(text, name);
-        List<String> parts = new ArrayList<>();
-        int start = 0;
-        for (int i = 0; i <= t.length(); i++) {
-            if (i == t.length() || t.charAt(i) == ';') {
-                parts.add(t.substring(start, i));
-                start = i + 1;
-            }
-        }
-        if (parts.size() != arity) {
-            throw new PayloadFormatException(
-                    "not a " + name + " payload: '" + text + "' (expected " + arity + " values separated by ';')");
-        }
-        return parts;
-    }
-
-    @Override
-    public String format(Product value) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < components.length; i++) {
-            sb.append(i == 0 ? "" : ";").append(components[i].format(value.get(i)));
-        }
-        return sb.toString();
-    }
-
-    @Override
-    public Class<Product> payloadClass() {
-        return Product.class;
     }
 
     @Override
@@ -196,10 +101,5 @@ public final class ProductSemiring implements Semiring<Product> {
     @Override
     public int hashCode() {
         return java.util.Arrays.hashCode(components);
-    }
-
-    @Override
-    public String toString() {
-        return name;
     }
 }

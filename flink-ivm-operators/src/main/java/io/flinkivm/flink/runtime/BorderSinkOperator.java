@@ -1,25 +1,23 @@
 package io.flinkivm.flink.runtime;
 
 import io.flinkivm.core.engine.BorderJoin;
+import io.flinkivm.core.engine.join.BagJoinMaps;
+import io.flinkivm.core.engine.join.BagJoinStore;
 import io.flinkivm.core.engine.join.JoinLayout;
 import io.flinkivm.core.engine.join.JoinRecord;
 import io.flinkivm.core.engine.join.JoinRecordStore;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.ResultCursor;
-import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.flink.state.FlinkJoinMaps;
 import io.flinkivm.flink.state.FlinkJoinRecordStore;
 import io.flinkivm.flink.state.KeyGroupStates;
-import io.flinkivm.flink.types.DeadLetter;
-import io.flinkivm.flink.types.PayloadTypes;
+import io.flinkivm.flink.state.StateLayout;
+import io.flinkivm.flink.state.StateNames;
 import io.flinkivm.flink.types.RootUpdate;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.metrics.Counter;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.runtime.state.StateInitializationContext;
-import org.apache.flink.runtime.state.StateSnapshotContext;
-import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.util.OutputTag;
 
 /**
  * The sink above the border: the root views, one record per root tuple with its payload and its place
@@ -35,27 +33,19 @@ import org.apache.flink.util.OutputTag;
  * the restricted root views (bags included). Otherwise keyed by the cells of a HyperCube over the free
  * variables: each root update reaches the cells that agree with its values, each result tuple is
  * produced in exactly one cell, and each cell keeps its own join (and bags). The state is in the
- * layout chosen once, {@link SinkState}: three keyed map states ({@link FlinkJoinRecordStore}) and,
+ * layout chosen once, {@link BorderState}: three keyed map states ({@link FlinkJoinRecordStore}) and,
  * for the cyclic plan, the bags' indexes; or, on the heap backend, the operator's own hash maps per
  * key group ({@link KeyGroupStates}).
  */
-public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate<T>, T, SinkState.Group<T>> {
-    private static final long serialVersionUID = 3L;
+public final class BorderSinkOperator<T> extends RootSinkOperator<T, BorderState.Group<T>, BorderState<T>> {
+    private static final long serialVersionUID = 4L;
 
     private final ViewTreePlan plan;
-    private final Semiring<T> semiring;
-    private final TypeInformation<T> payloadType;
-    private final OutputTag<DeadLetter> deadLetters;
-    private final boolean managedState;
 
     private transient BorderJoin<T> border;
-    /** The sink's state, in the layout chosen in {@code initializeState}. */
-    private transient SinkState<T> state;
     /** The records (and bag indexes) of the group selected for a trigger. */
     private transient JoinRecordStore<T> selectedRecords;
 
-    private transient Counter crossings;
-    private transient Counter failed;
     private transient boolean restored;
     /** Live join tuples (root tuples, or bag tuples) in this subtask's state at open; the gauge values. */
     private transient long liveAtOpen;
@@ -66,66 +56,47 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
 
     private transient AtomicLongArray bagTuples;
 
-    /**
-     * @param changelog emit the changed result tuples at each trigger instead of the whole result
-     * @param updateBefore in changelog mode, emit an update's old payload ({@code -U}) before its new one
-     * @param managedState keep the state in Flink's managed keyed state even on the heap backend
-     */
-    public BorderSinkOperator(
-            ViewTreePlan plan,
-            Semiring<T> semiring,
-            TypeInformation<T> payloadType,
-            TypeInformation<RootUpdate<T>> inputType,
-            OutputTag<DeadLetter> deadLetters,
-            boolean changelog,
-            boolean updateBefore,
-            boolean managedState) {
-        super(inputType, changelog, updateBefore);
+    public BorderSinkOperator(ViewTreePlan plan, RootSinkSpec<T> spec) {
+        super("the sink", spec);
         this.plan = plan;
-        this.semiring = semiring;
-        this.payloadType = payloadType;
-        this.deadLetters = deadLetters;
-        this.managedState = managedState;
-    }
-
-    private BorderJoin<T> border() {
-        if (border == null) {
-            border = new BorderJoin<>(plan, semiring, changelog());
-        }
-        return border;
-    }
-
-    /** The raw keyed state holds the sink's parts when it runs on the heap backend. */
-    @Override
-    protected boolean isUsingCustomRawKeyedState() {
-        return true;
     }
 
     @Override
     public void initializeState(StateInitializationContext context) throws Exception {
-        super.initializeState(context);
         restored = context.isRestored();
-        state = SinkState.create(
-                "the sink",
-                border(),
-                managedState,
-                PayloadTypes.inState(
-                        payloadType.createSerializer(getExecutionConfig().getSerializerConfig())),
-                getKeyedStateBackend(),
-                context,
-                this);
+        super.initializeState(context);
     }
 
     @Override
-    public void snapshotState(StateSnapshotContext context) throws Exception {
-        super.snapshotState(context);
-        state.snapshot(context);
+    protected BorderState<T> createState(
+            StateLayout layout, TypeSerializer<T> payloads, StateInitializationContext context) throws Exception {
+        border = new BorderJoin<>(plan, semiring(), changelog());
+        FlinkJoinRecordStore<T> store = new FlinkJoinRecordStore<>(
+                context.getKeyedStateStore(), border.layout(), payloads, layout == StateLayout.MANAGED ? this : null);
+        BagJoinStore bags = border.isCyclic()
+                ? new BagJoinMaps(border.bagLayout(), new FlinkJoinMaps(context.getKeyedStateStore()))
+                : null;
+        if (layout == StateLayout.MANAGED) {
+            BorderState.Managed<T> managed = new BorderState.Managed<>(store, bags, getKeyedStateBackend(), this);
+            if (context.isRestored()) {
+                managed.rememberStoredKeys();
+            }
+            return managed;
+        }
+        checkNoManagedState(List.of(StateNames.JOIN_RECORDS));
+        // One part per key group, whose keys' joins may share maps: every join key of the acyclic
+        // plan has the sink's key in it (a shared variable's value, or a cell of its own key group).
+        // A bag need not have the shared variable, so the cyclic plan keeps a part per key.
+        return new BorderState.InMemory<>(KeyGroupStates.restore(
+                getKeyedStateBackend(),
+                context,
+                () -> new BorderState.Part<>(border),
+                new BorderState.PartCodec<>(border, payloads),
+                border.isCyclic()));
     }
 
     @Override
     public void open() throws Exception {
-        crossings = getMetricGroup().counter(Metrics.BORDER_CROSSINGS);
-        failed = getMetricGroup().counter(Metrics.FAILED_UPDATES);
         registerJoinSizeGauges();
         super.open();
     }
@@ -141,7 +112,7 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
         bagTuples = new AtomicLongArray(bagTuplesAtOpen.length);
         liveAtOpen = 0;
         if (restored) {
-            for (SinkState.Group<T> group : resultGroups()) {
+            for (BorderState.Group<T> group : resultGroups()) {
                 group.select();
                 group.forEachRecord((id, r) -> {
                     if (id < nodes) {
@@ -195,48 +166,26 @@ public final class BorderSinkOperator<T> extends SnapshotSinkOperator<RootUpdate
     }
 
     @Override
-    protected long epochOf(RootUpdate<T> u) {
-        return u.epoch();
-    }
-
-    @Override
     protected void apply(RootUpdate<T> u) {
         try {
             if (border.add(state.records(), state.bags(), u.tree(), u.tuple(), u.payload())) {
-                crossings.inc();
+                crossed(1);
                 publishSizes();
             }
         } catch (ArithmeticException e) {
-            failed.inc();
             // One dead letter per cell that holds the root tuple: each of them refuses the same sum.
             String what = u.tuple().arity() == 0 ? "partial aggregate of " : "delta of ";
-            output.collect(
-                    deadLetters,
-                    new StreamRecord<>(new DeadLetter(
-                            "epoch " + u.epoch(),
-                            what + plan.viewTrees().get(u.tree()).displayName() + " at " + u.tuple() + " not added: "
-                                    + e.getMessage(),
-                            u.toString())));
+            refuse(u, what + plan.viewTrees().get(u.tree()).displayName(), e);
         }
     }
 
     @Override
-    protected List<SinkState.Group<T>> resultGroups() throws Exception {
-        return state.resultGroups();
-    }
-
-    @Override
-    protected List<SinkState.Group<T>> changedGroups() throws Exception {
-        return state.changedGroups();
-    }
-
-    @Override
-    protected void selectGroup(SinkState.Group<T> group) {
+    protected void selectGroup(BorderState.Group<T> group) {
         selectedRecords = group.select();
     }
 
     @Override
-    protected void groupDone(SinkState.Group<T> group) {
+    protected void groupDone(BorderState.Group<T> group) {
         group.done();
     }
 

@@ -1,232 +1,106 @@
 package io.flinkivm.flink.runtime;
 
-import io.flinkivm.core.engine.BorderJoin;
-import io.flinkivm.core.engine.join.BagJoinMaps;
-import io.flinkivm.core.engine.join.BagJoinStore;
-import io.flinkivm.core.engine.join.JoinRecord;
-import io.flinkivm.core.engine.join.JoinRecordStore;
-import io.flinkivm.core.engine.join.MemoryJoinRecordStore;
-import io.flinkivm.core.engine.maps.OpenHashMap;
-import io.flinkivm.core.query.Tuple;
-import io.flinkivm.flink.state.FlinkJoinMaps;
-import io.flinkivm.flink.state.FlinkJoinRecordStore;
 import io.flinkivm.flink.state.KeyGroupStates;
-import io.flinkivm.flink.state.MemoryJoinMaps;
-import io.flinkivm.flink.state.MemoryMapCodec;
 import io.flinkivm.flink.state.StateLayout;
-import io.flinkivm.flink.state.StateNames;
-import io.flinkivm.flink.types.JoinRecordSerializer;
-import io.flinkivm.flink.types.TaggedTuple;
-import io.flinkivm.flink.types.TupleSerializer;
-import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
-import org.apache.flink.core.memory.DataInputView;
-import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.runtime.state.KeyedStateBackend;
-import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.api.operators.KeyContext;
 
 /**
- * The border sink's state, in the layout chosen once ({@link StateLayout}): the join's records and
- * list heads (and the cyclic plan's bag indexes) of the current key, and the groups a trigger reads:
- * Flink keys of managed keyed state ({@link FlinkJoinRecordStore}), or the operator's own parts per key
- * group ({@link MemoryJoinRecordStore} in {@link KeyGroupStates}, heap backend).
+ * The state of a sink above the border ({@link RootSinkOperator}), in the layout chosen once
+ * ({@link StateLayout}), as a trigger and a checkpoint see it: the groups a trigger reads one at a
+ * time (type {@code G}: a Flink key of managed keyed state, or a part of the operator's own state) and
+ * what a checkpoint writes beyond Flink's managed state. {@link BorderState} and {@link QTreeState}
+ * add what an update reads and writes under the current key.
  */
-interface SinkState<T> {
-    /** The records and list heads of the current key. */
-    JoinRecordStore<T> records();
-
-    /** The bags' indexes of the current key (cyclic plan), or null. */
-    BagJoinStore bags();
-
+interface SinkState<G> {
     /** The groups that may hold results. */
-    List<Group<T>> resultGroups() throws Exception;
+    List<G> resultGroups() throws Exception;
 
     /** The groups that may hold changes since the previous trigger (changelog mode). */
-    List<Group<T>> changedGroups() throws Exception;
+    List<G> changedGroups() throws Exception;
 
     /** Writes what a checkpoint needs beyond Flink's managed state (the in-memory layout's parts). */
     void snapshot(StateSnapshotContext context) throws Exception;
 
-    /** A part of the sink's state that a trigger reads on its own: a Flink key, or a key group's part. */
-    interface Group<T> {
-        /** Makes the group current (for the managed layout: its key) and returns its records. */
-        JoinRecordStore<T> select();
+    /** Managed keyed state: a group per Flink key with an entry in the sink's states. */
+    abstract class Managed<G> implements SinkState<G> {
+        final KeyedStateBackend<?> backend;
+        /** The operator's key context, which a group's key is made current in. */
+        final KeyContext keys;
 
-        /** Ends what {@link #select} began. */
-        void done();
+        private final String entries;
+        private final String dirty;
 
-        /** Every record of the selected group with its record id. */
-        void forEachRecord(RecordAction<T> action);
-    }
-
-    /** Receives a record and its id. */
-    @FunctionalInterface
-    interface RecordAction<T> {
-        void accept(int id, JoinRecord<T> record);
-    }
-
-    /**
-     * Records a trigger keeps in memory on managed state: the root's records are scanned in key order,
-     * the other nodes' are read by key, many of them again and again (a small root view joined with a
-     * large one); about 100 bytes each.
-     */
-    int READ_CACHE = 100_000;
-
-    /**
-     * The sink's state in the layout for {@code backend}, restored from {@code context}; call from
-     * {@code initializeState} (keyed state is registered here).
-     *
-     * @param keys the operator's key context
-     */
-    static <T> SinkState<T> create(
-            String operator,
-            BorderJoin<T> border,
-            boolean managed,
-            TypeSerializer<T> payloads,
-            KeyedStateBackend<?> backend,
-            StateInitializationContext context,
-            KeyContext keys)
-            throws Exception {
-        StateLayout layout = StateLayout.choose(operator, managed, backend, context);
-        // Registered on either layout, so that a savepoint's serializers are checked on the heap backend too.
-        FlinkJoinRecordStore<T> store = new FlinkJoinRecordStore<>(
-                context.getKeyedStateStore(), border.layout(), payloads, layout == StateLayout.MANAGED ? keys : null);
-        BagJoinStore bags = border.isCyclic()
-                ? new BagJoinMaps(border.bagLayout(), new FlinkJoinMaps(context.getKeyedStateStore()))
-                : null;
-        if (layout == StateLayout.MANAGED) {
-            Managed<T> managedState = new Managed<>(store, bags, backend, keys);
-            if (context.isRestored()) {
-                managedState.rememberStoredKeys();
-            }
-            return managedState;
-        }
-        StateLayout.checkNoManagedState(operator, backend, List.of(StateNames.JOIN_RECORDS));
-        // One part per key group, whose keys' joins may share maps: every join key of the acyclic
-        // plan has the sink's key in it (a shared variable's value, or a cell of its own key group).
-        // A bag need not have the shared variable, so the cyclic plan keeps a part per key.
-        KeyGroupStates<Part<T>> parts = KeyGroupStates.restore(
-                backend, context, () -> new Part<>(border), new PartCodec<>(border, payloads), border.isCyclic());
-        return new InMemory<>(parts);
-    }
-
-    /** Managed keyed state: three map states (and the bags'), scoped to the current key. */
-    final class Managed<T> implements SinkState<T> {
-        private final FlinkJoinRecordStore<T> store;
-        private final BagJoinStore bags;
-        private final KeyedStateBackend<?> backend;
-        private final KeyContext keys;
-
-        Managed(FlinkJoinRecordStore<T> store, BagJoinStore bags, KeyedStateBackend<?> backend, KeyContext keys) {
-            this.store = store;
-            this.bags = bags;
+        /**
+         * @param entries the state whose keys hold results
+         * @param dirty the state whose keys hold changes since the previous trigger
+         */
+        Managed(KeyedStateBackend<?> backend, KeyContext keys, String entries, String dirty) {
             this.backend = backend;
             this.keys = keys;
+            this.entries = entries;
+            this.dirty = dirty;
+        }
+
+        /** The group of Flink key {@code key}. */
+        abstract G group(Object key);
+
+        @Override
+        public List<G> resultGroups() throws Exception {
+            return keysOf(entries);
         }
 
         @Override
-        public JoinRecordStore<T> records() {
-            return store;
+        public List<G> changedGroups() throws Exception {
+            return keysOf(dirty);
         }
 
-        @Override
-        public BagJoinStore bags() {
-            return bags;
-        }
-
-        @Override
-        public List<Group<T>> resultGroups() throws Exception {
-            return keysOf(StateNames.JOIN_RECORDS);
-        }
-
-        @Override
-        public List<Group<T>> changedGroups() throws Exception {
-            return keysOf(StateNames.JOIN_DIRTY);
-        }
-
-        private List<Group<T>> keysOf(String state) throws Exception {
-            List<Group<T>> out = new ArrayList<>();
-            try (Stream<?> keys = backend.getKeys(state, VoidNamespace.INSTANCE)) {
-                keys.forEach(k -> out.add(new KeyGroup(k)));
+        private List<G> keysOf(String state) throws Exception {
+            List<G> out = new ArrayList<>();
+            try (Stream<?> stored = backend.getKeys(state, VoidNamespace.INSTANCE)) {
+                stored.forEach(k -> out.add(group(k)));
             }
             return out;
         }
 
         @Override
         public void snapshot(StateSnapshotContext context) {}
-
-        /** Fills the store's key filter from the states (after a restore: they hold keys it has not seen). */
-        void rememberStoredKeys() throws Exception {
-            StateLayout.forEachStoredKey(
-                    backend, List.of(StateNames.JOIN_RECORDS, StateNames.JOIN_HEADS), keys, store::rememberStoredKeys);
-        }
-
-        private final class KeyGroup implements Group<T> {
-            private final Object key;
-
-            KeyGroup(Object key) {
-                this.key = key;
-            }
-
-            @Override
-            public JoinRecordStore<T> select() {
-                keys.setCurrentKey(key);
-                store.startReads(READ_CACHE);
-                return store;
-            }
-
-            @Override
-            public void done() {
-                store.endReads();
-            }
-
-            @Override
-            public void forEachRecord(RecordAction<T> action) {
-                for (Iterator<Map.Entry<TaggedTuple, JoinRecord<T>>> it = store.records(); it.hasNext(); ) {
-                    Map.Entry<TaggedTuple, JoinRecord<T>> e = it.next();
-                    action.accept(e.getKey().tag(), e.getValue());
-                }
-            }
-        }
     }
 
-    /** The operator's own maps, one part per key group (per key for the cyclic plan). */
-    final class InMemory<T> implements SinkState<T> {
-        private final KeyGroupStates<Part<T>> parts;
+    /** The operator's own state: a group per part of {@link KeyGroupStates} (a key group's, or a key's). */
+    abstract class InMemory<P, G> implements SinkState<G> {
+        final KeyGroupStates<P> parts;
 
-        InMemory(KeyGroupStates<Part<T>> parts) {
+        InMemory(KeyGroupStates<P> parts) {
             this.parts = parts;
         }
 
+        /** The group of {@code part}. */
+        abstract G group(P part);
+
+        /** Whether {@code part} holds changes since the previous trigger. */
+        abstract boolean changed(P part);
+
         @Override
-        public JoinRecordStore<T> records() {
-            return parts.current().records;
+        public List<G> resultGroups() {
+            List<G> out = new ArrayList<>();
+            for (P p : parts.all()) {
+                out.add(group(p));
+            }
+            return out;
         }
 
         @Override
-        public BagJoinStore bags() {
-            return parts.current().bags;
-        }
-
-        @Override
-        public List<Group<T>> resultGroups() {
-            return new ArrayList<>(parts.all());
-        }
-
-        @Override
-        public List<Group<T>> changedGroups() {
-            List<Group<T>> out = new ArrayList<>();
-            for (Part<T> p : parts.all()) {
-                if (p.records.dirtyCount() > 0) {
-                    out.add(p);
+        public List<G> changedGroups() {
+            List<G> out = new ArrayList<>();
+            for (P p : parts.all()) {
+                if (changed(p)) {
+                    out.add(group(p));
                 }
             }
             return out;
@@ -235,98 +109,6 @@ interface SinkState<T> {
         @Override
         public void snapshot(StateSnapshotContext context) throws Exception {
             parts.snapshot(context);
-        }
-    }
-
-    /** One key group's state in the operator's memory: the records and list heads, and the bag indexes. */
-    final class Part<T> implements Group<T> {
-        final MemoryJoinRecordStore<T> records;
-        final MemoryJoinMaps bagMaps;
-        final BagJoinStore bags;
-
-        Part(BorderJoin<T> border) {
-            records = new MemoryJoinRecordStore<>(border.layout(), border.extraIds());
-            bagMaps = border.isCyclic() ? new MemoryJoinMaps() : null;
-            bags = border.isCyclic() ? new BagJoinMaps(border.bagLayout(), bagMaps) : null;
-        }
-
-        @Override
-        public JoinRecordStore<T> select() {
-            return records;
-        }
-
-        @Override
-        public void done() {}
-
-        @Override
-        public void forEachRecord(RecordAction<T> action) {
-            for (int id = 0; id < records.ids(); id++) {
-                for (Iterator<Map.Entry<Tuple, JoinRecord<T>>> it =
-                                records.recordMap(id).entries();
-                        it.hasNext(); ) {
-                    action.accept(id, it.next().getValue());
-                }
-            }
-        }
-    }
-
-    /**
-     * Writes a part: the records of each id, the list heads, the dirty marks (changelog), then the
-     * bags' indexes.
-     */
-    final class PartCodec<T> implements KeyGroupStates.Codec<Part<T>> {
-        private final BorderJoin<T> border;
-        private final JoinRecordSerializer<T> records;
-
-        PartCodec(BorderJoin<T> border, TypeSerializer<T> payloads) {
-            this.border = border;
-            this.records = new JoinRecordSerializer<>(payloads);
-        }
-
-        @Override
-        public void write(Part<T> part, DataOutputView out) throws IOException {
-            for (int id = 0; id < part.records.ids(); id++) {
-                MemoryMapCodec.write(part.records.recordMap(id), records, out);
-            }
-            for (OpenHashMap<Tuple, Tuple> heads : part.records.headMaps()) {
-                MemoryMapCodec.write(heads, TupleSerializer.INSTANCE, out);
-            }
-            out.writeInt(part.records.dirtyCount());
-            IOException[] failure = new IOException[1];
-            part.records.forEachDirty((node, tuple) -> {
-                try {
-                    out.writeInt(node);
-                    TupleSerializer.INSTANCE.serialize(tuple, out);
-                } catch (IOException e) {
-                    failure[0] = e;
-                }
-            });
-            if (failure[0] != null) {
-                throw failure[0];
-            }
-            if (part.bagMaps != null) {
-                part.bagMaps.write(out);
-            }
-        }
-
-        @Override
-        public Part<T> read(DataInputView in) throws IOException {
-            Part<T> part = new Part<>(border);
-            for (int id = 0; id < part.records.ids(); id++) {
-                MemoryMapCodec.read(part.records.recordMap(id), records, in);
-            }
-            for (OpenHashMap<Tuple, Tuple> heads : part.records.headMaps()) {
-                MemoryMapCodec.read(heads, TupleSerializer.INSTANCE, in);
-            }
-            int dirty = in.readInt();
-            for (int i = 0; i < dirty; i++) {
-                int node = in.readInt();
-                part.records.markDirty(node, TupleSerializer.INSTANCE.deserialize(in));
-            }
-            if (part.bagMaps != null) {
-                part.bagMaps.read(in);
-            }
-            return part;
         }
     }
 }

@@ -67,7 +67,9 @@ class BorderSinkOperatorTest {
                 plan == SHARED ? u -> u.tuple().project(new int[] {0}) : RootUpdate::cell;
         return Harnesses.keyedTwo(
                 () -> new BorderSinkOperator<>(
-                        plan, K, PayloadTypes.of(K), RootUpdateTypeInfo.of(K), DEAD, changelog, false, false),
+                        plan,
+                        new RootSinkSpec<>(
+                                K, PayloadTypes.of(K), RootUpdateTypeInfo.of(K), DEAD, changelog, false, false)),
                 keys,
                 backend,
                 restored);

@@ -52,7 +52,8 @@ class QTreeSinkOperatorTest {
             Backend backend, boolean managed, OperatorSubtaskState restored) throws Exception {
         return Harnesses.keyedTwo(
                 () -> new QTreeSinkOperator<>(
-                        PLAN, Z, PayloadTypes.of(Z), RootUpdateTypeInfo.of(Z), DEAD, true, true, managed),
+                        PLAN,
+                        new RootSinkSpec<>(Z, PayloadTypes.of(Z), RootUpdateTypeInfo.of(Z), DEAD, true, true, managed)),
                 u -> u.tuple().project(new int[] {0}),
                 backend,
                 restored);

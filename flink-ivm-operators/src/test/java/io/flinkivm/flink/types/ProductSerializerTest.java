@@ -8,59 +8,30 @@ import io.flinkivm.core.semiring.Product;
 import io.flinkivm.core.semiring.ProductSemiring;
 import java.io.IOException;
 import java.util.List;
-import org.apache.flink.api.common.typeutils.SerializerTestBase;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
-import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
-class ProductSerializerTest extends SerializerTestBase<Product> {
+class ProductSerializerTest extends SerializerCase<Product> {
 
     private static final ProductSemiring SUM_MIN =
             ProductSemiring.of(List.of(LongComponent.INTEGER, LongComponent.MIN));
 
-    @Override
-    protected TypeSerializer<Product> createSerializer() {
-        return new ProductSerializer(SUM_MIN);
-    }
-
-    @Override
-    protected int getLength() {
-        return -1;
-    }
-
-    @Override
-    protected Class<Product> getTypeClass() {
-        return Product.class;
-    }
-
-    @Override
-    protected Product[] getTestData() {
-        return new Product[] {
+    ProductSerializerTest() {
+        super(new ProductSerializer(SUM_MIN), Product.class, new Product[] {
             SUM_MIN.zero(),
             SUM_MIN.one(),
             SUM_MIN.payload(3, -250, 17),
             SUM_MIN.payload(Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE),
             SUM_MIN.payload(1, 0, -4)
-        };
+        });
     }
 
     @Test
     void snapshotRecordsTheComponents() throws IOException {
-        TypeSerializerSnapshot<Product> old = Snapshots.roundTrip(new ProductSerializer(SUM_MIN));
-        assertThat(old.restoreSerializer()).isEqualTo(new ProductSerializer(SUM_MIN));
-        assertThat(new ProductSerializer(SUM_MIN)
-                        .snapshotConfiguration()
-                        .resolveSchemaCompatibility(old)
-                        .isCompatibleAsIs())
-                .isTrue();
+        Snapshots.assertRestoresAsIs(new ProductSerializer(SUM_MIN));
         ProductSemiring other = ProductSemiring.of(List.of(LongComponent.INTEGER, LongComponent.MAX));
-        assertThat(new ProductSerializer(other)
-                        .snapshotConfiguration()
-                        .resolveSchemaCompatibility(old)
-                        .isIncompatible())
-                .isTrue();
+        Snapshots.assertIncompatible(new ProductSerializer(SUM_MIN), new ProductSerializer(other));
     }
 
     @Test

@@ -41,4 +41,12 @@ final class Snapshots {
                 .isTrue();
         assertThat(restored.restoreSerializer()).isEqualTo(serializer);
     }
+
+    /** Checks that state written by {@code before} is refused by {@code now} (say, other components). */
+    static <T> void assertIncompatible(TypeSerializer<T> before, TypeSerializer<T> now) throws IOException {
+        assertThat(now.snapshotConfiguration()
+                        .resolveSchemaCompatibility(roundTrip(before))
+                        .isIncompatible())
+                .isTrue();
+    }
 }
