@@ -1,10 +1,12 @@
 package io.flinkivm.flink;
 
+import io.flinkivm.core.engine.join.DeltaJoinLogic;
 import io.flinkivm.core.partition.HyperCube;
 import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.partition.Shares;
 import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
 import io.flinkivm.core.plan.Enrichment;
+import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.plan.KeyLookup;
 import io.flinkivm.core.plan.KeyedPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
@@ -50,8 +52,13 @@ public final class FlinkJobLayout implements Serializable {
     /** For a {@link KeyedPlan} whose head gained variables: the projection of the results to the query's head, or null. */
     private final Operator projection;
 
-    /** For a plan whose inputs have deletes: the row check in front of the ingest (else null). */
+    /**
+     * For a plan whose inputs have deletes: the row check in front of the ingest (else null), for the
+     * relations with deletes that the fallback's own relations do not keep ({@link #fallbackChecks}).
+     */
     private final Operator rowCheck;
+
+    private final List<String> fallbackChecks;
 
     private final Operator ingest;
     private final List<Operator> trees;
@@ -73,21 +80,33 @@ public final class FlinkJobLayout implements Serializable {
         this.parallelism = parallelism;
         this.rates = rates;
         this.keyOperators = original instanceof KeyedPlan keyed ? keyOperators(keyed, parallelism) : List.of();
-        this.rowCheck = plan.inputs().isInsertOnly() || !rowCheck
+        List<String> checkedHere = new ArrayList<>();
+        List<String> checkedByFallback = new ArrayList<>();
+        if (rowCheck) {
+            for (String r : plan.inputs().changelog()) {
+                (plan instanceof FallbackPlan && DeltaJoinLogic.keepsRows(plan.query(), r)
+                                ? checkedByFallback
+                                : checkedHere)
+                        .add(r);
+            }
+        }
+        this.fallbackChecks = List.copyOf(checkedByFallback);
+        this.rowCheck = checkedHere.isEmpty()
                 ? null
                 : new Operator(
-                        "row check " + String.join(", ", plan.inputs().changelog())
-                                + " (deletes of absent rows are dead letters)",
+                        "row check " + String.join(", ", checkedHere) + " (deletes of absent rows are dead letters)",
                         parallelism,
                         "hash(relation, row)");
         this.ingest = new Operator(
                 "ingest " + plan.query().name() + " (validate, route, epochs)",
                 parallelism,
                 this.rowCheck != null
-                        ? "forward from the row check"
-                        : keyOperators.isEmpty()
-                                ? "forward from a source at the same parallelism, else rebalance"
-                                : "forward from the key route and the key stages");
+                        ? "forward from the row check" + (fallbackChecks.isEmpty() ? "" : " and from the source")
+                        : !fallbackChecks.isEmpty()
+                                ? "forward from a source at the same parallelism, else hash(relation, row)"
+                                : keyOperators.isEmpty()
+                                        ? "forward from a source at the same parallelism, else rebalance"
+                                        : "forward from the key route and the key stages");
         this.projection =
                 original instanceof KeyedPlan keyed && !keyed.addedHead().isEmpty()
                         ? new Operator(
@@ -319,6 +338,14 @@ public final class FlinkJobLayout implements Serializable {
     /** The row check of a plan whose inputs have deletes (keyed by row, in front of the ingest), or null. */
     public Operator rowCheck() {
         return rowCheck;
+    }
+
+    /**
+     * The relations with deletes whose deletes the fallback checks against its own relations (each of
+     * their atoms keeps whole rows, {@link DeltaJoinLogic#keepsRows}); they bypass the row check.
+     */
+    public List<String> fallbackChecks() {
+        return fallbackChecks;
     }
 
     /** The view tree operators, in tree order (none for the fallback, nor for the {@link #directTrees()}). */

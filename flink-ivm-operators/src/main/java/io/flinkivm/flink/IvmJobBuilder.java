@@ -42,7 +42,9 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import org.apache.flink.api.common.functions.FilterFunction;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
@@ -137,15 +139,36 @@ final class IvmJobBuilder<T> {
         }
         OutputTag<Delta<T>> fallbackTag = fallback ? new OutputTag<>("ivm-fallback", deltaType) : null;
         IngestRoutes<T> routes = fallback
-                ? IngestRoutes.fallback(fallbackTag, layout.shares(), sinkParallelism, sinkMaxParallelism)
+                ? IngestRoutes.fallback(
+                        fallbackTag, layout.shares(), sinkParallelism, sinkMaxParallelism, layout.fallbackChecks())
                 : IngestRoutes.trees(treeTags, directTag, layout.shares(), sinkParallelism, sinkMaxParallelism);
-        DataStream<InputRecord<T>> input = inserts.getParallelism() == parallelism ? inserts : inserts.rebalance();
+        List<String> fallbackChecks = layout.fallbackChecks();
+        // The changes of one row keep their order: a stream at another parallelism is spread by row
+        // where no row check (keyed by row) comes first for every relation.
+        DataStream<InputRecord<T>> input = inserts.getParallelism() == parallelism
+                ? inserts
+                : fallbackChecks.isEmpty()
+                        ? inserts.rebalance()
+                        : inserts.partitionCustom(new RowPartitioner(), new RowKey<>());
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
         if (keyed != null) {
             input = keyStages(input, layout, parallelism, deadLetters);
         }
         if (layout.rowCheck() != null) {
-            SingleOutputStreamOperator<InputRecord<T>> rows = input.keyBy(new RowKey<>(), TupleTypeInfo.INSTANCE)
+            DataStream<InputRecord<T>> toCheck = input;
+            DataStream<InputRecord<T>> bypass = null;
+            if (!fallbackChecks.isEmpty()) {
+                // The fallback checks these relations' deletes itself: their rows skip the row check.
+                toCheck = input.filter(new RelationFilter<>(fallbackChecks, false))
+                        .name("rows for the row check")
+                        .uid(uidPrefix + "to-row-check")
+                        .setParallelism(parallelism);
+                bypass = input.filter(new RelationFilter<>(fallbackChecks, true))
+                        .name("rows the fallback checks")
+                        .uid(uidPrefix + "past-row-check")
+                        .setParallelism(parallelism);
+            }
+            SingleOutputStreamOperator<InputRecord<T>> rows = toCheck.keyBy(new RowKey<>(), TupleTypeInfo.INSTANCE)
                     .transform(
                             layout.rowCheck().name(),
                             new InputRecordTypeInfo<>(payloadType),
@@ -154,7 +177,7 @@ final class IvmJobBuilder<T> {
                     .uid(uidPrefix + "live-rows")
                     .setParallelism(parallelism);
             deadLetters.add(rows.getSideOutput(deadLetterTag));
-            input = rows;
+            input = bypass == null ? rows : rows.union(bypass);
         }
         long period =
                 options.snapshotPeriod() == null ? 0 : options.snapshotPeriod().toMillis();
@@ -331,6 +354,37 @@ final class IvmJobBuilder<T> {
         @Override
         public Tuple getKey(InputRecord<T> r) {
             return LiveRowsOperator.key(r);
+        }
+    }
+
+    /** Spreads records by their row (relation and values) over the channels, keeping each row's order. */
+    static final class RowPartitioner implements Partitioner<Tuple> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public int partition(Tuple row, int channels) {
+            return Math.floorMod(row.hashCode(), channels);
+        }
+    }
+
+    /**
+     * Passes the rows of the relations in {@code relations} ({@code in}), or every other record, snapshot
+     * requests included ({@code !in}).
+     */
+    static final class RelationFilter<T> implements FilterFunction<InputRecord<T>> {
+        private static final long serialVersionUID = 1L;
+        private final List<String> relations;
+        private final boolean in;
+
+        RelationFilter(List<String> relations, boolean in) {
+            this.relations = List.copyOf(relations);
+            this.in = in;
+        }
+
+        @Override
+        public boolean filter(InputRecord<T> r) {
+            boolean listed = !r.isSnapshotRequest() && r.relation() != null && relations.contains(r.relation());
+            return listed == in;
         }
     }
 

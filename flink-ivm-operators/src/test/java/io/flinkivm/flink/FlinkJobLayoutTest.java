@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkivm.core.partition.RelationRates;
+import io.flinkivm.core.plan.Inputs;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
+import io.flinkivm.core.semiring.IntegerRing;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,6 +19,37 @@ class FlinkJobLayoutTest {
     static FlinkJobLayout layout(String query, int parallelism) {
         MaintenancePlan plan = Planner.plan(QueryParser.parse(query), NaturalSemiring.INSTANCE);
         return FlinkJobLayout.of(plan, parallelism);
+    }
+
+    /**
+     * The fallback checks the deletes of a relation whose atoms keep whole rows against its own
+     * relations; a relation with a selection in an atom keeps the row check.
+     */
+    @Test
+    void theFallbackChecksTheDeletesOfRelationsItKeepsWhole() {
+        MaintenancePlan plan = Planner.plan(
+                QueryParser.parse("Q(A,C) :- R(A,B), R(B,C), S(C,D), T(D,'x')"),
+                IntegerRing.INSTANCE,
+                Planner.Strategy.AUTO,
+                Inputs.changelog("R", "S", "T"));
+        FlinkJobLayout l = FlinkJobLayout.of(plan, 2, RelationRates.none(), true);
+        assertThat(l.fallbackChecks()).containsExactly("R", "S");
+        assertThat(l.rowCheck().name()).startsWith("row check T ");
+        assertThat(l.ingest().input()).isEqualTo("forward from the row check and from the source");
+        FlinkJobLayout plain = FlinkJobLayout.of(
+                Planner.plan(
+                        QueryParser.parse("Q(A,C) :- R(A,B), S(B,C)"),
+                        IntegerRing.INSTANCE,
+                        Planner.Strategy.AUTO,
+                        Inputs.changelog("R", "S")),
+                2,
+                RelationRates.none(),
+                true);
+        assertThat(plain.rowCheck()).as("no relation needs the row check").isNull();
+        assertThat(plain.fallbackChecks()).containsExactly("R", "S");
+        assertThat(FlinkJobLayout.of(plan, 2, RelationRates.none(), false).fallbackChecks())
+                .as("without the row check nothing is checked")
+                .isEmpty();
     }
 
     @Test

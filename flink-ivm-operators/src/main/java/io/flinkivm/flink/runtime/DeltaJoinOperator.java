@@ -1,9 +1,13 @@
 package io.flinkivm.flink.runtime;
 
+import io.flinkivm.core.engine.AbsentRowException;
+import io.flinkivm.core.engine.LiveRows;
 import io.flinkivm.core.engine.join.DeltaJoinLogic;
 import io.flinkivm.core.engine.join.DeltaJoinStore;
 import io.flinkivm.core.plan.FallbackPlan;
+import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.ResultCursor;
+import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.Delta;
@@ -42,6 +46,12 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
 
     private transient DeltaJoinStore<T> selectedStore;
     private transient Counter failed;
+    /** Checks checked deletes against the relations ({@link Delta#isDelete}); over a ring only. */
+    private transient LiveRows<T> rows;
+
+    private transient Counter deadLetterCounter;
+    private transient Counter absentRows;
+    private transient Counter retractions;
 
     /**
      * @param cellKeyed whether the operator is keyed by HyperCube cells (else by a variable's value)
@@ -97,6 +107,10 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
     @Override
     public void open() throws Exception {
         failed = getMetricGroup().counter(Metrics.FAILED_UPDATES);
+        rows = semiring instanceof Ring<T> ring ? new LiveRows<>(ring) : null;
+        deadLetterCounter = getMetricGroup().counter(Metrics.DEAD_LETTERS);
+        absentRows = getMetricGroup().counter(Metrics.ABSENT_ROWS);
+        retractions = getMetricGroup().counter(Metrics.RETRACTIONS);
         super.open();
     }
 
@@ -108,7 +122,11 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
     @Override
     protected void apply(Delta<T> d) {
         try {
-            logic.insertAtom(state.store(), d.atom(), d.key(), d.payload());
+            if (d.isDelete()) {
+                applyDelete(d);
+            } else {
+                logic.insertAtom(state.store(), d.atom(), d.key(), d.payload());
+            }
         } catch (ArithmeticException e) {
             failed.inc();
             output.collect(
@@ -116,6 +134,37 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
                     new StreamRecord<>(new DeadLetter(
                             Epochs.describeInsert(d.insert()), "update failed: " + e.getMessage(), d.toString())));
         }
+    }
+
+    /**
+     * A checked delete: the atom's tuple must hold the payload (the relation keeps whole rows, so this
+     * is the row check, {@link LiveRows}); then its inverse is inserted. A rejected one changes nothing;
+     * the delta of the change that reports makes it a dead letter (the others reach the same verdict,
+     * their tuples having seen the same changes).
+     */
+    private void applyDelete(Delta<T> d) {
+        DeltaJoinStore<T> store = state.store();
+        String relation = plan.query().body().get(d.atom()).relation();
+        try {
+            rows.after(store.relation(d.atom()), relation, d.key(), d.payload(), true);
+        } catch (AbsentRowException e) {
+            if (d.reportAs() != null) {
+                absentRows.inc();
+                deadLetterCounter.inc();
+                output.collect(
+                        deadLetters,
+                        new StreamRecord<>(new DeadLetter(
+                                d.reportAs(),
+                                e.getMessage(),
+                                ChangeKind.DELETE.shortString() + " " + relation + d.key() + " "
+                                        + semiring.format(d.payload()))));
+            }
+            return;
+        }
+        if (d.reportAs() != null) {
+            retractions.inc();
+        }
+        logic.insertAtom(store, d.atom(), d.key(), rows.inverse(d.payload()));
     }
 
     /** The groups of this subtask with a result. */

@@ -75,6 +75,12 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private transient AtomRouter.Receiver<T> deliver;
     /** The id of the insert being routed. */
     private transient long insert;
+    /** Per relation: whether the fallback checks its deletes (they are sent as checked deletes). */
+    private transient boolean[] checkedByFallback;
+    /** Whether the change being routed is a checked delete. */
+    private transient boolean checkedDelete;
+    /** The origin of the checked delete being routed, until its first delta (which reports) is sent. */
+    private transient String reportAs;
 
     private transient CellLayout layout;
     /** Fallback with cells: per atom, where its deltas go. */
@@ -247,6 +253,10 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         deliver = this::deliver;
         List<String> relations = query.relations();
         perRelation = new Counter[relations.size()];
+        checkedByFallback = new boolean[relations.size()];
+        for (String r : routes.fallbackChecks()) {
+            checkedByFallback[relations.indexOf(r)] = true;
+        }
         for (int i = 0; i < relations.size(); i++) {
             perRelation[i] =
                     getMetricGroup().addGroup("relation", relations.get(i)).counter(Metrics.INSERTS);
@@ -321,9 +331,17 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         }
         String problem = validate(r);
         T payload = r.payload();
+        checkedDelete = false;
         if (problem == null && r.isRetraction()) {
-            // Checked upstream (IvmOptions.withRowCheck(false)): a delete is the insert of the inverse.
-            payload = ring.negate(payload);
+            if (checkedByFallback[router.relation(r.relation())]) {
+                // The fallback checks it against its own relations, then takes the payload away.
+                checkedDelete = true;
+                reportAs = r.origin() == null ? "" : r.origin();
+            } else {
+                // Checked upstream (the row check, or none: IvmOptions.withRowCheck(false)): a delete
+                // is the insert of the inverse.
+                payload = ring.negate(payload);
+            }
         }
         if (problem != null) {
             deadLetterCounter.inc();
@@ -336,7 +354,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         insertsCounter.inc();
         int relation = router.relation(r.relation());
         perRelation[relation].inc();
-        if (!semiring.isZero(payload)) {
+        if (checkedDelete || !semiring.isZero(payload)) {
             insert = Epochs.insertId(subtask, position);
             router.route(relation, r.tuple(), payload, deliver);
         }
@@ -413,13 +431,23 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             Tuple partition = key.arity() == 0 ? spreadKey : null;
             emit(tag, new Delta<>(epoch, a, key, payload, insert, partition));
         } else if (atomCells == null) {
-            emit(routes.fallbackTag(), new Delta<>(epoch, a, key, payload, insert, null));
+            emit(routes.fallbackTag(), fallbackDelta(a, key, payload, null));
         } else {
             int n = atomCells[a].route(key);
             for (int i = 0; i < n; i++) {
-                emit(routes.fallbackTag(), new Delta<>(epoch, a, key, payload, insert, atomCells[a].key(i)));
+                emit(routes.fallbackTag(), fallbackDelta(a, key, payload, atomCells[a].key(i)));
             }
         }
+    }
+
+    /** A delta for the fallback; of a checked delete, the first one reports a rejection. */
+    private Delta<T> fallbackDelta(int a, Tuple key, T payload, Tuple cell) {
+        if (!checkedDelete) {
+            return new Delta<>(epoch, a, key, payload, insert, cell);
+        }
+        String origin = reportAs;
+        reportAs = null;
+        return new Delta<>(epoch, a, key, payload, insert, cell, true, origin);
     }
 
     private void emit(OutputTag<Delta<T>> tag, Delta<T> delta) {

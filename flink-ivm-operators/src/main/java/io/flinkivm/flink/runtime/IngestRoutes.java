@@ -26,6 +26,7 @@ public final class IngestRoutes<T> implements Serializable {
     private final Shares sinkShares;
     private final int sinkParallelism;
     private final int sinkMaxParallelism;
+    private final List<String> fallbackChecks;
 
     private IngestRoutes(
             List<OutputTag<Delta<T>>> treeTags,
@@ -33,13 +34,15 @@ public final class IngestRoutes<T> implements Serializable {
             OutputTag<Delta<T>> fallbackTag,
             Shares sinkShares,
             int sinkParallelism,
-            int sinkMaxParallelism) {
+            int sinkMaxParallelism,
+            List<String> fallbackChecks) {
         this.treeTags = Collections.unmodifiableList(new ArrayList<>(treeTags));
         this.directTag = directTag;
         this.fallbackTag = fallbackTag;
         this.sinkShares = sinkShares;
         this.sinkParallelism = sinkParallelism;
         this.sinkMaxParallelism = sinkMaxParallelism;
+        this.fallbackChecks = List.copyOf(fallbackChecks);
     }
 
     /**
@@ -62,16 +65,25 @@ public final class IngestRoutes<T> implements Serializable {
             throw new IllegalArgumentException(
                     "a tree without a tag needs the tag of the updates straight to the sink");
         }
-        return new IngestRoutes<>(treeTags, directTag, null, sinkShares, sinkParallelism, sinkMaxParallelism);
+        return new IngestRoutes<>(
+                treeTags, directTag, null, sinkShares, sinkParallelism, sinkMaxParallelism, List.of());
     }
 
     /**
      * The routes of the fallback: its side output, and its HyperCube cells (or null when it is keyed
      * by the value of a variable every atom has, or runs in one cell).
+     *
+     * @param checks the relations whose deletes reach the ingest unchecked, for the fallback to check
+     *     against its own relations: their deltas are sent as checked deletes
      */
     public static <T> IngestRoutes<T> fallback(
-            OutputTag<Delta<T>> tag, Shares shares, int parallelism, int maxParallelism) {
-        return new IngestRoutes<>(List.of(), null, tag, shares, parallelism, maxParallelism);
+            OutputTag<Delta<T>> tag, Shares shares, int parallelism, int maxParallelism, List<String> checks) {
+        return new IngestRoutes<>(List.of(), null, tag, shares, parallelism, maxParallelism, checks);
+    }
+
+    /** The relations whose deletes the fallback checks (sent as checked deletes). */
+    List<String> fallbackChecks() {
+        return fallbackChecks;
     }
 
     boolean isFallback() {

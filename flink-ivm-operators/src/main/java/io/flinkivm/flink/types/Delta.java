@@ -11,6 +11,11 @@ import java.util.Objects;
  * matched tuple. {@code epoch} is the epoch of the insert ({@code runtime.Epochs}), {@code insert} where it
  * came from ({@code runtime.Epochs.insertId}), and {@code partition}, when not null, the key of the cell the
  * delta is sent to (HyperCube partitioning); otherwise the receiver's key is derived from the key.
+ *
+ * <p>A <em>checked delete</em> ({@link #isDelete()}, the fallback's, which checks deletes against its own
+ * relations) takes {@code payload} away from the key's tuple, once the receiver has checked that the
+ * tuple holds it. One delta of each such delete {@linkplain #reportAs() reports} a rejection as a dead
+ * letter, with the change's origin; the others of the same change are rejected quietly.
  */
 public final class Delta<T> implements Serializable {
     private static final long serialVersionUID = 2L;
@@ -21,14 +26,43 @@ public final class Delta<T> implements Serializable {
     private final T payload;
     private final long insert;
     private final Tuple partition;
+    private final boolean delete;
+    private final String reportAs;
 
     public Delta(long epoch, int atom, Tuple key, T payload, long insert, Tuple partition) {
+        this(epoch, atom, key, payload, insert, partition, false, null);
+    }
+
+    /**
+     * @param delete whether this is a checked delete of {@code payload}
+     * @param reportAs the origin of the change, for the one delta of a checked delete that reports a
+     *     rejection; null for the others
+     */
+    public Delta(
+            long epoch, int atom, Tuple key, T payload, long insert, Tuple partition, boolean delete, String reportAs) {
         this.epoch = epoch;
         this.atom = atom;
         this.key = key;
         this.payload = payload;
         this.insert = insert;
         this.partition = partition;
+        this.delete = delete;
+        this.reportAs = reportAs;
+    }
+
+    /** Whether this is a checked delete: {@code payload} is taken away after a check. */
+    public boolean isDelete() {
+        return delete;
+    }
+
+    /** The origin of a checked delete whose rejection this delta reports, or null. */
+    public String reportAs() {
+        return reportAs;
+    }
+
+    /** This delta with payload {@code p}. */
+    public Delta<T> withPayload(T p) {
+        return new Delta<>(epoch, atom, key, p, insert, partition, delete, reportAs);
     }
 
     public long epoch() {
@@ -65,17 +99,19 @@ public final class Delta<T> implements Serializable {
                 && d.insert == insert
                 && Objects.equals(d.key, key)
                 && Objects.equals(d.payload, payload)
-                && Objects.equals(d.partition, partition);
+                && Objects.equals(d.partition, partition)
+                && d.delete == delete
+                && Objects.equals(d.reportAs, reportAs);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(epoch, atom, key, payload, insert, partition);
+        return Objects.hash(epoch, atom, key, payload, insert, partition, delete, reportAs);
     }
 
     @Override
     public String toString() {
-        return "Delta[atom " + atom + " " + key + " += " + payload + ", epoch " + epoch
+        return "Delta[atom " + atom + " " + key + (delete ? " -= " : " += ") + payload + ", epoch " + epoch
                 + (partition == null ? "" : ", cell " + partition) + "]";
     }
 }

@@ -6,11 +6,12 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.types.StringValue;
 
 /**
  * Serializer for {@link Delta}s. Format (version 3; 2 before the compact tuple format): epoch, atom and insert id (var-ints), a flags
- * byte (which of key, payload and partition are present), then the present key, payload and
- * partition.
+ * byte (which of key, payload and partition are present, whether it is a checked delete and whether
+ * it reports with an origin), then the present key, payload, partition and origin.
  */
 public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, T> {
     private static final long serialVersionUID = 1L;
@@ -18,7 +19,9 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
     private static final int KEY = 1;
     private static final int PAYLOAD = 2;
     private static final int PARTITION = 4;
-    private static final int KNOWN = 7;
+    private static final int DELETE = 8;
+    private static final int REPORT = 16;
+    private static final int KNOWN = 31;
 
     public DeltaSerializer(TypeSerializer<T> payloadSerializer) {
         super(payloadSerializer);
@@ -38,9 +41,7 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
     public Delta<T> copy(Delta<T> from) {
         T payload = from.payload();
         T copy = copyPayload(payload);
-        return copy == payload
-                ? from
-                : new Delta<>(from.epoch(), from.atom(), from.key(), copy, from.insert(), from.partition());
+        return copy == payload ? from : from.withPayload(copy);
     }
 
     @Override
@@ -51,7 +52,12 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
         VarInts.writeLong(delta.epoch(), out);
         VarInts.write(delta.atom(), out);
         VarInts.writeLong(delta.insert(), out);
-        out.writeByte((key != null ? KEY : 0) | (payload != null ? PAYLOAD : 0) | (partition != null ? PARTITION : 0));
+        String origin = delta.reportAs();
+        out.writeByte((key != null ? KEY : 0)
+                | (payload != null ? PAYLOAD : 0)
+                | (partition != null ? PARTITION : 0)
+                | (delta.isDelete() ? DELETE : 0)
+                | (origin != null ? REPORT : 0));
         if (key != null) {
             TupleSerializer.INSTANCE.serialize(key, out);
         }
@@ -60,6 +66,9 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
         }
         if (partition != null) {
             TupleSerializer.INSTANCE.serialize(partition, out);
+        }
+        if (origin != null) {
+            StringValue.writeString(origin, out);
         }
     }
 
@@ -72,7 +81,8 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
         Tuple key = (flags & KEY) != 0 ? TupleSerializer.INSTANCE.deserialize(in) : null;
         T payload = (flags & PAYLOAD) != 0 ? payloadSerializer.deserialize(in) : null;
         Tuple partition = (flags & PARTITION) != 0 ? TupleSerializer.INSTANCE.deserialize(in) : null;
-        return new Delta<>(epoch, atom, key, payload, insert, partition);
+        String origin = (flags & REPORT) != 0 ? StringValue.readString(in) : null;
+        return new Delta<>(epoch, atom, key, payload, insert, partition, (flags & DELETE) != 0, origin);
     }
 
     @Override
@@ -90,6 +100,9 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
         }
         if ((flags & PARTITION) != 0) {
             TupleSerializer.INSTANCE.copy(source, target);
+        }
+        if ((flags & REPORT) != 0) {
+            StringValue.copyString(source, target);
         }
     }
 

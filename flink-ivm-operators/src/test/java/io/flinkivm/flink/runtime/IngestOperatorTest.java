@@ -86,7 +86,7 @@ class IngestOperatorTest {
 
     static IngestRoutes<Long> routes(MaintenancePlan plan) {
         if (plan instanceof FallbackPlan) {
-            return IngestRoutes.fallback(FALLBACK, A2C2, 4, 128);
+            return IngestRoutes.fallback(FALLBACK, A2C2, 4, 128, List.of());
         }
         List<OutputTag<Delta<Long>>> tags = treeTags(plan);
         return IngestRoutes.trees(tags, tags.contains(null) ? DIRECT : null, plan == CELLS ? A2C2 : null, 4, 128);
