@@ -28,8 +28,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * by one reader: a bounded source whose split k is partition k's range of the list, its checkpointed
  * state the position reached. A reader asks for a partition when it starts and for another when it has
  * read one (Flink's {@link IteratorSourceEnumerator}), so the subtask that reads a partition reads all
- * of it, in the list's order. The list stays in this JVM; the source carries only its id and the
- * partitions' bounds.
+ * of it, in the list's order. An empty partition has no split. The list stays in this JVM; the source
+ * carries only its id and the partitions' bounds.
  */
 final class OrderedPartitionSource<T>
         implements Source<T, OrderedPartitionSource.Part<T>, Collection<OrderedPartitionSource.Part<T>>>,
@@ -69,7 +69,10 @@ final class OrderedPartitionSource<T>
     public SplitEnumerator<Part<T>, Collection<Part<T>>> createEnumerator(SplitEnumeratorContext<Part<T>> context) {
         List<Part<T>> parts = new ArrayList<>(bounds.length - 1);
         for (int k = 0; k + 1 < bounds.length; k++) {
-            parts.add(new Part<>(input, k, bounds[k], bounds[k + 1]));
+            // Flink's reader takes a record from a split as soon as it has it: an empty one would fail.
+            if (bounds[k] < bounds[k + 1]) {
+                parts.add(new Part<>(input, k, bounds[k], bounds[k + 1]));
+            }
         }
         return new IteratorSourceEnumerator<>(context, parts);
     }

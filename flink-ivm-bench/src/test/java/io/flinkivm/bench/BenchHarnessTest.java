@@ -357,20 +357,7 @@ class BenchHarnessTest {
         // At P = 2 a source that gave each subtask a range of the changes would let a row's delete overtake
         // its insert: flink-ivm-heap then counted 310 dead letters on star-changes, and the bench stopped.
         // No counting runs of the RocksDB systems (countUpTo 0): what is checked here is the result.
-        BenchSettings settings = new BenchSettings(
-                false,
-                7,
-                1,
-                1,
-                Duration.ofSeconds(60),
-                Duration.ofSeconds(120),
-                List.of(4_000),
-                List.of(Distribution.UNIFORM),
-                false,
-                null,
-                null,
-                0,
-                List.of(2));
+        BenchSettings settings = uniform(List.of(4_000), 0, List.of(2));
         StringWriter printed = new StringWriter();
 
         List<Measurement> ms = BenchCommand.run(
@@ -449,6 +436,11 @@ class BenchHarnessTest {
 
     /** One timed run per size (null: the suites' own), uniform keys, no warm-up, caps of 60 s (core) and 120 s (Flink). */
     static BenchSettings uniform(List<Integer> sizes) {
+        return uniform(sizes, BenchSettings.DEFAULT_COUNT_UP_TO, List.of(1));
+    }
+
+    /** As {@link #uniform(List)}, with counting runs up to {@code countUpTo} and Flink jobs at {@code ps}. */
+    static BenchSettings uniform(List<Integer> sizes, int countUpTo, List<Integer> ps) {
         return new BenchSettings(
                 false,
                 7,
@@ -458,6 +450,10 @@ class BenchHarnessTest {
                 Duration.ofSeconds(120),
                 sizes,
                 List.of(Distribution.UNIFORM),
-                false);
+                false,
+                null,
+                null,
+                countUpTo,
+                ps);
     }
 }

@@ -196,6 +196,19 @@ class FlinkRunsTest {
     }
 
     @Test
+    void aByRowInputWithAnEmptyPartitionIsReadWhole() throws Exception {
+        StreamExecutionEnvironment env = FlinkRuns.environment("hashmap", 2);
+        FlinkRuns.Execution e;
+        try (IndexedInput<Long> input = IndexedInput.byRow(numbers(1), new int[] {5}, 2)) {
+            FlinkRuns.count(input.source(env, Types.LONG, "one number"), "read");
+            e = FlinkRuns.execute(env, "empty partition test", CAP);
+        }
+
+        assertThat(e.completed()).isTrue();
+        assertThat(e.counter("read")).isEqualTo(1);
+    }
+
+    @Test
     void aByRowInputNeedsOneHashPerItem() {
         assertThatThrownBy(() -> IndexedInput.byRow(numbers(3), new int[2], 2))
                 .isInstanceOf(IllegalArgumentException.class)
