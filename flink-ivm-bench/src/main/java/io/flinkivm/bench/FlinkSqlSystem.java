@@ -24,7 +24,8 @@ import org.apache.flink.util.Collector;
 
 /**
  * The same query in Flink SQL ({@link QueryToSql}): the inserts as one table over a DataStream of
- * rows {@code (rel, x1..xw, p)} read at the environment's parallelism P ({@link IndexedInput}), one
+ * rows {@code (rel, x1..xw, p)} read at the environment's parallelism P ({@link IndexedInput}; a
+ * changelog by row, as flink-ivm reads it), one
  * view per relation (a changelog's rows with their kinds, through {@code fromChangelogStream}), regular
  * joins and {@code SUM} of the payload product grouped by the free
  * variables, default table configuration (no mini-batch), heap state (or RocksDB:
@@ -212,7 +213,7 @@ final class FlinkSqlSystem implements FlinkSystem {
                 tEnv.getConfig().set(e.getKey(), e.getValue());
             }
         }
-        IndexedInput<Row> input = IndexedInput.of(rows);
+        IndexedInput<Row> input = IndexedInput.of(rows, stream, parallelism);
         DataStream<Row> inserts = input.source(env, Types.ROW_NAMED(names, types), "inserts");
         // A changelog's rows keep their kinds: fromChangelogStream reads +I, -D, -U and +U (no key: a
         // retract stream); fromDataStream would see inserts only.

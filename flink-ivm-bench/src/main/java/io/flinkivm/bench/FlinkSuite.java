@@ -135,10 +135,7 @@ final class FlinkSuite implements Suite {
             throws Exception {
         PrintWriter out = harness.out();
         List<Integer> sizes = settings.sizesOr(SIZES, QUICK_SIZES);
-        List<Integer> ps = parallelisms(workload, settings, out);
-        if (ps.isEmpty()) {
-            return List.of();
-        }
+        List<Integer> ps = settings.parallelisms();
         List<FlinkSystem> mineSystems = systems.stream()
                 .filter(s -> settings.runs(s) && s.appliesTo(workload))
                 .toList();
@@ -318,24 +315,6 @@ final class FlinkSuite implements Suite {
         }
     }
 
-    /**
-     * The parallelisms the workload runs at: all of {@link BenchSettings#parallelisms}, but a changelog
-     * workload only at P = 1, since the bench's source gives each subtask a range of the stream's
-     * indices and at P > 1 a row's delete could overtake its insert (said when it skips one).
-     */
-    static List<Integer> parallelisms(Workload workload, BenchSettings settings, PrintWriter out) {
-        List<Integer> ps = settings.parallelisms();
-        if (!workload.hasDeletes() || ps.equals(List.of(1))) {
-            return ps;
-        }
-        out.println("== suite flink: " + workload.name() + " runs at P = 1 only, not at P = "
-                + join(ps.stream().filter(p -> p > 1).toList())
-                + ": the bench's source gives each subtask a range of the changes, so a row's delete could overtake"
-                + " its insert");
-        out.flush();
-        return ps.contains(1) ? List.of(1) : List.of();
-    }
-
     /** The lines on how jobs run: one at a time on the suite's cluster, each system at each P. */
     static void printJobs(PrintWriter out, BenchSettings settings) {
         int slots = settings.maxParallelism();
@@ -344,8 +323,9 @@ final class FlinkSuite implements Suite {
                 + ") started once for the suite; a job's time runs from building its stream graph to its result");
         out.println("   each system at parallelism P = " + join(settings.parallelisms())
                 + ": the source (a DataGeneratorSource over the stream's"
-                + " index), the system's operators (unless it fixes their parallelism) and the counting sinks, chained to"
-                + " their input, all at P");
+                + " index; a changelog's by row: the records dealt into P partitions by their row's hash, each partition"
+                + " read in order by one subtask), the system's operators (unless it fixes their parallelism) and the"
+                + " counting sinks, chained to their input, all at P");
     }
 
     private static String join(List<Integer> ps) {

@@ -1,6 +1,7 @@
 package io.flinkivm.bench;
 
 import io.flinkivm.bench.state.EndGate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,6 +13,7 @@ import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.MathUtils;
 
 /**
  * A prepared input list as a parallel bounded source: a {@code DataGeneratorSource} over the indices
@@ -20,6 +22,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * the source's function carries only the id: the bench's jobs run on its own MiniCluster, in the same
  * JVM, so nothing is serialized into the job graph and a record costs a list read ({@code env.fromData}
  * would serialize every element into the graph and run at parallelism 1).
+ *
+ * <p>A changelog is read by row instead ({@link #byRow}), as a CDC source keyed by row sends it: its
+ * records are dealt into partitions by their row's hash, each partition keeps the list's order and is
+ * read whole by one subtask ({@link OrderedPartitionSource}), so one row's changes keep their order at
+ * any parallelism. A range of indices would not: at P > 1 a row's delete could overtake its insert.
  */
 final class IndexedInput<T> implements AutoCloseable {
     private static final Map<Long, List<?>> REGISTERED = new ConcurrentHashMap<>();
@@ -27,16 +34,56 @@ final class IndexedInput<T> implements AutoCloseable {
 
     private final long id;
     private final int size;
+    /** Partition k is the registered list's indices {@code bounds[k] .. bounds[k + 1] - 1}; null: read by range. */
+    private final int[] bounds;
 
-    private IndexedInput(List<T> items) {
+    private IndexedInput(List<T> items, int[] bounds) {
         this.id = IDS.incrementAndGet();
         this.size = items.size();
+        this.bounds = bounds;
         REGISTERED.put(id, items);
     }
 
-    /** Registers {@code items} (not copied: they must not change while a job reads them). */
+    /** Registers {@code items} (not copied: they must not change while a job reads them), read by range. */
     static <T> IndexedInput<T> of(List<T> items) {
-        return new IndexedInput<>(items);
+        return new IndexedInput<>(items, null);
+    }
+
+    /**
+     * Registers {@code items} to be read by row: record i belongs to the row whose hash is
+     * {@code rows[i]} (the same for every change of one row) and goes to partition
+     * {@code murmurHash(rows[i]) mod partitions}; each partition holds its records in the list's order.
+     *
+     * @throws IllegalArgumentException if {@code rows} is not one hash per item, or {@code partitions < 1}
+     */
+    static <T> IndexedInput<T> byRow(List<T> items, int[] rows, int partitions) {
+        if (rows.length != items.size() || partitions < 1) {
+            throw new IllegalArgumentException("one row hash per item (" + rows.length + " for " + items.size()
+                    + ") and at least one partition (" + partitions + ") are needed");
+        }
+        int[] partitionOf = new int[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+            partitionOf[i] = MathUtils.murmurHash(rows[i]) % partitions;
+        }
+        List<T> ordered = new ArrayList<>(items.size());
+        int[] bounds = new int[partitions + 1];
+        for (int k = 0; k < partitions; k++) {
+            for (int i = 0; i < partitionOf.length; i++) {
+                if (partitionOf[i] == k) {
+                    ordered.add(items.get(i));
+                }
+            }
+            bounds[k + 1] = ordered.size();
+        }
+        return new IndexedInput<>(ordered, bounds);
+    }
+
+    /**
+     * {@code items}, one per record of {@code stream} in its order: a changelog by row into
+     * {@code parallelism} partitions ({@link InsertStream#rows()}), inserts by range.
+     */
+    static <T> IndexedInput<T> of(List<T> items, InsertStream stream, int parallelism) {
+        return stream.isChangelog() ? byRow(items, stream.rows(), parallelism) : of(items);
     }
 
     /**
@@ -44,6 +91,10 @@ final class IndexedInput<T> implements AutoCloseable {
      * {@link EndGate} if it has one.
      */
     DataStream<T> source(StreamExecutionEnvironment env, TypeInformation<T> type, String name) {
+        if (bounds != null) {
+            return EndGate.source(
+                    env, new OrderedPartitionSource<>(id, bounds, type), WatermarkStrategy.noWatermarks(), name, type);
+        }
         return EndGate.source(
                 env,
                 new DataGeneratorSource<>(new At<T>(id), size, type),
@@ -53,12 +104,12 @@ final class IndexedInput<T> implements AutoCloseable {
     }
 
     /**
-     * The list registered under {@code id}, for a function of a job that reads it in this JVM.
+     * The list registered under {@code id} (in reading order), for a function of a job that reads it in this JVM.
      *
      * @throws IllegalStateException if it is not (or no longer) registered
      */
     @SuppressWarnings("unchecked") // registered by IndexedInput<T> under this id
-    static <T> List<T> registered(long id, Class<T> type) {
+    static <T> List<T> items(long id) {
         List<?> items = REGISTERED.get(id);
         if (items == null) {
             throw new IllegalStateException(notRegistered(id));

@@ -90,6 +90,18 @@ final class InsertStream {
         return seed;
     }
 
+    /**
+     * Per record, a hash of its row (its relation and values): the same for every change of one row,
+     * so that a source keyed by row ({@link IndexedInput#byRow}) keeps one row's changes in order.
+     */
+    int[] rows() {
+        int[] rows = new int[size()];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = 31 * relations[i].hashCode() + tuples[i].hashCode();
+        }
+        return rows;
+    }
+
     /** The stream as flink-ivm input records of their kinds, in order. */
     List<InputRecord<Long>> toInputRecords() {
         List<InputRecord<Long>> out = new ArrayList<>(size());

@@ -253,8 +253,8 @@ final class SqlSystem {
 
         @Override
         public void open(OpenContext context) {
-            rows = IndexedInput.registered(rowsId, Row.class);
-            tables = IndexedInput.registered(tablesId, Integer.class);
+            rows = IndexedInput.items(rowsId);
+            tables = IndexedInput.items(tablesId);
         }
 
         @Override

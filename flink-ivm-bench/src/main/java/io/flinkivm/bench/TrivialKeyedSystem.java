@@ -83,7 +83,7 @@ final class TrivialKeyedSystem implements FlinkSystem {
         TypeInformation<InputRecord<Long>> type = FlinkIvm.inputType(NaturalSemiring.INSTANCE);
         StreamExecutionEnvironment env = FlinkRuns.environment("hashmap", parallelism);
         FlinkRuns.Execution e;
-        try (IndexedInput<InputRecord<Long>> records = IndexedInput.of(stream.toInputRecords())) {
+        try (IndexedInput<InputRecord<Long>> records = IndexedInput.of(stream.toInputRecords(), stream, parallelism)) {
             DataStream<InputRecord<Long>> s = records.source(env, type, "inserts");
             for (int h = 0; h < hops; h++) {
                 s = s.keyBy(new TupleKey(), TupleTypeInfo.INSTANCE)

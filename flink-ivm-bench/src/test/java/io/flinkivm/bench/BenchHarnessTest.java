@@ -353,6 +353,46 @@ class BenchHarnessTest {
     }
 
     @Test
+    void changelogWorkloadsAtParallelismTwoAreCheckedAgainstTheCoreEngineOnHeapAndRocksDb() throws Exception {
+        // At P = 2 a source that gave each subtask a range of the changes would let a row's delete overtake
+        // its insert: flink-ivm-heap then counted 310 dead letters on star-changes, and the bench stopped.
+        // No counting runs of the RocksDB systems (countUpTo 0): what is checked here is the result.
+        BenchSettings settings = uniform(List.of(4_000), 0, List.of(2));
+        StringWriter printed = new StringWriter();
+
+        List<Measurement> ms = BenchCommand.run(
+                List.of(new FlinkSuite(
+                        Workloads.changes(),
+                        List.of(
+                                new FlinkIvmSystem("hashmap"),
+                                new FlinkIvmSystem("rocksdb"),
+                                new FlinkSqlSystem(),
+                                FlinkSqlSystem.onRocksDb()))),
+                settings,
+                dir,
+                new PrintWriter(printed));
+
+        assertThat(ms)
+                .extracting(m -> m.query() + " " + m.system() + " " + m.parallelism())
+                .containsExactlyInAnyOrder(
+                        "star-changes flink-ivm-heap 2",
+                        "star-changes flink-ivm-rocksdb 2",
+                        "star-changes flink-sql 2",
+                        "star-changes flink-sql-rocksdb 2",
+                        "tpch-changes flink-ivm-heap 2",
+                        "tpch-changes flink-ivm-rocksdb 2",
+                        "tpch-changes flink-sql 2",
+                        "tpch-changes flink-sql-rocksdb 2");
+        assertThat(ms).allSatisfy(m -> assertThat(m.note()).contains("result = core "));
+        assertThat(printed.toString())
+                .contains(
+                        "result = core Q_HIERARCHICAL engine over the integers",
+                        "result = core FALLBACK_DELTA_JOIN engine over the integers",
+                        "a changelog's by row")
+                .doesNotContain("runs at P = 1 only");
+    }
+
+    @Test
     void aSystemThatTakesDeletesForInsertsAbortsTheBench() throws Exception {
         BenchSettings settings = uniform(List.of(400));
         FlinkSqlSystem sql = new FlinkSqlSystem();
@@ -396,6 +436,11 @@ class BenchHarnessTest {
 
     /** One timed run per size (null: the suites' own), uniform keys, no warm-up, caps of 60 s (core) and 120 s (Flink). */
     static BenchSettings uniform(List<Integer> sizes) {
+        return uniform(sizes, BenchSettings.DEFAULT_COUNT_UP_TO, List.of(1));
+    }
+
+    /** As {@link #uniform(List)}, with counting runs up to {@code countUpTo} and Flink jobs at {@code ps}. */
+    static BenchSettings uniform(List<Integer> sizes, int countUpTo, List<Integer> ps) {
         return new BenchSettings(
                 false,
                 7,
@@ -405,6 +450,10 @@ class BenchHarnessTest {
                 Duration.ofSeconds(120),
                 sizes,
                 List.of(Distribution.UNIFORM),
-                false);
+                false,
+                null,
+                null,
+                countUpTo,
+                ps);
     }
 }

@@ -7,7 +7,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -17,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Jobs on the bench's MiniCluster at parallelism 2: the parallel source reads every index once, the
- * counting sinks are chained to their input, and the task threads' CPU shows which chains are serial.
+ * counting sinks are chained to their input, and the task threads' CPU shows which chains are serial;
+ * an input read by row keeps each row's records on one subtask, in order (at parallelism 3).
  */
 class FlinkRunsTest {
     private static final Duration CAP = Duration.ofMinutes(2);
@@ -125,6 +130,108 @@ class FlinkRunsTest {
         assertThat(parallel.taskCpu().maxImbalance()).isBetween(1.0, 2.0);
         assertThat(serial.taskCpu().serialShare()).isEqualTo(1.0);
         assertThat(serial.taskCpu().chains()).hasSize(3).allMatch(c -> c.parallelism() == 1);
+    }
+
+    /** Records each value with the subtask that saw it, in the order each subtask saw them. */
+    static final class Witness extends RichMapFunction<Long, Long> {
+        private static final long serialVersionUID = 1L;
+        static final Map<Long, Integer> SUBTASK = new ConcurrentHashMap<>();
+        static final List<List<Long>> SEEN = new CopyOnWriteArrayList<>();
+        private transient List<Long> seen;
+
+        @Override
+        public void open(OpenContext context) {
+            seen = new CopyOnWriteArrayList<>();
+            SEEN.add(seen);
+        }
+
+        @Override
+        public Long map(Long v) {
+            SUBTASK.put(v, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
+            seen.add(v);
+            return v;
+        }
+    }
+
+    @Test
+    void anInputReadByRowKeepsEachRowsRecordsOnOneSubtaskInOrder() throws Exception {
+        int n = 3_000;
+        int rowCount = 40;
+        int[] rows = new int[n];
+        for (int i = 0; i < n; i++) {
+            rows[i] = i % rowCount;
+        }
+        Witness.SUBTASK.clear();
+        Witness.SEEN.clear();
+        StreamExecutionEnvironment env = FlinkRuns.environment("hashmap", 3);
+        FlinkRuns.Execution e;
+        try (IndexedInput<Long> input = IndexedInput.byRow(numbers(n), rows, 3)) {
+            FlinkRuns.count(input.source(env, Types.LONG, "numbers").map(new Witness()), "read");
+            e = FlinkRuns.execute(env, "by-row input test", CAP);
+        }
+
+        assertThat(e.completed()).isTrue();
+        assertThat(e.counter("read")).isEqualTo(n);
+        assertThat(Witness.SUBTASK).hasSize(n);
+        for (int r = 0; r < rowCount; r++) {
+            int row = r;
+            assertThat(Witness.SUBTASK.entrySet().stream()
+                            .filter(v -> v.getKey() % rowCount == row)
+                            .map(Map.Entry::getValue)
+                            .distinct())
+                    .as("the subtasks that read row %d", row)
+                    .hasSize(1);
+        }
+        // A subtask may read more than one partition, one after the other: each row's records come in order.
+        assertThat(Witness.SEEN).allSatisfy(seen -> {
+            for (int r = 0; r < rowCount; r++) {
+                int row = r;
+                assertThat(seen.stream().filter(v -> v % rowCount == row).toList())
+                        .isSorted();
+            }
+        });
+        assertThat(e.state().checkpoint())
+                .as("the final checkpoint, with the readers' positions")
+                .isNotNull();
+    }
+
+    @Test
+    void aByRowInputWithAnEmptyPartitionIsReadWhole() throws Exception {
+        StreamExecutionEnvironment env = FlinkRuns.environment("hashmap", 2);
+        FlinkRuns.Execution e;
+        try (IndexedInput<Long> input = IndexedInput.byRow(numbers(1), new int[] {5}, 2)) {
+            FlinkRuns.count(input.source(env, Types.LONG, "one number"), "read");
+            e = FlinkRuns.execute(env, "empty partition test", CAP);
+        }
+
+        assertThat(e.completed()).isTrue();
+        assertThat(e.counter("read")).isEqualTo(1);
+    }
+
+    @Test
+    void aByRowInputNeedsOneHashPerItem() {
+        assertThatThrownBy(() -> IndexedInput.byRow(numbers(3), new int[2], 2))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("one row hash per item (2 for 3)");
+    }
+
+    @Test
+    void aPartitionsPositionSurvivesItsSerializers() throws Exception {
+        OrderedPartitionSource.Part<Long> part = new OrderedPartitionSource.Part<>(7, 2, 5, 9);
+        OrderedPartitionSource.PartSerializer<Long> one = new OrderedPartitionSource.PartSerializer<>();
+        OrderedPartitionSource.PartsSerializer<Long> all = new OrderedPartitionSource.PartsSerializer<>();
+
+        assertThat(one.deserialize(one.getVersion(), one.serialize(part))).isEqualTo(part);
+        assertThat(all.deserialize(
+                        all.getVersion(),
+                        all.serialize(List.of(
+                                part,
+                                part.getUpdatedSplitForIterator(
+                                        new OrderedPartitionSource.Cursor<>(List.of(), 8, 9))))))
+                .containsExactly(part, new OrderedPartitionSource.Part<>(7, 2, 8, 9));
+        assertThatThrownBy(() -> one.deserialize(2, one.serialize(part)))
+                .isInstanceOf(java.io.IOException.class)
+                .hasMessageContaining("unknown version 2");
     }
 
     @Test
