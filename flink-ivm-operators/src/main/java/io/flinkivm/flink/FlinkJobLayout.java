@@ -1,6 +1,5 @@
 package io.flinkivm.flink;
 
-import io.flinkivm.core.engine.join.DeltaJoinLogic;
 import io.flinkivm.core.partition.HyperCube;
 import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.partition.Shares;
@@ -54,7 +53,8 @@ public final class FlinkJobLayout implements Serializable {
 
     /**
      * For a plan whose inputs have deletes: the row check in front of the ingest (else null), for the
-     * relations with deletes that the fallback's own relations do not keep ({@link #fallbackChecks}).
+     * relations with deletes of a plan other than the fallback, which checks deletes itself
+     * ({@link #fallbackChecks}).
      */
     private final Operator rowCheck;
 
@@ -84,10 +84,7 @@ public final class FlinkJobLayout implements Serializable {
         List<String> checkedByFallback = new ArrayList<>();
         if (rowCheck) {
             for (String r : plan.inputs().changelog()) {
-                (plan instanceof FallbackPlan && DeltaJoinLogic.keepsRows(plan.query(), r)
-                                ? checkedByFallback
-                                : checkedHere)
-                        .add(r);
+                (plan instanceof FallbackPlan ? checkedByFallback : checkedHere).add(r);
             }
         }
         this.fallbackChecks = List.copyOf(checkedByFallback);
@@ -341,8 +338,9 @@ public final class FlinkJobLayout implements Serializable {
     }
 
     /**
-     * The relations with deletes whose deletes the fallback checks against its own relations (each of
-     * their atoms keeps whole rows, {@link DeltaJoinLogic#keepsRows}); they bypass the row check.
+     * The relations with deletes whose deletes the fallback checks itself, against the atoms' relations
+     * (a row an atom matches is that atom's tuple) and the rows no atom matches, which it keeps for that;
+     * they need no row check in front of the ingest.
      */
     public List<String> fallbackChecks() {
         return fallbackChecks;

@@ -515,7 +515,8 @@ final class IvmJobBuilder<T> {
 
         @Override
         public Tuple getKey(Delta<T> delta) {
-            return delta.key().project(positions[delta.atom()]);
+            // A row no atom matches carries the key it is kept under.
+            return delta.partition() != null ? delta.partition() : delta.key().project(positions[delta.atom()]);
         }
     }
 

@@ -11,6 +11,7 @@ import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.IntegerRing;
 import io.flinkivm.core.semiring.Ring;
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -85,6 +87,40 @@ class ChangelogInputITCase {
     void flinkAgreesWithTheInMemoryEngine(String ring, String backend, boolean managed, OutputMode mode, long seed)
             throws Exception {
         check(RandomChanges.ring(ring), backend, managed, mode, true, seed);
+    }
+
+    /**
+     * The fallback checks deletes itself: against an atom's relation for a row the atom matches (a
+     * self-join's two atoms reach the same verdict; one dead letter), and against the rows it keeps
+     * apart for a row no atom matches (the selection {@code 'x'} rejects it); at P = 2 over cells, on
+     * each layout, exactly the in-memory engine's dead letters and result.
+     */
+    @ParameterizedTest(name = "{0} managed={1}")
+    @CsvSource({"hashmap, false", "hashmap, true", "rocksdb, true"})
+    void theFallbackChecksDeletesOfRowsItKeepsAndOfRowsNoAtomMatches(String backend, boolean managed) throws Exception {
+        Ring<Long> ring = IntegerRing.INSTANCE;
+        ConjunctiveQuery q = QueryParser.parse("Q(A,C) :- R(A,B), R(B,C), T(C,'x')");
+        MaintenancePlan plan = Planner.plan(q, ring, Planner.Strategy.AUTO, Inputs.changelog("R", "T"));
+        assertThat(plan.kind()).isEqualTo(PlanKind.FALLBACK_DELTA_JOIN);
+        IvmEngine<Long> engine = Engines.create(plan, ring);
+        Map<String, Map<Tuple, Long>> rows = new HashMap<>();
+        List<Change<Long>> changes = new ArrayList<>();
+        changes.add(apply(engine, ring, rows, ChangeKind.INSERT, "R", Tuple.of(1L, 2L), 2L));
+        changes.add(apply(engine, ring, rows, ChangeKind.INSERT, "R", Tuple.of(2L, 3L), 1L));
+        changes.add(apply(engine, ring, rows, ChangeKind.INSERT, "T", Tuple.of(3L, "x"), 1L));
+        changes.add(apply(engine, ring, rows, ChangeKind.INSERT, "T", Tuple.of(3L, "y"), 4L));
+        changes.add(apply(engine, ring, rows, ChangeKind.DELETE, "R", Tuple.of(1L, 2L), 3L)); // more than held
+        changes.add(apply(engine, ring, rows, ChangeKind.DELETE, "R", Tuple.of(5L, 5L), 1L)); // absent
+        changes.add(apply(engine, ring, rows, ChangeKind.DELETE, "T", Tuple.of(3L, "y"), 5L)); // more, no atom
+        changes.add(apply(engine, ring, rows, ChangeKind.DELETE, "T", Tuple.of(4L, "y"), 1L)); // absent, no atom
+        changes.add(apply(engine, ring, rows, ChangeKind.DELETE, "T", Tuple.of(3L, "y"), 4L)); // all of it
+        changes.add(apply(engine, ring, rows, ChangeKind.DELETE, "T", Tuple.of(3L, "y"), 1L)); // gone
+        changes.add(apply(engine, ring, rows, ChangeKind.DELETE, "R", Tuple.of(1L, 2L), 1L));
+        changes.add(apply(engine, ring, rows, ChangeKind.UPDATE_BEFORE, "R", Tuple.of(2L, 3L), 1L));
+        changes.add(apply(engine, ring, rows, ChangeKind.UPDATE_AFTER, "R", Tuple.of(2L, 4L), 1L));
+        changes.add(apply(engine, ring, rows, ChangeKind.INSERT, "T", Tuple.of(4L, "x"), 1L));
+        assertThat(changes.stream().filter(c -> c.rejected() != null)).hasSize(5);
+        run(plan, ring, changes, engine, backend, managed, OutputMode.CHANGELOG, true, "fallback checks, " + backend);
     }
 
     static Stream<Arguments> uncheckedCases() {

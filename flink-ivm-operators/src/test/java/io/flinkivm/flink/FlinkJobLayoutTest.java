@@ -22,34 +22,35 @@ class FlinkJobLayoutTest {
     }
 
     /**
-     * The fallback checks the deletes of a relation whose atoms keep whole rows against its own
-     * relations; a relation with a selection in an atom keeps the row check.
+     * The fallback checks deletes itself, against its atoms' relations and the rows no atom matches: no
+     * row check in front of its ingest; a q-hierarchical plan keeps the row check.
      */
     @Test
-    void theFallbackChecksTheDeletesOfRelationsItKeepsWhole() {
+    void theFallbackChecksDeletesItselfOtherPlansBehindTheRowCheck() {
         MaintenancePlan plan = Planner.plan(
                 QueryParser.parse("Q(A,C) :- R(A,B), R(B,C), S(C,D), T(D,'x')"),
                 IntegerRing.INSTANCE,
                 Planner.Strategy.AUTO,
-                Inputs.changelog("R", "S", "T"));
+                Inputs.changelog("R", "T"));
         FlinkJobLayout l = FlinkJobLayout.of(plan, 2, RelationRates.none(), true);
-        assertThat(l.fallbackChecks()).containsExactly("R", "S");
-        assertThat(l.rowCheck().name()).startsWith("row check T ");
-        assertThat(l.ingest().input()).isEqualTo("forward from the row check and from the source");
-        FlinkJobLayout plain = FlinkJobLayout.of(
-                Planner.plan(
-                        QueryParser.parse("Q(A,C) :- R(A,B), S(B,C)"),
-                        IntegerRing.INSTANCE,
-                        Planner.Strategy.AUTO,
-                        Inputs.changelog("R", "S")),
-                2,
-                RelationRates.none(),
-                true);
-        assertThat(plain.rowCheck()).as("no relation needs the row check").isNull();
-        assertThat(plain.fallbackChecks()).containsExactly("R", "S");
+        assertThat(l.fallbackChecks()).containsExactly("R", "T");
+        assertThat(l.rowCheck()).isNull();
+        assertThat(l.ingest().input())
+                .isEqualTo("forward from a source at the same parallelism, else hash(relation, row)");
         assertThat(FlinkJobLayout.of(plan, 2, RelationRates.none(), false).fallbackChecks())
                 .as("without the row check nothing is checked")
                 .isEmpty();
+        FlinkJobLayout star = FlinkJobLayout.of(
+                Planner.plan(
+                        QueryParser.parse("Q(A) :- R(A,B), S(A,C)"),
+                        IntegerRing.INSTANCE,
+                        Planner.Strategy.AUTO,
+                        Inputs.changelog("R")),
+                2,
+                RelationRates.none(),
+                true);
+        assertThat(star.fallbackChecks()).isEmpty();
+        assertThat(star.rowCheck().name()).startsWith("row check R ");
     }
 
     @Test

@@ -32,7 +32,16 @@ public final class LiveRows<T> implements Serializable {
      * @throws ArithmeticException if the sum overflows
      */
     public T after(KeyValueState<Tuple, T> rows, String relation, Tuple tuple, T payload, boolean delete) {
-        T present = rows.get(tuple);
+        return after(rows, tuple, relation, tuple, payload, delete);
+    }
+
+    /**
+     * As {@link #after(KeyValueState, String, Tuple, Object, boolean)}, for a row kept under
+     * another key: {@code key} (e.g. the tuple an atom with a selection keeps of it); a rejection names
+     * {@code tuple}.
+     */
+    public T after(KeyValueState<Tuple, T> rows, Tuple key, String relation, Tuple tuple, T payload, boolean delete) {
+        T present = rows.get(key);
         if (delete) {
             if (present == null) {
                 throw new AbsentRowException("delete of " + relation + tuple + " with payload " + ring.format(payload)

@@ -4,9 +4,11 @@ import io.flinkivm.core.engine.AbsentRowException;
 import io.flinkivm.core.engine.LiveRows;
 import io.flinkivm.core.engine.join.DeltaJoinLogic;
 import io.flinkivm.core.engine.join.DeltaJoinStore;
+import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.ResultCursor;
+import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.types.DeadLetter;
@@ -122,7 +124,10 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
     @Override
     protected void apply(Delta<T> d) {
         try {
-            if (d.isDelete()) {
+            int atoms = plan.query().body().size();
+            if (d.atom() >= atoms) {
+                applyOutside(d, d.atom() - atoms);
+            } else if (d.isDelete()) {
                 applyDelete(d);
             } else {
                 logic.insertAtom(state.store(), d.atom(), d.key(), d.payload());
@@ -137,6 +142,41 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
     }
 
     /**
+     * A change of a row of relation {@code relation} that no atom matches: kept with its payload, so
+     * that a delete of it is checked as a row the query filters out still is.
+     */
+    private void applyOutside(Delta<T> d, int relation) {
+        KeyValueState<Tuple, T> kept = state.outside(relation);
+        String name = plan.query().relations().get(relation);
+        T updated;
+        try {
+            updated = rows.after(kept, name, d.key(), d.payload(), d.isDelete());
+        } catch (AbsentRowException e) {
+            reject(d, name, e);
+            return;
+        }
+        if (d.isDelete()) {
+            retractions.inc();
+        }
+        rows.write(kept, d.key(), updated);
+    }
+
+    private void reject(Delta<T> d, String relation, AbsentRowException e) {
+        if (d.reportAs() == null) {
+            return;
+        }
+        absentRows.inc();
+        deadLetterCounter.inc();
+        output.collect(
+                deadLetters,
+                new StreamRecord<>(new DeadLetter(
+                        d.reportAs(),
+                        e.getMessage(),
+                        ChangeKind.DELETE.shortString() + " " + relation + d.key() + " "
+                                + semiring.format(d.payload()))));
+    }
+
+    /**
      * A checked delete: the atom's tuple must hold the payload (the relation keeps whole rows, so this
      * is the row check, {@link LiveRows}); then its inverse is inserted. A rejected one changes nothing;
      * the delta of the change that reports makes it a dead letter (the others reach the same verdict,
@@ -146,19 +186,10 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
         DeltaJoinStore<T> store = state.store();
         String relation = plan.query().body().get(d.atom()).relation();
         try {
-            rows.after(store.relation(d.atom()), relation, d.key(), d.payload(), true);
+            Tuple named = d.row() != null ? d.row() : d.key();
+            rows.after(store.relation(d.atom()), d.key(), relation, named, d.payload(), true);
         } catch (AbsentRowException e) {
-            if (d.reportAs() != null) {
-                absentRows.inc();
-                deadLetterCounter.inc();
-                output.collect(
-                        deadLetters,
-                        new StreamRecord<>(new DeadLetter(
-                                d.reportAs(),
-                                e.getMessage(),
-                                ChangeKind.DELETE.shortString() + " " + relation + d.key() + " "
-                                        + semiring.format(d.payload()))));
-            }
+            reject(d, relation, e);
             return;
         }
         if (d.reportAs() != null) {

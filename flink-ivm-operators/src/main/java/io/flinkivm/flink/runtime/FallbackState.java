@@ -3,12 +3,15 @@ package io.flinkivm.flink.runtime;
 import io.flinkivm.core.engine.join.DeltaJoinLogic;
 import io.flinkivm.core.engine.join.DeltaJoinStore;
 import io.flinkivm.core.engine.join.MemoryDeltaJoinStore;
+import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.engine.maps.MemoryMaps;
+import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.state.FlinkDeltaJoinStore;
 import io.flinkivm.flink.state.KeyGroupStates;
+import io.flinkivm.flink.state.MapStateAdapter;
 import io.flinkivm.flink.state.MemoryMapCodec;
 import io.flinkivm.flink.state.StateLayout;
 import io.flinkivm.flink.state.StateNames;
@@ -18,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
@@ -29,13 +33,19 @@ import org.apache.flink.streaming.api.operators.KeyContext;
 
 /**
  * The fallback's state, in the layout chosen once ({@link StateLayout}): the delta joins' relations,
- * indexes and result of the current key, and the groups a trigger reads: Flink keys of managed keyed
- * state ({@link FlinkDeltaJoinStore}), or the operator's own parts ({@link MemoryDeltaJoinStore} in
- * {@link KeyGroupStates}, heap backend).
+ * indexes and result of the current key, the rows with deletes that no atom matches, and the groups a
+ * trigger reads: Flink keys of managed keyed state ({@link FlinkDeltaJoinStore}), or the operator's own
+ * parts ({@link MemoryDeltaJoinStore} in {@link KeyGroupStates}, heap backend).
  */
 interface FallbackState<T> {
     /** The relations, indexes and result of the current key. */
     DeltaJoinStore<T> store();
+
+    /**
+     * The current key's rows of relation {@code relation} (its index in the query) that no atom matches,
+     * with their payloads (rows of relations with deletes only).
+     */
+    KeyValueState<Tuple, T> outside(int relation);
 
     /** The groups that may hold results. */
     List<Group<T>> resultGroups() throws Exception;
@@ -79,8 +89,17 @@ interface FallbackState<T> {
         // Registered on either layout, so that a savepoint's serializers are checked on the heap backend too.
         FlinkDeltaJoinStore<T> store =
                 new FlinkDeltaJoinStore<>(logic, payloads, context.getKeyedStateStore(), deletes, changelog);
+        int relations = logic.query().relations().size();
+        List<MapStateAdapter<Tuple, T>> outside = new ArrayList<>();
+        for (int r = 0; deletes && r < relations; r++) {
+            String name = StateNames.rowsOutside(r);
+            outside.add(new MapStateAdapter<>(
+                    context.getKeyedStateStore()
+                            .getMapState(new MapStateDescriptor<>(name, TupleSerializer.INSTANCE, payloads)),
+                    name));
+        }
         if (layout == StateLayout.MANAGED) {
-            return new Managed<>(store, backend, keys);
+            return new Managed<>(store, outside, backend, keys);
         }
         List<String> names = new ArrayList<>();
         for (int a = 0; a < logic.query().body().size(); a++) {
@@ -88,11 +107,12 @@ interface FallbackState<T> {
         }
         names.add(StateNames.RESULT);
         StateLayout.checkNoManagedState(operator, backend, names);
-        KeyGroupStates<MemoryDeltaJoinStore<T>> parts = KeyGroupStates.restore(
+        int outsideMaps = deletes ? relations : 0;
+        KeyGroupStates<Part<T>> parts = KeyGroupStates.restore(
                 backend,
                 context,
-                () -> new MemoryDeltaJoinStore<>(logic, MemoryMaps.PLAIN, changelog),
-                new PartCodec<>(logic, payloads, changelog),
+                () -> new Part<>(new MemoryDeltaJoinStore<>(logic, MemoryMaps.PLAIN, changelog), outsideMaps),
+                new PartCodec<>(logic, payloads, changelog, outsideMaps),
                 perKey);
         return new InMemory<>(parts);
     }
@@ -100,11 +120,17 @@ interface FallbackState<T> {
     /** Managed keyed state: the map states of {@link FlinkDeltaJoinStore}, scoped to the current key. */
     final class Managed<T> implements FallbackState<T> {
         private final FlinkDeltaJoinStore<T> store;
+        private final List<MapStateAdapter<Tuple, T>> outside;
         private final KeyedStateBackend<?> backend;
         private final KeyContext keys;
 
-        Managed(FlinkDeltaJoinStore<T> store, KeyedStateBackend<?> backend, KeyContext keys) {
+        Managed(
+                FlinkDeltaJoinStore<T> store,
+                List<MapStateAdapter<Tuple, T>> outside,
+                KeyedStateBackend<?> backend,
+                KeyContext keys) {
             this.store = store;
+            this.outside = outside;
             this.backend = backend;
             this.keys = keys;
         }
@@ -112,6 +138,11 @@ interface FallbackState<T> {
         @Override
         public DeltaJoinStore<T> store() {
             return store;
+        }
+
+        @Override
+        public KeyValueState<Tuple, T> outside(int relation) {
+            return outside.get(relation);
         }
 
         @Override
@@ -157,32 +188,33 @@ interface FallbackState<T> {
 
     /** The operator's own maps, one part per key group (per key where keys are cells). */
     final class InMemory<T> implements FallbackState<T> {
-        private final KeyGroupStates<MemoryDeltaJoinStore<T>> parts;
+        private final KeyGroupStates<Part<T>> parts;
 
-        InMemory(KeyGroupStates<MemoryDeltaJoinStore<T>> parts) {
+        InMemory(KeyGroupStates<Part<T>> parts) {
             this.parts = parts;
         }
 
         @Override
         public DeltaJoinStore<T> store() {
-            return parts.current();
+            return parts.current().store;
+        }
+
+        @Override
+        public KeyValueState<Tuple, T> outside(int relation) {
+            return parts.current().outside[relation];
         }
 
         @Override
         public List<Group<T>> resultGroups() {
-            List<Group<T>> out = new ArrayList<>();
-            for (MemoryDeltaJoinStore<T> p : parts.all()) {
-                out.add(new Part<>(p));
-            }
-            return out;
+            return new ArrayList<>(parts.all());
         }
 
         @Override
         public List<Group<T>> changedGroups() {
             List<Group<T>> out = new ArrayList<>();
-            for (MemoryDeltaJoinStore<T> p : parts.all()) {
-                if (p.hasChanges()) {
-                    out.add(new Part<>(p));
+            for (Part<T> p : parts.all()) {
+                if (p.store.hasChanges()) {
+                    out.add(p);
                 }
             }
             return out;
@@ -194,8 +226,20 @@ interface FallbackState<T> {
         }
     }
 
-    /** An in-memory part as a trigger's group. */
-    record Part<T>(MemoryDeltaJoinStore<T> store) implements Group<T> {
+    /** A key group's (or cell's) part in memory: the delta joins' store and the rows no atom matches. */
+    final class Part<T> implements Group<T> {
+        final MemoryDeltaJoinStore<T> store;
+        final OpenHashMap<Tuple, T>[] outside;
+
+        @SuppressWarnings("unchecked")
+        Part(MemoryDeltaJoinStore<T> store, int relations) {
+            this.store = store;
+            this.outside = new OpenHashMap[relations];
+            for (int r = 0; r < relations; r++) {
+                outside[r] = new OpenHashMap<>();
+            }
+        }
+
         @Override
         public DeltaJoinStore<T> select() {
             return store;
@@ -208,23 +252,26 @@ interface FallbackState<T> {
     }
 
     /**
-     * Writes a part: each atom's relation, the result, then (changelog) the payloads at the last
-     * trigger of the result tuples changed since. The indexes are not written: a read links the
+     * Writes a part: each atom's relation, the result, (changelog) the payloads at the last trigger of
+     * the result tuples changed since, then (inputs with deletes) each relation's rows no atom matches. The indexes are not written: a read links the
      * relations' tuples into them again.
      */
-    final class PartCodec<T> implements KeyGroupStates.Codec<MemoryDeltaJoinStore<T>> {
+    final class PartCodec<T> implements KeyGroupStates.Codec<Part<T>> {
         private final DeltaJoinLogic<T> logic;
         private final TypeSerializer<T> payloads;
         private final Semiring<T> changelog;
+        private final int outsideMaps;
 
-        PartCodec(DeltaJoinLogic<T> logic, TypeSerializer<T> payloads, Semiring<T> changelog) {
+        PartCodec(DeltaJoinLogic<T> logic, TypeSerializer<T> payloads, Semiring<T> changelog, int outsideMaps) {
             this.logic = logic;
             this.payloads = payloads;
             this.changelog = changelog;
+            this.outsideMaps = outsideMaps;
         }
 
         @Override
-        public void write(MemoryDeltaJoinStore<T> part, DataOutputView out) throws IOException {
+        public void write(Part<T> whole, DataOutputView out) throws IOException {
+            MemoryDeltaJoinStore<T> part = whole.store;
             IOException[] failure = new IOException[1];
             for (int a = 0; a < logic.query().body().size(); a++) {
                 out.writeInt(part.relationSize(a));
@@ -244,10 +291,13 @@ interface FallbackState<T> {
             if (changelog != null) {
                 MemoryMapCodec.write(part.rememberedMap(), payloads, out);
             }
+            for (OpenHashMap<Tuple, T> rows : whole.outside) {
+                MemoryMapCodec.write(rows, payloads, out);
+            }
         }
 
         @Override
-        public MemoryDeltaJoinStore<T> read(DataInputView in) throws IOException {
+        public Part<T> read(DataInputView in) throws IOException {
             MemoryDeltaJoinStore<T> part = new MemoryDeltaJoinStore<>(logic, MemoryMaps.PLAIN, changelog);
             for (int a = 0; a < logic.query().body().size(); a++) {
                 int n = in.readInt();
@@ -260,7 +310,11 @@ interface FallbackState<T> {
             if (changelog != null) {
                 MemoryMapCodec.read(part.rememberedMap(), payloads, in);
             }
-            return part;
+            Part<T> whole = new Part<>(part, outsideMaps);
+            for (OpenHashMap<Tuple, T> rows : whole.outside) {
+                MemoryMapCodec.read(rows, payloads, in);
+            }
+            return whole;
         }
     }
 }

@@ -81,6 +81,12 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private transient boolean checkedDelete;
     /** The origin of the checked delete being routed, until its first delta (which reports) is sent. */
     private transient String reportAs;
+    /** The row of the checked delete being routed. */
+    private transient Tuple reportRow;
+    /** Per relation: whether some atom over it has a selection, so that some of its rows match no atom. */
+    private transient boolean[] selective;
+    /** Deltas sent for the change being routed. */
+    private transient int routed;
 
     private transient CellLayout layout;
     /** Fallback with cells: per atom, where its deltas go. */
@@ -254,8 +260,12 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         List<String> relations = query.relations();
         perRelation = new Counter[relations.size()];
         checkedByFallback = new boolean[relations.size()];
+        selective = new boolean[relations.size()];
         for (String r : routes.fallbackChecks()) {
             checkedByFallback[relations.indexOf(r)] = true;
+        }
+        for (Atom a : query.body()) {
+            selective[relations.indexOf(a.relation())] |= !a.isPlain();
         }
         for (int i = 0; i < relations.size(); i++) {
             perRelation[i] =
@@ -337,6 +347,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
                 // The fallback checks it against its own relations, then takes the payload away.
                 checkedDelete = true;
                 reportAs = r.origin() == null ? "" : r.origin();
+                reportRow = r.tuple();
             } else {
                 // Checked upstream (the row check, or none: IvmOptions.withRowCheck(false)): a delete
                 // is the insert of the inverse.
@@ -356,7 +367,14 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         perRelation[relation].inc();
         if (checkedDelete || !semiring.isZero(payload)) {
             insert = Epochs.insertId(subtask, position);
+            routed = 0;
             router.route(relation, r.tuple(), payload, deliver);
+            if (routed == 0 && checkedByFallback[relation] && selective[relation]) {
+                // No atom matches the row: the fallback keeps it apart, to check its deletes.
+                emit(
+                        routes.fallbackTag(),
+                        fallbackDelta(query.body().size() + relation, r.tuple(), payload, outsideKey(r.tuple())));
+            }
         }
         if (snapshotEvery > 0 && sinceSnapshot >= snapshotEvery) {
             endEpoch(EpochKind.SNAPSHOT, Epochs.nextMajor(epoch));
@@ -440,14 +458,24 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         }
     }
 
+    /**
+     * Where the fallback keeps a row no atom matches: a cell chosen by the row's hash, or (keyed by a
+     * variable's value) the hash itself.
+     */
+    private Tuple outsideKey(Tuple row) {
+        int h = row.hashCode();
+        return layout != null ? layout.key(Math.floorMod(h, layout.cells())) : Tuple.of((long) h);
+    }
+
     /** A delta for the fallback; of a checked delete, the first one reports a rejection. */
     private Delta<T> fallbackDelta(int a, Tuple key, T payload, Tuple cell) {
+        routed++;
         if (!checkedDelete) {
             return new Delta<>(epoch, a, key, payload, insert, cell);
         }
         String origin = reportAs;
         reportAs = null;
-        return new Delta<>(epoch, a, key, payload, insert, cell, true, origin);
+        return new Delta<>(epoch, a, key, payload, insert, cell, true, origin, origin == null ? null : reportRow);
     }
 
     private void emit(OutputTag<Delta<T>> tag, Delta<T> delta) {

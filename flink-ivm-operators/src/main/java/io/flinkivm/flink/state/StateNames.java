@@ -43,6 +43,14 @@ public final class StateNames {
 
     public static final String RESULT = "result";
 
+    /**
+     * The fallback's rows of relation {@code relation} (its index in the query) with deletes that no atom
+     * matches (a selection in every atom over it rejects them), kept so that their deletes are checked.
+     */
+    public static String rowsOutside(int relation) {
+        return "rows-outside-" + relation;
+    }
+
     /** The row check of a changelog relation: the payload of the current row (the sum of its changes). */
     public static final String LIVE_ROW = "live-row";
 

@@ -28,18 +28,28 @@ public final class Delta<T> implements Serializable {
     private final Tuple partition;
     private final boolean delete;
     private final String reportAs;
+    private final Tuple row;
 
     public Delta(long epoch, int atom, Tuple key, T payload, long insert, Tuple partition) {
-        this(epoch, atom, key, payload, insert, partition, false, null);
+        this(epoch, atom, key, payload, insert, partition, false, null, null);
     }
 
     /**
      * @param delete whether this is a checked delete of {@code payload}
      * @param reportAs the origin of the change, for the one delta of a checked delete that reports a
      *     rejection; null for the others
+     * @param row the row of the change, which a rejection names, with {@code reportAs}; else null
      */
     public Delta(
-            long epoch, int atom, Tuple key, T payload, long insert, Tuple partition, boolean delete, String reportAs) {
+            long epoch,
+            int atom,
+            Tuple key,
+            T payload,
+            long insert,
+            Tuple partition,
+            boolean delete,
+            String reportAs,
+            Tuple row) {
         this.epoch = epoch;
         this.atom = atom;
         this.key = key;
@@ -48,6 +58,12 @@ public final class Delta<T> implements Serializable {
         this.partition = partition;
         this.delete = delete;
         this.reportAs = reportAs;
+        this.row = row;
+    }
+
+    /** The row of a checked delete whose rejection this delta reports, or null. */
+    public Tuple row() {
+        return row;
     }
 
     /** Whether this is a checked delete: {@code payload} is taken away after a check. */
@@ -62,7 +78,7 @@ public final class Delta<T> implements Serializable {
 
     /** This delta with payload {@code p}. */
     public Delta<T> withPayload(T p) {
-        return new Delta<>(epoch, atom, key, p, insert, partition, delete, reportAs);
+        return new Delta<>(epoch, atom, key, p, insert, partition, delete, reportAs, row);
     }
 
     public long epoch() {
@@ -101,12 +117,13 @@ public final class Delta<T> implements Serializable {
                 && Objects.equals(d.payload, payload)
                 && Objects.equals(d.partition, partition)
                 && d.delete == delete
-                && Objects.equals(d.reportAs, reportAs);
+                && Objects.equals(d.reportAs, reportAs)
+                && Objects.equals(d.row, row);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(epoch, atom, key, payload, insert, partition, delete, reportAs);
+        return Objects.hash(epoch, atom, key, payload, insert, partition, delete, reportAs, row);
     }
 
     @Override

@@ -11,7 +11,8 @@ import org.apache.flink.types.StringValue;
 /**
  * Serializer for {@link Delta}s. Format (version 3; 2 before the compact tuple format): epoch, atom and insert id (var-ints), a flags
  * byte (which of key, payload and partition are present, whether it is a checked delete and whether
- * it reports with an origin), then the present key, payload, partition and origin.
+ * it reports a rejection), then the present key, payload and partition, and the origin and row of a
+ * delta that reports.
  */
 public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, T> {
     private static final long serialVersionUID = 1L;
@@ -69,6 +70,7 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
         }
         if (origin != null) {
             StringValue.writeString(origin, out);
+            TupleSerializer.INSTANCE.serialize(delta.row(), out);
         }
     }
 
@@ -81,8 +83,13 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
         Tuple key = (flags & KEY) != 0 ? TupleSerializer.INSTANCE.deserialize(in) : null;
         T payload = (flags & PAYLOAD) != 0 ? payloadSerializer.deserialize(in) : null;
         Tuple partition = (flags & PARTITION) != 0 ? TupleSerializer.INSTANCE.deserialize(in) : null;
-        String origin = (flags & REPORT) != 0 ? StringValue.readString(in) : null;
-        return new Delta<>(epoch, atom, key, payload, insert, partition, (flags & DELETE) != 0, origin);
+        String origin = null;
+        Tuple row = null;
+        if ((flags & REPORT) != 0) {
+            origin = StringValue.readString(in);
+            row = TupleSerializer.INSTANCE.deserialize(in);
+        }
+        return new Delta<>(epoch, atom, key, payload, insert, partition, (flags & DELETE) != 0, origin, row);
     }
 
     @Override
@@ -103,6 +110,7 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
         }
         if ((flags & REPORT) != 0) {
             StringValue.copyString(source, target);
+            TupleSerializer.INSTANCE.copy(source, target);
         }
     }
 
