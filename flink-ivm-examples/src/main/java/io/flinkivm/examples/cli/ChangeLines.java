@@ -9,7 +9,6 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.command.CliException;
 import io.flinkivm.examples.csv.Csv;
-import io.flinkivm.flink.sql.RejectedRowException;
 import io.flinkivm.flink.sql.SqlTranslation;
 import io.flinkivm.flink.sql.TableInput;
 import java.io.IOException;
@@ -37,6 +36,8 @@ final class ChangeLines {
     private final Path input;
     /** The translation of --sql, or null for --query. */
     private final SqlTranslation sql;
+    /** With --sql, the lines' table rows, known once {@link #changelogInputs} has read the input. */
+    private SqlRowLines sqlRows;
 
     ChangeLines(Path input, SqlTranslation sql) {
         this.input = input;
@@ -54,11 +55,13 @@ final class ChangeLines {
 
     /**
      * The relations of {@code query} whose rows the input deletes or updates: those named on a {@code -D} or
-     * {@code -U} line with as many values as the relation's arity, found by reading the input once before
+     * {@code -U} line with as many values as the relation's arity (with --sql: the relations of a table named
+     * on such a line with as many values as the table's columns), found by reading the input once before
      * the run (malformed lines are rejected later, when they are read again).
      */
     Inputs changelogInputs(ConjunctiveQuery query) {
         TreeSet<String> relations = new TreeSet<>();
+        TreeSet<String> tables = new TreeSet<>();
         Csv csv = Csv.forFileLines();
         List<String> fields = new ArrayList<>();
         try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
@@ -72,13 +75,23 @@ final class ChangeLines {
                 } catch (RejectedLineException e) {
                     continue;
                 }
-                // Only a well-formed line counts: kind, relation, its values and the payload.
-                if (fields.size() > 1 && fields.size() == query.arityOf(fields.get(1)) + 3) {
+                // Only a well-formed line counts: kind, relation, its values and the payload (a table's row).
+                if (fields.size() <= 1) {
+                    continue;
+                }
+                TableInput table = sql == null ? null : SqlRowLines.changedTable(sql, fields);
+                if (table != null) {
+                    tables.add(table.name());
+                    relations.addAll(table.relations());
+                } else if (sql == null && fields.size() == query.arityOf(fields.get(1)) + 3) {
                     relations.add(fields.get(1));
                 }
             }
         } catch (IOException e) {
             throw CliException.failure("cannot read input file " + input + ": " + CliException.describe(e), e);
+        }
+        if (sql != null) {
+            sqlRows = new SqlRowLines(sql, tables);
         }
         return Inputs.changelog(relations);
     }
@@ -88,21 +101,23 @@ final class ChangeLines {
      * so far to {@code accepted}; returns the number of accepted lines.
      */
     <T> long read(Semiring<T> s, ConjunctiveQuery query, Rejects rejects, ChangeSink<T> sink, LongConsumer accepted) {
+        if (sql != null && sqlRows == null) {
+            throw new IllegalStateException("the input's changelog tables are read first (changelogInputs)");
+        }
         try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
-            return load(reader, sink, accepted, s, query, sql, rejects);
+            return load(reader, sink, accepted, s, query, rejects);
         } catch (IOException e) {
             throw CliException.failure("cannot read input file " + input + ": " + CliException.describe(e), e);
         }
     }
 
     /** Applies every well-formed line of the input; returns the number of accepted inserts. */
-    private static <T> long load(
+    private <T> long load(
             Utf8LineReader reader,
             ChangeSink<T> sink,
             LongConsumer acceptedSoFar,
             Semiring<T> s,
             ConjunctiveQuery query,
-            SqlTranslation sql,
             Rejects rejects)
             throws IOException {
         // IOException here comes from reading the input; Rejects reports its own write errors.
@@ -135,12 +150,8 @@ final class ChangeLines {
                 }
                 if (sql == null) {
                     insert(kind, fields, arities, query, sink, s, reader.lineNumber());
-                } else if (kind.isRetraction()) {
-                    throw new RejectedLineException("a " + kind.shortString() + " line with --sql: deletes of table"
-                            + " rows come with a later version of flink-ivm; give --query and a ring (--semiring"
-                            + " integer) for deletes");
                 } else {
-                    insertRow(fields, sql, sink, s, reader.lineNumber());
+                    sqlRows.change(kind, fields, sink, s, reader.lineNumber());
                 }
                 accepted++;
                 acceptedSoFar.accept(accepted);
@@ -188,36 +199,6 @@ final class ChangeLines {
             tuple[i] = fields.get(i + 1);
         }
         sink.change(kind, relation, Tuple.wrap(tuple), payload, lineNumber);
-    }
-
-    /** A line {@code table,value1,...,valueK} of a query given in SQL: the row's inserts, one per relation of its table. */
-    private static <T> void insertRow(
-            List<String> fields, SqlTranslation sql, ChangeSink<T> sink, Semiring<T> s, long lineNumber)
-            throws RejectedLineException {
-        String name = fields.get(0);
-        TableInput table = sql.table(name);
-        if (table == null) {
-            List<String> names = new ArrayList<>();
-            for (TableInput t : sql.tables()) {
-                names.add(t.name());
-            }
-            throw new RejectedLineException(
-                    "unknown table '" + name + "'; the query reads " + String.join(", ", names));
-        }
-        List<TableInput.Insert> inserts;
-        try {
-            inserts = table.inserts(table.fromText(fields.subList(1, fields.size())));
-        } catch (RejectedRowException e) {
-            throw new RejectedLineException(e.getMessage());
-        }
-        for (TableInput.Insert insert : inserts) {
-            sink.change(
-                    ChangeKind.INSERT,
-                    insert.relation(),
-                    insert.tuple(),
-                    s.payloadClass().cast(insert.payload()),
-                    lineNumber);
-        }
     }
 
     static <T> void apply(IvmEngine<T> ivm, ChangeKind kind, String relation, Tuple tuple, T payload)

@@ -67,9 +67,12 @@ import picocli.CommandLine.Spec;
         },
         footerHeading = "%nFile formats:%n",
         footer = {
-            "  Input (--input) with --sql: UTF-8 text, one table row per line: table,value1,...,valueK",
+            "  Input (--input) with --sql: UTF-8 text, one table row per line: [kind,]table,value1,...,valueK",
             "    table is a table of --schema and K its number of columns; no payload column: the payloads come"
-                    + " from the SQL. Values are written as SQL would print them (42, 12.50, 2024-05-01,"
+                    + " from the SQL. kind is +I, -D, -U or +U as below: a table named on a -D or -U line is read"
+                    + " as a changelog and the aggregates are kept over their ring (a SELECT without aggregates, or"
+                    + " DISTINCT, over such a table ends with exit code 2); a -D or -U of a row that is not there"
+                    + " is rejected. Values are written as SQL would print them (42, 12.50, 2024-05-01,"
                     + " 2024-05-01 10:15:00, true); an empty field is the empty string in a STRING column and"
                     + " rejected elsewhere. A row is rejected if a value does not fit its column's type, or its"
                     + " payload is not one of the semiring (a negative value under SUM).",
@@ -230,13 +233,15 @@ final class RunCommand implements Callable<Integer> {
                 throw CliException.usage("--semiring does not go with --sql: the SQL's aggregate decides the semiring");
             }
             sql = queryOptions.translate();
-            semiring = sql.semiring();
         } else if (semiring == null) {
             throw CliException.usage("Missing required option: '--semiring=SEMIRING'");
         }
         ConjunctiveQuery query = sql != null ? sql.query() : queryOptions.parse();
         lines = new ChangeLines(input, sql);
-        Inputs inputs = sql != null ? Inputs.INSERT_ONLY : lines.changelogInputs(query);
+        Inputs inputs = lines.changelogInputs(query);
+        if (sql != null) {
+            semiring = QueryOptions.semiringFor(sql, inputs);
+        }
         MaintenancePlan plan = queryOptions.plan(query, semiring, inputs);
         if (engine == EngineKind.MEMORY && (flinkOptions.anyGiven() || resultDir.given() != null)) {
             throw CliException.usage("--state, --parallelism, --checkpoint-dir, --checkpoint-interval and --result-dir"
