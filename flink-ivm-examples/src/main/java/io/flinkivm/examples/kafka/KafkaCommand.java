@@ -233,7 +233,11 @@ public final class KafkaCommand implements Callable<Integer> {
             description = {
                 "With --format debezium-json or upsert-json: the columns of a relation's rows that are its values, in the"
                         + " order of its variables in the query; other columns are ignored. Without it a row's"
-                        + " columns are taken in their order and must be as many as the relation's arity."
+                        + " columns are taken in their order and must be as many as the relation's arity. A column"
+                        + " may declare its type, e.g. R=id,price:DECIMAL(10,2): STRING (the value's text, as"
+                        + " without a type), BIGINT or DECIMAL(p, s) (written with s decimal places; without a"
+                        + " schema envelope a string is read as Debezium's base64 DECIMAL). A value that is not"
+                        + " of its type is a dead letter."
             })
     List<String> columns = new ArrayList<>();
 
@@ -474,13 +478,13 @@ public final class KafkaCommand implements Callable<Integer> {
         return format == RecordFormat.DEBEZIUM_JSON || format == RecordFormat.UPSERT_JSON;
     }
 
-    /** Relation → its value columns from the --columns options; empty without them. */
-    private Map<String, List<String>> columns(ConjunctiveQuery q) {
+    /** Relation → its value columns (and their declared types) from the --columns options; empty without them. */
+    private Map<String, List<RowColumn>> columns(ConjunctiveQuery q) {
         if (!columns.isEmpty() && !changeEvents()) {
             throw usage("--columns names the columns of change events' rows and goes with --format debezium-json"
                     + " or upsert-json");
         }
-        Map<String, List<String>> byRelation = new LinkedHashMap<>();
+        Map<String, List<RowColumn>> byRelation = new LinkedHashMap<>();
         for (String option : columns) {
             int eq = option.indexOf('=');
             if (eq <= 0 || eq == option.length() - 1) {
@@ -492,15 +496,21 @@ public final class KafkaCommand implements Callable<Integer> {
                 throw usage("--columns " + option + ": the query has no relation " + relation + "; it uses "
                         + String.join(", ", q.relations()));
             }
+            List<RowColumn> named;
+            try {
+                named = RowColumn.parseList(option.substring(eq + 1));
+            } catch (IllegalArgumentException e) {
+                throw usage("--columns " + option + ": " + e.getMessage());
+            }
             List<String> names = new ArrayList<>();
-            for (String c : option.substring(eq + 1).split(",", -1)) {
-                names.add(c.trim());
+            for (RowColumn c : named) {
+                names.add(c.name());
             }
             if (names.size() != arity || names.contains("")) {
                 throw usage("--columns " + option + ": relation " + relation + " has arity " + arity
                         + " in the query; name " + arity + " column" + (arity == 1 ? "" : "s"));
             }
-            if (byRelation.put(relation, List.copyOf(names)) != null) {
+            if (byRelation.put(relation, List.copyOf(named)) != null) {
                 throw usage("--columns names relation " + relation + " twice");
             }
         }
