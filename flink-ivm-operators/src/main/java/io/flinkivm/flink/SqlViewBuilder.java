@@ -6,7 +6,6 @@ import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.core.semiring.Semirings;
 import io.flinkivm.flink.sql.FlinkTables;
 import io.flinkivm.flink.sql.ResultsToRows;
 import io.flinkivm.flink.sql.RowsToInserts;
@@ -68,15 +67,7 @@ public final class SqlViewBuilder {
             }
         }
         Inputs inputs = Inputs.changelog(changelog);
-        Semiring<?> semiring = translation.semiring();
-        if (!inputs.isInsertOnly()) {
-            if (translation.isBag()) {
-                throw new UnsupportedPlanException("a SELECT without aggregates over a table with deletes or updates ("
-                        + String.join(", ", changelog) + ") comes with a later version of flink-ivm: group it"
-                        + " (GROUP BY the selected columns, with COUNT(*))");
-            }
-            semiring = Semirings.ringFor(semiring);
-        }
+        Semiring<?> semiring = translation.semiringFor(inputs);
         MaintenancePlan plan = Planner.plan(translation.query(), semiring, options.strategy(), inputs);
         return build(tEnv, translation, tables, plan, semiring, options);
     }

@@ -10,7 +10,9 @@ import io.flinkivm.examples.command.Converters;
 import io.flinkivm.examples.command.Version;
 import io.flinkivm.flink.FlinkJobLayout;
 import io.flinkivm.flink.sql.SqlTranslation;
+import io.flinkivm.flink.sql.TableInput;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -117,7 +119,7 @@ final class ExplainCommand implements Callable<Integer> {
             split = ",",
             description = {
                 "Relations whose rows are also deleted and updated (as run's -D and -U lines): the plan for such"
-                        + " inputs, over a ring (--semiring integer). q-hierarchical queries keep O(1) per change;"
+                        + " inputs, over a ring (--semiring integer; with --sql: tables, and the aggregates' ring). q-hierarchical queries keep O(1) per change;"
                         + " others take the fallback, and the text says which relations forced it. Such plans run on"
                         + " the in-memory engine only: the section 'Flink job:' says so. Default: none."
             })
@@ -133,12 +135,10 @@ final class ExplainCommand implements Callable<Integer> {
             if (spec.commandLine().getParseResult().hasMatchedOption("--semiring")) {
                 throw CliException.usage("--semiring does not go with --sql: the SQL's aggregate decides the semiring");
             }
-            if (!changelog.isEmpty()) {
-                throw CliException.usage("--changelog does not go with --sql yet: SQL tables with deletes come with a"
-                        + " later version of flink-ivm");
-            }
             SqlTranslation translation = queryOptions.translate();
-            MaintenancePlan plan = queryOptions.plan(translation.query(), translation.semiring());
+            Inputs inputs = changelogTables(translation);
+            MaintenancePlan plan =
+                    queryOptions.plan(translation.query(), QueryOptions.semiringFor(translation, inputs), inputs);
             String job = job(plan, rates);
             out.print(
                     format == Format.MERMAID ? plan.toMermaid() : translation.explain() + "\n" + plan.explain() + job);
@@ -157,6 +157,24 @@ final class ExplainCommand implements Callable<Integer> {
         out.print(format == Format.MERMAID ? plan.toMermaid() : plan.explain() + job);
         out.flush();
         return 0;
+    }
+
+    /** The relations of the tables that --changelog names, for --sql: a deleted row leaves every relation of its table. */
+    private Inputs changelogTables(SqlTranslation translation) {
+        List<String> relations = new ArrayList<>();
+        for (String name : changelog) {
+            TableInput table = translation.table(name.trim());
+            if (table == null) {
+                List<String> names = new ArrayList<>();
+                for (TableInput t : translation.tables()) {
+                    names.add(t.name());
+                }
+                throw CliException.usage("--changelog: " + name.trim() + " is not a table of the query; with --sql it"
+                        + " names tables, and the query reads " + String.join(", ", names));
+            }
+            relations.addAll(table.relations());
+        }
+        return Inputs.changelog(relations);
     }
 
     /** The section {@code Flink job:} at {@link #parallelism}; rates that do not fit the query are a usage error. */

@@ -54,7 +54,7 @@ final class LiveRowCheck<T> {
         } catch (AbsentRowException e) {
             throw new RejectedLineException(e.getMessage());
         } catch (ArithmeticException e) {
-            throw RunCommand.overflow(kind, e);
+            throw ChangeLines.overflow(kind, e);
         }
     }
 }

@@ -4,41 +4,31 @@ import io.flinkivm.core.engine.Engines;
 import io.flinkivm.core.engine.IvmEngine;
 import io.flinkivm.core.plan.Inputs;
 import io.flinkivm.core.plan.MaintenancePlan;
-import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.ResultTuple;
-import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.command.CliException;
 import io.flinkivm.examples.command.Converters;
 import io.flinkivm.examples.command.FlinkOptions;
 import io.flinkivm.examples.command.OutputModeOption;
 import io.flinkivm.examples.command.Version;
-import io.flinkivm.examples.csv.Csv;
 import io.flinkivm.examples.jobs.FlinkSettings;
 import io.flinkivm.examples.report.FlinkClient;
 import io.flinkivm.examples.report.JobReport;
 import io.flinkivm.examples.report.RowFormat;
 import io.flinkivm.flink.OutputMode;
-import io.flinkivm.flink.sql.RejectedRowException;
 import io.flinkivm.flink.sql.SqlTranslation;
-import io.flinkivm.flink.sql.TableInput;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.function.LongConsumer;
 import org.apache.flink.api.common.JobID;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -77,9 +67,12 @@ import picocli.CommandLine.Spec;
         },
         footerHeading = "%nFile formats:%n",
         footer = {
-            "  Input (--input) with --sql: UTF-8 text, one table row per line: table,value1,...,valueK",
+            "  Input (--input) with --sql: UTF-8 text, one table row per line: [kind,]table,value1,...,valueK",
             "    table is a table of --schema and K its number of columns; no payload column: the payloads come"
-                    + " from the SQL. Values are written as SQL would print them (42, 12.50, 2024-05-01,"
+                    + " from the SQL. kind is +I, -D, -U or +U as below: a table named on a -D or -U line is read"
+                    + " as a changelog and the aggregates are kept over their ring (a SELECT without aggregates, or"
+                    + " DISTINCT, over such a table ends with exit code 2); a -D or -U of a row that is not there"
+                    + " is rejected. Values are written as SQL would print them (42, 12.50, 2024-05-01,"
                     + " 2024-05-01 10:15:00, true); an empty field is the empty string in a STRING column and"
                     + " rejected elsewhere. A row is rejected if a value does not fit its column's type, or its"
                     + " payload is not one of the semiring (a negative value under SUM).",
@@ -133,9 +126,6 @@ import picocli.CommandLine.Spec;
         })
 final class RunCommand implements Callable<Integer> {
 
-    /** The longest input line, in bytes. */
-    static final int MAX_LINE_BYTES = 1024 * 1024;
-
     @Spec
     CommandSpec spec;
 
@@ -155,6 +145,9 @@ final class RunCommand implements Callable<Integer> {
 
     /** The translation of --sql, or null for --query. */
     private SqlTranslation sql;
+
+    /** The input's lines, read for the run. */
+    private ChangeLines lines;
 
     @Option(
             names = "--input",
@@ -240,12 +233,15 @@ final class RunCommand implements Callable<Integer> {
                 throw CliException.usage("--semiring does not go with --sql: the SQL's aggregate decides the semiring");
             }
             sql = queryOptions.translate();
-            semiring = sql.semiring();
         } else if (semiring == null) {
             throw CliException.usage("Missing required option: '--semiring=SEMIRING'");
         }
         ConjunctiveQuery query = sql != null ? sql.query() : queryOptions.parse();
-        Inputs inputs = sql != null ? Inputs.INSERT_ONLY : changelogInputs(query);
+        lines = new ChangeLines(input, sql);
+        Inputs inputs = lines.changelogInputs(query);
+        if (sql != null) {
+            semiring = QueryOptions.semiringFor(sql, inputs);
+        }
         MaintenancePlan plan = queryOptions.plan(query, semiring, inputs);
         if (engine == EngineKind.MEMORY && (flinkOptions.anyGiven() || resultDir.given() != null)) {
             throw CliException.usage("--state, --parallelism, --checkpoint-dir, --checkpoint-interval and --result-dir"
@@ -282,7 +278,7 @@ final class RunCommand implements Callable<Integer> {
         long accepted;
         long rejected;
         try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
-            accepted = read(s, plan.query(), rejects, checked(s, plan, run), run::lineAccepted);
+            accepted = lines.read(s, plan.query(), rejects, ChangeLines.checked(s, plan, run), run::lineAccepted);
             rejected = rejects.count();
             rejects.printTotal();
         }
@@ -345,12 +341,12 @@ final class RunCommand implements Callable<Integer> {
             long accepted;
             long rejected;
             try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
-                accepted = read(
+                accepted = lines.read(
                         s,
                         plan.query(),
                         rejects,
                         (kind, relation, tuple, payload, line) -> {
-                            apply(ivm, kind, relation, tuple, payload);
+                            ChangeLines.apply(ivm, kind, relation, tuple, payload);
                             inserts[0]++;
                         },
                         lines -> writeTrigger(ivm, s, w, triggers.lineAccepted(lines, inserts[0]), counts));
@@ -413,7 +409,7 @@ final class RunCommand implements Callable<Integer> {
         long rejected;
         long results;
         try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
-            accepted = read(s, plan.query(), rejects, checked(s, plan, run), run::lineAccepted);
+            accepted = lines.read(s, plan.query(), rejects, ChangeLines.checked(s, plan, run), run::lineAccepted);
             List<FlinkRun.Rejected> late;
             try (ResultWriter w = writer(temporary, plan, layout())) {
                 late = run.execute(
@@ -426,7 +422,7 @@ final class RunCommand implements Callable<Integer> {
             } catch (ArithmeticException e) {
                 throw resultOverflow(e);
             }
-            Map<Long, String> texts = originalLines(late);
+            Map<Long, String> texts = lines.originalLines(late);
             for (FlinkRun.Rejected r : late) {
                 rejects.reject(r.line(), r.reason(), texts.getOrDefault(r.line(), r.record()));
             }
@@ -438,17 +434,6 @@ final class RunCommand implements Callable<Integer> {
         // Without triggers the one snapshot's rows are the result.
         long resultSize = layout() == ResultWriter.Layout.RESULT ? results : run.resultSize();
         return finish(temporary, resultSize, results, run.triggersWritten(), start);
-    }
-
-    /** Where the Flink job's changes go: to {@code run}, a delete once checked against the live rows. */
-    private static <T> ChangeSink<T> checked(Semiring<T> s, MaintenancePlan plan, FlinkRun<T> run) {
-        LiveRowCheck<T> check = LiveRowCheck.of(s, plan.inputs());
-        return (kind, relation, tuple, payload, line) -> {
-            if (check != null) {
-                check.check(kind, relation, tuple, payload);
-            }
-            run.add(kind, relation, tuple, payload, line);
-        };
     }
 
     private String jobName(MaintenancePlan plan) {
@@ -498,236 +483,6 @@ final class RunCommand implements Callable<Integer> {
                 "a result payload overflowed while the result was enumerated (" + e.getMessage()
                         + "); no output was written",
                 e);
-    }
-
-    /**
-     * Where an accepted change goes: the in-memory engine, or the list of records for the Flink job.
-     */
-    @FunctionalInterface
-    interface ChangeSink<T> {
-        void change(ChangeKind kind, String relation, Tuple tuple, T payload, long lineNumber)
-                throws RejectedLineException;
-    }
-
-    /**
-     * The relations of {@code query} whose rows the input deletes or updates: those named on a {@code -D} or
-     * {@code -U} line with as many values as the relation's arity, found by reading the input once before
-     * the run (malformed lines are rejected later, when they are read again).
-     */
-    private Inputs changelogInputs(ConjunctiveQuery query) {
-        TreeSet<String> relations = new TreeSet<>();
-        Csv csv = Csv.forFileLines();
-        List<String> fields = new ArrayList<>();
-        try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
-            while (reader.next()) {
-                String text = reader.text();
-                if (reader.isComment() || text == null || !(text.startsWith("-D,") || text.startsWith("-U,"))) {
-                    continue;
-                }
-                try {
-                    csv.split(text, fields, RejectedLineException::new);
-                } catch (RejectedLineException e) {
-                    continue;
-                }
-                // Only a well-formed line counts: kind, relation, its values and the payload.
-                if (fields.size() > 1 && fields.size() == query.arityOf(fields.get(1)) + 3) {
-                    relations.add(fields.get(1));
-                }
-            }
-        } catch (IOException e) {
-            throw CliException.failure("cannot read input file " + input + ": " + CliException.describe(e), e);
-        }
-        return Inputs.changelog(relations);
-    }
-
-    /**
-     * Reads the input and passes every well-formed line to {@code sink}, then the number of lines accepted
-     * so far to {@code accepted}; returns the number of accepted lines.
-     */
-    private <T> long read(
-            Semiring<T> s, ConjunctiveQuery query, Rejects rejects, ChangeSink<T> sink, LongConsumer accepted) {
-        try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
-            return load(reader, sink, accepted, s, query, sql, rejects);
-        } catch (IOException e) {
-            throw CliException.failure("cannot read input file " + input + ": " + CliException.describe(e), e);
-        }
-    }
-
-    /** Applies every well-formed line of the input; returns the number of accepted inserts. */
-    private static <T> long load(
-            Utf8LineReader reader,
-            ChangeSink<T> sink,
-            LongConsumer acceptedSoFar,
-            Semiring<T> s,
-            ConjunctiveQuery query,
-            SqlTranslation sql,
-            Rejects rejects)
-            throws IOException {
-        // IOException here comes from reading the input; Rejects reports its own write errors.
-        Map<String, Integer> arities = new HashMap<>();
-        for (String r : query.relations()) {
-            arities.put(r, query.arityOf(r));
-        }
-        Csv csv = Csv.forFileLines();
-        List<String> fields = new ArrayList<>();
-        long accepted = 0;
-        while (reader.next()) {
-            if (reader.isComment()) {
-                continue;
-            }
-            String text = reader.text();
-            if (text == null) {
-                rejects.reject(reader.lineNumber(), reader.error(), reader.rawText());
-                continue;
-            }
-            if (text.isBlank()) {
-                continue;
-            }
-            try {
-                csv.split(text, fields, RejectedLineException::new);
-                ChangeKind kind = fields.isEmpty() ? null : ChangeKind.of(fields.get(0));
-                if (kind == null) {
-                    kind = ChangeKind.INSERT;
-                } else {
-                    fields.remove(0);
-                }
-                if (sql == null) {
-                    insert(kind, fields, arities, query, sink, s, reader.lineNumber());
-                } else if (kind.isRetraction()) {
-                    throw new RejectedLineException("a " + kind.shortString() + " line with --sql: deletes of table"
-                            + " rows come with a later version of flink-ivm; give --query and a ring (--semiring"
-                            + " integer) for deletes");
-                } else {
-                    insertRow(fields, sql, sink, s, reader.lineNumber());
-                }
-                accepted++;
-                acceptedSoFar.accept(accepted);
-            } catch (RejectedLineException e) {
-                rejects.reject(reader.lineNumber(), e.getMessage(), text);
-            }
-        }
-        return accepted;
-    }
-
-    private static <T> void insert(
-            ChangeKind kind,
-            List<String> fields,
-            Map<String, Integer> arities,
-            ConjunctiveQuery query,
-            ChangeSink<T> sink,
-            Semiring<T> s,
-            long lineNumber)
-            throws RejectedLineException {
-        if (fields.size() < 2) {
-            throw new RejectedLineException("expected relation,value1,...,valueK,payload but the line has "
-                    + (fields.size() == 1 ? "one field" : "no field")
-                    + (kind == ChangeKind.INSERT ? "" : " after " + kind.shortString()));
-        }
-        String relation = fields.get(0);
-        Integer arity = arities.get(relation);
-        if (arity == null) {
-            throw new RejectedLineException(
-                    "unknown relation '" + relation + "'; the query uses " + String.join(", ", query.relations()));
-        }
-        int values = fields.size() - 2;
-        if (values != arity) {
-            throw new RejectedLineException("wrong arity: relation " + relation + " has arity " + arity
-                    + " in the query, but the line has " + values + " value" + (values == 1 ? "" : "s")
-                    + " before the payload");
-        }
-        T payload;
-        try {
-            payload = s.parse(fields.get(fields.size() - 1));
-        } catch (IllegalArgumentException e) {
-            throw new RejectedLineException("unparsable " + s.name() + " payload: " + e.getMessage());
-        }
-        Object[] tuple = new Object[values];
-        for (int i = 0; i < values; i++) {
-            tuple[i] = fields.get(i + 1);
-        }
-        sink.change(kind, relation, Tuple.wrap(tuple), payload, lineNumber);
-    }
-
-    /** A line {@code table,value1,...,valueK} of a query given in SQL: the row's inserts, one per relation of its table. */
-    private static <T> void insertRow(
-            List<String> fields, SqlTranslation sql, ChangeSink<T> sink, Semiring<T> s, long lineNumber)
-            throws RejectedLineException {
-        String name = fields.get(0);
-        TableInput table = sql.table(name);
-        if (table == null) {
-            List<String> names = new ArrayList<>();
-            for (TableInput t : sql.tables()) {
-                names.add(t.name());
-            }
-            throw new RejectedLineException(
-                    "unknown table '" + name + "'; the query reads " + String.join(", ", names));
-        }
-        List<TableInput.Insert> inserts;
-        try {
-            inserts = table.inserts(table.fromText(fields.subList(1, fields.size())));
-        } catch (RejectedRowException e) {
-            throw new RejectedLineException(e.getMessage());
-        }
-        for (TableInput.Insert insert : inserts) {
-            sink.change(
-                    ChangeKind.INSERT,
-                    insert.relation(),
-                    insert.tuple(),
-                    s.payloadClass().cast(insert.payload()),
-                    lineNumber);
-        }
-    }
-
-    private static <T> void apply(IvmEngine<T> ivm, ChangeKind kind, String relation, Tuple tuple, T payload)
-            throws RejectedLineException {
-        try {
-            ivm.apply(kind, relation, tuple, payload);
-        } catch (ArithmeticException e) {
-            // Every in-memory engine rolls a failed change back completely (EngineAtomicityTest).
-            throw overflow(kind, e);
-        } catch (IllegalArgumentException e) {
-            // Also a delete of a row that is not there (AbsentRowException): it changed nothing.
-            throw new RejectedLineException(e.getMessage());
-        }
-    }
-
-    /** The rejection of a change whose payload overflowed before anything changed. */
-    static RejectedLineException overflow(ChangeKind kind, ArithmeticException e) {
-        String what = kind.isRetraction() ? "delete" : "insert";
-        return new RejectedLineException("payload overflow: " + e.getMessage() + "; the " + what
-                + " was rejected and rolled back: no view holds any of it");
-    }
-
-    /** The text of the input lines that Flink rejected, read again (only those lines are kept). */
-    private Map<Long, String> originalLines(List<FlinkRun.Rejected> rejected) {
-        TreeSet<Long> wanted = new TreeSet<>();
-        for (FlinkRun.Rejected r : rejected) {
-            if (r.line() > 0) {
-                wanted.add(r.line());
-            }
-        }
-        Map<Long, String> texts = new HashMap<>();
-        if (wanted.isEmpty()) {
-            return texts;
-        }
-        try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
-            while (!wanted.isEmpty() && reader.next()) {
-                if (wanted.remove(reader.lineNumber())) {
-                    texts.put(reader.lineNumber(), reader.rawText());
-                }
-            }
-        } catch (IOException e) {
-            throw CliException.failure("cannot read input file " + input + " again: " + CliException.describe(e), e);
-        }
-        return texts;
-    }
-
-    private static InputStream open(Path path) {
-        try {
-            return Files.newInputStream(path);
-        } catch (IOException e) {
-            throw CliException.failure("cannot read input file " + path + ": " + CliException.describe(e), e);
-        }
     }
 
     private Path createTemporaryOutput() {

@@ -3,7 +3,9 @@ package io.flinkivm.examples.kafka;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.flinkivm.core.query.ChangeKind;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A Debezium change event in JSON ({@code --format debezium-json}), as Debezium's JsonConverter writes
@@ -11,7 +13,9 @@ import java.util.List;
  * (create) or {@code r} (snapshot read) is an insert of {@code after}, {@code u} the update from
  * {@code before} to {@code after} ({@code -U}, then {@code +U}), {@code d} a delete of {@code before}.
  * Other fields ({@code source}, {@code ts_ms}, {@code transaction}) are ignored, except
- * {@code source.table}, the relation of an event on a topic that carries several tables.
+ * {@code source.table}, the relation of an event on a topic that carries several tables. The envelope's
+ * schema gives each column's field schema, whose logical type says how to read its value
+ * ({@link ColumnValues}: Debezium's decimals).
  */
 final class DebeziumJson {
 
@@ -21,10 +25,10 @@ final class DebeziumJson {
     record Change(ChangeKind kind, ObjectNode row) {}
 
     /**
-     * A change event: its changes, in the order to apply them, and the table it names ({@code source.table}),
-     * or null.
+     * A change event: its changes, in the order to apply them, the table it names ({@code source.table}),
+     * or null, and the field schema of each column of its rows (empty without a schema envelope).
      */
-    record Event(String table, List<Change> changes) {}
+    record Event(String table, List<Change> changes, Map<String, JsonNode> columnSchemas) {}
 
     /**
      * The event's changes.
@@ -39,7 +43,9 @@ final class DebeziumJson {
         } catch (Json.FormatException e) {
             throw new RejectedRecordException(e.getMessage());
         }
+        Map<String, JsonNode> columnSchemas = Map.of();
         if (event.get("schema") != null && event.get("payload") instanceof ObjectNode payload) {
+            columnSchemas = columnSchemas(event.get("schema"));
             event = payload; // the JsonConverter's schemas.enable=true envelope
         }
         JsonNode op = event.get("op");
@@ -67,7 +73,35 @@ final class DebeziumJson {
             default ->
                 throw new RejectedRecordException("unknown op \"" + op.textValue() + "\"; expected c, r, u or d");
         };
-        return new Event(table, changes);
+        return new Event(table, changes, columnSchemas);
+    }
+
+    /**
+     * Column → its field schema, from the schema of the envelope's {@code after} (or {@code before}) struct:
+     * {@code {"type":"struct","fields":[{"type":"struct","field":"after","fields":[{"field":"price",...}]}]}}.
+     */
+    private static Map<String, JsonNode> columnSchemas(JsonNode schema) {
+        Map<String, JsonNode> out = new HashMap<>();
+        JsonNode fields = schema.get("fields");
+        if (fields == null || !fields.isArray()) {
+            return out;
+        }
+        for (JsonNode image : fields) {
+            JsonNode name = image.get("field");
+            JsonNode columns = image.get("fields");
+            if (name == null
+                    || !(name.asText().equals("after") || name.asText().equals("before"))
+                    || columns == null
+                    || !columns.isArray()) {
+                continue;
+            }
+            for (JsonNode column : columns) {
+                if (column.get("field") != null) {
+                    out.putIfAbsent(column.get("field").asText(), column);
+                }
+            }
+        }
+        return out;
     }
 
     private static ObjectNode image(ObjectNode event, String field, JsonNode op) throws RejectedRecordException {

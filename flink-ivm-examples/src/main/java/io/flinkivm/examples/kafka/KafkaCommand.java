@@ -11,31 +11,18 @@ import io.flinkivm.examples.command.OutputModeOption;
 import io.flinkivm.examples.command.QueryTextOptions;
 import io.flinkivm.examples.jobs.FlinkSettings;
 import io.flinkivm.examples.report.FlinkClient;
-import io.flinkivm.flink.OutputMode;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.ExceptionUtils;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.errors.TopicExistsException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Visibility;
@@ -138,9 +125,6 @@ public final class KafkaCommand implements Callable<Integer> {
 
     /** Exit code of a failed run. */
     static final int FAILURE = 1;
-    /** How long the checks before the job wait for Kafka. */
-    static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(20);
-
     /** Delivery guarantees of the sinks. */
     enum Delivery {
         EXACTLY_ONCE(DeliveryGuarantee.EXACTLY_ONCE),
@@ -233,7 +217,11 @@ public final class KafkaCommand implements Callable<Integer> {
             description = {
                 "With --format debezium-json or upsert-json: the columns of a relation's rows that are its values, in the"
                         + " order of its variables in the query; other columns are ignored. Without it a row's"
-                        + " columns are taken in their order and must be as many as the relation's arity."
+                        + " columns are taken in their order and must be as many as the relation's arity. A column"
+                        + " may declare its type, e.g. R=id,price:DECIMAL(10,2): STRING (the value's text, as"
+                        + " without a type), BIGINT or DECIMAL(p, s) (written with s decimal places; without a"
+                        + " schema envelope a string is read as Debezium's base64 DECIMAL). A value that is not"
+                        + " of its type is a dead letter."
             })
     List<String> columns = new ArrayList<>();
 
@@ -348,7 +336,7 @@ public final class KafkaCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         int[] partitions = new int[1];
-        String problem = prepareTopics(s, partitions);
+        String problem = KafkaTopics.prepare(s, partitions);
         if (problem != null) {
             err.println(problem);
             return FAILURE;
@@ -421,7 +409,7 @@ public final class KafkaCommand implements Callable<Integer> {
             throw usage("--input-topic and --relation-topic exclude each other: either one topic whose records name"
                     + " their relation, or one topic per relation");
         }
-        Map<String, String> topicRelations = relationTopics(q);
+        Map<String, String> topicRelations = RelationOptions.relationTopics(relationTopics, q, this::usage);
         if (format == RecordFormat.UPSERT_JSON && topicRelations.isEmpty()) {
             throw usage("--format upsert-json reads one upsert topic per relation: give every relation a"
                     + " --relation-topic");
@@ -456,7 +444,7 @@ public final class KafkaCommand implements Callable<Integer> {
                 inputs,
                 topicRelations,
                 format,
-                columns(q),
+                RelationOptions.columns(columns, changeEvents(), q, this::usage),
                 outputTopic,
                 deadLetterTopic,
                 delivery.guarantee,
@@ -472,139 +460,6 @@ public final class KafkaCommand implements Callable<Integer> {
     /** Whether the input records are changes of rows (deletes and updates), not inserts. */
     private boolean changeEvents() {
         return format == RecordFormat.DEBEZIUM_JSON || format == RecordFormat.UPSERT_JSON;
-    }
-
-    /** Relation → its value columns from the --columns options; empty without them. */
-    private Map<String, List<String>> columns(ConjunctiveQuery q) {
-        if (!columns.isEmpty() && !changeEvents()) {
-            throw usage("--columns names the columns of change events' rows and goes with --format debezium-json"
-                    + " or upsert-json");
-        }
-        Map<String, List<String>> byRelation = new LinkedHashMap<>();
-        for (String option : columns) {
-            int eq = option.indexOf('=');
-            if (eq <= 0 || eq == option.length() - 1) {
-                throw usage("--columns expects RELATION=COLUMN,..., got '" + option + "'");
-            }
-            String relation = option.substring(0, eq).trim();
-            int arity = q.arityOf(relation);
-            if (arity < 0) {
-                throw usage("--columns " + option + ": the query has no relation " + relation + "; it uses "
-                        + String.join(", ", q.relations()));
-            }
-            List<String> names = new ArrayList<>();
-            for (String c : option.substring(eq + 1).split(",", -1)) {
-                names.add(c.trim());
-            }
-            if (names.size() != arity || names.contains("")) {
-                throw usage("--columns " + option + ": relation " + relation + " has arity " + arity
-                        + " in the query; name " + arity + " column" + (arity == 1 ? "" : "s"));
-            }
-            if (byRelation.put(relation, List.copyOf(names)) != null) {
-                throw usage("--columns names relation " + relation + " twice");
-            }
-        }
-        return byRelation;
-    }
-
-    /** Topic → relation from the --relation-topic options, in the order given; empty without them. */
-    private Map<String, String> relationTopics(ConjunctiveQuery q) {
-        Map<String, String> byTopic = new LinkedHashMap<>();
-        Set<String> relations = new LinkedHashSet<>();
-        for (String option : relationTopics) {
-            int eq = option.indexOf('=');
-            if (eq <= 0 || eq == option.length() - 1) {
-                throw usage("--relation-topic expects RELATION=TOPIC, got '" + option + "'");
-            }
-            String relation = option.substring(0, eq).trim();
-            String topic = option.substring(eq + 1).trim();
-            if (q.arityOf(relation) < 0) {
-                throw usage("--relation-topic " + option + ": the query has no relation " + relation + "; it uses "
-                        + String.join(", ", q.relations()));
-            }
-            if (!relations.add(relation)) {
-                throw usage("--relation-topic names relation " + relation + " twice");
-            }
-            String previous = byTopic.put(topic, relation);
-            if (previous != null) {
-                throw usage("--relation-topic gives topic " + topic + " to both " + previous + " and " + relation
-                        + "; a topic carries one relation (use --input-topic for records that name their relation)");
-            }
-        }
-        if (!byTopic.isEmpty()) {
-            List<String> missing = new ArrayList<>(q.relations());
-            missing.removeAll(relations);
-            if (!missing.isEmpty()) {
-                throw usage("no --relation-topic for relation" + (missing.size() == 1 ? " " : "s ")
-                        + String.join(", ", missing) + " of the query; give every relation a topic");
-            }
-        }
-        return byTopic;
-    }
-
-    /**
-     * Checks that Kafka answers and the input topics exist, and creates missing output topics; returns
-     * a message for the user if the job cannot start, else null. Puts the number of input partitions
-     * (over all input topics) into {@code partitions[0]}.
-     */
-    private static String prepareTopics(KafkaPipeline.Settings s, int[] partitions) {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, s.bootstrapServers());
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) KAFKA_TIMEOUT.toMillis());
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) KAFKA_TIMEOUT.toMillis());
-        try (Admin admin = Admin.create(p)) {
-            Set<String> existing = admin.listTopics().names().get(KAFKA_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            List<String> missing = new ArrayList<>();
-            for (String t : s.inputTopics()) {
-                if (!existing.contains(t)) {
-                    missing.add(t);
-                }
-            }
-            if (!missing.isEmpty()) {
-                return "input topic" + (missing.size() == 1 ? " " : "s ") + String.join(", ", missing)
-                        + (missing.size() == 1 ? " does" : " do") + " not exist on " + s.bootstrapServers()
-                        + "; create " + (missing.size() == 1 ? "it" : "them") + " first";
-            }
-            partitions[0] = admin
-                    .describeTopics(s.inputTopics())
-                    .allTopicNames()
-                    .get(KAFKA_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                    .values()
-                    .stream()
-                    .mapToInt(d -> d.partitions().size())
-                    .sum();
-            List<NewTopic> create = new ArrayList<>();
-            for (String t : List.of(s.outputTopic(), s.deadLetterTopic())) {
-                if (!existing.contains(t)) {
-                    NewTopic topic = new NewTopic(t, Optional.of(1), Optional.empty());
-                    if (t.equals(s.outputTopic()) && s.outputMode() == OutputMode.CHANGELOG) {
-                        // An upsert topic: compaction keeps the last value per result tuple, the result.
-                        topic.configs(Map.of("cleanup.policy", "compact"));
-                    }
-                    create.add(topic);
-                }
-            }
-            if (!create.isEmpty()) {
-                try {
-                    admin.createTopics(create).all().get(KAFKA_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof TopicExistsException)) {
-                        return "cannot create output topics on " + s.bootstrapServers() + ": "
-                                + e.getCause().getMessage();
-                    }
-                }
-            }
-            return null;
-        } catch (ExecutionException | TimeoutException e) {
-            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            return "cannot reach Kafka at " + s.bootstrapServers() + " within " + KAFKA_TIMEOUT.toSeconds() + " s: "
-                    + cause.getMessage();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "interrupted while connecting to Kafka at " + s.bootstrapServers();
-        } catch (org.apache.kafka.common.KafkaException e) {
-            return "cannot connect to Kafka at " + s.bootstrapServers() + ": " + e.getMessage();
-        }
     }
 
     /** The Flink settings of the options ({@link FlinkSettings#configuration()}), with this command's restarts. */

@@ -44,7 +44,8 @@ final class KafkaPipeline {
      *
      * @param topicRelations the relation of each input topic, or empty when {@code inputTopics} is one
      *     topic whose records name their relation
-     * @param columns the value columns of a relation's rows in change events (--columns); may be empty
+     * @param columns the value columns of a relation's rows in change events, with their declared types
+     *     (--columns); may be empty
      * @param groupId the consumer group (offsets are committed on checkpoints, for monitoring only) and the
      *     stem of the sinks' transactional ids
      * @param failOnceAfter a test hook: 0, or fail the job once this many records after its first completed
@@ -56,7 +57,7 @@ final class KafkaPipeline {
             List<String> inputTopics,
             Map<String, String> topicRelations,
             RecordFormat format,
-            Map<String, List<String>> columns,
+            Map<String, List<RowColumn>> columns,
             String outputTopic,
             String deadLetterTopic,
             DeliveryGuarantee delivery,

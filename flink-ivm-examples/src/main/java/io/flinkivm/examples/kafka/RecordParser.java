@@ -44,7 +44,7 @@ final class RecordParser<T> implements Serializable {
     private final Map<String, Integer> arities;
     private final List<String> relations;
     private final Map<String, String> topicRelations;
-    private final Map<String, List<String>> columns;
+    private final Map<String, List<RowColumn>> columns;
 
     private transient CharsetDecoder decoder;
     private transient CharBuffer chars;
@@ -62,14 +62,15 @@ final class RecordParser<T> implements Serializable {
 
     /**
      * @param columns for {@link RecordFormat#DEBEZIUM_JSON} and {@link RecordFormat#UPSERT_JSON}: the columns of a relation's rows that are its
-     *     values, in order; a relation without an entry takes every column of a row, in the row's order
+     *     values, in order, with their declared types; a relation without an entry takes every column of a row,
+     *     in the row's order
      */
     RecordParser(
             ConjunctiveQuery query,
             Semiring<T> semiring,
             RecordFormat format,
             Map<String, String> topicRelations,
-            Map<String, List<String>> columns) {
+            Map<String, List<RowColumn>> columns) {
         this.columns = new HashMap<>(columns);
         this.semiring = semiring;
         this.format = format;
@@ -126,14 +127,15 @@ final class RecordParser<T> implements Serializable {
         }
         checkRelation(relation);
         List<DebeziumJson.Change> changes = event.changes();
+        Map<String, JsonNode> schemas = event.columnSchemas();
         InputRecord<T> first =
-                change(relation, changes.get(0).kind(), changes.get(0).row(), origin);
+                change(relation, changes.get(0).kind(), changes.get(0).row(), schemas, origin);
         if (changes.size() == 1) {
             out.accept(first);
             return;
         }
         InputRecord<T> second =
-                change(relation, changes.get(1).kind(), changes.get(1).row(), origin);
+                change(relation, changes.get(1).kind(), changes.get(1).row(), schemas, origin);
         out.accept(first);
         out.accept(second);
     }
@@ -153,7 +155,7 @@ final class RecordParser<T> implements Serializable {
         } catch (Json.FormatException e) {
             throw new RejectedRecordException(e.getMessage());
         }
-        return change(relation, ChangeKind.INSERT, row, origin);
+        return change(relation, ChangeKind.INSERT, row, Map.of(), origin);
     }
 
     /** The change of kind {@code kind} of a row of the relation on {@code topic}, payload the semiring's one. */
@@ -161,13 +163,17 @@ final class RecordParser<T> implements Serializable {
         return InputRecord.change(kind, topicRelations.get(topic), tuple, semiring.one(), origin);
     }
 
-    /** A row as the change of a tuple with the semiring's one as its payload. */
-    private InputRecord<T> change(String relation, ChangeKind kind, ObjectNode row, String origin)
+    /**
+     * A row as the change of a tuple with the semiring's one as its payload; {@code schemas}: the field schema of
+     * each column, from the event (or empty).
+     */
+    private InputRecord<T> change(
+            String relation, ChangeKind kind, ObjectNode row, Map<String, JsonNode> schemas, String origin)
             throws RejectedRecordException {
         int arity = arities.get(relation);
-        List<String> names = columns.get(relation);
+        List<RowColumn> named = columns.get(relation);
         Object[] values = new Object[arity];
-        if (names == null) {
+        if (named == null) {
             if (row.size() != arity) {
                 throw new RejectedRecordException("wrong arity: relation " + relation + " has arity " + arity
                         + " in the query, but the row has " + row.size() + " column" + (row.size() == 1 ? "" : "s")
@@ -176,30 +182,25 @@ final class RecordParser<T> implements Serializable {
             }
             int i = 0;
             for (Map.Entry<String, JsonNode> e : row.properties()) {
-                values[i++] = columnValue(e.getKey(), e.getValue());
+                values[i++] = columnValue(e.getKey(), e.getValue(), schemas.get(e.getKey()), null);
             }
         } else {
             for (int i = 0; i < arity; i++) {
-                JsonNode v = row.get(names.get(i));
+                RowColumn c = named.get(i);
+                JsonNode v = row.get(c.name());
                 if (v == null) {
-                    throw new RejectedRecordException("the row of " + relation + " has no column " + names.get(i)
-                            + "; it has " + fieldNames(row));
+                    throw new RejectedRecordException(
+                            "the row of " + relation + " has no column " + c.name() + "; it has " + fieldNames(row));
                 }
-                values[i] = columnValue(names.get(i), v);
+                values[i] = columnValue(c.name(), v, schemas.get(c.name()), c.type());
             }
         }
         return InputRecord.change(kind, relation, Tuple.wrap(values), semiring.one(), origin);
     }
 
-    private static String columnValue(String column, JsonNode v) throws RejectedRecordException {
-        if (v.isNull()) {
-            throw new RejectedRecordException("column " + column + " is null; tuples have no nulls");
-        }
-        if (v.isContainerNode()) {
-            throw new RejectedRecordException("column " + column + " must be a string, number or boolean, not "
-                    + (v.isArray() ? "an array" : "an object"));
-        }
-        String text = v.isBigDecimal() ? v.decimalValue().toPlainString() : v.asText();
+    private static String columnValue(String column, JsonNode v, JsonNode schema, ColumnType type)
+            throws RejectedRecordException {
+        String text = ColumnValues.text(column, v, schema, type);
         checkSize(text, "column " + column);
         return text;
     }

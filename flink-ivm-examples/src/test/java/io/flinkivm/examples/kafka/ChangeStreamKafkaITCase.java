@@ -229,6 +229,92 @@ class ChangeStreamKafkaITCase {
         runAndCheck("upsert-json", ChangeStreamKafkaITCase::upsert, "no row has that key", "bad JSON");
     }
 
+    /**
+     * Debezium's DECIMAL columns (decimal.handling.mode=precise): base64 bytes with the scale in the schema
+     * envelope, or, without it, read through the type --columns declares (also as a VariableScaleDecimal
+     * struct). A string that is no base64 is a dead letter, not a value.
+     */
+    @Test
+    void debeziumDecimalsAreDecoded() throws Exception {
+        String topic = "decimals.public.orders";
+        kafka.createTopic(topic, 1);
+        String schema = "{\"type\":\"struct\",\"fields\":[{\"type\":\"int32\",\"field\":\"id\"},"
+                + "{\"type\":\"string\",\"field\":\"a\"},{\"type\":\"bytes\","
+                + "\"name\":\"org.apache.kafka.connect.data.Decimal\",\"version\":1,"
+                + "\"parameters\":{\"scale\":\"2\",\"connect.decimal.precision\":\"10\"},\"field\":\"price\"}],"
+                + "\"optional\":true,\"name\":\"shop.public.orders.Value\",\"field\":\"%s\"}";
+        String envelope = "{\"schema\":{\"type\":\"struct\",\"fields\":[" + schema.formatted("before") + ","
+                + schema.formatted("after") + ",{\"type\":\"string\",\"field\":\"op\"}],"
+                + "\"name\":\"shop.public.orders.Envelope\"},\"payload\":%s}";
+        List<String> events = List.of(
+                // 12.34 with the scale in the envelope's schema.
+                envelope.formatted(
+                        "{\"before\":null,\"after\":{\"id\":1,\"a\":\"x\",\"price\":\"BNI=\"},\"op\":\"c\"}"),
+                // -5.50 without an envelope: --columns declares DECIMAL(10,2).
+                "{\"before\":null,\"after\":{\"id\":2,\"a\":\"y\",\"price\":\"/do=\"},\"op\":\"c\"}",
+                "{\"before\":null,\"after\":{\"id\":3,\"a\":\"z\",\"price\":7},\"op\":\"c\"}",
+                // 12.34 to 19.99.
+                envelope.formatted("{\"before\":{\"id\":1,\"a\":\"x\",\"price\":\"BNI=\"},"
+                        + "\"after\":{\"id\":1,\"a\":\"x\",\"price\":\"B88=\"},\"op\":\"u\"}"),
+                // -5.500 as a VariableScaleDecimal: the row of -5.50 goes.
+                "{\"before\":{\"id\":2,\"a\":\"y\",\"price\":{\"scale\":3,\"value\":\"6oQ=\"}},\"after\":null,"
+                        + "\"op\":\"d\"}",
+                // decimal.handling.mode=string under a declared DECIMAL: a dead letter.
+                "{\"before\":null,\"after\":{\"id\":4,\"a\":\"w\",\"price\":\"12.30\"},\"op\":\"c\"}");
+        List<byte[]> keys = new ArrayList<>();
+        List<byte[]> values = new ArrayList<>();
+        for (int i = 0; i < events.size(); i++) {
+            keys.add(("{\"id\":" + i + "}").getBytes(UTF_8));
+            values.add(events.get(i).getBytes(UTF_8));
+        }
+        kafka.produce(topic, 0, keys, values);
+
+        CliRun run = CliRun.of(
+                "kafka",
+                "--query",
+                "Q(A,P) :- R(A,P)",
+                "--semiring",
+                "integer",
+                "--format",
+                "debezium-json",
+                "--kafka-bootstrap",
+                kafka.bootstrapServers(),
+                "--relation-topic",
+                "R=" + topic,
+                "--columns",
+                "R=a,price:DECIMAL(10,2)",
+                "--output-topic",
+                "decimals-results",
+                "--dead-letter-topic",
+                "decimals-dead-letters",
+                "--output-mode",
+                "changelog",
+                "--bounded",
+                "--delivery",
+                "at-least-once",
+                "--group-id",
+                "it-decimals");
+
+        assertThat(run.exitCode()).as("exit code; stderr:%n%s", run.err()).isZero();
+        Map<Tuple, String> table = new HashMap<>();
+        ObjectMapper json = new ObjectMapper();
+        for (ConsumerRecord<byte[], byte[]> r : kafka.readCommitted("decimals-results")) {
+            Tuple t = Tuple.of(json.readValue(r.key(), String[].class));
+            if (r.value() == null) {
+                table.remove(t);
+            } else {
+                table.put(t, (String)
+                        Json.parseObject(new String(r.value(), UTF_8)).get("payload"));
+            }
+        }
+        assertThat(table).isEqualTo(Map.of(Tuple.of("x", "19.99"), "1", Tuple.of("z", "7.00"), "1"));
+        Map<String, Map<String, Object>> deadLetters =
+                KafkaCommandITCase.DeadLetters.byOrigin(kafka.readCommitted("decimals-dead-letters"));
+        assertThat(deadLetters).containsOnlyKeys(topic + "-0@5");
+        assertThat((String) deadLetters.get(topic + "-0@5").get("reason"))
+                .contains("column price: \"12.30\" is not base64");
+    }
+
     /** How a change becomes records; {@code i} is the change's index. */
     interface Encoding {
         List<Produced> records(Change c, int i);

@@ -104,6 +104,7 @@ class KafkaCommandTest {
                 "--format debezium-json --semiring integer --columns R1=a          | relation R1 has arity 2 in the query; name 2 columns",
                 "--format debezium-json --semiring integer --columns R9=a          | the query has no relation R9",
                 "--format debezium-json --semiring integer --columns R1          | --columns expects RELATION=COLUMN,..., got 'R1'",
+                "--format debezium-json --semiring integer --columns R1=a,b:DATE   | --columns R1=a,b:DATE: unknown column type 'DATE'; the types are STRING, BIGINT and DECIMAL(p, s)",
                 "--format debezium-json --semiring integer --columns R1=a,b --columns R1=c,d         | --columns names relation R1 twice",
                 "--format debezium-json                                          | R1, R2 receive deletes and updates, which need a ring",
                 "--format upsert-json --semiring integer                         | --format upsert-json reads one upsert topic per relation",

@@ -30,7 +30,7 @@ class NormalizeUpsertsTest {
                 IntegerRing.INSTANCE,
                 RecordFormat.UPSERT_JSON,
                 Map.of(TOPIC, "R"),
-                Map.of("R", List.of("a", "b")));
+                Map.of("R", RowColumn.named("a", "b")));
         KeyedOneInputStreamOperatorTestHarness<String, RawKafkaRecord, InputRecord<Long>> h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new KeyedProcessOperator<>(new NormalizeUpserts<>(parser)),

@@ -211,7 +211,7 @@ class RecordParserTest {
             IntegerRing.INSTANCE,
             RecordFormat.DEBEZIUM_JSON,
             Map.of("t1", "R1", "t4", "R4"),
-            Map.of("R1", List.of("a", "b")));
+            Map.of("R1", RowColumn.named("a", "b")));
     static final RecordParser<Long> DEBEZIUM_ONE_TOPIC =
             new RecordParser<>(QueryParser.parse(QUERY), IntegerRing.INSTANCE, RecordFormat.DEBEZIUM_JSON, Map.of());
 
@@ -240,6 +240,51 @@ class RecordParserTest {
                         "in",
                         "{\"after\":{\"c\":\"z\"},\"source\":{\"table\":\"R4\"},\"op\":\"r\"}"))
                 .containsExactly(InputRecord.insert("R4", Tuple.of("z"), 1L, "in-0@7"));
+    }
+
+    /**
+     * An update event as Debezium's JsonConverter writes it with schemas.enable=true: column b is a DECIMAL(10,2)
+     * (decimal.handling.mode=precise), 12.34 as "BNI=" and 19.99 as "B88=".
+     */
+    static final String DEBEZIUM_DECIMAL_UPDATE = "{\"schema\":{\"type\":\"struct\",\"fields\":["
+            + "{\"type\":\"struct\",\"fields\":[{\"type\":\"int32\",\"optional\":false,\"field\":\"id\"},"
+            + "{\"type\":\"string\",\"optional\":true,\"field\":\"a\"},"
+            + "{\"type\":\"bytes\",\"optional\":true,\"name\":\"org.apache.kafka.connect.data.Decimal\","
+            + "\"version\":1,\"parameters\":{\"scale\":\"2\",\"connect.decimal.precision\":\"10\"},"
+            + "\"field\":\"b\"}],\"optional\":true,\"name\":\"db.inventory.r1.Value\",\"field\":\"before\"},"
+            + "{\"type\":\"struct\",\"fields\":[{\"type\":\"int32\",\"optional\":false,\"field\":\"id\"},"
+            + "{\"type\":\"string\",\"optional\":true,\"field\":\"a\"},"
+            + "{\"type\":\"bytes\",\"optional\":true,\"name\":\"org.apache.kafka.connect.data.Decimal\","
+            + "\"version\":1,\"parameters\":{\"scale\":\"2\",\"connect.decimal.precision\":\"10\"},"
+            + "\"field\":\"b\"}],\"optional\":true,\"name\":\"db.inventory.r1.Value\",\"field\":\"after\"},"
+            + "{\"type\":\"string\",\"optional\":false,\"field\":\"op\"}],\"optional\":false,"
+            + "\"name\":\"db.inventory.r1.Envelope\"},"
+            + "\"payload\":{\"before\":{\"id\":1,\"a\":\"x\",\"b\":\"BNI=\"},"
+            + "\"after\":{\"id\":1,\"a\":\"x\",\"b\":\"B88=\"},"
+            + "\"source\":{\"connector\":\"mysql\",\"table\":\"r1\"},\"op\":\"u\",\"ts_ms\":1700000000000}}";
+
+    @Test
+    void debeziumDecimalsAreDecodedWithTheScaleOfTheirSchema() throws Exception {
+        assertThat(changes(DEBEZIUM, "t1", DEBEZIUM_DECIMAL_UPDATE))
+                .containsExactly(
+                        InputRecord.change(ChangeKind.UPDATE_BEFORE, "R1", Tuple.of("x", "12.34"), 1L, "t1-0@7"),
+                        InputRecord.change(ChangeKind.UPDATE_AFTER, "R1", Tuple.of("x", "19.99"), 1L, "t1-0@7"));
+    }
+
+    @Test
+    void aDeclaredDecimalColumnReadsBase64WithoutASchema() throws Exception {
+        RecordParser<Long> typed = new RecordParser<>(
+                QueryParser.parse(QUERY),
+                IntegerRing.INSTANCE,
+                RecordFormat.DEBEZIUM_JSON,
+                Map.of("t1", "R1"),
+                Map.of("R1", RowColumn.parseList("a,b:DECIMAL(10,2)")));
+        assertThat(changes(typed, "t1", "{\"before\":{\"a\":\"x\",\"b\":\"/do=\"},\"op\":\"d\"}"))
+                .containsExactly(InputRecord.change(ChangeKind.DELETE, "R1", Tuple.of("x", "-5.50"), 1L, "t1-0@7"));
+        // Debezium's decimal.handling.mode=string with the type declared: a dead letter, never a wrong value.
+        assertThatThrownBy(() -> changes(typed, "t1", "{\"after\":{\"a\":\"x\",\"b\":\"12.30\"},\"op\":\"c\"}"))
+                .isInstanceOf(RejectedRecordException.class)
+                .hasMessageContaining("column b: \"12.30\" is not base64");
     }
 
     @Test

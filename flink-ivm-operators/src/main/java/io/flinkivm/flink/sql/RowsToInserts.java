@@ -1,8 +1,6 @@
 package io.flinkivm.flink.sql;
 
 import io.flinkivm.core.query.ChangeKind;
-import io.flinkivm.core.semiring.Product;
-import io.flinkivm.core.semiring.ProductRing;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.runtime.Metrics;
 import io.flinkivm.flink.types.DeadLetter;
@@ -153,20 +151,12 @@ public final class RowsToInserts<R, T> extends ProcessFunction<R, InputRecord<T>
                         changeKind(kind),
                         insert.relation(),
                         insert.tuple(),
-                        payload(insert.payload()),
+                        SqlTranslation.payloadIn(semiring, insert.payload()),
                         checked ? "row " + rows + origin : null));
             }
         } catch (RejectedRowException e) {
             reject(ctx, e.getMessage(), row);
         }
-    }
-
-    /** The payload in the plan's semiring: the translation's, or for the product ring its multisets. */
-    private T payload(Object p) {
-        if (semiring instanceof ProductRing ring && p instanceof Product product) {
-            return semiring.payloadClass().cast(ring.payload(product.toArray()));
-        }
-        return semiring.payloadClass().cast(p);
     }
 
     private static ChangeKind changeKind(RowKind kind) {

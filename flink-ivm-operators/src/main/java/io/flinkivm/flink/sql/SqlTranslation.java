@@ -1,8 +1,13 @@
 package io.flinkivm.flink.sql;
 
+import io.flinkivm.core.plan.Inputs;
+import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Product;
+import io.flinkivm.core.semiring.ProductRing;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.core.semiring.Semirings;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -123,6 +128,44 @@ public final class SqlTranslation implements Serializable {
     /** The semiring of the payloads: boolean (distinct rows), natural (counts), or a product (aggregates). */
     public Semiring<?> semiring() {
         return semiring;
+    }
+
+    /**
+     * The semiring to plan over for {@code inputs}: {@link #semiring()} when every input is insert-only,
+     * else its ring ({@link Semirings#ringFor}: the integers for counts and sums, the product ring for
+     * several aggregates), whose payloads {@link #payloadIn} makes from the translation's.
+     *
+     * @throws UnsupportedPlanException where a relation has deletes or updates and the SELECT has no
+     *     aggregate: a plain SELECT (a bag) or SELECT DISTINCT, which have no ring
+     */
+    public Semiring<?> semiringFor(Inputs inputs) {
+        if (inputs.isInsertOnly()) {
+            return semiring;
+        }
+        String changelog = String.join(", ", inputs.changelog());
+        if (bag) {
+            throw new UnsupportedPlanException("a SELECT without aggregates over a table with deletes or updates ("
+                    + changelog + ") comes with a later version of flink-ivm: group it"
+                    + " (GROUP BY the selected columns, with COUNT(*))");
+        }
+        Semiring<?> ring = Semirings.ringFor(semiring);
+        if (ring == null) {
+            throw new UnsupportedPlanException("SELECT DISTINCT (or GROUP BY without aggregates) over a table with"
+                    + " deletes or updates (" + changelog + ") needs a count per group to know when a row leaves:"
+                    + " add COUNT(*) to the SELECT list");
+        }
+        return ring;
+    }
+
+    /**
+     * A payload of the translation ({@link TableInput.Insert#payload()}) in {@code planSemiring}: itself,
+     * or for the product ring ({@link #semiringFor}) the ring's payload of the same components.
+     */
+    public static <T> T payloadIn(Semiring<T> planSemiring, Object payload) {
+        if (planSemiring instanceof ProductRing ring && payload instanceof Product product) {
+            return planSemiring.payloadClass().cast(ring.payload(product.toArray()));
+        }
+        return planSemiring.payloadClass().cast(payload);
     }
 
     /** Whether the result is a bag: a plain SELECT, each result tuple as many rows as its count. */

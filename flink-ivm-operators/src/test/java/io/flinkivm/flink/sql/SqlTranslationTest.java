@@ -3,6 +3,7 @@ package io.flinkivm.flink.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.flinkivm.core.plan.Inputs;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.UnsupportedPlanException;
@@ -345,5 +346,31 @@ class SqlTranslationTest {
                 .isInstanceOf(InvalidQueryException.class)
                 .hasMessageContaining("invalid SQL: ")
                 .hasMessageContaining("line 1, column 8");
+    }
+
+    @Test
+    void deletesPlanOverTheRingOfTheAggregates() throws Exception {
+        SqlTranslation t = translate(REVENUE);
+        Inputs deletes = Inputs.changelog(List.of("lineitem"));
+        assertThat(t.semiringFor(Inputs.INSERT_ONLY)).isSameAs(t.semiring());
+        assertThat(t.semiringFor(deletes).name()).isEqualTo("product(integer,integer)");
+        // The translation's payload of a row, in the ring: count 1, revenue 100 · (1 - 0.10) in cents.
+        Object payload = inserts(t, "lineitem", "7", "1", "100.00", "0.10", "AIR", "1")
+                .get(0)
+                .payload();
+        assertThat(SqlTranslation.payloadIn(t.semiringFor(deletes), payload)).isEqualTo(product(1, 900000));
+    }
+
+    @Test
+    void aBagOrDistinctHasNoRingForDeletes() {
+        Inputs deletes = Inputs.changelog(List.of("orders"));
+        assertThatThrownBy(() -> translate("SELECT o.o_custkey FROM orders o").semiringFor(deletes))
+                .isInstanceOf(UnsupportedPlanException.class)
+                .hasMessageContaining("a SELECT without aggregates over a table with deletes or updates (orders)");
+        assertThatThrownBy(() ->
+                        translate("SELECT DISTINCT o.o_custkey FROM orders o").semiringFor(deletes))
+                .isInstanceOf(UnsupportedPlanException.class)
+                .hasMessageContaining("SELECT DISTINCT (or GROUP BY without aggregates) over a table with deletes or"
+                        + " updates (orders) needs a count per group");
     }
 }

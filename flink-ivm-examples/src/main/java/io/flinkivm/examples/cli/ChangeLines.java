@@ -1,0 +1,266 @@
+package io.flinkivm.examples.cli;
+
+import io.flinkivm.core.engine.IvmEngine;
+import io.flinkivm.core.plan.Inputs;
+import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.query.ChangeKind;
+import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.examples.command.CliException;
+import io.flinkivm.examples.csv.Csv;
+import io.flinkivm.flink.sql.SqlTranslation;
+import io.flinkivm.flink.sql.TableInput;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.LongConsumer;
+
+/**
+ * The input file of {@code run}: one change per line, {@code [kind,]relation,value1,...,valueK,payload}
+ * (with {@code --sql}, {@code table,value1,...,valueK}), where kind is {@code +I}, {@code -D}, {@code -U}
+ * or {@code +U}. Malformed lines are rejected with their reason; deletes are checked against the live rows
+ * ({@link LiveRowCheck}, the in-memory engine's own check) before they reach the run.
+ */
+final class ChangeLines {
+
+    /** The longest input line, in bytes. */
+    static final int MAX_LINE_BYTES = 1024 * 1024;
+
+    private final Path input;
+    /** The translation of --sql, or null for --query. */
+    private final SqlTranslation sql;
+    /** With --sql, the lines' table rows, known once {@link #changelogInputs} has read the input. */
+    private SqlRowLines sqlRows;
+
+    ChangeLines(Path input, SqlTranslation sql) {
+        this.input = input;
+        this.sql = sql;
+    }
+
+    /**
+     * Where an accepted change goes: the in-memory engine, or the list of records for the Flink job.
+     */
+    @FunctionalInterface
+    interface ChangeSink<T> {
+        void change(ChangeKind kind, String relation, Tuple tuple, T payload, long lineNumber)
+                throws RejectedLineException;
+    }
+
+    /**
+     * The relations of {@code query} whose rows the input deletes or updates: those named on a {@code -D} or
+     * {@code -U} line with as many values as the relation's arity (with --sql: the relations of a table named
+     * on such a line with as many values as the table's columns), found by reading the input once before
+     * the run (malformed lines are rejected later, when they are read again).
+     */
+    Inputs changelogInputs(ConjunctiveQuery query) {
+        TreeSet<String> relations = new TreeSet<>();
+        TreeSet<String> tables = new TreeSet<>();
+        Csv csv = Csv.forFileLines();
+        List<String> fields = new ArrayList<>();
+        try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
+            while (reader.next()) {
+                String text = reader.text();
+                if (reader.isComment() || text == null || !(text.startsWith("-D,") || text.startsWith("-U,"))) {
+                    continue;
+                }
+                try {
+                    csv.split(text, fields, RejectedLineException::new);
+                } catch (RejectedLineException e) {
+                    continue;
+                }
+                // Only a well-formed line counts: kind, relation, its values and the payload (a table's row).
+                if (fields.size() <= 1) {
+                    continue;
+                }
+                TableInput table = sql == null ? null : SqlRowLines.changedTable(sql, fields);
+                if (table != null) {
+                    tables.add(table.name());
+                    relations.addAll(table.relations());
+                } else if (sql == null && fields.size() == query.arityOf(fields.get(1)) + 3) {
+                    relations.add(fields.get(1));
+                }
+            }
+        } catch (IOException e) {
+            throw CliException.failure("cannot read input file " + input + ": " + CliException.describe(e), e);
+        }
+        if (sql != null) {
+            sqlRows = new SqlRowLines(sql, tables);
+        }
+        return Inputs.changelog(relations);
+    }
+
+    /**
+     * Reads the input and passes every well-formed line to {@code sink}, then the number of lines accepted
+     * so far to {@code accepted}; returns the number of accepted lines.
+     */
+    <T> long read(Semiring<T> s, ConjunctiveQuery query, Rejects rejects, ChangeSink<T> sink, LongConsumer accepted) {
+        if (sql != null && sqlRows == null) {
+            throw new IllegalStateException("the input's changelog tables are read first (changelogInputs)");
+        }
+        try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
+            return load(reader, sink, accepted, s, query, rejects);
+        } catch (IOException e) {
+            throw CliException.failure("cannot read input file " + input + ": " + CliException.describe(e), e);
+        }
+    }
+
+    /** Applies every well-formed line of the input; returns the number of accepted inserts. */
+    private <T> long load(
+            Utf8LineReader reader,
+            ChangeSink<T> sink,
+            LongConsumer acceptedSoFar,
+            Semiring<T> s,
+            ConjunctiveQuery query,
+            Rejects rejects)
+            throws IOException {
+        // IOException here comes from reading the input; Rejects reports its own write errors.
+        Map<String, Integer> arities = new HashMap<>();
+        for (String r : query.relations()) {
+            arities.put(r, query.arityOf(r));
+        }
+        Csv csv = Csv.forFileLines();
+        List<String> fields = new ArrayList<>();
+        long accepted = 0;
+        while (reader.next()) {
+            if (reader.isComment()) {
+                continue;
+            }
+            String text = reader.text();
+            if (text == null) {
+                rejects.reject(reader.lineNumber(), reader.error(), reader.rawText());
+                continue;
+            }
+            if (text.isBlank()) {
+                continue;
+            }
+            try {
+                csv.split(text, fields, RejectedLineException::new);
+                ChangeKind kind = fields.isEmpty() ? null : ChangeKind.of(fields.get(0));
+                if (kind == null) {
+                    kind = ChangeKind.INSERT;
+                } else {
+                    fields.remove(0);
+                }
+                if (sql == null) {
+                    insert(kind, fields, arities, query, sink, s, reader.lineNumber());
+                } else {
+                    sqlRows.change(kind, fields, sink, s, reader.lineNumber());
+                }
+                accepted++;
+                acceptedSoFar.accept(accepted);
+            } catch (RejectedLineException e) {
+                rejects.reject(reader.lineNumber(), e.getMessage(), text);
+            }
+        }
+        return accepted;
+    }
+
+    private static <T> void insert(
+            ChangeKind kind,
+            List<String> fields,
+            Map<String, Integer> arities,
+            ConjunctiveQuery query,
+            ChangeSink<T> sink,
+            Semiring<T> s,
+            long lineNumber)
+            throws RejectedLineException {
+        if (fields.size() < 2) {
+            throw new RejectedLineException("expected relation,value1,...,valueK,payload but the line has "
+                    + (fields.size() == 1 ? "one field" : "no field")
+                    + (kind == ChangeKind.INSERT ? "" : " after " + kind.shortString()));
+        }
+        String relation = fields.get(0);
+        Integer arity = arities.get(relation);
+        if (arity == null) {
+            throw new RejectedLineException(
+                    "unknown relation '" + relation + "'; the query uses " + String.join(", ", query.relations()));
+        }
+        int values = fields.size() - 2;
+        if (values != arity) {
+            throw new RejectedLineException("wrong arity: relation " + relation + " has arity " + arity
+                    + " in the query, but the line has " + values + " value" + (values == 1 ? "" : "s")
+                    + " before the payload");
+        }
+        T payload;
+        try {
+            payload = s.parse(fields.get(fields.size() - 1));
+        } catch (IllegalArgumentException e) {
+            throw new RejectedLineException("unparsable " + s.name() + " payload: " + e.getMessage());
+        }
+        Object[] tuple = new Object[values];
+        for (int i = 0; i < values; i++) {
+            tuple[i] = fields.get(i + 1);
+        }
+        sink.change(kind, relation, Tuple.wrap(tuple), payload, lineNumber);
+    }
+
+    static <T> void apply(IvmEngine<T> ivm, ChangeKind kind, String relation, Tuple tuple, T payload)
+            throws RejectedLineException {
+        try {
+            ivm.apply(kind, relation, tuple, payload);
+        } catch (ArithmeticException e) {
+            // Every in-memory engine rolls a failed change back completely (EngineAtomicityTest).
+            throw overflow(kind, e);
+        } catch (IllegalArgumentException e) {
+            // Also a delete of a row that is not there (AbsentRowException): it changed nothing.
+            throw new RejectedLineException(e.getMessage());
+        }
+    }
+
+    /** The rejection of a change whose payload overflowed before anything changed. */
+    static RejectedLineException overflow(ChangeKind kind, ArithmeticException e) {
+        String what = kind.isRetraction() ? "delete" : "insert";
+        return new RejectedLineException("payload overflow: " + e.getMessage() + "; the " + what
+                + " was rejected and rolled back: no view holds any of it");
+    }
+
+    /** The text of the input lines that Flink rejected, read again (only those lines are kept). */
+    Map<Long, String> originalLines(List<FlinkRun.Rejected> rejected) {
+        TreeSet<Long> wanted = new TreeSet<>();
+        for (FlinkRun.Rejected r : rejected) {
+            if (r.line() > 0) {
+                wanted.add(r.line());
+            }
+        }
+        Map<Long, String> texts = new HashMap<>();
+        if (wanted.isEmpty()) {
+            return texts;
+        }
+        try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
+            while (!wanted.isEmpty() && reader.next()) {
+                if (wanted.remove(reader.lineNumber())) {
+                    texts.put(reader.lineNumber(), reader.rawText());
+                }
+            }
+        } catch (IOException e) {
+            throw CliException.failure("cannot read input file " + input + " again: " + CliException.describe(e), e);
+        }
+        return texts;
+    }
+
+    private static InputStream open(Path path) {
+        try {
+            return Files.newInputStream(path);
+        } catch (IOException e) {
+            throw CliException.failure("cannot read input file " + path + ": " + CliException.describe(e), e);
+        }
+    }
+
+    /** Where the Flink job's changes go: to {@code run}, a delete once checked against the live rows. */
+    static <T> ChangeSink<T> checked(Semiring<T> s, MaintenancePlan plan, FlinkRun<T> run) {
+        LiveRowCheck<T> check = LiveRowCheck.of(s, plan.inputs());
+        return (kind, relation, tuple, payload, line) -> {
+            if (check != null) {
+                check.check(kind, relation, tuple, payload);
+            }
+            run.add(kind, relation, tuple, payload, line);
+        };
+    }
+}
