@@ -1,7 +1,7 @@
 package io.flinkivm.flink.state;
 
 import io.flinkivm.core.engine.join.DeltaJoinLogic;
-import io.flinkivm.core.engine.join.DeltaJoinStore;
+import io.flinkivm.core.engine.join.IndexedDeltaJoinStore;
 import io.flinkivm.core.engine.join.TrackedResult;
 import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.query.ResultChange;
@@ -23,11 +23,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * to zero leaves in O(1); in changelog mode also the payloads at the last trigger of the result tuples
  * changed since ({@link TrackedResult}).
  */
-public final class FlinkDeltaJoinStore<T> implements DeltaJoinStore<T> {
-    private final MapStateAdapter<Tuple, T>[] relations;
-    private final MapStateAdapter<Tuple, Tuple>[][] heads;
-    private final MapStateAdapter<Tuple, Tuple>[][] nexts;
-    private final MapStateAdapter<Tuple, Tuple>[][] prevs;
+public final class FlinkDeltaJoinStore<T> extends IndexedDeltaJoinStore<T> {
     private final MapStateAdapter<Tuple, T> result;
     private final MapStateAdapter<Tuple, T> before;
     private final TrackedResult<T> tracked;
@@ -39,25 +35,16 @@ public final class FlinkDeltaJoinStore<T> implements DeltaJoinStore<T> {
      * @param deletes whether tuples leave (some input has deletes): keeps the lists' previous links
      * @param changelog the semiring, to keep the changes since the last trigger; null for snapshots only
      */
-    @SuppressWarnings("unchecked")
     public FlinkDeltaJoinStore(
             DeltaJoinLogic<T> logic,
             TypeSerializer<T> payloadType,
             KeyedStateStore context,
             boolean deletes,
             Semiring<T> changelog) {
-        int n = logic.query().body().size();
-        relations = new MapStateAdapter[n];
-        heads = new MapStateAdapter[n][];
-        nexts = new MapStateAdapter[n][];
-        prevs = new MapStateAdapter[n][];
-        for (int a = 0; a < n; a++) {
+        super(logic);
+        for (int a = 0; a < relations.length; a++) {
             relations[a] = payloadMap(context, StateNames.relation(a), payloadType);
-            int indexes = logic.indexCount(a);
-            heads[a] = new MapStateAdapter[indexes];
-            nexts[a] = new MapStateAdapter[indexes];
-            prevs[a] = deletes ? new MapStateAdapter[indexes] : null;
-            for (int i = 0; i < indexes; i++) {
+            for (int i = 0; i < heads[a].length; i++) {
                 heads[a][i] = tupleMap(context, StateNames.indexHead(a, i));
                 nexts[a][i] = tupleMap(context, StateNames.indexNext(a, i));
                 if (deletes) {
@@ -80,26 +67,6 @@ public final class FlinkDeltaJoinStore<T> implements DeltaJoinStore<T> {
         return new MapStateAdapter<>(
                 context.getMapState(new MapStateDescriptor<>(name, TupleSerializer.INSTANCE, TupleSerializer.INSTANCE)),
                 name);
-    }
-
-    @Override
-    public KeyValueState<Tuple, T> relation(int atom) {
-        return relations[atom];
-    }
-
-    @Override
-    public KeyValueState<Tuple, Tuple> indexHead(int atom, int index) {
-        return heads[atom][index];
-    }
-
-    @Override
-    public KeyValueState<Tuple, Tuple> indexNext(int atom, int index) {
-        return nexts[atom][index];
-    }
-
-    @Override
-    public KeyValueState<Tuple, Tuple> indexPrev(int atom, int index) {
-        return prevs[atom] == null ? null : prevs[atom][index];
     }
 
     @Override

@@ -23,14 +23,13 @@ import java.util.function.Consumer;
  *
  * @param <T> the payload type
  */
-public final class MemoryDeltaJoinStore<T> implements DeltaJoinStore<T> {
+public final class MemoryDeltaJoinStore<T> extends IndexedDeltaJoinStore<T> {
     /** Per atom: tuple → [payload, next of index 0, previous of index 0, next of index 1, ...]. */
     private final OpenHashMap<Tuple, Object>[] records;
 
-    private final Slot<T>[] relations;
-    private final OpenHashMap<Tuple, Tuple>[][] heads;
-    private final Slot<Tuple>[][] nexts;
-    private final Slot<Tuple>[][] prevs;
+    /** Per atom and index: the list heads (the same maps as {@link #heads}, typed to count them). */
+    private final OpenHashMap<Tuple, Tuple>[][] headMaps;
+
     private final OpenHashMap<Tuple, T> result;
     private final OpenHashMap<Tuple, T> before;
     private final TrackedResult<T> tracked;
@@ -42,21 +41,18 @@ public final class MemoryDeltaJoinStore<T> implements DeltaJoinStore<T> {
      */
     @SuppressWarnings("unchecked")
     public MemoryDeltaJoinStore(DeltaJoinLogic<T> logic, MemoryMaps maps, Semiring<T> changelog) {
+        super(logic);
         int n = logic.query().body().size();
         records = new OpenHashMap[n];
-        relations = new Slot[n];
-        heads = new OpenHashMap[n][];
-        nexts = new Slot[n][];
-        prevs = new Slot[n][];
+        headMaps = new OpenHashMap[n][];
         for (int a = 0; a < n; a++) {
             int indexes = logic.indexCount(a);
             records[a] = maps.map(StateCounts.Role.DELTA_JOIN, 1 + 2 * indexes);
             relations[a] = new Slot<>(records[a], 0);
-            heads[a] = new OpenHashMap[indexes];
-            nexts[a] = new Slot[indexes];
-            prevs[a] = new Slot[indexes];
+            headMaps[a] = new OpenHashMap[indexes];
             for (int i = 0; i < indexes; i++) {
-                heads[a][i] = maps.map(StateCounts.Role.DELTA_JOIN);
+                headMaps[a][i] = maps.map(StateCounts.Role.DELTA_JOIN);
+                heads[a][i] = headMaps[a][i];
                 nexts[a][i] = new Slot<>(records[a], 1 + 2 * i);
                 prevs[a][i] = new Slot<>(records[a], 2 + 2 * i);
             }
@@ -64,26 +60,6 @@ public final class MemoryDeltaJoinStore<T> implements DeltaJoinStore<T> {
         result = maps.map(StateCounts.Role.RESULT);
         before = changelog == null ? null : maps.map(StateCounts.Role.RESULT);
         tracked = changelog == null ? null : new TrackedResult<>(result, before, changelog);
-    }
-
-    @Override
-    public KeyValueState<Tuple, T> relation(int atom) {
-        return relations[atom];
-    }
-
-    @Override
-    public KeyValueState<Tuple, Tuple> indexHead(int atom, int index) {
-        return heads[atom][index];
-    }
-
-    @Override
-    public KeyValueState<Tuple, Tuple> indexNext(int atom, int index) {
-        return nexts[atom][index];
-    }
-
-    @Override
-    public KeyValueState<Tuple, Tuple> indexPrev(int atom, int index) {
-        return prevs[atom][index];
     }
 
     @Override
@@ -159,7 +135,7 @@ public final class MemoryDeltaJoinStore<T> implements DeltaJoinStore<T> {
                     }
                 }
             }
-            for (OpenHashMap<Tuple, Tuple> h : heads[a]) {
+            for (OpenHashMap<Tuple, Tuple> h : headMaps[a]) {
                 total += h.size();
             }
         }
