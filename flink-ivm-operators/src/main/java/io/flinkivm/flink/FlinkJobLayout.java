@@ -80,25 +80,22 @@ public final class FlinkJobLayout implements Serializable {
         this.parallelism = parallelism;
         this.rates = rates;
         this.keyOperators = original instanceof KeyedPlan keyed ? keyOperators(keyed, parallelism) : List.of();
-        List<String> checkedHere = new ArrayList<>();
-        List<String> checkedByFallback = new ArrayList<>();
-        if (rowCheck) {
-            for (String r : plan.inputs().changelog()) {
-                (plan instanceof FallbackPlan ? checkedByFallback : checkedHere).add(r);
-            }
-        }
-        this.fallbackChecks = List.copyOf(checkedByFallback);
-        this.rowCheck = checkedHere.isEmpty()
+        // The fallback checks deletes against its own relations; the other plans behind a row check.
+        boolean checks = rowCheck && !plan.inputs().isInsertOnly();
+        boolean byFallback = checks && plan instanceof FallbackPlan;
+        this.fallbackChecks = byFallback ? plan.inputs().changelog() : List.of();
+        this.rowCheck = !checks || byFallback
                 ? null
                 : new Operator(
-                        "row check " + String.join(", ", checkedHere) + " (deletes of absent rows are dead letters)",
+                        "row check " + String.join(", ", plan.inputs().changelog())
+                                + " (deletes of absent rows are dead letters)",
                         parallelism,
                         "hash(relation, row)");
         this.ingest = new Operator(
                 "ingest " + plan.query().name() + " (validate, route, epochs)",
                 parallelism,
                 this.rowCheck != null
-                        ? "forward from the row check" + (fallbackChecks.isEmpty() ? "" : " and from the source")
+                        ? "forward from the row check"
                         : !fallbackChecks.isEmpty()
                                 ? "forward from a source at the same parallelism, else hash(relation, row)"
                                 : keyOperators.isEmpty()

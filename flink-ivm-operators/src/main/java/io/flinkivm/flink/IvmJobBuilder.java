@@ -42,7 +42,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import org.apache.flink.api.common.functions.FilterFunction;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -155,20 +154,7 @@ final class IvmJobBuilder<T> {
             input = keyStages(input, layout, parallelism, deadLetters);
         }
         if (layout.rowCheck() != null) {
-            DataStream<InputRecord<T>> toCheck = input;
-            DataStream<InputRecord<T>> bypass = null;
-            if (!fallbackChecks.isEmpty()) {
-                // The fallback checks these relations' deletes itself: their rows skip the row check.
-                toCheck = input.filter(new RelationFilter<>(fallbackChecks, false))
-                        .name("rows for the row check")
-                        .uid(uidPrefix + "to-row-check")
-                        .setParallelism(parallelism);
-                bypass = input.filter(new RelationFilter<>(fallbackChecks, true))
-                        .name("rows the fallback checks")
-                        .uid(uidPrefix + "past-row-check")
-                        .setParallelism(parallelism);
-            }
-            SingleOutputStreamOperator<InputRecord<T>> rows = toCheck.keyBy(new RowKey<>(), TupleTypeInfo.INSTANCE)
+            SingleOutputStreamOperator<InputRecord<T>> rows = input.keyBy(new RowKey<>(), TupleTypeInfo.INSTANCE)
                     .transform(
                             layout.rowCheck().name(),
                             new InputRecordTypeInfo<>(payloadType),
@@ -177,7 +163,7 @@ final class IvmJobBuilder<T> {
                     .uid(uidPrefix + "live-rows")
                     .setParallelism(parallelism);
             deadLetters.add(rows.getSideOutput(deadLetterTag));
-            input = bypass == null ? rows : rows.union(bypass);
+            input = rows;
         }
         long period =
                 options.snapshotPeriod() == null ? 0 : options.snapshotPeriod().toMillis();
@@ -364,27 +350,6 @@ final class IvmJobBuilder<T> {
         @Override
         public int partition(Tuple row, int channels) {
             return Math.floorMod(row.hashCode(), channels);
-        }
-    }
-
-    /**
-     * Passes the rows of the relations in {@code relations} ({@code in}), or every other record, snapshot
-     * requests included ({@code !in}).
-     */
-    static final class RelationFilter<T> implements FilterFunction<InputRecord<T>> {
-        private static final long serialVersionUID = 1L;
-        private final List<String> relations;
-        private final boolean in;
-
-        RelationFilter(List<String> relations, boolean in) {
-            this.relations = List.copyOf(relations);
-            this.in = in;
-        }
-
-        @Override
-        public boolean filter(InputRecord<T> r) {
-            boolean listed = !r.isSnapshotRequest() && r.relation() != null && relations.contains(r.relation());
-            return listed == in;
         }
     }
 

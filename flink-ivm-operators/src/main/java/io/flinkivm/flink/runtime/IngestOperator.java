@@ -340,10 +340,16 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             return;
         }
         String problem = validate(r);
+        if (problem != null) {
+            deadLetterCounter.inc();
+            output.collect(new StreamRecord<>(new DeadLetter(r.origin(), problem, String.valueOf(r))));
+            return;
+        }
+        int relation = router.relation(r.relation());
         T payload = r.payload();
         checkedDelete = false;
-        if (problem == null && r.isRetraction()) {
-            if (checkedByFallback[router.relation(r.relation())]) {
+        if (r.isRetraction()) {
+            if (checkedByFallback[relation]) {
                 // The fallback checks it against its own relations, then takes the payload away.
                 checkedDelete = true;
                 reportAs = r.origin() == null ? "" : r.origin();
@@ -354,16 +360,10 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
                 payload = ring.negate(payload);
             }
         }
-        if (problem != null) {
-            deadLetterCounter.inc();
-            output.collect(new StreamRecord<>(new DeadLetter(r.origin(), problem, String.valueOf(r))));
-            return;
-        }
         count++;
         inEpoch++;
         sinceSnapshot++;
         insertsCounter.inc();
-        int relation = router.relation(r.relation());
         perRelation[relation].inc();
         if (checkedDelete || !semiring.isZero(payload)) {
             insert = Epochs.insertId(subtask, position);

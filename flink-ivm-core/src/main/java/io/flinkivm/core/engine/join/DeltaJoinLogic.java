@@ -147,25 +147,6 @@ public final class DeltaJoinLogic<T> {
     }
 
     /**
-     * Whether {@code relation}'s rows are the tuples stored for each of its atoms (every atom over it has
-     * no constants and no repeated variables): each atom's relation then holds each row's payload, the
-     * sum of its changes, and a delete can be checked against it (as {@code LiveRows} checks a row)
-     * instead of against a separate copy of the rows.
-     */
-    public static boolean keepsRows(ConjunctiveQuery query, String relation) {
-        boolean any = false;
-        for (Atom a : query.body()) {
-            if (a.relation().equals(relation)) {
-                if (!a.isPlain()) {
-                    return false;
-                }
-                any = true;
-            }
-        }
-        return any;
-    }
-
-    /**
      * Puts a stored tuple of atom {@code atom} back, into its relation and indexes, without joining
      * it (a restore from a copy of the relations: the result is restored as it was).
      */
