@@ -3,6 +3,7 @@ package io.flinkivm.bench;
 import io.flinkivm.bench.state.ThreadCpu;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -182,7 +183,11 @@ record TaskCpu(List<Subtask> subtasks, Map<String, Long> others) {
         return Double.isNaN(s) ? Double.NaN : 1 / s;
     }
 
-    /** The chains in the order their first subtask was seen, each with its subtasks' CPU. */
+    /**
+     * The chains, each with its subtasks' CPU: the sources' chains first, then the others in the order
+     * of their first subtask in {@link #subtasks} (the sampler gives threads in creation order, which
+     * under load need not put a source first).
+     */
     List<Chain> chains() {
         Map<String, Chain> chains = new LinkedHashMap<>();
         for (Subtask s : subtasks) {
@@ -191,7 +196,9 @@ record TaskCpu(List<Subtask> subtasks, Map<String, Long> others) {
                     k -> new Chain(s.chain(), s.parallelism(), new long[s.parallelism()]));
             c.cpuNanos()[s.index() - 1] += s.cpuNanos();
         }
-        return new ArrayList<>(chains.values());
+        List<Chain> ordered = new ArrayList<>(chains.values());
+        ordered.sort(Comparator.comparing(c -> !c.name().startsWith("Source: ")));
+        return ordered;
     }
 
     /** A chain's share of all task CPU. */

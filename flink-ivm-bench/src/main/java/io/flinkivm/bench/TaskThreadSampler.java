@@ -34,10 +34,14 @@ final class TaskThreadSampler {
     /** A task thread of this job and its last reading. */
     private static final class Seen {
         final TaskCpu.Subtask subtask;
+        /** Java's id of the thread, increasing in creation order. */
+        final long threadId;
+
         long cpu;
 
-        Seen(TaskCpu.Subtask subtask) {
+        Seen(TaskCpu.Subtask subtask, long threadId) {
             this.subtask = subtask;
+            this.threadId = threadId;
         }
     }
 
@@ -87,6 +91,7 @@ final class TaskThreadSampler {
             return TaskCpu.NONE;
         }
         poller.join();
+        order.sort(java.util.Comparator.comparingLong(s -> s.threadId));
         List<TaskCpu.Subtask> out = new ArrayList<>(order.size());
         for (Seen s : order) {
             out.add(new TaskCpu.Subtask(s.subtask.chain(), s.subtask.index(), s.subtask.parallelism(), s.cpu));
@@ -134,7 +139,7 @@ final class TaskThreadSampler {
                     seen.put(id, null);
                     continue;
                 }
-                s = new Seen(parsed);
+                s = new Seen(parsed, id);
                 seen.put(id, s);
                 order.add(s);
             }

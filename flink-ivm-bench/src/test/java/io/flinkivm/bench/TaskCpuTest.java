@@ -55,6 +55,19 @@ class TaskCpuTest {
     }
 
     @Test
+    void theSourcesChainsComeFirstWhateverOrderTheirThreadsWereSeenIn() {
+        TaskCpu cpu = new TaskCpu(List.of(
+                thread("forward 1 (1/2)#0", 10),
+                thread("Source: inserts (2/2)#0", 20),
+                thread("forward 2 (1/2)#0", 30),
+                thread("Source: inserts (1/2)#0", 40)));
+        assertThat(cpu.chains())
+                .extracting(TaskCpu.Chain::name)
+                .containsExactly("Source: inserts", "forward 1", "forward 2");
+        assertThat(cpu.chains().get(0).cpuNanos()).containsExactly(40 * MS, 20 * MS);
+    }
+
+    @Test
     void aFullyParallelJobHasNoSerialShareAndAnUnboundedSpeedUp() {
         TaskCpu cpu = new TaskCpu(List.of(
                 thread("Source: inserts (1/2)#0", 50),
