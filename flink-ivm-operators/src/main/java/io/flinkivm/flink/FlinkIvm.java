@@ -8,6 +8,7 @@ import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.flink.types.InputRecordTypeInfo;
 import io.flinkivm.flink.types.PayloadTypes;
+import java.util.List;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -46,12 +47,21 @@ public final class FlinkIvm {
      */
     public static <T> IvmJob<T> maintain(
             DataStream<InputRecord<T>> inserts, MaintenancePlan plan, Semiring<T> semiring, IvmOptions options) {
+        return maintain(List.of(inserts), plan, semiring, options);
+    }
+
+    /**
+     * {@link #maintain(DataStream, MaintenancePlan, Semiring, IvmOptions)} on several streams, as on
+     * their union, with what can run on each stream in its own chain (a keyed plan's key route).
+     */
+    static <T> IvmJob<T> maintain(
+            List<DataStream<InputRecord<T>>> inputs, MaintenancePlan plan, Semiring<T> semiring, IvmOptions options) {
         if (!options.withRelationKeys(plan.query()).equals(plan.query())) {
             throw new IllegalArgumentException("the options declare keys that the plan's query " + plan.query()
                     + " does not have: plan the query with them (IvmOptions.withRelationKeys, or"
                     + " ConjunctiveQuery.withKeys) or pass the query's text to FlinkIvm.maintain");
         }
-        return new IvmJobBuilder<>(plan, semiring, options).build(inserts);
+        return new IvmJobBuilder<>(plan, semiring, options).build(inputs);
     }
 
     /**
