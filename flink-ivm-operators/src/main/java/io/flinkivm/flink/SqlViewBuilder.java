@@ -83,7 +83,7 @@ public final class SqlViewBuilder {
         String uid =
                 options.uidPrefix() != null ? options.uidPrefix() : "ivm-sql-" + fingerprint(translation.sql()) + "-";
         TypeInformation<InputRecord<T>> inputType = FlinkIvm.inputType(semiring);
-        DataStream<InputRecord<T>> inserts = null;
+        List<DataStream<InputRecord<T>>> inserts = new ArrayList<>();
         DataStream<DeadLetter> deadLetters = null;
         Set<String> checked = new HashSet<>();
         if (plan instanceof KeyedPlan keyed) {
@@ -94,8 +94,12 @@ public final class SqlViewBuilder {
             for (String c : input.inputColumns()) {
                 columns.add(Expressions.$(c));
             }
-            Table projected = tables.get(input.path()).select(columns.toArray(new Expression[0]));
             boolean changes = plan.inputs().hasDeletes(input.relations().get(0));
+            Table table = tables.get(input.path());
+            if (!changes) {
+                table = filtered(table, input);
+            }
+            Table projected = table.select(columns.toArray(new Expression[0]));
             SingleOutputStreamOperator<InputRecord<T>> converted;
             if (changes) {
                 // ChangelogMode.all(): an upsert table's previous rows come from Flink's ChangelogNormalize.
@@ -117,7 +121,7 @@ public final class SqlViewBuilder {
                     .returns(inputType)
                     .name("rows of " + input.name() + (changes ? " to changes" : " to inserts"))
                     .uid(uid + "rows-" + input.name());
-            inserts = inserts == null ? converted : inserts.union(converted);
+            inserts.add(converted);
             DataStream<DeadLetter> bad = converted.getSideOutput(rejected);
             deadLetters = deadLetters == null ? bad : deadLetters.union(bad);
         }
@@ -159,6 +163,23 @@ public final class SqlViewBuilder {
                 bag ? ChangelogMode.insertOnly() : key.isEmpty() ? ChangelogMode.all() : ChangelogMode.upsert();
         Table table = tEnv.fromChangelogStream(rows, schema.build(), mode);
         return new SqlView(table, translation, job, job.deadLetters().union(deadLetters));
+    }
+
+    /**
+     * The table with the rows that no relation of the query takes dropped by Flink, in the table's own
+     * {@code Calc} ({@link TableInput#pushedFilter}), or the table as it is where its filter is not pushed or Flink
+     * does not take the text. Only insert-only tables: a filtered delete must still reach the row check.
+     */
+    private static Table filtered(Table table, TableInput input) {
+        String condition = input.pushedFilter();
+        if (condition == null) {
+            return table;
+        }
+        try {
+            return table.where(Expressions.callSql(condition));
+        } catch (TableException | ValidationException e) {
+            return table;
+        }
     }
 
     /**

@@ -108,6 +108,14 @@ public final class TableInput implements Serializable {
     }
 
     /**
+     * The condition a row must meet for some relation to take it, as Flink SQL text for the table's own
+     * filter ({@link PushedFilter}); null where Flink cannot take it or every row is taken.
+     */
+    public String pushedFilter() {
+        return PushedFilter.of(this);
+    }
+
+    /**
      * A row's values from Java values of its {@link #inputColumns()} (as Flink's Table API gives them:
      * Integer for INT, BigDecimal for DECIMAL, LocalDate for DATE, null for NULL, ...).
      */

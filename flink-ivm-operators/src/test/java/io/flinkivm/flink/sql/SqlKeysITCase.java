@@ -22,6 +22,8 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.runtime.typeutils.ExternalTypeInfo;
@@ -70,6 +72,33 @@ class SqlKeysITCase {
     static final String BAG = "SELECT c_name, c_mktsegment, o_orderkey FROM orders AS o JOIN customer AS c"
             + " ON o.o_custkey = c.c_custkey WHERE o_shippriority = 1 AND (c_mktsegment = 'BUILDING' OR c_mktsegment = 'AUTO')";
     static final List<String> QUERIES = List.of(Q3, PER_SEGMENT, BAG);
+
+    @Test
+    void eachTableFiltersAndRoutesItsRowsInItsOwnChain() {
+        Data data = new Data(new Random(7), false);
+        StreamExecutionEnvironment env = SqlTestTables.environment(2);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        register(tEnv, env, "customer", CUSTOMER, data.customers, true, false);
+        register(tEnv, env, "orders", ORDERS, data.orders, false, true);
+        SqlTestTables.register(tEnv, env, "lineitem", LINEITEM, data.lineitems);
+        SqlView view = FlinkIvm.sql(tEnv, Q3, IvmOptions.defaults());
+        tEnv.toChangelogStream(view.table()).sinkTo(new DiscardingSink<>());
+        List<String> chains = new ArrayList<>();
+        List<String> descriptions = new ArrayList<>();
+        StreamGraph graph = env.getStreamGraph();
+        graph.getStreamNodes().forEach(n -> descriptions.add(String.valueOf(n.getOperatorDescription())));
+        graph.getJobGraph().getVertices().forEach(v -> chains.add(v.getName()));
+        for (String table : List.of("customer", "orders", "lineitem")) {
+            // The key route runs in the chain that converts the table's rows: no exchange between them.
+            assertThat(chains).as(table).anyMatch(c -> c.contains("rows of " + table + " to inserts -> key route"));
+        }
+        // Flink's Calc of each table applies the table's filter before flink-ivm converts its rows.
+        for (String column : List.of("c_mktsegment", "o_orderdate", "l_shipdate")) {
+            assertThat(descriptions)
+                    .as(column)
+                    .anyMatch(d -> d.matches("(?s).*Calc\\(select=.*where=.*" + column + ".*"));
+        }
+    }
 
     @Test
     void closuresUnderKeysAgreeWithFlinkSqlWhenKeyRowsComeLast() throws Exception {

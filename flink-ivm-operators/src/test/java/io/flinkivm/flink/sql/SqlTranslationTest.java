@@ -12,12 +12,19 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Product;
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.Expressions;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.types.Row;
 import org.junit.jupiter.api.Test;
 
 class SqlTranslationTest {
@@ -48,6 +55,48 @@ class SqlTranslationTest {
 
     private static Product product(long... values) {
         return Product.of(values);
+    }
+
+    @Test
+    void eachTableFilterIsPushedToFlinkAsTextWithQuotedColumnsOrNotAtAll() {
+        SqlTranslation t = translate("SELECT o.o_orderkey, SUM(l.l_extendedprice * (1 - l.l_discount)) AS revenue\n"
+                + "FROM customer AS c JOIN orders AS o ON c.c_custkey = o.o_custkey\n"
+                + "JOIN lineitem AS l ON l.l_orderkey = o.o_orderkey\n"
+                + "WHERE c.c_mktsegment IN ('BUILDING', 'MACHINERY') AND o.o_orderdate < DATE '1995-03-15'\n"
+                + "  AND NOT (l.l_shipmode LIKE 'AIR%' OR l.l_quantity / l.l_discount > 3)\n"
+                + "GROUP BY o.o_orderkey");
+        assertThat(t.table("customer").pushedFilter()).isEqualTo("(`c_mktsegment` IN ('BUILDING', 'MACHINERY'))");
+        assertThat(t.table("orders").pushedFilter()).isEqualTo("(`o_orderdate` < DATE '1995-03-15')");
+        // A division could fail in Flink's filter, where flink-ivm makes the row a dead letter.
+        assertThat(t.table("lineitem").pushedFilter()).isNull();
+        // A table feeding two relations: a row goes on if either relation takes it; not at all if one takes all.
+        SqlTranslation self = translate("SELECT a.o_orderkey, COUNT(*) AS n FROM orders AS a JOIN orders AS b"
+                + " ON a.o_custkey = b.o_custkey WHERE a.o_orderdate >= DATE '1995-01-01' + INTERVAL '3' MONTH"
+                + " AND b.o_orderdate IS NOT NULL GROUP BY a.o_orderkey");
+        assertThat(self.table("orders").pushedFilter())
+                .isEqualTo("((`o_orderdate` >= (DATE '1995-01-01' + INTERVAL '3' MONTH))"
+                        + " OR (`o_orderdate` IS NOT NULL))");
+        assertThat(translate(REVENUE).table("orders").pushedFilter()).isNull();
+        // Flink takes each text as a filter of the table.
+        TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        Table orders = tEnv.fromValues(
+                DataTypes.ROW(
+                        DataTypes.FIELD("o_orderkey", DataTypes.BIGINT()),
+                        DataTypes.FIELD("o_orderdate", DataTypes.DATE())),
+                Row.of(1L, LocalDate.of(1995, 5, 1)),
+                Row.of(2L, null),
+                Row.of(3L, LocalDate.of(1995, 1, 10)));
+        Map<String, List<Long>> expected = Map.of(
+                self.table("orders").pushedFilter(), List.of(1L, 3L),
+                t.table("orders").pushedFilter(), List.of(3L));
+        expected.forEach((filter, keys) -> {
+            List<Object> rows = new ArrayList<>();
+            orders.where(Expressions.callSql(filter))
+                    .execute()
+                    .collect()
+                    .forEachRemaining(r -> rows.add(r.getField(0)));
+            assertThat(rows).as(filter).containsExactlyInAnyOrderElementsOf(keys);
+        });
     }
 
     @Test
