@@ -126,8 +126,8 @@ final class CoreSuite implements Suite {
                     Duration cap = s.role() == CoreSystem.Role.ALTERNATIVE
                             ? settings.coreCap()
                             : settings.coreCap().multipliedBy(SUBJECT_CAP_FACTOR);
-                    Harness.Outcome o =
-                            harness.measure(s, workload, stream, n >= 10_000_000 ? 1 : settings.coreReps(), cap);
+                    Harness.Outcome o = harness.measure(
+                            s, workload, stream, n >= 10_000_000 ? 1 : settings.coreReps(), Harness.REPEAT_BUDGET, cap);
                     RunResult r = o.last();
                     skips.record(s, n, r);
                     harness.check(workload, stream, s.name(), r);

@@ -234,7 +234,7 @@ final class FlinkSuite implements Suite {
                         Duration cap = system instanceof FlinkIvmSystem && subject
                                 ? settings.flinkCap().multipliedBy(IVM_CAP_FACTOR)
                                 : settings.flinkCap();
-                        Harness.Outcome o = harness.measure(s, workload, stream, settings.flinkReps(), cap);
+                        Harness.Outcome o = harness.measure(s, workload, stream, settings.flinkReps(), null, cap);
                         skips.record(s, n, o.last());
                         Measurement m = o.measurement();
                         RunResult r = o.last();

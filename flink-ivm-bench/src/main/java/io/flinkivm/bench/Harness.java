@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * Measures systems the same way: warm-up runs that are thrown away, then timed runs whose median is
- * reported (no further repetition once {@link #REPEAT_BUDGET} has been spent on one measurement); a
+ * reported (the core suite's: no further repetition once {@link #REPEAT_BUDGET} has been spent on one
+ * measurement; a Flink suite's: as many as {@code --flink-reps} asks, default 1); a
  * run stopped at the cap ends the repetitions and turns the figures into bounds (at least cap/n ns per
  * insert). Recorded measurements go to results.csv at once. Completed results (size and payload sum)
  * are kept per stream, so that every later system on the same stream is checked against the first.
@@ -110,8 +111,9 @@ final class Harness {
         } while (runs < maxRuns && System.nanoTime() - start < minTime.toNanos());
     }
 
-    /** Up to {@code reps} timed runs; not recorded yet. */
-    Outcome measure(SystemUnderTest sut, Workload workload, InsertStream stream, int reps, Duration cap)
+    /** Up to {@code reps} timed runs, none started after {@code budget}; not recorded yet. */
+    Outcome measure(
+            SystemUnderTest sut, Workload workload, InsertStream stream, int reps, Duration budget, Duration cap)
             throws Exception {
         return measure(
                 workload.name(),
@@ -119,6 +121,7 @@ final class Harness {
                 stream.distribution().label(),
                 stream.changes(),
                 reps,
+                budget,
                 cap,
                 () -> sut.run(workload, stream, cap));
     }
@@ -131,9 +134,11 @@ final class Harness {
 
     /**
      * Up to {@code reps} timed runs of {@code run} over {@code n} inserts, measured as {@code system} on
-     * {@code query} and {@code distribution}; not recorded yet.
+     * {@code query} and {@code distribution}, none started once {@code budget} has passed (null: all
+     * {@code reps}); not recorded yet.
      */
-    Outcome measure(String query, String system, String distribution, int n, int reps, Duration cap, Run run)
+    Outcome measure(
+            String query, String system, String distribution, int n, int reps, Duration budget, Duration cap, Run run)
             throws Exception {
         List<Long> times = new ArrayList<>();
         List<Long> cpuTimes = new ArrayList<>();
@@ -141,7 +146,7 @@ final class Harness {
         RunResult capped = null;
         long budgetStart = System.nanoTime();
         for (int r = 0; r < reps; r++) {
-            if (r > 0 && System.nanoTime() - budgetStart > REPEAT_BUDGET.toNanos()) {
+            if (r > 0 && budget != null && System.nanoTime() - budgetStart > budget.toNanos()) {
                 break;
             }
             System.gc();

@@ -82,6 +82,7 @@ final class SqlRuns {
                             stream.label(),
                             n,
                             settings.flinkReps(),
+                            null,
                             cap,
                             () -> system.run(dataset, stream, cap, p));
                     skips.record(label, n, o.last());

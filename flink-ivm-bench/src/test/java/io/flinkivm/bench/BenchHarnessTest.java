@@ -268,6 +268,29 @@ class BenchHarnessTest {
     }
 
     @Test
+    void aFlinkMeasurementRunsEveryRepetitionAskedForWhatEverItTakes() throws Exception {
+        StringWriter printed = new StringWriter();
+        try (ResultsCsv csv = new ResultsCsv(dir)) {
+            Harness h = new Harness(new PrintWriter(printed), csv);
+            long[] elapsed = {5_000_000_000L, 3_000_000_000L, 4_000_000_000L};
+            int[] runs = {0};
+            Harness.Run run = () -> {
+                long ns = elapsed[runs[0]++];
+                return new RunResult(ns, ns, true, 1000, -1, "", 1, 0, "");
+            };
+            // The core suite's budget stops after the first run; a Flink measurement (no budget) does all three.
+            assertThat(h.measure("q", "s", "d", 1000, 3, Duration.ZERO, Duration.ofSeconds(60), run)
+                            .measurement()
+                            .runs())
+                    .isEqualTo(1);
+            runs[0] = 0;
+            Harness.Outcome all = h.measure("q", "s", "d", 1000, 3, null, Duration.ofSeconds(60), run);
+            assertThat(all.measurement().runs()).isEqualTo(3);
+            assertThat(all.measurement().seconds()).isEqualTo(4.0);
+        }
+    }
+
+    @Test
     void aCappedRunIsReportedAsABound() throws Exception {
         Workload w = new Example10Workload();
         InsertStream stream = w.generate(5_000, Distribution.ZIPF, 1);
@@ -275,7 +298,8 @@ class BenchHarnessTest {
         try (ResultsCsv csv = new ResultsCsv(dir)) {
             Harness h = new Harness(new PrintWriter(printed), csv);
 
-            Harness.Outcome o = h.measure(CoreEngineSystem.fallback(), w, stream, 3, Duration.ZERO);
+            Harness.Outcome o =
+                    h.measure(CoreEngineSystem.fallback(), w, stream, 3, Harness.REPEAT_BUDGET, Duration.ZERO);
             h.record(o.measurement());
 
             assertThat(o.last().completed()).isFalse();
