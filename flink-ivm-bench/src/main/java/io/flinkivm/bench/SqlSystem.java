@@ -24,11 +24,7 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.connector.ChangelogMode;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.conversion.DataStructureConverter;
-import org.apache.flink.table.data.conversion.DataStructureConverters;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.Row;
@@ -114,7 +110,7 @@ final class SqlSystem {
             FlinkSqlSystem.MINI_BATCH.forEach(e -> tEnv.getConfig().set(e.getKey(), e.getValue()));
         }
         FlinkRuns.Execution e;
-        try (IndexedInput<RowData> rows = IndexedInput.of(internalRows(stream));
+        try (IndexedInput<RowData> rows = IndexedInput.of(stream.internalRows());
                 IndexedInput<Integer> tables = IndexedInput.of(stream.tableOf());
                 IndexedInput<Long> indices = IndexedInput.of(indices(stream.size()))) {
             register(tEnv, env, stream.tables(), indices.source(env, Types.LONG, "rows"), rows.id(), tables.id());
@@ -191,7 +187,7 @@ final class SqlSystem {
     /**
      * Registers each table in {@code tEnv} under its name and with its primary key, as the stream of its
      * rows that {@code indices} (a source of the stream's indices) selects: one function, chained to the
-     * source, sends each index's row ({@link #internalRows}) to its table's stream.
+     * source, sends each index's row ({@link SqlStream#internalRows}) to its table's stream.
      */
     static void register(
             StreamTableEnvironment tEnv,
@@ -213,35 +209,6 @@ final class SqlSystem {
                     tables.get(t).name(),
                     tEnv.fromDataStream(rows, tables.get(t).schema()));
         }
-    }
-
-    /**
-     * The stream's rows as a connector's format (JSON, Avro, ...) gives them to Flink SQL: Flink's
-     * internal rows ({@code GenericRowData}), their strings already UTF-8 bytes. Converted once, before
-     * any job, so that no system pays in its job for the conversion of the bench's Java rows (a
-     * {@code Row} → {@code RowData} conversion that encodes every string, and its copies between
-     * chained operators, took three quarters of the task CPU of both systems).
-     */
-    static List<RowData> internalRows(SqlStream stream) {
-        List<DataStructureConverter<Object, Object>> converters = new ArrayList<>();
-        for (GeneratedTable t : stream.tables()) {
-            DataStructureConverter<Object, Object> c = DataStructureConverters.getConverter(t.rowType());
-            c.open(SqlSystem.class.getClassLoader());
-            converters.add(c);
-        }
-        List<RowData> out = new ArrayList<>(stream.size());
-        for (int i = 0; i < stream.size(); i++) {
-            GenericRowData row = (GenericRowData) converters
-                    .get(stream.tableOf().get(i))
-                    .toInternal(stream.rows().get(i));
-            for (int f = 0; f < row.getArity(); f++) {
-                if (row.getField(f) instanceof StringData s) {
-                    row.setField(f, StringData.fromBytes(s.toBytes()));
-                }
-            }
-            out.add(row);
-        }
-        return out;
     }
 
     /** The rows' type between the split and the tables: Flink's internal rows of the table's row type. */
