@@ -55,7 +55,6 @@ final class SqlRuns {
         out.flush();
         if (settings.warmUp() && warmUp) {
             SqlStream warm = dataset.generate(Math.min(FlinkSuite.WARM_UP_SIZE, sizes.get(0)), settings.seed() + 1);
-            warm.internalRows();
             for (SqlSystem s : mine) {
                 for (int p : ps) {
                     s.run(dataset, warm, settings.flinkCap(), p);
@@ -66,7 +65,6 @@ final class SqlRuns {
         CapSkips skips = new CapSkips();
         for (int n : sizes) {
             SqlStream stream = dataset.generate(n, settings.seed());
-            stream.internalRows();
             String key = dataset.name() + "|" + n + "|" + settings.seed();
             String described = dataset.name() + " " + stream.label() + " n=" + n;
             for (SqlSystem system : mine) {

@@ -23,8 +23,7 @@ final class SqlStream {
     private final List<Integer> tableOf;
     private final String label;
     private final long seed;
-    /** {@link #internalRows()}, made once. */
-    private List<RowData> internal;
+    private final List<RowData> internal;
 
     private SqlStream(List<GeneratedTable> tables, List<Row> rows, List<Integer> tableOf, String label, long seed) {
         this.tables = tables;
@@ -32,6 +31,7 @@ final class SqlStream {
         this.tableOf = tableOf;
         this.label = label;
         this.seed = seed;
+        this.internal = binary(tables, rows, tableOf);
     }
 
     /**
@@ -77,31 +77,32 @@ final class SqlStream {
     /**
      * The rows in stream order as Flink's internal binary rows ({@code BinaryRowData}: one byte array
      * per row, strings as UTF-8), the form rows take in Flink after a format has decoded them and after
-     * every network exchange. Made once, on the first call, which {@link SqlRuns} makes before any
-     * timed run: so that no job pays for the conversion of the bench's Java rows (a {@code Row} to
-     * {@code RowData} conversion that encodes every string, and its copies between chained operators,
-     * took three quarters of the task CPU of both systems), and so that the garbage collector has moved
-     * them out of the young generation before a job starts.
+     * every network exchange. Made with the stream, before any timed run: so that no job pays for the
+     * conversion of the bench's Java rows (a {@code Row} to {@code RowData} conversion that encodes every
+     * string, and its copies between chained operators, took three quarters of the task CPU of both
+     * systems), and so that the garbage collector has moved them out of the young generation (the
+     * harness's {@code System.gc()} before each run) before a job starts.
      */
-    synchronized List<RowData> internalRows() {
-        if (internal == null) {
-            List<DataStructureConverter<Object, Object>> converters = new ArrayList<>();
-            List<RowDataSerializer> serializers = new ArrayList<>();
-            for (GeneratedTable t : tables) {
-                DataStructureConverter<Object, Object> c = DataStructureConverters.getConverter(t.rowType());
-                c.open(SqlStream.class.getClassLoader());
-                converters.add(c);
-                serializers.add(new RowDataSerializer((RowType) t.rowType().getLogicalType()));
-            }
-            List<RowData> out = new ArrayList<>(rows.size());
-            for (int i = 0; i < rows.size(); i++) {
-                int t = tableOf.get(i);
-                RowData row = (RowData) converters.get(t).toInternal(rows.get(i));
-                out.add(serializers.get(t).toBinaryRow(row).copy());
-            }
-            internal = Collections.unmodifiableList(out);
-        }
+    List<RowData> internalRows() {
         return internal;
+    }
+
+    private static List<RowData> binary(List<GeneratedTable> tables, List<Row> rows, List<Integer> tableOf) {
+        List<DataStructureConverter<Object, Object>> converters = new ArrayList<>();
+        List<RowDataSerializer> serializers = new ArrayList<>();
+        for (GeneratedTable t : tables) {
+            DataStructureConverter<Object, Object> c = DataStructureConverters.getConverter(t.rowType());
+            c.open(SqlStream.class.getClassLoader());
+            converters.add(c);
+            serializers.add(new RowDataSerializer((RowType) t.rowType().getLogicalType()));
+        }
+        List<RowData> out = new ArrayList<>(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            int t = tableOf.get(i);
+            RowData row = (RowData) converters.get(t).toInternal(rows.get(i));
+            out.add(serializers.get(t).toBinaryRow(row).copy());
+        }
+        return Collections.unmodifiableList(out);
     }
 
     /** Per row in stream order, the index of its table in {@link #tables()} (for {@link IndexedInput}). */

@@ -3,6 +3,7 @@ package io.flinkivm.bench;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -91,7 +92,7 @@ final class TaskThreadSampler {
             return TaskCpu.NONE;
         }
         poller.join();
-        order.sort(java.util.Comparator.comparingLong(s -> s.threadId));
+        order.sort(Comparator.comparingLong(s -> s.threadId));
         List<TaskCpu.Subtask> out = new ArrayList<>(order.size());
         for (Seen s : order) {
             out.add(new TaskCpu.Subtask(s.subtask.chain(), s.subtask.index(), s.subtask.parallelism(), s.cpu));

@@ -112,12 +112,8 @@ final class IvmJobBuilder<T> {
         }
     }
 
-    IvmJob<T> build(DataStream<InputRecord<T>> inserts) {
-        return build(List.of(inserts));
-    }
-
     /**
-     * Builds the job on several input streams, as on their union; where the plan has a key route
+     * Builds the job on its input streams, as on their union; where the plan has a key route
      * (stateless), it runs on each input in the input's own chain, so rows reach the key stages and the
      * ingest over one network exchange fewer (a union's output cannot be chained to what reads it).
      */
