@@ -81,7 +81,7 @@ public final class FlinkIvm {
      *
      * @throws io.flinkivm.core.query.InvalidQueryException for malformed SQL or unknown tables and columns
      * @throws io.flinkivm.core.plan.UnsupportedPlanException for SQL outside the supported subset (the message
-     *     names the construct and its position), or a SELECT without aggregates over a table with deletes
+     *     names the construct and its position)
      */
     public static io.flinkivm.flink.SqlView sql(
             org.apache.flink.table.api.bridge.java.StreamTableEnvironment tEnv, String sql, IvmOptions options) {

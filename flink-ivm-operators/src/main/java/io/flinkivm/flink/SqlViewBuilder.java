@@ -43,6 +43,7 @@ import org.apache.flink.table.expressions.Expression;
 import org.apache.flink.table.runtime.typeutils.ExternalTypeInfo;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
 import org.apache.flink.util.OutputTag;
 
 /**
@@ -52,6 +53,12 @@ import org.apache.flink.util.OutputTag;
  * in one job never share a uid.
  */
 public final class SqlViewBuilder {
+    /** A bag's rows over tables with deletes: a copy comes ({@code +I}) or goes ({@code -D}). */
+    private static final ChangelogMode BAG_WITH_DELETES = ChangelogMode.newBuilder()
+            .addContainedKind(RowKind.INSERT)
+            .addContainedKind(RowKind.DELETE)
+            .build();
+
     private SqlViewBuilder() {}
 
     /** See {@link FlinkIvm#sql}. */
@@ -104,9 +111,12 @@ public final class SqlViewBuilder {
             SingleOutputStreamOperator<InputRecord<T>> converted;
             if (changes) {
                 // ChangelogMode.all(): an upsert table's previous rows come from Flink's ChangelogNormalize.
-                converted = tEnv.toChangelogStream(projected)
-                        .process(
-                                new RowsToInserts<>(input, RowsToInserts.CHANGELOG, semiring, true, rejected, checked));
+                DataStream<Row> rows = tEnv.toChangelogStream(projected);
+                // At the rows' own parallelism, chained: a rebalance would reorder one row's changes, and
+                // a delete could then reach the row check before the insert it names.
+                converted = rows.process(
+                                new RowsToInserts<>(input, RowsToInserts.CHANGELOG, semiring, true, rejected, checked))
+                        .setParallelism(rows.getParallelism());
             } else {
                 DataStream<RowData> rows;
                 try {
@@ -160,8 +170,9 @@ public final class SqlViewBuilder {
         if (!key.isEmpty()) {
             schema.primaryKey(key);
         }
-        ChangelogMode mode =
-                bag ? ChangelogMode.insertOnly() : key.isEmpty() ? ChangelogMode.all() : ChangelogMode.upsert();
+        ChangelogMode mode = !bag
+                ? key.isEmpty() ? ChangelogMode.all() : ChangelogMode.upsert()
+                : plan.inputs().isInsertOnly() ? ChangelogMode.insertOnly() : BAG_WITH_DELETES;
         Table table = tEnv.fromChangelogStream(rows, schema.build(), mode);
         return new SqlView(table, translation, job, job.deadLetters().union(deadLetters));
     }

@@ -137,8 +137,7 @@ final class ExplainCommand implements Callable<Integer> {
             }
             SqlTranslation translation = queryOptions.translate();
             Inputs inputs = changelogTables(translation);
-            MaintenancePlan plan =
-                    queryOptions.plan(translation.query(), QueryOptions.semiringFor(translation, inputs), inputs);
+            MaintenancePlan plan = queryOptions.plan(translation.query(), translation.semiringFor(inputs), inputs);
             String job = job(plan, rates);
             out.print(
                     format == Format.MERMAID ? plan.toMermaid() : translation.explain() + "\n" + plan.explain() + job);

@@ -85,18 +85,6 @@ final class QueryOptions {
         }
     }
 
-    /**
-     * The semiring of {@code sql}'s plan for {@code inputs}: its ring where a table has deletes or updates
-     * ({@link SqlTranslation#semiringFor}); SQL that has none ends the command with exit code 2.
-     */
-    static Semiring<?> semiringFor(SqlTranslation sql, Inputs inputs) {
-        try {
-            return sql.semiringFor(inputs);
-        } catch (UnsupportedPlanException e) {
-            throw CliException.usage("unsupported SQL: " + e.getMessage());
-        }
-    }
-
     /** The plan of {@code q} over {@code semiring}; an unsupported plan ends the command with exit code 2. */
     MaintenancePlan plan(ConjunctiveQuery q, Semiring<?> semiring) {
         return text.plan(q, semiring, CliException::usage);

@@ -107,9 +107,17 @@ final class ResultWriter implements Closeable {
      */
     <T> void change(long trigger, ResultChange<T> c, boolean updateBefore, Semiring<T> semiring) throws IOException {
         if (sql != null && sql.isBag()) {
-            long before = c.previous() == null ? 0 : sql.copies(c.previous());
-            bagRows(trigger, ResultRecord.Kind.INSERT, c.tuple(), c.payload(), sql.copies(c.payload()) - before);
+            Object last = c.payload() != null ? c.payload() : c.previous();
+            bagRows(
+                    trigger,
+                    ResultRecord.Kind.INSERT,
+                    c.tuple(),
+                    last,
+                    sql.copies(c.payload()) - sql.copies(c.previous()));
             return;
+        }
+        if (sql != null && sql.isDistinct() && c.payload() != null && !c.isInsert()) {
+            return; // a distinct row whose count changed is still there
         }
         if (c.payload() == null) {
             row(trigger, ResultRecord.Kind.DELETE, c.tuple(), c.previous(), semiring);
@@ -131,20 +139,28 @@ final class ResultWriter implements Closeable {
                 case UPDATE_BEFORE -> bagBefore = copies;
                 case UPDATE_AFTER ->
                     bagRows(trigger, ResultRecord.Kind.INSERT, r.tuple(), r.payload(), copies - bagBefore);
+                case DELETE -> bagRows(trigger, ResultRecord.Kind.INSERT, r.tuple(), r.payload(), -copies);
                 default -> bagRows(trigger, r.kind(), r.tuple(), r.payload(), copies);
             }
             return;
+        }
+        boolean countChanged =
+                r.kind() == ResultRecord.Kind.UPDATE_BEFORE || r.kind() == ResultRecord.Kind.UPDATE_AFTER;
+        if (sql != null && sql.isDistinct() && countChanged) {
+            return; // a distinct row whose count changed is still there
         }
         row(trigger, r.kind(), r.tuple(), r.payload(), semiring);
     }
 
     /**
      * A bag (a plain SELECT) is as many rows of a result tuple as its count: in a changelog, as many
-     * {@code +I} as the count grew by (on inserts it only grows), the previous count from {@code -U}.
+     * rows of {@code kind} as the count grew by, or {@code -D} rows as it fell by (under deletes), the
+     * previous count from {@code -U}.
      */
     private <T> void bagRows(long trigger, ResultRecord.Kind kind, Tuple t, T payload, long copies) throws IOException {
-        for (long i = 0; i < copies; i++) {
-            row(trigger, kind, t, payload, null);
+        ResultRecord.Kind rowKind = copies < 0 ? ResultRecord.Kind.DELETE : kind;
+        for (long i = 0; i < Math.abs(copies); i++) {
+            row(trigger, rowKind, t, payload, null);
         }
     }
 

@@ -240,7 +240,7 @@ final class RunCommand implements Callable<Integer> {
         lines = new ChangeLines(input, sql);
         Inputs inputs = lines.changelogInputs(query);
         if (sql != null) {
-            semiring = QueryOptions.semiringFor(sql, inputs);
+            semiring = sql.semiringFor(inputs);
         }
         MaintenancePlan plan = queryOptions.plan(query, semiring, inputs);
         if (engine == EngineKind.MEMORY && (flinkOptions.anyGiven() || resultDir.given() != null)) {

@@ -9,9 +9,10 @@ import org.apache.flink.util.Collector;
 /**
  * The view's changelog as table rows: the SELECT list's columns, with the change's {@link RowKind};
  * end markers are dropped. For a bag (a plain SELECT) each change of a result tuple's count becomes as
- * many {@code +I} rows as the count grew by (the changelog then carries {@code -U} before {@code +U},
- * and on inserts a count only grows): the table is insert-only, as Flink SQL's inner join of
- * insert-only tables is.
+ * many {@code +I} rows as the count grew by, or {@code -D} rows as it fell by (the changelog carries
+ * {@code -U} before {@code +U}): over insert-only tables the count only grows and the table is
+ * insert-only, as Flink SQL's inner join of insert-only tables is. For distinct rows a change of the
+ * hidden count alone ({@code -U}/{@code +U}) is no row: the row is still there.
  */
 public final class ResultsToRows<T> implements FlatMapFunction<ResultRecord<T>, Row> {
     private static final long serialVersionUID = 1L;
@@ -29,6 +30,11 @@ public final class ResultsToRows<T> implements FlatMapFunction<ResultRecord<T>, 
         if (r.isEnd()) {
             return;
         }
+        boolean countChanged =
+                r.kind() == ResultRecord.Kind.UPDATE_BEFORE || r.kind() == ResultRecord.Kind.UPDATE_AFTER;
+        if (translation.isDistinct() && countChanged) {
+            return;
+        }
         if (!translation.isBag()) {
             out.collect(row(r, r.kind().rowKind()));
             return;
@@ -38,13 +44,14 @@ public final class ResultsToRows<T> implements FlatMapFunction<ResultRecord<T>, 
             case UPDATE_BEFORE -> before = count;
             case UPDATE_AFTER -> emit(r, count - before, out);
             case SNAPSHOT, INSERT -> emit(r, count, out);
-            case DELETE -> throw new IllegalStateException("a bag of inserts loses no row: " + r);
+            case DELETE -> emit(r, -count, out);
         }
     }
 
+    /** {@code copies} rows of {@code r}: inserts, or deletes where {@code copies} is negative. */
     private void emit(ResultRecord<T> r, long copies, Collector<Row> out) {
-        Row row = row(r, RowKind.INSERT);
-        for (long i = 0; i < copies; i++) {
+        Row row = row(r, copies > 0 ? RowKind.INSERT : RowKind.DELETE);
+        for (long i = 0; i < Math.abs(copies); i++) {
             out.collect(row);
         }
     }

@@ -1,9 +1,10 @@
 package io.flinkivm.flink.sql;
 
 import io.flinkivm.core.plan.Inputs;
-import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.BooleanSemiring;
+import io.flinkivm.core.semiring.IntegerRing;
 import io.flinkivm.core.semiring.Product;
 import io.flinkivm.core.semiring.ProductRing;
 import io.flinkivm.core.semiring.Semiring;
@@ -12,6 +13,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A SQL query translated for flink-ivm: the conjunctive query, the semiring, how each table's rows
@@ -132,40 +134,35 @@ public final class SqlTranslation implements Serializable {
 
     /**
      * The semiring to plan over for {@code inputs}: {@link #semiring()} when every input is insert-only,
-     * else its ring ({@link Semirings#ringFor}: the integers for counts and sums, the product ring for
-     * several aggregates), whose payloads {@link #payloadIn} makes from the translation's.
-     *
-     * @throws UnsupportedPlanException where a relation has deletes or updates and the SELECT has no
-     *     aggregate: a plain SELECT (a bag) or SELECT DISTINCT, which have no ring
+     * else its ring ({@link Semirings#ringFor}: the integers for counts, sums and bags, the product ring
+     * for several aggregates; the integers for distinct rows too, a count per row that says when its
+     * last derivation leaves), whose payloads {@link #payloadIn} makes from the translation's.
      */
     public Semiring<?> semiringFor(Inputs inputs) {
         if (inputs.isInsertOnly()) {
             return semiring;
         }
-        String changelog = String.join(", ", inputs.changelog());
-        if (bag) {
-            throw new UnsupportedPlanException("a SELECT without aggregates over a table with deletes or updates ("
-                    + changelog + ") comes with a later version of flink-ivm: group it"
-                    + " (GROUP BY the selected columns, with COUNT(*))");
-        }
-        Semiring<?> ring = Semirings.ringFor(semiring);
-        if (ring == null) {
-            throw new UnsupportedPlanException("SELECT DISTINCT (or GROUP BY without aggregates) over a table with"
-                    + " deletes or updates (" + changelog + ") needs a count per group to know when a row leaves:"
-                    + " add COUNT(*) to the SELECT list");
-        }
-        return ring;
+        return isDistinct() ? IntegerRing.INSTANCE : Objects.requireNonNull(Semirings.ringFor(semiring), "ring");
     }
 
     /**
      * A payload of the translation ({@link TableInput.Insert#payload()}) in {@code planSemiring}: itself,
-     * or for the product ring ({@link #semiringFor}) the ring's payload of the same components.
+     * or for the ring of {@link #semiringFor} the ring's payload of the same value (a distinct row's
+     * {@code true} is a count of one).
      */
     public static <T> T payloadIn(Semiring<T> planSemiring, Object payload) {
         if (planSemiring instanceof ProductRing ring && payload instanceof Product product) {
             return planSemiring.payloadClass().cast(ring.payload(product.toArray()));
         }
+        if (planSemiring instanceof IntegerRing && payload instanceof Boolean present) {
+            return planSemiring.payloadClass().cast(present ? 1L : 0L);
+        }
         return planSemiring.payloadClass().cast(payload);
+    }
+
+    /** Whether the result is distinct rows: SELECT DISTINCT, or GROUP BY without aggregates. */
+    public boolean isDistinct() {
+        return semiring instanceof BooleanSemiring;
     }
 
     /** Whether the result is a bag: a plain SELECT, each result tuple as many rows as its count. */
@@ -223,9 +220,9 @@ public final class SqlTranslation implements Serializable {
         return out;
     }
 
-    /** How many rows a result tuple with this payload is: its count for a bag, else one. */
+    /** How many rows a result tuple with this payload is: its count for a bag, else one; none for null. */
     public long copies(Object payload) {
-        return bag ? (Long) payload : 1;
+        return payload == null ? 0 : bag ? (Long) payload : 1;
     }
 
     /** The fields of a result row as text (plain decimals, ISO dates, {@code \N} for NULL), for CSV. */

@@ -16,6 +16,7 @@ import java.util.Random;
 import java.util.Set;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
 
 /**
  * Random SQL queries over three small tables with NULLs and negative numbers, for differential tests
@@ -78,11 +79,44 @@ final class SqlQueryGenerator {
     List<Row> rows(int t, int n) {
         List<Row> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            Object[] values = new Object[3];
-            for (int c = 0; c < 3; c++) {
-                values[c] = random.nextInt(12) == 0 ? null : value(t, c);
+            out.add(Row.of(values(t)));
+        }
+        return out;
+    }
+
+    private Object[] values(int t) {
+        Object[] values = new Object[3];
+        for (int c = 0; c < 3; c++) {
+            values[c] = random.nextInt(12) == 0 ? null : value(t, c);
+        }
+        return values;
+    }
+
+    /**
+     * A changelog of table {@code t} with {@code n} changes: inserts, deletes ({@code -D}) and updates
+     * ({@code -U} then {@code +U}) of live rows, in about the proportions 3:1:1. A delete or {@code -U}
+     * names one copy of a row that is live at that point (Flink SQL trusts its changelog).
+     */
+    List<Row> changes(int t, int n) {
+        List<Row> out = new ArrayList<>();
+        List<Object[]> live = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int op = live.isEmpty() ? 0 : random.nextInt(5);
+            if (op <= 2) {
+                Object[] values = values(t);
+                live.add(values);
+                out.add(Row.ofKind(RowKind.INSERT, values));
+            } else {
+                Object[] gone = live.remove(random.nextInt(live.size()));
+                if (op == 3) {
+                    out.add(Row.ofKind(RowKind.DELETE, gone));
+                } else {
+                    Object[] values = values(t);
+                    live.add(values);
+                    out.add(Row.ofKind(RowKind.UPDATE_BEFORE, gone));
+                    out.add(Row.ofKind(RowKind.UPDATE_AFTER, values));
+                }
             }
-            out.add(Row.of(values));
         }
         return out;
     }

@@ -8,13 +8,14 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.runtime.typeutils.ExternalTypeInfo;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
 
-/** Insert-only tables for SQL tests, and the final results of flink-ivm views and of Flink SQL. */
+/** Insert-only and changelog tables for SQL tests, and the final results of flink-ivm views and of Flink SQL. */
 final class SqlTestTables {
     private SqlTestTables() {}
 
@@ -33,6 +34,23 @@ final class SqlTestTables {
             DataType rowType,
             List<Row> rows) {
         tEnv.createTemporaryView(name, tEnv.fromDataStream(env.fromData(rows, ExternalTypeInfo.<Row>of(rowType))));
+    }
+
+    /**
+     * Registers the changelog {@code rows} (of {@code rowType}, each with its {@link RowKind}) as the
+     * table {@code name}, read in order by one source subtask.
+     */
+    static void registerChangelog(
+            StreamTableEnvironment tEnv,
+            StreamExecutionEnvironment env,
+            String name,
+            DataType rowType,
+            List<Row> rows) {
+        tEnv.createTemporaryView(
+                name,
+                tEnv.fromChangelogStream(
+                        env.fromData(rows, ExternalTypeInfo.<Row>of(rowType)).setParallelism(1),
+                        Schema.newBuilder().fromRowDataType(rowType).build()));
     }
 
     /** The final result of a changelog (Flink SQL's or a flink-ivm view's), as a multiset of normalized rows. */

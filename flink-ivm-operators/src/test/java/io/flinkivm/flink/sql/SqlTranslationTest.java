@@ -9,6 +9,8 @@ import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.query.InvalidQueryException;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.BooleanSemiring;
+import io.flinkivm.core.semiring.IntegerRing;
 import io.flinkivm.core.semiring.Product;
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -411,15 +413,15 @@ class SqlTranslationTest {
     }
 
     @Test
-    void aBagOrDistinctHasNoRingForDeletes() {
+    void aBagOrDistinctRowsCountOverTheIntegersUnderDeletes() {
         Inputs deletes = Inputs.changelog(List.of("orders"));
-        assertThatThrownBy(() -> translate("SELECT o.o_custkey FROM orders o").semiringFor(deletes))
-                .isInstanceOf(UnsupportedPlanException.class)
-                .hasMessageContaining("a SELECT without aggregates over a table with deletes or updates (orders)");
-        assertThatThrownBy(() ->
-                        translate("SELECT DISTINCT o.o_custkey FROM orders o").semiringFor(deletes))
-                .isInstanceOf(UnsupportedPlanException.class)
-                .hasMessageContaining("SELECT DISTINCT (or GROUP BY without aggregates) over a table with deletes or"
-                        + " updates (orders) needs a count per group");
+        SqlTranslation bag = translate("SELECT o.o_custkey FROM orders o");
+        assertThat(bag.semiringFor(deletes)).isSameAs(IntegerRing.INSTANCE);
+        SqlTranslation distinct = translate("SELECT DISTINCT o.o_custkey FROM orders o");
+        assertThat(distinct.isDistinct()).isTrue();
+        assertThat(distinct.semiringFor(Inputs.INSERT_ONLY)).isSameAs(BooleanSemiring.INSTANCE);
+        assertThat(distinct.semiringFor(deletes)).isSameAs(IntegerRing.INSTANCE);
+        // A distinct row's payload, true, is a count of one in the ring.
+        assertThat(SqlTranslation.payloadIn(IntegerRing.INSTANCE, Boolean.TRUE)).isEqualTo(1L);
     }
 }
