@@ -34,8 +34,8 @@ record Factor(LongComponent kind, RowExpr value, int scale, List<RowExpr> condit
      *     more decimals than its scale)
      */
     long apply(Object[] row) throws RejectedRowException {
-        for (RowExpr c : conditions) {
-            if (!c.isTrue(row)) {
+        for (int i = 0; i < conditions.size(); i++) { // per row: no iterator
+            if (!conditions.get(i).isTrue(row)) {
                 return kind.zero();
             }
         }
@@ -62,6 +62,16 @@ record Factor(LongComponent kind, RowExpr value, int scale, List<RowExpr> condit
         if (v instanceof Long l && scale == 0) {
             return checked(l);
         }
+        try {
+            // Exact, or an ArithmeticException for a fraction left over or more than 64 bits.
+            return checked(SqlValues.decimal(v).scaleByPowerOfTen(scale).longValueExact());
+        } catch (ArithmeticException e) {
+            return unitsOrError(v);
+        }
+    }
+
+    /** {@link #units} the slow way, which says which of its errors it is. */
+    private long unitsOrError(Object v) throws RejectedRowException {
         BigDecimal exact = SqlValues.decimal(v).movePointRight(scale);
         if (exact.signum() != 0 && exact.stripTrailingZeros().scale() > 0) {
             throw new IllegalStateException(value.text() + " = " + v + " has more than " + scale + " decimals");

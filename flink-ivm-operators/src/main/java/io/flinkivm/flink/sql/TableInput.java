@@ -223,7 +223,8 @@ public final class TableInput implements Serializable {
     public List<Insert> inserts(Object[] values) throws RejectedRowException {
         List<Insert> out = new ArrayList<>(relations.size());
         try {
-            for (RelationInput r : relations) {
+            for (int i = 0; i < relations.size(); i++) { // per row: no iterator
+                RelationInput r = relations.get(i);
                 if (r.filter() != null && !r.filter().isTrue(values)) {
                     continue;
                 }

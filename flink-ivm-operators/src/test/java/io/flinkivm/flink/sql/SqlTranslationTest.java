@@ -353,6 +353,20 @@ class SqlTranslationTest {
     }
 
     @Test
+    void aSumsPayloadIsExactUnitsOrTheRowsDeadLetterBeyond64Bits() throws Exception {
+        SqlTranslation t = SqlTranslation.of(
+                "SELECT k, SUM(x * y) AS s FROM t GROUP BY k",
+                SqlSchemas.parse("t(k BIGINT NOT NULL, x DECIMAL(38, 2), y DECIMAL(10, 1))"));
+        // 12.50 · -0.3 = -3.750, in units of 10^-3 (beside the count and the count of non-NULL values).
+        assertThat(inserts(t, "t", "1", "12.50", "-0.3").get(0).payload()).isEqualTo(product(1, -3750, 1));
+        assertThat(inserts(t, "t", "1", "0", "2.0").get(0).payload()).isEqualTo(product(1, 0, 1));
+        assertThatThrownBy(() -> inserts(t, "t", "1", "99999999999999999999.99", "1.0"))
+                .isInstanceOf(RejectedRowException.class)
+                .hasMessage("(x * y) = 99999999999999999999.990 (99999999999999999999990 units of 10^-3)"
+                        + " exceeds 64 bits");
+    }
+
+    @Test
     void refusals() {
         assertThatThrownBy(() -> translate("SELECT o.o_custkey, COUNT(*) FROM orders o, customer c"
                         + " WHERE o.o_custkey < c.c_custkey GROUP BY o.o_custkey"))
