@@ -144,9 +144,7 @@ final class ResultWriter implements Closeable {
             }
             return;
         }
-        boolean countChanged =
-                r.kind() == ResultRecord.Kind.UPDATE_BEFORE || r.kind() == ResultRecord.Kind.UPDATE_AFTER;
-        if (sql != null && sql.isDistinct() && countChanged) {
+        if (sql != null && sql.isDistinct() && r.kind().isUpdate()) {
             return; // a distinct row whose count changed is still there
         }
         row(trigger, r.kind(), r.tuple(), r.payload(), semiring);

@@ -30,9 +30,7 @@ public final class ResultsToRows<T> implements FlatMapFunction<ResultRecord<T>, 
         if (r.isEnd()) {
             return;
         }
-        boolean countChanged =
-                r.kind() == ResultRecord.Kind.UPDATE_BEFORE || r.kind() == ResultRecord.Kind.UPDATE_AFTER;
-        if (translation.isDistinct() && countChanged) {
+        if (translation.isDistinct() && r.kind().isUpdate()) {
             return;
         }
         if (!translation.isBag()) {

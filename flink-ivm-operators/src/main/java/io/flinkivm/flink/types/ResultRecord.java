@@ -45,6 +45,11 @@ public final class ResultRecord<T> implements Serializable {
             return shortString;
         }
 
+        /** Whether this is half of an update ({@code -U} or {@code +U}): the tuple stays in the result. */
+        public boolean isUpdate() {
+            return this == UPDATE_BEFORE || this == UPDATE_AFTER;
+        }
+
         /** Flink's row kind: a snapshot row is an insert. */
         public RowKind rowKind() {
             return switch (this) {
