@@ -5,6 +5,7 @@ import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.csv.Csv;
+import io.flinkivm.flink.sql.SqlRowChanges;
 import io.flinkivm.flink.sql.SqlTranslation;
 import io.flinkivm.flink.types.ResultRecord;
 import java.io.Closeable;
@@ -43,8 +44,8 @@ final class ResultWriter implements Closeable {
     private final Writer w;
     private final StringBuilder sb = new StringBuilder();
     private final SqlTranslation sql;
-    /** For a bag in a Flink job's changelog: the count of the last {@code -U}, which its {@code +U} follows. */
-    private long bagBefore;
+    /** For SQL: how a Flink job's records become rows of the SELECT list; null for a query. */
+    private final SqlRowChanges sqlChanges;
 
     private final Layout layout;
     private long rows;
@@ -56,6 +57,7 @@ final class ResultWriter implements Closeable {
     ResultWriter(Path file, ConjunctiveQuery query, Layout layout) throws IOException {
         this.w = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
         this.sql = null;
+        this.sqlChanges = null;
         this.layout = layout;
         List<String> header = new ArrayList<>(layout.columns);
         header.addAll(query.head());
@@ -71,6 +73,7 @@ final class ResultWriter implements Closeable {
     ResultWriter(Path file, SqlTranslation sql, Layout layout) throws IOException {
         this.w = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
         this.sql = sql;
+        this.sqlChanges = new SqlRowChanges(sql);
         this.layout = layout;
         List<String> header = new ArrayList<>(layout.columns);
         header.addAll(sql.columnNames());
@@ -131,29 +134,25 @@ final class ResultWriter implements Closeable {
         }
     }
 
-    /** Writes a row of a Flink job's output under trigger {@code trigger}, as the layout says. */
+    /**
+     * Writes a row of a Flink job's output under trigger {@code trigger}, as the layout says; for SQL the
+     * rows the record stands for ({@link SqlRowChanges}).
+     */
     <T> void record(long trigger, ResultRecord<T> r, Semiring<T> semiring) throws IOException {
-        if (sql != null && sql.isBag()) {
-            long copies = sql.copies(r.payload());
-            switch (r.kind()) {
-                case UPDATE_BEFORE -> bagBefore = copies;
-                case UPDATE_AFTER ->
-                    bagRows(trigger, ResultRecord.Kind.INSERT, r.tuple(), r.payload(), copies - bagBefore);
-                case DELETE -> bagRows(trigger, ResultRecord.Kind.INSERT, r.tuple(), r.payload(), -copies);
-                default -> bagRows(trigger, r.kind(), r.tuple(), r.payload(), copies);
-            }
+        if (sqlChanges == null) {
+            row(trigger, r.kind(), r.tuple(), r.payload(), semiring);
             return;
         }
-        if (sql != null && sql.isDistinct() && r.kind().isUpdate()) {
-            return; // a distinct row whose count changed is still there
+        long rows = sqlChanges.rows(r);
+        ResultRecord.Kind kind = sqlChanges.kind(r, rows);
+        for (long i = 0; i < Math.abs(rows); i++) {
+            row(trigger, kind, r.tuple(), r.payload(), semiring);
         }
-        row(trigger, r.kind(), r.tuple(), r.payload(), semiring);
     }
 
     /**
-     * A bag (a plain SELECT) is as many rows of a result tuple as its count: in a changelog, as many
-     * rows of {@code kind} as the count grew by, or {@code -D} rows as it fell by (under deletes), the
-     * previous count from {@code -U}.
+     * A bag (a plain SELECT) is as many rows of a result tuple as its count: in the in-memory engine's
+     * changes, as many rows of {@code kind} as the count grew by, or {@code -D} rows as it fell by.
      */
     private <T> void bagRows(long trigger, ResultRecord.Kind kind, Tuple t, T payload, long copies) throws IOException {
         ResultRecord.Kind rowKind = copies < 0 ? ResultRecord.Kind.DELETE : kind;
