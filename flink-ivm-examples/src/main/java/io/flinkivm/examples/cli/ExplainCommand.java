@@ -140,7 +140,9 @@ final class ExplainCommand implements Callable<Integer> {
             MaintenancePlan plan = queryOptions.plan(translation.query(), translation.semiringFor(inputs), inputs);
             String job = job(plan, rates);
             out.print(
-                    format == Format.MERMAID ? plan.toMermaid() : translation.explain() + "\n" + plan.explain() + job);
+                    format == Format.MERMAID
+                            ? plan.toMermaid()
+                            : translation.explain(inputs) + "\n" + plan.explain() + job);
             out.flush();
             return 0;
         }

@@ -271,5 +271,27 @@ class RunSqlDeletesTest {
                 .contains("Semiring: integer (commutative, ring)")
                 .contains("Inputs: customer with deletes and updates")
                 .contains("Plan: q-hierarchical");
+
+        // The translation's payloads as the plan counts them: a distinct row's true is a count of 1.
+        CliRun distinct = CliRun.of(
+                "explain",
+                "--sql",
+                "SELECT DISTINCT c.seg FROM customer c",
+                "--schema",
+                SCHEMA,
+                "--changelog",
+                "customer");
+        assertThat(distinct.exitCode()).as(distinct.err()).isZero();
+        assertThat(distinct.out())
+                .contains("  semiring: boolean (no aggregate: distinct rows)\n"
+                        + "  planned:  integer (tables with deletes: a count per row, which leaves with its last"
+                        + " derivation)\n")
+                .contains("payload 1 (the semiring's one)")
+                .doesNotContain("payload true")
+                .contains("Semiring: integer (commutative, ring)");
+        assertThat(fallback.out())
+                .contains("  planned:  product(integer,integer,integer,min-multiset) (tables with deletes: the ring of"
+                        + " product(natural,integer,natural,min))\n")
+                .contains("→ orders (alias o), payload count 1, c1 = price in units of 10^-2");
     }
 }

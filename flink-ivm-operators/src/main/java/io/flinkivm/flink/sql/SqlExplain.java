@@ -1,5 +1,6 @@
 package io.flinkivm.flink.sql;
 
+import io.flinkivm.core.semiring.ProductRing;
 import io.flinkivm.core.semiring.ProductSemiring;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.ArrayList;
@@ -9,7 +10,8 @@ import java.util.List;
 final class SqlExplain {
     private SqlExplain() {}
 
-    static String explain(SqlTranslation t, String aggregateText) {
+    /** @param planned the semiring the plan runs over: the translation's, or its ring where tables have deletes */
+    static String explain(SqlTranslation t, String aggregateText, Semiring<?> planned) {
         StringBuilder sb = new StringBuilder("SQL translation:\n");
         sb.append("  query:    ").append(t.query()).append('\n');
         Semiring<?> semiring = t.semiring();
@@ -18,6 +20,15 @@ final class SqlExplain {
                 .append(" (")
                 .append(aggregateText)
                 .append(")\n");
+        if (!planned.equals(semiring)) {
+            sb.append("  planned:  ")
+                    .append(planned.name())
+                    .append(
+                            t.isDistinct()
+                                    ? " (tables with deletes: a count per row, which leaves with its last derivation)"
+                                    : " (tables with deletes: the ring of " + semiring.name() + ")")
+                    .append('\n');
+        }
         sb.append("  tables:\n");
         for (TableInput table : t.tables()) {
             sb.append("    ")
@@ -35,7 +46,7 @@ final class SqlExplain {
                 if (r.filter() != null) {
                     sb.append(", where ").append(r.filter().text());
                 }
-                sb.append(", payload ").append(payload(r, semiring)).append('\n');
+                sb.append(", payload ").append(payload(r, planned)).append('\n');
             }
         }
         if (!t.keys().isEmpty()) {
@@ -71,7 +82,7 @@ final class SqlExplain {
     }
 
     private static String payload(TableInput.RelationInput r, Semiring<?> semiring) {
-        if (!(semiring instanceof ProductSemiring)) {
+        if (!(semiring instanceof ProductSemiring || semiring instanceof ProductRing)) {
             return formatOne(semiring) + " (the semiring's one)";
         }
         StringBuilder sb = new StringBuilder("count 1");

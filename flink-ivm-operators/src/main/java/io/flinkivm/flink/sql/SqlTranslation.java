@@ -240,7 +240,15 @@ public final class SqlTranslation implements Serializable {
      * with their filters and payloads, the keys, and the result's columns.
      */
     public String explain() {
-        return SqlExplain.explain(this, aggregateText);
+        return explain(Inputs.INSERT_ONLY);
+    }
+
+    /**
+     * {@link #explain()} for a plan over {@code inputs}: where some table has deletes, also the ring the
+     * plan runs over ({@link #semiringFor}), and the payloads in it.
+     */
+    public String explain(Inputs inputs) {
+        return SqlExplain.explain(this, aggregateText, semiringFor(inputs));
     }
 
     @Override
