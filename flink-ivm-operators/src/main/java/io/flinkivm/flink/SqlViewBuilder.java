@@ -97,15 +97,20 @@ public final class SqlViewBuilder {
         if (plan instanceof KeyedPlan keyed) {
             keyed.keys().forEach(k -> checked.add(k.relation()));
         }
-        for (TableInput input : translation.tables()) {
-            List<Expression> columns = new ArrayList<>();
-            for (String c : input.inputColumns()) {
-                columns.add(Expressions.$(c));
-            }
+        for (TableInput declared : translation.tables()) {
+            TableInput input = declared;
             boolean changes = plan.inputs().hasDeletes(input.relations().get(0));
             Table table = tables.get(input.path());
             if (!changes) {
-                table = filtered(table, input);
+                Table filtered = filtered(table, input);
+                if (filtered != table) {
+                    table = filtered;
+                    input = input.prefiltered();
+                }
+            }
+            List<Expression> columns = new ArrayList<>();
+            for (String c : input.inputColumns()) {
+                columns.add(Expressions.$(c));
             }
             Table projected = table.select(columns.toArray(new Expression[0]));
             SingleOutputStreamOperator<InputRecord<T>> converted;

@@ -5,7 +5,10 @@ import io.flinkivm.core.semiring.ProductSemiring;
 import java.io.Serializable;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.Row;
 
@@ -113,6 +116,31 @@ public final class TableInput implements Serializable {
      */
     public String pushedFilter() {
         return PushedFilter.of(this);
+    }
+
+    /**
+     * This table's conversion behind Flink's {@code Calc} with the {@link #pushedFilter}, where the table
+     * feeds one relation: that relation's filter has then been applied, so it is not evaluated again and
+     * the columns only it reads are not input columns (Flink drops them after its filter). This table
+     * itself where it feeds several relations (each still applies its own filter) or has no filter.
+     */
+    public TableInput prefiltered() {
+        if (relations.size() != 1 || relations.get(0).filter() == null) {
+            return this;
+        }
+        RelationInput r = relations.get(0);
+        Set<Integer> read = new TreeSet<>();
+        r.layout().forEach(e -> RowExprs.columns(e, read));
+        for (Factor f : r.factors()) {
+            if (f.value() != null) {
+                RowExprs.columns(f.value(), read);
+            }
+            f.conditions().forEach(e -> RowExprs.columns(e, read));
+        }
+        int[] kept = Arrays.stream(columns).filter(read::contains).toArray();
+        RelationInput unfiltered = new RelationInput(
+                r.relation(), r.aliases(), null, r.layout(), r.joins(), r.keys(), r.factors(), r.product(), r.one());
+        return new TableInput(path, schema, kept, List.of(unfiltered));
     }
 
     /**

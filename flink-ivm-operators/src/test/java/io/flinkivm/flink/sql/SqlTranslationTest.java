@@ -102,6 +102,29 @@ class SqlTranslationTest {
     }
 
     @Test
+    void behindItsPushedFilterATableNeitherReadsNorEvaluatesItsFilterColumnsAgain() throws Exception {
+        SqlTranslation t = translate("SELECT o.o_custkey, SUM(l.l_extendedprice) AS total FROM orders AS o"
+                + " JOIN lineitem AS l ON l.l_orderkey = o.o_orderkey"
+                + " WHERE l.l_shipmode = 'MAIL' AND l.l_quantity > 2 GROUP BY o.o_custkey");
+        TableInput lineitem = t.table("lineitem");
+        assertThat(lineitem.inputColumns())
+                .containsExactly("l_orderkey", "l_extendedprice", "l_shipmode", "l_quantity");
+        TableInput behind = lineitem.prefiltered();
+        assertThat(behind.inputColumns()).containsExactly("l_orderkey", "l_extendedprice");
+        // Flink's Calc has taken the row: a row that the filter would drop is no longer checked here.
+        Object[] values = behind.fromValues(new Object[] {7L, new BigDecimal("3.50")});
+        assertThat(lineitem.inserts(values)).isEmpty();
+        assertThat(behind.inserts(values))
+                .singleElement()
+                .satisfies(i -> assertThat(i.tuple()).isEqualTo(Tuple.of(7L)));
+        // Without a filter, or feeding two relations (the pushed filter is their OR): unchanged.
+        assertThat(t.table("orders").prefiltered()).isSameAs(t.table("orders"));
+        SqlTranslation self = translate("SELECT a.o_orderkey, COUNT(*) AS n FROM orders AS a JOIN orders AS b"
+                + " ON a.o_custkey = b.o_custkey WHERE a.o_orderdate < DATE '1995-01-01' GROUP BY a.o_orderkey");
+        assertThat(self.table("orders").prefiltered()).isSameAs(self.table("orders"));
+    }
+
+    @Test
     void tpchRevenue() throws Exception {
         SqlTranslation t = translate(REVENUE);
         assertThat(t.query())
