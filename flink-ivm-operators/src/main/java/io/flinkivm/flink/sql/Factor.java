@@ -4,6 +4,7 @@ import io.flinkivm.core.semiring.LongComponent;
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What one table's row contributes to one component of a product payload: the component's one, or
@@ -20,6 +21,16 @@ record Factor(LongComponent kind, RowExpr value, int scale, List<RowExpr> condit
 
     Factor {
         conditions = List.copyOf(conditions);
+    }
+
+    /** Adds the indexes of the columns the contribution reads (its value's and its conditions') to {@code out}. */
+    void columns(Set<Integer> out) {
+        if (value != null) {
+            RowExprs.columns(value, out);
+        }
+        for (RowExpr c : conditions) {
+            RowExprs.columns(c, out);
+        }
     }
 
     /** Whether the row always contributes the component's one. */

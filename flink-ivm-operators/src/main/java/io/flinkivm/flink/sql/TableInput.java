@@ -131,12 +131,7 @@ public final class TableInput implements Serializable {
         RelationInput r = relations.get(0);
         Set<Integer> read = new TreeSet<>();
         r.layout().forEach(e -> RowExprs.columns(e, read));
-        for (Factor f : r.factors()) {
-            if (f.value() != null) {
-                RowExprs.columns(f.value(), read);
-            }
-            f.conditions().forEach(e -> RowExprs.columns(e, read));
-        }
+        r.factors().forEach(f -> f.columns(read));
         int[] kept = Arrays.stream(columns).filter(read::contains).toArray();
         RelationInput unfiltered = new RelationInput(
                 r.relation(), r.aliases(), null, r.layout(), r.joins(), r.keys(), r.factors(), r.product(), r.one());

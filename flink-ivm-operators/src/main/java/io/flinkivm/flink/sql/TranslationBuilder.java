@@ -352,12 +352,7 @@ final class TranslationBuilder {
             RowExprs.columns(classes.value(v).expr(), out);
         }
         for (Factor f : part.factors()) {
-            if (f.value() != null) {
-                RowExprs.columns(f.value(), out);
-            }
-            for (RowExpr c : f.conditions()) {
-                RowExprs.columns(c, out);
-            }
+            f.columns(out);
         }
         return out;
     }

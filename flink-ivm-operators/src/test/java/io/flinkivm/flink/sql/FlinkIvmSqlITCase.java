@@ -206,27 +206,24 @@ class FlinkIvmSqlITCase {
 
     @Test
     void aTableBehindItsPushedFilterKeepsOnlyTheColumnsAfterIt() throws Exception {
-        StreamExecutionEnvironment env = SqlTestTables.environment(2);
-        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
         List<Row> orders = new ArrayList<>();
         for (long ok = 0; ok < 30; ok++) {
             orders.add(Row.of(ok, ok % 4, ok % 3 == 0 ? "done" : ok % 5 == 0 ? null : "open"));
         }
-        SqlTestTables.register(tEnv, env, "orders", ORDERS, orders);
         // Every column the count reads is a filter's: behind Flink's filter the rows carry none.
-        String count = "SELECT COUNT(*) AS n FROM orders WHERE status = 'open' AND ck > 0";
-        SqlView counted = FlinkIvm.sql(tEnv, count, IvmOptions.defaults());
-        assertThat(sameAsFlinkSql(env, tEnv, counted, count, "a count behind a pushed filter"))
+        assertThat(overOrders(orders, "SELECT COUNT(*) AS n FROM orders WHERE status = 'open' AND ck > 0"))
                 .singleElement()
                 .satisfies(row -> assertThat(((Number) row.get(0)).longValue()).isEqualTo(12L));
-
-        env = SqlTestTables.environment(2);
-        tEnv = StreamTableEnvironment.create(env);
-        SqlTestTables.register(tEnv, env, "orders", ORDERS, orders);
-        String grouped = "SELECT ck, COUNT(*) AS n FROM orders WHERE status <> 'done' GROUP BY ck";
-        SqlView view = FlinkIvm.sql(tEnv, grouped, IvmOptions.defaults());
-        assertThat(sameAsFlinkSql(env, tEnv, view, grouped, "a group behind a pushed filter"))
+        assertThat(overOrders(orders, "SELECT ck, COUNT(*) AS n FROM orders WHERE status <> 'done' GROUP BY ck"))
                 .hasSize(4);
+    }
+
+    /** The view of {@code sql} over the table orders of {@code rows}, equal to Flink SQL's; returns the result. */
+    private static List<List<Object>> overOrders(List<Row> rows, String sql) throws Exception {
+        StreamExecutionEnvironment env = SqlTestTables.environment(2);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        SqlTestTables.register(tEnv, env, "orders", ORDERS, rows);
+        return sameAsFlinkSql(env, tEnv, FlinkIvm.sql(tEnv, sql, IvmOptions.defaults()), sql, sql);
     }
 
     @Test
