@@ -43,6 +43,12 @@ class ChangeStreamKafkaITCase {
 
     static final int PARTITIONS = 2;
 
+    /** The join values of the rows that make a result tuple leave: one per table, in the order of TABLES. */
+    static final List<String> LEAVING = List.of("u", "v", "w");
+
+    /** The first primary key of those rows, in partition 0, above the random changes' keys. */
+    static final int SPECIAL_IDS = 1_000_000;
+
     static EmbeddedKafka kafka;
 
     @BeforeAll
@@ -110,11 +116,38 @@ class ChangeStreamKafkaITCase {
      * Random creates, updates and deletes over small domains, the tables kept at about five live rows so that
      * result tuples come and go; every 40th
      * change deletes a row that is not there (a new key, values outside every domain), every 97th is malformed.
+     *
+     * <p>Around them, rows that make a result tuple leave in whatever order the job reads the topics: the
+     * reader may take a whole partition in one fetch, so tuples that need rows of all three tables at once
+     * may never meet in a snapshot. Each table gets, first, one temporary row of its own join value
+     * ({@link #LEAVING}) and the other tables' values as rows that stay; the temporary rows are deleted
+     * last. All in partition 0, so that each is read in this order. Whichever table's first rows are read
+     * last, its temporary row then joins the others' rows that stay, for the whole of its partition's
+     * random changes: about {@code n / 6}, more than twice {@code --snapshot-every} (the most a restore can
+     * put between two committed snapshots), so some snapshot holds that tuple; the final result does not.
      */
     static List<Change> changes(long seed, int n, Database db) {
         Random random = new Random(seed);
         List<String> tables = new ArrayList<>(TABLES.keySet());
         List<Change> out = new ArrayList<>();
+        Map<String, List<String>> temporary = new TreeMap<>();
+        Map<String, List<List<String>>> staying = new TreeMap<>();
+        int specialId = SPECIAL_IDS;
+        for (int t = 0; t < tables.size(); t++) {
+            String table = tables.get(t);
+            List<List<String>> stays = new ArrayList<>();
+            for (int v = 0; v < LEAVING.size(); v++) {
+                List<String> row = special(table, specialId, LEAVING.get(v));
+                specialId += PARTITIONS;
+                out.add(new Change(table, Integer.parseInt(row.get(0)), Op.CREATE, null, row));
+                if (v == t) {
+                    temporary.put(table, row);
+                } else {
+                    stays.add(row);
+                }
+            }
+            staying.put(table, stays);
+        }
         int nextId = 0;
         for (int i = 0; i < n; i++) {
             String table = tables.get(random.nextInt(tables.size()));
@@ -145,7 +178,21 @@ class ChangeStreamKafkaITCase {
                 }
             }
         }
+        temporary.forEach(
+                (table, row) -> out.add(new Change(table, Integer.parseInt(row.get(0)), Op.DELETE, row, null)));
+        staying.forEach((table, rows) -> rows.forEach(row ->
+                db.rows.computeIfAbsent(table, t -> new LinkedHashMap<>()).put(Integer.parseInt(row.get(0)), row)));
         return out;
+    }
+
+    /** A row of {@code table} with join value {@code a}, its other columns the first of their domains. */
+    static List<String> special(String table, int id, String a) {
+        List<String> row = new ArrayList<>(List.of(Integer.toString(id), a));
+        List<String> columns = TABLES.get(table);
+        for (int c = 2; c < columns.size(); c++) {
+            row.add(columns.get(c) + "1");
+        }
+        return row;
     }
 
     /** A row of {@code table}: the key, then a value x1..x3 of each column. */
@@ -378,7 +425,7 @@ class ChangeStreamKafkaITCase {
                 "--output-mode",
                 "changelog",
                 "--snapshot-every",
-                "150",
+                "100",
                 "--parallelism",
                 "2",
                 "--bounded",
