@@ -174,6 +174,17 @@ public final class BenchCommand implements Callable<Integer> {
     int countUpTo;
 
     @Option(
+            names = "--sql-trigger-every",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = {
+                "The SQL datasets' flink-ivm views: a changelog trigger after every N rows of each ingest"
+                        + " subtask, as a view maintained for readers would have. Default: ${DEFAULT-VALUE}, one"
+                        + " trigger at the end of the input."
+            })
+    long sqlTriggerEvery;
+
+    @Option(
             names = "--sizes",
             paramLabel = "N",
             split = ",",
@@ -256,6 +267,10 @@ public final class BenchCommand implements Callable<Integer> {
                     + ": every subtask runs in this JVM, on one task manager");
             return 2;
         }
+        if (sqlTriggerEvery < 0) {
+            stderr.println("--sql-trigger-every must not be negative (0: one trigger at the end)");
+            return 2;
+        }
         if (flinkConf.keySet().stream().anyMatch(String::isBlank)) {
             stderr.println("--flink-conf needs KEY=VALUE, got an empty key");
             return 2;
@@ -274,7 +289,8 @@ public final class BenchCommand implements Callable<Integer> {
                 queries,
                 systemNames,
                 countUpTo,
-                parallelisms);
+                parallelisms,
+                sqlTriggerEvery);
         try {
             run(suites, settings, out, stdout);
             return 0;

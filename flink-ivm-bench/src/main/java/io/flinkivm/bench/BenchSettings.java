@@ -14,6 +14,8 @@ import java.util.List;
  * @param systems the systems to run by name (null: all)
  * @param countUpTo the largest n whose core runs are followed by a counting run (state operations per insert)
  * @param parallelisms the parallelisms every Flink system runs at, ascending, without repeats
+ * @param sqlTriggerEvery the SQL datasets' flink-ivm views: a trigger after every this many rows of each
+ *     ingest subtask (0: one trigger, at the end of the input)
  */
 record BenchSettings(
         boolean quick,
@@ -28,7 +30,40 @@ record BenchSettings(
         List<String> queries,
         List<String> systems,
         int countUpTo,
-        List<Integer> parallelisms) {
+        List<Integer> parallelisms,
+        long sqlTriggerEvery) {
+
+    /** Settings with one trigger at the end of each SQL dataset's input. */
+    BenchSettings(
+            boolean quick,
+            long seed,
+            int coreReps,
+            int flinkReps,
+            Duration coreCap,
+            Duration flinkCap,
+            List<Integer> sizes,
+            List<Distribution> distributions,
+            boolean warmUp,
+            List<String> queries,
+            List<String> systems,
+            int countUpTo,
+            List<Integer> parallelisms) {
+        this(
+                quick,
+                seed,
+                coreReps,
+                flinkReps,
+                coreCap,
+                flinkCap,
+                sizes,
+                distributions,
+                warmUp,
+                queries,
+                systems,
+                countUpTo,
+                parallelisms,
+                0);
+    }
 
     BenchSettings(
             boolean quick,
@@ -78,6 +113,9 @@ record BenchSettings(
         if (parallelisms.isEmpty() || parallelisms.get(0) < 1) {
             throw new IllegalArgumentException("parallelisms must be at least 1: " + parallelisms);
         }
+        if (sqlTriggerEvery < 0) {
+            throw new IllegalArgumentException("sqlTriggerEvery must be >= 0, got " + sqlTriggerEvery);
+        }
     }
 
     /** These settings with Flink jobs at {@code ps}. */
@@ -95,7 +133,8 @@ record BenchSettings(
                 queries,
                 systems,
                 countUpTo,
-                ps);
+                ps,
+                sqlTriggerEvery);
     }
 
     /** The largest parallelism: the slots of the suite's cluster. */

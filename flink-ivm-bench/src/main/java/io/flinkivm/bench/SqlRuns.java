@@ -38,7 +38,7 @@ final class SqlRuns {
         out.println("   flink-ivm's plan: " + guarantee(plan.explain()));
         out.println("   stream: " + dataset.describe(sizes.get(sizes.size() - 1)) + "; seed " + settings.seed());
         for (SqlSystem s : mine) {
-            out.println("   " + s.describe());
+            out.println("   " + s.describe(settings.sqlTriggerEvery()));
         }
         FlinkSuite.printJobs(out, settings);
         out.println("   every system sees the same stream at each size; a run is cancelled at "
@@ -57,7 +57,7 @@ final class SqlRuns {
             SqlStream warm = dataset.generate(Math.min(FlinkSuite.WARM_UP_SIZE, sizes.get(0)), settings.seed() + 1);
             for (SqlSystem s : mine) {
                 for (int p : ps) {
-                    s.run(dataset, warm, settings.flinkCap(), p);
+                    s.run(dataset, warm, settings.flinkCap(), p, settings.sqlTriggerEvery());
                 }
             }
         }
@@ -84,7 +84,7 @@ final class SqlRuns {
                             settings.flinkReps(),
                             null,
                             cap,
-                            () -> system.run(dataset, stream, cap, p));
+                            () -> system.run(dataset, stream, cap, p, settings.sqlTriggerEvery()));
                     skips.record(label, n, o.last());
                     Measurement m = o.measurement();
                     RunResult r = o.last();

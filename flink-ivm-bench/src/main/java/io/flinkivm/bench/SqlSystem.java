@@ -34,8 +34,8 @@ import org.apache.flink.util.OutputTag;
 /**
  * A system that maintains a {@link SqlDataset}'s query from its text, on one state backend: flink-ivm
  * ({@code FlinkIvm.sql}, plan AUTO, default options with the tables' sizes as relation rates: one
- * snapshot at the end of the input, the view's changelog read with {@code toChangelogStream} in its own
- * mode) or Flink SQL ({@code sqlQuery}, plain or with {@link FlinkSqlSystem#MINI_BATCH}, its changelog
+ * trigger at the end of the input, or one after every {@code --sql-trigger-every} rows of each ingest
+ * subtask; the view's changelog read with {@code toChangelogStream} in its own mode) or Flink SQL ({@code sqlQuery}, plain or with {@link FlinkSqlSystem#MINI_BATCH}, its changelog
  * read with {@code toChangelogStream}). Both read the same tables, registered with their primary keys
  * from one source of the stream's rows at the environment's parallelism, split by table
  * ({@link #register}). The changelog's rows are counted and checksummed at the parallelism of their
@@ -84,10 +84,15 @@ final class SqlSystem {
         return parallelism == 1 ? name() : name() + " P=" + parallelism;
     }
 
-    String describe() {
+    /** What the system runs, with a trigger after every {@code triggerEvery} rows (flink-ivm; 0: one at the end). */
+    String describe(long triggerEvery) {
         String what = ivm
                 ? "FlinkIvm.sql on the query's text, plan AUTO, IvmOptions.defaults() with the tables' sizes as"
-                        + " relation rates, one snapshot at the end, the view's table read with toChangelogStream"
+                        + " relation rates, "
+                        + (triggerEvery == 0
+                                ? "one trigger at the end"
+                                : "a trigger after every " + triggerEvery + " rows of each ingest subtask")
+                        + ", the view's table read with toChangelogStream"
                 : "tEnv.sqlQuery on the query's text"
                         + (miniBatch
                                 ? ", "
@@ -102,8 +107,12 @@ final class SqlSystem {
                 + ", the environment's parallelism P; wall time of the job (submission included)";
     }
 
-    /** Runs the query over the stream once at {@code parallelism}; stopped at {@code cap}. */
-    RunResult run(SqlDataset dataset, SqlStream stream, Duration cap, int parallelism) throws Exception {
+    /**
+     * Runs the query over the stream once at {@code parallelism}; stopped at {@code cap}; flink-ivm with a
+     * trigger after every {@code triggerEvery} rows of each ingest subtask (0: one at the end).
+     */
+    RunResult run(SqlDataset dataset, SqlStream stream, Duration cap, int parallelism, long triggerEvery)
+            throws Exception {
         StreamExecutionEnvironment env = FlinkRuns.environment(backend, parallelism);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
         if (miniBatch) {
@@ -116,8 +125,10 @@ final class SqlSystem {
             register(tEnv, env, stream.tables(), indices.source(env, Types.LONG, "rows"), rows.id(), tables.id());
             DataStream<Row> changelog;
             if (ivm) {
-                SqlView view =
-                        FlinkIvm.sql(tEnv, dataset.sql(), IvmOptions.defaults().withRelationRates(rates(dataset)));
+                SqlView view = FlinkIvm.sql(
+                        tEnv,
+                        dataset.sql(),
+                        IvmOptions.defaults().withRelationRates(rates(dataset)).withSnapshotEvery(triggerEvery));
                 changelog = tEnv.toChangelogStream(view.table(), Schema.derived(), mode(view));
                 FlinkRuns.count(view.deadLetters(), DEAD_LETTERS);
             } else {
