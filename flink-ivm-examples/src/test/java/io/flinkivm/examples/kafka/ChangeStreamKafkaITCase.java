@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Timeout;
  * malformed records; parallelism 2, exactly-once, a task failure injected between checkpoints, output as
  * an upsert topic. Read as a table, the output equals the naive evaluator's result over the final
  * database, and every impossible or malformed record is one dead letter with its reason. Once with
- * Debezium-JSON (tombstones after deletes, some events in the schema envelope), once with an upsert input.
+ * Debezium-JSON (tombstones after deletes, some events in the schema envelope) on heap state, once with an
+ * upsert input on RocksDB.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ChangeStreamKafkaITCase {
@@ -268,12 +269,12 @@ class ChangeStreamKafkaITCase {
 
     @Test
     void debeziumInUpsertOutExactAfterAFailure() throws Exception {
-        runAndCheck("debezium-json", ChangeStreamKafkaITCase::debezium, "holds no such row", "op");
+        runAndCheck("debezium-json", ChangeStreamKafkaITCase::debezium, "holds no such row", "op", "heap");
     }
 
     @Test
     void upsertInUpsertOutExactAfterAFailure() throws Exception {
-        runAndCheck("upsert-json", ChangeStreamKafkaITCase::upsert, "no row has that key", "bad JSON");
+        runAndCheck("upsert-json", ChangeStreamKafkaITCase::upsert, "no row has that key", "bad JSON", "rocksdb");
     }
 
     /**
@@ -367,7 +368,12 @@ class ChangeStreamKafkaITCase {
         List<Produced> records(Change c, int i);
     }
 
-    private void runAndCheck(String format, Encoding encoding, String absentReason, String malformedReason)
+    /**
+     * Runs the kafka command over the generated changes and checks its output; {@code state} heap or rocksdb
+     * (on RocksDB the sink keeps managed state, its changelog's marks held in memory between checkpoints).
+     */
+    private void runAndCheck(
+            String format, Encoding encoding, String absentReason, String malformedReason, String state)
             throws Exception {
         Database db = new Database();
         List<Change> changes = changes(2026, 2400, db);
@@ -428,6 +434,8 @@ class ChangeStreamKafkaITCase {
                 "100",
                 "--parallelism",
                 "2",
+                "--state",
+                state,
                 "--bounded",
                 "--delivery",
                 "exactly-once",

@@ -71,7 +71,7 @@ interface BorderState<T> extends SinkState<BorderState.Group<T>> {
         private final BagJoinStore bags;
 
         Managed(FlinkJoinRecordStore<T> store, BagJoinStore bags, KeyedStateBackend<?> backend, KeyContext keys) {
-            super(backend, keys, StateNames.JOIN_RECORDS, StateNames.JOIN_DIRTY);
+            super(backend, keys, StateNames.JOIN_RECORDS, store.dirtyMarks());
             this.store = store;
             this.bags = bags;
         }

@@ -44,7 +44,8 @@ public final class QTreeSinkOperator<T> extends RootSinkOperator<T, QTreeState.G
     @Override
     protected QTreeState<T> createState(
             StateLayout layout, TypeSerializer<T> payloads, StateInitializationContext context) throws Exception {
-        FlinkQTreeStore<T> store = new FlinkQTreeStore<>(context.getKeyedStateStore(), payloads);
+        FlinkQTreeStore<T> store = new FlinkQTreeStore<>(
+                context.getKeyedStateStore(), payloads, layout == StateLayout.MANAGED ? this : null);
         if (layout == StateLayout.MANAGED) {
             return new QTreeState.Managed<>(store, getKeyedStateBackend(), this);
         }

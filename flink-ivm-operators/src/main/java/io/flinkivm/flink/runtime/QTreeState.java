@@ -43,7 +43,7 @@ interface QTreeState<T> extends SinkState<QTreeState.Group<T>> {
         private final FlinkQTreeStore<T> store;
 
         Managed(FlinkQTreeStore<T> store, KeyedStateBackend<?> backend, KeyContext keys) {
-            super(backend, keys, StateNames.QTREE_ENTRIES, StateNames.QTREE_DIRTY);
+            super(backend, keys, StateNames.QTREE_ENTRIES, store.dirtyMarks());
             this.store = store;
         }
 

@@ -1,5 +1,6 @@
 package io.flinkivm.flink.runtime;
 
+import io.flinkivm.flink.state.DirtyMarks;
 import io.flinkivm.flink.state.KeyGroupStates;
 import io.flinkivm.flink.state.StateLayout;
 import java.util.ArrayList;
@@ -34,13 +35,13 @@ interface SinkState<G> {
         final KeyContext keys;
 
         private final String entries;
-        private final String dirty;
+        private final DirtyMarks dirty;
 
         /**
          * @param entries the state whose keys hold results
-         * @param dirty the state whose keys hold changes since the previous trigger
+         * @param dirty the marks of the changes since the previous trigger
          */
-        Managed(KeyedStateBackend<?> backend, KeyContext keys, String entries, String dirty) {
+        Managed(KeyedStateBackend<?> backend, KeyContext keys, String entries, DirtyMarks dirty) {
             this.backend = backend;
             this.keys = keys;
             this.entries = entries;
@@ -52,24 +53,27 @@ interface SinkState<G> {
 
         @Override
         public List<G> resultGroups() throws Exception {
-            return keysOf(entries);
-        }
-
-        @Override
-        public List<G> changedGroups() throws Exception {
-            return keysOf(dirty);
-        }
-
-        private List<G> keysOf(String state) throws Exception {
             List<G> out = new ArrayList<>();
-            try (Stream<?> stored = backend.getKeys(state, VoidNamespace.INSTANCE)) {
+            try (Stream<?> stored = backend.getKeys(entries, VoidNamespace.INSTANCE)) {
                 stored.forEach(k -> out.add(group(k)));
             }
             return out;
         }
 
         @Override
-        public void snapshot(StateSnapshotContext context) {}
+        public List<G> changedGroups() throws Exception {
+            List<G> out = new ArrayList<>();
+            for (Object k : dirty.keys(backend)) {
+                out.add(group(k));
+            }
+            return out;
+        }
+
+        /** Writes the marks of the changes held in memory to their state, which the checkpoint then takes. */
+        @Override
+        public void snapshot(StateSnapshotContext context) {
+            dirty.spill();
+        }
     }
 
     /** The operator's own state: a group per part of {@link KeyGroupStates} (a key group's, or a key's). */

@@ -15,14 +15,14 @@ import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
-import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
 import org.apache.flink.streaming.api.operators.KeyContext;
 
 /**
  * A {@link JoinRecordStore} in three keyed {@code MapState}s, scoped to the current key: the records
  * (user key: record id and tuple), the list heads (user key: which list of which node, and the key) and
- * the dirty marks of a changelog. Three states are three RocksDB column families whatever the plan, so
- * a sink's writes fill a few large memtables instead of one small one per join node and list. Each
+ * the dirty marks of a changelog ({@link DirtyMarks}, mostly held in memory). Three states are three
+ * RocksDB column families whatever the plan, so a sink's writes fill a few large memtables instead of
+ * one small one per join node and list. Each
  * access is a point read or write; a record read is a copy that {@link #update} writes back. A
  * record's links and a list's first tuple are stored without the values of the list's key, which the
  * state key holds ({@link RelativeLinks}). With a {@link KeyFilter} of the keys written, a read of a
@@ -34,7 +34,7 @@ import org.apache.flink.streaming.api.operators.KeyContext;
 public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     private final MapState<TaggedTuple, JoinRecord<T>> records;
     private final MapState<TaggedTuple, Tuple> heads;
-    private final MapState<TaggedTuple, Boolean> dirty;
+    private final DirtyMarks dirty;
     /** Where the key filter's tags of heads start (records' tags are their record ids, below it). */
     private static final int HEAD_TAGS = 1 << 20;
     /** Head tags per node: live list at {@code node * stride}, in-join list at +1, waiting lists at +2+child. */
@@ -70,8 +70,7 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
                 new JoinRecordSerializer<>(payloadSerializer)));
         heads = context.getMapState(new MapStateDescriptor<>(
                 StateNames.JOIN_HEADS, TaggedTupleSerializer.INSTANCE, TupleSerializer.INSTANCE));
-        dirty = context.getMapState(new MapStateDescriptor<>(
-                StateNames.JOIN_DIRTY, TaggedTupleSerializer.INSTANCE, BooleanSerializer.INSTANCE));
+        dirty = new DirtyMarks(context, StateNames.JOIN_DIRTY, keys);
         links = new RelativeLinks(layout);
         int widest = 0;
         for (int n = 0; n < layout.nodeCount(); n++) {
@@ -275,25 +274,12 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     @Override
     public void markDirty(int node, Tuple tuple) {
-        try {
-            dirty.put(new TaggedTuple(node, tuple), Boolean.TRUE);
-        } catch (Exception e) {
-            throw new StateAccessException("cannot write state " + StateNames.JOIN_DIRTY, e);
-        }
+        dirty.mark(node, tuple);
     }
 
     @Override
     public void forEachDirty(DirtyAction action) {
-        Iterator<Map.Entry<TaggedTuple, Boolean>> it;
-        try {
-            it = dirty.iterator();
-        } catch (Exception e) {
-            throw new StateAccessException("cannot read state " + StateNames.JOIN_DIRTY, e);
-        }
-        while (it.hasNext()) {
-            TaggedTuple t = it.next().getKey();
-            action.accept(t.tag(), t.tuple());
-        }
+        dirty.forEach(action);
     }
 
     @Override
@@ -301,13 +287,9 @@ public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
         dirty.clear();
     }
 
-    /** Whether the current key has records that changed since the last trigger. */
-    public boolean hasDirty() {
-        try {
-            return !dirty.isEmpty();
-        } catch (Exception e) {
-            throw new StateAccessException("cannot read state " + StateNames.JOIN_DIRTY, e);
-        }
+    /** The marks of the records changed since the last trigger. */
+    public DirtyMarks dirtyMarks() {
+        return dirty;
     }
 
     /**

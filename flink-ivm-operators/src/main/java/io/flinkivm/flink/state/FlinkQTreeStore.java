@@ -7,31 +7,30 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.types.QTreeEntrySerializer;
 import io.flinkivm.flink.types.TaggedTuple;
 import io.flinkivm.flink.types.TaggedTupleSerializer;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
 import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
-import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
+import org.apache.flink.streaming.api.operators.KeyContext;
 
 /**
  * The q-tree join's entries ({@link QTreeStore}) in managed keyed state, scoped to the sink's current
- * key: one map state of entries by (q-tree node, path value) ({@link StateNames#QTREE_ENTRIES}) and one
- * of the entries changed since the last trigger ({@link StateNames#QTREE_DIRTY}). Reads are copies,
- * written back by {@link #update}. Create it in {@code initializeState}.
+ * key: one map state of entries by (q-tree node, path value) ({@link StateNames#QTREE_ENTRIES}) and the
+ * marks of the entries changed since the last trigger ({@link DirtyMarks}, {@link StateNames#QTREE_DIRTY}).
+ * Reads are copies, written back by {@link #update}. Create it in {@code initializeState}.
  */
 public final class FlinkQTreeStore<T> implements QTreeStore<T> {
     private final MapState<TaggedTuple, QTreeEntry<T>> entries;
-    private final MapState<TaggedTuple, Boolean> dirty;
+    private final DirtyMarks dirty;
 
-    public FlinkQTreeStore(KeyedStateStore context, TypeSerializer<T> payloads) {
+    /**
+     * @param keys the operator's key context, which the changelog's marks are held in memory by; null
+     *     when the operator keeps its own state and does not use this store
+     */
+    public FlinkQTreeStore(KeyedStateStore context, TypeSerializer<T> payloads, KeyContext keys) {
         entries = context.getMapState(new MapStateDescriptor<>(
                 StateNames.QTREE_ENTRIES, TaggedTupleSerializer.INSTANCE, new QTreeEntrySerializer<>(payloads)));
-        dirty = context.getMapState(new MapStateDescriptor<>(
-                StateNames.QTREE_DIRTY, TaggedTupleSerializer.INSTANCE, BooleanSerializer.INSTANCE));
+        dirty = new DirtyMarks(context, StateNames.QTREE_DIRTY, keys);
     }
 
     @Override
@@ -68,30 +67,21 @@ public final class FlinkQTreeStore<T> implements QTreeStore<T> {
 
     @Override
     public void markDirty(int node, Tuple key) {
-        try {
-            dirty.put(new TaggedTuple(node, key), Boolean.TRUE);
-        } catch (Exception e) {
-            throw new StateAccessException("cannot write state " + StateNames.QTREE_DIRTY, e);
-        }
+        dirty.mark(node, key);
     }
 
     @Override
     public void forEachDirty(JoinRecordStore.DirtyAction action) {
-        List<TaggedTuple> marked = new ArrayList<>();
-        try {
-            for (Iterator<Map.Entry<TaggedTuple, Boolean>> it = dirty.iterator(); it.hasNext(); ) {
-                marked.add(it.next().getKey());
-            }
-        } catch (Exception e) {
-            throw new StateAccessException("cannot read state " + StateNames.QTREE_DIRTY, e);
-        }
-        for (TaggedTuple t : marked) {
-            action.accept(t.tag(), t.tuple());
-        }
+        dirty.forEach(action);
     }
 
     @Override
     public void clearDirty() {
         dirty.clear();
+    }
+
+    /** The marks of the entries changed since the last trigger. */
+    public DirtyMarks dirtyMarks() {
+        return dirty;
     }
 }
