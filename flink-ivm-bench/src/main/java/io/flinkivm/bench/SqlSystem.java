@@ -35,8 +35,9 @@ import org.apache.flink.util.OutputTag;
  * A system that maintains a {@link SqlDataset}'s query from its text, on one state backend: flink-ivm
  * ({@code FlinkIvm.sql}, plan AUTO, default options with the tables' sizes as relation rates: one
  * trigger at the end of the input, or one after every {@code --sql-trigger-every} rows of each ingest
- * subtask; the view's changelog read with {@code toChangelogStream} in its own mode) or Flink SQL ({@code sqlQuery}, plain or with {@link FlinkSqlSystem#MINI_BATCH}, its changelog
- * read with {@code toChangelogStream}). Both read the same tables, registered with their primary keys
+ * subtask; the view's changelog read with {@code toChangelogStream} in its own mode) or Flink SQL
+ * ({@code sqlQuery}, plain or with {@link FlinkSqlSystem#MINI_BATCH}, its changelog read with
+ * {@code toChangelogStream}). Both read the same tables, registered with their primary keys
  * from one source of the stream's rows at the environment's parallelism, split by table
  * ({@link #register}). The changelog's rows are counted and checksummed at the parallelism of their
  * input ({@link NormalizedRows#hash}: equal results give equal sums whatever the engine), so the bench
