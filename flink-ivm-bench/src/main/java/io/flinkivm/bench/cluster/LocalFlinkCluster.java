@@ -5,6 +5,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.flink.configuration.Configuration;
@@ -527,10 +529,41 @@ public final class LocalFlinkCluster implements AutoCloseable {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    /** A port that is free on 127.0.0.1 now. */
+    /** The lowest port tried by {@link #freePort()}: above the registered services most machines run. */
+    private static final int LOWEST_PORT = 10_000;
+
+    /**
+     * A port that is free on 127.0.0.1 now, for a server that binds it a moment later. It is taken below
+     * the kernel's ephemeral range: a port from that range (what binding port 0 gives) may become the
+     * source port of any outgoing connection on the machine before the server binds it, which once
+     * stopped a REST endpoint from starting. Falls back to an ephemeral port when no range lies below.
+     */
     public static int freePort() throws IOException {
+        int ephemeralStart = ephemeralPortsStart();
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 100 && ephemeralStart > LOWEST_PORT; attempt++) {
+            int port = random.nextInt(LOWEST_PORT, ephemeralStart);
+            try (ServerSocket s = new ServerSocket()) {
+                s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+                return port;
+            } catch (IOException inUse) {
+                // Another one.
+            }
+        }
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
+        }
+    }
+
+    /** The first port of Linux's ephemeral range ({@code ip_local_port_range}), or IANA's 49152 elsewhere. */
+    private static int ephemeralPortsStart() {
+        try {
+            // Not Files.readString: on this /proc file it returns the first byte only.
+            String range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"), StandardCharsets.UTF_8)
+                    .get(0);
+            return Integer.parseInt(range.trim().split("\\s+")[0]);
+        } catch (IOException | RuntimeException notLinux) {
+            return 49_152;
         }
     }
 }

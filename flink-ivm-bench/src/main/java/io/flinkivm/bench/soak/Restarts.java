@@ -1,5 +1,6 @@
 package io.flinkivm.bench.soak;
 
+import io.flinkivm.bench.cluster.LocalFlinkCluster;
 import io.flinkivm.bench.state.CheckpointStats;
 import io.flinkivm.bench.state.EndGate;
 import io.flinkivm.bench.state.StateReport;
@@ -73,7 +74,7 @@ final class Restarts {
             Function<StreamExecutionEnvironment, CloseableIterator<?>> build)
             throws Exception {
         Configuration c = new Configuration(base);
-        int port = SoakRun.freePort();
+        int port = LocalFlinkCluster.freePort();
         c.set(RestOptions.BIND_PORT, Integer.toString(port));
         c.set(RestOptions.PORT, port);
         c.set(StateRecoveryOptions.SAVEPOINT_PATH, path);

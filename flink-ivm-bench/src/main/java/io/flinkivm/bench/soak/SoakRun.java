@@ -1,5 +1,6 @@
 package io.flinkivm.bench.soak;
 
+import io.flinkivm.bench.cluster.LocalFlinkCluster;
 import io.flinkivm.bench.state.CheckpointStats;
 import io.flinkivm.bench.state.EndGate;
 import io.flinkivm.bench.state.StateReport;
@@ -19,8 +20,6 @@ import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.flink.types.ResultRecord;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -87,7 +86,7 @@ public final class SoakRun {
             PrintWriter out)
             throws Exception {
         long n = stream.count();
-        int restPort = freePort();
+        int restPort = LocalFlinkCluster.freePort();
         Configuration conf = flink.configuration();
         if (flink.state() == StateBackendKind.ROCKSDB) {
             conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
@@ -437,13 +436,5 @@ public final class SoakRun {
 
     static String bytes(long b) {
         return StateReport.bytes(b);
-    }
-
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free local port for Flink's REST API", e);
-        }
     }
 }

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +21,25 @@ class LocalFlinkClusterTest {
 
     @TempDir
     Path parent;
+
+    /**
+     * A free port for a server to bind comes from below the ephemeral range (Linux's here), which outgoing
+     * connections take their source ports from, and can be bound.
+     */
+    @Test
+    void aFreePortLiesBelowTheEphemeralRangeAndCanBeBound() throws Exception {
+        int ephemeralStart = Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+                .get(0)
+                .trim()
+                .split("\\s+")[0]);
+        for (int i = 0; i < 20; i++) {
+            int port = LocalFlinkCluster.freePort();
+            assertThat(port).isBetween(10_000, ephemeralStart - 1);
+            try (ServerSocket s = new ServerSocket()) {
+                s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+            }
+        }
+    }
 
     /**
      * A cluster whose starting JVM died: its processes are killed, but only those whose command line names the
