@@ -33,38 +33,6 @@ record BenchSettings(
         List<Integer> parallelisms,
         long sqlTriggerEvery) {
 
-    /** Settings with one trigger at the end of each SQL dataset's input. */
-    BenchSettings(
-            boolean quick,
-            long seed,
-            int coreReps,
-            int flinkReps,
-            Duration coreCap,
-            Duration flinkCap,
-            List<Integer> sizes,
-            List<Distribution> distributions,
-            boolean warmUp,
-            List<String> queries,
-            List<String> systems,
-            int countUpTo,
-            List<Integer> parallelisms) {
-        this(
-                quick,
-                seed,
-                coreReps,
-                flinkReps,
-                coreCap,
-                flinkCap,
-                sizes,
-                distributions,
-                warmUp,
-                queries,
-                systems,
-                countUpTo,
-                parallelisms,
-                0);
-    }
-
     BenchSettings(
             boolean quick,
             long seed,
@@ -88,7 +56,8 @@ record BenchSettings(
                 null,
                 null,
                 DEFAULT_COUNT_UP_TO,
-                List.of(1));
+                List.of(1),
+                0);
     }
 
     static final long DEFAULT_SEED = 42;

@@ -187,7 +187,8 @@ class BenchCommandTest {
                 null,
                 List.of("flink-ivm-forst"),
                 BenchSettings.DEFAULT_COUNT_UP_TO,
-                List.of(1));
+                List.of(1),
+                0);
 
         assertThat(all.runsSystem("flink-ivm-rocksdb")).isTrue();
         assertThat(all.runsSystem("flink-ivm-forst")).isFalse();

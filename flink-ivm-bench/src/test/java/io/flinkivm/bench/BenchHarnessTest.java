@@ -478,6 +478,7 @@ class BenchHarnessTest {
                 null,
                 null,
                 countUpTo,
-                ps);
+                ps,
+                0);
     }
 }

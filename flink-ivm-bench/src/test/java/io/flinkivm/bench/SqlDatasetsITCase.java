@@ -88,7 +88,8 @@ class SqlDatasetsITCase {
                 null,
                 systems,
                 0,
-                ps);
+                ps,
+                0);
         return BenchCommand.run(
                 List.of(FlinkSuite.sql(datasets, SqlSystem.all())), settings, dir, new PrintWriter(printed));
     }
