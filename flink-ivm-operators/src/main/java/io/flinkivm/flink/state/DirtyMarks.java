@@ -124,23 +124,26 @@ public final class DirtyMarks {
         return new ArrayList<>(out);
     }
 
-    /** Calls {@code action} with every mark of the current key. */
+    /**
+     * Calls {@code action} with every mark of the current key: those in the state (read before the first
+     * call), then those held in memory, which {@code action} must not change (mark or clear).
+     */
     public void forEach(JoinRecordStore.DirtyAction action) {
-        List<TaggedTuple> marks = new ArrayList<>();
         if (storedUnderCurrentKey()) {
+            List<TaggedTuple> stored = new ArrayList<>();
             try {
                 for (Iterator<Map.Entry<TaggedTuple, Boolean>> it = state.iterator(); it.hasNext(); ) {
-                    marks.add(it.next().getKey());
+                    stored.add(it.next().getKey());
                 }
             } catch (Exception e) {
                 throw new StateAccessException("cannot read state " + name, e);
             }
+            stored.forEach(mark -> action.accept(mark.tag(), mark.tuple()));
         }
         if (keys != null) {
-            marks.addAll(held.getOrDefault(keys.getCurrentKey(), Set.of()));
-        }
-        for (TaggedTuple mark : marks) {
-            action.accept(mark.tag(), mark.tuple());
+            for (TaggedTuple mark : held.getOrDefault(keys.getCurrentKey(), Set.of())) {
+                action.accept(mark.tag(), mark.tuple());
+            }
         }
     }
 
