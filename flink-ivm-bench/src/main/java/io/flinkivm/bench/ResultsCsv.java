@@ -26,7 +26,7 @@ import java.util.Locale;
  * Then {@code task_cpu_ns_per_insert}, the CPU of the job's task threads per insert in the run behind the
  * figures (the median run; empty where not measured), {@code runs}, the timed runs the figures are the
  * median of, and {@code object_reuse}, the bench's {@code --object-reuse} ({@code on} or {@code off}),
- * which every Flink job of the run had.
+ * which every Flink job of the run had. {@link BenchTable} reads the file back.
  */
 final class ResultsCsv implements Closeable {
     static final String FILE_NAME = "results.csv";
