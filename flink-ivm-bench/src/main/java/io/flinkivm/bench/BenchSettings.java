@@ -92,6 +92,15 @@ record BenchSettings(
 
     /** These settings with Flink jobs at {@code ps}. */
     BenchSettings withParallelisms(List<Integer> ps) {
+        return withFlinkJobs(ps, objectReuse);
+    }
+
+    /** These settings with Flink's object reuse {@code on} or off in every Flink job. */
+    BenchSettings withObjectReuse(boolean on) {
+        return withFlinkJobs(parallelisms, on);
+    }
+
+    private BenchSettings withFlinkJobs(List<Integer> ps, boolean reuse) {
         return new BenchSettings(
                 quick,
                 seed,
@@ -107,27 +116,7 @@ record BenchSettings(
                 countUpTo,
                 ps,
                 sqlTriggerEvery,
-                objectReuse);
-    }
-
-    /** These settings with Flink's object reuse {@code on} or off in every Flink job. */
-    BenchSettings withObjectReuse(boolean on) {
-        return new BenchSettings(
-                quick,
-                seed,
-                coreReps,
-                flinkReps,
-                coreCap,
-                flinkCap,
-                sizes,
-                distributions,
-                warmUp,
-                queries,
-                systems,
-                countUpTo,
-                parallelisms,
-                sqlTriggerEvery,
-                on);
+                reuse);
     }
 
     /** The largest parallelism: the slots of the suite's cluster. */

@@ -7,7 +7,6 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,17 +22,8 @@ class LikeForLikeITCase {
     Path dir;
 
     private List<Measurement> run(Workload w, boolean objectReuse, StringWriter printed) throws Exception {
-        BenchSettings settings = new BenchSettings(
-                        false,
-                        7,
-                        1,
-                        1,
-                        Duration.ofSeconds(60),
-                        Duration.ofSeconds(120),
-                        List.of(3_000),
-                        List.of(Distribution.UNIFORM),
-                        false)
-                .withParallelisms(List.of(1, 2))
+        BenchSettings settings = BenchHarnessTest.uniform(
+                        List.of(3_000), BenchSettings.DEFAULT_COUNT_UP_TO, List.of(1, 2))
                 .withObjectReuse(objectReuse);
         return BenchCommand.run(
                 List.of(new FlinkSuite(
