@@ -16,7 +16,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 class PackageCyclesTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"flink-ivm-core", "flink-ivm-operators", "flink-ivm-sql", "flink-ivm-examples", "flink-ivm-bench"})
+    @ValueSource(
+            strings = {"flink-ivm-core", "flink-ivm-operators", "flink-ivm-sql", "flink-ivm-examples", "flink-ivm-bench"
+            })
     void noPackageCycle(String module) throws IOException {
         PackageGraph graph = PackageGraph.of(Path.of("..", module, "src", "main", "java"));
 

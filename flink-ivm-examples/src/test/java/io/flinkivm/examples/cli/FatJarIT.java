@@ -85,6 +85,22 @@ class FatJarIT {
         }
     }
 
+    /** Both shipped jars run SQL ({@code run --sql}): they hold flink-ivm-sql and the Calcite parser it brings. */
+    @Test
+    void theShippedJarsHoldTheSqlFrontEndAndCalcite() throws Exception {
+        for (Path shipped : List.of(jar, Path.of(System.getProperty("flinkivm.clusterJar")))) {
+            try (JarFile f = new JarFile(shipped.toFile())) {
+                assertThat(Collections.list(f.entries()).stream().map(JarEntry::getName))
+                        .as(shipped.toString())
+                        .contains(
+                                "io/flinkivm/sql/FlinkIvmSql.class",
+                                "io/flinkivm/sql/translate/SqlTranslation.class",
+                                "org/apache/calcite/sql/parser/SqlParser.class",
+                                "org/apache/calcite/avatica/util/Casing.class");
+            }
+        }
+    }
+
     private record Result(int code, String out, String err) {}
 
     private Result javaJar(String... args) throws Exception {
