@@ -8,11 +8,12 @@ import io.flinkivm.flink.OutputMode;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
 import io.flinkivm.flink.types.ResultRecord;
+import io.flinkivm.sql.rows.ResultsToRows;
+import io.flinkivm.sql.translate.RejectedRowException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.Table;
@@ -23,7 +24,6 @@ import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
-import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
@@ -98,18 +98,46 @@ public final class IvmTables {
         }
         fields.add(DataTypes.FIELD(PAYLOAD, payloadType(semiring)));
         DataType rowType = DataTypes.ROW(fields.toArray(new DataTypes.Field[0]));
+        return table(
+                tEnv,
+                job.results(),
+                new HeadAndPayload<>(semiring, headTypes),
+                rowType,
+                head,
+                head.isEmpty() ? ChangelogMode.all() : ChangelogMode.upsert(),
+                "changelog to rows",
+                null);
+    }
+
+    /**
+     * The table of {@code results}, each record made into rows by {@code layout} ({@link ResultsToRows}): the
+     * one way from a job's results to a table, for {@link #changelog} and for {@link FlinkIvmSql#sql}.
+     *
+     * @param key the table's primary key, empty for none
+     * @param uid the uid of the conversion's operator, null for none
+     */
+    static <T> ChangelogTable table(
+            StreamTableEnvironment tEnv,
+            DataStream<ResultRecord<T>> results,
+            ResultsToRows.Layout<? super T> layout,
+            DataType rowType,
+            List<String> key,
+            ChangelogMode mode,
+            String name,
+            String uid) {
         OutputTag<DeadLetter> rejected = new OutputTag<>("ivm-table-rejected-rows", DeadLetterTypeInfo.INSTANCE);
-        SingleOutputStreamOperator<Row> rows = job.results()
-                .process(new ToRows<>(semiring, headTypes, rejected))
+        SingleOutputStreamOperator<Row> rows = results.process(new ResultsToRows<T>(layout, rejected))
                 .returns(ExternalTypeInfo.<Row>of(rowType))
-                .name("changelog to rows")
-                .setParallelism(job.results().getParallelism());
-        Schema.Builder schema = Schema.newBuilder().fromRowDataType(rowType);
-        if (!head.isEmpty()) {
-            schema.primaryKey(head);
+                .name(name)
+                .setParallelism(results.getParallelism());
+        if (uid != null) {
+            rows = rows.uid(uid);
         }
-        Table table = tEnv.fromChangelogStream(
-                rows, schema.build(), head.isEmpty() ? ChangelogMode.all() : ChangelogMode.upsert());
+        Schema.Builder schema = Schema.newBuilder().fromRowDataType(rowType);
+        if (!key.isEmpty()) {
+            schema.primaryKey(key);
+        }
+        Table table = tEnv.fromChangelogStream(rows, schema.build(), mode);
         return new ChangelogTable(table, rows.getSideOutput(rejected));
     }
 
@@ -128,50 +156,49 @@ public final class IvmTables {
         return DataTypes.STRING().notNull();
     }
 
-    /** Changes to rows (end markers dropped); a head value that does not fit its column is rejected. */
-    private static final class ToRows<T> extends ProcessFunction<ResultRecord<T>, Row> {
+    /** A record as a row of the head's values, typed as the caller says, and the payload. */
+    private static final class HeadAndPayload<T> implements ResultsToRows.Layout<T> {
         private static final long serialVersionUID = 1L;
         private final Semiring<T> semiring;
         private final LogicalTypeRoot[] types;
-        private final OutputTag<DeadLetter> rejected;
         private final boolean textPayload;
 
-        ToRows(Semiring<T> semiring, DataType[] headTypes, OutputTag<DeadLetter> rejected) {
+        HeadAndPayload(Semiring<T> semiring, DataType[] headTypes) {
             this.semiring = semiring;
             this.types = new LogicalTypeRoot[headTypes.length];
             for (int i = 0; i < headTypes.length; i++) {
                 types[i] = headTypes[i].getLogicalType().getTypeRoot();
             }
-            this.rejected = rejected;
             Class<?> c = semiring.payloadClass();
             this.textPayload = c != Long.class && c != Boolean.class && c != Double.class;
         }
 
         @Override
-        public void processElement(ResultRecord<T> r, Context ctx, Collector<Row> out) {
-            if (r.isEnd()) {
-                return;
-            }
+        public long rows(ResultRecord<? extends T> r) {
+            return 1;
+        }
+
+        @Override
+        public ResultRecord.Kind kind(ResultRecord<? extends T> r, long rows) {
+            return r.kind();
+        }
+
+        @Override
+        public Object[] values(ResultRecord<? extends T> r) throws RejectedRowException {
             Tuple t = r.tuple();
-            Row row = new Row(r.kind().rowKind(), types.length + 1);
+            Object[] row = new Object[types.length + 1];
             for (int i = 0; i < types.length; i++) {
                 Object v = convert(t.get(i), types[i]);
                 if (v == null) {
-                    ctx.output(
-                            rejected,
-                            new DeadLetter(
-                                    "trigger " + r.snapshotId(),
-                                    "value " + t.get(i) + " ("
-                                            + t.get(i).getClass().getSimpleName() + ") does not fit column " + (i + 1)
-                                            + " of type "
-                                            + types[i],
-                                    r.toString()));
-                    return;
+                    throw new RejectedRowException("value " + t.get(i) + " ("
+                            + t.get(i).getClass().getSimpleName() + ") does not fit column " + (i + 1) + " of type "
+                            + types[i]);
                 }
-                row.setField(i, v);
+                row[i] = v;
             }
-            row.setField(types.length, textPayload ? semiring.format(r.payload()) : r.payload());
-            out.collect(row);
+            T payload = r.payload();
+            row[types.length] = textPayload ? semiring.format(payload) : payload;
+            return row;
         }
 
         /** The value as the column's type, or null if it does not fit. */

@@ -14,8 +14,8 @@ import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
 import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.sql.rows.FlinkTables;
-import io.flinkivm.sql.rows.ResultsToRows;
-import io.flinkivm.sql.rows.RowsToInserts;
+import io.flinkivm.sql.rows.SqlRowChanges;
+import io.flinkivm.sql.rows.TableRowsToChanges;
 import io.flinkivm.sql.translate.SqlTable;
 import io.flinkivm.sql.translate.SqlTranslation;
 import io.flinkivm.sql.translate.TableInput;
@@ -34,7 +34,6 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.Expressions;
-import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.SqlParserException;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.TableException;
@@ -44,19 +43,18 @@ import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.expressions.Expression;
-import org.apache.flink.table.runtime.typeutils.ExternalTypeInfo;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.OutputTag;
 
 /**
- * Builds a {@link SqlView}: the tables' rows become inserts, flink-ivm maintains the query, snapshots
- * become rows. Internal: call {@link FlinkIvmSql#sql}. Every operator's uid derives from the SQL text
- * (or {@link IvmOptions#uidPrefix()}), so a savepoint restores into the same query, and two queries
- * in one job never share a uid.
+ * Builds a {@link SqlView} for {@link FlinkIvmSql#sql}: the tables' rows become inserts (or changes),
+ * flink-ivm maintains the query, and its changelog becomes the view's table ({@link IvmTables#table}).
+ * Every operator's uid derives from the SQL text (or {@link IvmOptions#uidPrefix()}), so a savepoint
+ * restores into the same query, and two queries in one job never share a uid.
  */
-public final class SqlViewBuilder {
+final class SqlViewBuilder {
     /** A bag's rows over tables with deletes: a copy comes ({@code +I}) or goes ({@code -D}). */
     private static final ChangelogMode BAG_WITH_DELETES = ChangelogMode.newBuilder()
             .addContainedKind(RowKind.INSERT)
@@ -66,7 +64,7 @@ public final class SqlViewBuilder {
     private SqlViewBuilder() {}
 
     /** See {@link FlinkIvmSql#sql}. */
-    public static SqlView build(StreamTableEnvironment tEnv, String sql, IvmOptions options) {
+    static SqlView build(StreamTableEnvironment tEnv, String sql, IvmOptions options) {
         Map<List<String>, Table> tables = new HashMap<>();
         SqlTranslation translation = SqlTranslation.of(sql, path -> {
             Table t = tables.computeIfAbsent(path, p -> FlinkTables.lookup(tEnv, p));
@@ -123,8 +121,8 @@ public final class SqlViewBuilder {
                 DataStream<Row> rows = tEnv.toChangelogStream(projected);
                 // At the rows' own parallelism, chained: a rebalance would reorder one row's changes, and
                 // a delete could then reach the row check before the insert it names.
-                converted = rows.process(
-                                new RowsToInserts<>(input, RowsToInserts.CHANGELOG, semiring, true, rejected, checked))
+                converted = rows.process(new TableRowsToChanges<>(
+                                input, TableRowsToChanges.CHANGELOG, semiring, true, rejected, checked))
                         .setParallelism(rows.getParallelism());
             } else {
                 DataStream<RowData> rows;
@@ -134,8 +132,8 @@ public final class SqlViewBuilder {
                     throw new UnsupportedPlanException("table " + input.name() + " cannot be read as an insert-only"
                             + " stream (" + firstLine(e) + ")");
                 }
-                converted = rows.process(
-                        new RowsToInserts<>(input, RowsToInserts.INTERNAL, semiring, false, rejected, checked));
+                converted = rows.process(new TableRowsToChanges<>(
+                        input, TableRowsToChanges.INTERNAL, semiring, false, rejected, checked));
             }
             converted = converted
                     .returns(inputType)
@@ -169,21 +167,19 @@ public final class SqlViewBuilder {
                 .withUpdateBefore(key.isEmpty() || bag || options.updateBefore());
         IvmJob<T> job = FlinkIvm.maintain(inserts, plan, semiring, changelog);
         DataType rowType = DataTypes.ROW(fields.toArray(new DataTypes.Field[0]));
-        DataStream<Row> rows = job.results()
-                .flatMap(new ResultsToRows<T>(translation))
-                .returns(ExternalTypeInfo.<Row>of(rowType))
-                .name("changes to rows")
-                .uid(uid + "result-rows")
-                .setParallelism(job.results().getParallelism());
-        Schema.Builder schema = Schema.newBuilder().fromRowDataType(rowType);
-        if (!key.isEmpty()) {
-            schema.primaryKey(key);
-        }
         ChangelogMode mode = !bag
                 ? key.isEmpty() ? ChangelogMode.all() : ChangelogMode.upsert()
                 : plan.inputs().isInsertOnly() ? ChangelogMode.insertOnly() : BAG_WITH_DELETES;
-        Table table = tEnv.fromChangelogStream(rows, schema.build(), mode);
-        return new SqlView(table, translation, job, job.deadLetters().union(deadLetters));
+        IvmTables.ChangelogTable view = IvmTables.table(
+                tEnv,
+                job.results(),
+                new SqlRowChanges(translation),
+                rowType,
+                key,
+                mode,
+                "changes to rows",
+                uid + "result-rows");
+        return new SqlView(view.table(), translation, job, job.deadLetters().union(deadLetters, view.rejected()));
     }
 
     /**

@@ -2,12 +2,11 @@ package io.flinkivm.sql.rows;
 
 import io.flinkivm.flink.types.ResultRecord;
 import io.flinkivm.sql.translate.SqlTranslation;
-import java.io.Serializable;
 
 /**
  * How the records of a SQL view's changelog become rows of its SELECT list, for the view's table
- * ({@link ResultsToRows}) and for files written from a Flink job's records: a record is one row of its
- * own kind, except
+ * (a {@link ResultsToRows.Layout}) and for files written from a Flink job's records: a record is one row
+ * of its own kind, except
  *
  * <ul>
  *   <li>for a bag (a plain SELECT): as many rows as the result tuple's count changed by, of the
@@ -18,7 +17,7 @@ import java.io.Serializable;
  *
  * One per stream of records: it holds the count between a {@code -U} and its {@code +U}.
  */
-public final class SqlRowChanges implements Serializable {
+public final class SqlRowChanges implements ResultsToRows.Layout<Object> {
     private static final long serialVersionUID = 1L;
 
     private final SqlTranslation translation;
@@ -30,6 +29,7 @@ public final class SqlRowChanges implements Serializable {
     }
 
     /** The rows that {@code r} stands for: |result| rows of {@link #kind}; 0 for none, negative for deletes. */
+    @Override
     public long rows(ResultRecord<?> r) {
         if (translation.isDistinct() && r.kind().isUpdate()) {
             return 0;
@@ -50,10 +50,17 @@ public final class SqlRowChanges implements Serializable {
     }
 
     /** The kind of the {@code rows} rows ({@link #rows}) that {@code r} stands for. */
+    @Override
     public ResultRecord.Kind kind(ResultRecord<?> r, long rows) {
         if (rows < 0) {
             return ResultRecord.Kind.DELETE;
         }
         return translation.isBag() && r.kind() == ResultRecord.Kind.UPDATE_AFTER ? ResultRecord.Kind.INSERT : r.kind();
+    }
+
+    /** The values of the SELECT list of {@code r}'s row. */
+    @Override
+    public Object[] values(ResultRecord<?> r) {
+        return translation.outputRow(r.tuple(), r.payload());
     }
 }

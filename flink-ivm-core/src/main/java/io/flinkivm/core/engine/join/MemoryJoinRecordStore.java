@@ -20,7 +20,7 @@ public final class MemoryJoinRecordStore<T> implements JoinRecordStore<T> {
     private final OpenHashMap<Tuple, Tuple>[] liveHeads;
     private final OpenHashMap<Tuple, Tuple>[][] waitHeads;
     private final OpenHashMap<Tuple, Tuple>[] upHeads;
-    private final DirtyMarks dirty = new DirtyMarks();
+    private final MemoryDirtyMarks dirty = new MemoryDirtyMarks();
     /** The join's root node (-1 without a join tree). */
     private final int root;
     /**

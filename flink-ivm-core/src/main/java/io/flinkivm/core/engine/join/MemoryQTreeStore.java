@@ -8,7 +8,7 @@ import io.flinkivm.core.query.Tuple;
 /** A {@link QTreeStore} in open-addressing hash maps, one per q-tree node, entries as live objects. */
 public final class MemoryQTreeStore<T> implements QTreeStore<T> {
     private final OpenHashMap<Tuple, QTreeEntry<T>>[] entries;
-    private final DirtyMarks dirty = new DirtyMarks();
+    private final MemoryDirtyMarks dirty = new MemoryDirtyMarks();
 
     /** A store for a q-tree of {@code nodes} nodes, with maps made by {@code maps}. */
     @SuppressWarnings("unchecked")

@@ -8,7 +8,7 @@ import java.util.Arrays;
  * the in-memory stores of the joins above the border keep for {@code markDirty}, {@code forEachDirty}
  * and {@code clearDirty}. Each pair is marked once per trigger by its caller.
  */
-final class DirtyMarks {
+final class MemoryDirtyMarks {
     private int[] nodes = new int[16];
     private Tuple[] tuples = new Tuple[16];
     private int count;

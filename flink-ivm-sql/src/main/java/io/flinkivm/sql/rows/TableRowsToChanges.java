@@ -34,7 +34,7 @@ import org.apache.flink.util.OutputTag;
  *
  * @param <R> the row type: {@link RowData} or {@link Row}
  */
-public final class RowsToInserts<R, T> extends ProcessFunction<R, InputRecord<T>> {
+public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputRecord<T>> {
     private static final long serialVersionUID = 2L;
 
     /** How a row of type {@code R} is read. */
@@ -109,7 +109,7 @@ public final class RowsToInserts<R, T> extends ProcessFunction<R, InputRecord<T>
      * @param checkedRelations the relations whose key the plan checks downstream: their inserts carry an
      *     origin
      */
-    public RowsToInserts(
+    public TableRowsToChanges(
             TableInput table,
             Reader<R> reader,
             Semiring<T> semiring,
