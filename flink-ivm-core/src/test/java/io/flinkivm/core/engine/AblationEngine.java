@@ -24,7 +24,7 @@ import java.util.Objects;
  * border. Every change of a root view, not only a new root tuple, is joined over K with the other
  * root views (first-order delta joins, {@link DeltaJoinLogic}) into a materialized result. Correct,
  * but an insert costs as many result updates as its root tuple has partners: this is what the
- * Boolean border saves. For benchmarks and tests.
+ * Boolean border saves. For tests and flink-ivm-bench, in core's test-jar: nothing that ships uses it.
  */
 public final class AblationEngine<T> implements IvmEngine<T> {
     private final ViewForest<T> forest;
