@@ -1,4 +1,4 @@
-package io.flinkivm.bench.project;
+package io.flinkivm.checks;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.flinkivm.bench.project;
+package io.flinkivm.checks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
