@@ -9,6 +9,7 @@ import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.flink.types.InputRecordTypeInfo;
 import io.flinkivm.flink.types.PayloadTypes;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -23,6 +24,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * job.results().print();
  * }</pre>
  */
+@PublicEvolving
 public final class FlinkIvm {
     private FlinkIvm() {}
 

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Options of a flink-ivm job. Immutable; each {@code with...} returns a copy.
@@ -52,6 +53,7 @@ import java.util.function.Consumer;
  *     (null, the default: {@code ivm-} and a fingerprint of the plan); give each of two queries with
  *     the same plan in one job its own
  */
+@PublicEvolving
 public record IvmOptions(
         long snapshotEvery,
         Duration snapshotPeriod,

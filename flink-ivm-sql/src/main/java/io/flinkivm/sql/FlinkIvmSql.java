@@ -1,6 +1,7 @@
 package io.flinkivm.sql;
 
 import io.flinkivm.flink.IvmOptions;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 
 /**
@@ -9,6 +10,7 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
  * {@link io.flinkivm.flink.FlinkIvm} (artifact {@code flink-ivm-operators}, which carries neither Calcite
  * nor the Table API).
  */
+@PublicEvolving
 public final class FlinkIvmSql {
     private FlinkIvmSql() {}
 

@@ -12,6 +12,7 @@ import io.flinkivm.sql.rows.ResultsToRows;
 import io.flinkivm.sql.translate.RejectedRowException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.table.api.DataTypes;
@@ -42,6 +43,7 @@ import org.apache.flink.util.OutputTag;
  * tEnv.createTemporaryView("q", view.table());
  * }</pre>
  */
+@PublicEvolving
 public final class IvmTables {
     /** The name of the payload column, after the head's. */
     public static final String PAYLOAD = "payload";

@@ -3,6 +3,7 @@ package io.flinkivm.sql;
 import io.flinkivm.flink.IvmJob;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.sql.translate.SqlTranslation;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.table.api.Table;
 
@@ -27,6 +28,7 @@ import org.apache.flink.table.api.Table;
  * @param job the flink-ivm job (plan, layout, result records)
  * @param deadLetters rows that could not become inserts and updates that failed, with their reasons
  */
+@PublicEvolving
 public record SqlView(Table table, SqlTranslation translation, IvmJob<?> job, DataStream<DeadLetter> deadLetters) {
 
     /** The translation, then the plan's classification and operators, as {@code explain --sql} prints them. */

@@ -4,6 +4,7 @@ import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.ResultRecord;
 import io.flinkivm.sql.translate.RejectedRowException;
 import java.io.Serializable;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.Collector;
@@ -15,6 +16,7 @@ import org.apache.flink.util.OutputTag;
  * the rows its {@link Layout} says, and a record whose values do not fit the table's columns goes to
  * the dead-letter output with the reason.
  */
+@Internal
 public final class ResultsToRows<T> extends ProcessFunction<ResultRecord<T>, Row> {
     private static final long serialVersionUID = 3L;
 

@@ -2,6 +2,7 @@ package io.flinkivm.sql.rows;
 
 import io.flinkivm.flink.types.ResultRecord;
 import io.flinkivm.sql.translate.SqlTranslation;
+import org.apache.flink.annotation.Internal;
 
 /**
  * How the records of a SQL view's changelog become rows of its SELECT list, for the view's table
@@ -17,6 +18,7 @@ import io.flinkivm.sql.translate.SqlTranslation;
  *
  * One per stream of records: it holds the count between a {@code -U} and its {@code +U}.
  */
+@Internal
 public final class SqlRowChanges implements ResultsToRows.Layout<Object> {
     private static final long serialVersionUID = 1L;
 

@@ -11,6 +11,7 @@ import io.flinkivm.sql.translate.TableInput;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -34,6 +35,7 @@ import org.apache.flink.util.OutputTag;
  *
  * @param <R> the row type: {@link RowData} or {@link Row}
  */
+@Internal
 public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputRecord<T>> {
     private static final long serialVersionUID = 2L;
 

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Parses table schemas written as {@code customer(ck BIGINT, seg STRING); orders(ok BIGINT, ck BIGINT)}:
@@ -15,6 +16,7 @@ import java.util.Map;
  * {@code orders(o_orderkey BIGINT, o_custkey BIGINT, PRIMARY KEY (o_orderkey) NOT ENFORCED)} (NOT
  * ENFORCED may be left out). Names are identifiers or in backticks.
  */
+@Internal
 public final class SqlSchemas {
     private final String text;
     private int pos;

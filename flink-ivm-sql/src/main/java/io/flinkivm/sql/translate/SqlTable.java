@@ -2,11 +2,13 @@ package io.flinkivm.sql.translate;
 
 import java.io.Serializable;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A table the SQL front end resolves names against: its name, its columns in order, and its primary
  * key (column names; empty if it declares none). Column names are case-sensitive, as in Flink SQL.
  */
+@Internal
 public record SqlTable(String name, List<Column> columns, List<String> primaryKey) implements Serializable {
 
     /** A column: its name, type, and whether it may hold NULL. */

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A SQL query translated for flink-ivm: the conjunctive query, the semiring, how each table's rows
@@ -30,6 +31,7 @@ import java.util.Objects;
  * otherwise a product of a count and one component per sum, minimum, maximum or count of non-NULL
  * values that the aggregates need.
  */
+@Internal
 public final class SqlTranslation implements Serializable {
     private static final long serialVersionUID = 2L;
 

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The SQL type of a column, as far as the SQL front end needs it: how a value of the column becomes a
@@ -29,6 +30,7 @@ import java.time.LocalDateTime;
  * @param precision DECIMAL's and TIMESTAMP's precision, else 0
  * @param scale DECIMAL's scale, else 0
  */
+@Internal
 public record SqlType(Kind kind, String name, int precision, int scale) implements Serializable {
 
     /** The families of column types. */

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.flink.annotation.Internal;
 
 /**
  * How the rows of one table become inserts, evaluated where a row enters: each relation the table
@@ -15,6 +16,7 @@ import java.util.TreeSet;
  * a row whose condition is not TRUE leaves no trace), then takes the values it keeps (the columns and
  * expressions the query joins on, groups by or selects) and computes the row's payload.
  */
+@Internal
 public final class TableInput implements Serializable {
     private static final long serialVersionUID = 1L;
 

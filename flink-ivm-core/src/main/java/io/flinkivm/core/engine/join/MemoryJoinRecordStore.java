@@ -7,6 +7,7 @@ import io.flinkivm.core.query.Tuple;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A {@link JoinRecordStore} in open-addressing hash maps whose records are live objects (an update is
@@ -15,6 +16,7 @@ import java.util.Map;
  *
  * @param <T> the payload type
  */
+@Internal
 public final class MemoryJoinRecordStore<T> implements JoinRecordStore<T> {
     private final OpenHashMap<Tuple, JoinRecord<T>>[] records;
     private final OpenHashMap<Tuple, Tuple>[] liveHeads;

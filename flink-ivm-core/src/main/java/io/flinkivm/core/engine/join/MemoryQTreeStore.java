@@ -4,8 +4,10 @@ import io.flinkivm.core.engine.maps.MemoryMaps;
 import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.engine.maps.StateCounts;
 import io.flinkivm.core.query.Tuple;
+import org.apache.flink.annotation.Internal;
 
 /** A {@link QTreeStore} in open-addressing hash maps, one per q-tree node, entries as live objects. */
+@Internal
 public final class MemoryQTreeStore<T> implements QTreeStore<T> {
     private final OpenHashMap<Tuple, QTreeEntry<T>>[] entries;
     private final MemoryDirtyMarks dirty = new MemoryDirtyMarks();
