@@ -17,7 +17,7 @@ final class InternalRows {
 
     /** The row's values, one per column of the table (null where the column is not read or NULL). */
     static Object[] values(TableInput table, RowData row) throws RejectedRowException {
-        int n = table.inputColumns().size();
+        int n = table.inputCount();
         if (row.getArity() != n) {
             throw new RejectedRowException(
                     "expected " + n + " values (" + table.inputColumns() + "), got " + row.getArity());

@@ -163,6 +163,11 @@ public final class TableInput implements Serializable {
         return schema.columns().size();
     }
 
+    /** The number of input columns ({@link #inputColumns()}). */
+    public int inputCount() {
+        return columns.length;
+    }
+
     /** The position in the table of the {@code i}-th input column ({@link #inputColumns()}). */
     public int inputColumn(int i) {
         return columns[i];
