@@ -15,7 +15,9 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
- * flink-ivm's entry point: maintains a conjunctive query's result over a stream of inserts.
+ * flink-ivm's DataStream entry point: maintains a conjunctive query's result over a stream of inserts (and,
+ * over a ring, deletes and updates). SQL over Flink tables is {@code FlinkIvmSql.sql} of the artifact
+ * {@code flink-ivm-sql}, which brings Calcite; this artifact brings neither Calcite nor the Table API.
  *
  * <pre>{@code
  * DataStream<InputRecord<Long>> inserts = ...;
