@@ -14,7 +14,7 @@ import java.util.function.BiPredicate;
 
 /**
  * A conjunctive query written as Flink SQL text, the bench's SQL peer (the other way round from
- * flink-ivm-operators' {@code io.flinkivm.flink.sql.SqlTranslation}, which reads SQL into a conjunctive query).
+ * flink-ivm-sql's {@code io.flinkivm.sql.translate.SqlTranslation}, which reads SQL into a conjunctive query).
  * The SQL reads one table per relation ({@link RelationTables}: columns {@code c1..ck}, {@code BIGINT} or
  * {@code STRING}, and payload {@code p}), joins them in a chain of inner joins on the shared variables,
  * and sums the payload product grouped by the free variables. Joins follow the first atom, then greedily

@@ -2,9 +2,9 @@ package io.flinkivm.bench;
 
 import io.flinkivm.bench.state.EndGate;
 import io.flinkivm.examples.tables.NormalizedRows;
-import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.IvmOptions;
-import io.flinkivm.flink.SqlView;
+import io.flinkivm.sql.FlinkIvmSql;
+import io.flinkivm.sql.SqlView;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +24,7 @@ import org.apache.flink.util.Collector;
 
 /**
  * A system that maintains a {@link SqlDataset}'s query from its text, on one state backend: flink-ivm
- * ({@code FlinkIvm.sql}, plan AUTO, default options with the tables' sizes as relation rates: one
+ * ({@code FlinkIvmSql.sql}, plan AUTO, default options with the tables' sizes as relation rates: one
  * trigger at the end of the input, or one after every {@code --sql-trigger-every} rows of each ingest
  * subtask; the view's changelog read with {@code toChangelogStream} in its own mode) or Flink SQL
  * ({@code sqlQuery}, plain or with {@link FlinkSqlSystem#MINI_BATCH}, its changelog read with
@@ -80,7 +80,7 @@ final class SqlSystem {
     /** What the system runs, with a trigger after every {@code triggerEvery} rows (flink-ivm; 0: one at the end). */
     String describe(long triggerEvery) {
         String what = ivm
-                ? "FlinkIvm.sql on the query's text, plan AUTO, IvmOptions.defaults() with the tables' sizes as"
+                ? "FlinkIvmSql.sql on the query's text, plan AUTO, IvmOptions.defaults() with the tables' sizes as"
                         + " relation rates, "
                         + (triggerEvery == 0
                                 ? "one trigger at the end"
@@ -116,7 +116,7 @@ final class SqlSystem {
             tables.register(tEnv, env, "rows");
             DataStream<Row> changelog;
             if (ivm) {
-                SqlView view = FlinkIvm.sql(
+                SqlView view = FlinkIvmSql.sql(
                         tEnv,
                         dataset.sql(),
                         IvmOptions.defaults().withRelationRates(rates(dataset)).withSnapshotEvery(triggerEvery));

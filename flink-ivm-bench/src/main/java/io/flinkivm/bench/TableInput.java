@@ -21,7 +21,7 @@ import org.apache.flink.util.OutputTag;
 
 /**
  * Tables registered in a {@code StreamTableEnvironment} from prebuilt internal rows: the input of every
- * job that reads tables (Flink SQL's, and flink-ivm's {@code FlinkIvm.sql}). One source of the stream's
+ * job that reads tables (Flink SQL's, and flink-ivm's {@code FlinkIvmSql.sql}). One source of the stream's
  * indices at the environment's parallelism ({@link IndexedInput}: by range, a changelog by row), and
  * chained to it one function that sends each index's row ({@code BinaryRowData}, built before the job)
  * to its table's stream: the first table's is the main output, the others side outputs. Each table is a
