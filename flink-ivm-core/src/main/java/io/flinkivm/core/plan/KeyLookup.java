@@ -2,6 +2,7 @@ package io.flinkivm.core.plan;
 
 import java.io.Serializable;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * One step of a chase through a key: the row of atom {@code atom}'s relation stored under the key
@@ -12,6 +13,7 @@ import java.util.List;
  * @param key the variables at the key's columns, in column order
  * @param added the variables the step adds, in the atom's order
  */
+@Internal
 public record KeyLookup(int atom, String relation, List<String> key, List<String> added) implements Serializable {
     public KeyLookup {
         key = List.copyOf(key);

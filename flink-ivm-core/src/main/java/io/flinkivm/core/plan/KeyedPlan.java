@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The paper's plan for the closure of a query under its keys ({@link KeyChase}): the query is not
@@ -31,6 +32,7 @@ import java.util.Set;
  * @param enrichments the atoms that gain variables, in body order
  * @param closed the plan of the closed query ({@code closed.query()})
  */
+@Internal
 public record KeyedPlan(
         ConjunctiveQuery query,
         Classification classification,

@@ -8,6 +8,7 @@ import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A chain: a totally ordered set of values with a top ⊤ above and a bottom ⊥ below all of them, the
@@ -30,6 +31,7 @@ import java.util.Objects;
  * @param scale a decimal's digits after the point, else 0
  * @param name the type as the query's language spells it, e.g. {@code DECIMAL(12, 2)}, for plans
  */
+@PublicEvolving
 public record Chain(Kind kind, int scale, String name) implements Serializable {
 
     /** ⊥ in a long: below every value. */

@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * MIN or MAX over a {@link Chain}, one component of a product payload: for MIN the semiring (C ∪ {⊤, ⊥},
@@ -18,6 +19,7 @@ import java.util.Set;
  * Z[(C, max)] (Z[(C, min)] for MAX): the product of x^v and x^w is x^max(v, w), and the least (greatest)
  * element present is the group's MIN (MAX).
  */
+@PublicEvolving
 public final class ChainComponent implements Component {
     private static final long serialVersionUID = 1L;
 

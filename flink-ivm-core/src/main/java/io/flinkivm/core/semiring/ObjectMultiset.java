@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A finite multiset of elements of a {@link Chain} of objects (strings, wide decimals, timestamps with
@@ -18,6 +19,7 @@ import java.util.Objects;
  * hash codes, so that adding an element to a multiset of n costs O(log n) comparisons and allocates
  * O(log n) nodes. Multiplicities never wrap: an overflow throws {@link PayloadOverflowException}.
  */
+@PublicEvolving
 public final class ObjectMultiset implements Serializable {
     private static final long serialVersionUID = 1L;
 

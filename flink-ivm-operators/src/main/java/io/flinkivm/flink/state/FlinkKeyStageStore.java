@@ -7,6 +7,7 @@ import io.flinkivm.flink.types.StageRowSerializer;
 import io.flinkivm.flink.types.TupleSerializer;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -19,6 +20,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * and the rows waiting for it ({@link StateNames#KEY_WAITING}). The {@code key} arguments are the
  * current key; they are not used.
  */
+@Internal
 public final class FlinkKeyStageStore<T> implements KeyStageStore<T> {
     private final ValueState<Tuple> row;
     private final ListState<StageRow<T>> waiting;

@@ -8,6 +8,7 @@ import io.flinkivm.core.semiring.Product;
 import io.flinkivm.core.semiring.ProductSemiring;
 import java.io.IOException;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -21,6 +22,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * an element. The snapshot (version 2; version 1, without chains, is read too) records the components;
  * restoring with other components is incompatible.
  */
+@Internal
 public final class ProductSerializer extends ImmutableSerializer<Product> {
     private static final long serialVersionUID = 1L;
 

@@ -3,6 +3,7 @@ package io.flinkivm.flink.types;
 import io.flinkivm.core.engine.keys.StageRow;
 import io.flinkivm.core.query.Tuple;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -14,6 +15,7 @@ import org.apache.flink.types.StringValue;
  * (version 1): atom + 1 and step (var-ints), a flags byte (whether an origin is present), the values,
  * the payload, the origin.
  */
+@Internal
 public final class StageRowSerializer<T> extends PayloadRecordSerializer<StageRow<T>, T> {
     private static final long serialVersionUID = 1L;
 

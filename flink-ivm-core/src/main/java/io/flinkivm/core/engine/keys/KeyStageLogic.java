@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What the key stages of a {@link KeyedPlan} do with a row, once, for the in-memory engine and the
@@ -41,6 +42,7 @@ import java.util.function.IntFunction;
  * row fails the looked-up atom's selection or disagrees with it on a shared variable (it would join
  * nothing).
  */
+@Internal
 public final class KeyStageLogic<T> implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -2,6 +2,7 @@ package io.flinkivm.core.engine.keys;
 
 import io.flinkivm.core.query.Tuple;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The state of one key stage as {@link KeyStageLogic} reads and writes it: per key value, the row
@@ -10,6 +11,7 @@ import java.util.List;
  *
  * @param <T> the payload type
  */
+@Internal
 public interface KeyStageStore<T> {
     /** The row stored under {@code key}, or null. */
     Tuple keyRow(Tuple key);

@@ -1,6 +1,7 @@
 package io.flinkivm.core.engine.keys;
 
 import io.flinkivm.core.query.Tuple;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A row that breaks a key the plan relies on: it has the key value of the row stored under it, with
@@ -12,6 +13,7 @@ import io.flinkivm.core.query.Tuple;
  * @param row the rejected row
  * @param stored the row stored under the same key value
  */
+@Internal
 public record KeyViolation(String relation, String key, int[] columns, Tuple row, Tuple stored) {
     /** E.g. "orders(1, 8) breaks KEY orders(ok) (column 0): orders(1, 7) is stored under the same key value (1)". */
     public String message() {

@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /** A key stage's state in hash maps (the in-memory engine). Not thread-safe. */
+@Internal
 public final class MemoryKeyStageStore<T> implements KeyStageStore<T> {
     private final Map<Tuple, Tuple> rows = new HashMap<>();
     private final Map<Tuple, List<StageRow<T>>> waiting = new HashMap<>();

@@ -2,6 +2,7 @@ package io.flinkivm.core.engine.keys;
 
 import io.flinkivm.core.query.Tuple;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A row on its way through the key stages: a row of the stage's own relation ({@link #isKeyRow()}),
@@ -15,6 +16,7 @@ import java.util.Objects;
  * @param payload the insert's payload (never zero)
  * @param origin where the insert came from (for dead letters), or null
  */
+@Internal
 public record StageRow<T>(int atom, int step, Tuple values, T payload, String origin) {
     /** The {@link #atom()} of a row of the stage's own relation. */
     public static final int KEY_ROW = -1;
