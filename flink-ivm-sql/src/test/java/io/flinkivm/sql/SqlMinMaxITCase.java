@@ -50,7 +50,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * MIN and MAX of every type Flink SQL orders: seeded random queries over a small star of tables with
  * strings (among them characters beyond U+FFFF, whose order by code point differs from Java's), dates,
  * times, timestamps of milliseconds and of nanoseconds, narrow and wide decimals, booleans, integers and
- * doubles, NULLs among them, side by side with SUM and COUNT, with FILTER clauses and filters of one row.
+ * doubles, NULLs among them, side by side with SUM and COUNT, with FILTER clauses (of MIN, MAX, COUNT(*) and
+ * SUM, on one table's row) and filters of one row.
  * Each query's final result from {@link FlinkIvmSql#sql} equals Flink SQL's on the same tables, and so
  * does the naive evaluator's over the translation's payloads, on insert-only tables and on changelogs.
  */
@@ -124,6 +125,8 @@ class SqlMinMaxITCase {
         EXPRESSION,
         WITH_SUM_OR_COUNT,
         FILTER_CLAUSE,
+        COUNT_FILTER,
+        SUM_FILTER,
         GROUPED,
         GLOBAL,
         JOIN
@@ -320,9 +323,20 @@ class SqlMinMaxITCase {
                         ? "COUNT(*)"
                         : "COUNT(" + ALIASES[t] + "." + (t == 0 ? "name" : t == 1 ? "slot" : "note") + ")";
                 features.add(Feature.WITH_SUM_OR_COUNT);
+                if (r.nextInt(3) == 0) {
+                    // A filter on any table of the query: COUNT(*) FILTER (WHERE price < 10000) of Nexmark q15.
+                    int f = tables.get(r.nextInt(tables.size()));
+                    agg += " FILTER (WHERE " + FILTERS[f][r.nextInt(FILTERS[f].length)] + ")";
+                    features.add(Feature.COUNT_FILTER);
+                }
             } else if (pick == 1 && tables.contains(1)) {
                 agg = "SUM(o.qty)";
                 features.add(Feature.WITH_SUM_OR_COUNT);
+                if (r.nextInt(3) == 0) {
+                    int f = tables.get(r.nextInt(tables.size()));
+                    agg += " FILTER (WHERE " + FILTERS[f][r.nextInt(FILTERS[f].length)] + ")";
+                    features.add(Feature.SUM_FILTER);
+                }
             } else {
                 int e = 2 * r.nextInt(EXTREMA[t].length / 2);
                 agg = (r.nextBoolean() ? "MIN(" : "MAX(") + EXTREMA[t][e] + ")";
