@@ -7,6 +7,7 @@ import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
 import io.flinkivm.core.plan.Enrichment;
 import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.plan.KeyLookup;
+import io.flinkivm.core.plan.KeyStage;
 import io.flinkivm.core.plan.KeyedPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.QHierarchicalPlan;
@@ -124,7 +125,19 @@ public final class FlinkJobLayout implements Serializable {
                 parts.add(t.atoms());
             }
         }
-        // The closed query has the query's atoms, at the same indexes; rates name the query's relations.
+        // Rates name the query's relations: a part of the closed query's result counts its atoms' relations
+        // in the query (an absorbed atom's rows go to no part).
+        if (original instanceof KeyedPlan keyed) {
+            List<List<Integer>> originalParts = new ArrayList<>();
+            for (List<Integer> part : parts) {
+                List<Integer> atoms = new ArrayList<>();
+                for (int a : part) {
+                    atoms.add(keyed.originalAtom(a));
+                }
+                originalParts.add(atoms);
+            }
+            parts = originalParts;
+        }
         this.weights = rates.weights(original.query(), parts);
         // A free variable in every part of the result keys the sink by its value (each part then belongs
         // to one key, at any parallelism); otherwise HyperCube cells.
@@ -190,26 +203,39 @@ public final class FlinkJobLayout implements Serializable {
         this.sink = new Operator(name, sinkParallelism, partitioning(schemas, roots) + straight + BROADCAST);
     }
 
-    /** The key route and one keyed operator per key stage of {@code plan}, in the order rows pass them. */
+    /**
+     * The key route and one keyed operator per key stage of {@code plan}, in the order rows pass them;
+     * none where the plan has no stage (its keys are trusted).
+     */
     private static List<Operator> keyOperators(KeyedPlan plan, int parallelism) {
         List<Operator> out = new ArrayList<>();
+        if (plan.stages().isEmpty()) {
+            return List.of();
+        }
         out.add(new Operator(
                 "key route " + plan.query().name() + " (validate, send rows to their key stages)",
                 parallelism,
                 "forward from a source at the same parallelism, else rebalance"));
-        for (ConjunctiveQuery.Key k : plan.keys()) {
+        for (KeyStage stage : plan.stages()) {
+            ConjunctiveQuery.Key k = stage.key();
             List<String> uses = new ArrayList<>();
             for (Enrichment e : plan.enrichments()) {
                 for (KeyLookup l : e.lookups()) {
-                    if (l.relation().equals(k.relation())) {
-                        uses.add(String.join(",", l.added()) + " for "
-                                + plan.query().body().get(e.atom()));
+                    if (l.relation().equals(k.relation()) && l.copy() == stage.copy()) {
+                        String what = String.join(",", l.added());
+                        if (l.payload()) {
+                            what += what.isEmpty() ? "the payload" : " and the payload";
+                        }
+                        uses.add(what + " for " + plan.query().body().get(e.atom()));
                     }
                 }
             }
             String text = plan.query().keyText(k);
+            String does = stage.copy() > 0
+                    ? "the rows of " + plan.stageName(new KeyStage(k, stage.copy() - 1))
+                    : plan.absorbs(k.relation()) ? "check the key, keep the absorbed rows" : "check the key";
             out.add(new Operator(
-                    "key stage " + text + " (check the key"
+                    "key stage " + plan.stageName(stage) + " (" + does
                             + (uses.isEmpty() ? "" : "; look up " + String.join(", ", uses)) + ")",
                     parallelism,
                     "hash(" + text.substring(k.relation().length() + 1, text.length() - 1) + ")"));

@@ -87,9 +87,9 @@ final class IvmJobBuilder<T> {
                     + String.join(", ", plan.inputs().changelog()) + ", which need a ring, and "
                     + semiring.name() + " is not one: use the ring Semirings.ringFor gives");
         }
-        this.original = plan;
-        this.keyed = plan instanceof KeyedPlan k ? k : null;
-        this.plan = keyed != null ? keyed.closed() : plan;
+        this.original = options.keyChecks() ? plan.withKeyChecks(true) : plan;
+        this.keyed = original instanceof KeyedPlan k ? k : null;
+        this.plan = keyed != null ? keyed.closed() : original;
         this.semiring = semiring;
         this.options = options;
         this.payloadType = PayloadTypes.of(semiring);
@@ -160,8 +160,9 @@ final class IvmJobBuilder<T> {
                                     : in.partitionCustom(new RowPartitioner(), new RowKey<>()));
         }
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
-        DataStream<InputRecord<T>> input =
-                keyed != null ? keyStages(atParallelism, layout, parallelism, deadLetters) : union(atParallelism);
+        DataStream<InputRecord<T>> input = keyed != null && !keyed.stages().isEmpty()
+                ? keyStages(atParallelism, layout, parallelism, deadLetters)
+                : union(atParallelism);
         if (layout.rowCheck() != null) {
             SingleOutputStreamOperator<InputRecord<T>> rows = input.keyBy(new RowKey<>(), TupleTypeInfo.INSTANCE)
                     .transform(
@@ -294,7 +295,7 @@ final class IvmJobBuilder<T> {
             FlinkJobLayout layout,
             int parallelism,
             List<DataStream<DeadLetter>> deadLetters) {
-        KeyStageLogic<T> logic = new KeyStageLogic<>(keyed);
+        KeyStageLogic<T> logic = new KeyStageLogic<>(keyed, semiring);
         TypeInformation<StageRow<T>> rowType = new StageRowTypeInfo<>(payloadType);
         TypeInformation<InputRecord<T>> inputType = new InputRecordTypeInfo<>(payloadType);
         List<OutputTag<StageRow<T>>> tags = new ArrayList<>();
@@ -324,8 +325,12 @@ final class IvmJobBuilder<T> {
                     .transform(
                             layout.keyOperators().get(s + 1).name(),
                             inputType,
-                            new KeyStageOperator<>(keyed, s, payloadType, edges(tags, logic.targets(s)), deadLetterTag))
-                    .uid(uidPrefix + "key-stage-" + keyed.keys().get(s).relation())
+                            new KeyStageOperator<>(
+                                    keyed, semiring, s, payloadType, edges(tags, logic.targets(s)), deadLetterTag))
+                    .uid(uidPrefix + "key-stage-" + keyed.stages().get(s).relation()
+                            + (keyed.stages().get(s).copy() == 0
+                                    ? ""
+                                    : "-copy-" + keyed.stages().get(s).copy()))
                     .setParallelism(parallelism);
             deadLetters.add(stage.getSideOutput(deadLetterTag));
             for (int t : logic.targets(s)) {

@@ -76,7 +76,8 @@ public final class SqlViewBuilder {
         }
         Inputs inputs = Inputs.changelog(changelog);
         Semiring<?> semiring = translation.semiringFor(inputs);
-        MaintenancePlan plan = Planner.plan(translation.query(), semiring, options.strategy(), inputs);
+        MaintenancePlan plan = Planner.plan(translation.query(), semiring, options.strategy(), inputs)
+                .withKeyChecks(options.keyChecks());
         return build(tEnv, translation, tables, plan, semiring, options);
     }
 
@@ -95,7 +96,7 @@ public final class SqlViewBuilder {
         DataStream<DeadLetter> deadLetters = null;
         Set<String> checked = new HashSet<>();
         if (plan instanceof KeyedPlan keyed) {
-            keyed.keys().forEach(k -> checked.add(k.relation()));
+            keyed.stages().forEach(k -> checked.add(k.relation()));
         }
         for (TableInput declared : translation.tables()) {
             TableInput input = declared;

@@ -1,5 +1,6 @@
 package io.flinkivm.core.engine;
 
+import io.flinkivm.core.engine.keys.KeyRow;
 import io.flinkivm.core.engine.keys.KeyStageLogic;
 import io.flinkivm.core.engine.keys.KeyViolation;
 import io.flinkivm.core.engine.keys.MemoryKeyStageStore;
@@ -18,10 +19,11 @@ import java.util.function.Consumer;
 /**
  * The in-memory engine of a {@link KeyedPlan}: its key stages ({@link KeyStageLogic} over hash maps)
  * in front of the engine of the closed query's plan, results over the query's head. An insert that
- * breaks a key the plan relies on throws {@link KeyViolationException} and changes nothing. A key row
- * that releases waiting rows makes several inserts into the closed engine, each atomic there: if one
- * overflows, the exception reaches this insert's caller and the inserts before it stay. Not
- * thread-safe.
+ * breaks a key with a stage throws {@link KeyViolationException} and changes nothing; keys the plan
+ * trusts are not checked, and the rows of their relations are kept (the first per key value) only to
+ * look results up by the query's head. A key row that releases waiting rows makes several inserts into
+ * the closed engine, each atomic there: if one overflows, the exception reaches this insert's caller
+ * and the inserts before it stay. Not thread-safe.
  */
 public final class KeyedEngine<T> implements IvmEngine<T> {
     private final KeyedPlan plan;
@@ -30,6 +32,10 @@ public final class KeyedEngine<T> implements IvmEngine<T> {
     private final KeyStageLogic<T> logic;
     private final AtomRouter router;
     private final MemoryKeyStageStore<T>[] stores;
+    /** Per relation that the head's closure looks up without a stage (a trusted key): its rows by key value, else null. */
+    private final MemoryKeyStageStore<T>[] headRows;
+
+    private final int[][] headKeys;
     private final int[] head;
     private final boolean project;
     /** Rows on their way to a stage during one insert: stage indexes and rows, in order. */
@@ -46,9 +52,15 @@ public final class KeyedEngine<T> implements IvmEngine<T> {
         public void toIngest(String relation, Tuple tuple, T payload, String origin) {
             closed.insert(relation, tuple, payload);
         }
+
+        @Override
+        public void dropped(StageRow<T> row) {
+            dropped++;
+        }
     };
 
     private long inserts;
+    private long dropped;
 
     /** @param closed the engine of {@code plan.closed()} */
     @SuppressWarnings("unchecked") // an array of a generic type
@@ -57,11 +69,20 @@ public final class KeyedEngine<T> implements IvmEngine<T> {
         this.plan = plan;
         this.semiring = semiring;
         this.closed = closed;
-        this.logic = new KeyStageLogic<>(plan);
+        this.logic = new KeyStageLogic<>(plan, semiring);
         this.router = new AtomRouter(plan.query());
         this.stores = new MemoryKeyStageStore[logic.stages()];
         for (int s = 0; s < stores.length; s++) {
             stores[s] = new MemoryKeyStageStore<>();
+        }
+        int relations = plan.query().relations().size();
+        this.headRows = new MemoryKeyStageStore[relations];
+        this.headKeys = new int[relations][];
+        for (int r : logic.headRelations()) {
+            if (logic.stageOf(r) < 0) {
+                headRows[r] = new MemoryKeyStageStore<>();
+                headKeys[r] = logic.keyColumns(plan, r);
+            }
         }
         this.head = new int[plan.query().head().size()];
         for (int i = 0; i < head.length; i++) {
@@ -81,6 +102,12 @@ public final class KeyedEngine<T> implements IvmEngine<T> {
         if (!semiring.isZero(payload)) {
             pending.clear();
             logic.insert(r, tuple, payload, null, out);
+            if (headRows[r] != null) {
+                Tuple key = tuple.project(headKeys[r]);
+                if (headRows[r].keyRow(key) == null) {
+                    headRows[r].putKeyRow(key, KeyRow.kept(tuple, payload));
+                }
+            }
             // The first row is the only one that can break a key (its own relation's), before it changes anything.
             boolean first = true;
             while (!pending.isEmpty()) {
@@ -140,7 +167,7 @@ public final class KeyedEngine<T> implements IvmEngine<T> {
         if (!project) {
             return closed.lookup(headTuple);
         }
-        Tuple full = logic.closedHead(headTuple, s -> stores[s]);
+        Tuple full = logic.closedHead(headTuple, r -> headRows[r] != null ? headRows[r] : stores[logic.stageOf(r)]);
         return full == null ? semiring.zero() : closed.lookup(full);
     }
 
@@ -149,14 +176,22 @@ public final class KeyedEngine<T> implements IvmEngine<T> {
         return inserts;
     }
 
-    /** The closed query's engine's entries, the stored key rows and the waiting rows. */
+    /** The closed query's engine's entries, the stored key rows (and marks) and the waiting rows. */
     @Override
     public long stateEntries() {
         long total = closed.stateEntries();
         for (MemoryKeyStageStore<T> s : stores) {
             total += s.keyRows() + s.waitingRows();
         }
+        for (MemoryKeyStageStore<T> s : headRows) {
+            total += s == null ? 0 : s.keyRows();
+        }
         return total;
+    }
+
+    /** Rows dropped in the key stages so far: their key row was dropped by its selection, or does not fit them. */
+    public long droppedRows() {
+        return dropped;
     }
 
     /** Rows waiting in the key stages for their key rows. */

@@ -56,10 +56,15 @@ public final class KeyRouteOperator<T> extends AbstractStreamOperator<InputRecor
     @Override
     public void open() throws Exception {
         super.open();
-        logic = new KeyStageLogic<>(plan);
+        logic = new KeyStageLogic<>(plan, semiring);
         router = new AtomRouter(plan.query());
-        out = new StageOutput<>(output, stages);
         deadLetterCounter = getMetricGroup().counter(Metrics.DEAD_LETTERS);
+        out = new StageOutput<>(
+                output,
+                stages,
+                deadLetters,
+                getMetricGroup().counter(Metrics.KEY_DROPS),
+                getMetricGroup().counter(Metrics.FAILED_UPDATES));
     }
 
     @Override

@@ -1,10 +1,11 @@
 package io.flinkivm.flink.state;
 
+import io.flinkivm.core.engine.keys.KeyRow;
 import io.flinkivm.core.engine.keys.KeyStageStore;
 import io.flinkivm.core.engine.keys.StageRow;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.flink.types.KeyRowSerializer;
 import io.flinkivm.flink.types.StageRowSerializer;
-import io.flinkivm.flink.types.TupleSerializer;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.functions.RuntimeContext;
@@ -15,23 +16,25 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /**
- * A key stage's state in keyed state, keyed by the key value: the stored row ({@link StateNames#KEY_ROW})
- * and the rows waiting for it ({@link StateNames#KEY_WAITING}). The {@code key} arguments are the
- * current key; they are not used.
+ * A key stage's state in keyed state, keyed by the key value: the stored row with its payload, or the
+ * mark of a dropped row ({@link StateNames#KEY_ROW}, {@link KeyRowSerializer}), and the rows waiting for
+ * it ({@link StateNames#KEY_WAITING}). The {@code key} arguments are the current key; they are not
+ * used.
  */
 public final class FlinkKeyStageStore<T> implements KeyStageStore<T> {
-    private final ValueState<Tuple> row;
+    private final ValueState<KeyRow<T>> row;
     private final ListState<StageRow<T>> waiting;
 
     /** Creates (or restores) the state; call from {@code open()} of a keyed operator. */
     public FlinkKeyStageStore(RuntimeContext context, TypeSerializer<T> payloadSerializer) {
-        row = context.getState(new ValueStateDescriptor<>(StateNames.KEY_ROW, TupleSerializer.INSTANCE));
+        row = context.getState(
+                new ValueStateDescriptor<>(StateNames.KEY_ROW, new KeyRowSerializer<>(payloadSerializer)));
         waiting = context.getListState(
                 new ListStateDescriptor<>(StateNames.KEY_WAITING, new StageRowSerializer<>(payloadSerializer)));
     }
 
     @Override
-    public Tuple keyRow(Tuple key) {
+    public KeyRow<T> keyRow(Tuple key) {
         try {
             return row.value();
         } catch (Exception e) {
@@ -40,7 +43,7 @@ public final class FlinkKeyStageStore<T> implements KeyStageStore<T> {
     }
 
     @Override
-    public void putKeyRow(Tuple key, Tuple value) {
+    public void putKeyRow(Tuple key, KeyRow<T> value) {
         try {
             row.update(value);
         } catch (Exception e) {

@@ -11,14 +11,16 @@ import org.apache.flink.types.StringValue;
 
 /**
  * Serializer for {@link StageRow}s, between key stages and in a stage's list of waiting rows. Format
- * (version 1): atom + 1 and step (var-ints), a flags byte (whether an origin is present), the values,
- * the payload, the origin.
+ * (version 1): atom + 1 (0 for a key row, kept or dropped) and step (var-ints), a flags byte (whether an
+ * origin is present, whether a key row was dropped by its selection or filter), the values, the
+ * payload, the origin. Rows without the dropped flag are written as before the flag existed.
  */
 public final class StageRowSerializer<T> extends PayloadRecordSerializer<StageRow<T>, T> {
     private static final long serialVersionUID = 1L;
 
     private static final int ORIGIN = 1;
-    private static final int KNOWN = 1;
+    private static final int DROPPED = 2;
+    private static final int KNOWN = ORIGIN | DROPPED;
 
     public StageRowSerializer(TypeSerializer<T> payloadSerializer) {
         super(payloadSerializer);
@@ -43,9 +45,9 @@ public final class StageRowSerializer<T> extends PayloadRecordSerializer<StageRo
 
     @Override
     public void serialize(StageRow<T> row, DataOutputView out) throws IOException {
-        VarInts.write(row.atom() + 1, out);
+        VarInts.write(row.isKeyRow() ? 0 : row.atom() + 1, out);
         VarInts.write(row.step(), out);
-        out.writeByte(row.origin() != null ? ORIGIN : 0);
+        out.writeByte((row.origin() != null ? ORIGIN : 0) | (row.isDropped() ? DROPPED : 0));
         TupleSerializer.INSTANCE.serialize(row.values(), out);
         payloadSerializer.serialize(row.payload(), out);
         if (row.origin() != null) {
@@ -58,6 +60,9 @@ public final class StageRowSerializer<T> extends PayloadRecordSerializer<StageRo
         int atom = VarInts.read(in) - 1;
         int step = VarInts.read(in);
         int flags = checkFlags(in.readUnsignedByte(), KNOWN, "stage row");
+        if ((flags & DROPPED) != 0) {
+            atom = StageRow.DROPPED;
+        }
         Tuple values = TupleSerializer.INSTANCE.deserialize(in);
         T payload = payloadSerializer.deserialize(in);
         String origin = (flags & ORIGIN) != 0 ? StringValue.readString(in) : null;

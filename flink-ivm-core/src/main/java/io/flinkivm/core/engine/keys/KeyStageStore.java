@@ -5,17 +5,17 @@ import java.util.List;
 
 /**
  * The state of one key stage as {@link KeyStageLogic} reads and writes it: per key value, the row
- * stored under it and the rows waiting for it. The in-memory engine backs it with hash maps, the
+ * stored under it (with its payload, or a mark that it was dropped) and the rows waiting for it. The in-memory engine backs it with hash maps, the
  * Flink key stage operator with keyed state (keyed by the key value, so it may ignore {@code key}).
  *
  * @param <T> the payload type
  */
 public interface KeyStageStore<T> {
     /** The row stored under {@code key}, or null. */
-    Tuple keyRow(Tuple key);
+    KeyRow<T> keyRow(Tuple key);
 
     /** Stores {@code row} under {@code key}, which holds none yet. */
-    void putKeyRow(Tuple key, Tuple row);
+    void putKeyRow(Tuple key, KeyRow<T> row);
 
     /** Adds {@code row} to the rows waiting for {@code key}'s row. */
     void addWaiting(Tuple key, StageRow<T> row);

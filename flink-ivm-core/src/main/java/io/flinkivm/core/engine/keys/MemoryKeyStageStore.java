@@ -8,17 +8,17 @@ import java.util.Map;
 
 /** A key stage's state in hash maps (the in-memory engine). Not thread-safe. */
 public final class MemoryKeyStageStore<T> implements KeyStageStore<T> {
-    private final Map<Tuple, Tuple> rows = new HashMap<>();
+    private final Map<Tuple, KeyRow<T>> rows = new HashMap<>();
     private final Map<Tuple, List<StageRow<T>>> waiting = new HashMap<>();
     private long waitingRows;
 
     @Override
-    public Tuple keyRow(Tuple key) {
+    public KeyRow<T> keyRow(Tuple key) {
         return rows.get(key);
     }
 
     @Override
-    public void putKeyRow(Tuple key, Tuple row) {
+    public void putKeyRow(Tuple key, KeyRow<T> row) {
         rows.put(key, row);
     }
 
@@ -38,7 +38,7 @@ public final class MemoryKeyStageStore<T> implements KeyStageStore<T> {
         return rows;
     }
 
-    /** Rows stored under their keys. */
+    /** Rows (and marks of dropped rows) stored under their keys. */
     public long keyRows() {
         return rows.size();
     }
