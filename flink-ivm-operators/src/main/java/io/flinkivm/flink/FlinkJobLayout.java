@@ -80,22 +80,46 @@ public final class FlinkJobLayout implements Serializable {
         this.maintained = plan;
         this.parallelism = parallelism;
         this.rates = rates;
-        this.keyOperators = original instanceof KeyedPlan keyed ? keyOperators(keyed, parallelism) : List.of();
+        boolean deletes = !plan.inputs().isInsertOnly();
+        boolean byKey = deletes
+                && original instanceof KeyedPlan keyed
+                && !keyed.stages().isEmpty();
+        // Under deletes a key stage checks its relation's rows itself; the row check, before the key
+        // route, checks the others.
+        List<String> checked = new ArrayList<>();
+        if (byKey) {
+            for (String r : original.inputs().changelog()) {
+                if (((KeyedPlan) original).stage(r) < 0) {
+                    checked.add(r);
+                }
+            }
+        } else {
+            checked.addAll(plan.inputs().changelog());
+        }
+        boolean checks = rowCheck && !checked.isEmpty();
+        this.keyOperators = original instanceof KeyedPlan keyed
+                ? keyOperators(
+                        keyed,
+                        parallelism,
+                        byKey && checks
+                                ? "forward from the row check"
+                                : byKey
+                                        ? "forward from a source at the same parallelism, else hash(relation, key)"
+                                        : null)
+                : List.of();
         // The fallback checks deletes against its own relations; the other plans behind a row check.
-        boolean checks = rowCheck && !plan.inputs().isInsertOnly();
         boolean byFallback = checks && plan instanceof FallbackPlan;
         this.fallbackChecks = byFallback ? plan.inputs().changelog() : List.of();
         this.rowCheck = !checks || byFallback
                 ? null
                 : new Operator(
-                        "row check " + String.join(", ", plan.inputs().changelog())
-                                + " (deletes of absent rows are dead letters)",
+                        "row check " + String.join(", ", checked) + " (deletes of absent rows are dead letters)",
                         parallelism,
-                        "hash(relation, row)");
+                        byKey ? "hash(relation, key; row of a relation without a key stage)" : "hash(relation, row)");
         this.ingest = new Operator(
                 "ingest " + plan.query().name() + " (validate, route, epochs)",
                 parallelism,
-                this.rowCheck != null
+                this.rowCheck != null && keyOperators.isEmpty()
                         ? "forward from the row check"
                         : !fallbackChecks.isEmpty()
                                 ? "forward from a source at the same parallelism, else hash(relation, row)"
@@ -205,9 +229,10 @@ public final class FlinkJobLayout implements Serializable {
 
     /**
      * The key route and one keyed operator per key stage of {@code plan}, in the order rows pass them;
-     * none where the plan has no stage (its keys are trusted).
+     * none where the plan has no stage (its keys are trusted). The route reads {@code routeInput} (null:
+     * the sources).
      */
-    private static List<Operator> keyOperators(KeyedPlan plan, int parallelism) {
+    private static List<Operator> keyOperators(KeyedPlan plan, int parallelism, String routeInput) {
         List<Operator> out = new ArrayList<>();
         if (plan.stages().isEmpty()) {
             return List.of();
@@ -215,7 +240,7 @@ public final class FlinkJobLayout implements Serializable {
         out.add(new Operator(
                 "key route " + plan.query().name() + " (validate, send rows to their key stages)",
                 parallelism,
-                "forward from a source at the same parallelism, else rebalance"));
+                routeInput != null ? routeInput : "forward from a source at the same parallelism, else rebalance"));
         for (KeyStage stage : plan.stages()) {
             ConjunctiveQuery.Key k = stage.key();
             List<String> uses = new ArrayList<>();
@@ -422,10 +447,18 @@ public final class FlinkJobLayout implements Serializable {
         return projection;
     }
 
-    /** Every operator, from the key route (if any) and the ingest to the sink (and the projection after it). */
+    /**
+     * Every operator, from the key route (if any; under deletes after the row check) and the ingest to
+     * the sink (and the projection after it).
+     */
     public List<Operator> operators() {
-        List<Operator> all = new ArrayList<>(keyOperators);
-        if (rowCheck != null) {
+        List<Operator> all = new ArrayList<>();
+        boolean checkFirst = rowCheck != null && !keyOperators.isEmpty();
+        if (checkFirst) {
+            all.add(rowCheck);
+        }
+        all.addAll(keyOperators);
+        if (rowCheck != null && !checkFirst) {
             all.add(rowCheck);
         }
         all.add(ingest);

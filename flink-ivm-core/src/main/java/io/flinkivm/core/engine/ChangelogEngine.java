@@ -67,7 +67,12 @@ final class ChangelogEngine<T> implements IvmEngine<T> {
         }
         checkArity(relation, tuple);
         T updated = logic.after(live, relation, tuple, payload, delete);
-        engine.insert(relation, tuple, delete ? logic.inverse(payload) : payload);
+        if (engine instanceof KeyedEngine<T> keyed) {
+            // Key stages tell a delete from an insert: a second insert of an absorbed key value breaks the key.
+            keyed.change(relation, tuple, payload, delete);
+        } else {
+            engine.insert(relation, tuple, delete ? logic.inverse(payload) : payload);
+        }
         logic.write(live, tuple, updated);
     }
 

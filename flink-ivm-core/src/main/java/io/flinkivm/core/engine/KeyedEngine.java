@@ -11,6 +11,7 @@ import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.ArrayDeque;
 import java.util.Iterator;
@@ -98,38 +99,71 @@ public final class KeyedEngine<T> implements IvmEngine<T> {
      */
     @Override
     public void insert(String relation, Tuple tuple, T payload) {
+        change(relation, tuple, payload, false);
+    }
+
+    /**
+     * Under deletes, a change that {@link ChangelogEngine} checked against the relation's rows: an
+     * insert, or ({@code retraction}) a delete or an update's old row that takes {@code payload} away.
+     *
+     * @throws KeyViolationException if the row breaks a key the plan relies on (nothing changed)
+     */
+    void change(String relation, Tuple tuple, T payload, boolean retraction) {
         int r = router.checkedRelation(relation, tuple.arity());
-        if (!semiring.isZero(payload)) {
-            pending.clear();
+        if (semiring.isZero(payload)) {
+            inserts++;
+            return;
+        }
+        pending.clear();
+        if (retraction) {
+            logic.retract(r, tuple, payload, null, out);
+        } else {
             logic.insert(r, tuple, payload, null, out);
-            if (headRows[r] != null) {
-                Tuple key = tuple.project(headKeys[r]);
-                if (headRows[r].keyRow(key) == null) {
-                    headRows[r].putKeyRow(key, KeyRow.kept(tuple, payload));
-                }
-            }
-            // The first row is the only one that can break a key (its own relation's), before it changes anything.
-            boolean first = true;
-            while (!pending.isEmpty()) {
-                int stage = (Integer) pending.poll();
-                @SuppressWarnings("unchecked")
-                StageRow<T> row = (StageRow<T>) pending.poll();
-                if (row.isKeyRow()) {
-                    KeyViolation v = logic.keyRow(stage, stores[stage], row, out);
-                    if (v != null) {
-                        if (!first) {
-                            throw new IllegalStateException("a key row after the first row of an insert: " + v);
-                        }
-                        pending.clear();
-                        throw new KeyViolationException(v);
+        }
+        // The first row is the only one that can break a key (its own relation's), before it changes anything.
+        boolean first = true;
+        while (!pending.isEmpty()) {
+            int stage = (Integer) pending.poll();
+            @SuppressWarnings("unchecked")
+            StageRow<T> row = (StageRow<T>) pending.poll();
+            if (row.isKeyRow()) {
+                KeyViolation v = logic.keyRow(stage, stores[stage], row, out);
+                if (v != null) {
+                    if (!first) {
+                        throw new IllegalStateException("a key row after the first row of an insert: " + v);
                     }
-                } else {
-                    logic.probe(stage, stores[stage], row, out);
+                    pending.clear();
+                    throw new KeyViolationException(v);
                 }
-                first = false;
+            } else {
+                logic.probe(stage, stores[stage], row, out);
             }
+            first = false;
+        }
+        if (headRows[r] != null) {
+            keepHeadRow(headRows[r], tuple.project(headKeys[r]), tuple, payload, retraction);
         }
         inserts++;
+    }
+
+    /** The row a trusted key's value has for looking results up: the first one, with its payload while it lasts. */
+    private void keepHeadRow(MemoryKeyStageStore<T> rows, Tuple key, Tuple tuple, T payload, boolean retraction) {
+        KeyRow<T> stored = rows.keyRow(key);
+        if (stored == null) {
+            if (!retraction) {
+                rows.putKeyRow(key, KeyRow.kept(tuple, payload));
+            }
+            return;
+        }
+        if (!stored.values().equals(tuple) || !(semiring instanceof Ring<T> ring)) {
+            return;
+        }
+        T sum = ring.plus(stored.payload(), retraction ? ring.negate(payload) : payload);
+        if (ring.isZero(sum)) {
+            rows.removeKeyRow(key);
+        } else {
+            rows.putKeyRow(key, KeyRow.kept(tuple, sum));
+        }
     }
 
     @Override

@@ -39,7 +39,11 @@ import java.util.Set;
  * @param absorptions the atoms folded into others, in the order they were folded
  * @param enrichments the atoms that gain variables or absorb others, in body order
  * @param closed the plan of the closed query ({@code closed.query()}), whose atoms are the query's
- *     atoms that are not absorbed, in body order
+ *     atoms that are not absorbed, in body order: the α-acyclic p-hierarchical plan, or under deletes the
+ *     q-hierarchical plan, whose changelog relations are the closed relations whose rows, or whose key
+ *     rows looked up, have deletes
+ * @param inputs which of the query's relations have deletes and updates (then the stages keep the rows
+ *     that look each key up, to retract and re-emit them when the key row changes)
  */
 public record KeyedPlan(
         ConjunctiveQuery query,
@@ -52,7 +56,8 @@ public record KeyedPlan(
         List<KeyLookup> headLookups,
         List<Absorption> absorptions,
         List<Enrichment> enrichments,
-        ViewTreePlan closed)
+        ViewTreePlan closed,
+        Inputs inputs)
         implements MaintenancePlan {
 
     public KeyedPlan {
@@ -63,6 +68,50 @@ public record KeyedPlan(
         absorptions = List.copyOf(absorptions);
         enrichments = List.copyOf(enrichments);
         validate(query, keys, stageOrder, addedHead, headLookups, absorptions, enrichments, closed);
+        PlanText.check(
+                inputs.isInsertOnly() == closed.inputs().isInsertOnly()
+                        && inputs.isInsertOnly() == !(closed instanceof QHierarchicalPlan),
+                "a plan with deletes closes over the q-hierarchical plan, an insert-only one over the p-hierarchical");
+    }
+
+    /**
+     * The closed query's relations that receive deletes and updates when {@code inputs} have them: an
+     * enriched atom's where its own relation or a relation it looks up has them, another atom's where
+     * its relation has them.
+     */
+    static Inputs closedInputs(
+            ConjunctiveQuery query,
+            ConjunctiveQuery closed,
+            List<Enrichment> enrichments,
+            List<Absorption> absorptions,
+            Inputs inputs) {
+        if (inputs.isInsertOnly()) {
+            return inputs;
+        }
+        List<String> out = new ArrayList<>();
+        int closedIndex = 0;
+        for (Atom a : query.body()) {
+            boolean absorbed = false;
+            for (Absorption x : absorptions) {
+                absorbed |= x.atom() == a.index();
+            }
+            if (absorbed) {
+                continue;
+            }
+            boolean deletes = inputs.hasDeletes(a.relation());
+            for (Enrichment e : enrichments) {
+                if (e.atom() == a.index()) {
+                    for (KeyLookup l : e.lookups()) {
+                        deletes |= inputs.hasDeletes(l.relation());
+                    }
+                }
+            }
+            if (deletes) {
+                out.add(closed.body().get(closedIndex).relation());
+            }
+            closedIndex++;
+        }
+        return Inputs.changelog(out);
     }
 
     @Override
@@ -99,7 +148,8 @@ public record KeyedPlan(
                         headLookups,
                         absorptions,
                         enrichments,
-                        closed);
+                        closed,
+                        inputs);
     }
 
     /** The closed query, which the view trees maintain: results over its head, projected to {@link #query()}'s. */
@@ -408,10 +458,12 @@ public record KeyedPlan(
 
     @Override
     public String guarantee() {
-        String bound = closed instanceof QHierarchicalPlan
-                ? "O(1) per insert or delete and constant-delay enumeration (q-hierarchical: Berkholz, Keppeler,"
-                        + " Schweikardt, PODS 2017)"
-                : "amortized O(1) per insert and constant-delay enumeration (Thm. 1, fhtw = 1)";
+        String bound = inputs.isInsertOnly()
+                ? "amortized O(1) per insert and constant-delay enumeration (Thm. 1, fhtw = 1)"
+                : "O(1) per insert or delete, except that a change of a key row that rows look up costs O(rows"
+                        + " that look it up), which its stage retracts and re-emits (as Flink SQL's join re-emits"
+                        + " them), and constant-delay enumeration (q-hierarchical: Berkholz, Keppeler, Schweikardt,"
+                        + " PODS 2017)";
         return bound + " on databases where the keys hold (" + keyList(keys)
                 + "; Berkholz, Keppeler, Schweikardt, ICDT 2018); " + PlanText.lookups(closed)
                 + PlanText.payloadCost(semiring());
@@ -486,6 +538,10 @@ public record KeyedPlan(
             if (!absorptions.isEmpty() || !enrichments.isEmpty()) {
                 sb.append("; a key row that its atoms' selection drops is kept as a mark, and the rows that look")
                         .append(" it up are dropped");
+            }
+            if (!inputs.isInsertOnly()) {
+                sb.append("; with deletes and updates each stage keeps the rows that look it up, and a change of")
+                        .append(" a key row retracts and re-emits them: O(rows that reference it)");
             }
             sb.append("):\n");
         }

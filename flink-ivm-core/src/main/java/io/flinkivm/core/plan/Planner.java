@@ -163,6 +163,12 @@ public final class Planner {
             return qHierarchical(query, semiring, properties, classification, inputs);
         } else {
             reasons.add(deletesReason(classification, inputs));
+            if (!query.keys().isEmpty()) {
+                KeyedPlan keyed = keyedWithDeletes(query, semiring, properties, classification, inputs, reasons);
+                if (keyed != null) {
+                    return keyed;
+                }
+            }
         }
         if (strategy == Strategy.P_HIERARCHICAL) {
             throw new UnsupportedPlanException(
@@ -170,6 +176,54 @@ public final class Planner {
                             + String.join("; ", reasons) + ". Use the fallback (delta-join) plan instead.");
         }
         return fallback(query, semiring, properties, classification, reasons, inputs);
+    }
+
+    /**
+     * Under deletes: the plan of the first closure of {@code query} under its keys, else of its absorbed
+     * query or a closure of it, that is q-hierarchical; or null, with why none is in {@code reasons}.
+     */
+    private static KeyedPlan keyedWithDeletes(
+            ConjunctiveQuery query,
+            String semiring,
+            Set<SemiringProperty> properties,
+            Classification classification,
+            Inputs inputs,
+            List<String> reasons) {
+        List<KeyChase.Candidate> candidates = new ArrayList<>(KeyChase.candidates(query));
+        candidates.addAll(KeyChase.absorbed(query));
+        String why = null;
+        for (KeyChase.Candidate c : candidates) {
+            if (c.problem() != null) {
+                why = c.name() + ", " + c.closed() + ", cannot run: " + c.problem();
+                continue;
+            }
+            Classification closed = QueryClassifier.classify(c.closed());
+            if (!closed.qHierarchical().holds()) {
+                why = c.name() + ", " + c.closed() + ", is not q-hierarchical either: "
+                        + closed.qHierarchical().witness();
+                continue;
+            }
+            Inputs closedInputs = KeyedPlan.closedInputs(query, c.closed(), c.enrichments(), c.absorptions(), inputs);
+            return new KeyedPlan(
+                    query,
+                    classification,
+                    c.name(),
+                    c.relied(),
+                    c.stages(),
+                    false,
+                    c.addedHead(),
+                    c.headLookups(),
+                    c.absorptions(),
+                    c.enrichments(),
+                    qHierarchical(c.closed(), semiring, properties, closed, closedInputs),
+                    inputs);
+        }
+        reasons.add(
+                why == null
+                        ? "the keys do not help: they determine no variable that the head or an atom lacks, and no key"
+                                + " table can be absorbed"
+                        : "the keys do not help: " + why);
+        return null;
     }
 
     /** The dichotomy under inserts and deletes, for the fallback's reasons. */
@@ -335,7 +389,8 @@ public final class Planner {
                         c.headLookups(),
                         c.absorptions(),
                         c.enrichments(),
-                        closed);
+                        closed,
+                        Inputs.INSERT_ONLY);
             }
             why[0] = c.name() + ", " + c.closed() + ", "
                     + (!closedClassification.pHierarchical().holds()

@@ -184,7 +184,8 @@ class AbsorptionTest {
                         p.headLookups(),
                         List.of(new Absorption(a.atom(), a.relation(), a.key(), a.into(), a.atom())),
                         p.enrichments(),
-                        p.closed()))
+                        p.closed(),
+                        p.inputs()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("an absorbed atom's payload goes to its taker");
         List<Enrichment> noPayload = new ArrayList<>();
@@ -206,7 +207,8 @@ class AbsorptionTest {
                         p.headLookups(),
                         p.absorptions(),
                         noPayload,
-                        p.closed()))
+                        p.closed(),
+                        p.inputs()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("a taker takes the payload of every atom absorbed into it");
     }

@@ -205,7 +205,8 @@ class KeyedPlanTest {
                         p.headLookups(),
                         p.absorptions(),
                         p.enrichments(),
-                        p.closed()))
+                        p.closed(),
+                        p.inputs()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("pass the key stages in order");
         assertThatThrownBy(() -> new KeyedPlan(
@@ -219,7 +220,8 @@ class KeyedPlanTest {
                         p.headLookups(),
                         p.absorptions(),
                         p.enrichments().subList(0, 1),
-                        p.closed()))
+                        p.closed(),
+                        p.inputs()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("an atom without enrichment is unchanged");
     }

@@ -21,8 +21,10 @@ import org.apache.flink.util.OutputTag;
  * validates each record against the query (bad ones become dead letters, with the ingest's reasons),
  * and sends a row to its relation's key stage, or, for a relation without one, on as
  * {@link KeyStageLogic#insert} says: to the ingest as it is, and to the first key stage of each of its
- * enriched atoms (side outputs, one per stage). Snapshot requests go straight to the ingest; an insert
- * with payload zero is dropped (it changes nothing). Stateless.
+ * enriched atoms (side outputs, one per stage). Under deletes it reads the row check's output, where
+ * each delete was checked against its row, and routes a delete as {@link KeyStageLogic#retract} says.
+ * Snapshot requests go straight to the ingest; an insert with payload zero is dropped (it changes
+ * nothing). Stateless.
  */
 public final class KeyRouteOperator<T> extends AbstractStreamOperator<InputRecord<T>>
         implements OneInputStreamOperator<InputRecord<T>, InputRecord<T>> {
@@ -74,7 +76,9 @@ public final class KeyRouteOperator<T> extends AbstractStreamOperator<InputRecor
             output.collect(element);
             return;
         }
-        String problem = IngestOperator.problem(r, router, semiring);
+        // Under deletes the row check in front of the route checked each delete against its row.
+        String problem =
+                IngestOperator.problem(r, router, semiring, plan.inputs().isInsertOnly());
         if (problem != null) {
             deadLetterCounter.inc();
             output.collect(deadLetters, new StreamRecord<>(new DeadLetter(r.origin(), problem, String.valueOf(r))));
@@ -82,7 +86,11 @@ public final class KeyRouteOperator<T> extends AbstractStreamOperator<InputRecor
         }
         if (!semiring.isZero(r.payload())) {
             Tuple tuple = r.tuple();
-            logic.insert(router.relation(r.relation()), tuple, r.payload(), r.origin(), out);
+            if (r.isRetraction()) {
+                logic.retract(router.relation(r.relation()), tuple, r.payload(), r.origin(), out);
+            } else {
+                logic.insert(router.relation(r.relation()), tuple, r.payload(), r.origin(), out);
+            }
         }
     }
 }

@@ -6,6 +6,7 @@ import io.flinkivm.core.engine.keys.KeyStageStore;
 import io.flinkivm.core.engine.keys.KeyViolation;
 import io.flinkivm.core.engine.keys.StageRow;
 import io.flinkivm.core.plan.KeyedPlan;
+import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.state.FlinkKeyStageStore;
@@ -14,6 +15,7 @@ import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.flink.types.PayloadTypes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.SimpleCounter;
@@ -89,7 +91,8 @@ public final class KeyStageOperator<T> extends AbstractStreamOperator<InputRecor
         flinkStore = new FlinkKeyStageStore<>(
                 getRuntimeContext(),
                 PayloadTypes.inState(
-                        payloadType.createSerializer(getExecutionConfig().getSerializerConfig())));
+                        payloadType.createSerializer(getExecutionConfig().getSerializerConfig())),
+                !plan.inputs().isInsertOnly());
         logic = new KeyStageLogic<>(plan, semiring);
         deadLetterCounter = getMetricGroup().counter(Metrics.DEAD_LETTERS);
         out = new StageOutput<>(
@@ -128,6 +131,26 @@ public final class KeyStageOperator<T> extends AbstractStreamOperator<InputRecor
             releases.inc(rows.size());
             return rows;
         }
+
+        @Override
+        public void removeKeyRow(Tuple key) {
+            flinkStore.removeKeyRow(key);
+        }
+
+        @Override
+        public T reference(Tuple key, Tuple reference) {
+            return flinkStore.reference(key, reference);
+        }
+
+        @Override
+        public void putReference(Tuple key, Tuple reference, T payload) {
+            flinkStore.putReference(key, reference, payload);
+        }
+
+        @Override
+        public List<Map.Entry<Tuple, T>> references(Tuple key) {
+            return flinkStore.references(key);
+        }
     }
 
     @Override
@@ -146,8 +169,12 @@ public final class KeyStageOperator<T> extends AbstractStreamOperator<InputRecor
                     new StreamRecord<>(new DeadLetter(
                             row.origin(),
                             v.message(),
-                            String.valueOf(
-                                    InputRecord.insert(v.relation(), row.values(), row.payload(), row.origin())))));
+                            String.valueOf(InputRecord.change(
+                                    row.retraction() ? ChangeKind.DELETE : ChangeKind.INSERT,
+                                    v.relation(),
+                                    row.values(),
+                                    row.payload(),
+                                    row.origin())))));
         }
     }
 

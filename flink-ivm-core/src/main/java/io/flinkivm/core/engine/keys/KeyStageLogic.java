@@ -10,6 +10,7 @@ import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Term;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.query.Variable;
+import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -43,7 +44,13 @@ import java.util.function.IntFunction;
  *       on (to the next lookup's stage, or to the view trees); else it waits, O(1).
  * </ul>
  *
- * A row goes on to the view trees ({@link Output#toIngest}) as a row of the closed query's relation;
+ * Under deletes (a plan whose inputs have changelogs, over a ring) a stage keeps, instead of the rows
+ * waiting for a key value, every row that looks it up (its <em>references</em>, with their payloads):
+ * a change of such a row goes on extended if the key row is there; a change of a key row (an insert
+ * where none is, a delete of the stored row, an update as both) retracts and re-emits the rows that look
+ * it up, O(references). A second insert of an absorbed key value still breaks the key.
+ *
+ * <p>A row goes on to the view trees ({@link Output#toIngest}) as a row of the closed query's relation;
  * a row of an absorbed atom goes nowhere but its stage. Rows compare as relation tuples (the columns
  * the query uses), never by payload. An enriched row whose key row fails the looked-up atom's
  * selection or disagrees with it on a shared variable is dropped (it would join nothing).
@@ -72,6 +79,9 @@ public final class KeyStageLogic<T> implements Serializable {
     }
 
     private final Semiring<T> semiring;
+    /** Under deletes, the semiring as a ring; null for an insert-only plan. */
+    private final Ring<T> ring;
+
     private final Map<String, Integer> relations = new HashMap<>();
     private final String[] relationNames;
     /** Per relation: its key stage, or -1. */
@@ -139,6 +149,15 @@ public final class KeyStageLogic<T> implements Serializable {
     public KeyStageLogic(KeyedPlan plan, Semiring<T> semiring) {
         plan.checkSemiring(semiring);
         this.semiring = semiring;
+        if (plan.inputs().isInsertOnly()) {
+            this.ring = null;
+        } else if (semiring instanceof Ring<T> r) {
+            this.ring = r;
+        } else {
+            throw new IllegalArgumentException(
+                    "the plan has deletes in " + String.join(", ", plan.inputs().changelog())
+                            + ", which need a ring; semiring " + semiring.name() + " is not one");
+        }
         ConjunctiveQuery q = plan.query();
         List<String> names = q.relations();
         relationNames = names.toArray(new String[0]);
@@ -338,15 +357,32 @@ public final class KeyStageLogic<T> implements Serializable {
      * of its relation's atoms goes nowhere else.
      */
     public void insert(int relation, Tuple tuple, T payload, String origin, Output<T> out) {
+        change(relation, tuple, payload, origin, false, out);
+    }
+
+    /**
+     * Under deletes: a delete (or an update's old row) that takes {@code payload} away from {@code tuple}
+     * (checked against the relation's rows before) in the query's relation with index {@code relation},
+     * the change of the inverse payload, as {@link #insert} routes an insert.
+     */
+    public void retract(int relation, Tuple tuple, T payload, String origin, Output<T> out) {
+        if (ring == null) {
+            throw new IllegalStateException(
+                    "a delete of " + relationNames[relation] + tuple + " in an insert-only plan");
+        }
+        change(relation, tuple, ring.negate(payload), origin, true, out);
+    }
+
+    private void change(int relation, Tuple tuple, T payload, String origin, boolean retraction, Output<T> out) {
         int stage = stageOfRelation[relation];
         if (stage < 0) {
-            pass(relation, tuple, payload, origin, out);
+            pass(relation, tuple, payload, origin, retraction, out);
             return;
         }
         if (matchesAnAtom(relation, tuple)) {
-            out.toStage(stage, StageRow.keyRow(tuple, payload, origin));
+            out.toStage(stage, new StageRow<>(StageRow.KEY_ROW, 0, tuple, payload, origin, retraction));
         } else if (stageLookedUp[stage]) {
-            out.toStage(stage, StageRow.dropped(tuple, payload, origin));
+            out.toStage(stage, new StageRow<>(StageRow.DROPPED, 0, tuple, payload, origin, retraction));
         }
     }
 
@@ -358,6 +394,14 @@ public final class KeyStageLogic<T> implements Serializable {
         int stage = stageOfRelation[relation];
         if (stage >= 0 && stageLookedUp[stage]) {
             out.toStage(stage, StageRow.dropped(tuple, payload, origin));
+        }
+    }
+
+    /** Under deletes: a delete of a row that its table's filter dropped, as {@link #dropped} routes it. */
+    public void droppedRetraction(int relation, Tuple tuple, T payload, String origin, Output<T> out) {
+        int stage = stageOfRelation[relation];
+        if (stage >= 0 && stageLookedUp[stage]) {
+            out.toStage(stage, new StageRow<>(StageRow.DROPPED, 0, tuple, ring.negate(payload), origin, true));
         }
     }
 
@@ -380,13 +424,13 @@ public final class KeyStageLogic<T> implements Serializable {
      * A row of relation {@code relation} goes on: as it is for its atoms that neither gain nor are
      * absorbed, to its enriched atoms' first lookups.
      */
-    private void pass(int relation, Tuple tuple, T payload, String origin, Output<T> out) {
+    private void pass(int relation, Tuple tuple, T payload, String origin, boolean retraction, Output<T> out) {
         if (direct[relation]) {
             out.toIngest(relationNames[relation], tuple, payload, origin);
         }
         for (int a : enrichedOfRelation[relation]) {
             if (matchers[a].match(tuple) != null) {
-                out.toStage(steps[a][0].stage, new StageRow<>(a, 0, tuple, payload, origin));
+                out.toStage(steps[a][0].stage, new StageRow<>(a, 0, tuple, payload, origin, retraction));
             }
         }
     }
@@ -400,6 +444,9 @@ public final class KeyStageLogic<T> implements Serializable {
      * @return the violation if the row breaks the key (then nothing changed), else null
      */
     public KeyViolation keyRow(int stage, KeyStageStore<T> store, StageRow<T> row, Output<T> out) {
+        if (ring != null) {
+            return keyRowChange(stage, store, row, out);
+        }
         Tuple key = row.values().project(stageColumns[stage]);
         KeyRow<T> stored = store.keyRow(key);
         boolean first = stageCopy[stage] == 0;
@@ -414,16 +461,17 @@ public final class KeyStageLogic<T> implements Serializable {
                         row.isDropped(),
                         stored.values(),
                         stored.dropped(),
-                        stageAbsorbs[stage]);
+                        stageAbsorbs[stage],
+                        false);
             }
             if (first && !row.isDropped()) {
-                pass(stageRelation[stage], row.values(), row.payload(), row.origin(), out);
+                pass(stageRelation[stage], row.values(), row.payload(), row.origin(), row.retraction(), out);
             }
             return null;
         }
         KeyRow<T> kept = row.isDropped() ? KeyRow.droppedRow(row.values()) : KeyRow.kept(row.values(), row.payload());
         if (first && !row.isDropped()) {
-            pass(stageRelation[stage], row.values(), row.payload(), row.origin(), out);
+            pass(stageRelation[stage], row.values(), row.payload(), row.origin(), row.retraction(), out);
         }
         store.putKeyRow(key, kept);
         if (nextCopy[stage] >= 0) {
@@ -444,6 +492,10 @@ public final class KeyStageLogic<T> implements Serializable {
      * dropped if that row is a mark, else kept waiting.
      */
     public void probe(int stage, KeyStageStore<T> store, StageRow<T> row, Output<T> out) {
+        if (ring != null) {
+            probeChange(stage, store, row, out);
+            return;
+        }
         Tuple key = key(stage, row);
         KeyRow<T> stored = store.keyRow(key);
         if (stored == null) {
@@ -460,13 +512,7 @@ public final class KeyStageLogic<T> implements Serializable {
      * row's where the step absorbs it), to the next stage or the view trees.
      */
     private void extend(StageRow<T> row, KeyRow<T> keyRow, Output<T> out) {
-        int a = row.atom();
-        Step step = steps[a][row.step()];
-        Tuple extended = extend(step, row.values(), keyRow.values());
-        if (extended == null) {
-            out.dropped(row);
-            return;
-        }
+        Step step = steps[row.atom()][row.step()];
         T payload = row.payload();
         if (step.payload) {
             try {
@@ -476,11 +522,139 @@ public final class KeyStageLogic<T> implements Serializable {
                 return;
             }
         }
+        forward(row, payload, keyRow.values(), out);
+    }
+
+    /** {@code row} extended by its step's values from {@code keyRow}, with {@code payload}, to the next stage or the view trees. */
+    private void forward(StageRow<T> row, T payload, Tuple keyRow, Output<T> out) {
+        int a = row.atom();
+        Tuple extended = extend(steps[a][row.step()], row.values(), keyRow);
+        if (extended == null) {
+            out.dropped(row);
+            return;
+        }
         if (row.step() + 1 < steps[a].length) {
-            out.toStage(
-                    steps[a][row.step() + 1].stage, new StageRow<>(a, row.step() + 1, extended, payload, row.origin()));
+            out.toStage(steps[a][row.step() + 1].stage, row.next(row.step() + 1, extended, payload));
         } else {
             out.toIngest(closedRelation[a], extended.project(finalColumns[a]), payload, row.origin());
+        }
+    }
+
+    /** Under deletes: a row that looks a key up, as a stage keeps it among the key's references: atom, step, values. */
+    public static Tuple reference(StageRow<?> row) {
+        Object[] out = new Object[2 + row.values().arity()];
+        out[0] = (long) row.atom();
+        out[1] = (long) row.step();
+        for (int i = 0; i < row.values().arity(); i++) {
+            out[2 + i] = row.values().get(i);
+        }
+        return Tuple.wrap(out);
+    }
+
+    /** The row a reference stands for, with {@code payload}. */
+    private static <T> StageRow<T> referenced(Tuple reference, T payload) {
+        int[] values = new int[reference.arity() - 2];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = 2 + i;
+        }
+        return new StageRow<>(
+                ((Long) reference.get(0)).intValue(),
+                ((Long) reference.get(1)).intValue(),
+                reference.project(values),
+                payload,
+                null);
+    }
+
+    /**
+     * Under deletes, a change of a row of stage {@code stage}'s relation (kept or dropped): an insert
+     * where no row is stored stores it and emits the rows that look it up; an identical insert of a
+     * relation that is not absorbed adds its payload; any other insert breaks the key. A retraction of
+     * the stored row takes its payload away (the row leaves at zero) and retracts from the rows that
+     * look it up what they took of it; a retraction of another row is rejected.
+     */
+    private KeyViolation keyRowChange(int stage, KeyStageStore<T> store, StageRow<T> row, Output<T> out) {
+        Tuple key = row.values().project(stageColumns[stage]);
+        KeyRow<T> stored = store.keyRow(key);
+        boolean first = stageCopy[stage] == 0;
+        boolean same = stored != null && stored.values().equals(row.values()) && stored.dropped() == row.isDropped();
+        // A delete takes away at most what the stored row holds (deletes of key rows come unchecked: the
+        // stage checks them, keyed by the key value, so that a key row's update keeps its order).
+        boolean removable = same && (row.isDropped() || ring.canRemove(stored.payload(), ring.negate(row.payload())));
+        if (!row.retraction() && stored != null && (stageAbsorbs[stage] || !same) || row.retraction() && !removable) {
+            return first
+                    ? new KeyViolation(
+                            relationNames[stageRelation[stage]],
+                            stageKeys[stage],
+                            stageColumns[stage],
+                            row.values(),
+                            row.isDropped(),
+                            stored == null ? null : stored.values(),
+                            stored != null && stored.dropped(),
+                            stageAbsorbs[stage],
+                            row.retraction())
+                    : null;
+        }
+        KeyRow<T> after;
+        if (row.isDropped()) {
+            after = row.retraction() ? null : KeyRow.droppedRow(row.values());
+        } else {
+            T sum = stored == null ? row.payload() : ring.plus(stored.payload(), row.payload());
+            after = ring.isZero(sum) ? null : KeyRow.kept(row.values(), sum);
+        }
+        if (after == null) {
+            store.removeKeyRow(key);
+        } else {
+            store.putKeyRow(key, after);
+        }
+        if (first && !row.isDropped()) {
+            pass(stageRelation[stage], row.values(), row.payload(), row.origin(), row.retraction(), out);
+        }
+        if (nextCopy[stage] >= 0) {
+            out.toStage(nextCopy[stage], row);
+        }
+        if (row.isDropped()) {
+            return null;
+        }
+        // What the rows that look the key up took of it changes: by the change, where they take its
+        // payload; by their own payload, where they only take its values and it comes or goes.
+        int presence = stored == null ? 1 : after == null ? -1 : 0;
+        for (Map.Entry<Tuple, T> r : store.references(key)) {
+            StageRow<T> ref = referenced(r.getKey(), r.getValue());
+            Step step = steps[ref.atom()][ref.step()];
+            T payload;
+            try {
+                payload = step.payload
+                        ? semiring.times(r.getValue(), row.payload())
+                        : presence == 0 ? null : presence > 0 ? r.getValue() : ring.negate(r.getValue());
+            } catch (ArithmeticException e) {
+                out.failed(ref, e);
+                continue;
+            }
+            if (payload != null) {
+                forward(ref, payload, row.values(), out);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Under deletes, a change of a row that looks stage {@code stage}'s key up: added to the key value's
+     * references, and extended and sent on if the key row is there (dropped if it is a mark).
+     */
+    private void probeChange(int stage, KeyStageStore<T> store, StageRow<T> row, Output<T> out) {
+        Tuple key = key(stage, row);
+        Tuple reference = reference(row);
+        T before = store.reference(key, reference);
+        T sum = before == null ? row.payload() : ring.plus(before, row.payload());
+        store.putReference(key, reference, ring.isZero(sum) ? null : sum);
+        KeyRow<T> stored = store.keyRow(key);
+        if (stored == null) {
+            return;
+        }
+        if (stored.dropped()) {
+            out.dropped(row);
+        } else {
+            extend(row, stored, out);
         }
     }
 

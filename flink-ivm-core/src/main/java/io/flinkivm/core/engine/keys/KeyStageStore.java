@@ -2,6 +2,7 @@ package io.flinkivm.core.engine.keys;
 
 import io.flinkivm.core.query.Tuple;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The state of one key stage as {@link KeyStageLogic} reads and writes it: per key value, the row
@@ -22,4 +23,19 @@ public interface KeyStageStore<T> {
 
     /** The rows waiting for {@code key}'s row, in the order they came, and forgets them (empty if none). */
     List<StageRow<T>> takeWaiting(Tuple key);
+
+    /** Under deletes: forgets the row stored under {@code key}. */
+    void removeKeyRow(Tuple key);
+
+    /**
+     * Under deletes: the payload of the row {@code reference} (an atom, its lookup step and its values,
+     * {@link KeyStageLogic#reference}) that looks {@code key} up, or null.
+     */
+    T reference(Tuple key, Tuple reference);
+
+    /** Under deletes: sets the payload of {@code reference} under {@code key} (null: forgets it). */
+    void putReference(Tuple key, Tuple reference, T payload);
+
+    /** Under deletes: the rows that look {@code key} up, with their payloads (empty if none). */
+    List<Map.Entry<Tuple, T>> references(Tuple key);
 }

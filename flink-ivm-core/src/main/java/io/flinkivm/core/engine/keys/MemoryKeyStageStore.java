@@ -3,6 +3,7 @@ package io.flinkivm.core.engine.keys;
 import io.flinkivm.core.query.Tuple;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -10,7 +11,9 @@ import java.util.Map;
 public final class MemoryKeyStageStore<T> implements KeyStageStore<T> {
     private final Map<Tuple, KeyRow<T>> rows = new HashMap<>();
     private final Map<Tuple, List<StageRow<T>>> waiting = new HashMap<>();
+    private final Map<Tuple, Map<Tuple, T>> references = new HashMap<>();
     private long waitingRows;
+    private long referenceRows;
 
     @Override
     public KeyRow<T> keyRow(Tuple key) {
@@ -36,6 +39,45 @@ public final class MemoryKeyStageStore<T> implements KeyStageStore<T> {
         }
         waitingRows -= rows.size();
         return rows;
+    }
+
+    @Override
+    public void removeKeyRow(Tuple key) {
+        rows.remove(key);
+    }
+
+    @Override
+    public T reference(Tuple key, Tuple reference) {
+        Map<Tuple, T> of = references.get(key);
+        return of == null ? null : of.get(reference);
+    }
+
+    @Override
+    public void putReference(Tuple key, Tuple reference, T payload) {
+        if (payload == null) {
+            Map<Tuple, T> of = references.get(key);
+            if (of != null && of.remove(reference) != null) {
+                referenceRows--;
+                if (of.isEmpty()) {
+                    references.remove(key);
+                }
+            }
+            return;
+        }
+        if (references.computeIfAbsent(key, k -> new LinkedHashMap<>()).put(reference, payload) == null) {
+            referenceRows++;
+        }
+    }
+
+    @Override
+    public List<Map.Entry<Tuple, T>> references(Tuple key) {
+        Map<Tuple, T> of = references.get(key);
+        return of == null ? List.of() : new ArrayList<>(of.entrySet());
+    }
+
+    /** Under deletes: the rows that look a key up, kept to retract and re-emit them. */
+    public long referenceRows() {
+        return referenceRows;
     }
 
     /** Rows (and marks of dropped rows) stored under their keys. */

@@ -12,10 +12,13 @@ import java.util.Objects;
  * @param step which of the atom's lookups is next (0 for a key row)
  * @param values a key row: the relation tuple; an enriched atom's row: its relation tuple followed by
  *     the values of the lookups so far
- * @param payload the insert's payload (never zero)
+ * @param payload the insert's payload (never zero); under deletes the change's (a delete's: the
+ *     inverse of what it takes away)
  * @param origin where the insert came from (for dead letters), or null
+ * @param retraction whether the change takes a payload away (a delete, or an update's old row): a key
+ *     row that does so leaves its key value, where an insert would break the key
  */
-public record StageRow<T>(int atom, int step, Tuple values, T payload, String origin) {
+public record StageRow<T>(int atom, int step, Tuple values, T payload, String origin, boolean retraction) {
     /** The {@link #atom()} of a row of the stage's own relation. */
     public static final int KEY_ROW = -1;
 
@@ -28,6 +31,16 @@ public record StageRow<T>(int atom, int step, Tuple values, T payload, String or
     public StageRow {
         Objects.requireNonNull(values, "values");
         Objects.requireNonNull(payload, "payload");
+    }
+
+    /** An insert's row (no retraction). */
+    public StageRow(int atom, int step, Tuple values, T payload, String origin) {
+        this(atom, step, values, payload, origin, false);
+    }
+
+    /** This row at {@code nextStep} with {@code nextValues} and {@code nextPayload}, a retraction if it is one. */
+    public StageRow<T> next(int nextStep, Tuple nextValues, T nextPayload) {
+        return new StageRow<>(atom, nextStep, nextValues, nextPayload, origin, retraction);
     }
 
     /** A row of the stage's relation. */
