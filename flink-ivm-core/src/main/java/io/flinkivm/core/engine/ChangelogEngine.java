@@ -59,6 +59,12 @@ final class ChangelogEngine<T> implements IvmEngine<T> {
         change(relation, tuple, payload, true);
     }
 
+    /** A dropped row is no row of the relation: it goes to the key stages as it is. */
+    @Override
+    public void filtered(String relation, Tuple tuple, boolean retraction) {
+        engine.filtered(relation, tuple, retraction);
+    }
+
     private void change(String relation, Tuple tuple, T payload, boolean delete) {
         OpenHashMap<Tuple, T> live = rows.get(relation);
         if (live == null) {

@@ -120,6 +120,15 @@ public final class KeyedEngine<T> implements IvmEngine<T> {
         } else {
             logic.insert(r, tuple, payload, null, out);
         }
+        drain();
+        if (headRows[r] != null) {
+            keepHeadRow(headRows[r], tuple.project(headKeys[r]), tuple, payload, retraction);
+        }
+        inserts++;
+    }
+
+    /** Runs the rows on their way through the stages; the first is the only one that can break a key. */
+    private void drain() {
         // The first row is the only one that can break a key (its own relation's), before it changes anything.
         boolean first = true;
         while (!pending.isEmpty()) {
@@ -140,10 +149,23 @@ public final class KeyedEngine<T> implements IvmEngine<T> {
             }
             first = false;
         }
-        if (headRows[r] != null) {
-            keepHeadRow(headRows[r], tuple.project(headKeys[r]), tuple, payload, retraction);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws KeyViolationException if the dropped row breaks a key the plan checks (nothing changed)
+     */
+    @Override
+    public void filtered(String relation, Tuple tuple, boolean retraction) {
+        int r = router.checkedRelation(relation, tuple.arity());
+        pending.clear();
+        if (retraction) {
+            logic.droppedRetraction(r, tuple, semiring.one(), null, out);
+        } else {
+            logic.dropped(r, tuple, semiring.one(), null, out);
         }
-        inserts++;
+        drain();
     }
 
     /** The row a trusted key's value has for looking results up: the first one, with its payload while it lasts. */

@@ -21,7 +21,9 @@ import org.apache.flink.util.OutputTag;
  * validates each record against the query (bad ones become dead letters, with the ingest's reasons),
  * and sends a row to its relation's key stage, or, for a relation without one, on as
  * {@link KeyStageLogic#insert} says: to the ingest as it is, and to the first key stage of each of its
- * enriched atoms (side outputs, one per stage). Under deletes it reads the row check's output, where
+ * enriched atoms (side outputs, one per stage); a row that its table's filter dropped ({@link
+ * InputRecord#isDropped()}) to its key stage as a mark, where rows look that stage up. Under deletes it
+ * reads the row check's output, where
  * each delete was checked against its row, and routes a delete as {@link KeyStageLogic#retract} says.
  * Snapshot requests go straight to the ingest; an insert with payload zero is dropped (it changes
  * nothing). Stateless.
@@ -82,6 +84,15 @@ public final class KeyRouteOperator<T> extends AbstractStreamOperator<InputRecor
         if (problem != null) {
             deadLetterCounter.inc();
             output.collect(deadLetters, new StreamRecord<>(new DeadLetter(r.origin(), problem, String.valueOf(r))));
+            return;
+        }
+        if (r.isDropped()) {
+            // A row its table's filter dropped: a mark for its key stage, where rows look that stage up.
+            if (r.isRetraction()) {
+                logic.droppedRetraction(router.relation(r.relation()), r.tuple(), r.payload(), r.origin(), out);
+            } else {
+                logic.dropped(router.relation(r.relation()), r.tuple(), r.payload(), r.origin(), out);
+            }
             return;
         }
         if (!semiring.isZero(r.payload())) {

@@ -165,7 +165,8 @@ public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecor
     @Override
     public void processElement(StreamRecord<InputRecord<T>> element) {
         InputRecord<T> r = element.getValue();
-        if (r.isSnapshotRequest()) {
+        if (r.isSnapshotRequest() || r.isDropped()) {
+            // A dropped row is no row of its relation: it goes on to its key stage, if any, as it is.
             output.collect(element);
             return;
         }

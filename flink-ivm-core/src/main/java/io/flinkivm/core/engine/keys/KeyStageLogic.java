@@ -399,6 +399,10 @@ public final class KeyStageLogic<T> implements Serializable {
 
     /** Under deletes: a delete of a row that its table's filter dropped, as {@link #dropped} routes it. */
     public void droppedRetraction(int relation, Tuple tuple, T payload, String origin, Output<T> out) {
+        if (ring == null) {
+            throw new IllegalStateException(
+                    "a delete of " + relationNames[relation] + tuple + " in an insert-only plan");
+        }
         int stage = stageOfRelation[relation];
         if (stage >= 0 && stageLookedUp[stage]) {
             out.toStage(stage, new StageRow<>(StageRow.DROPPED, 0, tuple, ring.negate(payload), origin, true));
