@@ -38,7 +38,7 @@ import picocli.CommandLine.TypeConversionException;
                     + " Flink SQL through fromChangelogStream:",
             "  star-changes  star's query and stream (q-hierarchical: O(1) per change)",
             "  tpch-changes  tpch's query and rows (not q-hierarchical: the fallback's delta joins under deletes)",
-            "and SQL datasets: a SQL text run as it is by flink-ivm (FlinkIvm.sql) and by Flink SQL,"
+            "and SQL datasets: a SQL text run as it is by flink-ivm (FlinkIvmSql.sql) and by Flink SQL,"
                     + " over generated tables whose primary keys hold, their rows shuffled into one stream of n rows:",
             "  tpch-q3, tpch-q10  TPC-H Q3 and Q10 as published (ORDER BY and LIMIT dropped) over TPC-H rows",
             "  star-revenue       revenue per market segment over lineitem, orders and customer (TPC-H rows)",

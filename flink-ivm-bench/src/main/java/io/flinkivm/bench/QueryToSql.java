@@ -13,7 +13,7 @@ import java.util.Set;
 
 /**
  * A conjunctive query written as Flink SQL text, the bench's SQL peer (the other way round from
- * flink-ivm-operators' {@code io.flinkivm.flink.sql.SqlTranslation}, which reads SQL into a conjunctive query).
+ * flink-ivm-operators' {@code io.flinkivm.sql.translate.SqlTranslation}, which reads SQL into a conjunctive query).
  * The SQL is over one table of inserts {@code ins(rel INT, x1..xw, p BIGINT)}, each
  * value column {@code BIGINT} or, where some relation has text in that position, {@code STRING}:
  * one view per relation (its columns {@code c1..ck} and payload {@code p}), a chain of inner joins on the

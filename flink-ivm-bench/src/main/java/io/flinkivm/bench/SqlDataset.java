@@ -4,8 +4,8 @@ import io.flinkivm.examples.nexmark.NexmarkTables;
 import io.flinkivm.examples.queries.PublishedQuery;
 import io.flinkivm.examples.tables.GeneratedTable;
 import io.flinkivm.examples.tpch.TpchTables;
-import io.flinkivm.flink.sql.SqlSchemas;
-import io.flinkivm.flink.sql.SqlTranslation;
+import io.flinkivm.sql.translate.SqlSchemas;
+import io.flinkivm.sql.translate.SqlTranslation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A SQL query as the bench measures it: its text, run as it is by flink-ivm ({@code FlinkIvm.sql}) and
+ * A SQL query as the bench measures it: its text, run as it is by flink-ivm ({@code FlinkIvmSql.sql}) and
  * by Flink SQL, over generated tables whose primary keys hold (TPC-H's from the TPC-H generator, or
  * Nexmark's), streamed as one shuffled interleaving of the tables' rows ({@link SqlStream}). n is the
  * number of rows in the stream, over all its tables.

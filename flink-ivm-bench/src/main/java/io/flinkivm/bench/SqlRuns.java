@@ -3,7 +3,7 @@ package io.flinkivm.bench;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.PHierarchicalPlan;
 import io.flinkivm.core.plan.Planner;
-import io.flinkivm.flink.sql.SqlTranslation;
+import io.flinkivm.sql.translate.SqlTranslation;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;

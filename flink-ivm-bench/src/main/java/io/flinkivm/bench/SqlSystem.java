@@ -3,9 +3,9 @@ package io.flinkivm.bench;
 import io.flinkivm.bench.state.EndGate;
 import io.flinkivm.examples.tables.GeneratedTable;
 import io.flinkivm.examples.tables.NormalizedRows;
-import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.IvmOptions;
-import io.flinkivm.flink.SqlView;
+import io.flinkivm.sql.FlinkIvmSql;
+import io.flinkivm.sql.SqlView;
 import java.time.Duration;
 import java.util.AbstractList;
 import java.util.ArrayList;
@@ -33,7 +33,7 @@ import org.apache.flink.util.OutputTag;
 
 /**
  * A system that maintains a {@link SqlDataset}'s query from its text, on one state backend: flink-ivm
- * ({@code FlinkIvm.sql}, plan AUTO, default options with the tables' sizes as relation rates: one
+ * ({@code FlinkIvmSql.sql}, plan AUTO, default options with the tables' sizes as relation rates: one
  * trigger at the end of the input, or one after every {@code --sql-trigger-every} rows of each ingest
  * subtask; the view's changelog read with {@code toChangelogStream} in its own mode) or Flink SQL
  * ({@code sqlQuery}, plain or with {@link FlinkSqlSystem#MINI_BATCH}, its changelog read with
@@ -88,7 +88,7 @@ final class SqlSystem {
     /** What the system runs, with a trigger after every {@code triggerEvery} rows (flink-ivm; 0: one at the end). */
     String describe(long triggerEvery) {
         String what = ivm
-                ? "FlinkIvm.sql on the query's text, plan AUTO, IvmOptions.defaults() with the tables' sizes as"
+                ? "FlinkIvmSql.sql on the query's text, plan AUTO, IvmOptions.defaults() with the tables' sizes as"
                         + " relation rates, "
                         + (triggerEvery == 0
                                 ? "one trigger at the end"
@@ -126,7 +126,7 @@ final class SqlSystem {
             register(tEnv, env, stream.tables(), indices.source(env, Types.LONG, "rows"), rows.id(), tables.id());
             DataStream<Row> changelog;
             if (ivm) {
-                SqlView view = FlinkIvm.sql(
+                SqlView view = FlinkIvmSql.sql(
                         tEnv,
                         dataset.sql(),
                         IvmOptions.defaults().withRelationRates(rates(dataset)).withSnapshotEvery(triggerEvery));

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkivm.core.plan.PlanKind;
 import io.flinkivm.core.plan.Planner;
-import io.flinkivm.flink.sql.SqlTranslation;
+import io.flinkivm.sql.translate.SqlTranslation;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;

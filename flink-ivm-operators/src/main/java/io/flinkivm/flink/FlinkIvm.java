@@ -9,12 +9,15 @@ import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.flink.types.InputRecordTypeInfo;
 import io.flinkivm.flink.types.PayloadTypes;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
- * flink-ivm's entry point: maintains a conjunctive query's result over a stream of inserts.
+ * flink-ivm's DataStream entry point: maintains a conjunctive query's result over a stream of inserts (and,
+ * over a ring, deletes and updates). SQL over Flink tables is {@code FlinkIvmSql.sql} of the artifact
+ * {@code flink-ivm-sql}, which brings Calcite; this artifact brings neither Calcite nor the Table API.
  *
  * <pre>{@code
  * DataStream<InputRecord<Long>> inserts = ...;
@@ -23,6 +26,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * job.results().print();
  * }</pre>
  */
+@PublicEvolving
 public final class FlinkIvm {
     private FlinkIvm() {}
 
@@ -53,8 +57,10 @@ public final class FlinkIvm {
     /**
      * {@link #maintain(DataStream, MaintenancePlan, Semiring, IvmOptions)} on several streams, as on
      * their union, with what can run on each stream in its own chain (a keyed plan's key route).
+     *
+     * @throws IllegalArgumentException if {@code options} declare a key that the plan's query does not have
      */
-    static <T> IvmJob<T> maintain(
+    public static <T> IvmJob<T> maintain(
             List<DataStream<InputRecord<T>>> inputs, MaintenancePlan plan, Semiring<T> semiring, IvmOptions options) {
         if (!options.withRelationKeys(plan.query()).equals(plan.query())) {
             throw new IllegalArgumentException("the options declare keys that the plan's query " + plan.query()
@@ -62,30 +68,6 @@ public final class FlinkIvm {
                     + " ConjunctiveQuery.withKeys) or pass the query's text to FlinkIvm.maintain");
         }
         return new IvmJobBuilder<>(plan, semiring, options).build(inputs);
-    }
-
-    /**
-     * Maintains a SQL query over tables registered in {@code tEnv}: the tables' rows become inserts (and,
-     * of a table whose changelog has deletes or updates, such as one from {@code fromChangelogStream} or an
-     * upsert connector, deletes and updates over the aggregates' ring), flink-ivm maintains the query's
-     * translation ({@link io.flinkivm.flink.sql.SqlTranslation}),
-     * and the result is a {@code Table}. Until the output-sensitive changelog exists, the table carries
-     * snapshots as rows, its first column the snapshot id ({@link io.flinkivm.flink.SqlView}).
-     * {@link io.flinkivm.flink.SqlView#explain()} says how the query was translated and planned.
-     *
-     * <pre>{@code
-     * SqlView view = FlinkIvm.sql(tEnv, "SELECT o.ok, SUM(l.price) AS revenue FROM orders o"
-     *         + " JOIN lineitem l ON l.ok = o.ok GROUP BY o.ok", IvmOptions.defaults().withSnapshotEvery(10_000));
-     * tEnv.createTemporaryView("revenue", view.table());
-     * }</pre>
-     *
-     * @throws io.flinkivm.core.query.InvalidQueryException for malformed SQL or unknown tables and columns
-     * @throws io.flinkivm.core.plan.UnsupportedPlanException for SQL outside the supported subset (the message
-     *     names the construct and its position)
-     */
-    public static io.flinkivm.flink.SqlView sql(
-            org.apache.flink.table.api.bridge.java.StreamTableEnvironment tEnv, String sql, IvmOptions options) {
-        return io.flinkivm.flink.SqlViewBuilder.build(tEnv, sql, options);
     }
 
     /** The type of input records for {@code semiring}, e.g. for {@code env.fromData(records, type)}. */

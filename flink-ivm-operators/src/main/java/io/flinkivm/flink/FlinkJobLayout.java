@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The Flink job flink-ivm builds for a plan at a parallelism: its operators in order, each with its
@@ -35,6 +36,7 @@ import java.util.Locale;
  * one shuffle. The fallback has one: from the ingest to its partitions. {@link #explain()} prints the
  * layout; the job builder follows it.
  */
+@Internal
 public final class FlinkJobLayout implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final String BROADCAST = "; epoch ends: broadcast from the ingest";

@@ -5,6 +5,7 @@ import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.EpochEnd;
 import io.flinkivm.flink.types.ResultRecord;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
@@ -21,6 +22,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * @param semiring the semiring of the payloads
  * @param options the options the job was built with
  */
+@PublicEvolving
 public record IvmJob<T>(
         MaintenancePlan plan,
         FlinkJobLayout layout,

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Options of a flink-ivm job. Immutable; each {@code with...} returns a copy.
@@ -43,8 +44,8 @@ import java.util.function.Consumer;
  * @param relationKeys keys of the query's relations that its text does not declare, by relation: the
  *     columns (from 0) of each key ({@link #withRelationKey}); merged with the text's keys when the job
  *     is planned from the text, a different key for one relation being an error; default empty
- * @param primaryKeys primary keys of SQL tables whose connector cannot declare one ({@link
- *     io.flinkivm.flink.SqlView}): table name (as FROM names it) to key columns; a table's own
+ * @param primaryKeys primary keys of SQL tables whose connector cannot declare one (for {@code
+ *     FlinkIvmSql.sql} of flink-ivm-sql): table name (as FROM names it) to key columns; a table's own
  *     declared key takes precedence only if equal, a different one is an error (default empty)
  * @param rowCheck for a plan whose inputs have deletes: check each delete against the live rows of its
  *     relation in a keyed operator in front of the ingest (default true; see {@link #withRowCheck})
@@ -54,6 +55,7 @@ import java.util.function.Consumer;
  *     (null, the default: {@code ivm-} and a fingerprint of the plan); give each of two queries with
  *     the same plan in one job its own
  */
+@PublicEvolving
 public record IvmOptions(
         long snapshotEvery,
         Duration snapshotPeriod,

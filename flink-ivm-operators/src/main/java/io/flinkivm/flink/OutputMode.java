@@ -1,6 +1,9 @@
 package io.flinkivm.flink;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /** What the result stream carries at each trigger. */
+@PublicEvolving
 public enum OutputMode {
     /** The complete current result: every row, then an end marker. */
     SNAPSHOT,

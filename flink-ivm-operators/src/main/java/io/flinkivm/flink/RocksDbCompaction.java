@@ -1,6 +1,7 @@
 package io.flinkivm.flink;
 
 import java.util.Collection;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
@@ -18,6 +19,7 @@ import org.rocksdb.DBOptions;
  * io.flinkivm.flink.RocksDbCompaction}; an entry that is not given keeps RocksDB's default.
  * {@link RocksDbTuning#applyTo} installs it with flink-ivm's values.
  */
+@PublicEvolving
 public final class RocksDbCompaction implements ConfigurableRocksDBOptionsFactory {
     private static final long serialVersionUID = 1L;
 

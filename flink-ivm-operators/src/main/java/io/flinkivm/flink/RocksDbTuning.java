@@ -1,5 +1,6 @@
 package io.flinkivm.flink;
 
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
@@ -35,6 +36,7 @@ import org.rocksdb.CompressionType;
  * <p>An options factory or compression given in the configuration, before or after this call, wins over it.
  * The measurements behind these choices are in docs/benchmarks.md.
  */
+@PublicEvolving
 public final class RocksDbTuning {
 
     /** Sorted runs that start a merge ({@link RocksDbCompaction#LEVEL0_TRIGGER}). */

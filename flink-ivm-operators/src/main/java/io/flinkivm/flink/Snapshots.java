@@ -5,8 +5,10 @@ import io.flinkivm.flink.types.ResultRecord;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.annotation.PublicEvolving;
 
 /** Reassembles snapshots from a collected stream of {@link ResultRecord}s. */
+@PublicEvolving
 public final class Snapshots {
     private Snapshots() {}
 

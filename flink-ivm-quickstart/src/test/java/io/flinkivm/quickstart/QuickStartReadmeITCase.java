@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
 import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
 import javax.tools.StandardJavaFileManager;
@@ -67,6 +68,37 @@ class QuickStartReadmeITCase {
                 .anyMatch(e -> e.endsWith("flink-clients-" + System.getProperty("flinkivm.flinkVersion") + ".jar"))
                 .noneMatch(
                         e -> e.contains("junit") || e.contains("assertj") || e.contains("flink-statebackend-rocksdb"));
+    }
+
+    /**
+     * A DataStream user's classpath (flink-ivm-operators and Flink) has no SQL front end: no flink-ivm-sql, no
+     * Calcite or avatica artifact, no Table API, and no Calcite class in any of its jars or directories.
+     */
+    @Test
+    void theDataStreamApiBringsNoCalciteNorTheSqlModule() throws Exception {
+        List<String> classpath = classpath();
+
+        assertThat(classpath)
+                .isNotEmpty()
+                .noneMatch(e -> e.contains("flink-ivm-sql"))
+                .noneMatch(e -> e.replace(File.separatorChar, '/').contains("/org/apache/calcite/"))
+                .noneMatch(e -> e.contains("flink-table-"));
+        List<String> calcite = new ArrayList<>();
+        for (String entry : classpath) {
+            Path path = Path.of(entry);
+            if (Files.isDirectory(path)) {
+                if (Files.exists(path.resolve("org/apache/calcite"))) {
+                    calcite.add(entry);
+                }
+            } else if (entry.endsWith(".jar")) {
+                try (JarFile jar = new JarFile(path.toFile())) {
+                    if (jar.stream().anyMatch(e -> e.getName().startsWith("org/apache/calcite/"))) {
+                        calcite.add(entry);
+                    }
+                }
+            }
+        }
+        assertThat(calcite).as("classpath entries with Calcite classes").isEmpty();
     }
 
     @Test

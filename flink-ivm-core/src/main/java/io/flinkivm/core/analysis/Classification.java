@@ -2,6 +2,7 @@ package io.flinkivm.core.analysis;
 
 import java.io.Serializable;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The classes a conjunctive query belongs to (Sec. 2–3 of the paper), each with a {@link Verdict}.
@@ -13,6 +14,7 @@ import java.util.Objects;
  * @param freeConnex acyclic, and still acyclic with an extra atom over the free variables (Def. 6)
  * @param subject how {@link #describe()} names the query, e.g. {@code Q(A,C)}
  */
+@PublicEvolving
 public record Classification(
         Verdict hierarchical,
         Verdict qHierarchical,

@@ -16,6 +16,7 @@ import org.apache.commons.math3.optim.linear.NonNegativeConstraint;
 import org.apache.commons.math3.optim.linear.Relationship;
 import org.apache.commons.math3.optim.linear.SimplexSolver;
 import org.apache.commons.math3.optim.nonlinear.scalar.GoalType;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Fractional edge covers (Sec. 2): the fractional edge cover number ρ*(S) of a set S of vertices
@@ -24,6 +25,7 @@ import org.apache.commons.math3.optim.nonlinear.scalar.GoalType;
  * commons-math3's {@link SimplexSolver}; the value is snapped to the nearby fraction with a small
  * denominator (an optimal vertex of this LP is rational), so that 1.5 prints as 1.5.
  */
+@Internal
 public final class EdgeCover {
     private static final double EPSILON = 1e-7;
     private static final int MAX_DENOMINATOR = 64;

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The GYO reduction of a hypergraph: repeatedly remove an <em>ear</em>, an edge whose variables
@@ -14,6 +15,7 @@ import java.util.Set;
  * is α-acyclic iff one edge remains; the parents then form a join tree. Edges of disconnected
  * components are attached with an empty intersection, so the result is always a single tree.
  */
+@Internal
 public final class Gyo {
     private Gyo() {}
 

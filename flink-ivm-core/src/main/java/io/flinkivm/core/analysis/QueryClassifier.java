@@ -5,6 +5,7 @@ import io.flinkivm.core.query.ConjunctiveQuery;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Classifies a conjunctive query: hierarchical, q-hierarchical (Def. 7), p-hierarchical (Def. 8),
@@ -12,6 +13,7 @@ import java.util.List;
  * constants are ignored. Witnesses list atoms in body order and variables in order of first
  * occurrence, so their texts are deterministic.
  */
+@PublicEvolving
 public final class QueryClassifier {
 
     private QueryClassifier() {}

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A tree decomposition (T, χ) of a hypergraph (Sec. 2), with the fractional edge cover number of each
@@ -17,6 +18,7 @@ import java.util.Set;
  * @param parent the parent of each node, -1 for the root
  * @param rho ρ*(Q[χ(t)]) for each node
  */
+@Internal
 public record TreeDecomposition(List<List<String>> bags, List<Integer> parent, List<Double> rho)
         implements Serializable {
 

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Minimum-width tree decompositions and the fractional hypertree width fhtw (Def. 5) of small
@@ -26,6 +27,7 @@ import java.util.Map;
  * of a query, which Prop. 13 shows equals fhtw for a p-hierarchical query, and of the join of the
  * root views above the border, which is a full query.
  */
+@Internal
 public final class TreeDecompositions {
 
     /** The search handles at most this many classes of twin vertices. */

@@ -1,6 +1,7 @@
 package io.flinkivm.core.analysis;
 
 import java.io.Serializable;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Whether a query has a property and, if not, a witness: a short text in the paper's terms that names
@@ -9,6 +10,7 @@ import java.io.Serializable;
  * @param holds whether the property holds
  * @param witness why it does not hold; {@code null} exactly when it holds
  */
+@PublicEvolving
 public record Verdict(boolean holds, String witness) implements Serializable {
     private static final Verdict YES = new Verdict(true, null);
 

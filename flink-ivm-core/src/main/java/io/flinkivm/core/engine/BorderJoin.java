@@ -19,6 +19,7 @@ import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
 import java.util.function.Consumer;
 import java.util.function.LongBinaryOperator;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Everything above the border, on one {@link JoinRecordStore}: the root views' payloads, one record
@@ -38,6 +39,7 @@ import java.util.function.LongBinaryOperator;
  *
  * @param <T> the payload type
  */
+@Internal
 public final class BorderJoin<T> {
     private final Semiring<T> semiring;
     private final CompiledJoinTree layout;

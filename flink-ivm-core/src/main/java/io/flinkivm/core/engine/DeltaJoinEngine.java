@@ -12,6 +12,7 @@ import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The in-memory fallback engine: {@link DeltaJoinLogic} over hash maps. Correct for every query and
@@ -19,6 +20,7 @@ import java.util.function.Consumer;
  * join tuples it touches. Tuples whose payload returns to zero are removed, with their index links.
  * Not thread-safe.
  */
+@Internal
 public final class DeltaJoinEngine<T> implements IvmEngine<T> {
     private final Semiring<T> semiring;
     private final DeltaJoinLogic<T> logic;

@@ -10,8 +10,10 @@ import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /** Creates the in-memory engine for a plan. */
+@PublicEvolving
 public final class Engines {
     private Engines() {}
 

@@ -7,6 +7,7 @@ import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import java.util.Iterator;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Maintains the result of one query under single-tuple inserts, and, for a plan whose
@@ -15,6 +16,7 @@ import java.util.function.Consumer;
  *
  * @param <T> the payload type of the semiring
  */
+@PublicEvolving
 public interface IvmEngine<T> {
 
     /**

@@ -16,6 +16,7 @@ import io.flinkivm.core.semiring.Semiring;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The in-memory engine of a {@link KeyedPlan}: its key stages ({@link KeyStageLogic} over hash maps)
@@ -26,6 +27,7 @@ import java.util.function.Consumer;
  * the closed engine, each atomic there: if one overflows, the exception reaches this insert's caller
  * and the inserts before it stay. Not thread-safe.
  */
+@Internal
 public final class KeyedEngine<T> implements IvmEngine<T> {
     private final KeyedPlan plan;
     private final Semiring<T> semiring;

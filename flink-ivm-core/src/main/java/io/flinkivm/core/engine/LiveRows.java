@@ -4,6 +4,7 @@ import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Ring;
 import java.io.Serializable;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The rows of a relation with deletes, each with its payload (the sum of its inserts minus its deletes),
@@ -15,6 +16,7 @@ import java.io.Serializable;
  *
  * @param <T> the payload type
  */
+@Internal
 public final class LiveRows<T> implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -15,6 +15,7 @@ import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The in-memory engine for the p-hierarchical plans: the view trees over K in hash maps below the
@@ -23,6 +24,7 @@ import java.util.function.Consumer;
  * Amortized O(1) per insert for the α-acyclic plan (O(N^(fhtw-1)) for the cyclic one); enumeration
  * with constant delay, payloads read where the enumeration finds the root tuples. Not thread-safe.
  */
+@Internal
 public final class PHierarchicalEngine<T> implements IvmEngine<T> {
     private final ViewForest<T> forest;
     private final BorderJoin<T> border;

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A K-database built from inserts: each relation maps tuples to payloads, an insert adds its payload
@@ -15,6 +16,7 @@ import java.util.Objects;
  *
  * @param <T> the payload type
  */
+@PublicEvolving
 public final class KDatabase<T> {
     private final Semiring<T> semiring;
     private final Map<String, Map<Tuple, T>> relations = new LinkedHashMap<>();

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Evaluates a conjunctive query from scratch over a K-database: Q(f) is the sum, over all
@@ -18,6 +19,7 @@ import java.util.Map;
  * backtracking over the atoms in body order, sharing no code with the planner or the engines, so
  * that it can serve as their tests' oracle. Exponential in the number of atoms; for small inputs.
  */
+@PublicEvolving
 public final class NaiveEvaluator {
 
     private NaiveEvaluator() {}

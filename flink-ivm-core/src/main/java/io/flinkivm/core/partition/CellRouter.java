@@ -3,6 +3,7 @@ package io.flinkivm.core.partition;
 import io.flinkivm.core.query.Tuple;
 import java.io.Serializable;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The cells of a {@link Shares} grid that a tuple over one schema goes to: its own variables fix
@@ -10,6 +11,7 @@ import java.util.List;
  * their shares. Cells are numbered mixed-radix in the grid's variable order. Immutable; the hashes
  * are deterministic across JVMs (they depend only on the values' specified hash codes).
  */
+@Internal
 public final class CellRouter implements Serializable {
     private static final long serialVersionUID = 1L;
 

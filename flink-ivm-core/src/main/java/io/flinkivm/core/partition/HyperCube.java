@@ -2,6 +2,7 @@ package io.flinkivm.core.partition;
 
 import java.util.Arrays;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Chooses HyperCube shares (Afrati and Ullman's shares; Beame, Koutris and Suciu's HyperCube) for a
@@ -13,6 +14,7 @@ import java.util.List;
  * variable that every schema has gets all cells (each tuple then goes to exactly one cell); a
  * relation without variables (a nullary root view) goes to every cell whatever the shares.
  */
+@Internal
 public final class HyperCube {
     private HyperCube() {}
 

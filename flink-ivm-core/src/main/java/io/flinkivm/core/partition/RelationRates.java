@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * How fast each relation of a query receives inserts, relative to the others (inserts per second, or
@@ -19,6 +20,7 @@ import java.util.Map;
  *
  * @param rates rate per relation name, each positive and finite, in the order given
  */
+@Internal
 public record RelationRates(Map<String, Double> rates) implements Serializable {
 
     public RelationRates {

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A HyperCube layout: a share s_v per variable, and the cells of the grid ∏ [0, s_v). A tuple over a
@@ -14,6 +15,7 @@ import java.util.List;
  * @param variables the variables of the grid, in order (cell indexes are mixed-radix in this order)
  * @param shares each variable's share, at least 1
  */
+@Internal
 public record Shares(List<String> variables, int[] shares) implements Serializable {
 
     public Shares {

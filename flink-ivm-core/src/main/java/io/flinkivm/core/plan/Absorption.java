@@ -2,6 +2,7 @@ package io.flinkivm.core.plan;
 
 import java.io.Serializable;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A key table folded into an atom that looks it up by its key: atom {@code atom} (S), whose key's
@@ -18,6 +19,7 @@ import java.util.List;
  * @param taker the atom of the absorbed query whose rows take its payload (an index in the query's
  *     body; {@code into} itself unless that is folded too)
  */
+@Internal
 public record Absorption(int atom, String relation, List<String> key, int into, int taker) implements Serializable {
     public Absorption {
         key = List.copyOf(key);

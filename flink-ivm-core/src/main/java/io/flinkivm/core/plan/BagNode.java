@@ -2,6 +2,7 @@ package io.flinkivm.core.plan;
 
 import java.io.Serializable;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A bag of the tree decomposition above the border ({@link CyclicPHierarchicalPlan}). It
@@ -18,6 +19,7 @@ import java.util.List;
  * @param trees the view trees whose root views are joined in this bag, in index order: those whose
  *     schema meets the bag, and at the root also those with an empty schema
  */
+@Internal
 public record BagNode(int index, List<String> variables, double rho, int parent, List<String> key, List<Integer> trees)
         implements Serializable {
 

@@ -7,6 +7,7 @@ import io.flinkivm.core.semiring.SemiringProperty;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The paper's plan for p-hierarchical queries whose join of the root views is cyclic (Thm. 1
@@ -19,6 +20,7 @@ import java.util.Set;
  * @param bags the bags of the tree decomposition above the border, in pre-order
  * @param fhtw the decomposition's width: the largest ρ* of a bag
  */
+@Internal
 public record CyclicPHierarchicalPlan(
         ConjunctiveQuery query,
         String semiring,

@@ -2,6 +2,7 @@ package io.flinkivm.core.plan;
 
 import java.io.Serializable;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * One step of a first-order delta join: look up the atom's tuples that agree with the variables
@@ -10,6 +11,7 @@ import java.util.List;
  * @param atom the atom joined in this step
  * @param lookupKey the atom's variables already bound (may be empty: a scan)
  */
+@Internal
 public record DeltaJoinStep(int atom, List<String> lookupKey) implements Serializable {
     public DeltaJoinStep {
         lookupKey = List.copyOf(lookupKey);

@@ -2,6 +2,7 @@ package io.flinkivm.core.plan;
 
 import java.io.Serializable;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * An atom of the closure under the keys that gains variables through other atoms' keys: a row of
@@ -14,6 +15,7 @@ import java.util.List;
  * @param lookups the chain of lookups that finds them, in order; each step's key variables are the
  *     atom's own or added by an earlier step
  */
+@Internal
 public record Enrichment(int atom, String relation, List<String> gained, List<KeyLookup> lookups)
         implements Serializable {
     public Enrichment {

@@ -7,6 +7,7 @@ import io.flinkivm.core.semiring.SemiringProperty;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 
 /**
  * First-order delta joins over K with the result materialized: correct for every query and
@@ -18,6 +19,7 @@ import java.util.Set;
  * @param deltaJoins for each atom, the steps joining the other atoms to its delta
  * @param inputs which relations receive deletes and updates
  */
+@Internal
 public record FallbackPlan(
         ConjunctiveQuery query,
         String semiring,

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * How the query's relations arrive, a planner input: each relation is insert-only, or a changelog whose
@@ -17,6 +18,7 @@ import java.util.TreeSet;
  *
  * @param changelog the relations whose rows may be deleted or updated, sorted, each once
  */
+@PublicEvolving
 public record Inputs(List<String> changelog) implements Serializable {
     /** Every relation insert-only (the default). */
     public static final Inputs INSERT_ONLY = new Inputs(List.of());

@@ -2,6 +2,7 @@ package io.flinkivm.core.plan;
 
 import java.io.Serializable;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A node of the Boolean join tree above the border: the indicator projection of one view tree's
@@ -12,6 +13,7 @@ import java.util.List;
  * @param key the variables shared with the parent (head order); empty for the root and for a
  *     disconnected part (a cross product)
  */
+@Internal
 public record JoinTreeNode(int tree, int parent, List<String> key) implements Serializable {
     public JoinTreeNode {
         key = List.copyOf(key);

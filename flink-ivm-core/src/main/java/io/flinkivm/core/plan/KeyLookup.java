@@ -2,6 +2,7 @@ package io.flinkivm.core.plan;
 
 import java.io.Serializable;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * One step of a chase through a key: the row of atom {@code atom}'s relation stored under the key
@@ -18,6 +19,7 @@ import java.util.List;
  * @param copy which copy of the relation's key stage the step looks up ({@link KeyStage}): 0, or c for
  *     the c-th time after the first that one row's lookups meet that relation
  */
+@Internal
 public record KeyLookup(int atom, String relation, List<String> key, List<String> added, boolean payload, int copy)
         implements Serializable {
     public KeyLookup {

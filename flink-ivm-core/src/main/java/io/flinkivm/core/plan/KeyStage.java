@@ -2,6 +2,7 @@ package io.flinkivm.core.plan;
 
 import io.flinkivm.core.query.ConjunctiveQuery;
 import java.io.Serializable;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A key stage: the rows of {@code key}'s relation under their key values. Copy 0 receives the
@@ -12,6 +13,7 @@ import java.io.Serializable;
  * @param key the key whose rows the stage keeps
  * @param copy 0 for the stage that receives the relation's rows, else which copy of it
  */
+@Internal
 public record KeyStage(ConjunctiveQuery.Key key, int copy) implements Serializable {
     public KeyStage {
         if (copy < 0) {

@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The paper's plan for a query rewritten under its keys ({@link KeyChase}): the query is not α-acyclic
@@ -45,6 +46,7 @@ import java.util.Set;
  * @param inputs which of the query's relations have deletes and updates (then the stages keep the rows
  *     that look each key up, to retract and re-emit them when the key row changes)
  */
+@Internal
 public record KeyedPlan(
         ConjunctiveQuery query,
         Classification classification,

@@ -6,6 +6,7 @@ import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.semiring.SemiringProperty;
 import java.io.Serializable;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * How one query is maintained over one semiring: an immutable, serializable value produced by
@@ -19,6 +20,7 @@ import java.util.Set;
  * {@link QHierarchicalPlan}, of the closed query). Runtimes tell them apart by
  * type ({@code instanceof}).
  */
+@PublicEvolving
 public sealed interface MaintenancePlan extends Serializable permits ViewTreePlan, FallbackPlan, KeyedPlan {
 
     /** The query as given: inserts go into its relations, results are over its head. */

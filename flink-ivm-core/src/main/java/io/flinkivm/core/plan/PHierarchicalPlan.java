@@ -5,6 +5,7 @@ import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.semiring.SemiringProperty;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The paper's plan for α-acyclic p-hierarchical queries over positive semirings: view trees over K
@@ -15,6 +16,7 @@ import java.util.Set;
  * @param joinTree the Boolean join tree over the root views, by tree index
  * @param joinOrder the join tree's nodes in pre-order, root first
  */
+@Internal
 public record PHierarchicalPlan(
         ConjunctiveQuery query,
         String semiring,

@@ -1,9 +1,12 @@
 package io.flinkivm.core.plan;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * The kind of a {@link MaintenancePlan} as a label (explain, the command line, operator uids); each
  * kind has its own plan type.
  */
+@PublicEvolving
 public enum PlanKind {
     /**
      * The paper's plan for α-acyclic p-hierarchical queries over positive semirings: view trees over

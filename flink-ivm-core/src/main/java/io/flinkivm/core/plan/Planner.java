@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Turns a query, a semiring and its {@link Inputs} into a {@link MaintenancePlan}: the paper's plan
@@ -32,6 +33,7 @@ import java.util.Set;
  * plan (relying on no key), a closure's, an absorbed query's, the query's cyclic plan, the fallback on
  * the query.
  */
+@PublicEvolving
 public final class Planner {
 
     /** Upper bounds on query size; beyond them planning is refused before any job starts. */

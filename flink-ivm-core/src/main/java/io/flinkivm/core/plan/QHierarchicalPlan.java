@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The plan for q-hierarchical queries under inserts and deletes, over a ring: the view trees of the
@@ -22,6 +23,7 @@ import java.util.Set;
  * @param qTree the q-tree above the border, root first, parents before children
  * @param inputs which relations receive deletes and updates
  */
+@Internal
 public record QHierarchicalPlan(
         ConjunctiveQuery query,
         String semiring,

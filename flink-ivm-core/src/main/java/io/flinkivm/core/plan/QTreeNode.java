@@ -2,6 +2,7 @@ package io.flinkivm.core.plan;
 
 import java.io.Serializable;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A node of the q-tree above the border of a {@link QHierarchicalPlan}: a free variable, or the root
@@ -17,6 +18,7 @@ import java.util.List;
  * @param trees the view trees whose root views sit here (root schema = the path as a set), in index order
  * @param children the child nodes, in id order
  */
+@Internal
 public record QTreeNode(
         int id, String variable, int parent, List<String> path, List<Integer> trees, List<Integer> children)
         implements Serializable {

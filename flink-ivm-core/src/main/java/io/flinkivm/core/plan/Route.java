@@ -2,6 +2,7 @@ package io.flinkivm.core.plan;
 
 import java.io.Serializable;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Where a delta goes once stateless projections are skipped: into child slot {@code slot} of the
@@ -12,6 +13,7 @@ import java.util.List;
  * @param slot the child slot at that node (0 for a root view)
  * @param key the receiving view's schema; a delta's tuple is projected onto it
  */
+@Internal
 public record Route(int tree, int node, int slot, List<String> key) implements Serializable {
     public Route {
         key = List.copyOf(key);

@@ -2,6 +2,7 @@ package io.flinkivm.core.plan;
 
 import java.io.Serializable;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The views of one bound variable X of a view tree (Algorithm 2): the join view over X's children
@@ -22,6 +23,7 @@ import java.util.List;
  * @param atoms the atoms attached to X (slots 0..atoms.size()-1)
  * @param children ids of the child variables' nodes (the following slots)
  */
+@Internal
 public record ViewNode(
         int id,
         int tree,

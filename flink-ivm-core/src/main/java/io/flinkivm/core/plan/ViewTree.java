@@ -2,6 +2,7 @@ package io.flinkivm.core.plan;
 
 import java.io.Serializable;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * One view tree: a free-dominated q-hierarchical subquery (the atoms of one bound variable order),
@@ -13,6 +14,7 @@ import java.util.List;
  * @param rootNode id of the top bound variable's node, or -1 for a trivial tree
  * @param atoms the atoms of the subquery, in body order
  */
+@Internal
 public record ViewTree(int index, List<String> schema, int rootNode, List<Integer> atoms) implements Serializable {
 
     public ViewTree {

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The part of a {@link ViewTreePlan} below the border: the forest of view trees that Algorithm 2
@@ -15,6 +16,7 @@ import java.util.List;
  * @param atomRoutes per atom, where its delta goes first
  * @param nodeRoutes per node, where its projection delta goes
  */
+@Internal
 public record ViewTreeForest(List<ViewTree> trees, List<ViewNode> nodes, List<Route> atomRoutes, List<Route> nodeRoutes)
         implements Serializable {
 

@@ -1,6 +1,7 @@
 package io.flinkivm.core.plan;
 
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The paper's plan for p-hierarchical queries over positive semirings: the view trees of
@@ -9,6 +10,7 @@ import java.util.List;
  * ({@link CyclicPHierarchicalPlan}); or, for q-hierarchical queries under inserts and deletes, along
  * the q-tree of the free variables ({@link QHierarchicalPlan}).
  */
+@Internal
 public sealed interface ViewTreePlan extends MaintenancePlan
         permits PHierarchicalPlan, CyclicPHierarchicalPlan, QHierarchicalPlan {
 

@@ -3,6 +3,7 @@ package io.flinkivm.core.query;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * An atom {@code R(A, B, 'x')} of a query body. Each atom is its own logical relation (its
@@ -12,6 +13,7 @@ import java.util.Map;
  * relation only if it has the constants at their positions and equal values at repeated
  * variables, and returns it projected onto {@link #variables()}.
  */
+@PublicEvolving
 public record Atom(int index, String relation, List<Term> terms) implements java.io.Serializable {
 
     public Atom {

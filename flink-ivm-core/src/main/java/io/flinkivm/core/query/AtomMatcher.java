@@ -5,11 +5,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * An atom's selection compiled to positions: {@link #match(Tuple)} does what {@link Atom#match}
  * does without allocating anything but the projected tuple (and nothing at all for a plain atom).
  */
+@Internal
 public final class AtomMatcher implements Serializable {
     private static final long serialVersionUID = 1L;
 

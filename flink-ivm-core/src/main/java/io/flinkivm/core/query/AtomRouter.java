@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Splits a physical insert into the deltas of the atoms it feeds: one per atom that names the
@@ -12,6 +13,7 @@ import java.util.Map;
  * over its variables, or a projection of it. The one copy of this step for the in-memory engines and
  * the Flink ingest; the caller decides what each delta does. Immutable.
  */
+@Internal
 public final class AtomRouter {
 
     /** Receives one atom's delta. */

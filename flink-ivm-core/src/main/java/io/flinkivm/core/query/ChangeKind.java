@@ -1,10 +1,13 @@
 package io.flinkivm.core.query;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * The kind of one change of a changelog input, as Flink's {@code RowKind} names them: an insert, a
  * delete, and the two halves of an update. A delete and the first half of an update take a row's
  * payload away ({@link #isRetraction()}); the other two add one.
  */
+@PublicEvolving
 public enum ChangeKind {
     /** A new row, or more of a row: {@code +I}. */
     INSERT("+I"),

@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A conjunctive query {@code Q(F) :- R1(X1), ..., Rk(Xk)} over a semiring: the sum over the bound
@@ -19,6 +20,7 @@ import java.util.Set;
  * {@code Planner}); a query without keys is the same value as before keys existed (its text, equality
  * and hash code do not mention them).
  */
+@PublicEvolving
 public final class ConjunctiveQuery implements Serializable {
     private static final long serialVersionUID = 1L;
 

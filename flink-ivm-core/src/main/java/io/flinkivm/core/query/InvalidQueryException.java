@@ -1,9 +1,12 @@
 package io.flinkivm.core.query;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * The user's query is malformed or meaningless: a parse error (with the position in the text) or a
  * semantic error such as a head variable missing from the body.
  */
+@PublicEvolving
 public class InvalidQueryException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 

@@ -3,6 +3,7 @@ package io.flinkivm.core.query;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Parses the text form of a conjunctive query, for example {@code Q(A,C) :- R(A,B), S(B,C,'x').}
@@ -30,6 +31,7 @@ import java.util.Objects;
  * if another such atom has them at other columns, the key is ambiguous and must be written by column.
  * {@link ConjunctiveQuery#toString()} writes keys so that they parse back to the same columns.
  */
+@PublicEvolving
 public final class QueryParser {
 
     private final String text;

@@ -2,6 +2,7 @@ package io.flinkivm.core.query;
 
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A query result read in place, one tuple at a time: {@link #next} moves to the next result tuple,
@@ -12,6 +13,7 @@ import java.util.NoSuchElementException;
  *
  * @param <T> the payload type
  */
+@PublicEvolving
 public interface ResultCursor<T> {
     /** Moves to the next result tuple (the first, on the first call); false at the end. */
     boolean next();

@@ -3,12 +3,14 @@ package io.flinkivm.core.query;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * An immutable tuple of values. Values are non-null and of type {@link String}, {@link Long},
  * {@link Integer}, {@link Double} or {@link Boolean}; their hash codes, and hence the tuple's, are
  * deterministic across JVMs, so tuples can be used as Flink keys.
  */
+@PublicEvolving
 public final class Tuple implements Serializable, Comparable<Tuple> {
     private static final long serialVersionUID = 2L;
 

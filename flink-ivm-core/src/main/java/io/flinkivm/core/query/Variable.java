@@ -1,6 +1,9 @@
 package io.flinkivm.core.query;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /** A query variable, e.g. {@code A}. */
+@PublicEvolving
 public record Variable(String name) implements Term {
     public Variable {
         if (name == null || name.isEmpty()) {

@@ -3,11 +3,13 @@ package io.flinkivm.core.semiring;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The Boolean semiring ({false, true}, ∨, ∧, false, true): set semantics. Text form {@code true} /
  * {@code false}; parsing also accepts any letter case and {@code 1} / {@code 0}.
  */
+@PublicEvolving
 public final class BooleanSemiring implements Semiring<Boolean> {
     private static final long serialVersionUID = 1L;
 

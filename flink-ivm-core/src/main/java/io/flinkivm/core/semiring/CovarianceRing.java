@@ -3,6 +3,7 @@ package io.flinkivm.core.semiring;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The covariance ring over m features (F-IVM, Nikolic and Olteanu, SIGMOD 2018): the operations of the
@@ -15,6 +16,7 @@ import java.util.Set;
  * the insert-only plan relies on that; here lift(1) − lift(2) = (0, −1, −3) is a count-0 payload that is
  * not zero, and sums may cancel. A row can give up part of its count ({@link Ring#withinMultiplicity}).
  */
+@PublicEvolving
 public final class CovarianceRing extends CovarianceAlgebra implements Ring<CovarianceTriple> {
     private static final long serialVersionUID = 1L;
 

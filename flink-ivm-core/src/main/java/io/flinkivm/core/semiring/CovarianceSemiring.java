@@ -3,6 +3,7 @@ package io.flinkivm.core.semiring;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The covariance semiring over m features (Nikolic and Olteanu, F-IVM, Def. 9): payloads are
@@ -18,6 +19,7 @@ import java.util.Set;
  * counts that may cancel (deletes) are the {@link CovarianceRing}, a ring with a name of its own: here
  * positivity is what lets the insert-only plan's Boolean border keep each root tuple once.
  */
+@PublicEvolving
 public final class CovarianceSemiring extends CovarianceAlgebra {
     private static final long serialVersionUID = 1L;
 

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * An immutable payload (c, s, Q) of the covariance semiring over m features: a count c, the feature
@@ -19,6 +20,7 @@ import java.util.List;
  *
  * <p>Text form: {@code c;s1 s2;q11 q12 q21 q22} (parts separated by ';', numbers by spaces).
  */
+@PublicEvolving
 public final class CovarianceTriple implements Serializable {
     private static final long serialVersionUID = 1L;
 

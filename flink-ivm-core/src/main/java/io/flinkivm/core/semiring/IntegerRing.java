@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.function.LongBinaryOperator;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The integers (Z, +, ·, 0, 1): bags whose multiplicities may be negative, COUNT and SUM under deletes.
@@ -12,6 +13,7 @@ import java.util.function.LongBinaryOperator;
  * number with an optional sign, e.g. {@code -3}. A row can give up part of its multiplicity: 3 can
  * lose 1 to 3 ({@link Ring#withinMultiplicity}).
  */
+@PublicEvolving
 public final class IntegerRing implements Ring<Long> {
     private static final long serialVersionUID = 1L;
 

@@ -1,10 +1,13 @@
 package io.flinkivm.core.semiring;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * A commutative semiring on unboxed {@code long}s: one component of a {@link ProductSemiring}.
  * Exact components overflow with {@link PayloadOverflowException}, never wrap; the double
  * components keep a double's bits in the long.
  */
+@PublicEvolving
 public enum LongComponent {
     /** The natural numbers (N, +, ·, 0, 1): counts. */
     NATURAL("natural"),

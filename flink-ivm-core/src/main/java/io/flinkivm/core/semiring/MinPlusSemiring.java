@@ -1,5 +1,7 @@
 package io.flinkivm.core.semiring;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * The tropical semiring (R ∪ {+∞}, min, +, +∞, 0): a payload is a cost, a join adds costs and a
  * projection keeps the cheapest. Payloads are {@link Double}s; NaN and -∞ are not in the semiring.
@@ -7,6 +9,7 @@ package io.flinkivm.core.semiring;
  * {@code 1.0E20}) and {@code inf} for +∞; parsing also accepts {@code +inf} and {@code infinity}.
  * A sum of two finite costs beyond the double range throws {@link PayloadOverflowException}.
  */
+@PublicEvolving
 public final class MinPlusSemiring extends TropicalSemiring {
     private static final long serialVersionUID = 1L;
 

@@ -4,12 +4,14 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.function.LongBinaryOperator;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The natural numbers (N, +, ·, 0, 1): bag semantics, payloads count derivations. Payloads are
  * non-negative {@link Long}s; an operation whose result exceeds 64 bits throws
  * {@link PayloadOverflowException} instead of wrapping. Text form: a decimal number, e.g. {@code 42}.
  */
+@PublicEvolving
 public final class NaturalSemiring implements Semiring<Long> {
     private static final long serialVersionUID = 1L;
 

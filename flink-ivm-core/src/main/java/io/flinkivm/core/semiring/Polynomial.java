@@ -10,6 +10,7 @@ import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * An immutable provenance polynomial of N[X]: natural coefficients over variables that name facts.
@@ -25,6 +26,7 @@ import java.util.TreeSet;
  * coefficient left out when it is 1 and the exponent when it is 1, e.g. {@code 2*r1*s2^2 + t3};
  * {@code 0} is the zero polynomial and {@code 1} the one.
  */
+@PublicEvolving
 public final class Polynomial implements Serializable {
     private static final long serialVersionUID = 1L;
 

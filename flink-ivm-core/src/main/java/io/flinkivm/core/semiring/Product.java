@@ -2,6 +2,7 @@ package io.flinkivm.core.semiring;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A payload of a {@link ProductSemiring} or a {@link ProductRing}: one {@code long} per component, the
@@ -10,6 +11,7 @@ import java.util.Arrays;
  * zero when it is empty, so that {@link #get} reads every aggregate the same way. Immutable, with value
  * semantics.
  */
+@PublicEvolving
 public final class Product implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -6,6 +6,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The aggregates of a {@link ProductSemiring} under deletes: the direct product of an integer count and
@@ -22,6 +23,7 @@ import java.util.Set;
  * a multiset as {@code {3 5x2}} (value 3 once, value 5 twice) or as a bare value meaning that value
  * once ({@code inf} for none), e.g. {@code 1;-25;7}.
  */
+@PublicEvolving
 public final class ProductRing extends ProductAlgebra implements Ring<Product> {
     private static final long serialVersionUID = 1L;
 

@@ -5,6 +5,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The direct product of a natural-number count and further {@link LongComponent}s, operations
@@ -17,6 +18,7 @@ import java.util.Set;
  * so the Boolean border of the p-hierarchical plan is sound. Text form: the components separated by
  * semicolons, e.g. {@code 1;-25;inf}.
  */
+@PublicEvolving
 public final class ProductSemiring extends ProductAlgebra {
     private static final long serialVersionUID = 1L;
 

@@ -3,12 +3,14 @@ package io.flinkivm.core.semiring;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The provenance semiring (N[X], +, ·, 0, 1) of Green, Karvounarakis and Tannen: a payload is a
  * {@link Polynomial} over variables that name input facts, and says how a result tuple was derived.
  * Text form: the polynomial's, e.g. {@code 2*r1*s2^2 + t3}. Not idempotent: x + x = 2*x.
  */
+@PublicEvolving
 public final class ProvenanceSemiring implements Semiring<Polynomial> {
     private static final long serialVersionUID = 1L;
 

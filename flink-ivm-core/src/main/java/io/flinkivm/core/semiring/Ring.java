@@ -1,5 +1,7 @@
 package io.flinkivm.core.semiring;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * A commutative ring: a {@link Semiring} in which every payload {@code a} has an additive inverse
  * {@code −a}, so that a delete is the insert of the inverse payload and a view entry whose payload
@@ -11,6 +13,7 @@ package io.flinkivm.core.semiring;
  *
  * @param <T> the payload type
  */
+@PublicEvolving
 public interface Ring<T> extends Semiring<T> {
 
     /** −a, with a + (−a) = 0; exact (an overflow throws {@link PayloadOverflowException}, as + does). */

@@ -3,6 +3,7 @@ package io.flinkivm.core.semiring;
 import java.io.Serializable;
 import java.util.Set;
 import java.util.function.LongBinaryOperator;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A commutative semiring (K, +, ·, 0, 1) whose elements annotate tuples.
@@ -13,6 +14,7 @@ import java.util.function.LongBinaryOperator;
  *
  * @param <T> the payload type
  */
+@PublicEvolving
 public interface Semiring<T> extends Serializable {
 
     /** Short name used on the command line and in plans, e.g. {@code natural}. */

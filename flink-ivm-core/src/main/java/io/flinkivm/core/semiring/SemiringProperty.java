@@ -1,6 +1,9 @@
 package io.flinkivm.core.semiring;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /** Algebraic properties a {@link Semiring} declares; the planner chooses plans by them. */
+@PublicEvolving
 public enum SemiringProperty {
     /** a·b = b·a (and a+b = b+a). Required of every semiring. */
     COMMUTATIVE,

@@ -3,8 +3,10 @@ package io.flinkivm.core.semiring;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /** The built-in semirings by name, and the check applied to a user's own {@link Semiring}. */
+@PublicEvolving
 public final class Semirings {
 
     private static final String COVARIANCE_PREFIX = "covariance:";

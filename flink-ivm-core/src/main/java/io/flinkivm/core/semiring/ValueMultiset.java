@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.NoSuchElementException;
 import java.util.TreeMap;
 import java.util.function.LongBinaryOperator;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A finite multiset of values with integer multiplicities, an element of the group ring Z[(V, +)]:
@@ -20,6 +21,7 @@ import java.util.function.LongBinaryOperator;
  * time and allocates O(log n) nodes, the rest being shared. Multiplicities never wrap: an overflow
  * throws {@link PayloadOverflowException}.
  */
+@PublicEvolving
 public final class ValueMultiset implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -3,6 +3,7 @@ package io.flinkivm.core.semiring;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The Viterbi semiring ([0, 1], max, ·, 0, 1): a payload is a confidence, a join multiplies
@@ -12,6 +13,7 @@ import java.util.Set;
  * <p>Precision limit: a product of positive confidences that underflows to 0.0 in double precision
  * becomes the semiring's zero, although mathematically it is not zero.
  */
+@PublicEvolving
 public final class ViterbiSemiring implements Semiring<Double> {
     private static final long serialVersionUID = 1L;
 

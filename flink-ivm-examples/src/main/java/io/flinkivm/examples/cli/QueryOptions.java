@@ -8,8 +8,8 @@ import io.flinkivm.core.query.InvalidQueryException;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.command.CliException;
 import io.flinkivm.examples.command.QueryTextOptions;
-import io.flinkivm.flink.sql.SqlSchemas;
-import io.flinkivm.flink.sql.SqlTranslation;
+import io.flinkivm.sql.translate.SqlSchemas;
+import io.flinkivm.sql.translate.SqlTranslation;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 

@@ -17,7 +17,7 @@ import io.flinkivm.examples.report.FlinkClient;
 import io.flinkivm.examples.report.JobReport;
 import io.flinkivm.examples.report.RowFormat;
 import io.flinkivm.flink.OutputMode;
-import io.flinkivm.flink.sql.SqlTranslation;
+import io.flinkivm.sql.translate.SqlTranslation;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -2,7 +2,7 @@ package io.flinkivm.examples.report;
 
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.flink.sql.SqlTranslation;
+import io.flinkivm.sql.translate.SqlTranslation;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;

@@ -71,14 +71,22 @@ class FatJarIT {
         assertThat(r.err()).contains("unknown log level 'loud'", "off, fatal, error, warn, info, debug, trace, all");
     }
 
-    /** What users run holds nothing of what the project measures itself with (flink-ivm-bench's classes). */
+    /**
+     * What users run holds nothing of what the project measures itself with (flink-ivm-bench's classes), and the SQL
+     * front end ({@code run --sql}): flink-ivm-sql and the Calcite parser it brings.
+     */
     @Test
-    void theShippedJarsHoldNoBenchOrSoakClass() throws Exception {
+    void theShippedJarsHoldTheSqlFrontEndAndNoBenchOrSoakClass() throws Exception {
         for (Path shipped : List.of(jar, Path.of(System.getProperty("flinkivm.clusterJar")))) {
             try (JarFile f = new JarFile(shipped.toFile())) {
                 assertThat(Collections.list(f.entries()).stream().map(JarEntry::getName))
                         .as(shipped.toString())
-                        .contains("io/flinkivm/examples/cli/Main.class")
+                        .contains(
+                                "io/flinkivm/examples/cli/Main.class",
+                                "io/flinkivm/sql/FlinkIvmSql.class",
+                                "io/flinkivm/sql/translate/SqlTranslation.class",
+                                "org/apache/calcite/sql/parser/SqlParser.class",
+                                "org/apache/calcite/avatica/util/Casing.class")
                         .noneMatch(e -> e.startsWith("io/flinkivm/")
                                 && e.toLowerCase(Locale.ROOT).matches(".*(bench|soak).*"));
             }

@@ -7,9 +7,9 @@ import io.flinkivm.examples.tables.GeneratedTable;
 import io.flinkivm.examples.tables.NormalizedRows;
 import io.flinkivm.examples.testing.CliRun;
 import io.flinkivm.examples.tpch.TpchTables;
-import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.IvmOptions;
-import io.flinkivm.flink.SqlView;
+import io.flinkivm.sql.FlinkIvmSql;
+import io.flinkivm.sql.SqlView;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -105,7 +105,7 @@ class PublishedQueriesITCase {
         Map<String, CloseableIterator<Row>> flink = new LinkedHashMap<>();
         for (String name : names()) {
             String sql = PublishedQuery.load(name).sql();
-            SqlView view = FlinkIvm.sql(tEnv, sql, IvmOptions.defaults().withSnapshotEvery(2_000));
+            SqlView view = FlinkIvmSql.sql(tEnv, sql, IvmOptions.defaults().withSnapshotEvery(2_000));
             ivm.put(name, tEnv.toChangelogStream(view.table()).collectAsync());
             flink.put(name, tEnv.toChangelogStream(tEnv.sqlQuery(sql)).collectAsync());
         }

@@ -3,7 +3,7 @@ package io.flinkivm.examples.queries;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.flinkivm.flink.sql.SqlSchemas;
+import io.flinkivm.sql.translate.SqlSchemas;
 import org.junit.jupiter.api.Test;
 
 class PublishedQueryTest {

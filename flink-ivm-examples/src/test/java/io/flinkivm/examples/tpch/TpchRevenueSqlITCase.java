@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.examples.tables.GeneratedTable;
-import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.IvmOptions;
-import io.flinkivm.flink.SqlView;
+import io.flinkivm.sql.FlinkIvmSql;
+import io.flinkivm.sql.SqlView;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.math.BigDecimal;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The TPC-H revenue query written in SQL as a Flink user writes it, over the TPC-H tables of
- * {@link TpchTables} (DECIMAL prices, DATE order dates, columns the query does not use, primary keys): {@link FlinkIvm#sql}
+ * {@link TpchTables} (DECIMAL prices, DATE order dates, columns the query does not use, primary keys): {@link FlinkIvmSql#sql}
  * gives the same rows as Flink SQL's own execution of the same SQL on the same tables, and as the
  * datalog example {@link TpchRevenue} (scale factor 0.005: 750 customers, 7,500 orders, ~30,000 lineitems).
  */
@@ -51,7 +51,7 @@ class TpchRevenueSqlITCase {
             t.register(tEnv, env);
         }
 
-        SqlView view = FlinkIvm.sql(tEnv, SQL, IvmOptions.defaults());
+        SqlView view = FlinkIvmSql.sql(tEnv, SQL, IvmOptions.defaults());
         assertThat(view.translation().query())
                 .hasToString(
                         "Q(o_orderkey,c_custkey) :- customer(c_custkey), orders(o_orderkey,c_custkey), lineitem(o_orderkey)"

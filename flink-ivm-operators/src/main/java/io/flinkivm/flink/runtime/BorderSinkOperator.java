@@ -16,6 +16,7 @@ import io.flinkivm.flink.state.StateNames;
 import io.flinkivm.flink.types.RootUpdate;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.runtime.state.StateInitializationContext;
 
@@ -37,6 +38,7 @@ import org.apache.flink.runtime.state.StateInitializationContext;
  * for the cyclic plan, the bags' indexes; or, on the heap backend, the operator's own hash maps per
  * key group ({@link KeyGroupStates}).
  */
+@Internal
 public final class BorderSinkOperator<T> extends RootSinkOperator<T, BorderState.Group<T>, BorderState<T>> {
     private static final long serialVersionUID = 4L;
 

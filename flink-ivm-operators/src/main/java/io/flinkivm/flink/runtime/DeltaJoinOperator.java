@@ -15,6 +15,7 @@ import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.Delta;
 import io.flinkivm.flink.types.PayloadTypes;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
@@ -31,6 +32,7 @@ import org.apache.flink.util.OutputTag;
  * parts, in exactly one partition. An atom tuple's deltas are applied in the order the ingest sent
  * them (one channel), which keeps a self-join's one-atom-after-another semantics.
  */
+@Internal
 public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T, FallbackState.Group<T>> {
     private static final long serialVersionUID = 3L;
 

@@ -1,6 +1,7 @@
 package io.flinkivm.flink.runtime;
 
 import io.flinkivm.flink.types.EpochEnd;
+import org.apache.flink.annotation.Internal;
 
 /**
  * How flink-ivm keeps snapshots exact with parallel ingest. Each ingest subtask numbers its epochs
@@ -29,6 +30,7 @@ import io.flinkivm.flink.types.EpochEnd;
  * tick moves every subtask to the same major ({@link #tickEpoch}), which keeps subtasks that end
  * epochs by count at different rates aligned.
  */
+@Internal
 public final class Epochs {
     private Epochs() {}
 

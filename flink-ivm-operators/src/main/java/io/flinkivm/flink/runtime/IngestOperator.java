@@ -20,6 +20,7 @@ import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.flink.types.RootUpdate;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -53,6 +54,7 @@ import org.apache.flink.util.OutputTag;
  * epoch, and the generation increases, which tells the sinks to start a new cut from the restored
  * totals).
  */
+@Internal
 public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         implements OneInputStreamOperator<InputRecord<T>, DeadLetter>, BoundedOneInput {
     private static final long serialVersionUID = 3L;

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.util.OutputTag;
 
 /**
@@ -17,6 +18,7 @@ import org.apache.flink.util.OutputTag;
  * the fallback, the side output to its partitions. With the sink's (or fallback's) HyperCube cells
  * the ingest sends each of those to every cell that agrees with it.
  */
+@Internal
 public final class IngestRoutes<T> implements Serializable {
     private static final long serialVersionUID = 1L;
 

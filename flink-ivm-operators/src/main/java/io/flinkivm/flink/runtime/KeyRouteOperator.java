@@ -10,6 +10,7 @@ import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.InputRecord;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -28,6 +29,7 @@ import org.apache.flink.util.OutputTag;
  * Snapshot requests go straight to the ingest; an insert with payload zero is dropped (it changes
  * nothing). Stateless.
  */
+@Internal
 public final class KeyRouteOperator<T> extends AbstractStreamOperator<InputRecord<T>>
         implements OneInputStreamOperator<InputRecord<T>, InputRecord<T>> {
     private static final long serialVersionUID = 1L;

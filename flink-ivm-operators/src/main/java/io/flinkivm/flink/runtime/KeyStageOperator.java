@@ -16,6 +16,7 @@ import io.flinkivm.flink.types.PayloadTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.SimpleCounter;
@@ -45,6 +46,7 @@ import org.apache.flink.util.OutputTag;
  * nothing in the query over the same rows. A waiting row is simply an insert that has not arrived
  * yet.
  */
+@Internal
 public final class KeyStageOperator<T> extends AbstractStreamOperator<InputRecord<T>>
         implements OneInputStreamOperator<StageRow<T>, InputRecord<T>> {
     private static final long serialVersionUID = 1L;

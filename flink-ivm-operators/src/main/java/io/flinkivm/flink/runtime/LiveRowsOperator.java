@@ -19,6 +19,7 @@ import io.flinkivm.flink.types.InputRecord;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -47,6 +48,7 @@ import org.apache.flink.util.OutputTag;
  * state, or on the heap backend in the operator's own hash maps, one per relation and key group
  * ({@link StateLayout}).
  */
+@Internal
 public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecord<T>>
         implements OneInputStreamOperator<InputRecord<T>, InputRecord<T>> {
     private static final long serialVersionUID = 1L;

@@ -1,6 +1,9 @@
 package io.flinkivm.flink.runtime;
 
+import org.apache.flink.annotation.Internal;
+
 /** Names of flink-ivm's Flink metrics (see docs/metrics.md). */
+@Internal
 public final class Metrics {
     private Metrics() {}
 

@@ -13,6 +13,7 @@ import io.flinkivm.flink.state.StateNames;
 import io.flinkivm.flink.types.QTreeEntrySerializer;
 import io.flinkivm.flink.types.RootUpdate;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.runtime.state.StateInitializationContext;
 
@@ -27,6 +28,7 @@ import org.apache.flink.runtime.state.StateInitializationContext;
  * chosen once, {@link QTreeState}: managed keyed state ({@link FlinkQTreeStore}), or, on the heap
  * backend, the operator's own maps per key group ({@link MemoryQTreeStore} in {@link KeyGroupStates}).
  */
+@Internal
 public final class QTreeSinkOperator<T> extends RootSinkOperator<T, QTreeState.Group<T>, QTreeState<T>> {
     private static final long serialVersionUID = 2L;
 

@@ -4,6 +4,7 @@ import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.RootUpdate;
 import java.io.Serializable;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.util.OutputTag;
 
@@ -18,6 +19,7 @@ import org.apache.flink.util.OutputTag;
  * @param updateBefore in changelog mode, emit an update's old payload ({@code -U}) before its new one
  * @param managedState keep the state in Flink's managed keyed state even on the heap backend
  */
+@Internal
 public record RootSinkSpec<T>(
         Semiring<T> semiring,
         TypeInformation<T> payloadType,

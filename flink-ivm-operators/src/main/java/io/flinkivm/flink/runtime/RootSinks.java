@@ -5,9 +5,11 @@ import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.flink.types.EpochEnd;
 import io.flinkivm.flink.types.ResultRecord;
 import io.flinkivm.flink.types.RootUpdate;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
 
 /** The sink above the border of a view-tree plan: the q-tree sink for the q-hierarchical plan, else the border sink. */
+@Internal
 public final class RootSinks {
     private RootSinks() {}
 

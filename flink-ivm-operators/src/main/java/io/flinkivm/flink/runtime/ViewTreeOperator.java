@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -48,6 +49,7 @@ import org.apache.flink.util.OutputTag;
  * Root deltas wait in a small batch ({@code batchSize} root tuples) that sums the deltas of each root
  * tuple, as Flink SQL's mini-batch does.
  */
+@Internal
 public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate<T>>
         implements OneInputStreamOperator<Delta<T>, RootUpdate<T>> {
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,6 @@
 package io.flinkivm.flink.source;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceSplit;
 
 /**
@@ -11,6 +12,7 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param position number of records of the partition already emitted
  * @param offset byte offset of the next record in the partition's serialized records
  */
+@Internal
 public record PartitionSplit(int partition, int position, int offset) implements SourceSplit {
 
     public PartitionSplit {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -52,6 +53,7 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  *
  * @param <T> the record type
  */
+@Internal
 public final class PartitionedSource<T>
         implements Source<T, PartitionSplit, List<PartitionSplit>>, ResultTypeQueryable<T> {
 

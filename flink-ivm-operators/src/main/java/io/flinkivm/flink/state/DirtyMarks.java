@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -30,6 +31,7 @@ import org.apache.flink.streaming.api.operators.KeyContext;
  *
  * <p>Without a key context (a store the operator does not use) every mark goes to the state.
  */
+@Internal
 public final class DirtyMarks {
     /** The most marks held in memory (about 100 bytes each) before they are written to the state. */
     public static final int HELD = 1 << 16;

@@ -13,6 +13,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -23,6 +24,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * to zero leaves in O(1); in changelog mode also the payloads at the last trigger of the result tuples
  * changed since ({@link TrackedResult}).
  */
+@Internal
 public final class FlinkDeltaJoinStore<T> extends IndexedDeltaJoinStore<T> {
     private final MapStateAdapter<Tuple, T> result;
     private final MapStateAdapter<Tuple, T> before;

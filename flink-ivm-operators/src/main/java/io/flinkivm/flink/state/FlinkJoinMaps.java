@@ -7,6 +7,7 @@ import io.flinkivm.flink.types.TupleTypeInfo;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -17,6 +18,7 @@ import org.apache.flink.api.common.typeinfo.Types;
  * named as core names them; so the acyclic Boolean join and the cyclic plan's bags run in the
  * border sink on the same per-node logic as in memory. Create it in {@code initializeState} of a keyed operator.
  */
+@Internal
 public final class FlinkJoinMaps implements BagJoinMaps.MapFactory {
     private final KeyedStateStore context;
     private final Map<String, MapStateAdapter<Tuple, ?>> made = new LinkedHashMap<>();

@@ -11,6 +11,7 @@ import io.flinkivm.flink.types.TupleSerializer;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -31,6 +32,7 @@ import org.apache.flink.streaming.api.operators.KeyContext;
  *
  * @param <T> the payload type
  */
+@Internal
 public final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     private final MapState<TaggedTuple, JoinRecord<T>> records;
     private final MapState<TaggedTuple, Tuple> heads;

@@ -10,6 +10,7 @@ import io.flinkivm.flink.types.TupleSerializer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -26,6 +27,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * StateNames#KEY_REFERENCES}). The {@code key} arguments are the current key; they are not
  * used.
  */
+@Internal
 public final class FlinkKeyStageStore<T> implements KeyStageStore<T> {
     private final ValueState<KeyRow<T>> row;
     private final ListState<StageRow<T>> waiting;

@@ -7,6 +7,7 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.types.QTreeEntrySerializer;
 import io.flinkivm.flink.types.TaggedTuple;
 import io.flinkivm.flink.types.TaggedTupleSerializer;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -19,6 +20,7 @@ import org.apache.flink.streaming.api.operators.KeyContext;
  * marks of the entries changed since the last trigger ({@link DirtyMarks}, {@link StateNames#QTREE_DIRTY}).
  * Reads are copies, written back by {@link #update}. Create it in {@code initializeState}.
  */
+@Internal
 public final class FlinkQTreeStore<T> implements QTreeStore<T> {
     private final MapState<TaggedTuple, QTreeEntry<T>> entries;
     private final DirtyMarks dirty;

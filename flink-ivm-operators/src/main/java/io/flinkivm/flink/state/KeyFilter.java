@@ -2,6 +2,7 @@ package io.flinkivm.flink.state;
 
 import io.flinkivm.core.query.Tuple;
 import java.util.Arrays;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A Bloom filter of the keys a subtask's keyed map states may hold: the operator's key, a tag and a
@@ -12,6 +13,7 @@ import java.util.Arrays;
  * (a key never added is tested in every one). Keys are never removed (a removed key stays "maybe"). 10 to 20 bits (1.3 to 2.6 bytes) per key on the heap, at least 512 KiB.
  * Not thread-safe.
  */
+@Internal
 public final class KeyFilter {
     /** Bits per key a filter is sized for. */
     private static final int BITS_PER_KEY = 10;

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataInputViewStreamWrapper;
 import org.apache.flink.core.memory.DataOutputView;
@@ -35,6 +36,7 @@ import org.apache.flink.runtime.state.heap.HeapKeyedStateBackend;
  *
  * @param <G> one key group's part
  */
+@Internal
 public final class KeyGroupStates<G> {
     /** Writes and reads a part. */
     public interface Codec<G> {

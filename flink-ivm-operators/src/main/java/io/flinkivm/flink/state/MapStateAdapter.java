@@ -3,9 +3,11 @@ package io.flinkivm.flink.state;
 import io.flinkivm.core.engine.maps.KeyValueState;
 import java.util.Iterator;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.MapState;
 
 /** A Flink {@link MapState} (scoped to the current key) as core's {@link KeyValueState}. */
+@Internal
 public final class MapStateAdapter<K, V> implements KeyValueState<K, V> {
     private final MapState<K, V> state;
     private final String name;

@@ -6,6 +6,7 @@ import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.query.Tuple;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -21,6 +22,7 @@ import org.apache.flink.streaming.api.operators.KeyContext;
  * tuple) is answered without the state.
  * Create it in {@code initializeState} of the tree operator.
  */
+@Internal
 public final class MapStateViewTreeStore<T> implements ViewTreeStore<T>, ChildPayloads<T> {
     private final MapState<Tuple, Object[]>[] views;
     private final int[] arity;

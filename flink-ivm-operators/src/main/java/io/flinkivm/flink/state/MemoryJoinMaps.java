@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
 import org.apache.flink.api.common.typeutils.base.IntSerializer;
@@ -21,6 +22,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * in an operator's own memory ({@link KeyGroupStates}), and writes and reads them all in the order
  * they were made, which the layout fixes.
  */
+@Internal
 public final class MemoryJoinMaps implements BagJoinMaps.MapFactory {
     private final Map<String, OpenHashMap<Tuple, ?>> made = new LinkedHashMap<>();
     private final List<TypeSerializer<?>> serializers = new ArrayList<>();

@@ -7,6 +7,7 @@ import io.flinkivm.flink.types.TupleSerializer;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
@@ -17,6 +18,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * for a map of several slots per key (a presence bit mask, one byte per eight slots, then the present
  * values).
  */
+@Internal
 public final class MemoryMapCodec {
     private MemoryMapCodec() {}
 

@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.VoidNamespace;
@@ -16,6 +17,7 @@ import org.apache.flink.streaming.api.operators.KeyContext;
  * which the heap backend gets unless managed state is asked for. A checkpoint of one layout does not
  * restore into the other; {@link #choose} and {@link #checkNoManagedState} refuse it with one message.
  */
+@Internal
 public enum StateLayout {
     /** Flink's managed keyed state: RocksDB, or the heap backend with {@code IvmOptions.withManagedState}. */
     MANAGED,

@@ -1,6 +1,9 @@
 package io.flinkivm.flink.state;
 
+import org.apache.flink.annotation.Internal;
+
 /** Names of flink-ivm's keyed state; part of the savepoint format, so keep them stable. */
+@Internal
 public final class StateNames {
     private StateNames() {}
 

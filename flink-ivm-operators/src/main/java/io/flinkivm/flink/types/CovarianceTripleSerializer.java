@@ -2,6 +2,7 @@ package io.flinkivm.flink.types;
 
 import io.flinkivm.core.semiring.CovarianceTriple;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -15,6 +16,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * any count, the other only the semiring's payloads. The snapshot (version 2; 1 before signed ones)
  * records m and whether signed; restoring with a different m or sign is incompatible.
  */
+@Internal
 public final class CovarianceTripleSerializer extends TypeSerializer<CovarianceTriple> {
     private static final long serialVersionUID = 1L;
 

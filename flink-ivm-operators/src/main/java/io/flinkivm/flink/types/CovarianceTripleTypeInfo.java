@@ -1,6 +1,7 @@
 package io.flinkivm.flink.types;
 
 import io.flinkivm.core.semiring.CovarianceTriple;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
@@ -8,6 +9,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * Type information for the payloads of {@code covariance:m} and, signed, of {@code covariance-ring:m}:
  * {@link CovarianceTriple}s over m features, serialized by {@link CovarianceTripleSerializer}.
  */
+@Internal
 public final class CovarianceTripleTypeInfo extends OpaqueTypeInfo<CovarianceTriple> {
     private static final long serialVersionUID = 1L;
 

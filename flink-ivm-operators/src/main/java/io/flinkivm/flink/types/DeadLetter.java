@@ -2,6 +2,7 @@ package io.flinkivm.flink.types;
 
 import java.io.Serializable;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * An input record that was rejected, with the reason and where it came from. Rejected records go to
@@ -11,6 +12,7 @@ import java.util.Objects;
  * @param reason why it was rejected
  * @param record the record as text
  */
+@PublicEvolving
 public record DeadLetter(String origin, String reason, String record) implements Serializable {
     public DeadLetter {
         origin = origin == null ? "unknown" : origin;

@@ -1,6 +1,7 @@
 package io.flinkivm.flink.types;
 
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
@@ -12,6 +13,7 @@ import org.apache.flink.types.StringValue;
  * Serializer for {@link DeadLetter}s. Format (version 1): origin, reason and record as
  * {@link StringValue} strings (a dead letter's fields are never null).
  */
+@Internal
 public final class DeadLetterSerializer extends TypeSerializerSingleton<DeadLetter> {
     private static final long serialVersionUID = 1L;
 

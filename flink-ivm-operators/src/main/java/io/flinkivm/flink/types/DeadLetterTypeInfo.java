@@ -1,6 +1,9 @@
 package io.flinkivm.flink.types;
 
+import org.apache.flink.annotation.Internal;
+
 /** Type information for {@link DeadLetter}s, serialized by {@link DeadLetterSerializer}. */
+@Internal
 public final class DeadLetterTypeInfo extends SingletonTypeInfo<DeadLetter> {
     private static final long serialVersionUID = 1L;
 

@@ -3,6 +3,7 @@ package io.flinkivm.flink.types;
 import io.flinkivm.core.query.Tuple;
 import java.io.Serializable;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * One atom's delta, from the ingest operator to the operator that holds the atom's state: add
@@ -17,6 +18,7 @@ import java.util.Objects;
  * tuple holds it. One delta of each such delete {@linkplain #reportAs() reports} a rejection as a dead
  * letter, with the change's origin; the others of the same change are rejected quietly.
  */
+@Internal
 public final class Delta<T> implements Serializable {
     private static final long serialVersionUID = 2L;
 

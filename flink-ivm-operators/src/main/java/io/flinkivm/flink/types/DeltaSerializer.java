@@ -2,6 +2,7 @@ package io.flinkivm.flink.types;
 
 import io.flinkivm.core.query.Tuple;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -14,6 +15,7 @@ import org.apache.flink.types.StringValue;
  * it reports a rejection), then the present key, payload and partition, and the origin and row of a
  * delta that reports.
  */
+@Internal
 public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, T> {
     private static final long serialVersionUID = 1L;
 

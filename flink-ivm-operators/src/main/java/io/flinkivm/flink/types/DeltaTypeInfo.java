@@ -1,10 +1,12 @@
 package io.flinkivm.flink.types;
 
 import io.flinkivm.core.semiring.Semiring;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /** Type information for {@link Delta}s with payloads of type {@code T}. */
+@Internal
 public final class DeltaTypeInfo<T> extends PayloadRecordTypeInfo<Delta<T>, T> {
     private static final long serialVersionUID = 1L;
 

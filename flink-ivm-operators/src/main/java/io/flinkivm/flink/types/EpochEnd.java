@@ -1,6 +1,7 @@
 package io.flinkivm.flink.types;
 
 import java.io.Serializable;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * An ingest subtask closed an epoch ({@code runtime.Epochs}): its epochs up to {@code epoch} hold its first
@@ -18,5 +19,6 @@ import java.io.Serializable;
  * @param snapshot whether the epoch's end asks for a snapshot; a progress epoch
  *     ({@code IvmOptions.progressEvery}) only moves the watermark on
  */
+@PublicEvolving
 public record EpochEnd(int subtask, int generation, long epoch, long inserts, boolean deterministic, boolean snapshot)
         implements Serializable {}

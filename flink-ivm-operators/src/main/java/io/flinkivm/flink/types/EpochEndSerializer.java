@@ -1,6 +1,7 @@
 package io.flinkivm.flink.types;
 
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
@@ -11,6 +12,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * Serializer for {@link EpochEnd}s. Format (version 1): subtask and generation (var-ints), epoch and
  * inserts (var-longs), a flags byte (deterministic, snapshot).
  */
+@Internal
 public final class EpochEndSerializer extends TypeSerializerSingleton<EpochEnd> {
     private static final long serialVersionUID = 1L;
 

@@ -1,6 +1,9 @@
 package io.flinkivm.flink.types;
 
+import org.apache.flink.annotation.Internal;
+
 /** Type information for {@link EpochEnd}s, serialized by {@link EpochEndSerializer}. */
+@Internal
 public final class EpochEndTypeInfo extends SingletonTypeInfo<EpochEnd> {
     private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,6 @@
 package io.flinkivm.flink.types;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.CompositeTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -14,6 +15,7 @@ import org.apache.flink.core.memory.DataInputView;
  * @param <T> the serialized type
  * @param <S> the serializer
  */
+@Internal
 public abstract class FormatCompositeSnapshot<T, S extends TypeSerializer<T>>
         extends CompositeTypeSerializerSnapshot<T, S> {
     private int read = -1;

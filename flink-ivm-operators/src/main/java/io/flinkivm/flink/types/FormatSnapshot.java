@@ -1,6 +1,7 @@
 package io.flinkivm.flink.types;
 
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -15,6 +16,7 @@ import org.apache.flink.core.memory.DataOutputView;
  *
  * @param <T> the serialized type
  */
+@Internal
 public abstract class FormatSnapshot<T> implements TypeSerializerSnapshot<T> {
     private final String what;
     private final int format;

@@ -1,6 +1,7 @@
 package io.flinkivm.flink.types;
 
 import java.io.Serializable;
+import org.apache.flink.annotation.Internal;
 
 /**
  * An ingest subtask's operator state: where it is in its input and its epochs. Union state, so a
@@ -15,6 +16,7 @@ import java.io.Serializable;
  * @param position records read so far (snapshot requests included)
  * @param sinceSnapshot inserts since the last epoch that asked for a snapshot
  */
+@Internal
 public record IngestPosition(
         int subtask,
         int parallelism,

@@ -1,6 +1,7 @@
 package io.flinkivm.flink.types;
 
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
@@ -11,6 +12,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * Serializer for {@link IngestPosition}s. Format (version 1): subtask, parallelism and generation
  * (var-ints), then epoch, inEpoch, count, position and sinceSnapshot (var-longs).
  */
+@Internal
 public final class IngestPositionSerializer extends TypeSerializerSingleton<IngestPosition> {
     private static final long serialVersionUID = 1L;
 

@@ -5,6 +5,7 @@ import io.flinkivm.core.query.Tuple;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * An element of flink-ivm's input stream: a change of {@code tuple} with {@code payload} in the
@@ -15,6 +16,7 @@ import java.util.Objects;
  *
  * @param <T> the payload type
  */
+@PublicEvolving
 public final class InputRecord<T> implements Serializable {
     private static final long serialVersionUID = 1L;
 

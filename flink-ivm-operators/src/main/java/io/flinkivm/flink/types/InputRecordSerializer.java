@@ -3,6 +3,7 @@ package io.flinkivm.flink.types;
 import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.Tuple;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -16,6 +17,7 @@ import org.apache.flink.types.StringValue;
  * dropped by its table's filter, unset in records written before), then the present fields in that
  * order.
  */
+@Internal
 public final class InputRecordSerializer<T> extends PayloadRecordSerializer<InputRecord<T>, T> {
     private static final long serialVersionUID = 1L;
 

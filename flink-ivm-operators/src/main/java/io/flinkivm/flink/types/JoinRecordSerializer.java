@@ -4,6 +4,7 @@ import io.flinkivm.core.engine.join.JoinRecord;
 import io.flinkivm.core.query.Tuple;
 import java.io.IOException;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -19,6 +20,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * view is its payload and one byte. In managed keyed state ({@code FlinkJoinRecordStore}) a link is written as the store hands it over:
  * without the values of the list's key, which are the record's own (see {@code RelativeLinks}).
  */
+@Internal
 public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>> {
     private static final long serialVersionUID = 1L;
     private static final int PAYLOAD = 1;

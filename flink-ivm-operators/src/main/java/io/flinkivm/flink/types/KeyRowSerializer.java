@@ -3,6 +3,7 @@ package io.flinkivm.flink.types;
 import io.flinkivm.core.engine.keys.KeyRow;
 import io.flinkivm.core.query.Tuple;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -15,6 +16,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * without payloads and marks) the state held the values alone, with the tuple serializer: Flink
  * refuses such state as incompatible with this serializer.
  */
+@Internal
 public final class KeyRowSerializer<T> extends PayloadRecordSerializer<KeyRow<T>, T> {
     private static final long serialVersionUID = 1L;
 

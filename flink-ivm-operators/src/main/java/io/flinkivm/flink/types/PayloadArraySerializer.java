@@ -2,6 +2,7 @@ package io.flinkivm.flink.types;
 
 import java.io.IOException;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.CompositeTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -14,6 +15,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * (one byte per 8), then the present payloads. Copies are new arrays (the heap state backend copies
  * values on write while a snapshot reads them).
  */
+@Internal
 public final class PayloadArraySerializer<T> extends TypeSerializer<Object[]> {
     private static final long serialVersionUID = 1L;
 

@@ -6,6 +6,7 @@ import io.flinkivm.core.semiring.ProductRing;
 import io.flinkivm.core.semiring.ProductSemiring;
 import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -30,6 +31,7 @@ import org.apache.flink.api.java.typeutils.GenericTypeInfo;
  * build the record types from your own type information instead, e.g.
  * {@code new DeltaTypeInfo<>(myPayloadTypeInfo)}.
  */
+@Internal
 public final class PayloadTypes {
     private PayloadTypes() {}
 

@@ -3,6 +3,7 @@ package io.flinkivm.flink.types;
 import io.flinkivm.core.semiring.PayloadFormatException;
 import io.flinkivm.core.semiring.Polynomial;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
@@ -16,6 +17,7 @@ import org.apache.flink.types.StringValue;
  * {@link Polynomial#parse}. {@code Polynomial} has no public way to rebuild it from its terms, so
  * the text form is the exact, if not the fastest, encoding; a structural format would be version 2.
  */
+@Internal
 public final class PolynomialSerializer extends TypeSerializerSingleton<Polynomial> {
     private static final long serialVersionUID = 1L;
 

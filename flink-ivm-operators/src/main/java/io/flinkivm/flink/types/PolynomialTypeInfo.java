@@ -1,8 +1,10 @@
 package io.flinkivm.flink.types;
 
 import io.flinkivm.core.semiring.Polynomial;
+import org.apache.flink.annotation.Internal;
 
 /** Type information for provenance {@link Polynomial}s, serialized by {@link PolynomialSerializer}. */
+@Internal
 public final class PolynomialTypeInfo extends SingletonTypeInfo<Polynomial> {
     private static final long serialVersionUID = 1L;
 

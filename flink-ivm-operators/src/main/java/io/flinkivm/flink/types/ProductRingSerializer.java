@@ -5,6 +5,7 @@ import io.flinkivm.core.semiring.Product;
 import io.flinkivm.core.semiring.ProductRing;
 import io.flinkivm.core.semiring.ValueMultiset;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -17,6 +18,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * values and then each (encoded value, multiplicity) as signed varints, in value order. The snapshot
  * records the components; restoring with other components is incompatible.
  */
+@Internal
 public final class ProductRingSerializer extends ImmutableSerializer<Product> {
     private static final long serialVersionUID = 1L;
 

@@ -7,6 +7,7 @@ import io.flinkivm.core.semiring.ProductSemiring;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -18,6 +19,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * value as a zig-zag var-long, the count first (counts and sums of a few rows take a byte or two).
  * The snapshot records the components; restoring with other components is incompatible.
  */
+@Internal
 public final class ProductSerializer extends ImmutableSerializer<Product> {
     private static final long serialVersionUID = 1L;
 

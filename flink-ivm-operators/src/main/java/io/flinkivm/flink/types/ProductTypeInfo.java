@@ -4,6 +4,7 @@ import io.flinkivm.core.semiring.Product;
 import io.flinkivm.core.semiring.ProductRing;
 import io.flinkivm.core.semiring.ProductSemiring;
 import io.flinkivm.core.semiring.Semiring;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
@@ -11,6 +12,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * Type information for the payloads of a {@link ProductSemiring}, serialized by {@link ProductSerializer},
  * or of a {@link ProductRing}, serialized by {@link ProductRingSerializer}.
  */
+@Internal
 public final class ProductTypeInfo extends OpaqueTypeInfo<Product> {
     private static final long serialVersionUID = 1L;
 

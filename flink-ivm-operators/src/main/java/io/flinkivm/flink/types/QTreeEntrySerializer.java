@@ -7,6 +7,7 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -19,6 +20,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * ({@link QTreeEntryFormat}, version 1), payloads by the nested serializer. Entries are mutable: a copy
  * goes through the bytes.
  */
+@Internal
 public final class QTreeEntrySerializer<T> extends TypeSerializer<QTreeEntry<T>> {
     private static final long serialVersionUID = 1L;
 

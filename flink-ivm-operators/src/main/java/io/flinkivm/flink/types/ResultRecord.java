@@ -3,6 +3,7 @@ package io.flinkivm.flink.types;
 import io.flinkivm.core.query.Tuple;
 import java.io.Serializable;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.types.RowKind;
 
 /**
@@ -18,6 +19,7 @@ import org.apache.flink.types.RowKind;
  *
  * @param <T> the payload type
  */
+@PublicEvolving
 public final class ResultRecord<T> implements Serializable {
     private static final long serialVersionUID = 2L;
 

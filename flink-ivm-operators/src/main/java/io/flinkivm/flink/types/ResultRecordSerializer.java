@@ -2,6 +2,7 @@ package io.flinkivm.flink.types;
 
 import io.flinkivm.core.query.Tuple;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -13,6 +14,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * cut are present), then the present tuple, payload, row count (long) and cut (its length as a
  * var-int, then each count as a var-long).
  */
+@Internal
 public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<ResultRecord<T>, T> {
     private static final long serialVersionUID = 1L;
 

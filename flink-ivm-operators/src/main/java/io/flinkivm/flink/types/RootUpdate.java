@@ -3,6 +3,7 @@ package io.flinkivm.flink.types;
 import io.flinkivm.core.query.Tuple;
 import java.io.Serializable;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A root view's delta for one root tuple, sent across the border to the sink, which adds it to the
@@ -12,6 +13,7 @@ import java.util.Objects;
  * root, from the ingest (an atom's delta). {@code cell}, when not null, is the key of the sink cell it
  * goes to (HyperCube partitioning); otherwise the sink's key is derived from the tuple.
  */
+@Internal
 public final class RootUpdate<T> implements Serializable {
     private static final long serialVersionUID = 3L;
 

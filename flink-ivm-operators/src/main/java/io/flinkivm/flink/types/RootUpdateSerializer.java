@@ -2,6 +2,7 @@ package io.flinkivm.flink.types;
 
 import io.flinkivm.core.query.Tuple;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -11,6 +12,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * Serializer for {@link RootUpdate}s. Format (version 4; 3 before the compact tuple format): epoch and tree (var-ints), a flags byte
  * (which of tuple, payload and cell are present), then the present tuple, payload and cell.
  */
+@Internal
 public final class RootUpdateSerializer<T> extends PayloadRecordSerializer<RootUpdate<T>, T> {
     private static final long serialVersionUID = 1L;
 

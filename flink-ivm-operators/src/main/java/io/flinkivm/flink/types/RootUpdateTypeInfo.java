@@ -1,10 +1,12 @@
 package io.flinkivm.flink.types;
 
 import io.flinkivm.core.semiring.Semiring;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /** Type information for {@link RootUpdate}s with payloads of type {@code T}. */
+@Internal
 public final class RootUpdateTypeInfo<T> extends PayloadRecordTypeInfo<RootUpdate<T>, T> {
     private static final long serialVersionUID = 1L;
 

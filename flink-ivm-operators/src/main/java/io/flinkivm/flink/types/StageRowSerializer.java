@@ -3,6 +3,7 @@ package io.flinkivm.flink.types;
 import io.flinkivm.core.engine.keys.StageRow;
 import io.flinkivm.core.query.Tuple;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -16,6 +17,7 @@ import org.apache.flink.types.StringValue;
  * retraction), the values, the payload, the origin. Rows without the later flags are written as before
  * the flags existed.
  */
+@Internal
 public final class StageRowSerializer<T> extends PayloadRecordSerializer<StageRow<T>, T> {
     private static final long serialVersionUID = 1L;
 

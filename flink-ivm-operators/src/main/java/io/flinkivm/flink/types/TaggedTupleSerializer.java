@@ -2,6 +2,7 @@ package io.flinkivm.flink.types;
 
 import io.flinkivm.core.query.Tuple;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
@@ -12,6 +13,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * its format version is the tuples'.
  * Keys of one tag share their first byte, so RocksDB stores each logical map contiguously.
  */
+@Internal
 public final class TaggedTupleSerializer extends TypeSerializerSingleton<TaggedTuple> {
     private static final long serialVersionUID = 1L;
 

@@ -2,6 +2,7 @@ package io.flinkivm.flink.types;
 
 import io.flinkivm.core.query.Tuple;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
@@ -21,6 +22,7 @@ import org.apache.flink.types.StringValue;
  * <p>Equal tuples have equal bytes, as RocksDB keys require. Tuples are immutable: copies are the
  * tuple itself.
  */
+@Internal
 public final class TupleSerializer extends TypeSerializerSingleton<Tuple> {
     private static final long serialVersionUID = 1L;
 

@@ -1,6 +1,7 @@
 package io.flinkivm.flink.types;
 
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
@@ -12,6 +13,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * and sums of a few factors, the usual natural-number payloads, are small. ({@link PayloadTypes#inState}
  * puts it in place of {@code LongSerializer} for state; records between operators keep Flink's.)
  */
+@Internal
 public final class VarLongSerializer extends TypeSerializerSingleton<Long> {
     private static final long serialVersionUID = 1L;
 

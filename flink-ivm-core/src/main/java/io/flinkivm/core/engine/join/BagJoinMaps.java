@@ -2,6 +2,7 @@ package io.flinkivm.core.engine.join;
 
 import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.query.Tuple;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A {@link BagJoinStore} over key-value maps made by a {@link MapFactory}: one map per member set and
@@ -9,6 +10,7 @@ import io.flinkivm.core.query.Tuple;
  * state in the border sink. The names given to the factory are stable: on Flink they name state in
  * savepoints.
  */
+@Internal
 public class BagJoinMaps implements BagJoinStore {
 
     /** Makes the named maps of a store. */

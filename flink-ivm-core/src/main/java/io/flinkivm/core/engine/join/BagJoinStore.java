@@ -2,6 +2,7 @@ package io.flinkivm.core.engine.join;
 
 import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.query.Tuple;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The indexes of the cyclic plan's bags ({@link CyclicBooleanJoin}): each member's projections and
@@ -9,6 +10,7 @@ import io.flinkivm.core.query.Tuple;
  * themselves and the join over the bags are records of a {@link JoinRecordStore}.) Lists are linked
  * through their entries, so every update is O(1) on any key-value state.
  */
+@Internal
 public interface BagJoinStore {
     /** A member's tuples (its root view's projection onto the bag) → {@code TRUE}. */
     KeyValueState<Tuple, Boolean> projection(int set);

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The part of a {@link CyclicPHierarchicalPlan} above the border, compiled to array
@@ -18,6 +19,7 @@ import java.util.Map;
  * extends a binding by one of its variables v, the list of distinct v-values per value of the
  * member's variables bound before v. Ids of sets and lists are global, for {@link BagJoinStore}.
  */
+@Internal
 public final class CompiledBagJoin extends CompiledJoinTree {
 
     /** One root view's projection onto one bag. */

@@ -5,12 +5,14 @@ import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Tuple;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A {@link JoinLayout} compiled to array positions from its nodes' schemas, parents and keys: the
  * part that the join over root views ({@code viewtree.CompiledPlan}) and {@link CompiledBagJoin} (a
  * join tree over bags) share, with the projection of a result onto each tree's root schema.
  */
+@Internal
 public abstract class CompiledJoinTree implements JoinLayout {
 
     /**

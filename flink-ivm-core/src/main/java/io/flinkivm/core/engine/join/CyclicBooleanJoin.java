@@ -5,6 +5,7 @@ import io.flinkivm.core.engine.join.CompiledBagJoin.Program;
 import io.flinkivm.core.engine.join.CompiledBagJoin.Step;
 import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.query.Tuple;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Insert-only maintenance of a cyclic full join of the indicator relations above the border, along a
@@ -24,6 +25,7 @@ import io.flinkivm.core.query.Tuple;
  * <p>All state is in the {@link BagJoinStore}; the object itself only holds scratch bindings, the
  * scratch list keys of each step and counters of its work and of the tuples it produced, so use one per thread.
  */
+@Internal
 public final class CyclicBooleanJoin {
     private final CompiledBagJoin layout;
     private final Object[][] binding;

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * First-order delta joins over K with the result materialized (the fallback plan). A delta of atom
@@ -26,6 +27,7 @@ import java.util.Map;
  * once against {@link DeltaJoinStore}; used by the in-memory engine and the Flink operator. Not
  * thread-safe (it reuses a binding array and an undo log).
  */
+@Internal
 public final class DeltaJoinLogic<T> {
     private final Semiring<T> semiring;
     private final ConjunctiveQuery query;

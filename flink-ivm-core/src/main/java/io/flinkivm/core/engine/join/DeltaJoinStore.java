@@ -4,12 +4,14 @@ import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.query.Tuple;
 import java.util.Iterator;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The state of the fallback delta-join plan: each atom's K-relation, its hash indexes as linked
  * lists (index key → most recent tuple, tuple → next tuple with the same key), and the materialized
  * result.
  */
+@Internal
 public interface DeltaJoinStore<T> {
     /** Atom {@code atom}'s tuples (over its variables) and payloads. */
     KeyValueState<Tuple, T> relation(int atom);

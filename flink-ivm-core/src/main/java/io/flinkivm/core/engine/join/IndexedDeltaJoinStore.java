@@ -2,6 +2,7 @@ package io.flinkivm.core.engine.join;
 
 import io.flinkivm.core.engine.maps.KeyValueState;
 import io.flinkivm.core.query.Tuple;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A {@link DeltaJoinStore} over arrays of key-value states, one per atom's relation and per index's
@@ -10,6 +11,7 @@ import io.flinkivm.core.query.Tuple;
  *
  * @param <T> the payload type
  */
+@Internal
 public abstract class IndexedDeltaJoinStore<T> implements DeltaJoinStore<T> {
     /** Per atom: its tuples and payloads. */
     protected final KeyValueState<Tuple, T>[] relations;

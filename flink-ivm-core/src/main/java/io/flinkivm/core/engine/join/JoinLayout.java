@@ -1,6 +1,7 @@
 package io.flinkivm.core.engine.join;
 
 import io.flinkivm.core.query.Tuple;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The shape of an α-acyclic Boolean join that {@link LiveJoin} maintains: its nodes (the view
@@ -8,6 +9,7 @@ import io.flinkivm.core.query.Tuple;
  * join tree over them, and how a node's tuple projects onto the keys it shares with its parent and
  * children.
  */
+@Internal
 public interface JoinLayout {
     /** Number of join-tree nodes, numbered 0..nodeCount()-1. */
     int nodeCount();

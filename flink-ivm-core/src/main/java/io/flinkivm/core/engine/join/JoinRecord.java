@@ -1,6 +1,7 @@
 package io.flinkivm.core.engine.join;
 
 import io.flinkivm.core.query.Tuple;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What the join above the border keeps about one tuple of one node: the root view's payload (the
@@ -14,6 +15,7 @@ import io.flinkivm.core.query.Tuple;
  *
  * @param <T> the payload type
  */
+@Internal
 public final class JoinRecord<T> {
     /** Unchanged since the last trigger. */
     public static final byte CLEAN = 0;

@@ -3,6 +3,7 @@ package io.flinkivm.core.engine.join;
 import io.flinkivm.core.query.Tuple;
 import java.util.Iterator;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The state of the join above the border: one {@link JoinRecord} per (node, tuple), and the heads of
@@ -16,6 +17,7 @@ import java.util.Map;
  *
  * @param <T> the payload type
  */
+@Internal
 public interface JoinRecordStore<T> {
     /** The record of {@code tuple} at {@code node}, or null. */
     JoinRecord<T> get(int node, Tuple tuple);

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.function.Function;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Insert-only maintenance of an α-acyclic full join above the border (after Abo Khamis, Kara,
@@ -34,6 +35,7 @@ import java.util.function.Function;
  *
  * @param <T> the payload type
  */
+@Internal
 public final class LiveJoin<T> {
     private final JoinLayout layout;
     private final boolean changelog;

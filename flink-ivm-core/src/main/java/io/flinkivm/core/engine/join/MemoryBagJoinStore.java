@@ -7,8 +7,10 @@ import io.flinkivm.core.engine.maps.StateCounts;
 import io.flinkivm.core.query.Tuple;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /** A {@link BagJoinStore} in hash maps (the in-memory engine's). */
+@Internal
 public final class MemoryBagJoinStore extends BagJoinMaps {
     private final Maps maps;
 

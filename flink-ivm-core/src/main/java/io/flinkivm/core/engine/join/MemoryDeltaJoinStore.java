@@ -11,6 +11,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A {@link DeltaJoinStore} in open-addressing hash maps. Each atom's tuples are one wide map whose
@@ -23,6 +24,7 @@ import java.util.function.Consumer;
  *
  * @param <T> the payload type
  */
+@Internal
 public final class MemoryDeltaJoinStore<T> extends IndexedDeltaJoinStore<T> {
     /** Per atom: tuple → [payload, next of index 0, previous of index 0, next of index 1, ...]. */
     private final OpenHashMap<Tuple, Object>[] records;

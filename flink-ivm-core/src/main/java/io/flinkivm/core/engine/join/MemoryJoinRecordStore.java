@@ -7,6 +7,7 @@ import io.flinkivm.core.query.Tuple;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A {@link JoinRecordStore} in open-addressing hash maps whose records are live objects (an update is
@@ -15,12 +16,13 @@ import java.util.Map;
  *
  * @param <T> the payload type
  */
+@Internal
 public final class MemoryJoinRecordStore<T> implements JoinRecordStore<T> {
     private final OpenHashMap<Tuple, JoinRecord<T>>[] records;
     private final OpenHashMap<Tuple, Tuple>[] liveHeads;
     private final OpenHashMap<Tuple, Tuple>[][] waitHeads;
     private final OpenHashMap<Tuple, Tuple>[] upHeads;
-    private final DirtyMarks dirty = new DirtyMarks();
+    private final MemoryDirtyMarks dirty = new MemoryDirtyMarks();
     /** The join's root node (-1 without a join tree). */
     private final int root;
     /**

@@ -4,11 +4,13 @@ import io.flinkivm.core.engine.maps.MemoryMaps;
 import io.flinkivm.core.engine.maps.OpenHashMap;
 import io.flinkivm.core.engine.maps.StateCounts;
 import io.flinkivm.core.query.Tuple;
+import org.apache.flink.annotation.Internal;
 
 /** A {@link QTreeStore} in open-addressing hash maps, one per q-tree node, entries as live objects. */
+@Internal
 public final class MemoryQTreeStore<T> implements QTreeStore<T> {
     private final OpenHashMap<Tuple, QTreeEntry<T>>[] entries;
-    private final DirtyMarks dirty = new DirtyMarks();
+    private final MemoryDirtyMarks dirty = new MemoryDirtyMarks();
 
     /** A store for a q-tree of {@code nodes} nodes, with maps made by {@code maps}. */
     @SuppressWarnings("unchecked")

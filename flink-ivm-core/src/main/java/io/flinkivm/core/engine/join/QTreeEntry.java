@@ -2,6 +2,7 @@ package io.flinkivm.core.engine.join;
 
 import io.flinkivm.core.query.Tuple;
 import java.util.Arrays;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What the q-tree join ({@link QTreeJoin}) keeps about one value of one q-tree node's path: the payloads
@@ -13,6 +14,7 @@ import java.util.Arrays;
  *
  * @param <T> the payload type
  */
+@Internal
 public final class QTreeEntry<T> {
     /** A payload slot unchanged since the last trigger (in {@link #then}). */
     static final Object CLEAN = new Object() {

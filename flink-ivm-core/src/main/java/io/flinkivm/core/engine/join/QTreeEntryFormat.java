@@ -4,6 +4,7 @@ import io.flinkivm.core.query.Tuple;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The bytes of a {@link QTreeEntry}, for runtimes that store entries outside the heap (Flink's keyed
@@ -11,6 +12,7 @@ import java.io.IOException;
  * payloads, the lists' keys and, with a changelog, what they were at the last trigger. Payloads and
  * tuples are written by the caller's {@link Io}s.
  */
+@Internal
 public final class QTreeEntryFormat {
     private static final int LISTED = 1;
     private static final int LISTED_THEN = 2;

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The join of the root views of a q-hierarchical query along its q-tree, under inserts and deletes
@@ -41,6 +42,7 @@ import java.util.function.Consumer;
  *
  * @param <T> the payload type
  */
+@Internal
 public final class QTreeJoin<T> {
     private final Semiring<T> semiring;
     private final boolean changelog;

@@ -1,6 +1,7 @@
 package io.flinkivm.core.engine.join;
 
 import io.flinkivm.core.query.Tuple;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The state of the q-tree join ({@link QTreeJoin}): one {@link QTreeEntry} per (q-tree node, value of the
@@ -9,6 +10,7 @@ import io.flinkivm.core.query.Tuple;
  *
  * @param <T> the payload type
  */
+@Internal
 public interface QTreeStore<T> {
     /** The entry of {@code key} at {@code node}, or null. */
     QTreeEntry<T> get(int node, Tuple key);

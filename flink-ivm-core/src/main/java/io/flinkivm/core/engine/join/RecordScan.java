@@ -1,6 +1,7 @@
 package io.flinkivm.core.engine.join;
 
 import io.flinkivm.core.query.Tuple;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A forward scan over the live records of the join's root ({@link JoinRecordStore#liveRecords}),
@@ -11,6 +12,7 @@ import io.flinkivm.core.query.Tuple;
  *
  * @param <T> the payload type
  */
+@Internal
 public interface RecordScan<T> {
     /** Moves to the next record; false at the end (then nothing is current). */
     boolean next();

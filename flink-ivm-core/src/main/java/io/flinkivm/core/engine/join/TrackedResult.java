@@ -7,6 +7,7 @@ import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A materialized result (the fallback's) that remembers, for each tuple it changes, the payload the
@@ -16,6 +17,7 @@ import java.util.function.Consumer;
  *
  * @param <T> the payload type
  */
+@Internal
 public final class TrackedResult<T> implements KeyValueState<Tuple, T> {
     private final KeyValueState<Tuple, T> result;
     private final KeyValueState<Tuple, T> before;

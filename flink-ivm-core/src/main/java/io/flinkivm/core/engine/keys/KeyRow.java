@@ -2,6 +2,7 @@ package io.flinkivm.core.engine.keys;
 
 import io.flinkivm.core.query.Tuple;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What a key stage keeps under a key value: the first row with it and that row's payload, which an
@@ -13,6 +14,7 @@ import java.util.Objects;
  * @param payload the row's payload; null for a mark
  * @param dropped whether this is the mark of a dropped row
  */
+@Internal
 public record KeyRow<T>(Tuple values, T payload, boolean dropped) {
     public KeyRow {
         Objects.requireNonNull(values, "values");

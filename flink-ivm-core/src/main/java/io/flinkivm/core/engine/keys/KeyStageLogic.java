@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.IntFunction;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What the key stages of a {@link KeyedPlan} do with a row, once, for the in-memory engine and the
@@ -55,6 +56,7 @@ import java.util.function.IntFunction;
  * the query uses), never by payload. An enriched row whose key row fails the looked-up atom's
  * selection or disagrees with it on a shared variable is dropped (it would join nothing).
  */
+@Internal
 public final class KeyStageLogic<T> implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -3,6 +3,7 @@ package io.flinkivm.core.engine.keys;
 import io.flinkivm.core.query.Tuple;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The state of one key stage as {@link KeyStageLogic} reads and writes it: per key value, the row
@@ -11,6 +12,7 @@ import java.util.Map;
  *
  * @param <T> the payload type
  */
+@Internal
 public interface KeyStageStore<T> {
     /** The row stored under {@code key}, or null. */
     KeyRow<T> keyRow(Tuple key);

@@ -1,6 +1,7 @@
 package io.flinkivm.core.engine.keys;
 
 import io.flinkivm.core.query.Tuple;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A row that breaks a key the plan relies on: it has the key value of the row stored under it, with
@@ -19,6 +20,7 @@ import io.flinkivm.core.query.Tuple;
  * @param absorbed whether the relation is absorbed (then an identical second row is rejected too)
  * @param retraction whether the rejected row is a delete or an update's old row
  */
+@Internal
 public record KeyViolation(
         String relation,
         String key,

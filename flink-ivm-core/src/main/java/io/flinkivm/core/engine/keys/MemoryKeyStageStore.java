@@ -6,8 +6,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /** A key stage's state in hash maps (the in-memory engine). Not thread-safe. */
+@Internal
 public final class MemoryKeyStageStore<T> implements KeyStageStore<T> {
     private final Map<Tuple, KeyRow<T>> rows = new HashMap<>();
     private final Map<Tuple, List<StageRow<T>>> waiting = new HashMap<>();

@@ -2,6 +2,7 @@ package io.flinkivm.core.engine.keys;
 
 import io.flinkivm.core.query.Tuple;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A row on its way through the key stages: a row of the stage's own relation ({@link #isKeyRow()}),
@@ -18,6 +19,7 @@ import java.util.Objects;
  * @param retraction whether the change takes a payload away (a delete, or an update's old row): a key
  *     row that does so leaves its key value, where an insert would break the key
  */
+@Internal
 public record StageRow<T>(int atom, int step, Tuple values, T payload, String origin, boolean retraction) {
     /** The {@link #atom()} of a row of the stage's own relation. */
     public static final int KEY_ROW = -1;

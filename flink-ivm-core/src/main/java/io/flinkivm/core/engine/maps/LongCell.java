@@ -1,5 +1,7 @@
 package io.flinkivm.core.engine.maps;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * A {@link Long} payload kept in long-lived state as a mutable primitive: the slot holds the cell
  * from its first write on, and later writes change the cell's value instead of storing a new
@@ -8,6 +10,7 @@ package io.flinkivm.core.engine.maps;
  * (G1 tracks every such reference); a primitive write costs nothing extra. Readers see the value
  * boxed ({@link #boxed}).
  */
+@Internal
 public final class LongCell {
     /** The payload. */
     public long value;

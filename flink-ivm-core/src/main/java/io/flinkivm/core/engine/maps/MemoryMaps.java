@@ -1,10 +1,13 @@
 package io.flinkivm.core.engine.maps;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * Makes the in-memory engines' hash maps: plain {@link OpenHashMap}s, or maps that count every
  * lookup and write into a {@link StateCounts} (for benchmarks and tests). The choice is made once,
  * when an engine is built; a plain map's only trace of counting is a null field it tests.
  */
+@Internal
 public final class MemoryMaps {
     /** Plain maps, counting nothing. */
     public static final MemoryMaps PLAIN = new MemoryMaps(null);

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The in-memory engines' hash map: open addressing with linear probing over three parallel arrays
@@ -23,6 +24,7 @@ import java.util.NoSuchElementException;
  * that never loads it, but where both kinds run (the benchmark's timed and counting runs) it splits
  * the JIT's type profiles at every call site of the maps.
  */
+@Internal
 public final class OpenHashMap<K, V> implements KeyValueState<K, V> {
     private static final int MIN_CAPACITY = 16;
 

@@ -1,5 +1,7 @@
 package io.flinkivm.core.engine.maps;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * The state operations of an in-memory engine made with it, by the role of the map: a <em>read</em>
  * is one key looked up in a hash map, a <em>write</em> one key stored in or removed from it (each a
@@ -11,6 +13,7 @@ package io.flinkivm.core.engine.maps;
  * <p>For benchmarks and tests: an engine made with one counts in every map; an engine made without
  * one counts nothing (its maps test a null field per operation). Not thread-safe.
  */
+@PublicEvolving
 public final class StateCounts {
 
     /** What a map holds. */

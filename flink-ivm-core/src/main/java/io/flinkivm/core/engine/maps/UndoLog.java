@@ -1,12 +1,14 @@
 package io.flinkivm.core.engine.maps;
 
 import java.util.Arrays;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The writes of one insert, so that an insert that fails half-way (e.g. a natural-number overflow
  * in a view above others it already updated) can be rolled back. Reused across inserts: no
  * allocation once its arrays have grown to the longest insert.
  */
+@Internal
 public final class UndoLog {
     private Object[] targets = new Object[16];
     private Object[] keys = new Object[16];

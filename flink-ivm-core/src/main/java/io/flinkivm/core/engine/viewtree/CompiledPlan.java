@@ -15,6 +15,7 @@ import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A {@link ViewTreePlan} compiled to array positions: which projection of a delta's
@@ -23,6 +24,7 @@ import java.util.List;
  * {@link CyclicPHierarchicalPlan} only the part below the border is compiled here, the
  * layout has no nodes, and the join over the bags is {@link CompiledBagJoin}.
  */
+@Internal
 public final class CompiledPlan extends CompiledJoinTree {
     private final AtomRouter router;
     private final int[][] nodeKeyPositions;

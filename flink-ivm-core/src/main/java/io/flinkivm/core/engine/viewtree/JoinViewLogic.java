@@ -2,6 +2,7 @@ package io.flinkivm.core.engine.viewtree;
 
 import io.flinkivm.core.semiring.Semiring;
 import java.io.Serializable;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What happens at a join view V_X(S) = C_1(S) · ... · C_n(S) when child {@code slot} receives a
@@ -11,6 +12,7 @@ import java.io.Serializable;
  * <p>Both results are computed before state is written, so an arithmetic failure (e.g. natural
  * overflow) leaves this view unchanged.
  */
+@Internal
 public final class JoinViewLogic<T> implements Serializable {
     private static final long serialVersionUID = 1L;
 

@@ -9,6 +9,7 @@ import io.flinkivm.core.plan.ViewNode;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Tuple;
 import java.util.Arrays;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The stateful join views of a plan's view trees in {@link OpenHashMap}s, one per view, each key's
@@ -19,6 +20,7 @@ import java.util.Arrays;
  * recorded for a rollback (the in-memory engines); without one (the Flink tree operator's in-memory
  * state) writes are plain. Not thread-safe.
  */
+@Internal
 public final class MemoryViewTreeStore<T> implements ViewTreeStore<T>, ChildPayloads<T> {
     private final OpenHashMap<Tuple, Object>[] views;
     private final UndoLog undo;

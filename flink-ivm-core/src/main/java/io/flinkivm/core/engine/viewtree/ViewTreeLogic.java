@@ -7,6 +7,7 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What one atom's delta does to its view tree: the insert-only delta rule (Sec. 2) applied from the
@@ -20,6 +21,7 @@ import java.util.List;
  * <p>Written once against {@link ViewTreeStore}; used by the in-memory engines and the Flink tree
  * operator. Holds the buffers of the current walk: use one instance per thread.
  */
+@Internal
 public final class ViewTreeLogic<T> {
     private final Semiring<T> semiring;
     private final CompiledPlan compiled;

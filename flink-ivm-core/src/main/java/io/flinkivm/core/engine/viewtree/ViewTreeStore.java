@@ -1,6 +1,7 @@
 package io.flinkivm.core.engine.viewtree;
 
 import io.flinkivm.core.query.Tuple;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The join views of view trees as {@link ViewTreeLogic} reads and writes them: the in-memory engines
@@ -9,6 +10,7 @@ import io.flinkivm.core.query.Tuple;
  *
  * @param <T> the payload type
  */
+@Internal
 public interface ViewTreeStore<T> {
     /**
      * The child payloads of stateful view {@code node} at {@code key}, for reading only (each

@@ -1,0 +1,111 @@
+package io.flinkivm.sql.rows;
+
+import io.flinkivm.sql.translate.SqlTable;
+import io.flinkivm.sql.translate.SqlType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.api.ExplainDetail;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.UniqueConstraint;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.TimestampType;
+
+/** Between Flink's Table API and the SQL front end: table schemas in, result types out. */
+@Internal
+public final class FlinkTables {
+    private FlinkTables() {}
+
+    /** The table at {@code path} in {@code tEnv}'s catalogs, or null if there is none. */
+    public static Table lookup(StreamTableEnvironment tEnv, List<String> path) {
+        try {
+            return tEnv.from(quote(path));
+        } catch (ValidationException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Whether {@code table}'s changelog is insert-only, as Flink's planner derives it (the changelog mode
+     * of the optimized plan's root: {@code [I]}); a table whose rows may be deleted or updated (from
+     * {@code fromChangelogStream}, an upsert or CDC connector) is not.
+     */
+    public static boolean isInsertOnly(Table table) {
+        String plan = table.explain(ExplainDetail.CHANGELOG_MODE);
+        int optimized = plan.indexOf("== Optimized Physical Plan ==");
+        Matcher m = CHANGELOG_MODE.matcher(optimized < 0 ? plan : plan.substring(optimized));
+        return m.find() && m.group(1).equals("I");
+    }
+
+    private static final Pattern CHANGELOG_MODE = Pattern.compile("changelogMode=\\[([A-Z,]*)\\]");
+
+    /** {@code `a`.`b`}: a path as Flink SQL reads it. */
+    static String quote(List<String> path) {
+        StringBuilder sb = new StringBuilder();
+        for (String part : path) {
+            sb.append(sb.length() == 0 ? "" : ".")
+                    .append('`')
+                    .append(part.replace("`", "``"))
+                    .append('`');
+        }
+        return sb.toString();
+    }
+
+    /** The schema of a Flink table for name resolution: columns, their nullability, the declared primary key. */
+    public static SqlTable schema(String name, Table table) {
+        List<SqlTable.Column> columns = new ArrayList<>();
+        for (Column c : table.getResolvedSchema().getColumns()) {
+            LogicalType type = c.getDataType().getLogicalType();
+            columns.add(new SqlTable.Column(c.getName(), type(type), type.isNullable()));
+        }
+        List<String> key = table.getResolvedSchema()
+                .getPrimaryKey()
+                .map(UniqueConstraint::getColumns)
+                .orElse(List.of());
+        return new SqlTable(name, columns, key);
+    }
+
+    /** The SQL front end's view of a Flink logical type. */
+    static SqlType type(LogicalType t) {
+        return switch (t.getTypeRoot()) {
+            case TINYINT -> SqlType.of(SqlType.Kind.TINYINT);
+            case SMALLINT -> SqlType.of(SqlType.Kind.SMALLINT);
+            case INTEGER -> SqlType.of(SqlType.Kind.INT);
+            case BIGINT -> SqlType.BIGINT;
+            case DECIMAL -> SqlType.decimal(((DecimalType) t).getPrecision(), ((DecimalType) t).getScale());
+            case FLOAT -> SqlType.of(SqlType.Kind.FLOAT);
+            case DOUBLE -> SqlType.DOUBLE;
+            case CHAR, VARCHAR -> SqlType.STRING.named(t.copy(true).asSummaryString());
+            case BOOLEAN -> SqlType.BOOLEAN;
+            case DATE -> SqlType.of(SqlType.Kind.DATE);
+            case TIMESTAMP_WITHOUT_TIME_ZONE -> SqlType.timestamp(((TimestampType) t).getPrecision());
+            default -> SqlType.unsupported(t.copy(true).asSummaryString());
+        };
+    }
+
+    /** The Flink data type of a result column. */
+    public static DataType dataType(SqlType t) {
+        return switch (t.kind()) {
+            case TINYINT -> DataTypes.TINYINT();
+            case SMALLINT -> DataTypes.SMALLINT();
+            case INT -> DataTypes.INT();
+            case BIGINT -> DataTypes.BIGINT();
+            case DECIMAL -> DataTypes.DECIMAL(t.precision(), t.scale());
+            case FLOAT -> DataTypes.FLOAT();
+            case DOUBLE -> DataTypes.DOUBLE();
+            case STRING -> DataTypes.STRING();
+            case BOOLEAN -> DataTypes.BOOLEAN();
+            case DATE -> DataTypes.DATE();
+            case TIMESTAMP -> DataTypes.TIMESTAMP(t.precision());
+            case UNSUPPORTED -> throw new IllegalStateException("no result column of type " + t);
+        };
+    }
+}

@@ -1,0 +1,113 @@
+package io.flinkivm.sql.translate;
+
+import io.flinkivm.core.semiring.LongComponent;
+import io.flinkivm.core.semiring.Product;
+import java.io.Serializable;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+import java.math.RoundingMode;
+
+/**
+ * How one aggregate of the SELECT list is read off a result tuple's payload: from the components of a
+ * {@link Product}, or from a natural-number count. NULL where SQL gives NULL: a SUM, AVG, MIN or MAX
+ * over no non-NULL value.
+ *
+ * @param function COUNT, SUM, AVG, MIN or MAX
+ * @param type the result's SQL type
+ * @param count the component that counts the rows with a non-NULL argument (0: the hidden count)
+ * @param terms SUM and AVG: the components whose weighted sum is the sum; MIN and MAX: the one component
+ * @param coefficients each term's constant factor
+ * @param scales each term's scale (its units are 10^-scale)
+ * @param constant MIN and MAX: a constant added to the component (exact arguments), else zero
+ */
+record AggregateOutput(
+        String function,
+        SqlType type,
+        int count,
+        int[] terms,
+        BigDecimal[] coefficients,
+        int[] scales,
+        BigDecimal constant,
+        LongComponent kind)
+        implements Serializable {
+
+    /** The aggregate's value (a Java value of {@link #type()}, as a Flink Row holds it), null for NULL. */
+    Object value(Object payload) {
+        if (!(payload instanceof Product p)) {
+            return SqlOutputs.toJava((Long) payload, type);
+        }
+        long rows = p.get(count);
+        switch (function) {
+            case "COUNT":
+                return SqlOutputs.toJava(rows, type);
+            case "SUM":
+                return rows == 0 ? null : SqlOutputs.toJava(sum(p), type);
+            case "AVG":
+                return rows == 0 ? null : SqlOutputs.toJava(average(sum(p), rows), type);
+            default:
+                break;
+        }
+        long v = p.get(terms[0]);
+        if (v == kind.zero()) {
+            return null;
+        }
+        if (kind == LongComponent.MIN_DOUBLE || kind == LongComponent.MAX_DOUBLE) {
+            return SqlOutputs.toJava(LongComponent.value(v), type);
+        }
+        return SqlOutputs.toJava(BigDecimal.valueOf(v, scales[0]).add(constant), type);
+    }
+
+    private BigDecimal sum(Product p) {
+        BigDecimal total = BigDecimal.ZERO;
+        for (int i = 0; i < terms.length; i++) {
+            total = total.add(BigDecimal.valueOf(p.get(terms[i]), scales[i]).multiply(coefficients[i]));
+        }
+        return total;
+    }
+
+    /** SUM / count with Flink's AVG: integer division toward zero for integers, DECIMAL128 then the scale. */
+    private BigDecimal average(BigDecimal sum, long rows) {
+        if (type.isInteger()) {
+            BigInteger q = sum.toBigIntegerExact().divide(BigInteger.valueOf(rows));
+            return new BigDecimal(q);
+        }
+        return sum.divide(BigDecimal.valueOf(rows), MathContext.DECIMAL128)
+                .setScale(type.scale(), RoundingMode.HALF_UP);
+    }
+
+    /** For explain: {@code SUM = (c1 + c2) / 10^4}, {@code AVG = c1 / 10^2 / c3}. */
+    String describe() {
+        StringBuilder sb = new StringBuilder();
+        if (function.equals("COUNT")) {
+            return component(count);
+        }
+        for (int i = 0; i < terms.length; i++) {
+            if (i > 0) {
+                sb.append(coefficients[i].signum() < 0 ? " - " : " + ");
+            } else if (coefficients[i].signum() < 0) {
+                sb.append('-');
+            }
+            BigDecimal c = coefficients[i].abs();
+            sb.append(c.compareTo(BigDecimal.ONE) == 0 ? "" : c.toPlainString() + "·")
+                    .append(component(terms[i]))
+                    .append(scales[i] > 0 ? "/10^" + scales[i] : "");
+        }
+        if (constant != null && constant.signum() != 0) {
+            sb.append(" + ").append(constant.toPlainString());
+        }
+        if (function.equals("AVG")) {
+            sb.append(" / ").append(component(count));
+        }
+        if (!function.equals("MIN") && !function.equals("MAX")) {
+            sb.append(", NULL if ").append(component(count)).append(" = 0");
+        } else {
+            sb.append(", NULL if ").append(kind.format(kind.zero()));
+        }
+        return sb.toString();
+    }
+
+    private static String component(int i) {
+        return i == 0 ? "count" : "c" + i;
+    }
+}

@@ -1,0 +1,228 @@
+package io.flinkivm.sql.translate;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.calcite.sql.JoinConditionType;
+import org.apache.calcite.sql.JoinType;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * The FROM clause: the table references (aliases) in order, the conditions of their inner joins, and
+ * name resolution of column references against them (qualified by an alias, or unqualified and
+ * unambiguous), with Flink SQL's case-sensitive names.
+ */
+final class Scope {
+
+    /** A table reference of FROM: its alias (the table's name if none), path and schema. */
+    record Alias(int index, String name, List<String> path, SqlTable table, SqlParserPos pos) {}
+
+    /** A resolved column reference: the alias and the column's index in its table. */
+    record ColumnRef(int alias, int column) {}
+
+    private final SqlTranslation.TableResolver catalog;
+    private final SqlErrors errors;
+    private final List<Alias> aliases = new ArrayList<>();
+    private final List<SqlNode> conditions = new ArrayList<>();
+
+    Scope(SqlTranslation.TableResolver catalog, SqlErrors errors) {
+        this.catalog = catalog;
+        this.errors = errors;
+    }
+
+    /** Reads a FROM clause: its tables and the conjuncts of its ON conditions. */
+    void from(SqlNode node) {
+        if (node == null) {
+            throw errors.unsupported(null, "SELECT without FROM", "name the tables to join");
+        }
+        if (node instanceof SqlJoin join) {
+            from(join.getLeft());
+            from(join.getRight());
+            if (join.isNatural()) {
+                throw errors.unsupported(join, "NATURAL JOIN", "write the equalities in ON");
+            }
+            JoinType type = join.getJoinType();
+            switch (type) {
+                case INNER, COMMA, CROSS -> {}
+                case LEFT, RIGHT, FULL ->
+                    throw errors.unsupported(
+                            join.getJoinTypeNode(),
+                            type.name() + " OUTER JOIN",
+                            "outer joins produce NULLs, and a view of positive semiring payloads cannot retract the padded"
+                                    + " rows when a match arrives; use an inner join");
+                default -> throw errors.unsupported(join.getJoinTypeNode(), type.name() + " join", "use an inner join");
+            }
+            if (join.getConditionType() == JoinConditionType.USING) {
+                throw errors.unsupported(join.getCondition(), "JOIN ... USING", "write the equalities in ON");
+            }
+            if (join.getConditionType() == JoinConditionType.ON && join.getCondition() != null) {
+                where(join.getCondition());
+            }
+            return;
+        }
+        table(node);
+    }
+
+    private void table(SqlNode node) {
+        SqlNode table = node;
+        String alias = null;
+        SqlParserPos aliasPos = node.getParserPosition();
+        if (node.getKind() == SqlKind.AS) {
+            SqlCall as = (SqlCall) node;
+            if (as.operandCount() > 2) {
+                throw errors.unsupported(as.operand(2), "column aliases in FROM", "name the columns as the table does");
+            }
+            table = as.operand(0);
+            alias = ((SqlIdentifier) as.operand(1)).getSimple();
+            aliasPos = as.operand(1).getParserPosition();
+        }
+        if (table.getKind() == SqlKind.TABLE_REF) {
+            throw errors.unsupported(table, "table hints", "drop the hint");
+        }
+        if (!(table instanceof SqlIdentifier id)) {
+            throw errors.unsupported(
+                    table,
+                    SqlErrors.describe(table) + " in FROM",
+                    "FROM takes tables only (no subqueries, table functions, UNNEST or LATERAL)");
+        }
+        List<String> path = List.copyOf(id.names);
+        SqlTable schema = catalog.resolve(path);
+        if (schema == null) {
+            throw errors.invalid(id, "unknown table " + String.join(".", path));
+        }
+        String name = alias != null ? alias : path.get(path.size() - 1);
+        for (Alias a : aliases) {
+            if (a.name().equals(name)) {
+                throw errors.invalid(
+                        node, "the name " + name + " is used twice in FROM; give each table its own alias");
+            }
+        }
+        aliases.add(new Alias(aliases.size(), name, path, schema, aliasPos));
+    }
+
+    /** Adds the conjuncts of a WHERE or ON condition ({@code TRUE} adds none). */
+    void where(SqlNode condition) {
+        if (condition.getKind() == SqlKind.AND) {
+            for (SqlNode operand : ((SqlCall) condition).getOperandList()) {
+                where(operand);
+            }
+        } else if (!(condition instanceof SqlLiteral l
+                && l.getTypeName() == SqlTypeName.BOOLEAN
+                && Boolean.TRUE.equals(l.getValue()))) {
+            conditions.add(condition);
+        }
+    }
+
+    List<Alias> aliases() {
+        return aliases;
+    }
+
+    Alias alias(int index) {
+        return aliases.get(index);
+    }
+
+    /** The conjuncts of WHERE and every ON, in the order written. */
+    List<SqlNode> conditions() {
+        return conditions;
+    }
+
+    /** The alias and column {@code id} names. */
+    ColumnRef resolve(SqlIdentifier id) {
+        if (id.isStar()) {
+            throw errors.unsupported(id, "*", "list the columns (or write * alone in SELECT)");
+        }
+        List<String> names = id.names;
+        if (names.size() > 2) {
+            throw errors.unsupported(id, "the column reference " + id, "qualify columns by their table's alias only");
+        }
+        String columnName = names.get(names.size() - 1);
+        if (names.size() == 2) {
+            Alias alias = byName(names.get(0));
+            if (alias == null) {
+                throw errors.invalid(
+                        id, "unknown table or alias " + names.get(0) + " in " + id + "; FROM has " + aliasNames());
+            }
+            int column = alias.table().indexOf(columnName);
+            if (column < 0) {
+                throw errors.invalid(
+                        id,
+                        "column " + columnName + " not found in " + alias.name() + " ("
+                                + alias.table().columnList() + ")");
+            }
+            return new ColumnRef(alias.index(), column);
+        }
+        ColumnRef found = null;
+        for (Alias a : aliases) {
+            int c = a.table().indexOf(columnName);
+            if (c >= 0) {
+                if (found != null) {
+                    throw errors.invalid(
+                            id,
+                            "column " + columnName + " is ambiguous: it is in "
+                                    + aliases.get(found.alias()).name() + " and " + a.name() + "; qualify it");
+                }
+                found = new ColumnRef(a.index(), c);
+            }
+        }
+        if (found == null) {
+            throw errors.invalid(id, "column " + columnName + " not found in any table of FROM (" + aliasNames() + ")");
+        }
+        return found;
+    }
+
+    /** The aliases whose columns {@code node} uses ({@code *} uses none). */
+    Set<Integer> aliasesOf(SqlNode node) {
+        Set<Integer> out = new TreeSet<>();
+        collectAliases(node, out);
+        return out;
+    }
+
+    private void collectAliases(SqlNode node, Set<Integer> out) {
+        if (node instanceof SqlIdentifier id) {
+            if (!id.isStar()) {
+                out.add(resolve(id).alias());
+            }
+        } else if (node instanceof SqlNodeList list) {
+            for (SqlNode item : list) {
+                collectAliases(item, out);
+            }
+        } else if (node instanceof SqlCall call) {
+            for (SqlNode operand : call.getOperandList()) {
+                if (operand != null) {
+                    collectAliases(operand, out);
+                }
+            }
+        }
+    }
+
+    /** The alias called {@code name}, or null. */
+    Alias byName(String name) {
+        for (Alias a : aliases) {
+            if (a.name().equals(name)) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    SqlTable.Column column(ColumnRef ref) {
+        return aliases.get(ref.alias()).table().columns().get(ref.column());
+    }
+
+    private String aliasNames() {
+        List<String> out = new ArrayList<>();
+        for (Alias a : aliases) {
+            out.add(a.name());
+        }
+        return String.join(", ", out);
+    }
+}

@@ -1,0 +1,254 @@
+package io.flinkivm.sql.translate;
+
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.ProductSemiring;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.flink.annotation.Internal;
+
+/**
+ * How the rows of one table become inserts, evaluated where a row enters: each relation the table
+ * feeds first applies its filter (the table's conditions of WHERE and ON, in SQL's three-valued logic:
+ * a row whose condition is not TRUE leaves no trace), then takes the values it keeps (the columns and
+ * expressions the query joins on, groups by or selects) and computes the row's payload.
+ */
+@Internal
+public final class TableInput implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** One insert made from a table row. */
+    public record Insert(String relation, Tuple tuple, Object payload) {}
+
+    /**
+     * One relation of the query fed by this table.
+     *
+     * @param relation the relation's name in the query
+     * @param aliases the aliases of the table whose atoms name it
+     * @param filter the condition a row must meet (TRUE), null for none
+     * @param layout the values of a row that make the relation's tuple
+     * @param joins per layout value: a NULL there never joins, so the row is filtered out
+     * @param keys per layout value: a primary-key column, where a NULL is an error
+     * @param factors the payload's components after the count, per component (a product), else empty
+     * @param one the payload of a row when there are no factors (the semiring's one)
+     */
+    record RelationInput(
+            String relation,
+            List<String> aliases,
+            RowExpr filter,
+            List<RowExpr> layout,
+            boolean[] joins,
+            boolean[] keys,
+            List<Factor> factors,
+            ProductSemiring product,
+            Object one)
+            implements Serializable {
+
+        /** The payload of a row. */
+        Object payload(Object[] row) throws RejectedRowException {
+            if (product == null) {
+                return one;
+            }
+            long[] values = new long[factors.size() + 1];
+            values[0] = 1;
+            for (int i = 0; i < factors.size(); i++) {
+                values[i + 1] = factors.get(i).apply(row);
+            }
+            return product.payload(values);
+        }
+    }
+
+    private final List<String> path;
+    private final SqlTable schema;
+    private final int[] columns;
+    private final List<RelationInput> relations;
+
+    TableInput(List<String> path, SqlTable schema, int[] columns, List<RelationInput> relations) {
+        this.path = List.copyOf(path);
+        this.schema = schema;
+        this.columns = columns.clone();
+        this.relations = List.copyOf(relations);
+    }
+
+    /** The table's name as the query wrote it (its path). */
+    public List<String> path() {
+        return path;
+    }
+
+    /** The table's name for messages: the path joined by dots. */
+    public String name() {
+        return String.join(".", path);
+    }
+
+    public SqlTable schema() {
+        return schema;
+    }
+
+    /** The names of the columns a row must provide (the input values), in the table's order. */
+    public List<String> inputColumns() {
+        List<String> out = new ArrayList<>();
+        for (int c : columns) {
+            out.add(schema.columns().get(c).name());
+        }
+        return out;
+    }
+
+    /** The relations of the query this table's rows go to. */
+    public List<String> relations() {
+        List<String> out = new ArrayList<>();
+        for (RelationInput r : relations) {
+            out.add(r.relation());
+        }
+        return out;
+    }
+
+    List<RelationInput> relationInputs() {
+        return relations;
+    }
+
+    /**
+     * The condition a row must meet for some relation to take it, as Flink SQL text for the table's own
+     * filter ({@link PushedFilter}); null where Flink cannot take it or every row is taken.
+     */
+    public String pushedFilter() {
+        return PushedFilter.of(this);
+    }
+
+    /**
+     * This table's conversion behind Flink's {@code Calc} with the {@link #pushedFilter}, where the table
+     * feeds one relation: that relation's filter has then been applied, so it is not evaluated again and
+     * the columns only it reads are not input columns (Flink drops them after its filter). This table
+     * itself where it feeds several relations (each still applies its own filter) or has no filter.
+     */
+    public TableInput prefiltered() {
+        if (relations.size() != 1 || relations.get(0).filter() == null) {
+            return this;
+        }
+        RelationInput r = relations.get(0);
+        Set<Integer> read = new TreeSet<>();
+        r.layout().forEach(e -> RowExprs.columns(e, read));
+        r.factors().forEach(f -> f.columns(read));
+        int[] kept = Arrays.stream(columns).filter(read::contains).toArray();
+        RelationInput unfiltered = new RelationInput(
+                r.relation(), r.aliases(), null, r.layout(), r.joins(), r.keys(), r.factors(), r.product(), r.one());
+        return new TableInput(path, schema, kept, List.of(unfiltered));
+    }
+
+    /**
+     * A row's values from Java values of its {@link #inputColumns()} (as Flink's Table API gives them:
+     * Integer for INT, BigDecimal for DECIMAL, LocalDate for DATE, null for NULL, ...).
+     */
+    public Object[] fromValues(Object[] row) throws RejectedRowException {
+        if (row.length != columns.length) {
+            throw new RejectedRowException(
+                    "expected " + columns.length + " values (" + inputColumns() + "), got " + row.length);
+        }
+        Object[] out = new Object[schema.columns().size()];
+        for (int i = 0; i < columns.length; i++) {
+            SqlTable.Column c = schema.columns().get(columns[i]);
+            try {
+                out[columns[i]] = SqlValues.fromJava(row[i], c.type());
+            } catch (IllegalArgumentException e) {
+                throw new RejectedRowException("column " + c.name() + " of " + name() + ": " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /** The number of the table's columns: the length of a row's values ({@link #fromValues}). */
+    public int width() {
+        return schema.columns().size();
+    }
+
+    /** The number of input columns ({@link #inputColumns()}). */
+    public int inputCount() {
+        return columns.length;
+    }
+
+    /** The position in the table of the {@code i}-th input column ({@link #inputColumns()}). */
+    public int inputColumn(int i) {
+        return columns[i];
+    }
+
+    /** The type of the {@code i}-th input column ({@link #inputColumns()}). */
+    public SqlType inputType(int i) {
+        return schema.columns().get(columns[i]).type();
+    }
+
+    /**
+     * A row's values from text, one field per column of the table's schema ({@code \N} for NULL, and
+     * an empty field for NULL in a column that is not a string).
+     */
+    public Object[] fromText(List<String> fields) throws RejectedRowException {
+        int n = schema.columns().size();
+        if (fields.size() != n) {
+            throw new RejectedRowException("table " + name() + " has " + n + " column" + (n == 1 ? "" : "s") + " ("
+                    + schema.columnList() + "), but the line has " + fields.size() + " value"
+                    + (fields.size() == 1 ? "" : "s"));
+        }
+        Object[] out = new Object[n];
+        for (int c : columns) {
+            SqlTable.Column column = schema.columns().get(c);
+            try {
+                out[c] = SqlValues.fromText(fields.get(c), column.type());
+            } catch (IllegalArgumentException e) {
+                throw new RejectedRowException("column " + column.name() + " of " + name() + ": " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The inserts of a row, one per relation whose filter it passes; none if it passes no filter.
+     *
+     * @throws RejectedRowException if a value cannot be a tuple value or a payload (NULL in a primary
+     *     key, a payload beyond 64 bits, a division by zero, ...)
+     */
+    public List<Insert> inserts(Object[] values) throws RejectedRowException {
+        List<Insert> out = new ArrayList<>(relations.size());
+        try {
+            for (int i = 0; i < relations.size(); i++) { // per row: no iterator
+                RelationInput r = relations.get(i);
+                if (r.filter() != null && !r.filter().isTrue(values)) {
+                    continue;
+                }
+                Tuple tuple = tuple(r, values);
+                if (tuple != null) {
+                    out.add(new Insert(r.relation(), tuple, r.payload(values)));
+                }
+            }
+        } catch (ArithmeticException e) {
+            throw new RejectedRowException(e.getMessage());
+        }
+        return out;
+    }
+
+    /** The relation's tuple of a row, or null if a NULL means it never joins. */
+    private Tuple tuple(RelationInput r, Object[] values) throws RejectedRowException {
+        Object[] tuple = new Object[r.layout().size()];
+        for (int i = 0; i < tuple.length; i++) {
+            RowExpr e = r.layout().get(i);
+            Object v = e.eval(values);
+            if (v == null) {
+                if (r.joins()[i]) {
+                    return null;
+                }
+                if (r.keys()[i]) {
+                    throw new RejectedRowException(
+                            "NULL in " + e.text() + ", a column of the primary key of " + name());
+                }
+                tuple[i] = SqlType.NULL_TUPLE_VALUE;
+            } else {
+                try {
+                    tuple[i] = e.type().toTupleValue(v);
+                } catch (IllegalArgumentException ex) {
+                    throw new RejectedRowException(e.text() + ": " + ex.getMessage());
+                }
+            }
+        }
+        return Tuple.wrap(tuple);
+    }
+}

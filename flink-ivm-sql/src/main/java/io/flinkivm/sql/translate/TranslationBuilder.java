@@ -1,0 +1,479 @@
+package io.flinkivm.sql.translate;
+
+import io.flinkivm.core.query.Atom;
+import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.query.InvalidQueryException;
+import io.flinkivm.core.query.Term;
+import io.flinkivm.core.query.Variable;
+import io.flinkivm.core.semiring.ProductSemiring;
+import io.flinkivm.core.semiring.Semiring;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+
+/**
+ * Builds a {@link SqlTranslation} from the resolved pieces: each condition becomes a filter of one
+ * table or an equality between tables, each class of equal values a variable, each table reference an
+ * atom over the values it keeps, and the table references of one table that filter, keep and pay alike
+ * one relation.
+ */
+final class TranslationBuilder {
+
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    private final String sql;
+    private final Scope scope;
+    private final SqlErrors errors;
+    private final ColumnClasses classes;
+    private final List<RowExprCompiler> compilers = new ArrayList<>();
+    private final List<List<RowExpr>> filters = new ArrayList<>();
+
+    TranslationBuilder(String sql, Scope scope, SqlErrors errors) {
+        this.sql = sql;
+        this.scope = scope;
+        this.errors = errors;
+        this.classes = new ColumnClasses(errors);
+        for (Scope.Alias a : scope.aliases()) {
+            int alias = a.index();
+            compilers.add(new RowExprCompiler(errors, id -> column(alias, id)));
+            filters.add(new ArrayList<>());
+        }
+    }
+
+    /** The compiler of expressions over the row of {@code alias}. */
+    RowExprCompiler compiler(int alias) {
+        return compilers.get(alias);
+    }
+
+    private RowExpr column(int alias, SqlIdentifier id) {
+        Scope.ColumnRef ref = scope.resolve(id);
+        if (ref.alias() != alias) {
+            throw new IllegalStateException(
+                    id + " is not a column of " + scope.alias(alias).name());
+        }
+        SqlTable.Column c = scope.column(ref);
+        return new RowExpr.Column(ref.column(), c.name(), c.type(), c.nullable());
+    }
+
+    /** The aliases whose columns {@code node} uses; refuses an aggregate inside it. */
+    Set<Integer> aliasesOf(SqlNode node) {
+        rejectAggregates(node);
+        return scope.aliasesOf(node);
+    }
+
+    private void rejectAggregates(SqlNode node) {
+        if (node instanceof SqlCall call) {
+            if (AggregateCompiler.isAggregate(call)) {
+                throw errors.unsupported(
+                        call,
+                        "the aggregate " + SqlErrors.plain(call) + " inside an expression",
+                        "SELECT lists aggregates as they are; compute expressions of aggregates downstream");
+            }
+            for (SqlNode operand : call.getOperandList()) {
+                rejectAggregates(operand);
+            }
+        } else if (node instanceof org.apache.calcite.sql.SqlNodeList list) {
+            for (SqlNode item : list) {
+                rejectAggregates(item);
+            }
+        }
+    }
+
+    /** The class value of an expression over {@code alias}'s row. */
+    int value(int alias, SqlNode node) {
+        return classes.add(alias, compilers.get(alias).compile(node), node);
+    }
+
+    /** Whether {@code value} is in the class of one of {@code grouped}, or fixed to a literal. */
+    boolean inClassOf(int value, List<Integer> grouped) {
+        if (classes.fixed(value) != null) {
+            return true;
+        }
+        for (int g : grouped) {
+            if (classes.find(g) == classes.find(value)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Sorts a conjunct of WHERE or ON: over one table's row, a filter (and, for an equality with a
+     * literal or within the row, also a fact about classes); an equality between two tables' values,
+     * a join; anything else across tables is refused.
+     */
+    void condition(SqlNode condition) {
+        Set<Integer> used = aliasesOf(condition);
+        if (used.isEmpty()) {
+            RowExpr e = compilers.get(0).condition(condition);
+            if (!e.isTrue(new Object[0])) {
+                throw errors.unsupported(
+                        condition,
+                        "the condition " + SqlErrors.plain(condition),
+                        "it is never true, so the view is always empty");
+            }
+            return;
+        }
+        boolean equality = condition.getKind() == SqlKind.EQUALS;
+        if (used.size() == 1) {
+            int alias = used.iterator().next();
+            filters.get(alias).add(compilers.get(alias).condition(condition));
+            if (equality) {
+                sameRowEquality((SqlCall) condition, alias);
+            }
+            return;
+        }
+        SqlCall call = condition instanceof SqlCall c ? c : null;
+        if (equality && used.size() == 2) {
+            Set<Integer> left = aliasesOf(call.operand(0));
+            Set<Integer> right = aliasesOf(call.operand(1));
+            if (left.size() == 1 && right.size() == 1) {
+                int a = value(left.iterator().next(), call.operand(0));
+                int b = value(right.iterator().next(), call.operand(1));
+                classes.union(a, b, condition);
+                return;
+            }
+        }
+        throw errors.unsupported(
+                condition,
+                "the condition " + SqlErrors.plain(condition) + " across the tables " + names(used),
+                "between tables only equalities join (a condition on one table's row may be anything); a non-equality"
+                        + " join has no O(1) update, and it is the only condition refused");
+    }
+
+    private void sameRowEquality(SqlCall equality, int alias) {
+        SqlNode left = equality.operand(0);
+        SqlNode right = equality.operand(1);
+        boolean leftConstant = aliasesOf(left).isEmpty();
+        boolean rightConstant = aliasesOf(right).isEmpty();
+        if (leftConstant == rightConstant) {
+            classes.union(value(alias, left), value(alias, right), equality);
+            return;
+        }
+        SqlNode side = leftConstant ? right : left;
+        RowExpr constant = compilers.get(alias).compile(leftConstant ? left : right);
+        int value = value(alias, side);
+        Object fixed = ((RowExpr.Literal) constant).value();
+        if (fixed != null) {
+            classes.fix(value, new ColumnClasses.Fixed(fixed, constant.type(), equality));
+        }
+    }
+
+    private String names(Set<Integer> aliases) {
+        List<String> out = new ArrayList<>();
+        for (int a : aliases) {
+            out.add(scope.alias(a).name());
+        }
+        return String.join(" and ", out);
+    }
+
+    // ---- building ----
+
+    /** What one alias contributes: its filter, the values it keeps (by class), its payload. */
+    private record Part(RowExpr filter, List<Integer> kept, boolean[] joins, List<Factor> factors, String signature) {}
+
+    SqlTranslation build(
+            List<SqlTranslator.Item> items, List<Integer> headValues, AggregateCompiler.Compiled agg, boolean bag) {
+        Map<Integer, String> names = classes.variableNames(scope.aliases());
+        List<String> head = new ArrayList<>();
+        for (int v : headValues) {
+            String name = names.get(classes.find(v));
+            if (name != null && !head.contains(name)) {
+                head.add(name);
+            }
+        }
+        int n = scope.aliases().size();
+        List<Part> parts = new ArrayList<>();
+        for (int a = 0; a < n; a++) {
+            parts.add(part(a, agg));
+        }
+        Map<List<String>, List<Integer>> byTable = new LinkedHashMap<>();
+        for (Scope.Alias a : scope.aliases()) {
+            byTable.computeIfAbsent(a.path(), k -> new ArrayList<>()).add(a.index());
+        }
+        ProductSemiring product = agg.semiring() instanceof ProductSemiring p ? p : null;
+        Object one = one(agg.semiring());
+        Set<String> relationNames = new HashSet<>();
+        Set<String> usedVariables = new HashSet<>(names.values());
+        int[] fresh = {0};
+        List<Atom> atoms = new ArrayList<>(Collections.nCopies(n, (Atom) null));
+        List<TableInput> tables = new ArrayList<>();
+        List<SqlTranslation.RelationKey> keys = new ArrayList<>();
+        for (Map.Entry<List<String>, List<Integer>> e : byTable.entrySet()) {
+            SqlTable table = scope.alias(e.getValue().get(0)).table();
+            Map<String, List<Integer>> bySignature = new LinkedHashMap<>();
+            Set<Integer> inputColumns = new TreeSet<>();
+            for (int a : e.getValue()) {
+                bySignature
+                        .computeIfAbsent(parts.get(a).signature(), k -> new ArrayList<>())
+                        .add(a);
+                inputColumns.addAll(columnsUsed(a, parts.get(a)));
+            }
+            boolean split = bySignature.size() > 1;
+            String tableName = e.getKey().get(e.getKey().size() - 1);
+            List<TableInput.RelationInput> relations = new ArrayList<>();
+            for (List<Integer> group : bySignature.values()) {
+                String base = IDENTIFIER.matcher(tableName).matches() ? tableName : "T";
+                if (split) {
+                    String alias = scope.alias(group.get(0)).name();
+                    base = base + "_" + (IDENTIFIER.matcher(alias).matches() ? alias : "a" + group.get(0));
+                }
+                String relation = base;
+                for (int k = 2; !relationNames.add(relation); k++) {
+                    relation = base + k;
+                }
+                Part part = parts.get(group.get(0));
+                List<RowExpr> layout = new ArrayList<>();
+                for (int v : part.kept()) {
+                    layout.add(classes.value(v).expr());
+                }
+                List<String> aliasNames = new ArrayList<>();
+                for (int a : group) {
+                    aliasNames.add(scope.alias(a).name());
+                    List<Term> terms = new ArrayList<>();
+                    for (int v : parts.get(a).kept()) {
+                        terms.add(new Variable(names.get(classes.find(v))));
+                    }
+                    atoms.set(a, new Atom(a, relation, terms));
+                }
+                boolean[] keyFlags = new boolean[layout.size()];
+                SqlTranslation.RelationKey key = key(relation, table, group, layout, keyFlags);
+                if (key != null) {
+                    keys.add(key);
+                }
+                relations.add(new TableInput.RelationInput(
+                        relation,
+                        aliasNames,
+                        part.filter(),
+                        layout,
+                        part.joins(),
+                        keyFlags,
+                        part.factors(),
+                        product,
+                        one));
+            }
+            int[] columns = inputColumns.stream().mapToInt(Integer::intValue).toArray();
+            tables.add(new TableInput(e.getKey(), table, columns, relations));
+        }
+        ConjunctiveQuery query;
+        try {
+            List<ConjunctiveQuery.Key> relationKeys = new ArrayList<>();
+            for (SqlTranslation.RelationKey k : keys) {
+                relationKeys.add(new ConjunctiveQuery.Key(k.relation(), k.positions()));
+            }
+            query = new ConjunctiveQuery("Q", head, atoms).withKeys(relationKeys);
+        } catch (InvalidQueryException ex) {
+            throw new IllegalStateException(
+                    "the translation of " + sql + " is not a valid query: " + ex.getMessage(), ex);
+        }
+        return new SqlTranslation(
+                sql, query, agg.semiring(), agg.text(), tables, outputs(items, head, names, agg), bag, keys);
+    }
+
+    private static <T> Object one(Semiring<T> s) {
+        return s.one();
+    }
+
+    /** Alias {@code a}'s filter, kept values (one per class, in FROM order) and payload. */
+    private Part part(int a, AggregateCompiler.Compiled agg) {
+        Map<Integer, Integer> keptByClass = new TreeMap<>();
+        List<RowExpr> conditions = new ArrayList<>(filters.get(a));
+        for (int v = 0; v < classes.size(); v++) {
+            ColumnClasses.Value value = classes.value(v);
+            if (value.alias() != a) {
+                continue;
+            }
+            ColumnClasses.Fixed fixed = classes.fixed(v);
+            if (fixed != null) {
+                conditions.add(new RowExpr.Compare(
+                        RowExpr.Comparison.EQ, value.expr(), new RowExpr.Literal(fixed.value(), fixed.type())));
+            } else {
+                keptByClass.putIfAbsent(classes.find(v), v);
+            }
+        }
+        List<Integer> kept = new ArrayList<>(keptByClass.values());
+        kept.sort((x, y) -> Long.compare(position(x), position(y)));
+        boolean[] joins = new boolean[kept.size()];
+        for (int i = 0; i < kept.size(); i++) {
+            joins[i] = classes.aliases(kept.get(i)).size() > 1;
+        }
+        RowExpr filter = filter(conditions);
+        List<Factor> factors = new ArrayList<>();
+        StringBuilder signature = new StringBuilder(filter == null ? "" : filter.text()).append(" | ");
+        for (int v : kept) {
+            signature.append(classes.value(v).expr().text()).append(',');
+        }
+        signature.append(" | ").append(Arrays.toString(joins)).append(" | ");
+        for (Factor[] component : agg.components()) {
+            factors.add(component[a]);
+            signature.append(component[a].signature()).append(';');
+        }
+        return new Part(filter, kept, joins, factors, signature.toString());
+    }
+
+    private long position(int v) {
+        RowExpr e = classes.value(v).expr();
+        return e instanceof RowExpr.Column c ? c.index() : 1_000_000L + v;
+    }
+
+    /** The conjunction of the conditions, each once, or null for none. */
+    private static RowExpr filter(List<RowExpr> conditions) {
+        Map<String, RowExpr> distinct = new LinkedHashMap<>();
+        for (RowExpr c : conditions) {
+            distinct.putIfAbsent(c.text(), c);
+        }
+        if (distinct.isEmpty()) {
+            return null;
+        }
+        return distinct.size() == 1
+                ? distinct.values().iterator().next()
+                : new RowExpr.Junction(true, new ArrayList<>(distinct.values()));
+    }
+
+    /** The table's columns an alias reads: in its filter, kept values and payload. */
+    private Set<Integer> columnsUsed(int a, Part part) {
+        Set<Integer> out = new TreeSet<>();
+        if (part.filter() != null) {
+            RowExprs.columns(part.filter(), out);
+        }
+        for (int v : part.kept()) {
+            RowExprs.columns(classes.value(v).expr(), out);
+        }
+        for (Factor f : part.factors()) {
+            f.columns(out);
+        }
+        return out;
+    }
+
+    /**
+     * The relation's primary key (positions of its layout), if the table declares one and each key
+     * column is kept or fixed to a literal; marks the kept key columns in {@code flags}.
+     */
+    private SqlTranslation.RelationKey key(
+            String relation, SqlTable table, List<Integer> group, List<RowExpr> layout, boolean[] flags) {
+        if (table.primaryKey().isEmpty()) {
+            return null;
+        }
+        List<Integer> positions = new ArrayList<>();
+        for (String column : table.primaryKey()) {
+            int index = table.indexOf(column);
+            int position = -1;
+            for (int i = 0; i < layout.size(); i++) {
+                if (layout.get(i) instanceof RowExpr.Column c && c.index() == index) {
+                    position = i;
+                }
+            }
+            if (position >= 0) {
+                positions.add(position);
+                flags[position] = true;
+            } else if (!fixedInAll(group, index)) {
+                return null;
+            }
+        }
+        return positions.isEmpty() ? null : new SqlTranslation.RelationKey(relation, positions, table.primaryKey());
+    }
+
+    private boolean fixedInAll(List<Integer> aliases, int column) {
+        for (int a : aliases) {
+            boolean fixed = false;
+            for (int v = 0; v < classes.size(); v++) {
+                ColumnClasses.Value value = classes.value(v);
+                fixed |= value.alias() == a
+                        && value.expr() instanceof RowExpr.Column c
+                        && c.index() == column
+                        && classes.fixed(v) != null;
+            }
+            if (!fixed) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether a grouped or selected value can be NULL in the result: a join drops NULLs, and so does an
+     * equality of two values of one row; a value of one table alone keeps them.
+     */
+    private boolean nullable(int value) {
+        int root = classes.find(value);
+        int members = 0;
+        for (int v = 0; v < classes.size(); v++) {
+            if (classes.find(v) == root) {
+                members++;
+            }
+        }
+        ColumnClasses.Value v = classes.value(value);
+        return members == 1 && v.expr().nullable() && !rejectsNull(filters.get(v.alias()), v.expr());
+    }
+
+    /** Whether a conjunct of {@code conditions} is UNKNOWN, and so filters the row out, where {@code e} is NULL. */
+    private static boolean rejectsNull(List<RowExpr> conditions, RowExpr e) {
+        for (RowExpr c : conditions) {
+            List<RowExpr> strict = c instanceof RowExpr.Compare
+                            || c instanceof RowExpr.In
+                            || c instanceof RowExpr.Like
+                            || c instanceof RowExpr.Is is && is.value() == null && is.negated()
+                    ? RowExprs.operands(c)
+                    : List.of();
+            for (RowExpr operand : strict) {
+                if (operand.text().equals(e.text())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private List<SqlTranslation.OutputColumn> outputs(
+            List<SqlTranslator.Item> items,
+            List<String> head,
+            Map<Integer, String> names,
+            AggregateCompiler.Compiled agg) {
+        List<SqlTranslation.OutputColumn> out = new ArrayList<>();
+        int aggregate = 0;
+        for (SqlTranslator.Item item : items) {
+            switch (item.kind()) {
+                case VALUE -> {
+                    ColumnClasses.Value value = classes.value(item.value());
+                    ColumnClasses.Fixed fixed = classes.fixed(item.value());
+                    SqlType type = value.expr().type();
+                    if (fixed != null) {
+                        Object constant = SqlOutputs.toJava(SqlValues.cast(fixed.value(), type), type);
+                        out.add(new SqlTranslation.OutputColumn(item.name(), type, -1, constant, null, false));
+                    } else {
+                        int position = head.indexOf(names.get(classes.find(item.value())));
+                        out.add(new SqlTranslation.OutputColumn(
+                                item.name(), type, position, null, null, nullable(item.value())));
+                    }
+                }
+                case LITERAL -> {
+                    RowExpr.Literal l = (RowExpr.Literal) item.literal();
+                    if (l.value() == null) {
+                        throw errors.unsupported(
+                                item.node(), "NULL in SELECT", "select values; a column of NULLs has no type");
+                    }
+                    out.add(new SqlTranslation.OutputColumn(
+                            item.name(), l.type(), -1, SqlOutputs.toJava(l.value(), l.type()), null, false));
+                }
+                case AGGREGATE -> {
+                    AggregateOutput o = agg.outputs().get(aggregate++);
+                    out.add(new SqlTranslation.OutputColumn(
+                            item.name(), o.type(), -1, null, o, !o.function().equals("COUNT")));
+                }
+            }
+        }
+        return out;
+    }
+}
