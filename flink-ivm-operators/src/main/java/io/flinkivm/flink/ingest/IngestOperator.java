@@ -409,7 +409,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
      * As {@link #problem(InputRecord, AtomRouter, Semiring)}; with {@code insertsOnly}, a delete or
      * the old row of an update is a problem too (it reached an operator behind which no row check runs).
      */
-    static <T> String problem(InputRecord<T> r, AtomRouter router, Semiring<T> semiring, boolean insertsOnly) {
+    public static <T> String problem(InputRecord<T> r, AtomRouter router, Semiring<T> semiring, boolean insertsOnly) {
         if (insertsOnly && r.isRetraction()) {
             return insertOnly(r, List.of());
         }
