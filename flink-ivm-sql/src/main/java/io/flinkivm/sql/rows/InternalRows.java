@@ -4,6 +4,7 @@ import io.flinkivm.sql.translate.RejectedRowException;
 import io.flinkivm.sql.translate.SqlType;
 import io.flinkivm.sql.translate.TableInput;
 import java.time.LocalDate;
+import java.time.LocalTime;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.Row;
 
@@ -61,6 +62,7 @@ final class InternalRows {
             case STRING -> row.getString(i).toString();
             case BOOLEAN -> row.getBoolean(i);
             case DATE -> LocalDate.ofEpochDay(row.getInt(i));
+            case TIME -> LocalTime.ofNanoOfDay(row.getInt(i) * 1_000_000L); // Flink keeps milliseconds of the day
             case TIMESTAMP -> row.getTimestamp(i, type.precision()).toLocalDateTime();
             case UNSUPPORTED -> throw new IllegalArgumentException("values of type " + type + " are not supported");
         };

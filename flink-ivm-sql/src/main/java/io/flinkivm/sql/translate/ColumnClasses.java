@@ -44,7 +44,7 @@ final class ColumnClasses {
                     node,
                     SqlErrors.plain(node) + " of type " + expr.type(),
                     "columns of types TINYINT, SMALLINT, INT, BIGINT, DECIMAL, FLOAT, DOUBLE, CHAR, VARCHAR, STRING,"
-                            + " BOOLEAN, DATE and TIMESTAMP can be joined, grouped and selected");
+                            + " BOOLEAN, DATE, TIME and TIMESTAMP can be joined, grouped and selected");
         }
         String key = alias + "/" + expr.text();
         Integer known = ids.get(key);

@@ -28,12 +28,14 @@ final class RowFunctionCompiler {
         RowExpr operand = compiler.expression(call.operand(0));
         SqlType target;
         try {
-            target = SqlSchemas.type(((SqlDataTypeSpec) call.operand(1)).toString());
+            // Calcite's parser takes Flink's STRING for a user-defined type and quotes it: `STRING`.
+            target = SqlSchemas.type(
+                    ((SqlDataTypeSpec) call.operand(1)).toString().replace("`", ""));
         } catch (InvalidQueryException | ClassCastException e) {
             throw errors.unsupported(
                     call.operand(1),
                     "CAST to " + call.operand(1),
-                    "cast to a numeric, string, boolean, DATE or TIMESTAMP type");
+                    "cast to a numeric, string, boolean, DATE, TIME or TIMESTAMP type");
         }
         return new RowExpr.Call(RowFunction.CAST, List.of(operand), target);
     }

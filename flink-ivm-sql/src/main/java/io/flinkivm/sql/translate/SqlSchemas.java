@@ -11,7 +11,7 @@ import org.apache.flink.annotation.Internal;
 /**
  * Parses table schemas written as {@code customer(ck BIGINT, seg STRING); orders(ok BIGINT, ck BIGINT)}:
  * tables separated by semicolons, each a name and its columns with Flink SQL types (TINYINT, SMALLINT,
- * INT, BIGINT, DECIMAL(p, s), FLOAT, DOUBLE, CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIMESTAMP(p),
+ * INT, BIGINT, DECIMAL(p, s), FLOAT, DOUBLE, CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIME(p), TIMESTAMP(p),
  * each optionally NOT NULL), and a primary key as Flink's DDL writes it, among the columns:
  * {@code orders(o_orderkey BIGINT, o_custkey BIGINT, PRIMARY KEY (o_orderkey) NOT ENFORCED)} (NOT
  * ENFORCED may be left out). Names are identifiers or in backticks.
@@ -190,32 +190,45 @@ public final class SqlSchemas {
             case "STRING" -> SqlType.STRING;
             case "BOOLEAN" -> SqlType.BOOLEAN;
             case "DATE" -> SqlType.of(SqlType.Kind.DATE);
+            case "TIME" -> {
+                int p = args.isEmpty() ? 0 : args.get(0);
+                if (p > 9) {
+                    throw error("TIME(p) needs 0 <= p <= 9", start);
+                }
+                withoutTimeZone("TIME(p)");
+                yield SqlType.time(p);
+            }
             case "TIMESTAMP" -> {
                 int p = args.isEmpty() ? 6 : args.get(0);
                 if (p > 9) {
                     throw error("TIMESTAMP(p) needs 0 <= p <= 9", start);
                 }
-                skipSpace();
-                int save = pos;
-                if (word().equalsIgnoreCase("WITHOUT")) {
-                    for (String w : new String[] {"TIME", "ZONE"}) {
-                        skipSpace();
-                        if (!word().equalsIgnoreCase(w)) {
-                            throw error("expected TIMESTAMP(p) WITHOUT TIME ZONE", save);
-                        }
-                    }
-                } else {
-                    pos = save;
-                }
+                withoutTimeZone("TIMESTAMP(p)");
                 yield SqlType.timestamp(p);
             }
             default ->
                 throw error(
                         "unknown type " + word + "; known: TINYINT, SMALLINT, INT, BIGINT, DECIMAL(p, s),"
-                                + " FLOAT, DOUBLE, CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIMESTAMP(p)",
+                                + " FLOAT, DOUBLE, CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIME(p), TIMESTAMP(p)",
                         start);
         };
         return type;
+    }
+
+    /** An optional {@code WITHOUT TIME ZONE} after {@code type}. */
+    private void withoutTimeZone(String type) {
+        skipSpace();
+        int save = pos;
+        if (word().equalsIgnoreCase("WITHOUT")) {
+            for (String w : new String[] {"TIME", "ZONE"}) {
+                skipSpace();
+                if (!word().equalsIgnoreCase(w)) {
+                    throw error("expected " + type + " WITHOUT TIME ZONE", save);
+                }
+            }
+        } else {
+            pos = save;
+        }
     }
 
     /** A trailing {@code NOT NULL} (true) or {@code NULL} (false, as nothing). */

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -18,7 +19,8 @@ import org.apache.flink.annotation.Internal;
  *   <li>DOUBLE, FLOAT: a {@link Double} (finite only);</li>
  *   <li>CHAR, VARCHAR, STRING: the {@link String};</li>
  *   <li>BOOLEAN: the {@link Boolean};</li>
- *   <li>DATE and TIMESTAMP(p): the ISO text ({@code 2024-05-01}, {@code 2024-05-01T10:15:30}).</li>
+ *   <li>DATE, TIME(p) and TIMESTAMP(p): the ISO text ({@code 2024-05-01}, {@code 10:15:30},
+ *       {@code 2024-05-01T10:15:30}).</li>
  * </ul>
  * Any other type is {@link Kind#UNSUPPORTED}: a table may have such columns as long as the query does
  * not use them. SQL's NULL, in a column that is grouped or selected but joins nothing, is the tuple
@@ -27,7 +29,7 @@ import org.apache.flink.annotation.Internal;
  *
  * @param kind the family of the type
  * @param name the type as SQL spells it, e.g. {@code DECIMAL(15, 2)}
- * @param precision DECIMAL's and TIMESTAMP's precision, else 0
+ * @param precision DECIMAL's, TIME's and TIMESTAMP's precision, else 0
  * @param scale DECIMAL's scale, else 0
  */
 @Internal
@@ -45,6 +47,7 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
         STRING,
         BOOLEAN,
         DATE,
+        TIME,
         TIMESTAMP,
         UNSUPPORTED;
 
@@ -92,12 +95,18 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
             case BOOLEAN -> BOOLEAN;
             case DECIMAL -> throw new IllegalArgumentException("DECIMAL needs a precision and a scale");
             case TIMESTAMP -> timestamp(6);
+            case TIME -> time(0);
             default -> new SqlType(kind, kind.name(), 0, 0);
         };
     }
 
     public static SqlType decimal(int precision, int scale) {
         return new SqlType(Kind.DECIMAL, "DECIMAL(" + precision + ", " + scale + ")", precision, scale);
+    }
+
+    /** TIME(p) without time zone; {@link #precision()} is p (Flink keeps milliseconds). */
+    public static SqlType time(int precision) {
+        return new SqlType(Kind.TIME, "TIME(" + precision + ")", precision, 0);
     }
 
     /** TIMESTAMP(p) without time zone; {@link #precision()} is p. */
@@ -195,6 +204,11 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
                     return d.toString();
                 }
             }
+            case TIME -> {
+                if (value instanceof LocalTime t) {
+                    return t.toString();
+                }
+            }
             case TIMESTAMP -> {
                 if (value instanceof LocalDateTime t) {
                     return t.toString();
@@ -220,6 +234,7 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
             case FLOAT -> (float) (double) (Double) tupleValue;
             case DOUBLE, STRING, BOOLEAN -> tupleValue;
             case DATE -> LocalDate.parse((String) tupleValue);
+            case TIME -> LocalTime.parse((String) tupleValue);
             case TIMESTAMP -> LocalDateTime.parse((String) tupleValue);
             case UNSUPPORTED -> throw new IllegalStateException("no values of type " + name);
         };

@@ -1,18 +1,21 @@
 package io.flinkivm.sql.translate;
 
+import io.flinkivm.core.semiring.Chain;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 
 /**
  * The values a row's expressions compute with, one Java class per type family: {@link Long} for every
  * integer type, {@link BigDecimal} for DECIMAL, {@link Double} for FLOAT and DOUBLE, {@link String},
- * {@link Boolean}, {@link LocalDate} for DATE and {@link LocalDateTime} for TIMESTAMP; SQL's NULL is
+ * {@link Boolean}, {@link LocalDate} for DATE, {@link LocalTime} for TIME and {@link LocalDateTime} for
+ * TIMESTAMP; SQL's NULL is
  * {@code null}. Arithmetic and comparison follow Flink SQL: integers stay integers (division
  * truncates), a decimal operand makes the result exact decimal, a floating-point one makes it a double.
  */
@@ -63,6 +66,11 @@ final class SqlValues {
                     return value;
                 }
             }
+            case TIME -> {
+                if (value instanceof LocalTime) {
+                    return value;
+                }
+            }
             case TIMESTAMP -> {
                 if (value instanceof LocalDateTime) {
                     return value;
@@ -79,8 +87,8 @@ final class SqlValues {
 
     /**
      * The value of a column written as text: integers and decimals in plain notation, doubles as Java
-     * parses them, {@code true}/{@code false}, dates {@code yyyy-mm-dd}, timestamps {@code yyyy-mm-dd
-     * hh:mm:ss[.f]}; {@code \N} is NULL, and so is an empty field of a column that is not a string.
+     * parses them, {@code true}/{@code false}, dates {@code yyyy-mm-dd}, times {@code hh:mm[:ss[.f]]},
+     * timestamps {@code yyyy-mm-dd hh:mm:ss[.f]}; {@code \N} is NULL, and so is an empty field of a column that is not a string.
      *
      * @throws IllegalArgumentException with a reason if the text is not a value of the type
      */
@@ -97,6 +105,7 @@ final class SqlValues {
                 case STRING -> t;
                 case BOOLEAN -> parseBoolean(t);
                 case DATE -> LocalDate.parse(t);
+                case TIME -> LocalTime.parse(t);
                 case TIMESTAMP -> LocalDateTime.parse(t.replace(' ', 'T'));
                 case UNSUPPORTED -> throw new IllegalArgumentException("values of type " + type + " are not supported");
             };
@@ -128,7 +137,7 @@ final class SqlValues {
             return decimal(a).compareTo(decimal(b));
         }
         if (a instanceof String x && b instanceof String y) {
-            return compareCodePoints(x, y);
+            return Chain.compareCodePoints(x, y); // as Flink compares their UTF-8 bytes
         }
         if (a instanceof Boolean x && b instanceof Boolean y) {
             return Boolean.compare(x, y);
@@ -136,23 +145,10 @@ final class SqlValues {
         if (a instanceof LocalDate x && b instanceof LocalDate y) {
             return x.compareTo(y);
         }
-        return timestamp(a).compareTo(timestamp(b));
-    }
-
-    /** Strings compared by code point, as Flink compares their UTF-8 bytes. */
-    private static int compareCodePoints(String x, String y) {
-        int n = Math.min(x.length(), y.length());
-        for (int i = 0; i < n; i++) {
-            char a = x.charAt(i);
-            char b = y.charAt(i);
-            if (a != b) {
-                if (Character.isSurrogate(a) || Character.isSurrogate(b)) {
-                    return Integer.compare(x.codePointAt(i), y.codePointAt(i));
-                }
-                return Character.compare(a, b);
-            }
+        if (a instanceof LocalTime x && b instanceof LocalTime y) {
+            return x.compareTo(y);
         }
-        return Integer.compare(x.length(), y.length());
+        return timestamp(a).compareTo(timestamp(b));
     }
 
     private static LocalDateTime timestamp(Object v) {
@@ -249,7 +245,11 @@ final class SqlValues {
             case STRING -> {
                 return v instanceof BigDecimal d
                         ? d.toPlainString()
-                        : v instanceof LocalDateTime t ? t.toString().replace('T', ' ') : String.valueOf(v);
+                        : v instanceof LocalDateTime t
+                                ? t.toString().replace('T', ' ')
+                                : v instanceof LocalTime t
+                                        ? t.format(DateTimeFormatter.ISO_LOCAL_TIME)
+                                        : String.valueOf(v);
             }
             case BOOLEAN -> {
                 return v instanceof String s
@@ -260,6 +260,11 @@ final class SqlValues {
                 return v instanceof String s
                         ? LocalDate.parse(s.trim())
                         : v instanceof LocalDateTime t ? t.toLocalDate() : v;
+            }
+            case TIME -> {
+                return v instanceof String s
+                        ? LocalTime.parse(s.trim())
+                        : v instanceof LocalDateTime t ? t.toLocalTime() : v;
             }
             case TIMESTAMP -> {
                 return v instanceof String s
@@ -305,6 +310,9 @@ final class SqlValues {
         }
         if (v instanceof LocalDateTime t) {
             return "TIMESTAMP '" + t.toString().replace('T', ' ') + "'";
+        }
+        if (v instanceof LocalTime t) {
+            return "TIME '" + t.format(DateTimeFormatter.ISO_LOCAL_TIME) + "'";
         }
         if (v instanceof Boolean b) {
             return b ? "TRUE" : "FALSE";
