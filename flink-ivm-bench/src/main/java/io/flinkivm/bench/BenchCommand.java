@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.flink.configuration.PipelineOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
@@ -60,13 +61,15 @@ import picocli.CommandLine.TypeConversionException;
                     + " rows are checked to be exactly the changed tuples.",
             "  flink  inserts per second, wall time of each job (submission included) on a local cluster started once:"
                     + " the flink-ivm job on heap and RocksDB, the query in Flink SQL (plain, with mini-batch and two-phase"
-                    + " aggregation, with table.optimizer.multi-join.enabled where the plan has a MultiJoin, and on RocksDB),"
-                    + " and jobs that only forward each insert through as many keyBy hops and through two; each at every"
+                    + " aggregation, with table.optimizer.multi-join.enabled where the plan has a MultiJoin, and on RocksDB"
+                    + " plain and with mini-batch; its tables with the keys the data has, read as flink-ivm reads its"
+                    + " input: records built before the job), and jobs that only forward each insert through as many"
+                    + " keyBy hops and through two; each at every"
                     + " --parallelism P (default 1), with the serial share of the task threads' CPU, Amdahl's bound and the"
                     + " most imbalanced chain above P = 1; n = 10^4 .. 10^6 for the first"
-                    + " distribution, up to 10^5 for Zipf (--quick: 10^4 and 5*10^4, Zipf 10^4). Every result is checked"
+                    + " distribution, up to 10^5 for Zipf (--quick: 10^4, the first distribution). Every result is checked"
                     + " against the core engine's; a disagreement aborts the bench. Then the SQL datasets at the same"
-                    + " sizes, by flink-ivm on heap and RocksDB, Flink SQL, with mini-batch and on RocksDB, each result"
+                    + " sizes, by flink-ivm on heap and RocksDB, Flink SQL plain and with mini-batch on heap and RocksDB, each result"
                     + " checked against the first system's (size and a checksum of the rows).",
             "A run that exceeds its cap is stopped and reported as a bound ('>' ns per insert, '<' inserts per second);"
                     + " the system is then not run at the larger sizes of that query and distribution (at that P). To run"
@@ -95,7 +98,9 @@ import picocli.CommandLine.TypeConversionException;
         })
 public final class BenchCommand implements Callable<Integer> {
     static final long DEFAULT_CORE_CAP = 10;
-    static final long QUICK_CORE_CAP = 5;
+    /** {@code --quick}: 2 s (the subject and its peer 10 s); at 5 s the stopped runs took a fifth of the quick run. */
+    static final long QUICK_CORE_CAP = 2;
+
     static final long DEFAULT_FLINK_CAP = 15;
     static final long QUICK_FLINK_CAP = 8;
     /** The largest --parallelism: the cluster's slots, each with 128 MB managed and 64 MB network memory. */
@@ -106,7 +111,13 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--quick",
-            description = {"Smaller sizes and caps (a few minutes): core 10^4 and 10^5, flink 10^4 and" + " 5*10^4."})
+            description = {
+                "A smoke check of every suite in about three minutes on 2 cores: core 10^4 and 10^5, changelog a"
+                        + " result of 10^5 tuples, flink every system on every workload and SQL dataset at 10^4 (the"
+                        + " first distribution only, warm-up on 10^3, state calls of the first workload); caps "
+                        + QUICK_CORE_CAP + " s and "
+                        + QUICK_FLINK_CAP + " s."
+            })
     boolean quick;
 
     @Option(
@@ -230,6 +241,17 @@ public final class BenchCommand implements Callable<Integer> {
     List<String> systemNames;
 
     @Option(
+            names = "--object-reuse",
+            paramLabel = "on|off",
+            defaultValue = "off",
+            description = {
+                "Flink's object reuse (pipeline.object-reuse) in every Flink job, flink-ivm's and the peers' alike:"
+                        + " on, chained operators pass records on without copying them. Default: ${DEFAULT-VALUE}"
+                        + " (Flink's default); results.csv says which was used."
+            })
+    String objectReuse;
+
+    @Option(
             names = "--flink-conf",
             paramLabel = "KEY=VALUE",
             description = {
@@ -275,6 +297,16 @@ public final class BenchCommand implements Callable<Integer> {
             stderr.println("--flink-conf needs KEY=VALUE, got an empty key");
             return 2;
         }
+        Boolean reuse = onOff(objectReuse);
+        if (reuse == null) {
+            stderr.println("--object-reuse must be on or off, not '" + objectReuse + "'");
+            return 2;
+        }
+        if (flinkConf.containsKey(PipelineOptions.OBJECT_REUSE.key())) {
+            stderr.println("--flink-conf " + PipelineOptions.OBJECT_REUSE.key()
+                    + ": use --object-reuse on|off, which sets it for every system alike and is reported");
+            return 2;
+        }
         FlinkRuns.overrides(flinkConf);
         BenchSettings settings = new BenchSettings(
                 quick,
@@ -290,7 +322,8 @@ public final class BenchCommand implements Callable<Integer> {
                 systemNames,
                 countUpTo,
                 parallelisms,
-                sqlTriggerEvery);
+                sqlTriggerEvery,
+                reuse);
         try {
             run(suites, settings, out, stdout);
             return 0;
@@ -320,6 +353,15 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    /** True for on, false for off (any case), null for anything else. */
+    static Boolean onOff(String value) {
+        return switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "on" -> Boolean.TRUE;
+            case "off" -> Boolean.FALSE;
+            default -> null;
+        };
+    }
+
     /** The suites for a {@code --suite} value, or null if it is unknown. */
     static List<Suite> suites(String name) {
         return switch (name) {
@@ -334,8 +376,12 @@ public final class BenchCommand implements Callable<Integer> {
     /** Runs the suites, writing DIR/results.csv as it goes, and prints each suite's duration. */
     static List<Measurement> run(List<Suite> suites, BenchSettings settings, Path dir, PrintWriter stdout)
             throws Exception {
-        try (ResultsCsv csv = new ResultsCsv(dir)) {
+        FlinkRuns.objectReuse(settings.objectReuse());
+        try (ResultsCsv csv = new ResultsCsv(dir, settings.objectReuse())) {
             Harness harness = new Harness(stdout, csv);
+            stdout.println("object reuse: " + ResultsCsv.onOff(settings.objectReuse())
+                    + " (pipeline.object-reuse in every Flink job, flink-ivm's and the peers' alike"
+                    + (settings.objectReuse() ? ")" : "; Flink's default: chained operators copy each record)"));
             List<String> durations = new ArrayList<>();
             for (Suite s : suites) {
                 long start = System.nanoTime();
@@ -350,6 +396,8 @@ public final class BenchCommand implements Callable<Integer> {
             stdout.println("plot: " + dir.resolve(PlotPng.FILE_NAME));
             stdout.flush();
             return harness.recorded();
+        } finally {
+            FlinkRuns.objectReuse(false);
         }
     }
 }

@@ -16,6 +16,7 @@ import java.util.List;
  * @param parallelisms the parallelisms every Flink system runs at, ascending, without repeats
  * @param sqlTriggerEvery the SQL datasets' flink-ivm views: a trigger after every this many rows of each
  *     ingest subtask (0: one trigger, at the end of the input)
+ * @param objectReuse Flink's {@code pipeline.object-reuse} in every Flink job, flink-ivm's and its peers' alike
  */
 record BenchSettings(
         boolean quick,
@@ -31,7 +32,8 @@ record BenchSettings(
         List<String> systems,
         int countUpTo,
         List<Integer> parallelisms,
-        long sqlTriggerEvery) {
+        long sqlTriggerEvery,
+        boolean objectReuse) {
 
     BenchSettings(
             boolean quick,
@@ -57,7 +59,8 @@ record BenchSettings(
                 null,
                 DEFAULT_COUNT_UP_TO,
                 List.of(1),
-                0);
+                0,
+                false);
     }
 
     static final long DEFAULT_SEED = 42;
@@ -89,6 +92,15 @@ record BenchSettings(
 
     /** These settings with Flink jobs at {@code ps}. */
     BenchSettings withParallelisms(List<Integer> ps) {
+        return withFlinkJobs(ps, objectReuse);
+    }
+
+    /** These settings with Flink's object reuse {@code on} or off in every Flink job. */
+    BenchSettings withObjectReuse(boolean on) {
+        return withFlinkJobs(parallelisms, on);
+    }
+
+    private BenchSettings withFlinkJobs(List<Integer> ps, boolean reuse) {
         return new BenchSettings(
                 quick,
                 seed,
@@ -103,7 +115,8 @@ record BenchSettings(
                 systems,
                 countUpTo,
                 ps,
-                sqlTriggerEvery);
+                sqlTriggerEvery,
+                reuse);
     }
 
     /** The largest parallelism: the slots of the suite's cluster. */

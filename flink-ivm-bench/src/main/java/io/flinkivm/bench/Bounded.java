@@ -72,6 +72,22 @@ record Bounded(double value, Kind kind) {
         return prefix + number(value);
     }
 
+    /**
+     * A cell as {@link #format()} and results.csv write it: a number, with {@code >} or {@code <} in front
+     * for a bound; an empty cell or {@code n/a} is {@link #UNKNOWN}.
+     *
+     * @throws NumberFormatException if the rest is not a number
+     */
+    static Bounded parse(String cell) {
+        String c = cell.trim();
+        if (c.isEmpty() || c.equals("n/a")) {
+            return UNKNOWN;
+        }
+        Kind kind = c.startsWith(">") ? Kind.AT_LEAST : c.startsWith("<") ? Kind.AT_MOST : Kind.EXACT;
+        return new Bounded(
+                Double.parseDouble(kind == Kind.EXACT ? c : c.substring(1).trim()), kind);
+    }
+
     /** Three significant digits for small numbers, whole numbers from 1000 up. */
     static String number(double v) {
         if (Math.abs(v) >= 1000) {

@@ -50,6 +50,16 @@ final class ChangesWorkload implements Workload {
         return inserts.relationRates();
     }
 
+    /**
+     * The inserts' keys: they hold among the live rows of the changelog too, as every insert and every
+     * update's new row is a row of the inserts' stream, each taken once, and a delete or update takes a
+     * live row away.
+     */
+    @Override
+    public Map<String, List<Integer>> primaryKeys() {
+        return inserts.primaryKeys();
+    }
+
     @Override
     public int maxSize() {
         return inserts.maxSize();

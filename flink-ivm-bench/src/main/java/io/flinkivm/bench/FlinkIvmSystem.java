@@ -27,8 +27,10 @@ import org.apache.flink.util.Collector;
 
 /**
  * The flink-ivm job (p-hierarchical plan where it applies) on one state backend, built by
- * {@code FlinkIvm.maintain} on an input at the environment's parallelism P ({@link IndexedInput}; a
- * changelog read by row, so that one row's changes keep their order), with
+ * {@code FlinkIvm.maintain} on an input at the environment's parallelism P: a source of the stream's
+ * indices ({@link IndexedInput}; a changelog's by row, so that one row's changes keep their order) and,
+ * chained to it, the lookup of each index's input record, built before the job
+ * ({@link InsertStream#inputRecords()}), as the Flink SQL peers read their tables' rows; with
  * default options: one snapshot at the end of the input, an end marker from each of the sink's parts
  * ({@code job.results().getParallelism()} of them). The snapshot's rows are counted and their payloads
  * summed, at the sink's parallelism and chained to it, so the bench can check them against the core engine. On RocksDB the state size is what RocksDB's native
@@ -102,8 +104,10 @@ final class FlinkIvmSystem implements FlinkSystem {
         StreamExecutionEnvironment env = FlinkRuns.environment(backend, parallelism);
         FlinkRuns.Execution e;
         int parts;
-        try (IndexedInput<InputRecord<Long>> records = IndexedInput.of(stream.toInputRecords(), stream, parallelism)) {
-            DataStream<InputRecord<Long>> input = records.source(env, FlinkIvm.inputType(semiring), "inserts");
+        try (IndexedInput<Long> indices = IndexedInput.of(IndexedInput.indices(stream.size()), stream, parallelism);
+                IndexedInput<InputRecord<Long>> records = IndexedInput.of(stream.inputRecords())) {
+            DataStream<InputRecord<Long>> input = records.at(
+                    indices.source(env, Types.LONG, "inserts"), FlinkIvm.inputType(semiring), "input records");
             IvmJob<Long> job = FlinkIvm.maintain(
                     input, plan, semiring, IvmOptions.defaults().withRelationRates(workload.relationRates()));
             parts = FlinkRuns.parallelism(job.results());

@@ -25,6 +25,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -62,6 +63,8 @@ final class FlinkRuns {
     private static long jobs;
 
     private static volatile Map<String, String> overrides = Map.of();
+    /** Flink's {@code pipeline.object-reuse} in every job's environment (the bench's {@code --object-reuse}). */
+    private static volatile boolean objectReuse;
     /** Whether jobs track every keyed state access ({@link StateCallReporter#track}). */
     private static volatile boolean trackStateCalls;
     /** The state calls of the last job run with {@link #trackStateCalls}. */
@@ -72,6 +75,20 @@ final class FlinkRuns {
     /** Configuration entries set over the bench's own in every job's environment (the bench's {@code --flink-conf}). */
     static void overrides(Map<String, String> entries) {
         overrides = Map.copyOf(entries);
+    }
+
+    /**
+     * Whether the next jobs' environments reuse objects between chained operators
+     * ({@code pipeline.object-reuse}; Flink's default: off, each record copied by its serializer), for
+     * flink-ivm and its peers alike.
+     */
+    static void objectReuse(boolean on) {
+        objectReuse = on;
+    }
+
+    /** Whether jobs reuse objects ({@link #objectReuse(boolean)}). */
+    static boolean objectReuse() {
+        return objectReuse;
     }
 
     /**
@@ -98,7 +115,7 @@ final class FlinkRuns {
     /**
      * An environment for one job at {@code parallelism}, state backend {@code hashmap} or {@code rocksdb}
      * (with flink-ivm's RocksDB settings, as the command-line jobs use them, for flink-ivm and Flink SQL
-     * alike). Its sources wait at the end of their input ({@link EndGate}, see {@link #execute}) so that
+     * alike), object reuse as {@link #objectReuse(boolean)} says. Its sources wait at the end of their input ({@link EndGate}, see {@link #execute}) so that
      * one checkpoint can be taken of the final state: checkpointing is on, incremental (on RocksDB it
      * flushes the memtables into SST files first), to a temporary directory, with no periodic checkpoint.
      */
@@ -113,6 +130,7 @@ final class FlinkRuns {
             RocksDbTuning.applyTo(c);
         }
         c.setString("parallelism.default", Integer.toString(parallelism));
+        c.set(PipelineOptions.OBJECT_REUSE, objectReuse);
         finalCheckpoint(c);
         overrides.forEach(c::setString);
         return new StreamExecutionEnvironment(c);

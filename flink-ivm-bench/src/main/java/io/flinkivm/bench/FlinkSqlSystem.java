@@ -1,16 +1,13 @@
 package io.flinkivm.bench;
 
 import io.flinkivm.bench.state.EndGate;
-import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.QueryParser;
-import io.flinkivm.core.query.Tuple;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -19,19 +16,18 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.types.Row;
-import org.apache.flink.types.RowKind;
 import org.apache.flink.util.Collector;
 
 /**
- * The same query in Flink SQL ({@link QueryToSql}): the inserts as one table over a DataStream of
- * rows {@code (rel, x1..xw, p)} read at the environment's parallelism P ({@link IndexedInput}; a
- * changelog by row, as flink-ivm reads it), one
- * view per relation (a changelog's rows with their kinds, through {@code fromChangelogStream}), regular
- * joins and {@code SUM} of the payload product grouped by the free
- * variables, default table configuration (no mini-batch), heap state (or RocksDB:
- * {@code flink-sql-rocksdb}, with its state bytes). The changelog from {@code toChangelogStream} is
- * counted at its parallelism, not stored: the final result size is {@code +I − −D} and its payload sum
- * {@code Σ(+I,+U) − Σ(−U,−D)}. Planning happens before the timed {@code execute}.
+ * The same query in Flink SQL ({@link QueryToSql}) over one table per relation ({@link RelationTables}:
+ * the stream's records as binary rows built before the job, each table with the primary key the workload
+ * declares), read at the environment's parallelism P as flink-ivm reads the stream ({@link TableInput}: a
+ * source of the stream's indices, a changelog's by row, and the rows split by table, a changelog's
+ * through {@code fromChangelogStream} with their kinds); regular joins and {@code SUM} of the payload
+ * product grouped by the free variables, default table configuration (no mini-batch), heap state (or
+ * RocksDB: {@code flink-sql-rocksdb}, with its state bytes). The changelog from {@code toChangelogStream}
+ * is counted at its parallelism, not stored: the final result size is {@code +I − −D} and its payload
+ * sum {@code Σ(+I,+U) − Σ(−U,−D)}. Planning happens before the timed {@code execute}.
  *
  * <p>The multi-way join variant sets {@link #MULTI_JOIN_OPTION} (Flink 2.1+): a chain of joins on a
  * common key becomes one {@code StreamingMultiJoinOperator} that keeps the inputs and no intermediate
@@ -68,6 +64,9 @@ final class FlinkSqlSystem implements FlinkSystem {
             Map.entry("table.exec.mini-batch.allow-latency", "2 s"),
             Map.entry("table.exec.mini-batch.size", "5000"),
             Map.entry("table.optimizer.agg-phase-strategy", "TWO_PHASE"));
+
+    /** The records of the stream whose tables give the reported SQL text and plan its column types. */
+    static final int REPORT_SAMPLE = 2_000;
 
     private final boolean multiJoin;
     private final boolean miniBatch;
@@ -116,6 +115,11 @@ final class FlinkSqlSystem implements FlinkSystem {
         return new FlinkSqlSystem(false, true, "hashmap");
     }
 
+    /** {@link #miniBatch()} on RocksDB state: Flink SQL tuned for throughput, the peer of {@code flink-ivm-rocksdb}. */
+    static FlinkSqlSystem miniBatchOnRocksDb() {
+        return new FlinkSqlSystem(false, true, "rocksdb");
+    }
+
     @Override
     public String name() {
         return (multiJoin ? "flink-sql-multijoin" : miniBatch ? "flink-sql-minibatch" : "flink-sql")
@@ -134,6 +138,7 @@ final class FlinkSqlSystem implements FlinkSystem {
                     + " before the shuffle)";
         }
         return name() + ": Table API, joins + GROUP BY SUM" + options
+                + ", " + keys(workload)
                 + (backend.equals("hashmap") ? ", heap" : ", " + backend)
                 + (backend.equals("forst") ? " with " + ASYNC_STATE_OPTION + " = true" : "")
                 + ", the environment's parallelism P, changelog counted via toChangelogStream; wall time of the job"
@@ -150,23 +155,45 @@ final class FlinkSqlSystem implements FlinkSystem {
                 workload.name(), k -> explain(workload).contains("MultiJoin"));
     }
 
-    /** The SQL text that is run, for the report. */
+    /** The tables' primary keys as the peers declare them, for the report. */
+    static String keys(Workload workload) {
+        if (workload.primaryKeys().isEmpty()) {
+            return "no primary keys (the generator may repeat a relation's tuple)";
+        }
+        List<String> keys = new ArrayList<>();
+        for (String r : QueryParser.parse(workload.query()).relations()) {
+            List<Integer> key = workload.primaryKeys().get(r);
+            if (key != null) {
+                keys.add(r + "("
+                        + String.join(
+                                ", ", key.stream().map(RelationTables::column).toList()) + ")");
+            }
+        }
+        return "primary keys " + String.join(", ", keys);
+    }
+
+    /** The SQL text that is run (the column types of a sample of the workload's stream), for the report. */
     static String sql(Workload workload) {
-        return new QueryToSql(QueryParser.parse(workload.query())).select();
+        return new QueryToSql(sample(workload, REPORT_SAMPLE)).select();
+    }
+
+    /** The tables of a stream of {@code n} records of the workload (seed 1, its first distribution). */
+    private static RelationTables sample(Workload workload, int n) {
+        InsertStream s = workload.generate(
+                n, workload.distributions(List.of(Distribution.UNIFORM)).get(0), 1);
+        return RelationTables.of(QueryParser.parse(workload.query()), s, workload.primaryKeys());
     }
 
     /** The optimized plan of the query over a tiny stream of the workload, as {@code Table.explain()} prints it. */
     String explain(Workload workload) {
-        InsertStream sample = workload.generate(
-                200, workload.distributions(List.of(Distribution.UNIFORM)).get(0), 1);
-        try (Prepared p = prepare(workload, sample, 1)) {
+        RelationTables tables = sample(workload, REPORT_SAMPLE);
+        try (Prepared p = prepare(tables, tables.stream(), 1)) {
             return p.result.explain();
         }
     }
 
     /** A planned query over its registered input (released on close). */
-    private record Prepared(
-            StreamExecutionEnvironment env, StreamTableEnvironment tEnv, Table result, IndexedInput<Row> input)
+    private record Prepared(StreamExecutionEnvironment env, StreamTableEnvironment tEnv, Table result, TableInput input)
             implements AutoCloseable {
         @Override
         public void close() {
@@ -174,32 +201,7 @@ final class FlinkSqlSystem implements FlinkSystem {
         }
     }
 
-    private Prepared prepare(Workload workload, InsertStream stream, int parallelism) {
-        QueryToSql sql = QueryToSql.forStream(QueryParser.parse(workload.query()), stream);
-        int w = sql.width();
-        String[] names = new String[w + 2];
-        TypeInformation<?>[] types = new TypeInformation<?>[w + 2];
-        names[0] = "rel";
-        types[0] = Types.INT;
-        for (int j = 1; j <= w; j++) {
-            names[j] = "x" + j;
-            types[j] = sql.isString(j - 1) ? Types.STRING : Types.LONG;
-        }
-        names[w + 1] = "p";
-        types[w + 1] = Types.LONG;
-        List<Row> rows = new ArrayList<>(stream.size());
-        for (int i = 0; i < stream.size(); i++) {
-            Object[] fields = new Object[w + 2];
-            fields[0] = sql.relationCode(stream.relation(i));
-            Tuple t = stream.tuple(i);
-            for (int j = 0; j < t.arity(); j++) {
-                fields[j + 1] = t.get(j);
-            }
-            fields[w + 1] = stream.payload(i);
-            Row row = Row.of(fields);
-            row.setKind(rowKind(stream.kind(i)));
-            rows.add(row);
-        }
+    private Prepared prepare(RelationTables tables, InsertStream stream, int parallelism) {
         StreamExecutionEnvironment env = FlinkRuns.environment(backend, parallelism);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
         if (multiJoin) {
@@ -213,34 +215,15 @@ final class FlinkSqlSystem implements FlinkSystem {
                 tEnv.getConfig().set(e.getKey(), e.getValue());
             }
         }
-        IndexedInput<Row> input = IndexedInput.of(rows, stream, parallelism);
-        DataStream<Row> inserts = input.source(env, Types.ROW_NAMED(names, types), "inserts");
-        // A changelog's rows keep their kinds: fromChangelogStream reads +I, -D, -U and +U (no key: a
-        // retract stream); fromDataStream would see inserts only.
-        if (stream.isChangelog()) {
-            tEnv.createTemporaryView(QueryToSql.INSERTS, tEnv.fromChangelogStream(inserts));
-        } else {
-            tEnv.createTemporaryView(QueryToSql.INSERTS, inserts);
-        }
-        for (String view : sql.viewStatements()) {
-            tEnv.executeSql(view);
-        }
-        return new Prepared(env, tEnv, tEnv.sqlQuery(sql.select()), input);
-    }
-
-    static RowKind rowKind(ChangeKind kind) {
-        return switch (kind) {
-            case INSERT -> RowKind.INSERT;
-            case DELETE -> RowKind.DELETE;
-            case UPDATE_BEFORE -> RowKind.UPDATE_BEFORE;
-            case UPDATE_AFTER -> RowKind.UPDATE_AFTER;
-        };
+        TableInput input = TableInput.of(tables, stream, parallelism);
+        input.register(tEnv, env, "inserts");
+        return new Prepared(env, tEnv, tEnv.sqlQuery(new QueryToSql(tables).select()), input);
     }
 
     @Override
     public RunResult run(Workload workload, InsertStream stream, Duration cap, int parallelism) throws Exception {
         FlinkRuns.Execution e;
-        try (Prepared p = prepare(workload, stream, parallelism)) {
+        try (Prepared p = prepare(RelationTables.of(workload, stream), stream, parallelism)) {
             DataStream<Row> changelog = p.tEnv.toChangelogStream(p.result);
             int sinkParallelism = FlinkRuns.parallelism(changelog);
             EndGate.process(changelog, new CountChangelog(), Types.VOID, sinkParallelism)

@@ -23,13 +23,17 @@ import java.util.Locale;
  */
 final class FlinkSuite implements Suite {
     static final List<Integer> SIZES = List.of(10_000, 100_000, 1_000_000);
-    static final List<Integer> QUICK_SIZES = List.of(10_000, 50_000);
+    /** {@code --quick}: one size, every system on every workload and dataset (a smoke check). */
+    static final List<Integer> QUICK_SIZES = List.of(10_000);
     /** Sizes for the second and later distributions of a workload (Zipf), to keep the suite in its time budget. */
     static final int OTHER_DISTRIBUTION_MAX = 100_000;
+    /** {@code --quick}: the first distribution only (the core suite covers Zipf keys). */
+    static final int QUICK_OTHER_DISTRIBUTION_MAX = 0;
 
-    static final int QUICK_OTHER_DISTRIBUTION_MAX = 10_000;
     static final int IVM_CAP_FACTOR = 2;
     static final int WARM_UP_SIZE = 10_000;
+    /** {@code --quick}: warm-up runs on this many rows, a tenth of its timed runs' (the planner and the first compilations). */
+    static final int QUICK_WARM_UP_SIZE = 1_000;
     /** The core engine's reference run, when the core suite has not produced one for the stream. */
     static final Duration REFERENCE_CAP = Duration.ofMinutes(1);
 
@@ -43,6 +47,7 @@ final class FlinkSuite implements Suite {
             new Headline("flink-ivm-heap", "flink-sql"),
             new Headline("flink-ivm-heap", "flink-sql-minibatch"),
             new Headline("flink-ivm-rocksdb", "flink-sql-rocksdb"),
+            new Headline("flink-ivm-rocksdb", "flink-sql-minibatch-rocksdb"),
             new Headline("flink-ivm-heap", "trivial-keyed"),
             new Headline("flink-ivm-heap", "trivial-keyed-minimal"));
 
@@ -99,6 +104,7 @@ final class FlinkSuite implements Suite {
                         FlinkSqlSystem.miniBatch(),
                         new FlinkSqlSystem(true),
                         FlinkSqlSystem.onRocksDb(),
+                        FlinkSqlSystem.miniBatchOnRocksDb(),
                         FlinkSqlSystem.onForSt(),
                         FlinkSqlSystem.multiJoinOnRocksDb(),
                         new TrivialKeyedSystem(),
@@ -127,6 +133,7 @@ final class FlinkSuite implements Suite {
             }
             return all;
         } finally {
+            RelationTables.release();
             FlinkRuns.shutdown();
         }
     }
@@ -172,7 +179,7 @@ final class FlinkSuite implements Suite {
         out.flush();
         if (settings.warmUp() && warmUp) {
             InsertStream warm = workload.generate(
-                    Math.min(WARM_UP_SIZE, sizes.get(0)),
+                    warmUpSize(settings, sizes),
                     workload.distributions(settings.distributions()).get(0),
                     settings.seed() + 1);
             for (FlinkSystem s : mineSystems) {
@@ -209,6 +216,11 @@ final class FlinkSuite implements Suite {
                     continue;
                 }
                 InsertStream stream = workload.generate(n, d, settings.seed());
+                // Every system's input records, built once and before the timed runs (and their collection).
+                stream.inputRecords();
+                if (mineSystems.stream().anyMatch(s -> s instanceof FlinkSqlSystem)) {
+                    RelationTables.of(workload, stream);
+                }
                 double stateOps = -1;
                 if (workload.hasDeletes()) {
                     ChangelogReference c = ChangelogReference.of(workload, stream);
@@ -260,7 +272,8 @@ final class FlinkSuite implements Suite {
                         mine.add(m);
                     }
                 }
-                if (n == sizes.get(sizes.size() - 1) && n <= settings.countUpTo()) {
+                // --quick counts the state calls of the first workload only: a smoke check of the table.
+                if (n == sizes.get(sizes.size() - 1) && n <= settings.countUpTo() && (!settings.quick() || warmUp)) {
                     stateCalls(out, workload, stream, mineSystems, ps.get(0), mine, settings);
                 }
             }
@@ -275,10 +288,16 @@ final class FlinkSuite implements Suite {
         return mine;
     }
 
+    /** The rows of a warm-up run: {@value #WARM_UP_SIZE} at most, {@value #QUICK_WARM_UP_SIZE} with {@code --quick}. */
+    static int warmUpSize(BenchSettings settings, List<Integer> sizes) {
+        return Math.min(settings.quick() && settings.sizes() == null ? QUICK_WARM_UP_SIZE : WARM_UP_SIZE, sizes.get(0));
+    }
+
     /**
-     * The keyed state calls per insert of each RocksDB system at parallelism {@code p}, from one more
-     * run over the same stream with Flink's tracking of every state access (untimed: the tracking costs
-     * time), by operator and state, with the timed run's task CPU beside them.
+     * The keyed state calls per insert of each RocksDB system at parallelism {@code p} whose timed run
+     * completed, from one more run over the same stream with Flink's tracking of every state access
+     * (untimed: the tracking costs time; the cluster restarts with it once for all of them), by operator
+     * and state, with the timed run's task CPU beside them.
      */
     private static void stateCalls(
             PrintWriter out,
@@ -290,29 +309,39 @@ final class FlinkSuite implements Suite {
             BenchSettings settings)
             throws Exception {
         List<Report.StateCallRun> runs = new ArrayList<>();
+        List<FlinkSystem> tracked = new ArrayList<>();
         for (FlinkSystem s : systems) {
-            if (!s.name().endsWith("rocksdb")) {
-                continue;
+            Measurement m = timedAt(timed, s, p, stream);
+            if (s.name().endsWith("rocksdb") && m != null && m.nsPerInsert().isExact()) {
+                tracked.add(s);
             }
-            FlinkRuns.trackStateCalls(true);
-            RunResult r;
-            try {
-                r = s.run(workload, stream, settings.flinkCap().multipliedBy(IVM_CAP_FACTOR), p);
-            } finally {
-                FlinkRuns.trackStateCalls(false);
+        }
+        if (tracked.isEmpty()) {
+            return;
+        }
+        FlinkRuns.trackStateCalls(true);
+        try {
+            for (FlinkSystem s : tracked) {
+                RunResult r = s.run(workload, stream, settings.flinkCap().multipliedBy(IVM_CAP_FACTOR), p);
+                if (r.completed()) {
+                    runs.add(new Report.StateCallRun(
+                            s.name(), FlinkRuns.lastStateCalls(), timedAt(timed, s, p, stream)));
+                }
             }
-            if (!r.completed()) {
-                continue;
-            }
-            Measurement m = timed.stream()
-                    .filter(t -> t.system().equals(s.name()) && t.parallelism() == p && t.n() == stream.changes())
-                    .findFirst()
-                    .orElse(null);
-            runs.add(new Report.StateCallRun(s.name(), FlinkRuns.lastStateCalls(), m));
+        } finally {
+            FlinkRuns.trackStateCalls(false);
         }
         if (!runs.isEmpty()) {
             Report.stateCallTable(out, workload.name(), stream.changes(), p, runs);
         }
+    }
+
+    /** The timed measurement of {@code s} at {@code p} on {@code stream}, or null if it did not run. */
+    private static Measurement timedAt(List<Measurement> timed, FlinkSystem s, int p, InsertStream stream) {
+        return timed.stream()
+                .filter(t -> t.system().equals(s.name()) && t.parallelism() == p && t.n() == stream.changes())
+                .findFirst()
+                .orElse(null);
     }
 
     /** The lines on how jobs run: one at a time on the suite's cluster, each system at each P. */

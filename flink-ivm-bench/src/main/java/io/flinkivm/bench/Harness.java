@@ -19,7 +19,10 @@ final class Harness {
     /** After this much time on one measurement, no further repetition starts. */
     static final Duration REPEAT_BUDGET = Duration.ofSeconds(4);
 
-    /** A measurement and the last run behind it (for result checks). */
+    /**
+     * A measurement and the run behind its parallelism and task CPU, whose result the suites check: the
+     * median run by time, or the run stopped at the cap.
+     */
     record Outcome(Measurement measurement, RunResult last) {}
 
     private final PrintWriter out;
@@ -142,6 +145,7 @@ final class Harness {
             throws Exception {
         List<Long> times = new ArrayList<>();
         List<Long> cpuTimes = new ArrayList<>();
+        List<RunResult> completed = new ArrayList<>();
         RunResult last = null;
         RunResult capped = null;
         long budgetStart = System.nanoTime();
@@ -157,6 +161,7 @@ final class Harness {
             }
             times.add(last.elapsedNanos());
             cpuTimes.add(last.cpuNanos());
+            completed.add(last);
         }
         String note = last.note();
         Bounded ns;
@@ -177,7 +182,7 @@ final class Harness {
             }
         }
         RunResult state = capped != null ? capped : last;
-        RunResult behind = times.isEmpty() ? capped : last;
+        RunResult behind = times.isEmpty() ? capped : medianRun(completed);
         Measurement m = new Measurement(
                         query,
                         system,
@@ -193,6 +198,13 @@ final class Harness {
                         note)
                 .withParallelism(behind.parallelism(), behind.taskCpu());
         return new Outcome(m, behind);
+    }
+
+    /** The run whose time is the median (of an even number, the lower of the middle two). */
+    static RunResult medianRun(List<RunResult> runs) {
+        List<RunResult> sorted = new ArrayList<>(runs);
+        sorted.sort(java.util.Comparator.comparingLong(RunResult::elapsedNanos));
+        return sorted.get((sorted.size() - 1) / 2);
     }
 
     private static long median(List<Long> values) {

@@ -1,12 +1,16 @@
 package io.flinkivm.bench;
 
 import io.flinkivm.bench.state.EndGate;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
@@ -103,6 +107,33 @@ final class IndexedInput<T> implements AutoCloseable {
                 type);
     }
 
+    /** The numbers 0 .. n-1 as a list that stores none of them: a source of a stream's indices. */
+    static List<Long> indices(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("n must be >= 0, got " + n);
+        }
+        return new AbstractList<>() {
+            @Override
+            public Long get(int index) {
+                return (long) Objects.checkIndex(index, n);
+            }
+
+            @Override
+            public int size() {
+                return n;
+            }
+        };
+    }
+
+    /**
+     * This list's element i for each index i of {@code indices}, handed out by a function chained to
+     * them ({@code map}, at their parallelism): how a system gets its prebuilt records from a source of
+     * the stream's indices ({@link #indices}).
+     */
+    DataStream<T> at(DataStream<Long> indices, TypeInformation<T> type, String name) {
+        return indices.map(new Lookup<T>(id)).returns(type).name(name);
+    }
+
     /**
      * The list registered under {@code id} (in reading order), for a function of a job that reads it in this JVM.
      *
@@ -134,6 +165,27 @@ final class IndexedInput<T> implements AutoCloseable {
     @Override
     public void close() {
         REGISTERED.remove(id);
+    }
+
+    /** Element i of a registered list for index i. */
+    static final class Lookup<T> extends RichMapFunction<Long, T> {
+        private static final long serialVersionUID = 1L;
+        private final long id;
+        private transient List<T> items;
+
+        Lookup(long id) {
+            this.id = id;
+        }
+
+        @Override
+        public void open(OpenContext context) {
+            items = items(id);
+        }
+
+        @Override
+        public T map(Long index) {
+            return items.get(index.intValue());
+        }
     }
 
     /** Record i of a registered list. */

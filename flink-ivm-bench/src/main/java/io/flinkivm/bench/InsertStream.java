@@ -4,6 +4,7 @@ import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.types.InputRecord;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -20,6 +21,7 @@ final class InsertStream {
     private final int changes;
     private final Distribution distribution;
     private final long seed;
+    private List<InputRecord<Long>> inputRecords;
 
     InsertStream(String[] relations, Tuple[] tuples, Long[] payloads, Distribution distribution, long seed) {
         this(relations, tuples, payloads, null, tuples.length, distribution, seed);
@@ -102,12 +104,18 @@ final class InsertStream {
         return rows;
     }
 
-    /** The stream as flink-ivm input records of their kinds, in order. */
-    List<InputRecord<Long>> toInputRecords() {
-        List<InputRecord<Long>> out = new ArrayList<>(size());
-        for (int i = 0; i < size(); i++) {
-            out.add(InputRecord.change(kind(i), relations[i], tuples[i], payloads[i], null));
+    /**
+     * The stream as flink-ivm input records of their kinds, in order: built on the first call and kept,
+     * so that every run on the stream reads the same records, built before its timed span.
+     */
+    synchronized List<InputRecord<Long>> inputRecords() {
+        if (inputRecords == null) {
+            List<InputRecord<Long>> out = new ArrayList<>(size());
+            for (int i = 0; i < size(); i++) {
+                out.add(InputRecord.change(kind(i), relations[i], tuples[i], payloads[i], null));
+            }
+            inputRecords = Collections.unmodifiableList(out);
         }
-        return out;
+        return inputRecords;
     }
 }

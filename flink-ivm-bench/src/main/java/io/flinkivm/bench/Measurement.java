@@ -15,7 +15,7 @@ package io.flinkivm.bench;
  *     inserts (a core engine's {@link io.flinkivm.core.engine.maps.StateCounts}; 1 for the hash-map peer's
  *     upsert); -1 if not counted
  * @param parallelism the Flink job's parallelism P (1 for the core engines, which run on one thread)
- * @param taskCpu the Flink job's task-thread CPU by subtask, of the run behind the figures (the last
+ * @param taskCpu the Flink job's task-thread CPU by subtask, of the run behind the figures (the median
  *     timed one, or the one stopped at the cap); {@link TaskCpu#NONE} for the core engines
  */
 record Measurement(

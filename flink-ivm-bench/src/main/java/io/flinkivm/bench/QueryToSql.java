@@ -10,101 +10,40 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiPredicate;
 
 /**
  * A conjunctive query written as Flink SQL text, the bench's SQL peer (the other way round from
- * flink-ivm-operators' {@code io.flinkivm.sql.translate.SqlTranslation}, which reads SQL into a conjunctive query).
- * The SQL is over one table of inserts {@code ins(rel INT, x1..xw, p BIGINT)}, each
- * value column {@code BIGINT} or, where some relation has text in that position, {@code STRING}:
- * one view per relation (its columns {@code c1..ck} and payload {@code p}), a chain of inner joins on the
- * shared variables, and {@code SUM} of the payload product grouped by the free variables. Joins follow
- * the first atom, then greedily the atom that shares most variables with those already joined (lowest
- * index on ties), as flink-ivm's fallback plan does, so no join degenerates into a needless cross product.
- * A constant keeps the rows whose value's text equals it (as flink-ivm's selections do): {@code c = 'x'}
- * on a {@code STRING} column, {@code CAST(c AS STRING) = 'x'} on a {@code BIGINT} one.
+ * flink-ivm-sql's {@code io.flinkivm.sql.translate.SqlTranslation}, which reads SQL into a conjunctive query).
+ * The SQL reads one table per relation ({@link RelationTables}: columns {@code c1..ck}, {@code BIGINT} or
+ * {@code STRING}, and payload {@code p}), joins them in a chain of inner joins on the shared variables,
+ * and sums the payload product grouped by the free variables. Joins follow the first atom, then greedily
+ * the atom that shares most variables with those already joined (lowest index on ties), as flink-ivm's
+ * fallback plan does, so no join degenerates into a needless cross product. A constant keeps the rows
+ * whose value's text equals it (as flink-ivm's selections do): {@code c = 'x'} on a {@code STRING}
+ * column, {@code CAST(c AS STRING) = 'x'} on a {@code BIGINT} one.
  */
 final class QueryToSql {
-    static final String INSERTS = "ins";
+    /** The payload column of every relation's table. */
+    static final String PAYLOAD = "p";
 
     private final ConjunctiveQuery query;
-    private final List<String> relations;
-    private final Map<String, Integer> relationIndex = new HashMap<>();
-    private final int width;
-    private final boolean[] stringColumns;
+    private final BiPredicate<String, Integer> text;
 
     /** All value columns {@code BIGINT}. */
     QueryToSql(ConjunctiveQuery query) {
-        this(query, new boolean[0]);
+        this(query, (relation, j) -> false);
     }
 
-    /** Column {@code x(j+1)} is {@code STRING} where {@code stringColumns[j]} is true, else {@code BIGINT}. */
-    QueryToSql(ConjunctiveQuery query, boolean[] stringColumns) {
+    /** Over {@code tables}: a column is {@code STRING} where its table's is. */
+    QueryToSql(RelationTables tables) {
+        this(tables.query(), tables::isText);
+    }
+
+    /** Column {@code j} (0-based) of {@code relation} is {@code STRING} where {@code text} says so, else {@code BIGINT}. */
+    QueryToSql(ConjunctiveQuery query, BiPredicate<String, Integer> text) {
         this.query = query;
-        this.relations = query.relations();
-        int w = 0;
-        for (int i = 0; i < relations.size(); i++) {
-            relationIndex.put(relations.get(i), i);
-            w = Math.max(w, query.arityOf(relations.get(i)));
-        }
-        this.width = w;
-        this.stringColumns = java.util.Arrays.copyOf(stringColumns, w);
-    }
-
-    /** The translation whose column types fit {@code stream}: STRING where any insert has a non-Long value. */
-    static QueryToSql forStream(ConjunctiveQuery query, InsertStream stream) {
-        int w = 0;
-        for (String r : query.relations()) {
-            w = Math.max(w, query.arityOf(r));
-        }
-        boolean[] text = new boolean[w];
-        for (int i = 0; i < stream.size(); i++) {
-            io.flinkivm.core.query.Tuple t = stream.tuple(i);
-            for (int j = 0; j < t.arity() && j < w; j++) {
-                Object v = t.get(j);
-                if (!(v instanceof Long)) {
-                    if (!(v instanceof String)) {
-                        throw new IllegalArgumentException(
-                                "the SQL peer takes Long and String values only, got " + v + " in " + t);
-                    }
-                    text[j] = true;
-                }
-            }
-        }
-        return new QueryToSql(query, text);
-    }
-
-    /** Whether column {@code x(j+1)} is {@code STRING}. */
-    boolean isString(int j) {
-        return stringColumns[j];
-    }
-
-    /** Number of value columns x1..xw of the inserts table. */
-    int width() {
-        return width;
-    }
-
-    /** The {@code rel} code of a relation. */
-    int relationCode(String relation) {
-        Integer code = relationIndex.get(relation);
-        if (code == null) {
-            throw new IllegalArgumentException("relation " + relation + " is not in " + query);
-        }
-        return code;
-    }
-
-    /** The statements that create one view per relation over the inserts table. */
-    List<String> viewStatements() {
-        List<String> out = new ArrayList<>();
-        for (String r : relations) {
-            StringBuilder sb =
-                    new StringBuilder("CREATE TEMPORARY VIEW ").append(quote(r)).append(" AS SELECT ");
-            for (int j = 1; j <= query.arityOf(r); j++) {
-                sb.append("x").append(j).append(" AS c").append(j).append(", ");
-            }
-            sb.append("p FROM ").append(INSERTS).append(" WHERE rel = ").append(relationIndex.get(r));
-            out.add(sb.toString());
-        }
-        return out;
+        this.text = text;
     }
 
     /** The query: joins in {@link #joinOrder()} and {@code SUM} of the payload product per result tuple. */
@@ -120,10 +59,11 @@ final class QueryToSql {
             String alias = "a" + a;
             List<String> conditions = new ArrayList<>();
             for (int j = 0; j < atom.arity(); j++) {
-                String column = alias + ".c" + (j + 1);
+                String column = alias + "." + RelationTables.column(j);
                 if (atom.terms().get(j) instanceof Constant c) {
                     String literal = "'" + c.text().replace("'", "''") + "'";
-                    where.add((stringColumns[j] ? column : "CAST(" + column + " AS STRING)") + " = " + literal);
+                    where.add((text.test(atom.relation(), j) ? column : "CAST(" + column + " AS STRING)") + " = "
+                            + literal);
                     continue;
                 }
                 String v = ((Variable) atom.terms().get(j)).name();
@@ -132,7 +72,7 @@ final class QueryToSql {
                     conditions.add(column + " = " + bound);
                 }
             }
-            product.add(alias + ".p");
+            product.add(alias + "." + PAYLOAD);
             if (firstAtom) {
                 from.append(quote(atom.relation())).append(" AS ").append(alias);
                 where.addAll(conditions);

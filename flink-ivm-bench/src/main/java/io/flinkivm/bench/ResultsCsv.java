@@ -23,17 +23,34 @@ import java.util.Locale;
  * on one thread), {@code serial_share} (CPU of the task threads of chains at parallelism 1 ÷ CPU of
  * all task threads, {@link TaskCpu#serialShare}) and {@code max_subtask_imbalance} (max/mean subtask CPU
  * of the most uneven chain at parallelism > 1, {@link TaskCpu#maxImbalance}); both empty where not measured.
+ * Then {@code task_cpu_ns_per_insert}, the CPU of the job's task threads per insert in the run behind the
+ * figures (the median run; empty where not measured), {@code runs}, the timed runs the figures are the
+ * median of, and {@code object_reuse}, the bench's {@code --object-reuse} ({@code on} or {@code off}),
+ * which every Flink job of the run had. {@link BenchTable} reads the file back.
  */
 final class ResultsCsv implements Closeable {
     static final String FILE_NAME = "results.csv";
     static final String HEADER =
             "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure,cpu_ns_per_insert,state_ops_per_insert,"
-                    + "parallelism,serial_share,max_subtask_imbalance";
+                    + "parallelism,serial_share,max_subtask_imbalance,task_cpu_ns_per_insert,runs,object_reuse";
+
+    /** The value of {@code object_reuse} for Flink's object reuse {@code on} or off. */
+    static String onOff(boolean on) {
+        return on ? "on" : "off";
+    }
 
     private final Path path;
     private final BufferedWriter writer;
+    private final boolean objectReuse;
 
+    /** DIR/results.csv of a run without object reuse. */
     ResultsCsv(Path directory) throws IOException {
+        this(directory, false);
+    }
+
+    /** DIR/results.csv of a run whose Flink jobs have object reuse {@code on} or off. */
+    ResultsCsv(Path directory, boolean objectReuse) throws IOException {
+        this.objectReuse = objectReuse;
         Files.createDirectories(directory);
         this.path = directory.resolve(FILE_NAME);
         this.writer = Files.newBufferedWriter(path, StandardCharsets.UTF_8);
@@ -62,7 +79,10 @@ final class ResultsCsv implements Closeable {
                 m.stateOpsPerInsert() < 0 ? "" : String.format(Locale.ROOT, "%.3f", m.stateOpsPerInsert()),
                 Integer.toString(m.parallelism()),
                 decimal(m.taskCpu().serialShare(), 3),
-                decimal(m.taskCpu().maxImbalance(), 3)));
+                decimal(m.taskCpu().maxImbalance(), 3),
+                taskCpu(m),
+                Integer.toString(m.runs()),
+                onOff(objectReuse)));
         writer.newLine();
         writer.flush();
     }
@@ -77,6 +97,16 @@ final class ResultsCsv implements Closeable {
             default -> "";
         };
         return prefix + String.format(Locale.ROOT, "%." + decimals + "f", b.value());
+    }
+
+    /** Task CPU per insert; a run stopped at its cap used at least that much (its ns per insert is a bound too). */
+    private static String taskCpu(Measurement m) {
+        long nanos = m.taskCpu().totalNanos();
+        if (nanos <= 0) {
+            return "";
+        }
+        return (m.nsPerInsert().kind() == Bounded.Kind.AT_LEAST ? ">" : "")
+                + String.format(Locale.ROOT, "%.1f", (double) nanos / m.n());
     }
 
     private static String decimal(double v, int decimals) {

@@ -54,7 +54,7 @@ final class SqlRuns {
                 + (settings.warmUp() && warmUp ? ", after one warm-up run per system and P" : ""));
         out.flush();
         if (settings.warmUp() && warmUp) {
-            SqlStream warm = dataset.generate(Math.min(FlinkSuite.WARM_UP_SIZE, sizes.get(0)), settings.seed() + 1);
+            SqlStream warm = dataset.generate(FlinkSuite.warmUpSize(settings, sizes), settings.seed() + 1);
             for (SqlSystem s : mine) {
                 for (int p : ps) {
                     s.run(dataset, warm, settings.flinkCap(), p, settings.sqlTriggerEvery());

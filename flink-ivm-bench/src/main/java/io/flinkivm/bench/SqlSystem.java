@@ -1,35 +1,26 @@
 package io.flinkivm.bench;
 
 import io.flinkivm.bench.state.EndGate;
-import io.flinkivm.examples.tables.GeneratedTable;
 import io.flinkivm.examples.tables.NormalizedRows;
 import io.flinkivm.flink.IvmOptions;
 import io.flinkivm.sql.FlinkIvmSql;
 import io.flinkivm.sql.SqlView;
 import java.time.Duration;
-import java.util.AbstractList;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.connector.ChangelogMode;
-import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
-import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.Collector;
-import org.apache.flink.util.OutputTag;
 
 /**
  * A system that maintains a {@link SqlDataset}'s query from its text, on one state backend: flink-ivm
@@ -39,7 +30,7 @@ import org.apache.flink.util.OutputTag;
  * ({@code sqlQuery}, plain or with {@link FlinkSqlSystem#MINI_BATCH}, its changelog read with
  * {@code toChangelogStream}). Both read the same tables, registered with their primary keys
  * from one source of the stream's rows at the environment's parallelism, split by table
- * ({@link #register}). The changelog's rows are counted and checksummed at the parallelism of their
+ * ({@link TableInput}). The changelog's rows are counted and checksummed at the parallelism of their
  * input ({@link NormalizedRows#hash}: equal results give equal sums whatever the engine), so the bench
  * can check every system against the first.
  */
@@ -59,14 +50,15 @@ final class SqlSystem {
         this.backend = backend;
     }
 
-    /** flink-ivm on heap and RocksDB; Flink SQL plain, with mini-batch, and on RocksDB. */
+    /** flink-ivm on heap and RocksDB; Flink SQL plain and with mini-batch, on heap and on RocksDB. */
     static List<SqlSystem> all() {
         return List.of(
                 new SqlSystem(true, false, "hashmap"),
                 new SqlSystem(true, false, "rocksdb"),
                 new SqlSystem(false, false, "hashmap"),
                 new SqlSystem(false, true, "hashmap"),
-                new SqlSystem(false, false, "rocksdb"));
+                new SqlSystem(false, false, "rocksdb"),
+                new SqlSystem(false, true, "rocksdb"));
     }
 
     /** The name of the system in results.csv: the same as the datalog workloads' systems. */
@@ -120,10 +112,8 @@ final class SqlSystem {
             FlinkSqlSystem.MINI_BATCH.forEach(e -> tEnv.getConfig().set(e.getKey(), e.getValue()));
         }
         FlinkRuns.Execution e;
-        try (IndexedInput<RowData> rows = IndexedInput.of(stream.internalRows());
-                IndexedInput<Integer> tables = IndexedInput.of(stream.tableOf());
-                IndexedInput<Long> indices = IndexedInput.of(indices(stream.size()))) {
-            register(tEnv, env, stream.tables(), indices.source(env, Types.LONG, "rows"), rows.id(), tables.id());
+        try (TableInput tables = TableInput.of(stream)) {
+            tables.register(tEnv, env, "rows");
             DataStream<Row> changelog;
             if (ivm) {
                 SqlView view = FlinkIvmSql.sql(
@@ -179,86 +169,6 @@ final class SqlSystem {
         return view.table().getResolvedSchema().getPrimaryKey().isPresent()
                 ? ChangelogMode.upsert()
                 : ChangelogMode.all();
-    }
-
-    /** 0 .. n-1, the source's records: each names the row and table of the stream at that index. */
-    private static List<Long> indices(int n) {
-        return new AbstractList<>() {
-            @Override
-            public Long get(int index) {
-                return (long) index;
-            }
-
-            @Override
-            public int size() {
-                return n;
-            }
-        };
-    }
-
-    /**
-     * Registers each table in {@code tEnv} under its name and with its primary key, as the stream of its
-     * rows that {@code indices} (a source of the stream's indices) selects: one function, chained to the
-     * source, sends each index's row ({@link SqlStream#internalRows}) to its table's stream.
-     */
-    static void register(
-            StreamTableEnvironment tEnv,
-            StreamExecutionEnvironment env,
-            List<GeneratedTable> tables,
-            DataStream<Long> indices,
-            long rowsId,
-            long tablesId) {
-        List<OutputTag<RowData>> tags = new ArrayList<>();
-        for (GeneratedTable t : tables) {
-            tags.add(new OutputTag<>("rows of " + t.name(), rowTypeInfo(t)));
-        }
-        SingleOutputStreamOperator<RowData> first = indices.process(
-                        new Split(rowsId, tablesId, tags), rowTypeInfo(tables.get(0)))
-                .name("rows by table");
-        for (int t = 0; t < tables.size(); t++) {
-            DataStream<RowData> rows = t == 0 ? first : first.getSideOutput(tags.get(t));
-            tEnv.createTemporaryView(
-                    tables.get(t).name(),
-                    tEnv.fromDataStream(rows, tables.get(t).schema()));
-        }
-    }
-
-    /** The rows' type between the split and the tables: Flink's internal rows of the table's row type. */
-    static TypeInformation<RowData> rowTypeInfo(GeneratedTable table) {
-        return InternalTypeInfo.of((RowType) table.rowType().getLogicalType());
-    }
-
-    /** Sends the row at each index to its table's output: the main one for table 0, a side output for the others. */
-    static final class Split extends ProcessFunction<Long, RowData> {
-        private static final long serialVersionUID = 1L;
-        private final long rowsId;
-        private final long tablesId;
-        private final List<OutputTag<RowData>> tags;
-        private transient List<RowData> rows;
-        private transient List<Integer> tables;
-
-        Split(long rowsId, long tablesId, List<OutputTag<RowData>> tags) {
-            this.rowsId = rowsId;
-            this.tablesId = tablesId;
-            this.tags = List.copyOf(tags);
-        }
-
-        @Override
-        public void open(OpenContext context) {
-            rows = IndexedInput.items(rowsId);
-            tables = IndexedInput.items(tablesId);
-        }
-
-        @Override
-        public void processElement(Long index, Context ctx, Collector<RowData> out) {
-            int i = index.intValue();
-            int t = tables.get(i);
-            if (t == 0) {
-                out.collect(rows.get(i));
-            } else {
-                ctx.output(tags.get(t), rows.get(i));
-            }
-        }
     }
 
     /** Counts the changelog's rows and keeps the result's size and checksum (accumulators summed over subtasks). */

@@ -39,6 +39,18 @@ final class TpchWorkload implements Workload {
         return TpchRevenue.RELATION_RATES;
     }
 
+    /**
+     * TPC-H's keys: a customer's custkey, an order's orderkey, a lineitem's (orderkey, linenumber). The
+     * generator makes each row once and the stream holds each generated row at most once.
+     */
+    @Override
+    public Map<String, List<Integer>> primaryKeys() {
+        return Map.of(
+                TpchStream.CUSTOMER, List.of(0),
+                TpchStream.ORDERS, List.of(0),
+                TpchStream.LINEITEM, List.of(0, 1));
+    }
+
     @Override
     public List<Distribution> distributions(List<Distribution> requested) {
         return List.of(Distribution.TPCH);

@@ -11,6 +11,7 @@ import io.flinkivm.flink.types.TupleTypeInfo;
 import java.time.Duration;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -83,8 +84,10 @@ final class TrivialKeyedSystem implements FlinkSystem {
         TypeInformation<InputRecord<Long>> type = FlinkIvm.inputType(NaturalSemiring.INSTANCE);
         StreamExecutionEnvironment env = FlinkRuns.environment("hashmap", parallelism);
         FlinkRuns.Execution e;
-        try (IndexedInput<InputRecord<Long>> records = IndexedInput.of(stream.toInputRecords(), stream, parallelism)) {
-            DataStream<InputRecord<Long>> s = records.source(env, type, "inserts");
+        try (IndexedInput<Long> indices = IndexedInput.of(IndexedInput.indices(stream.size()), stream, parallelism);
+                IndexedInput<InputRecord<Long>> records = IndexedInput.of(stream.inputRecords())) {
+            DataStream<InputRecord<Long>> s =
+                    records.at(indices.source(env, Types.LONG, "inserts"), type, "input records");
             for (int h = 0; h < hops; h++) {
                 s = s.keyBy(new TupleKey(), TupleTypeInfo.INSTANCE)
                         .map(new Forward())

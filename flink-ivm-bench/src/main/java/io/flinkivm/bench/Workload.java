@@ -31,6 +31,17 @@ interface Workload {
         return java.util.Map.of();
     }
 
+    /**
+     * Per relation, the columns (0-based) that no two live rows of a generated stream share: the
+     * primary keys the Flink SQL peers declare, as an expert declares a table's key. Empty (the
+     * default) where the generator does not guarantee it: a relation that may receive one tuple twice
+     * has no key, since flink-ivm adds the payloads of repeats and Flink SQL would read a second row
+     * under one key as a replacement.
+     */
+    default java.util.Map<String, java.util.List<Integer>> primaryKeys() {
+        return java.util.Map.of();
+    }
+
     /** The largest stream this workload is measured at (larger sizes of a suite are skipped for it). */
     default int maxSize() {
         return Integer.MAX_VALUE;

@@ -40,6 +40,7 @@ class BenchCommandTest {
                         "--queries",
                         "--systems",
                         "--parallelism",
+                        "--object-reuse",
                         "plot.png",
                         "Exit codes:");
         assertThat(r.out().replaceAll("\\s+", ""))
@@ -57,6 +58,58 @@ class BenchCommandTest {
 
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("--flink-conf needs KEY=VALUE");
+    }
+
+    @Test
+    void objectReuseIsOnOrOff() {
+        CliRun bad = run("bench", "--object-reuse", "yes", "--out", dir.toString());
+        CliRun viaFlinkConf = run("bench", "--flink-conf", "pipeline.object-reuse=true", "--out", dir.toString());
+
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("--object-reuse must be on or off, not 'yes'");
+        assertThat(viaFlinkConf.exitCode()).isEqualTo(2);
+        assertThat(viaFlinkConf.err()).contains("--flink-conf pipeline.object-reuse: use --object-reuse on|off");
+        assertThat(BenchCommand.onOff("ON")).isTrue();
+        assertThat(BenchCommand.onOff(" off")).isFalse();
+        assertThat(Files.exists(dir.resolve("results.csv"))).as("nothing ran").isFalse();
+    }
+
+    @Test
+    void objectReuseOnReachesEveryFlinkEnvironmentAndResultsCsv() throws Exception {
+        CliRun r = run(
+                "bench",
+                "--suite",
+                "core",
+                "--queries",
+                "star",
+                "--systems",
+                "hash-map",
+                "--sizes",
+                "100",
+                "--reps",
+                "1",
+                "--object-reuse",
+                "on",
+                "--out",
+                dir.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("object reuse: on (pipeline.object-reuse in every Flink job");
+        List<String> lines = Files.readAllLines(dir.resolve("results.csv"));
+        assertThat(lines.get(0)).isEqualTo(ResultsCsv.HEADER);
+        assertThat(lines.subList(1, lines.size()))
+                .isNotEmpty()
+                .allSatisfy(l -> assertThat(l).endsWith(",1,on"));
+        assertThat(FlinkRuns.objectReuse()).as("reset after the run").isFalse();
+        FlinkRuns.objectReuse(true);
+        try {
+            assertThat(FlinkRuns.environment("hashmap", 1).getConfig().isObjectReuseEnabled())
+                    .isTrue();
+        } finally {
+            FlinkRuns.objectReuse(false);
+        }
+        assertThat(FlinkRuns.environment("hashmap", 1).getConfig().isObjectReuseEnabled())
+                .isFalse();
     }
 
     @Test
@@ -188,7 +241,8 @@ class BenchCommandTest {
                 List.of("flink-ivm-forst"),
                 BenchSettings.DEFAULT_COUNT_UP_TO,
                 List.of(1),
-                0);
+                0,
+                false);
 
         assertThat(all.runsSystem("flink-ivm-rocksdb")).isTrue();
         assertThat(all.runsSystem("flink-ivm-forst")).isFalse();

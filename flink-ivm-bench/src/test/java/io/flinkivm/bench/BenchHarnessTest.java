@@ -55,12 +55,13 @@ class BenchHarnessTest {
         assertThat(lines.get(0))
                 .isEqualTo(
                         "query,system,distribution,n,inserts_per_second,ns_per_insert,state_size,state_unit,measure,cpu_ns_per_insert,"
-                                + "state_ops_per_insert,parallelism,serial_share,max_subtask_imbalance");
+                                + "state_ops_per_insert,parallelism,serial_share,max_subtask_imbalance,"
+                                + "task_cpu_ns_per_insert,runs,object_reuse");
         // p-hierarchical, its enumeration (iterator and cursor) and the list read, hash-map, then five Flink systems.
         assertThat(lines).hasSize(1 + 4 + 1 + 5).hasSize(1 + ms.size());
         for (String line : lines.subList(1, lines.size())) {
             String[] f = line.split(",", -1);
-            assertThat(f).as(line).hasSize(14);
+            assertThat(f).as(line).hasSize(17);
             assertThat(f[11]).as(line).isEqualTo("1");
             assertThat(f[0]).isEqualTo("ex10");
             assertThat(f[1])
@@ -123,11 +124,14 @@ class BenchHarnessTest {
         // Core rows: one thread, no task threads; Flink rows at P = 1: every chain is serial, none can be uneven.
         assertThat(lines.subList(1, lines.size()))
                 .filteredOn(l -> !l.contains(",flink-") && !l.contains(",trivial-"))
-                .allMatch(l -> l.endsWith(",1,,"));
+                .allMatch(l -> l.matches(".*,1,,,,\\d+,off"));
         assertThat(lines)
                 .filteredOn(l -> l.startsWith("ex10,flink-") || l.startsWith("ex10,trivial-"))
                 .hasSize(5)
-                .allMatch(l -> l.split(",", -1)[10].isEmpty() && l.endsWith(",1,1.000,"));
+                .allMatch(l -> l.split(",", -1)[10].isEmpty()
+                        && l.contains(",1,1.000,,")
+                        && Double.parseDouble(l.split(",", -1)[14]) > 0
+                        && l.endsWith(",1,off"));
         assertThat(printed.toString())
                 .contains(
                         "Core II",
@@ -479,6 +483,7 @@ class BenchHarnessTest {
                 null,
                 countUpTo,
                 ps,
-                0);
+                0,
+                false);
     }
 }

@@ -121,7 +121,7 @@ class FlinkRunsTest {
         assertThat(parallel.taskCpu().chains())
                 .extracting(TaskCpu.Chain::name)
                 .containsExactlyInAnyOrder(
-                        "Source: inserts",
+                        "Source: inserts -> input records",
                         "forward 1",
                         "forward 2 -> count trivial-out -> discard trivial-out: Writer");
         assertThat(parallel.taskCpu().chains()).allMatch(c -> c.parallelism() == 2 && c.total() > 0);

@@ -85,7 +85,9 @@ class FlinkSuiteITCase {
                 .allSatisfy(m -> assertThat(m.taskCpu().serialShare()).isZero());
 
         List<String> lines = Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8);
-        assertThat(lines.get(0)).endsWith(",state_ops_per_insert,parallelism,serial_share,max_subtask_imbalance");
+        assertThat(lines.get(0))
+                .endsWith(",state_ops_per_insert,parallelism,serial_share,max_subtask_imbalance,task_cpu_ns_per_insert,"
+                        + "runs,object_reuse");
         assertThat(lines).hasSize(1 + 10);
         String[] f = lines.stream()
                 .filter(l -> l.startsWith("ex10,trivial-keyed-minimal,uniform,2000,"))
@@ -93,11 +95,14 @@ class FlinkSuiteITCase {
                 .filter(r -> r[11].equals("2"))
                 .findFirst()
                 .orElseThrow();
-        assertThat(f).hasSize(14);
+        assertThat(f).hasSize(17);
         assertThat(f[12]).isEqualTo("0.000");
         assertThat(Double.parseDouble(f[13])).isBetween(1.0, 2.0);
+        assertThat(Double.parseDouble(f[14])).as("task CPU per insert").isPositive();
+        assertThat(f[15]).as("runs").isEqualTo("1");
+        assertThat(f[16]).as("object reuse").isEqualTo("off");
         assertThat(lines)
-                .anyMatch(l -> l.startsWith("ex10,flink-sql-minibatch,uniform,2000,") && l.endsWith(",1,1.000,"));
+                .anyMatch(l -> l.startsWith("ex10,flink-sql-minibatch,uniform,2000,") && l.contains(",1,1.000,,"));
 
         String report = printed.toString();
         assertThat(report)
@@ -113,7 +118,7 @@ class FlinkSuiteITCase {
                         "amdahl",
                         "imbalance (chain)",
                         "task CPU by operator chain at the largest n",
-                        "trivial-keyed-minimal P=2 uniform n=2000: Source: inserts (2) ",
+                        "trivial-keyed-minimal P=2 uniform n=2000: Source: inserts -> input records (2) ",
                         "ratios at P=1, every n:",
                         "ratio flink-ivm-heap/flink-sql (inserts per second):",
                         "ratio flink-ivm-heap/flink-sql-minibatch (inserts per second, at the largest n where both completed;",

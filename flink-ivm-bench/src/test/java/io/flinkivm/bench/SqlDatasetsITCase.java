@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The SQL datasets in the Flink suite, small: every dataset by flink-ivm and Flink SQL, and one by all five
+ * The SQL datasets in the Flink suite, small: every dataset by flink-ivm and Flink SQL, and one by all six
  * systems at parallelism 1 and 2, each result checked against the first (the suite aborts on a
  * disagreement), with RocksDB's state compared.
  */
@@ -45,10 +45,10 @@ class SqlDatasetsITCase {
     }
 
     @Test
-    void allFiveSystemsAtTwoParallelisms() throws Exception {
+    void allSixSystemsAtTwoParallelisms() throws Exception {
         StringWriter printed = new StringWriter();
         List<Measurement> ms = run(List.of(SqlDatasets.all().get(0)), List.of(1, 2), null, printed);
-        assertThat(ms).hasSize(10);
+        assertThat(ms).hasSize(12);
         assertThat(ms)
                 .filteredOn(m -> !m.system().equals("flink-ivm-heap") || m.parallelism() == 2)
                 .allSatisfy(m -> assertThat(m.note()).contains("result = flink-ivm-heap ("));
@@ -66,7 +66,10 @@ class SqlDatasetsITCase {
                         "state flink-ivm-rocksdb/flink-sql-rocksdb (bytes",
                         "  tpch: P=1 n=2000 ");
         List<String> lines = Files.readAllLines(dir.resolve("results.csv"), StandardCharsets.UTF_8);
-        assertThat(lines).hasSize(1 + 10).anyMatch(l -> l.startsWith("tpch-q3,flink-sql-rocksdb,tpch,2000,"));
+        assertThat(lines)
+                .hasSize(1 + 12)
+                .anyMatch(l -> l.startsWith("tpch-q3,flink-sql-rocksdb,tpch,2000,"))
+                .anyMatch(l -> l.startsWith("tpch-q3,flink-sql-minibatch-rocksdb,tpch,2000,"));
     }
 
     private List<Measurement> run(List<SqlDataset> datasets, List<Integer> ps, List<String> systems) throws Exception {
@@ -89,7 +92,8 @@ class SqlDatasetsITCase {
                 systems,
                 0,
                 ps,
-                0);
+                0,
+                false);
         return BenchCommand.run(
                 List.of(FlinkSuite.sql(datasets, SqlSystem.all())), settings, dir, new PrintWriter(printed));
     }

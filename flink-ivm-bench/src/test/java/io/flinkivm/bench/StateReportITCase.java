@@ -48,7 +48,7 @@ class StateReportITCase {
 
         List<String[]> rows = Files.readAllLines(dir.resolve(StateCsv.FILE_NAME), StandardCharsets.UTF_8).stream()
                 .skip(1)
-                .map(StateReportITCase::fields)
+                .map(l -> BenchTable.split(l).toArray(new String[0]))
                 .toList();
         assertThat(Files.readAllLines(dir.resolve(StateCsv.FILE_NAME)).get(0)).isEqualTo(StateCsv.HEADER);
         for (String system : List.of("flink-ivm-heap", "flink-ivm-rocksdb", "flink-sql-rocksdb")) {
@@ -108,34 +108,5 @@ class StateReportITCase {
                         "state flink-ivm-rocksdb/flink-sql-rocksdb (bytes (RocksDB SST files + memtables after the"
                                 + " final checkpoint), at the largest n where both completed; below 1: flink-ivm-rocksdb"
                                 + " holds less):");
-    }
-
-    /** The fields of one CSV line (quoted fields may hold commas; a doubled quote is a quote). */
-    static String[] fields(String line) {
-        List<String> out = new java.util.ArrayList<>();
-        StringBuilder field = new StringBuilder();
-        boolean quoted = false;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quoted) {
-                if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-                    field.append('"');
-                    i++;
-                } else if (c == '"') {
-                    quoted = false;
-                } else {
-                    field.append(c);
-                }
-            } else if (c == '"') {
-                quoted = true;
-            } else if (c == ',') {
-                out.add(field.toString());
-                field.setLength(0);
-            } else {
-                field.append(c);
-            }
-        }
-        out.add(field.toString());
-        return out.toArray(new String[0]);
     }
 }

@@ -239,6 +239,62 @@ class DocsTest {
         return out;
     }
 
+    /** A number of a figures table: not part of a name (Q3), with its thousands separators and decimals. */
+    private static final Pattern FIGURE = Pattern.compile("(?<![\\w.,^])\\d[\\d,]*(?:\\.\\d+)?(?![\\d^])");
+
+    /** The README's figures table is taken from docs/benchmarks.md: each of its numbers is on that page. */
+    @Test
+    void everyFigureOfTheReadmeIsOnTheBenchmarksPage() {
+        String readme = pages.get(ROOT.resolve("README.md"));
+        String benchmarks = pages.get(ROOT.resolve("docs/benchmarks.md"));
+        int start = readme.indexOf("\n## Figures\n");
+        assertThat(start).as("the README's section ## Figures").isPositive();
+        int end = readme.indexOf("\n## ", start + 1);
+        List<String> missing = new ArrayList<>();
+        int seen = 0;
+        for (String line : readme.substring(start, end).lines().toList()) {
+            if (!line.startsWith("| ") || line.startsWith("| ---") || line.startsWith("| workload |")) {
+                continue;
+            }
+            Matcher m = FIGURE.matcher(line.replaceAll("`[^`]*`", ""));
+            while (m.find()) {
+                seen++;
+                String figure = m.group().replaceAll(",$", "");
+                if (!Pattern.compile("(?<![\\d.,])" + Pattern.quote(figure) + "(?![\\d]|[.,]\\d)")
+                        .matcher(benchmarks)
+                        .find()) {
+                    missing.add(figure + " (" + line + ")");
+                }
+            }
+        }
+        assertThat(seen).as("figures in the README's table").isGreaterThan(20);
+        assertThat(missing).as("README figures not in docs/benchmarks.md").isEmpty();
+    }
+
+    /** docs/benchmarks.md documents every option of the bench jar's commands (but the common --log-level). */
+    @Test
+    void theBenchmarksPageNamesEveryOptionOfTheBenchCommands() {
+        String benchmarks = pages.get(ROOT.resolve("docs/benchmarks.md"));
+        CommandLine cl = BenchMain.commandLine();
+        List<String> missing = new ArrayList<>();
+        for (String command : cl.getSubcommands().keySet()) {
+            for (CommandLine.Model.OptionSpec o :
+                    cl.getSubcommands().get(command).getCommandSpec().options()) {
+                String name = o.longestName();
+                if (o.usageHelp() || o.versionHelp() || name.equals("--log-level")) {
+                    continue;
+                }
+                if (!Pattern.compile("(?<![\\w-])" + Pattern.quote(name) + "(?![\\w-])")
+                        .matcher(benchmarks)
+                        .find()) {
+                    missing.add(command + " " + name);
+                }
+            }
+        }
+        assertThat(cl.getSubcommands()).containsKeys("bench", "bench-table", "soak");
+        assertThat(missing).as("options not named in docs/benchmarks.md").isEmpty();
+    }
+
     @Test
     void anchorsAreGitHubs() {
         assertThat(anchors("# Output: snapshots, changelog\n## Options (`IvmOptions`)\n## A\n## A\n"))

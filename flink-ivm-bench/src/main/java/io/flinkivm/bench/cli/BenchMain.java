@@ -1,6 +1,7 @@
 package io.flinkivm.bench.cli;
 
 import io.flinkivm.bench.BenchCommand;
+import io.flinkivm.bench.BenchTableCommand;
 import io.flinkivm.bench.soak.SoakCommand;
 import io.flinkivm.examples.command.CommandLines;
 import io.flinkivm.examples.command.LogLevelOption;
@@ -26,7 +27,10 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
         synopsisSubcommandLabel = "COMMAND",
-        description = {"How flink-ivm measures itself: against its peers (bench) and over a long stream (soak)."},
+        description = {
+            "How flink-ivm measures itself: against its peers (bench, its figures as a markdown table: bench-table)"
+                    + " and over a long stream (soak)."
+        },
         commandListHeading = "%nCommands:%n",
         footerHeading = "%n",
         footer = {
@@ -44,13 +48,13 @@ public final class BenchMain implements Runnable {
 
     /** The subcommands, in the order the usage lists them; a new subcommand is added here and nowhere else. */
     static List<Object> subcommands() {
-        return List.of(new BenchCommand(), new SoakCommand());
+        return List.of(new BenchCommand(), new BenchTableCommand(), new SoakCommand());
     }
 
     /** Without a subcommand: a usage error, exit code 2. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing required subcommand: bench or soak");
+        throw new ParameterException(spec.commandLine(), "Missing required subcommand: bench, bench-table or soak");
     }
 
     public static void main(String[] args) {

@@ -13,12 +13,19 @@ class BenchMainTest {
     }
 
     @Test
-    void helpListsBenchAndSoak() {
+    void helpListsBenchBenchTableAndSoak() {
         CliRun r = run("--help");
 
         assertThat(r.exitCode()).isZero();
         assertThat(r.out())
-                .contains("Usage: flink-ivm-bench", "Commands:", "bench", "soak", "--log-level", "--version");
+                .contains(
+                        "Usage: flink-ivm-bench",
+                        "Commands:",
+                        "bench",
+                        "bench-table",
+                        "soak",
+                        "--log-level",
+                        "--version");
         assertThat(r.err()).isEmpty();
     }
 
@@ -26,7 +33,7 @@ class BenchMainTest {
     void everyRegisteredSubcommandHasHelp() {
         Set<String> names = BenchMain.commandLine().getSubcommands().keySet();
         assertThat(names)
-                .containsExactly("bench", "soak")
+                .containsExactly("bench", "bench-table", "soak")
                 .hasSize(BenchMain.subcommands().size());
 
         for (String name : names) {
