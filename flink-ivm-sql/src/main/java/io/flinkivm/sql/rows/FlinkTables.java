@@ -17,6 +17,7 @@ import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.TimeType;
 import org.apache.flink.table.types.logical.TimestampType;
 
 /** Between Flink's Table API and the SQL front end: table schemas in, result types out. */
@@ -86,6 +87,7 @@ public final class FlinkTables {
             case CHAR, VARCHAR -> SqlType.STRING.named(t.copy(true).asSummaryString());
             case BOOLEAN -> SqlType.BOOLEAN;
             case DATE -> SqlType.of(SqlType.Kind.DATE);
+            case TIME_WITHOUT_TIME_ZONE -> SqlType.time(((TimeType) t).getPrecision());
             case TIMESTAMP_WITHOUT_TIME_ZONE -> SqlType.timestamp(((TimestampType) t).getPrecision());
             default -> SqlType.unsupported(t.copy(true).asSummaryString());
         };
@@ -104,6 +106,7 @@ public final class FlinkTables {
             case STRING -> DataTypes.STRING();
             case BOOLEAN -> DataTypes.BOOLEAN();
             case DATE -> DataTypes.DATE();
+            case TIME -> DataTypes.TIME(t.precision());
             case TIMESTAMP -> DataTypes.TIMESTAMP(t.precision());
             case UNSUPPORTED -> throw new IllegalStateException("no result column of type " + t);
         };

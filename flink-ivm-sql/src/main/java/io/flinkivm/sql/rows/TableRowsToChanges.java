@@ -1,11 +1,13 @@
 package io.flinkivm.sql.rows;
 
 import io.flinkivm.core.query.ChangeKind;
+import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.runtime.Metrics;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.sql.translate.RejectedRowException;
+import io.flinkivm.sql.translate.RowConverter;
 import io.flinkivm.sql.translate.SqlTranslation;
 import io.flinkivm.sql.translate.TableInput;
 import java.io.Serializable;
@@ -43,7 +45,12 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
     public interface Reader<R> extends Serializable {
         RowKind kind(R row);
 
-        Object[] values(TableInput table, R row) throws RejectedRowException;
+        /**
+         * Passes the row's inserts to {@code out} (all or nothing): through {@code converter}, compiled for
+         * the table, or on the row's values.
+         */
+        void inserts(TableInput table, RowConverter converter, R row, RowConverter.Inserts out)
+                throws RejectedRowException;
 
         String text(TableInput table, R row);
     }
@@ -58,8 +65,9 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
         }
 
         @Override
-        public Object[] values(TableInput table, RowData row) throws RejectedRowException {
-            return InternalRows.values(table, row);
+        public void inserts(TableInput table, RowConverter converter, RowData row, RowConverter.Inserts out)
+                throws RejectedRowException {
+            converter.convert(row, out);
         }
 
         @Override
@@ -78,12 +86,16 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
         }
 
         @Override
-        public Object[] values(TableInput table, Row row) throws RejectedRowException {
+        public void inserts(TableInput table, RowConverter converter, Row row, RowConverter.Inserts out)
+                throws RejectedRowException {
             Object[] values = new Object[row.getArity()];
             for (int i = 0; i < values.length; i++) {
                 values[i] = row.getField(i);
             }
-            return table.fromValues(values);
+            List<String> relations = table.relations();
+            for (TableInput.Insert insert : table.inserts(table.fromValues(values))) {
+                out.insert(relations.indexOf(insert.relation()), insert.tuple(), insert.payload());
+            }
         }
 
         @Override
@@ -100,6 +112,19 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
     private final Set<String> checkedRelations;
     private transient long rows;
     private transient String origin;
+    private transient RowConverter converter;
+    /** Per relation of the table: its name, and whether its changes carry where they came from. */
+    private transient String[] relations;
+
+    private transient boolean[] withOrigin;
+    /** The row being converted: its kind, and where its changes go. */
+    private transient ChangeKind kind;
+
+    private transient Collector<InputRecord<T>> out;
+    private transient RowConverter.Inserts emit;
+    /** Changes emitted for the current row. */
+    private transient int emitted;
+
     private transient Counter rowsIn;
     private transient Counter filtered;
     private transient Counter rejected;
@@ -134,6 +159,14 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
         rejected = metrics.counter(Metrics.DEAD_LETTERS);
         origin = " of table " + table.name() + " (subtask "
                 + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() + ")";
+        converter = RowConverter.of(table);
+        List<String> names = table.relations();
+        relations = names.toArray(new String[0]);
+        withOrigin = new boolean[relations.length];
+        for (int r = 0; r < relations.length; r++) {
+            withOrigin[r] = changes || checkedRelations.contains(relations[r]);
+        }
+        emit = this::emit;
     }
 
     @Override
@@ -145,23 +178,27 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
             reject(ctx, "a " + kind.shortString() + " row: flink-ivm reads " + table.name() + " as insert-only", row);
             return;
         }
+        this.kind = changeKind(kind);
+        this.out = out;
+        emitted = 0;
         try {
-            List<TableInput.Insert> inserts = table.inserts(reader.values(table, row));
-            if (inserts.isEmpty()) {
+            reader.inserts(table, converter, row, emit);
+            if (emitted == 0) {
                 filtered.inc();
-            }
-            for (TableInput.Insert insert : inserts) {
-                boolean checked = changes || checkedRelations.contains(insert.relation());
-                out.collect(InputRecord.change(
-                        changeKind(kind),
-                        insert.relation(),
-                        insert.tuple(),
-                        SqlTranslation.payloadIn(semiring, insert.payload()),
-                        checked ? "row " + rows + origin : null));
             }
         } catch (RejectedRowException e) {
             reject(ctx, e.getMessage(), row);
         }
+    }
+
+    private void emit(int relation, Tuple tuple, Object payload) {
+        emitted++;
+        out.collect(InputRecord.change(
+                kind,
+                relations[relation],
+                tuple,
+                SqlTranslation.payloadIn(semiring, payload),
+                withOrigin[relation] ? "row " + rows + origin : null));
     }
 
     private static ChangeKind changeKind(RowKind kind) {

@@ -44,7 +44,7 @@ final class ColumnClasses {
                     node,
                     SqlErrors.plain(node) + " of type " + expr.type(),
                     "columns of types TINYINT, SMALLINT, INT, BIGINT, DECIMAL, FLOAT, DOUBLE, CHAR, VARCHAR, STRING,"
-                            + " BOOLEAN, DATE and TIMESTAMP can be joined, grouped and selected");
+                            + " BOOLEAN, DATE, TIME and TIMESTAMP can be joined, grouped and selected");
         }
         String key = alias + "/" + expr.text();
         Integer known = ids.get(key);
@@ -113,6 +113,18 @@ final class ColumnClasses {
                     "together they are never true, so the view is always empty");
         }
         fixed.put(root, value);
+    }
+
+    /** How the values of the class of {@code id} are held in tuples: by the types of all its values. */
+    TupleCodec codec(int id) {
+        int root = find(id);
+        List<SqlType> types = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            if (find(i) == root) {
+                types.add(values.get(i).expr().type());
+            }
+        }
+        return TupleCodec.of(types);
     }
 
     /** The literal the class of {@code id} equals, or null. */

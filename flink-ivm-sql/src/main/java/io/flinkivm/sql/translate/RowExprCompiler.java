@@ -185,7 +185,9 @@ final class RowExprCompiler {
     private RowExpr temporalLiteral(RowExpr e, SqlType other, SqlNode node) {
         if (e instanceof RowExpr.Literal l
                 && l.value() instanceof String s
-                && (other.kind() == SqlType.Kind.DATE || other.kind() == SqlType.Kind.TIMESTAMP)) {
+                && (other.kind() == SqlType.Kind.DATE
+                        || other.kind() == SqlType.Kind.TIME
+                        || other.kind() == SqlType.Kind.TIMESTAMP)) {
             try {
                 return new RowExpr.Literal(SqlValues.cast(s, other), other);
             } catch (DateTimeParseException ex) {

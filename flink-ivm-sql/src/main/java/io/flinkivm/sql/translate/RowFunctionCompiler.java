@@ -33,7 +33,7 @@ final class RowFunctionCompiler {
             throw errors.unsupported(
                     call.operand(1),
                     "CAST to " + call.operand(1),
-                    "cast to a numeric, string, boolean, DATE or TIMESTAMP type");
+                    "cast to a numeric, string, boolean, DATE, TIME or TIMESTAMP type");
         }
         return new RowExpr.Call(RowFunction.CAST, List.of(operand), target);
     }
@@ -42,8 +42,11 @@ final class RowFunctionCompiler {
         TimeUnit unit = ((SqlIntervalQualifier) call.operand(0)).getStartUnit();
         RowExpr operand = compiler.expression(call.operand(1));
         SqlType.Kind kind = operand.type().kind();
-        if (kind != SqlType.Kind.DATE && kind != SqlType.Kind.TIMESTAMP) {
-            throw errors.invalid(call, "EXTRACT takes a DATE or TIMESTAMP, not " + operand.type());
+        if (kind != SqlType.Kind.DATE && kind != SqlType.Kind.TIME && kind != SqlType.Kind.TIMESTAMP) {
+            throw errors.invalid(call, "EXTRACT takes a DATE, TIME or TIMESTAMP, not " + operand.type());
+        }
+        if (kind == SqlType.Kind.TIME && unit != TimeUnit.HOUR && unit != TimeUnit.MINUTE && unit != TimeUnit.SECOND) {
+            throw errors.invalid(call, "EXTRACT(" + unit + ") of a TIME; a TIME has HOUR, MINUTE and SECOND");
         }
         RowFunction f = switch (unit) {
             case YEAR -> RowFunction.EXTRACT_YEAR;

@@ -3,6 +3,7 @@ package io.flinkivm.sql.translate;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import org.apache.calcite.avatica.util.TimeUnit;
@@ -15,10 +16,12 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlTimeLiteral;
 import org.apache.calcite.sql.SqlTimestampLiteral;
 import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
 
 /**
@@ -45,7 +48,7 @@ final class SqlLiterals {
             };
             if (type == null) {
                 throw errors.unsupported(
-                        node, "the literal " + node, "use numeric, string, boolean, DATE or TIMESTAMP literals");
+                        node, "the literal " + node, "use numeric, string, boolean, DATE, TIME or TIMESTAMP literals");
             }
             try {
                 return u.resolve(type);
@@ -87,6 +90,10 @@ final class SqlLiterals {
             return new RowExpr.Literal(
                     LocalDate.parse(d.getValueAs(DateString.class).toString()), SqlType.of(SqlType.Kind.DATE));
         }
+        if (l instanceof SqlTimeLiteral t) {
+            return new RowExpr.Literal(
+                    LocalTime.parse(t.getValueAs(TimeString.class).toString()), SqlType.time(t.getPrec()));
+        }
         if (l instanceof SqlTimestampLiteral t) {
             TimestampString ts = t.getValueAs(TimestampString.class);
             return new RowExpr.Literal(
@@ -98,7 +105,8 @@ final class SqlLiterals {
         if (l.getTypeName() == SqlTypeName.NULL) {
             return new RowExpr.Literal(null, SqlType.unsupported("NULL"));
         }
-        throw errors.unsupported(l, "the literal " + l, "use numeric, string, boolean, DATE or TIMESTAMP literals");
+        throw errors.unsupported(
+                l, "the literal " + l, "use numeric, string, boolean, DATE, TIME or TIMESTAMP literals");
     }
 
     /** A date or timestamp moved by an interval literal (subtracted if {@code minus}). */

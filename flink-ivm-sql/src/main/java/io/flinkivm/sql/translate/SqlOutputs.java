@@ -2,6 +2,8 @@ package io.flinkivm.sql.translate;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
 
 /** Result values as a Flink {@code Row} holds them for a column's SQL type. */
 final class SqlOutputs {
@@ -37,6 +39,9 @@ final class SqlOutputs {
     static String text(Object javaValue) {
         if (javaValue == null) {
             return SqlValues.NULL_TEXT;
+        }
+        if (javaValue instanceof LocalTime t) {
+            return DateTimeFormatter.ISO_LOCAL_TIME.format(t);
         }
         return javaValue instanceof BigDecimal d ? d.toPlainString() : String.valueOf(javaValue);
     }

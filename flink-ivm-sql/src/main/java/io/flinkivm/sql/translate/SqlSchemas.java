@@ -190,32 +190,45 @@ public final class SqlSchemas {
             case "STRING" -> SqlType.STRING;
             case "BOOLEAN" -> SqlType.BOOLEAN;
             case "DATE" -> SqlType.of(SqlType.Kind.DATE);
+            case "TIME" -> {
+                int p = args.isEmpty() ? 0 : args.get(0);
+                if (p > 9) {
+                    throw error("TIME(p) needs 0 <= p <= 9", start);
+                }
+                withoutTimeZone("TIME(p)");
+                yield SqlType.time(p);
+            }
             case "TIMESTAMP" -> {
                 int p = args.isEmpty() ? 6 : args.get(0);
                 if (p > 9) {
                     throw error("TIMESTAMP(p) needs 0 <= p <= 9", start);
                 }
-                skipSpace();
-                int save = pos;
-                if (word().equalsIgnoreCase("WITHOUT")) {
-                    for (String w : new String[] {"TIME", "ZONE"}) {
-                        skipSpace();
-                        if (!word().equalsIgnoreCase(w)) {
-                            throw error("expected TIMESTAMP(p) WITHOUT TIME ZONE", save);
-                        }
-                    }
-                } else {
-                    pos = save;
-                }
+                withoutTimeZone("TIMESTAMP(p)");
                 yield SqlType.timestamp(p);
             }
             default ->
                 throw error(
                         "unknown type " + word + "; known: TINYINT, SMALLINT, INT, BIGINT, DECIMAL(p, s),"
-                                + " FLOAT, DOUBLE, CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIMESTAMP(p)",
+                                + " FLOAT, DOUBLE, CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIME(p), TIMESTAMP(p)",
                         start);
         };
         return type;
+    }
+
+    /** An optional {@code WITHOUT TIME ZONE} after a {@code type}. */
+    private void withoutTimeZone(String type) {
+        skipSpace();
+        int save = pos;
+        if (word().equalsIgnoreCase("WITHOUT")) {
+            for (String w : new String[] {"TIME", "ZONE"}) {
+                skipSpace();
+                if (!word().equalsIgnoreCase(w)) {
+                    throw error("expected " + type + " WITHOUT TIME ZONE", save);
+                }
+            }
+        } else {
+            pos = save;
+        }
     }
 
     /** A trailing {@code NOT NULL} (true) or {@code NULL} (false, as nothing). */

@@ -6,13 +6,15 @@ import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 
 /**
  * The values a row's expressions compute with, one Java class per type family: {@link Long} for every
  * integer type, {@link BigDecimal} for DECIMAL, {@link Double} for FLOAT and DOUBLE, {@link String},
- * {@link Boolean}, {@link LocalDate} for DATE and {@link LocalDateTime} for TIMESTAMP; SQL's NULL is
+ * {@link Boolean}, {@link LocalDate} for DATE, {@link LocalTime} for TIME and {@link LocalDateTime} for
+ * TIMESTAMP; SQL's NULL is
  * {@code null}. Arithmetic and comparison follow Flink SQL: integers stay integers (division
  * truncates), a decimal operand makes the result exact decimal, a floating-point one makes it a double.
  */
@@ -63,6 +65,11 @@ final class SqlValues {
                     return value;
                 }
             }
+            case TIME -> {
+                if (value instanceof LocalTime) {
+                    return value;
+                }
+            }
             case TIMESTAMP -> {
                 if (value instanceof LocalDateTime) {
                     return value;
@@ -97,6 +104,7 @@ final class SqlValues {
                 case STRING -> t;
                 case BOOLEAN -> parseBoolean(t);
                 case DATE -> LocalDate.parse(t);
+                case TIME -> LocalTime.parse(t);
                 case TIMESTAMP -> LocalDateTime.parse(t.replace(' ', 'T'));
                 case UNSUPPORTED -> throw new IllegalArgumentException("values of type " + type + " are not supported");
             };
@@ -134,6 +142,9 @@ final class SqlValues {
             return Boolean.compare(x, y);
         }
         if (a instanceof LocalDate x && b instanceof LocalDate y) {
+            return x.compareTo(y);
+        }
+        if (a instanceof LocalTime x && b instanceof LocalTime y) {
             return x.compareTo(y);
         }
         return timestamp(a).compareTo(timestamp(b));
@@ -249,7 +260,11 @@ final class SqlValues {
             case STRING -> {
                 return v instanceof BigDecimal d
                         ? d.toPlainString()
-                        : v instanceof LocalDateTime t ? t.toString().replace('T', ' ') : String.valueOf(v);
+                        : v instanceof LocalDateTime t
+                                ? t.toString().replace('T', ' ')
+                                : v instanceof LocalTime t
+                                        ? DateTimeFormatter.ISO_LOCAL_TIME.format(t)
+                                        : String.valueOf(v);
             }
             case BOOLEAN -> {
                 return v instanceof String s
@@ -260,6 +275,11 @@ final class SqlValues {
                 return v instanceof String s
                         ? LocalDate.parse(s.trim())
                         : v instanceof LocalDateTime t ? t.toLocalDate() : v;
+            }
+            case TIME -> {
+                return v instanceof String s
+                        ? LocalTime.parse(s.trim())
+                        : v instanceof LocalDateTime t ? t.toLocalTime() : v;
             }
             case TIMESTAMP -> {
                 return v instanceof String s
@@ -302,6 +322,9 @@ final class SqlValues {
         }
         if (v instanceof LocalDate d) {
             return "DATE '" + d + "'";
+        }
+        if (v instanceof LocalTime t) {
+            return "TIME '" + DateTimeFormatter.ISO_LOCAL_TIME.format(t) + "'";
         }
         if (v instanceof LocalDateTime t) {
             return "TIMESTAMP '" + t.toString().replace('T', ' ') + "'";
