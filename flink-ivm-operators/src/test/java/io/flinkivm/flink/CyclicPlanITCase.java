@@ -69,7 +69,8 @@ class CyclicPlanITCase {
             {"rocksdb", "2"},
             {"hashmap", "1"},
             {"hashmap", "2"},
-            {"hashmap", "1"}
+            {"hashmap", "1"},
+            {"hashmap", "2"}
         };
         List<String> semirings = TestSemirings.BUILT_INS;
         assertThat(semirings).hasSize(where.length);

@@ -8,7 +8,7 @@ import org.apache.flink.annotation.PublicEvolving;
  * components keep a double's bits in the long.
  */
 @PublicEvolving
-public enum LongComponent {
+public enum LongComponent implements Component {
     /** The natural numbers (N, +, ·, 0, 1): counts. */
     NATURAL("natural"),
     /** The integers (Z, +, ·, 0, 1): exact sums that may be negative, in units of 10^-scale. */
@@ -33,8 +33,15 @@ public enum LongComponent {
     }
 
     /** The component's name in a product's name, e.g. {@code min}. */
+    @Override
     public String label() {
         return label;
+    }
+
+    /** The label; for MIN and MAX (exact or double), which a ring keeps as multisets, with {@code -multiset}. */
+    @Override
+    public String ringLabel() {
+        return this == NATURAL || this == INTEGER ? label : label + "-multiset";
     }
 
     /** The component whose {@link #label()} is {@code label}, or null. */

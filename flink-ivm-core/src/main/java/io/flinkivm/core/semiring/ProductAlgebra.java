@@ -2,64 +2,117 @@ package io.flinkivm.core.semiring;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
 
 /**
  * What the product semiring and the product ring share: the components (the count first), zero, one
  * and name, the text form, and the componentwise sum and product. A component is a {@code long}
- * ({@link LongComponent}'s operations), or, in the ring, a {@link ValueMultiset} whose least
- * (greatest) value is the component's MIN (MAX); the semiring has no multiset components. The two
+ * ({@link LongComponent}'s operations, or a {@link ChainComponent} over a chain of longs), an element of
+ * a chain of objects (a tag and an object), or, in the ring, a multiset: a {@link ValueMultiset} (longs)
+ * or an {@link ObjectMultiset} whose least (greatest) element is the component's MIN (MAX). The two
  * differ in what their zero is, in the payloads they admit and in their names' count.
  */
 abstract sealed class ProductAlgebra implements Semiring<Product> permits ProductSemiring, ProductRing {
     private static final long serialVersionUID = 1L;
 
-    final LongComponent[] components;
+    /** The forms of a component: how its payload part is kept. */
+    static final byte LONG = 0;
+
+    static final byte LONG_SET = 1;
+    static final byte CHAIN = 2;
+    static final byte CHAIN_SET = 3;
+    static final byte OBJECT = 4;
+    static final byte OBJECT_SET = 5;
+
+    final Component[] components;
+    /** Per component: its form ({@link #LONG}, ...). */
+    final byte[] form;
     /** Per component: whether it is a multiset. */
     final boolean[] multiset;
 
     final boolean anyMultiset;
+    /** Whether a component keeps objects (a chain of objects, as elements or in the ring as multisets). */
+    final boolean anyObject;
+
     private final Product zero;
     private final Product one;
     private final String name;
 
-    /** @param isMultiset which components are multisets */
-    ProductAlgebra(LongComponent[] components, Predicate<LongComponent> isMultiset) {
+    /** @param ring whether MIN and MAX components are multisets */
+    ProductAlgebra(Component[] components, boolean ring) {
         this.components = components;
         int n = components.length;
+        form = new byte[n];
         multiset = new boolean[n];
+        boolean anySet = false;
+        boolean anyObj = false;
+        for (int i = 0; i < n; i++) {
+            Component c = components[i];
+            boolean set = ring && c != LongComponent.INTEGER;
+            if (c instanceof ChainComponent chain) {
+                anyObj |= chain.holdsObjects();
+                form[i] = chain.holdsObjects() ? (set ? OBJECT_SET : OBJECT) : (set ? CHAIN_SET : CHAIN);
+            } else {
+                form[i] = set ? LONG_SET : LONG;
+            }
+            multiset[i] = set;
+            anySet |= set;
+        }
+        this.anyMultiset = anySet;
+        this.anyObject = anyObj;
         long[] z = new long[n];
         long[] o = new long[n];
-        ValueMultiset[] zm = new ValueMultiset[n];
-        ValueMultiset[] om = new ValueMultiset[n];
-        boolean any = false;
+        Object[] zm = anySet ? new Object[n] : null;
+        Object[] om = anySet ? new Object[n] : null;
         StringBuilder sb = new StringBuilder("product(");
         for (int i = 0; i < n; i++) {
-            LongComponent c = components[i];
-            multiset[i] = isMultiset.test(c);
-            any |= multiset[i];
-            z[i] = c.zero();
-            o[i] = c.one();
-            if (multiset[i]) {
-                zm[i] = ValueMultiset.empty();
-                om[i] = ValueMultiset.of(encode(c, c.one()), 1);
+            Component c = components[i];
+            z[i] = zero(c);
+            o[i] = one(c);
+            switch (form[i]) {
+                case LONG_SET -> {
+                    LongComponent l = (LongComponent) c;
+                    zm[i] = ValueMultiset.empty();
+                    om[i] = ValueMultiset.of(encode(l, l.one()), 1);
+                }
+                case CHAIN_SET -> {
+                    zm[i] = ValueMultiset.empty();
+                    om[i] = ValueMultiset.of(o[i], 1);
+                }
+                case OBJECT_SET -> {
+                    Chain chain = ((ChainComponent) c).chain();
+                    zm[i] = ObjectMultiset.empty(chain);
+                    om[i] = ObjectMultiset.of(chain, o[i], null, 1);
+                }
+                default -> {}
             }
-            sb.append(i == 0 ? "" : ",").append(label(i));
+            sb.append(i == 0 ? "" : ",").append(ring ? c.ringLabel() : c.label());
         }
-        this.anyMultiset = any;
-        this.zero = Product.wrap(z, any ? zm : null);
-        this.one = Product.wrap(o, any ? om : null);
+        this.zero = Product.wrap(z, zm, anyObj ? new Object[n] : null);
+        this.one = Product.wrap(o, om, anyObj ? new Object[n] : null);
         this.name = sb.append(')').toString();
     }
 
+    private static long zero(Component c) {
+        return c instanceof ChainComponent chain ? chain.zero() : ((LongComponent) c).zero();
+    }
+
+    private static long one(Component c) {
+        return c instanceof ChainComponent chain ? chain.one() : ((LongComponent) c).one();
+    }
+
     /** The components, the count first. */
-    public List<LongComponent> components() {
+    public List<Component> components() {
         return List.of(components);
     }
 
     /** The number of components, the count included. */
     public int arity() {
         return components.length;
+    }
+
+    /** Whether a component keeps objects: its payloads are not their longs alone. */
+    public boolean hasObjects() {
+        return anyObject;
     }
 
     @Override
@@ -81,41 +134,112 @@ abstract sealed class ProductAlgebra implements Semiring<Product> permits Produc
     final Product combine(Product a, Product b, boolean sum) {
         int n = components.length;
         long[] out = new long[n];
-        ValueMultiset[] sets = anyMultiset ? new ValueMultiset[n] : null;
+        Object[] sets = anyMultiset ? new Object[n] : null;
+        Object[] objects = anyObject ? new Object[n] : null;
         for (int i = 0; i < n; i++) {
-            LongComponent c = components[i];
-            if (!multiset[i]) {
-                out[i] = sum ? c.plus(a.get(i), b.get(i)) : c.times(a.get(i), b.get(i));
-                continue;
+            switch (form[i]) {
+                case LONG -> {
+                    LongComponent c = (LongComponent) components[i];
+                    out[i] = sum ? c.plus(a.get(i), b.get(i)) : c.times(a.get(i), b.get(i));
+                }
+                case CHAIN -> {
+                    ChainComponent c = (ChainComponent) components[i];
+                    out[i] = sum ? c.plus(a.get(i), b.get(i)) : c.times(a.get(i), b.get(i));
+                }
+                case OBJECT -> {
+                    ChainComponent c = (ChainComponent) components[i];
+                    long x = a.get(i);
+                    long y = b.get(i);
+                    Object xo = a.object(i);
+                    Object yo = b.object(i);
+                    boolean first = sum ? c.sumIsFirst(x, xo, y, yo) : c.productIsFirst(x, xo, y, yo);
+                    out[i] = first ? x : y;
+                    objects[i] = first ? xo : yo;
+                }
+                case LONG_SET -> {
+                    LongComponent c = (LongComponent) components[i];
+                    ValueMultiset x = a.multiset(i);
+                    ValueMultiset y = b.multiset(i);
+                    ValueMultiset m =
+                            sum ? x.plus(y) : x.times(y, (v, w) -> encode(c, valueSum(c, decode(c, v), decode(c, w))));
+                    sets[i] = m;
+                    out[i] = extreme(c, m);
+                }
+                case CHAIN_SET -> {
+                    ChainComponent c = (ChainComponent) components[i];
+                    ValueMultiset m = sum ? a.multiset(i).plus(b.multiset(i)) : chainTimes(c, a, b, i);
+                    sets[i] = m;
+                    out[i] = extreme(c, m);
+                }
+                default -> {
+                    ChainComponent c = (ChainComponent) components[i];
+                    ObjectMultiset x = a.objectMultiset(i);
+                    ObjectMultiset y = b.objectMultiset(i);
+                    ObjectMultiset m = sum ? x.plus(y) : x.times(y, c.isMin());
+                    sets[i] = m;
+                    setExtreme(c, m, out, objects, i);
+                }
             }
-            ValueMultiset x = a.multiset(i);
-            ValueMultiset y = b.multiset(i);
-            sets[i] = sum ? x.plus(y) : x.times(y, (v, w) -> encode(c, valueSum(c, decode(c, v), decode(c, w))));
-            out[i] = extreme(c, sets[i]);
         }
-        return Product.wrap(out, sets);
+        return Product.wrap(out, sets, objects);
+    }
+
+    /** The product of two chain multisets of longs: the greater (MIN) or lesser (MAX) of each pair. */
+    private ValueMultiset chainTimes(ChainComponent c, Product a, Product b, int i) {
+        ValueMultiset x = a.multiset(i);
+        ValueMultiset y = b.multiset(i);
+        ValueMultiset one = one().multiset(i);
+        if (x.equals(one)) {
+            return y;
+        }
+        if (y.equals(one)) {
+            return x;
+        }
+        return x.times(y, c.isMin() ? Math::max : Math::min);
+    }
+
+    /** Sets {@code out[i]} and {@code objects[i]} to a chain multiset's least (MIN) or greatest element, or the zero. */
+    static void setExtreme(ChainComponent c, ObjectMultiset m, long[] out, Object[] objects, int i) {
+        if (m.isEmpty()) {
+            out[i] = c.zero();
+            objects[i] = null;
+        } else if (c.isMin()) {
+            out[i] = m.firstTag();
+            objects[i] = m.firstValue();
+        } else {
+            out[i] = m.lastTag();
+            objects[i] = m.lastValue();
+        }
     }
 
     /**
-     * Refuses component values of the wrong arity or outside their components.
+     * Refuses component values of the wrong arity or outside their components; {@code objects} may be
+     * null where no component keeps objects.
      *
      * @throws PayloadFormatException if the arity is wrong or a value is not one of its component's
      */
-    final void checkValues(long... values) {
-        if (values.length != components.length) {
-            throw new PayloadFormatException(
-                    name + " has " + components.length + " components, got " + values.length + " values");
+    final void checkValues(long[] values, Object[] objects) {
+        if (values.length != components.length || objects != null && objects.length != components.length) {
+            throw new PayloadFormatException(name + " has " + components.length + " components, got " + values.length
+                    + " values" + (objects == null ? "" : " and " + objects.length + " objects"));
+        }
+        if (objects == null && anyObject) {
+            throw new PayloadFormatException(name + " keeps objects: a payload needs them");
         }
         for (int i = 0; i < values.length; i++) {
-            if (!components[i].accepts(values[i])) {
-                throw new PayloadFormatException(
-                        "component " + i + " of " + name + ": not a " + components[i].label() + " value");
+            Component c = components[i];
+            Object o = objects == null ? null : objects[i];
+            if (c instanceof ChainComponent chain) {
+                chain.check(values[i], o);
+            } else if (o != null || !((LongComponent) c).accepts(values[i])) {
+                throw new PayloadFormatException("component " + i + " of " + name + ": not a " + c.label() + " value");
             }
         }
     }
 
     /**
-     * The {@code arity} parts of a product's text form, separated by semicolons (the parts not trimmed).
+     * The {@code arity} parts of a product's text form, separated by semicolons outside quotes (the parts
+     * not trimmed).
      *
      * @throws PayloadFormatException if there are more or fewer
      */
@@ -123,8 +247,11 @@ abstract sealed class ProductAlgebra implements Semiring<Product> permits Produc
         String t = Decimals.requireText(text, name);
         List<String> parts = new ArrayList<>();
         int start = 0;
+        boolean quoted = false;
         for (int i = 0; i <= t.length(); i++) {
-            if (i == t.length() || t.charAt(i) == ';') {
+            if (i < t.length() && t.charAt(i) == '\'') {
+                quoted = !quoted;
+            } else if (i == t.length() || !quoted && t.charAt(i) == ';') {
                 parts.add(t.substring(start, i));
                 start = i + 1;
             }
@@ -136,25 +263,105 @@ abstract sealed class ProductAlgebra implements Semiring<Product> permits Produc
         return parts;
     }
 
-    /** The components separated by semicolons; a multiset as {@code {3 5x2}} (3 once, 5 twice). */
+    /**
+     * The components separated by semicolons; a multiset as {@code {3 5x2}} (3 once, 5 twice); an element
+     * of a chain in the chain's text ({@code 'text'}, {@code 2024-05-01}, {@code top}, ...).
+     */
     @Override
     public String format(Product value) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < components.length; i++) {
             sb.append(i == 0 ? "" : ";");
-            LongComponent c = components[i];
-            if (!multiset[i]) {
-                sb.append(c.format(value.get(i)));
-                continue;
+            Component c = components[i];
+            switch (form[i]) {
+                case LONG -> sb.append(((LongComponent) c).format(value.get(i)));
+                case CHAIN, OBJECT -> sb.append(((ChainComponent) c).chain().format(value.get(i), value.object(i)));
+                case LONG_SET -> {
+                    LongComponent l = (LongComponent) c;
+                    StringBuilder set = new StringBuilder("{");
+                    value.multiset(i)
+                            .forEach((v, k) -> set.append(set.length() == 1 ? "" : " ")
+                                    .append(l.format(decode(l, v)))
+                                    .append(k == 1 ? "" : "x" + k));
+                    sb.append(set).append('}');
+                }
+                case CHAIN_SET -> {
+                    Chain chain = ((ChainComponent) c).chain();
+                    StringBuilder set = new StringBuilder("{");
+                    value.multiset(i)
+                            .forEach((v, k) -> set.append(set.length() == 1 ? "" : " ")
+                                    .append(chain.format(v, null))
+                                    .append(k == 1 ? "" : "x" + k));
+                    sb.append(set).append('}');
+                }
+                default -> sb.append(value.objectMultiset(i));
             }
-            StringBuilder set = new StringBuilder("{");
-            value.multiset(i)
-                    .forEach((v, k) -> set.append(set.length() == 1 ? "" : " ")
-                            .append(c.format(decode(c, v)))
-                            .append(k == 1 ? "" : "x" + k));
-            sb.append(set).append('}');
         }
         return sb.toString();
+    }
+
+    /**
+     * The tokens of a multiset's text between its braces: separated by whitespace outside quotes, each an
+     * element's text with an optional {@code x} and multiplicity after it ({@code 'a b'x2}).
+     */
+    static List<String[]> multisetTokens(String inner, String text, String name) {
+        List<String[]> out = new ArrayList<>();
+        int i = 0;
+        int n = inner.length();
+        while (i < n) {
+            if (Character.isWhitespace(inner.charAt(i))) {
+                i++;
+                continue;
+            }
+            int start = i;
+            int end;
+            if (inner.charAt(i) == '\'') {
+                i++;
+                while (i < n && !(inner.charAt(i) == '\'' && (i + 1 == n || inner.charAt(i + 1) != '\''))) {
+                    i += inner.charAt(i) == '\'' ? 2 : 1;
+                }
+                if (i >= n) {
+                    throw new PayloadFormatException(
+                            "not a " + name + " payload: '" + text + "': a string in a multiset is not closed");
+                }
+                end = ++i;
+                while (i < n && !Character.isWhitespace(inner.charAt(i))) {
+                    i++;
+                }
+            } else {
+                while (i < n && !Character.isWhitespace(inner.charAt(i))) {
+                    i++;
+                }
+                int x = inner.indexOf('x', start + 1);
+                end = x > 0 && x < i ? x : i;
+            }
+            String element = inner.substring(start, end);
+            String suffix = inner.substring(end, i);
+            if (!suffix.isEmpty() && suffix.charAt(0) != 'x') {
+                throw new PayloadFormatException("not a " + name + " payload: '" + text + "': '"
+                        + inner.substring(start, i) + "' is no element with a multiplicity");
+            }
+            out.add(new String[] {element, suffix.isEmpty() ? null : suffix.substring(1)});
+        }
+        return out;
+    }
+
+    /** A multiplicity after {@code x}: a non-zero integer. */
+    static long multiplicity(String digits, String token, String text, String name) {
+        if (digits == null) {
+            return 1;
+        }
+        long m;
+        try {
+            m = Long.parseLong(digits);
+        } catch (NumberFormatException e) {
+            m = 0;
+        }
+        if (m == 0) {
+            throw new PayloadFormatException("not a " + name + " payload: '" + text + "': '" + token
+                    + "' needs a non-zero integer multiplicity after x");
+        }
+        return m;
     }
 
     @Override
@@ -165,11 +372,6 @@ abstract sealed class ProductAlgebra implements Semiring<Product> permits Produc
     @Override
     public String toString() {
         return name;
-    }
-
-    /** Component {@code i}'s name in the algebra's name: its kind, with {@code -multiset} for a multiset. */
-    private String label(int i) {
-        return multiset[i] ? components[i].label() + "-multiset" : components[i].label();
     }
 
     private static boolean isDouble(LongComponent c) {
@@ -193,6 +395,11 @@ abstract sealed class ProductAlgebra implements Semiring<Product> permits Produc
         }
         boolean min = c == LongComponent.MIN || c == LongComponent.MIN_DOUBLE;
         return decode(c, min ? m.first() : m.last());
+    }
+
+    /** A chain multiset's least (MIN) or greatest element, or the component's zero if empty. */
+    static long extreme(ChainComponent c, ValueMultiset m) {
+        return m.isEmpty() ? c.zero() : c.isMin() ? m.first() : m.last();
     }
 
     /**

@@ -14,8 +14,10 @@ import org.apache.flink.annotation.PublicEvolving;
  * (Z); MIN and MAX (exact or double) are {@link ValueMultiset}s, the group ring Z[(V, +)], whose least
  * (greatest) value is the aggregate, so that a delete removes one occurrence of its value and the
  * MIN of a group falls back to the next value, O(log n) for a group of n values (as Flink SQL's
- * retracting MIN/MAX keep a map from value to count). {@link Product#get} reads a multiset's MIN or
- * MAX, or the component's zero (∞) when it is empty.
+ * retracting MIN/MAX keep a map from value to count). MIN and MAX over a chain ({@link ChainComponent})
+ * are multisets in the monoid ring Z[(C, max)] (Z[(C, min)] for MAX): {@link ValueMultiset}s for a chain
+ * of longs, {@link ObjectMultiset}s for one of objects. {@link Product#get} (and {@link Product#object})
+ * reads a multiset's MIN or MAX, or the component's zero (∞, ⊤, ⊥) when it is empty.
  *
  * <p>{@code of(components)} takes the same components as {@link ProductSemiring#of}: a natural
  * component becomes an integer. A payload is the zero when every component is zero (a count of 0
@@ -30,26 +32,22 @@ public final class ProductRing extends ProductAlgebra implements Ring<Product> {
     private static final Set<SemiringProperty> PROPERTIES =
             Collections.unmodifiableSet(EnumSet.of(SemiringProperty.COMMUTATIVE, SemiringProperty.RING));
 
-    private ProductRing(LongComponent[] components) {
-        super(components, ProductRing::isMultiset);
+    private ProductRing(Component[] components) {
+        super(components, true);
     }
 
     /**
      * The ring of an integer count and {@code components}, in order (the count is component 0): natural
-     * and integer components are integers, MIN and MAX ones multisets.
+     * and integer components are integers, MIN and MAX ones (also over chains) multisets.
      */
-    public static ProductRing of(List<LongComponent> components) {
-        LongComponent[] all = new LongComponent[components.size() + 1];
+    public static ProductRing of(List<? extends Component> components) {
+        Component[] all = new Component[components.size() + 1];
         all[0] = LongComponent.INTEGER;
         for (int i = 0; i < components.size(); i++) {
-            LongComponent c = Objects.requireNonNull(components.get(i), "component");
+            Component c = Objects.requireNonNull(components.get(i), "component");
             all[i + 1] = c == LongComponent.NATURAL ? LongComponent.INTEGER : c;
         }
         return new ProductRing(all);
-    }
-
-    private static boolean isMultiset(LongComponent c) {
-        return c != LongComponent.INTEGER;
     }
 
     /** Whether component {@code i} is a multiset. */
@@ -86,18 +84,34 @@ public final class ProductRing extends ProductAlgebra implements Ring<Product> {
     public Product negate(Product a) {
         int n = components.length;
         long[] out = new long[n];
-        ValueMultiset[] sets = anyMultiset ? new ValueMultiset[n] : null;
+        Object[] sets = anyMultiset ? new Object[n] : null;
+        Object[] objects = anyObject ? new Object[n] : null;
         for (int i = 0; i < n; i++) {
             if (multiset[i]) {
-                sets[i] = a.multiset(i).negate();
-                out[i] = extreme(components[i], sets[i]);
+                setMultiset(i, negate(a, i), out, sets, objects);
             } else if (a.get(i) == Long.MIN_VALUE) {
                 throw new PayloadOverflowException("integer overflow: -(" + a.get(i) + ") exceeds 64 bits");
             } else {
                 out[i] = -a.get(i);
             }
         }
-        return Product.wrap(out, sets);
+        return Product.wrap(out, sets, objects);
+    }
+
+    private Object negate(Product a, int i) {
+        return form[i] == OBJECT_SET
+                ? a.objectMultiset(i).negate()
+                : a.multiset(i).negate();
+    }
+
+    /** Puts multiset {@code m} at component {@code i}, with its MIN or MAX as the component's value. */
+    private void setMultiset(int i, Object m, long[] out, Object[] sets, Object[] objects) {
+        sets[i] = m;
+        switch (form[i]) {
+            case LONG_SET -> out[i] = extreme((LongComponent) components[i], (ValueMultiset) m);
+            case CHAIN_SET -> out[i] = extreme((ChainComponent) components[i], (ValueMultiset) m);
+            default -> setExtreme((ChainComponent) components[i], (ObjectMultiset) m, out, objects, i);
+        }
     }
 
     /** Every component is zero (the count alone may be 0 when sums cancel). */
@@ -107,11 +121,17 @@ public final class ProductRing extends ProductAlgebra implements Ring<Product> {
             return true;
         }
         for (int i = 0; i < components.length; i++) {
-            if (multiset[i] ? !a.multiset(i).isEmpty() : a.get(i) != 0) {
+            if (multiset[i] ? !isEmpty(a, i) : a.get(i) != 0) {
                 return false;
             }
         }
         return true;
+    }
+
+    private boolean isEmpty(Product a, int i) {
+        return form[i] == OBJECT_SET
+                ? a.objectMultiset(i).isEmpty()
+                : a.multiset(i).isEmpty();
     }
 
     /** The row is present and gives up part of its count; a row with count 0 (not zero) only all of itself. */
@@ -132,48 +152,90 @@ public final class ProductRing extends ProductAlgebra implements Ring<Product> {
      * @throws PayloadFormatException if the arity is wrong or a value is not one of its component's
      */
     public Product payload(long... values) {
-        checkValues(values);
+        return payload(values, null);
+    }
+
+    /**
+     * The payload of one row from its component values and objects (for the chains of objects, where
+     * the value is the tag; elsewhere null; {@code objects} may be null where no component keeps
+     * objects): an integer component takes its value, a multiset component the element once (none for
+     * its zero: ∞, or ⊤ for MIN over a chain).
+     *
+     * @throws PayloadFormatException if the arity is wrong or an element is not one of its component's
+     */
+    public Product payload(long[] values, Object[] objects) {
+        checkValues(values, objects);
         int n = components.length;
-        long[] out = new long[n];
-        ValueMultiset[] sets = anyMultiset ? new ValueMultiset[n] : null;
+        long[] out = values.clone();
+        Object[] sets = anyMultiset ? new Object[n] : null;
+        Object[] objs = anyObject ? objects.clone() : null;
         for (int i = 0; i < n; i++) {
-            LongComponent c = components[i];
-            if (multiset[i]) {
-                sets[i] = values[i] == c.zero() ? ValueMultiset.empty() : ValueMultiset.of(encode(c, values[i]), 1);
-                out[i] = values[i];
-            } else {
-                out[i] = values[i];
+            if (!multiset[i]) {
+                continue;
+            }
+            Component c = components[i];
+            switch (form[i]) {
+                case LONG_SET -> {
+                    LongComponent l = (LongComponent) c;
+                    sets[i] = values[i] == l.zero() ? ValueMultiset.empty() : ValueMultiset.of(encode(l, values[i]), 1);
+                }
+                case CHAIN_SET ->
+                    sets[i] = values[i] == ((ChainComponent) c).zero()
+                            ? ValueMultiset.empty()
+                            : ValueMultiset.of(values[i], 1);
+                default -> {
+                    ChainComponent chain = (ChainComponent) c;
+                    sets[i] = values[i] == chain.zero()
+                            ? ObjectMultiset.empty(chain.chain())
+                            : ObjectMultiset.of(chain.chain(), values[i], objects[i], 1);
+                }
             }
         }
-        return Product.wrap(out, sets);
+        return Product.wrap(out, sets, objs);
+    }
+
+    /**
+     * The payload in this ring of a payload of the {@link ProductSemiring} with the same components (a
+     * natural count as an integer, each MIN or MAX as a multiset of its element once).
+     *
+     * @throws PayloadFormatException if its components are not this ring's
+     */
+    public Product lift(Product semiringPayload) {
+        return payload(semiringPayload.toArray(), anyObject ? semiringPayload.objects() : null);
     }
 
     /**
      * A payload from its parts, as a serializer stores them: per integer component its value (the
      * entries of {@code values} at multiset components are ignored), per multiset component its
-     * multiset of encoded values ({@link Product#multiset}; null at integer components).
+     * multiset ({@link Product#multiset} or {@link Product#objectMultiset}; null at integer components).
      *
-     * @throws PayloadFormatException if the arity is wrong or a multiset is missing
+     * @throws PayloadFormatException if the arity is wrong or a multiset is missing or of the wrong kind
      */
-    public Product of(long[] values, ValueMultiset[] multisets) {
+    public Product of(long[] values, Object[] multisets) {
         int n = components.length;
         if (values.length != n || multisets.length != n) {
             throw new PayloadFormatException(name() + " has " + n + " components, got " + values.length + " values and "
                     + multisets.length + " multisets");
         }
         long[] out = values.clone();
-        ValueMultiset[] sets = anyMultiset ? new ValueMultiset[n] : null;
+        Object[] sets = anyMultiset ? new Object[n] : null;
+        Object[] objects = anyObject ? new Object[n] : null;
         for (int i = 0; i < n; i++) {
             if (!multiset[i]) {
                 continue;
             }
-            if (multisets[i] == null) {
-                throw new PayloadFormatException("component " + i + " of " + name() + " needs a multiset");
+            boolean ok = form[i] == OBJECT_SET
+                    ? multisets[i] instanceof ObjectMultiset m
+                            && m.chain().equals(((ChainComponent) components[i]).chain())
+                    : multisets[i] instanceof ValueMultiset;
+            if (!ok) {
+                throw new PayloadFormatException("component " + i + " of " + name() + " needs a multiset of "
+                        + (form[i] == OBJECT_SET ? ((ChainComponent) components[i]).chain() : "longs") + ", got "
+                        + multisets[i]);
             }
-            sets[i] = multisets[i];
-            out[i] = extreme(components[i], sets[i]);
+            setMultiset(i, multisets[i], out, sets, objects);
         }
-        return Product.wrap(out, sets);
+        return Product.wrap(out, sets, objects);
     }
 
     @Override
@@ -181,57 +243,59 @@ public final class ProductRing extends ProductAlgebra implements Ring<Product> {
         List<String> parts = components(text, name(), components.length);
         int n = components.length;
         long[] out = new long[n];
-        ValueMultiset[] sets = anyMultiset ? new ValueMultiset[n] : null;
+        Object[] sets = anyMultiset ? new Object[n] : null;
+        Object[] objects = anyObject ? new Object[n] : null;
+        long[] element = new long[1];
+        Object[] object = new Object[1];
         for (int i = 0; i < n; i++) {
-            LongComponent c = components[i];
             String part = parts.get(i).trim();
             if (!multiset[i]) {
-                out[i] = c.parse(part);
-            } else if (part.startsWith("{")) {
-                sets[i] = parseMultiset(c, part, text);
-                out[i] = extreme(c, sets[i]);
-            } else {
-                long v = c.parse(part);
-                sets[i] = v == c.zero() ? ValueMultiset.empty() : ValueMultiset.of(encode(c, v), 1);
-                out[i] = v;
-            }
-        }
-        return Product.wrap(out, sets);
-    }
-
-    /** {@code {v1 v2x3 ...}}: values in any order, each with an optional non-zero multiplicity after x. */
-    private ValueMultiset parseMultiset(LongComponent c, String part, String text) {
-        if (!part.endsWith("}")) {
-            throw new PayloadFormatException("not a " + name() + " payload: '" + text + "': a multiset ends with '}'");
-        }
-        ValueMultiset m = ValueMultiset.empty();
-        for (String token : part.substring(1, part.length() - 1).trim().split("\\s+")) {
-            if (token.isEmpty()) {
+                out[i] = ((LongComponent) components[i]).parse(part);
                 continue;
             }
-            int x = token.indexOf('x', 1);
-            long multiplicity = 1;
-            String value = token;
-            if (x > 0) {
-                value = token.substring(0, x);
-                try {
-                    multiplicity = Long.parseLong(token.substring(x + 1));
-                } catch (NumberFormatException e) {
-                    multiplicity = 0;
-                }
-                if (multiplicity == 0) {
-                    throw new PayloadFormatException("not a " + name() + " payload: '" + text + "': '" + token
-                            + "' needs a non-zero integer multiplicity after x");
-                }
-            }
-            long v = c.parse(value);
-            if (v == c.zero()) {
+            boolean braces = part.startsWith("{");
+            if (braces && !part.endsWith("}")) {
                 throw new PayloadFormatException(
-                        "not a " + name() + " payload: '" + text + "': " + value + " is no value of a multiset");
+                        "not a " + name() + " payload: '" + text + "': a multiset ends with '}'");
             }
-            m = m.add(encode(c, v), multiplicity);
+            List<String[]> tokens = braces
+                    ? multisetTokens(part.substring(1, part.length() - 1), text, name())
+                    : List.<String[]>of(new String[] {part, null});
+            Object m = form[i] == OBJECT_SET
+                    ? ObjectMultiset.empty(((ChainComponent) components[i]).chain())
+                    : ValueMultiset.empty();
+            for (String[] token : tokens) {
+                long k = multiplicity(token[1], token[0] + "x" + token[1], text, name());
+                boolean zero = parseElement(i, token[0], element, object);
+                if (zero && braces) {
+                    throw new PayloadFormatException(
+                            "not a " + name() + " payload: '" + text + "': " + token[0] + " is no value of a multiset");
+                }
+                if (!zero) {
+                    m = m instanceof ObjectMultiset o
+                            ? o.add(element[0], object[0], k)
+                            : ((ValueMultiset) m).add(element[0], k);
+                }
+            }
+            setMultiset(i, m, out, sets, objects);
         }
-        return m;
+        return Product.wrap(out, sets, objects);
+    }
+
+    /**
+     * Parses an element of multiset component {@code i} into {@code element[0]} (encoded as the multiset
+     * keeps it) and {@code object[0]}; returns whether it is the component's zero.
+     */
+    private boolean parseElement(int i, String text, long[] element, Object[] object) {
+        if (components[i] instanceof ChainComponent c) {
+            c.chain().parse(text, element, object, 0);
+            return element[0] == c.zero();
+        }
+        LongComponent c = (LongComponent) components[i];
+        long v = c.parse(text);
+        element[0] = encode(c, v);
+        object[0] = null;
+        return v == c.zero();
     }
 
     @Override

@@ -8,9 +8,9 @@ import java.util.Set;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
- * The direct product of a natural-number count and further {@link LongComponent}s, operations
- * componentwise: several aggregates of one query in one payload (a SUM, a MIN, the count of an
- * AVG, ...). The first component is the count of derivations, one per inserted row, so that no
+ * The direct product of a natural-number count and further {@link Component}s, operations
+ * componentwise: several aggregates of one query in one payload (a SUM, a MIN of numbers, the count of
+ * an AVG, a MIN of strings or dates over a {@link ChainComponent}, ...). The first component is the count of derivations, one per inserted row, so that no
  * row's payload is zero; payloads are either the zero or have a count of at least 1.
  *
  * <p>On such payloads the product is positive even where a component is not (the integers, for
@@ -25,13 +25,13 @@ public final class ProductSemiring extends ProductAlgebra {
     private static final Set<SemiringProperty> PROPERTIES =
             Collections.unmodifiableSet(EnumSet.of(SemiringProperty.COMMUTATIVE, SemiringProperty.POSITIVE));
 
-    private ProductSemiring(LongComponent[] components) {
-        super(components, c -> false);
+    private ProductSemiring(Component[] components) {
+        super(components, false);
     }
 
     /** The product of a count and {@code components}, in order (the count is component 0). */
-    public static ProductSemiring of(List<LongComponent> components) {
-        LongComponent[] all = new LongComponent[components.size() + 1];
+    public static ProductSemiring of(List<? extends Component> components) {
+        Component[] all = new Component[components.size() + 1];
         all[0] = LongComponent.NATURAL;
         for (int i = 0; i < components.size(); i++) {
             all[i + 1] = Objects.requireNonNull(components.get(i), "component");
@@ -71,8 +71,20 @@ public final class ProductSemiring extends ProductAlgebra {
      *     the count is 0 but the payload is not the zero
      */
     public Product payload(long... values) {
-        checkValues(values);
-        Product p = Product.of(values);
+        return payload(values.clone(), null);
+    }
+
+    /**
+     * A payload of this product from its component values and objects (for the chains of objects, where
+     * the value is the tag; elsewhere null), the arrays given up to the payload; {@code objects} may be
+     * null where no component keeps objects.
+     *
+     * @throws PayloadFormatException if the arity is wrong, an element is not one of its component's, or
+     *     the count is 0 but the payload is not the zero
+     */
+    public Product payload(long[] values, Object[] objects) {
+        checkValues(values, objects);
+        Product p = Product.wrap(values, null, anyObject ? objects : null);
         if (p.count() == 0 && !p.equals(zero())) {
             throw new PayloadFormatException("a payload of " + name() + " with count 0 must be the zero "
                     + format(zero()) + ", got " + format(p));
@@ -84,10 +96,15 @@ public final class ProductSemiring extends ProductAlgebra {
     public Product parse(String text) {
         List<String> parts = components(text, name(), components.length);
         long[] values = new long[components.length];
+        Object[] objects = new Object[components.length];
         for (int i = 0; i < values.length; i++) {
-            values[i] = components[i].parse(parts.get(i));
+            if (components[i] instanceof ChainComponent c) {
+                c.chain().parse(parts.get(i), values, objects, i);
+            } else {
+                values[i] = ((LongComponent) components[i]).parse(parts.get(i));
+            }
         }
-        return payload(values);
+        return payload(values, objects);
     }
 
     @Override

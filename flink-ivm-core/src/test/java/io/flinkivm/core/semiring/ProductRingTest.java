@@ -24,8 +24,28 @@ class ProductRingTest {
                         LongComponent.MIN,
                         LongComponent.MAX,
                         LongComponent.MIN_DOUBLE,
-                        LongComponent.MAX_DOUBLE)));
+                        LongComponent.MAX_DOUBLE)),
+                ProductRing.of(CHAINS),
+                ProductRing.of(List.of(
+                        LongComponent.INTEGER,
+                        ChainComponent.min(Chain.of(Chain.Kind.STRING, "STRING")),
+                        LongComponent.MIN,
+                        ChainComponent.max(Chain.of(Chain.Kind.DATE, "DATE")))));
     }
+
+    /** MIN and MAX over every kind of chain. */
+    static final List<ChainComponent> CHAINS = List.of(
+            ChainComponent.min(Chain.of(Chain.Kind.STRING, "STRING")),
+            ChainComponent.max(Chain.of(Chain.Kind.STRING, "STRING")),
+            ChainComponent.min(Chain.of(Chain.Kind.DATE, "DATE")),
+            ChainComponent.max(Chain.of(Chain.Kind.TIMESTAMP, "TIMESTAMP(3)")),
+            ChainComponent.min(Chain.of(Chain.Kind.TIME, "TIME")),
+            ChainComponent.min(Chain.decimal(12, 2, "DECIMAL(12, 2)")),
+            ChainComponent.max(Chain.decimal(30, 2, "DECIMAL(30, 2)")),
+            ChainComponent.max(Chain.of(Chain.Kind.BOOLEAN, "BOOLEAN")),
+            ChainComponent.min(Chain.of(Chain.Kind.DOUBLE, "DOUBLE")),
+            ChainComponent.max(Chain.of(Chain.Kind.INTEGER, "BIGINT")),
+            ChainComponent.min(Chain.of(Chain.Kind.TIMESTAMP_NANOS, "TIMESTAMP(9)")));
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("rings")
@@ -110,5 +130,51 @@ class ProductRingTest {
         assertThat(Semirings.ringFor(CovarianceSemiring.of(2))).isEqualTo(CovarianceRing.of(2));
         assertThat(Semirings.ringFor(IntegerRing.INSTANCE)).isSameAs(IntegerRing.INSTANCE);
         assertThat(Semirings.ringFor(BooleanSemiring.INSTANCE)).isNull();
+    }
+
+    @Test
+    void theMinOfStringsFallsBackToTheNextWhenItsRowIsDeleted() {
+        ProductSemiring semiring = ProductSemiring.of(List.of(
+                ChainComponent.min(Chain.of(Chain.Kind.STRING, "STRING")),
+                ChainComponent.max(Chain.of(Chain.Kind.TIMESTAMP, "TIMESTAMP(3)"))));
+        ProductRing ring = (ProductRing) Semirings.ringFor(semiring);
+        assertThat(ring.name()).isEqualTo("product(integer,min-multiset over STRING,max-multiset over TIMESTAMP(3))");
+        Product apple = ring.lift(semiring.parse("1;'apple';top"));
+        Product pear = ring.lift(semiring.parse("1;'pear';top"));
+        Product early = ring.lift(semiring.parse("1;bottom;2024-05-01T10:00"));
+        Product late = ring.lift(semiring.parse("1;bottom;2024-05-02T10:00"));
+        Product group = ring.plus(ring.plus(ring.times(apple, early), ring.times(pear, early)), ring.times(pear, late));
+        assertThat(ring.format(group)).isEqualTo("3;{'apple' 'pear'x2};{2024-05-01T10:00x2 2024-05-02T10:00}");
+        assertThat(group.object(1)).isEqualTo("apple");
+        assertThat(group.get(2)).isEqualTo(Chain.micros(java.time.LocalDateTime.of(2024, 5, 2, 10, 0)));
+        group = ring.minus(group, ring.times(apple, early));
+        assertThat(group.object(1)).isEqualTo("pear");
+        group = ring.minus(group, ring.times(pear, late));
+        assertThat(group.object(1)).isEqualTo("pear");
+        assertThat(group.get(2)).isEqualTo(Chain.micros(java.time.LocalDateTime.of(2024, 5, 1, 10, 0)));
+        group = ring.minus(group, ring.times(pear, early));
+        assertThat(ring.isZero(group)).isTrue();
+        assertThat(group.get(1)).isEqualTo(Chain.TOP);
+        assertThat(group.object(1)).isNull();
+    }
+
+    @Test
+    void chainMultisetsParseQuotedStringsWithMultiplicities() {
+        ProductRing ring = ProductRing.of(List.of(ChainComponent.max(Chain.of(Chain.Kind.STRING, "STRING"))));
+        Product p = ring.parse("2;{'x y'x2 'it''s' topx-1}");
+        assertThat(ring.format(p)).isEqualTo("2;{'it''s' 'x y'x2 topx-1}");
+        assertThat(p.get(1)).isEqualTo(Chain.TOP);
+        assertThat(ring.parse("1;'solo'").objectMultiset(1).multiplicity(Chain.VALUE, "solo"))
+                .isEqualTo(1);
+        assertThat(ring.isZero(ring.parse("0;bottom"))).isTrue();
+        assertThatThrownBy(() -> ring.parse("1;{'open}"))
+                .isInstanceOf(PayloadFormatException.class)
+                .hasMessageContaining("a string in a multiset is not closed");
+        assertThatThrownBy(() -> ring.parse("1;{bottom}"))
+                .isInstanceOf(PayloadFormatException.class)
+                .hasMessageContaining("bottom is no value of a multiset");
+        assertThatThrownBy(() -> ring.of(new long[] {1, 0}, new Object[] {null, ValueMultiset.empty()}))
+                .isInstanceOf(PayloadFormatException.class)
+                .hasMessageContaining("needs a multiset of STRING");
     }
 }

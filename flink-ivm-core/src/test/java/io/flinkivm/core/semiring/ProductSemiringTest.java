@@ -25,8 +25,28 @@ class ProductSemiringTest {
                         LongComponent.MIN,
                         LongComponent.MAX,
                         LongComponent.MIN_DOUBLE,
-                        LongComponent.MAX_DOUBLE)));
+                        LongComponent.MAX_DOUBLE)),
+                ProductSemiring.of(CHAINS),
+                ProductSemiring.of(List.of(
+                        LongComponent.INTEGER,
+                        ChainComponent.min(Chain.of(Chain.Kind.STRING, "STRING")),
+                        LongComponent.MIN,
+                        ChainComponent.max(Chain.of(Chain.Kind.DATE, "DATE")))));
     }
+
+    /** MIN and MAX over every kind of chain. */
+    static final List<ChainComponent> CHAINS = List.of(
+            ChainComponent.min(Chain.of(Chain.Kind.STRING, "STRING")),
+            ChainComponent.max(Chain.of(Chain.Kind.STRING, "STRING")),
+            ChainComponent.min(Chain.of(Chain.Kind.DATE, "DATE")),
+            ChainComponent.max(Chain.of(Chain.Kind.TIMESTAMP, "TIMESTAMP(3)")),
+            ChainComponent.min(Chain.of(Chain.Kind.TIME, "TIME")),
+            ChainComponent.min(Chain.decimal(12, 2, "DECIMAL(12, 2)")),
+            ChainComponent.max(Chain.decimal(30, 2, "DECIMAL(30, 2)")),
+            ChainComponent.max(Chain.of(Chain.Kind.BOOLEAN, "BOOLEAN")),
+            ChainComponent.min(Chain.of(Chain.Kind.DOUBLE, "DOUBLE")),
+            ChainComponent.max(Chain.of(Chain.Kind.INTEGER, "BIGINT")),
+            ChainComponent.min(Chain.of(Chain.Kind.TIMESTAMP_NANOS, "TIMESTAMP(9)")));
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("products")
@@ -81,5 +101,43 @@ class ProductSemiringTest {
                 .isInstanceOf(PayloadFormatException.class)
                 .hasMessageContaining("not a natural value");
         assertThat(SUM_MIN.parse("2;-7;inf")).isEqualTo(SUM_MIN.payload(2, -7, Long.MAX_VALUE));
+    }
+
+    @Test
+    void minOfStringsAndMaxOfDatesOverAJoin() {
+        ProductSemiring s = ProductSemiring.of(List.of(
+                ChainComponent.min(Chain.of(Chain.Kind.STRING, "STRING")),
+                ChainComponent.max(Chain.of(Chain.Kind.DATE, "DATE"))));
+        assertThat(s.name()).isEqualTo("product(natural,min over STRING,max over DATE)");
+        assertThat(s.hasObjects()).isTrue();
+        // A product row holds the name, an order row the date; each is the one in the other's component.
+        Product widget = s.payload(new long[] {1, Chain.VALUE, Chain.TOP}, new Object[] {null, "widget", null});
+        Product gadget = s.payload(new long[] {1, Chain.VALUE, Chain.TOP}, new Object[] {null, "gadget", null});
+        Product may = s.parse("1;bottom;2024-05-01");
+        Product june = s.parse("1;bottom;2024-06-01");
+        Product joined = s.plus(s.plus(s.times(widget, may), s.times(gadget, may)), s.times(gadget, june));
+        assertThat(s.format(joined)).isEqualTo("3;'gadget';2024-06-01");
+        assertThat(joined.get(1)).isEqualTo(Chain.VALUE);
+        assertThat(joined.object(1)).isEqualTo("gadget");
+        // A row whose name is NULL contributes the zero there (⊤): the group keeps the others' MIN.
+        Product nameless = s.parse("1;top;top");
+        assertThat(s.isZero(s.times(widget, nameless))).isFalse();
+        assertThat(s.format(s.plus(s.times(nameless, may), joined))).isEqualTo("4;'gadget';2024-06-01");
+        assertThat(s.format(s.times(nameless, may))).isEqualTo("1;top;2024-05-01");
+    }
+
+    @Test
+    void objectsMustFitTheirChains() {
+        ProductSemiring s = ProductSemiring.of(List.of(ChainComponent.min(Chain.of(Chain.Kind.STRING, "STRING"))));
+        assertThatThrownBy(() -> s.payload(1, 0))
+                .isInstanceOf(PayloadFormatException.class)
+                .hasMessageContaining("keeps objects: a payload needs them");
+        assertThatThrownBy(() -> s.payload(new long[] {1, Chain.VALUE}, new Object[] {null, 42}))
+                .isInstanceOf(PayloadFormatException.class)
+                .hasMessageContaining("not a value of STRING");
+        assertThatThrownBy(() -> s.parse("0;'a'"))
+                .isInstanceOf(PayloadFormatException.class)
+                .hasMessageContaining("with count 0 must be the zero 0;top");
+        assertThat(s.parse("2;'a;b'").object(1)).isEqualTo("a;b");
     }
 }

@@ -63,11 +63,16 @@ public final class RandomPayloads {
         if (r.nextInt(6) == 0) {
             return s.zero();
         }
-        java.util.List<LongComponent> components = s.components();
+        java.util.List<Component> components = s.components();
         long[] values = new long[components.size()];
+        Object[] objects = new Object[components.size()];
         values[0] = 1 + r.nextInt(5);
         for (int i = 1; i < values.length; i++) {
-            LongComponent c = components.get(i);
+            if (components.get(i) instanceof ChainComponent chain) {
+                element(chain, r, values, objects, i);
+                continue;
+            }
+            LongComponent c = (LongComponent) components.get(i);
             boolean doubles = c == LongComponent.MIN_DOUBLE || c == LongComponent.MAX_DOUBLE;
             values[i] =
                     r.nextInt(8) == 0 ? c.zero() : doubles ? LongComponent.bits(smallDyadic(r)) : r.nextInt(61) - 20;
@@ -75,7 +80,48 @@ public final class RandomPayloads {
                 values[i] = -values[i];
             }
         }
-        return s.payload(values);
+        return s.payload(values, objects);
+    }
+
+    /** An element of a chain component: its zero or its one one time in eight each, else a small value. */
+    private static void element(ChainComponent c, Random r, long[] values, Object[] objects, int i) {
+        int pick = r.nextInt(8);
+        objects[i] = null;
+        if (pick == 0) {
+            values[i] = c.zero();
+        } else if (pick == 1) {
+            values[i] = c.one();
+        } else {
+            chainValue(c.chain(), r, values, objects, i);
+        }
+    }
+
+    private static final String[] STRINGS = {
+        "", "a", "ab", "b", "B", "é", "\uFF21", "\uD841\uDF0E", "it's", "a;b", "x y", "top", "{x}", "z"
+    };
+
+    /** A value of {@code chain} (few distinct ones, so that equal values meet), as {@code values[i]} and {@code objects[i]}. */
+    public static void chainValue(Chain chain, Random r, long[] values, Object[] objects, int i) {
+        objects[i] = null;
+        values[i] = Chain.VALUE;
+        switch (chain.kind()) {
+            case INTEGER -> values[i] = r.nextInt(41) - 20;
+            case DECIMAL -> values[i] = r.nextInt(2001) - 1000;
+            case DOUBLE -> values[i] = Chain.encodeDouble(smallDyadic(r));
+            case BOOLEAN -> values[i] = r.nextInt(2);
+            case DATE -> values[i] = r.nextInt(61) - 30 + (r.nextBoolean() ? 19_000 : 0);
+            case TIME -> values[i] = (r.nextInt(86_400) * 1_000L + r.nextInt(1000)) * 1_000_000L;
+            case TIMESTAMP -> values[i] = (r.nextInt(2001) - 1000) * 1_000_003L;
+            case STRING -> objects[i] = STRINGS[r.nextInt(STRINGS.length)];
+            case BIG_DECIMAL ->
+                objects[i] = r.nextInt(4) == 0
+                        ? new java.math.BigDecimal("12345678901234567890123" + r.nextInt(10))
+                                .movePointLeft(chain.scale())
+                        : java.math.BigDecimal.valueOf(r.nextInt(2001) - 1000, chain.scale());
+            case TIMESTAMP_NANOS ->
+                objects[i] = java.time.LocalDateTime.of(1969 + r.nextInt(3), 12, 31, 23, 59, 59)
+                        .plusNanos(r.nextInt(1000) * 999_999L);
+        }
     }
 
     /**
@@ -87,14 +133,18 @@ public final class RandomPayloads {
             return s.zero();
         }
         StringBuilder text = new StringBuilder();
-        java.util.List<LongComponent> components = s.components();
+        java.util.List<Component> components = s.components();
         for (int i = 0; i < components.size(); i++) {
             text.append(i == 0 ? "" : ";");
             if (!s.isMultiset(i)) {
                 text.append(i == 0 ? r.nextInt(9) - 3 : r.nextInt(61) - 20);
                 continue;
             }
-            LongComponent c = components.get(i);
+            if (components.get(i) instanceof ChainComponent chain) {
+                text.append(chainMultiset(chain, r));
+                continue;
+            }
+            LongComponent c = (LongComponent) components.get(i);
             boolean doubles = c == LongComponent.MIN_DOUBLE || c == LongComponent.MAX_DOUBLE;
             text.append('{');
             for (int k = r.nextInt(4); k > 0; k--) {
@@ -107,6 +157,27 @@ public final class RandomPayloads {
             text.append('}');
         }
         return s.parse(text.toString());
+    }
+
+    /** The text of 0 to 3 elements (values, or the one) with multiplicities in [-2, 3] other than 0. */
+    private static String chainMultiset(ChainComponent c, Random r) {
+        StringBuilder text = new StringBuilder("{");
+        long[] values = new long[1];
+        Object[] objects = new Object[1];
+        for (int k = r.nextInt(4); k > 0; k--) {
+            if (r.nextInt(5) == 0) {
+                values[0] = c.one();
+                objects[0] = null;
+            } else {
+                chainValue(c.chain(), r, values, objects, 0);
+            }
+            int multiplicity = r.nextInt(5) - 2;
+            text.append(c.chain().format(values[0], objects[0]))
+                    .append('x')
+                    .append(multiplicity >= 0 ? multiplicity + 1 : multiplicity)
+                    .append(' ');
+        }
+        return text.append('}').toString();
     }
 
     /** Zero one time in six, else ±lift(x) or ±lift(x) ± lift(y) for integer vectors in [-3, 3]^m. */

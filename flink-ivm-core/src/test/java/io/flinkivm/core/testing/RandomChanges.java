@@ -2,6 +2,8 @@ package io.flinkivm.core.testing;
 
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Chain;
+import io.flinkivm.core.semiring.ChainComponent;
 import io.flinkivm.core.semiring.CovarianceRing;
 import io.flinkivm.core.semiring.CovarianceTriple;
 import io.flinkivm.core.semiring.LongComponent;
@@ -22,13 +24,22 @@ public final class RandomChanges {
 
     private RandomChanges() {}
 
-    /** The rings the tests run over: integer, covariance-ring:2, and the product ring of SUM, MIN, MAX. */
-    public static final List<String> RINGS = List.of("integer", "covariance-ring:2", "product(SUM,MIN,MAX)");
+    /**
+     * The rings the tests run over: integer, covariance-ring:2, the product ring of SUM, MIN, MAX, and that
+     * of MIN over strings and MAX over dates.
+     */
+    public static final List<String> RINGS =
+            List.of("integer", "covariance-ring:2", "product(SUM,MIN,MAX)", "product(MIN STRING,MAX DATE)");
 
     /** The ring {@link #RINGS} names. */
     public static Ring<?> ring(String name) {
         if (name.equals("product(SUM,MIN,MAX)")) {
             return ProductRing.of(List.of(LongComponent.INTEGER, LongComponent.MIN, LongComponent.MAX));
+        }
+        if (name.equals("product(MIN STRING,MAX DATE)")) {
+            return ProductRing.of(List.of(
+                    ChainComponent.min(Chain.of(Chain.Kind.STRING, "STRING")),
+                    ChainComponent.max(Chain.of(Chain.Kind.DATE, "DATE"))));
         }
         return (Ring<?>) TestSemirings.byName(name);
     }
@@ -41,7 +52,15 @@ public final class RandomChanges {
     @SuppressWarnings("unchecked")
     public static <T> T rowPayload(Ring<T> ring, Random r) {
         Object value;
-        if (ring instanceof ProductRing p) {
+        if (ring instanceof ProductRing p && p.hasObjects()) {
+            // A name, or none (the one of MIN, ⊥: the table has no name); a date, NULL (the zero of MAX, ⊥)
+            // or none (the one of MAX, ⊤).
+            String name = r.nextInt(8) == 0 ? null : "n" + r.nextInt(12);
+            int roll = r.nextInt(8);
+            long date = roll == 0 ? Chain.BOTTOM : roll == 1 ? Chain.TOP : 19_000 + r.nextInt(30);
+            value = p.payload(
+                    new long[] {1, name == null ? Chain.BOTTOM : Chain.VALUE, date}, new Object[] {null, name, null});
+        } else if (ring instanceof ProductRing p) {
             long min = r.nextInt(8) == 0 ? Long.MAX_VALUE : r.nextInt(41) - 10;
             long max = r.nextInt(8) == 0 ? Long.MIN_VALUE : r.nextInt(41) - 10;
             value = p.payload(1, r.nextInt(61) - 20, min, max);

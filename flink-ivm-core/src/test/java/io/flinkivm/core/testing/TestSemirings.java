@@ -1,7 +1,11 @@
 package io.flinkivm.core.testing;
 
+import io.flinkivm.core.semiring.Chain;
+import io.flinkivm.core.semiring.ChainComponent;
 import io.flinkivm.core.semiring.IntegerRing;
+import io.flinkivm.core.semiring.LongComponent;
 import io.flinkivm.core.semiring.Polynomial;
+import io.flinkivm.core.semiring.ProductSemiring;
 import io.flinkivm.core.semiring.ProvenanceSemiring;
 import io.flinkivm.core.semiring.RandomPayloads;
 import io.flinkivm.core.semiring.Semiring;
@@ -13,17 +17,29 @@ import java.util.function.Function;
 /** The semirings property tests run over: the built-ins and the non-positive test semirings. */
 public final class TestSemirings {
 
-    /** The built-ins, with covariance over two features. */
+    /**
+     * The built-ins, with covariance over two features, and {@link #CHAINS}: the SQL aggregates' product
+     * with MIN of strings and MAX of dates.
+     */
     public static final List<String> BUILT_INS =
-            List.of("natural", "boolean", "min-plus", "max-plus", "viterbi", "provenance", "covariance:2");
+            List.of("natural", "boolean", "min-plus", "max-plus", "viterbi", "provenance", "covariance:2", "chains");
+
+    /** The name of the product of a count, MIN over STRING, MAX over DATE and an integer sum. */
+    public static final String CHAINS = "chains";
 
     /** The semirings that are not positive: a test semiring and the integers (a ring). */
     public static final List<String> NON_POSITIVE = List.of("four-bit", "integer");
 
     private TestSemirings() {}
 
-    /** A built-in ({@link Semirings#byName}) or {@code four-bit}. */
+    /** A built-in ({@link Semirings#byName}), {@code four-bit} or {@link #CHAINS}. */
     public static Semiring<?> byName(String name) {
+        if (name.equals(CHAINS)) {
+            return ProductSemiring.of(List.of(
+                    ChainComponent.min(Chain.of(Chain.Kind.STRING, "STRING")),
+                    ChainComponent.max(Chain.of(Chain.Kind.DATE, "DATE")),
+                    LongComponent.INTEGER));
+        }
         return name.equals("four-bit") ? FourBitSemiring.INSTANCE : Semirings.byName(name);
     }
 

@@ -245,7 +245,8 @@ class RunSqlDeletesTest {
         assertThat(fallback.exitCode()).as(fallback.err()).isZero();
         assertThat(fallback.out())
                 .contains("SQL translation:")
-                .contains("Semiring: product(integer,integer,integer,min-multiset) (commutative, ring)")
+                .contains(
+                        "Semiring: product(integer,integer,integer,min-multiset over DECIMAL(10, 2)) (commutative, ring)")
                 .contains("Inputs: customer insert-only; orders with deletes and updates\n")
                 .contains("Plan: fallback")
                 .contains("Guarantee: an insert or delete costs")
@@ -290,8 +291,8 @@ class RunSqlDeletesTest {
                 .doesNotContain("payload true")
                 .contains("Semiring: integer (commutative, ring)");
         assertThat(fallback.out())
-                .contains("  planned:  product(integer,integer,integer,min-multiset) (tables with deletes: the ring of"
-                        + " product(natural,integer,natural,min))\n")
+                .contains("  planned:  product(integer,integer,integer,min-multiset over DECIMAL(10, 2)) (tables with"
+                        + " deletes: the ring of product(natural,integer,natural,min over DECIMAL(10, 2)))\n")
                 .contains("→ orders (alias o), payload count 1, c1 = price in units of 10^-2");
     }
 }

@@ -1,10 +1,13 @@
 package io.flinkivm.flink.types;
 
-import io.flinkivm.core.semiring.PayloadFormatException;
+import io.flinkivm.core.semiring.Chain;
+import io.flinkivm.core.semiring.Component;
+import io.flinkivm.core.semiring.ObjectMultiset;
 import io.flinkivm.core.semiring.Product;
 import io.flinkivm.core.semiring.ProductRing;
 import io.flinkivm.core.semiring.ValueMultiset;
 import java.io.IOException;
+import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
@@ -13,19 +16,24 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Serializer for the payloads of one {@link ProductRing} (the SQL aggregates under deletes). Format
- * (version 1): per component, an integer as a signed varint, a MIN or MAX multiset as its number of
- * values and then each (encoded value, multiplicity) as signed varints, in value order. The snapshot
- * records the components; restoring with other components is incompatible.
+ * Serializer for the payloads of one {@link ProductRing} (the SQL aggregates under deletes). Format: per
+ * component, an integer as a signed varint, a MIN or MAX multiset as its number of values and then each
+ * (encoded value, multiplicity) as signed varints, in value order; a multiset over a chain of objects
+ * (strings, ...) each element as {@link ChainElements} writes it, then its multiplicity. The snapshot
+ * (version 2; version 1, without chains, is read too) records the components; restoring with other
+ * components is incompatible.
  */
 @Internal
 public final class ProductRingSerializer extends ImmutableSerializer<Product> {
     private static final long serialVersionUID = 1L;
 
     private final ProductRing ring;
+    /** Per component: its chain if it keeps objects, else null. */
+    private final Chain[] objectChains;
 
     public ProductRingSerializer(ProductRing ring) {
         this.ring = ring;
+        this.objectChains = ProductSerializer.objectChains(ring.components());
     }
 
     @Override
@@ -44,18 +52,30 @@ public final class ProductRingSerializer extends ImmutableSerializer<Product> {
         for (int i = 0; i < n; i++) {
             if (!ring.isMultiset(i)) {
                 VarInts.writeSignedLong(p.get(i), out);
-                continue;
+            } else if (objectChains[i] != null) {
+                Chain chain = objectChains[i];
+                ObjectMultiset m = p.objectMultiset(i);
+                VarInts.write(m.size(), out);
+                m.forEach((tag, value, multiplicity) -> {
+                    try {
+                        ChainElements.write(chain, tag, value, out);
+                        VarInts.writeSignedLong(multiplicity, out);
+                    } catch (IOException e) {
+                        failure[0] = e;
+                    }
+                });
+            } else {
+                ValueMultiset m = p.multiset(i);
+                VarInts.write(m.size(), out);
+                m.forEach((value, multiplicity) -> {
+                    try {
+                        VarInts.writeSignedLong(value, out);
+                        VarInts.writeSignedLong(multiplicity, out);
+                    } catch (IOException e) {
+                        failure[0] = e;
+                    }
+                });
             }
-            ValueMultiset m = p.multiset(i);
-            VarInts.write(m.size(), out);
-            m.forEach((value, multiplicity) -> {
-                try {
-                    VarInts.writeSignedLong(value, out);
-                    VarInts.writeSignedLong(multiplicity, out);
-                } catch (IOException e) {
-                    failure[0] = e;
-                }
-            });
             if (failure[0] != null) {
                 throw failure[0];
             }
@@ -66,24 +86,34 @@ public final class ProductRingSerializer extends ImmutableSerializer<Product> {
     public Product deserialize(DataInputView in) throws IOException {
         int n = ring.arity();
         long[] values = new long[n];
-        ValueMultiset[] sets = new ValueMultiset[n];
-        for (int i = 0; i < n; i++) {
-            if (!ring.isMultiset(i)) {
-                values[i] = VarInts.readSignedLong(in);
-                continue;
-            }
-            int size = VarInts.read(in);
-            long[] v = new long[size];
-            long[] k = new long[size];
-            for (int j = 0; j < size; j++) {
-                v[j] = VarInts.readSignedLong(in);
-                k[j] = VarInts.readSignedLong(in);
-            }
-            sets[i] = ValueMultiset.ofSorted(v, k, size);
-        }
+        Object[] sets = new Object[n];
         try {
+            for (int i = 0; i < n; i++) {
+                if (!ring.isMultiset(i)) {
+                    values[i] = VarInts.readSignedLong(in);
+                    continue;
+                }
+                int size = VarInts.read(in);
+                long[] v = new long[size];
+                long[] k = new long[size];
+                if (objectChains[i] == null) {
+                    for (int j = 0; j < size; j++) {
+                        v[j] = VarInts.readSignedLong(in);
+                        k[j] = VarInts.readSignedLong(in);
+                    }
+                    sets[i] = ValueMultiset.ofSorted(v, k, size);
+                    continue;
+                }
+                Object[] o = new Object[size];
+                for (int j = 0; j < size; j++) {
+                    v[j] = ChainElements.readTag(in);
+                    o[j] = v[j] == Chain.VALUE ? ChainElements.readValue(objectChains[i], in) : null;
+                    k[j] = VarInts.readSignedLong(in);
+                }
+                sets[i] = ObjectMultiset.ofSorted(objectChains[i], v, o, k, size);
+            }
             return ring.of(values, sets);
-        } catch (PayloadFormatException e) {
+        } catch (IllegalArgumentException e) { // PayloadFormatException too
             throw new IOException("corrupt " + ring.name() + " data: " + e.getMessage(), e);
         }
     }
@@ -115,7 +145,7 @@ public final class ProductRingSerializer extends ImmutableSerializer<Product> {
 
     /** Snapshot of a {@link ProductRingSerializer}: records the components after the count. */
     public static final class ProductRingSerializerSnapshot implements TypeSerializerSnapshot<Product> {
-        private static final int VERSION = 1;
+        private static final int VERSION = 2;
 
         private ProductRing ring;
 
@@ -133,16 +163,17 @@ public final class ProductRingSerializer extends ImmutableSerializer<Product> {
 
         @Override
         public void writeSnapshot(DataOutputView out) throws IOException {
-            ProductSerializer.writeComponents(ring.components(), out);
+            ChainElements.writeComponents(ring.components(), out);
         }
 
         @Override
         public void readSnapshot(int readVersion, DataInputView in, ClassLoader userCodeClassLoader)
                 throws IOException {
-            if (readVersion != VERSION) {
+            if (readVersion != 1 && readVersion != VERSION) {
                 throw new IOException("unknown version " + readVersion + " of the product ring serializer snapshot");
             }
-            ring = ProductRing.of(ProductSerializer.readComponents(in));
+            List<Component> components = ChainElements.readComponents(in, readVersion == 1);
+            ring = ProductRing.of(components);
         }
 
         @Override

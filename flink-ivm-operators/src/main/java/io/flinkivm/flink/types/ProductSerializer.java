@@ -1,11 +1,12 @@
 package io.flinkivm.flink.types;
 
-import io.flinkivm.core.semiring.LongComponent;
+import io.flinkivm.core.semiring.Chain;
+import io.flinkivm.core.semiring.ChainComponent;
+import io.flinkivm.core.semiring.Component;
 import io.flinkivm.core.semiring.PayloadFormatException;
 import io.flinkivm.core.semiring.Product;
 import io.flinkivm.core.semiring.ProductSemiring;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -15,18 +16,34 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Serializer for the payloads of one {@link ProductSemiring}. Format (version 1): each component's
- * value as a zig-zag var-long, the count first (counts and sums of a few rows take a byte or two).
- * The snapshot records the components; restoring with other components is incompatible.
+ * Serializer for the payloads of one {@link ProductSemiring}. Format: each component's value as a
+ * zig-zag var-long, the count first (counts and sums of a few rows take a byte or two; a MIN of dates
+ * its day number); a MIN or MAX over a chain of objects (strings, ...) as {@link ChainElements} writes
+ * an element. The snapshot (version 2; version 1, without chains, is read too) records the components;
+ * restoring with other components is incompatible.
  */
 @Internal
 public final class ProductSerializer extends ImmutableSerializer<Product> {
     private static final long serialVersionUID = 1L;
 
     private final ProductSemiring semiring;
+    /** Per component: its chain if it keeps objects, else null. */
+    private final Chain[] objectChains;
 
     public ProductSerializer(ProductSemiring semiring) {
         this.semiring = semiring;
+        this.objectChains = objectChains(semiring.components());
+    }
+
+    /** Per component: its chain if it keeps objects, else null. */
+    static Chain[] objectChains(List<Component> components) {
+        Chain[] out = new Chain[components.size()];
+        for (int i = 0; i < out.length; i++) {
+            if (components.get(i) instanceof ChainComponent c && c.holdsObjects()) {
+                out[i] = c.chain();
+            }
+        }
+        return out;
     }
 
     @Override
@@ -42,18 +59,31 @@ public final class ProductSerializer extends ImmutableSerializer<Product> {
                     "cannot serialize a product of " + p.arity() + " components as a " + semiring.name() + " payload");
         }
         for (int i = 0; i < n; i++) {
-            VarInts.writeSignedLong(p.get(i), out);
+            if (objectChains[i] == null) {
+                VarInts.writeSignedLong(p.get(i), out);
+            } else {
+                ChainElements.write(objectChains[i], p.get(i), p.object(i), out);
+            }
         }
     }
 
     @Override
     public Product deserialize(DataInputView in) throws IOException {
-        long[] values = new long[semiring.arity()];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = VarInts.readSignedLong(in);
+        int n = semiring.arity();
+        long[] values = new long[n];
+        Object[] objects = semiring.hasObjects() ? new Object[n] : null;
+        for (int i = 0; i < n; i++) {
+            if (objectChains[i] == null) {
+                values[i] = VarInts.readSignedLong(in);
+            } else {
+                values[i] = ChainElements.readTag(in);
+                if (values[i] == Chain.VALUE) {
+                    objects[i] = ChainElements.readValue(objectChains[i], in);
+                }
+            }
         }
         try {
-            return semiring.payload(values);
+            return semiring.payload(values, objects);
         } catch (PayloadFormatException e) {
             throw new IOException("corrupt " + semiring.name() + " data: " + e.getMessage(), e);
         }
@@ -61,6 +91,10 @@ public final class ProductSerializer extends ImmutableSerializer<Product> {
 
     @Override
     public void copy(DataInputView source, DataOutputView target) throws IOException {
+        if (semiring.hasObjects()) {
+            serialize(deserialize(source), target);
+            return;
+        }
         for (int i = 0; i < semiring.arity(); i++) {
             VarInts.writeSignedLong(VarInts.readSignedLong(source), target);
         }
@@ -86,32 +120,12 @@ public final class ProductSerializer extends ImmutableSerializer<Product> {
         return new ProductSerializerSnapshot(semiring);
     }
 
-    /** Writes a product's components after the count (their labels), for a serializer snapshot. */
-    static void writeComponents(List<LongComponent> components, DataOutputView out) throws IOException {
-        out.writeInt(components.size() - 1);
-        for (LongComponent c : components.subList(1, components.size())) {
-            out.writeUTF(c.label());
-        }
-    }
-
-    /** Reads what {@link #writeComponents} wrote. */
-    static List<LongComponent> readComponents(DataInputView in) throws IOException {
-        int n = in.readInt();
-        List<LongComponent> components = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            String label = in.readUTF();
-            LongComponent c = LongComponent.byLabel(label);
-            if (c == null) {
-                throw new IOException("unknown product component '" + label + "' in a serializer snapshot");
-            }
-            components.add(c);
-        }
-        return components;
-    }
-
-    /** Snapshot of a {@link ProductSerializer}: records the components after the count. */
+    /**
+     * Snapshot of a {@link ProductSerializer}: records the components after the count (version 1: their
+     * labels, before chains; version 2: {@link ChainElements#writeComponents}).
+     */
     public static final class ProductSerializerSnapshot implements TypeSerializerSnapshot<Product> {
-        private static final int VERSION = 1;
+        private static final int VERSION = 2;
 
         private ProductSemiring semiring;
 
@@ -129,16 +143,16 @@ public final class ProductSerializer extends ImmutableSerializer<Product> {
 
         @Override
         public void writeSnapshot(DataOutputView out) throws IOException {
-            writeComponents(semiring.components(), out);
+            ChainElements.writeComponents(semiring.components(), out);
         }
 
         @Override
         public void readSnapshot(int readVersion, DataInputView in, ClassLoader userCodeClassLoader)
                 throws IOException {
-            if (readVersion != VERSION) {
+            if (readVersion != 1 && readVersion != VERSION) {
                 throw new IOException("unknown version " + readVersion + " of the product serializer snapshot");
             }
-            semiring = ProductSemiring.of(readComponents(in));
+            semiring = ProductSemiring.of(ChainElements.readComponents(in, readVersion == 1));
         }
 
         @Override

@@ -1,6 +1,9 @@
 package io.flinkivm.sql.translate;
 
 import io.flinkivm.core.semiring.BooleanSemiring;
+import io.flinkivm.core.semiring.Chain;
+import io.flinkivm.core.semiring.ChainComponent;
+import io.flinkivm.core.semiring.Component;
 import io.flinkivm.core.semiring.LongComponent;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.ProductSemiring;
@@ -25,8 +28,10 @@ import org.apache.calcite.sql.SqlSelectKeyword;
  * Compiles the aggregates of a SELECT list into one payload: a natural count where COUNT(*) is all,
  * else a {@link ProductSemiring} whose components are shared by the aggregates that need them. A
  * SUM's argument is expanded into a sum of products of per-table factors, one integer component per
- * product (negative values exact); MIN and MAX take a sum of per-table terms (min-plus, max-plus); a
- * count of the rows whose argument is not NULL backs AVG, COUNT(column) and SUM's NULL.
+ * product (negative values exact); MIN and MAX of an expression of one table's row, of any ordered
+ * type, are (min, max) over its type's chain ({@link ChainComponent}), and of a sum of per-table terms
+ * min-plus or max-plus; a count of the rows whose argument is not NULL backs AVG, COUNT(column) and
+ * SUM's NULL.
  */
 final class AggregateCompiler {
 
@@ -42,7 +47,7 @@ final class AggregateCompiler {
     private final int aliasCount;
     private final Map<String, Integer> componentIds = new LinkedHashMap<>();
     private final List<Factor[]> components = new ArrayList<>();
-    private final List<LongComponent> kinds = new ArrayList<>();
+    private final List<Component> kinds = new ArrayList<>();
 
     AggregateCompiler(Scope scope, SqlErrors errors, IntFunction<RowExprCompiler> compilers) {
         this.scope = scope;
@@ -216,10 +221,17 @@ final class AggregateCompiler {
     private AggregateOutput extremum(SqlCall call, boolean min, List<RowExpr> filter, int filterAlias) {
         SqlNode arg = call.operand(0);
         String name = min ? "MIN" : "MAX";
+        Set<Integer> used = aliasesOf(arg);
+        if (used.size() == 1) {
+            return chainExtremum(arg, min, used.iterator().next(), filter, filterAlias);
+        }
         SqlType type = typeOf(arg);
         if (!type.isNumeric()) {
             throw errors.unsupported(
-                    arg, name + " over " + type, name + " is maintained over numbers (min-plus, max-plus)");
+                    arg,
+                    name + " over " + type + " of several tables",
+                    name + " of an expression of several tables is maintained over numbers (min-plus, max-plus);"
+                            + " of one table's row, over any ordered type");
         }
         List<Term> expanded = expand(arg);
         RowExpr[] sums = new RowExpr[aliasCount];
@@ -262,6 +274,51 @@ final class AggregateCompiler {
         SqlType result = approximate ? SqlType.DOUBLE : type;
         return new AggregateOutput(
                 name, result, 0, new int[] {c}, new BigDecimal[] {BigDecimal.ONE}, new int[] {scale}, constant, kind);
+    }
+
+    /**
+     * MIN or MAX of an expression of {@code alias}'s row: (min, max) or (max, min) over the chain of its
+     * type, the row's value there and the one in the other tables' rows. The result keeps the type.
+     */
+    private AggregateOutput chainExtremum(SqlNode arg, boolean min, int alias, List<RowExpr> filter, int filterAlias) {
+        String name = min ? "MIN" : "MAX";
+        RowExpr value = compilers.apply(alias).compile(arg);
+        SqlType type = value.type();
+        Chain chain = chain(type);
+        if (chain == null) {
+            throw errors.unsupported(
+                    arg,
+                    name + " over " + type,
+                    name + " is maintained over TINYINT, SMALLINT, INT, BIGINT, DECIMAL, FLOAT, DOUBLE, CHAR,"
+                            + " VARCHAR, STRING, BOOLEAN, DATE, TIME and TIMESTAMP");
+        }
+        ChainComponent kind = min ? ChainComponent.min(chain) : ChainComponent.max(chain);
+        Map<Integer, List<RowExpr>> parts = parts(List.of(arg));
+        Factor[] factors = new Factor[aliasCount];
+        for (int a = 0; a < aliasCount; a++) {
+            List<RowExpr> conditions =
+                    conditions(parts.get(a), a == alias ? List.of(arg) : null, filter, filterAlias == a, a);
+            factors[a] = new Factor(kind, a == alias ? value : null, 0, conditions);
+        }
+        int c = component(kind, factors);
+        return new AggregateOutput(
+                name, type, 0, new int[] {c}, new BigDecimal[] {BigDecimal.ONE}, new int[] {0}, BigDecimal.ZERO, kind);
+    }
+
+    /** The chain of a type's values in its SQL order, named by the type; null for a type without one. */
+    static Chain chain(SqlType type) {
+        return switch (type.kind()) {
+            case TINYINT, SMALLINT, INT, BIGINT -> Chain.of(Chain.Kind.INTEGER, type.name());
+            case DECIMAL -> Chain.decimal(type.precision(), type.scale(), type.name());
+            case FLOAT, DOUBLE -> Chain.of(Chain.Kind.DOUBLE, type.name());
+            case STRING -> Chain.of(Chain.Kind.STRING, type.name());
+            case BOOLEAN -> Chain.of(Chain.Kind.BOOLEAN, type.name());
+            case DATE -> Chain.of(Chain.Kind.DATE, type.name());
+            case TIME -> Chain.of(Chain.Kind.TIME, type.name());
+            case TIMESTAMP ->
+                Chain.of(type.precision() <= 6 ? Chain.Kind.TIMESTAMP : Chain.Kind.TIMESTAMP_NANOS, type.name());
+            case UNSUPPORTED -> null;
+        };
     }
 
     // ---- the count of rows with a non-NULL argument ----
@@ -309,7 +366,7 @@ final class AggregateCompiler {
         return out;
     }
 
-    private int component(LongComponent kind, Factor[] factors) {
+    private int component(Component kind, Factor[] factors) {
         StringBuilder key = new StringBuilder(kind.label());
         for (Factor f : factors) {
             key.append('|').append(f.signature());
@@ -447,15 +504,28 @@ final class AggregateCompiler {
         }
         SqlCall call = (SqlCall) node;
         return switch (node.getKind()) {
-            case PLUS -> SqlTypeRules.arithmetic('+', typeOf(call.operand(0)), typeOf(call.operand(1)));
-            case MINUS -> SqlTypeRules.arithmetic('-', typeOf(call.operand(0)), typeOf(call.operand(1)));
-            case TIMES -> SqlTypeRules.arithmetic('*', typeOf(call.operand(0)), typeOf(call.operand(1)));
+            case PLUS -> arithmetic('+', call);
+            case MINUS -> arithmetic('-', call);
+            case TIMES -> arithmetic('*', call);
             case MINUS_PREFIX, PLUS_PREFIX -> typeOf(call.operand(0));
             default -> {
                 expand(node);
                 throw new IllegalStateException("expand refuses " + node);
             }
         };
+    }
+
+    /** The type of {@code a op b} over several tables, whose operands must be numbers. */
+    private SqlType arithmetic(char op, SqlCall call) {
+        SqlType[] types = new SqlType[2];
+        for (int i = 0; i < 2; i++) {
+            types[i] = typeOf(call.operand(i));
+            if (!types[i].isNumeric()) {
+                throw errors.invalid(
+                        call.operand(i), SqlErrors.plain(call.operand(i)) + " is a " + types[i] + ", not a number");
+            }
+        }
+        return SqlTypeRules.arithmetic(op, types[0], types[1]);
     }
 
     private Set<Integer> aliasesOf(SqlNode node) {

@@ -1,5 +1,8 @@
 package io.flinkivm.sql.translate;
 
+import io.flinkivm.core.semiring.Chain;
+import io.flinkivm.core.semiring.ChainComponent;
+import io.flinkivm.core.semiring.Component;
 import io.flinkivm.core.semiring.LongComponent;
 import io.flinkivm.core.semiring.Product;
 import java.io.Serializable;
@@ -7,6 +10,8 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.time.LocalDate;
+import java.time.LocalTime;
 
 /**
  * How one aggregate of the SELECT list is read off a result tuple's payload: from the components of a
@@ -20,6 +25,8 @@ import java.math.RoundingMode;
  * @param coefficients each term's constant factor
  * @param scales each term's scale (its units are 10^-scale)
  * @param constant MIN and MAX: a constant added to the component (exact arguments), else zero
+ * @param kind MIN and MAX: the component's kind (a {@link ChainComponent} for an argument of one table's
+ *     row, of any ordered type), else null
  */
 record AggregateOutput(
         String function,
@@ -29,7 +36,7 @@ record AggregateOutput(
         BigDecimal[] coefficients,
         int[] scales,
         BigDecimal constant,
-        LongComponent kind)
+        Component kind)
         implements Serializable {
 
     /** The aggregate's value (a Java value of {@link #type()}, as a Flink Row holds it), null for NULL. */
@@ -49,13 +56,37 @@ record AggregateOutput(
                 break;
         }
         long v = p.get(terms[0]);
-        if (v == kind.zero()) {
+        if (kind instanceof ChainComponent c) {
+            if (v == c.zero()) {
+                return null;
+            }
+            if (v == c.one()) {
+                throw new IllegalStateException(function + " of no value: the one of " + c.label() + " in " + p);
+            }
+            return SqlOutputs.toJava(element(c.chain(), v, p.object(terms[0])), type);
+        }
+        LongComponent numbers = (LongComponent) kind;
+        if (v == numbers.zero()) {
             return null;
         }
         if (kind == LongComponent.MIN_DOUBLE || kind == LongComponent.MAX_DOUBLE) {
             return SqlOutputs.toJava(LongComponent.value(v), type);
         }
         return SqlOutputs.toJava(BigDecimal.valueOf(v, scales[0]).add(constant), type);
+    }
+
+    /** An element of a chain (neither ⊤ nor ⊥) as a value of {@link SqlValues}' domain. */
+    private static Object element(Chain chain, long v, Object object) {
+        return switch (chain.kind()) {
+            case INTEGER -> v;
+            case DECIMAL -> BigDecimal.valueOf(v, chain.scale());
+            case DOUBLE -> Chain.decodeDouble(v);
+            case BOOLEAN -> v == 1;
+            case DATE -> LocalDate.ofEpochDay(v);
+            case TIME -> LocalTime.ofNanoOfDay(v);
+            case TIMESTAMP -> Chain.timestamp(v);
+            case STRING, BIG_DECIMAL, TIMESTAMP_NANOS -> object;
+        };
     }
 
     private BigDecimal sum(Product p) {
@@ -101,8 +132,10 @@ record AggregateOutput(
         }
         if (!function.equals("MIN") && !function.equals("MAX")) {
             sb.append(", NULL if ").append(component(count)).append(" = 0");
+        } else if (kind instanceof ChainComponent c) {
+            sb.append(", NULL if ").append(c.chain().format(c.zero(), null));
         } else {
-            sb.append(", NULL if ").append(kind.format(kind.zero()));
+            sb.append(", NULL if ").append(((LongComponent) kind).format(((LongComponent) kind).zero()));
         }
         return sb.toString();
     }

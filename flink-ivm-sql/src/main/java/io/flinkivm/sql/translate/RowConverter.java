@@ -1,6 +1,8 @@
 package io.flinkivm.sql.translate;
 
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Chain;
+import io.flinkivm.core.semiring.ChainComponent;
 import io.flinkivm.core.semiring.LongComponent;
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -250,11 +252,12 @@ public final class RowConverter {
                 c.payloads[r] = input.one();
             } else {
                 long[] components = new long[factors.length + 1];
+                Object[] objects = input.product().hasObjects() ? new Object[components.length] : null;
                 components[0] = 1;
                 for (int i = 0; i < factors.length; i++) {
-                    components[i + 1] = factors[i].units(c);
+                    factors[i].apply(c, components, objects, i + 1);
                 }
-                c.payloads[r] = input.product().payload(components);
+                c.payloads[r] = input.product().payload(components, objects);
             }
             return true;
         }
@@ -971,7 +974,8 @@ public final class RowConverter {
 
     /** A row's contribution to one component of the payload. */
     private abstract static class FactorNode {
-        abstract long units(RowConverter c) throws RejectedRowException;
+        /** Puts the contribution into {@code values[i]} (and, for a chain of objects, {@code objects[i]}). */
+        abstract void apply(RowConverter c, long[] values, Object[] objects, int i) throws RejectedRowException;
     }
 
     /** A factor the {@link Factor} computes on the row's values. */
@@ -983,8 +987,8 @@ public final class RowConverter {
         }
 
         @Override
-        long units(RowConverter c) throws RejectedRowException {
-            return factor.apply(c.values());
+        void apply(RowConverter c, long[] values, Object[] objects, int i) throws RejectedRowException {
+            factor.apply(c.values(), values, objects, i);
         }
     }
 
@@ -1005,7 +1009,11 @@ public final class RowConverter {
         }
 
         @Override
-        long units(RowConverter c) {
+        void apply(RowConverter c, long[] values, Object[] objects, int i) {
+            values[i] = units(c);
+        }
+
+        private long units(RowConverter c) {
             for (Pred p : conditions) {
                 if (p.test(c) != TRUE) {
                     return kind.zero();
@@ -1032,6 +1040,75 @@ public final class RowConverter {
         }
     }
 
+    /** MIN or MAX over a chain of longs (integers, decimals, dates, timestamps): the row's value as its element. */
+    private static final class ChainFactor extends FactorNode {
+        final ChainComponent kind;
+        final Pred[] conditions;
+        /** The value, or null for the component's one. */
+        final Exact value;
+        /** From the value's scale to the chain's. */
+        final long rescale;
+
+        ChainFactor(ChainComponent kind, Pred[] conditions, Exact value, long rescale) {
+            this.kind = kind;
+            this.conditions = conditions;
+            this.value = value;
+            this.rescale = rescale;
+        }
+
+        @Override
+        void apply(RowConverter c, long[] values, Object[] objects, int i) {
+            for (Pred p : conditions) {
+                if (p.test(c) != TRUE) {
+                    values[i] = kind.zero();
+                    return;
+                }
+            }
+            if (value == null) {
+                values[i] = kind.one();
+                return;
+            }
+            c.isNull = false;
+            long v = value.get(c);
+            if (c.isNull) {
+                values[i] = kind.zero();
+                return;
+            }
+            try {
+                long element = Math.multiplyExact(v, rescale);
+                if (element == Chain.TOP || element == Chain.BOTTOM) {
+                    throw SLOW; // MIN and MAX keep it for no value: the slow path says so
+                }
+                values[i] = element;
+            } catch (ArithmeticException e) {
+                throw SLOW;
+            }
+        }
+    }
+
+    /** The factor of a MIN or MAX over a chain of longs, or null if its value is not compiled. */
+    private FactorNode chainFactor(ChainComponent kind, Pred[] conditions, RowExpr e) {
+        if (e == null) {
+            return new ChainFactor(kind, conditions, null, 1);
+        }
+        Exact value = exact(e);
+        if (value == null) {
+            return null;
+        }
+        Chain chain = kind.chain();
+        Family family = switch (chain.kind()) {
+            case INTEGER, DECIMAL -> Family.NUMBER;
+            case DATE -> Family.DATE;
+            case TIMESTAMP -> Family.TIMESTAMP;
+            default -> null;
+        };
+        int scale = chain.kind() == Chain.Kind.TIMESTAMP ? 6 : chain.scale();
+        if (family != value.family || value.scale > scale) {
+            return null;
+        }
+        return new ChainFactor(kind, conditions, value, POW10[scale - value.scale]);
+    }
+
     private FactorNode slowFactor(Factor f) {
         slowParts.add(f.describe());
         return new SlowFactor(f);
@@ -1045,16 +1122,22 @@ public final class RowConverter {
                 return slowFactor(f);
             }
         }
-        if (f.value() == null) {
-            return new ExactFactor(f.kind(), conditions, null, 1);
+        if (f.kind() instanceof ChainComponent chain) {
+            FactorNode node = chainFactor(chain, conditions, f.value());
+            return node != null ? node : slowFactor(f);
         }
-        if (f.kind() == LongComponent.MIN_DOUBLE || f.kind() == LongComponent.MAX_DOUBLE) {
-            return slowFactor(f);
+        if (!(f.kind() instanceof LongComponent kind)
+                || kind == LongComponent.MIN_DOUBLE
+                || kind == LongComponent.MAX_DOUBLE) {
+            return slowFactor(f); // MIN and MAX of doubles
+        }
+        if (f.value() == null) {
+            return new ExactFactor(kind, conditions, null, 1);
         }
         Exact value = exact(f.value());
         if (value == null || value.family != Family.NUMBER || value.scale > f.scale()) {
             return slowFactor(f);
         }
-        return new ExactFactor(f.kind(), conditions, value, POW10[f.scale() - value.scale]);
+        return new ExactFactor(kind, conditions, value, POW10[f.scale() - value.scale]);
     }
 }

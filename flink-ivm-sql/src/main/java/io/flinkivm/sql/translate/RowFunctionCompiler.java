@@ -28,7 +28,9 @@ final class RowFunctionCompiler {
         RowExpr operand = compiler.expression(call.operand(0));
         SqlType target;
         try {
-            target = SqlSchemas.type(((SqlDataTypeSpec) call.operand(1)).toString());
+            // Calcite's parser takes Flink's STRING for a user-defined type and quotes it: `STRING`.
+            target = SqlSchemas.type(
+                    ((SqlDataTypeSpec) call.operand(1)).toString().replace("`", ""));
         } catch (InvalidQueryException | ClassCastException e) {
             throw errors.unsupported(
                     call.operand(1),

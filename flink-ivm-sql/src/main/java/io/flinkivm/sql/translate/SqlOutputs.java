@@ -41,7 +41,7 @@ final class SqlOutputs {
             return SqlValues.NULL_TEXT;
         }
         if (javaValue instanceof LocalTime t) {
-            return DateTimeFormatter.ISO_LOCAL_TIME.format(t);
+            return t.format(DateTimeFormatter.ISO_LOCAL_TIME);
         }
         return javaValue instanceof BigDecimal d ? d.toPlainString() : String.valueOf(javaValue);
     }

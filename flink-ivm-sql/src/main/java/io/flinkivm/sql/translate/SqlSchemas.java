@@ -11,7 +11,7 @@ import org.apache.flink.annotation.Internal;
 /**
  * Parses table schemas written as {@code customer(ck BIGINT, seg STRING); orders(ok BIGINT, ck BIGINT)}:
  * tables separated by semicolons, each a name and its columns with Flink SQL types (TINYINT, SMALLINT,
- * INT, BIGINT, DECIMAL(p, s), FLOAT, DOUBLE, CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIMESTAMP(p),
+ * INT, BIGINT, DECIMAL(p, s), FLOAT, DOUBLE, CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIME(p), TIMESTAMP(p),
  * each optionally NOT NULL), and a primary key as Flink's DDL writes it, among the columns:
  * {@code orders(o_orderkey BIGINT, o_custkey BIGINT, PRIMARY KEY (o_orderkey) NOT ENFORCED)} (NOT
  * ENFORCED may be left out). Names are identifiers or in backticks.
@@ -215,7 +215,7 @@ public final class SqlSchemas {
         return type;
     }
 
-    /** An optional {@code WITHOUT TIME ZONE} after a {@code type}. */
+    /** An optional {@code WITHOUT TIME ZONE} after {@code type}. */
     private void withoutTimeZone(String type) {
         skipSpace();
         int save = pos;

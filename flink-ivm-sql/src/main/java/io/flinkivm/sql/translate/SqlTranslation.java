@@ -161,7 +161,7 @@ public final class SqlTranslation implements Serializable {
      */
     public static <T> T payloadIn(Semiring<T> planSemiring, Object payload) {
         if (planSemiring instanceof ProductRing ring && payload instanceof Product product) {
-            return planSemiring.payloadClass().cast(ring.payload(product.toArray()));
+            return planSemiring.payloadClass().cast(ring.lift(product));
         }
         if (planSemiring instanceof IntegerRing && payload instanceof Boolean present) {
             return planSemiring.payloadClass().cast(present ? 1L : 0L);

@@ -93,14 +93,14 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
         return new SqlType(Kind.DECIMAL, "DECIMAL(" + precision + ", " + scale + ")", precision, scale);
     }
 
-    /** TIMESTAMP(p) without time zone; {@link #precision()} is p. */
-    public static SqlType timestamp(int precision) {
-        return new SqlType(Kind.TIMESTAMP, "TIMESTAMP(" + precision + ")", precision, 0);
-    }
-
     /** TIME(p) without time zone; {@link #precision()} is p (Flink keeps milliseconds). */
     public static SqlType time(int precision) {
         return new SqlType(Kind.TIME, "TIME(" + precision + ")", precision, 0);
+    }
+
+    /** TIMESTAMP(p) without time zone; {@link #precision()} is p. */
+    public static SqlType timestamp(int precision) {
+        return new SqlType(Kind.TIMESTAMP, "TIMESTAMP(" + precision + ")", precision, 0);
     }
 
     /** A type this front end does not handle, e.g. {@code ARRAY<INT>}. */

@@ -1,5 +1,6 @@
 package io.flinkivm.sql.translate;
 
+import io.flinkivm.core.semiring.Chain;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -86,8 +87,8 @@ final class SqlValues {
 
     /**
      * The value of a column written as text: integers and decimals in plain notation, doubles as Java
-     * parses them, {@code true}/{@code false}, dates {@code yyyy-mm-dd}, timestamps {@code yyyy-mm-dd
-     * hh:mm:ss[.f]}; {@code \N} is NULL, and so is an empty field of a column that is not a string.
+     * parses them, {@code true}/{@code false}, dates {@code yyyy-mm-dd}, times {@code hh:mm[:ss[.f]]},
+     * timestamps {@code yyyy-mm-dd hh:mm:ss[.f]}; {@code \N} is NULL, and so is an empty field of a column that is not a string.
      *
      * @throws IllegalArgumentException with a reason if the text is not a value of the type
      */
@@ -136,7 +137,7 @@ final class SqlValues {
             return decimal(a).compareTo(decimal(b));
         }
         if (a instanceof String x && b instanceof String y) {
-            return compareCodePoints(x, y);
+            return Chain.compareCodePoints(x, y); // as Flink compares their UTF-8 bytes
         }
         if (a instanceof Boolean x && b instanceof Boolean y) {
             return Boolean.compare(x, y);
@@ -148,22 +149,6 @@ final class SqlValues {
             return x.compareTo(y);
         }
         return timestamp(a).compareTo(timestamp(b));
-    }
-
-    /** Strings compared by code point, as Flink compares their UTF-8 bytes. */
-    private static int compareCodePoints(String x, String y) {
-        int n = Math.min(x.length(), y.length());
-        for (int i = 0; i < n; i++) {
-            char a = x.charAt(i);
-            char b = y.charAt(i);
-            if (a != b) {
-                if (Character.isSurrogate(a) || Character.isSurrogate(b)) {
-                    return Integer.compare(x.codePointAt(i), y.codePointAt(i));
-                }
-                return Character.compare(a, b);
-            }
-        }
-        return Integer.compare(x.length(), y.length());
     }
 
     private static LocalDateTime timestamp(Object v) {
@@ -263,7 +248,7 @@ final class SqlValues {
                         : v instanceof LocalDateTime t
                                 ? t.toString().replace('T', ' ')
                                 : v instanceof LocalTime t
-                                        ? DateTimeFormatter.ISO_LOCAL_TIME.format(t)
+                                        ? t.format(DateTimeFormatter.ISO_LOCAL_TIME)
                                         : String.valueOf(v);
             }
             case BOOLEAN -> {
@@ -328,6 +313,9 @@ final class SqlValues {
         }
         if (v instanceof LocalDateTime t) {
             return "TIMESTAMP '" + t.toString().replace('T', ' ') + "'";
+        }
+        if (v instanceof LocalTime t) {
+            return "TIME '" + t.format(DateTimeFormatter.ISO_LOCAL_TIME) + "'";
         }
         if (v instanceof Boolean b) {
             return b ? "TRUE" : "FALSE";

@@ -55,11 +55,12 @@ public final class TableInput implements Serializable {
                 return one;
             }
             long[] values = new long[factors.size() + 1];
+            Object[] objects = product.hasObjects() ? new Object[values.length] : null;
             values[0] = 1;
-            for (int i = 0; i < factors.size(); i++) {
-                values[i + 1] = factors.get(i).apply(row);
+            for (int i = 0; i < factors.size(); i++) { // per row: no iterator
+                factors.get(i).apply(row, values, objects, i + 1);
             }
-            return product.payload(values);
+            return product.payload(values, objects);
         }
     }
 

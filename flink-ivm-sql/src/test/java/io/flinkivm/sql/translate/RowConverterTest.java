@@ -223,7 +223,8 @@ class RowConverterTest {
     @Test
     void filtersOfATableThatFeedsTwoRelationsAreCompiledAndAgreeWithTheExpressions() throws Exception {
         SqlTranslation t = SqlTranslation.of(
-                "SELECT a.k, b.i, SUM(a.d) AS sd FROM t AS a JOIN t AS b ON a.k = b.i"
+                "SELECT a.k, b.i, SUM(a.d) AS sd, MIN(b.dt) AS md, MAX(a.i) AS mi, MAX(a.ts) AS mt, MIN(b.d) AS mn"
+                        + " FROM t AS a JOIN t AS b ON a.k = b.i"
                         + " WHERE a.v IN ('x', 'y') AND a.dt < DATE '1995-03-15' AND a.d > 1.5"
                         + " AND (b.v >= 'm' OR b.v IS NULL) AND b.s NOT IN (1, 2) AND b.ts > TIMESTAMP '2024-01-01 00:00:00'"
                         + " AND NOT b.z AND b.tm <= TIME '12:00:00'"
@@ -273,8 +274,7 @@ class RowConverterTest {
         }
         SqlTranslation slow = SqlTranslation.of(
                 "SELECT UPPER(v) AS u, MIN(x) AS mx FROM t WHERE v LIKE 'a%' GROUP BY UPPER(v)", TABLES);
-        assertThat(RowConverter.of(slow.table("t")).slowParts())
-                .containsExactly("v LIKE 'a%'", "UPPER(v)", "x where x IS NOT NULL");
+        assertThat(RowConverter.of(slow.table("t")).slowParts()).containsExactly("v LIKE 'a%'", "UPPER(v)", "x");
     }
 
     private static Object[] randomRow(TableInput table, Random random) {

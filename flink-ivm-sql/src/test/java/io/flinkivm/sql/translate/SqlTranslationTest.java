@@ -10,6 +10,7 @@ import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.query.InvalidQueryException;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.BooleanSemiring;
+import io.flinkivm.core.semiring.Chain;
 import io.flinkivm.core.semiring.IntegerRing;
 import io.flinkivm.core.semiring.Product;
 import java.math.BigDecimal;
@@ -214,7 +215,8 @@ class SqlTranslationTest {
         SqlTranslation t = translate("SELECT o_custkey, SUM(l_quantity) AS q, AVG(l_quantity) AS a, COUNT(l_quantity),"
                 + " COUNT(*), MIN(l_extendedprice), MAX(l_discount + o_orderkey) FROM orders JOIN lineitem ON l_orderkey = o_orderkey"
                 + " GROUP BY o_custkey");
-        assertThat(t.semiring().name()).isEqualTo("product(natural,integer,natural,min,max)");
+        // MIN of one table's column is (min, max) over its type; MAX of a sum over two tables is max-plus.
+        assertThat(t.semiring().name()).isEqualTo("product(natural,integer,natural,min over DECIMAL(15, 2),max)");
         assertThat(t.columns())
                 .extracting(c -> c.type().toString())
                 .containsExactly(
@@ -229,8 +231,10 @@ class SqlTranslationTest {
                 .containsExactly(new TableInput.Insert("lineitem", Tuple.of(1L), product(1, 300, 1, 250, 10)));
         assertThat(inserts(t, "lineitem", "1", "1", "2.50", "0.10", "MAIL", "\\N"))
                 .containsExactly(new TableInput.Insert("lineitem", Tuple.of(1L), product(1, 0, 0, 250, 10)));
+        // An order holds no l_extendedprice: the one of MIN over a chain, ⊥.
         assertThat(inserts(t, "orders", "1", "9", "1995-01-01"))
-                .containsExactly(new TableInput.Insert("orders", Tuple.of(1L, 9L), product(1, 1, 1, 0, 100)));
+                .containsExactly(
+                        new TableInput.Insert("orders", Tuple.of(1L, 9L), product(1, 1, 1, Chain.BOTTOM, 100)));
         assertThat(t.outputRow(Tuple.of(9L), product(3, 700, 2, 125, 210)))
                 .containsExactly(
                         9L,
