@@ -12,7 +12,7 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Serializer for a {@link JoinRecord}. Format (version 3; 2 kept links whole in keyed state, 1 was
+ * Serializer for a {@link JoinRecord}. Format (version 4, of tuple format 5; 2 kept links whole in keyed state, 1 was
  * before the compact state layout): one
  * flags byte (payload, next live tuple, in join, old payload present; waiting; in-join links; the
  * dirty mark in its two high bits), then the present fields: the payload, the next live tuple, for a
@@ -234,8 +234,11 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
     /** Snapshot of a {@link JoinRecordSerializer}: the nested payload serializer's snapshot. */
     public static final class JoinRecordSerializerSnapshot<T>
             extends FormatCompositeSnapshot<JoinRecord<T>, JoinRecordSerializer<T>> {
-        /** 3 since links in keyed state leave out the values they share with their record's tuple (2 before). */
-        private static final int VERSION = 3;
+        /**
+         * 4 since its tuples are of tuple format 5 ({@link TupleSerializer#TYPED_VALUES}); 3 since links in keyed
+         * state leave out the values they share with their record's tuple (2 before).
+         */
+        private static final int VERSION = 4;
 
         /** For reading a snapshot. */
         public JoinRecordSerializerSnapshot() {}
@@ -252,6 +255,11 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
         @Override
         protected int format() {
             return VERSION;
+        }
+
+        @Override
+        protected String change() {
+            return TupleSerializer.TYPED_VALUES;
         }
 
         @Override

@@ -12,7 +12,7 @@ import org.apache.flink.types.StringValue;
 
 /**
  * Serializer for {@link StageRow}s, between key stages and in a stage's list of waiting rows. Format
- * (version 1): atom + 1 and step (var-ints), a flags byte (whether an origin is present), the values,
+ * (version 2, of tuple format 5): atom + 1 and step (var-ints), a flags byte (whether an origin is present), the values,
  * the payload, the origin.
  */
 @Internal
@@ -87,7 +87,8 @@ public final class StageRowSerializer<T> extends PayloadRecordSerializer<StageRo
     /** Snapshot of a {@link StageRowSerializer}: the nested payload serializer's snapshot. */
     public static final class StageRowSerializerSnapshot<T>
             extends FormatCompositeSnapshot<StageRow<T>, StageRowSerializer<T>> {
-        private static final int VERSION = 1;
+        /** 2 since its tuples are of tuple format 5 ({@link TupleSerializer#TYPED_VALUES}). */
+        private static final int VERSION = 2;
 
         /** For reading a snapshot. */
         public StageRowSerializerSnapshot() {}
@@ -104,6 +105,11 @@ public final class StageRowSerializer<T> extends PayloadRecordSerializer<StageRo
         @Override
         protected int format() {
             return VERSION;
+        }
+
+        @Override
+        protected String change() {
+            return TupleSerializer.TYPED_VALUES;
         }
 
         @Override
