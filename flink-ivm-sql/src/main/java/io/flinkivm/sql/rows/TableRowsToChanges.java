@@ -3,7 +3,7 @@ package io.flinkivm.sql.rows;
 import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.flink.runtime.Metrics;
+import io.flinkivm.flink.common.Metrics;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.sql.translate.RejectedRowException;
@@ -11,6 +11,7 @@ import io.flinkivm.sql.translate.RowConverter;
 import io.flinkivm.sql.translate.SqlTranslation;
 import io.flinkivm.sql.translate.TableInput;
 import java.io.Serializable;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
@@ -29,7 +30,8 @@ import org.apache.flink.util.OutputTag;
  * an insert-only table, Flink's internal rows ({@link RowData}) as inserts; of a table whose changelog
  * has deletes or updates, its rows ({@link Row}) as changes of their kind ({@code -D}, {@code -U} and
  * {@code +U} too), over the plan's ring. A row that passes no filter of the query leaves no change
- * (counted, {@link Metrics#ROWS_FILTERED}); a row that cannot be a change (a NULL in a primary key, a
+ * (counted, {@link Metrics#ROWS_FILTERED}), except, for a relation whose key stage rows look up, a mark
+ * of it for that stage ({@link InputRecord#dropped}); a row that cannot be a change (a NULL in a primary key, a
  * payload beyond 64 bits, a division by zero, a row of a changelog other than an insert where the plan
  * reads the table as insert-only) goes to the dead-letter output with its reason; nothing is dropped
  * silently. A change that can be rejected downstream (of a relation whose key the plan checks, or with
@@ -52,6 +54,12 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
         void inserts(TableInput table, RowConverter converter, R row, RowConverter.Inserts out)
                 throws RejectedRowException;
 
+        /**
+         * The row's values ({@link TableInput#fromValues}), on the slow path: only for a row that makes no
+         * insert of a relation whose marks a key stage keeps.
+         */
+        Object[] values(TableInput table, R row) throws RejectedRowException;
+
         String text(TableInput table, R row);
     }
 
@@ -68,6 +76,15 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
         public void inserts(TableInput table, RowConverter converter, RowData row, RowConverter.Inserts out)
                 throws RejectedRowException {
             converter.convert(row, out);
+        }
+
+        @Override
+        public Object[] values(TableInput table, RowData row) throws RejectedRowException {
+            Object[] inputs = new Object[row.getArity()];
+            for (int i = 0; i < inputs.length; i++) {
+                inputs[i] = row.isNullAt(i) ? null : RowConverter.value(row, i, table.inputType(i));
+            }
+            return table.fromValues(inputs);
         }
 
         @Override
@@ -88,14 +105,19 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
         @Override
         public void inserts(TableInput table, RowConverter converter, Row row, RowConverter.Inserts out)
                 throws RejectedRowException {
+            List<String> relations = table.relations();
+            for (TableInput.Insert insert : table.inserts(values(table, row))) {
+                out.insert(relations.indexOf(insert.relation()), insert.tuple(), insert.payload());
+            }
+        }
+
+        @Override
+        public Object[] values(TableInput table, Row row) throws RejectedRowException {
             Object[] values = new Object[row.getArity()];
             for (int i = 0; i < values.length; i++) {
                 values[i] = row.getField(i);
             }
-            List<String> relations = table.relations();
-            for (TableInput.Insert insert : table.inserts(table.fromValues(values))) {
-                out.insert(relations.indexOf(insert.relation()), insert.tuple(), insert.payload());
-            }
+            return table.fromValues(values);
         }
 
         @Override
@@ -110,6 +132,7 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
     private final boolean changes;
     private final OutputTag<DeadLetter> deadLetters;
     private final Set<String> checkedRelations;
+    private final Set<String> markedRelations;
     private transient long rows;
     private transient String origin;
     private transient RowConverter converter;
@@ -117,6 +140,11 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
     private transient String[] relations;
 
     private transient boolean[] withOrigin;
+    /** Per relation: whether key stages keep marks of it, and whether the current row inserted into it. */
+    private transient boolean[] marked;
+
+    private transient boolean[] inserted;
+    private transient boolean marking;
     /** The row being converted: its kind, and where its changes go. */
     private transient ChangeKind kind;
 
@@ -135,6 +163,8 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
      * @param changes whether the plan reads the table's relations as changelogs
      * @param checkedRelations the relations whose key the plan checks downstream: their inserts carry an
      *     origin
+     * @param markedRelations the relations whose key stage rows look up: a row that makes no insert of one
+     *     goes to its stage as a mark ({@link InputRecord#dropped})
      */
     public TableRowsToChanges(
             TableInput table,
@@ -142,13 +172,15 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
             Semiring<T> semiring,
             boolean changes,
             OutputTag<DeadLetter> deadLetters,
-            Set<String> checkedRelations) {
+            Set<String> checkedRelations,
+            Set<String> markedRelations) {
         this.table = table;
         this.reader = reader;
         this.semiring = semiring;
         this.changes = changes;
         this.deadLetters = deadLetters;
         this.checkedRelations = Set.copyOf(checkedRelations);
+        this.markedRelations = Set.copyOf(markedRelations);
     }
 
     @Override
@@ -166,6 +198,12 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
         for (int r = 0; r < relations.length; r++) {
             withOrigin[r] = changes || checkedRelations.contains(relations[r]);
         }
+        marked = new boolean[relations.length];
+        for (int r = 0; r < relations.length; r++) {
+            marked[r] = markedRelations.contains(relations[r]);
+            marking |= marked[r];
+        }
+        inserted = new boolean[relations.length];
         emit = this::emit;
     }
 
@@ -181,18 +219,38 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
         this.kind = changeKind(kind);
         this.out = out;
         emitted = 0;
+        if (marking) {
+            Arrays.fill(inserted, false);
+        }
         try {
             reader.inserts(table, converter, row, emit);
             if (emitted == 0) {
                 filtered.inc();
+            }
+            if (marking && missesAMark()) {
+                for (TableInput.Insert mark : table.marks(reader.values(table, row), markedRelations)) {
+                    out.collect(InputRecord.dropped(
+                            this.kind, mark.relation(), mark.tuple(), semiring.one(), "row " + rows + origin));
+                }
             }
         } catch (RejectedRowException e) {
             reject(ctx, e.getMessage(), row);
         }
     }
 
+    /** Whether a marked relation got no insert of the current row. */
+    private boolean missesAMark() {
+        for (int r = 0; r < relations.length; r++) {
+            if (marked[r] && !inserted[r]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void emit(int relation, Tuple tuple, Object payload) {
         emitted++;
+        inserted[relation] = true;
         out.collect(InputRecord.change(
                 kind,
                 relations[relation],
