@@ -42,7 +42,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * natural payloads, a join record of three header bytes), and {@code layout-2-rocksdb} one of the compact
  * layout before join records stored their links without the values of the list's key (join record
  * format 2) on each backend (the heap backend's savepoint holds the sink's managed states too, empty,
- * with their serializers' formats); {@link #writeFixtures} wrote them (run it
+ * with their serializers' formats), and {@code layout-3-<backend>} one of tuple format 4, before SQL
+ * values kept their type in tuples (the same bytes, other values: refused with the reason, see
+ * {@link #aSavepointOfTupleFormatFourIsRefusedWithTheReason}); {@link #writeFixtures} wrote them (run it
  * with {@code -Dflinkivm.savepoint-fixtures=DIR} to write the current layout's). Restoring one into the
  * current job fails with Flink's incompatibility of the state serializers or flink-ivm's own version
  * check of its in-memory state, before any of its bytes is read as the new layout.
@@ -103,6 +105,34 @@ class SavepointFormatITCase {
                         "cannot be read: this flink-ivm reads");
         assertThat(IvmTestJobs.SEEN.get(run))
                 .as("no snapshot came out of the misread state")
+                .isEmpty();
+    }
+
+    /**
+     * A savepoint of tuple format 4 (the same bytes as format 5, but SQL dates, timestamps and decimals
+     * as text) is refused on either backend with the message that says so, never read.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"layout-3-rocksdb", "layout-3-hashmap"})
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aSavepointOfTupleFormatFourIsRefusedWithTheReason(String name) throws Exception {
+        String backend = name.substring(name.lastIndexOf('-') + 1);
+        String run = "savepoint format " + name;
+        JobClient job = execute(
+                backend, RateLimiterStrategy.noOp(), fixture(name).toUri().toString(), run);
+        Throwable failure = org.assertj.core.api.Assertions.catchThrowable(
+                () -> job.getJobExecutionResult().get());
+        assertThat(failure).as("the restore fails").isNotNull();
+        StringBuilder messages = new StringBuilder();
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            messages.append(t).append('\n');
+        }
+        assertThat(messages.toString())
+                .contains("flink-ivm state in tuple format 4 cannot be read: this flink-ivm reads and writes format 5"
+                        + " (since tuple format 5 SQL values keep their type")
+                .contains("Before 1.0 state is not migrated");
+        assertThat(IvmTestJobs.SEEN.get(run))
+                .as("no snapshot came out of the old state")
                 .isEmpty();
     }
 

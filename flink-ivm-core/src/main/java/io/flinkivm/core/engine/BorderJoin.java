@@ -15,6 +15,7 @@ import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.InPlaceSum;
 import io.flinkivm.core.semiring.Semiring;
 import java.util.Iterator;
 import java.util.function.Consumer;
@@ -48,6 +49,8 @@ public final class BorderJoin<T> {
     private final boolean changelog;
     /** The semiring's sum on unboxed Long payloads, or null: records then keep their payloads boxed. */
     private final LongBinaryOperator unboxedPlus;
+    /** The semiring's sum in place on payloads of several longs, or null. */
+    private final InPlaceSum<T> inPlace;
     /** The record id of tree 0's root records: 0 for the acyclic plan, the number of bags for the cyclic one. */
     private final int rootBase;
 
@@ -63,6 +66,7 @@ public final class BorderJoin<T> {
         this.semiring = semiring;
         this.changelog = changelog;
         this.unboxedPlus = semiring.unboxedPlus();
+        this.inPlace = semiring.inPlaceSum();
         if (plan instanceof CyclicPHierarchicalPlan cyclic) {
             CompiledBagJoin bags = new CompiledBagJoin(cyclic);
             this.layout = bags;
@@ -118,6 +122,10 @@ public final class BorderJoin<T> {
                 addUnboxed(store, id, tuple, r, delta);
                 return false;
             }
+            if (inPlace != null) {
+                addInPlace(store, id, tuple, r, delta);
+                return false;
+            }
             T before = r.payload();
             T updated = semiring.plus(before, delta);
             if (changelog && r.dirty == JoinRecord.CLEAN && !updated.equals(before)) {
@@ -132,6 +140,8 @@ public final class BorderJoin<T> {
         r = new JoinRecord<>(delta);
         if (unboxedPlus != null) {
             r.setUnboxedPayload((Long) delta);
+        } else if (inPlace != null) {
+            r.setLongs(inPlace, inPlace.toLongs(delta));
         }
         if (changelog) {
             r.dirty = JoinRecord.NEW;
@@ -174,6 +184,26 @@ public final class BorderJoin<T> {
             store.markDirty(id, tuple);
         }
         r.setUnboxedPayload(updated);
+        store.update(id, tuple, r);
+    }
+
+    /**
+     * {@link #add} to a present root tuple of a semiring with a sum in place: the record keeps its
+     * payload's longs and the update adds to them, no payload object made (a record read with its payload
+     * as an object gets its longs first). An overflow leaves the longs, and so the record, as they were.
+     */
+    private void addInPlace(JoinRecordStore<T> store, int id, Tuple tuple, JoinRecord<T> r, T delta) {
+        long[] longs = r.longs();
+        if (longs == null) {
+            longs = inPlace.toLongs(r.payload());
+            r.setLongs(inPlace, longs);
+        }
+        T before = changelog && r.dirty == JoinRecord.CLEAN ? r.payload() : null;
+        if (inPlace.addTo(longs, delta) && before != null) {
+            r.dirty = JoinRecord.CHANGED;
+            r.oldPayload = before;
+            store.markDirty(id, tuple);
+        }
         store.update(id, tuple, r);
     }
 

@@ -25,8 +25,12 @@ public final class ProductSemiring extends ProductAlgebra {
     private static final Set<SemiringProperty> PROPERTIES =
             Collections.unmodifiableSet(EnumSet.of(SemiringProperty.COMMUTATIVE, SemiringProperty.POSITIVE));
 
+    /** The sum in place, where no component keeps objects; else null. */
+    private final InPlaceSum<Product> inPlace;
+
     private ProductSemiring(Component[] components) {
         super(components, false);
+        this.inPlace = anyObject ? null : new LongsSum(this);
     }
 
     /** The product of a count and {@code components}, in order (the count is component 0). */
@@ -37,6 +41,15 @@ public final class ProductSemiring extends ProductAlgebra {
             all[i + 1] = Objects.requireNonNull(components.get(i), "component");
         }
         return new ProductSemiring(all);
+    }
+
+    /**
+     * The sum in place on the components' longs, where no component keeps objects (a chain of strings,
+     * say); null otherwise.
+     */
+    @Override
+    public InPlaceSum<Product> inPlaceSum() {
+        return inPlace;
     }
 
     @Override
@@ -120,5 +133,65 @@ public final class ProductSemiring extends ProductAlgebra {
     @Override
     public int hashCode() {
         return java.util.Arrays.hashCode(components);
+    }
+
+    /** {@link #plus} in place on the components' longs: counts, sums, min and max, chains of longs. */
+    private static final class LongsSum implements InPlaceSum<Product> {
+        private static final long serialVersionUID = 1L;
+        private final ProductSemiring product;
+
+        LongsSum(ProductSemiring product) {
+            this.product = product;
+        }
+
+        @Override
+        public long[] toLongs(Product payload) {
+            return payload.toArray();
+        }
+
+        @Override
+        public boolean addTo(long[] target, Product delta) {
+            if (delta.count() == 0) {
+                return false;
+            }
+            int n = target.length;
+            if (target[0] == 0) {
+                boolean changed = false;
+                for (int i = 0; i < n; i++) {
+                    changed |= target[i] != delta.get(i);
+                    target[i] = delta.get(i);
+                }
+                return changed;
+            }
+            // First every sum that can fail (an overflow), so that a failure leaves the target as it was.
+            for (int i = 0; i < n; i++) {
+                sum(i, target[i], delta.get(i));
+            }
+            boolean changed = false;
+            for (int i = 0; i < n; i++) {
+                long s = sum(i, target[i], delta.get(i));
+                changed |= s != target[i];
+                target[i] = s;
+            }
+            return changed;
+        }
+
+        private long sum(int i, long a, long b) {
+            Component c = product.components[i];
+            return product.form[i] == LONG ? ((LongComponent) c).plus(a, b) : ((ChainComponent) c).plus(a, b);
+        }
+
+        @Override
+        public Product fromLongs(long[] longs) {
+            return Product.of(longs);
+        }
+
+        @Override
+        public void check(long[] longs) {
+            product.checkValues(longs, null);
+            if (longs[0] == 0) {
+                product.payload(longs.clone(), null); // the zero, or the message why not
+            }
+        }
     }
 }

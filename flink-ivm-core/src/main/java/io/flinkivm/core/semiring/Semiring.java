@@ -73,6 +73,14 @@ public interface Semiring<T> extends Serializable {
         return null;
     }
 
+    /**
+     * For a semiring whose payloads are a few longs that add componentwise: that sum in place, on an
+     * array a long-lived holder owns ({@link InPlaceSum}). Null (the default) for every other semiring.
+     */
+    default InPlaceSum<T> inPlaceSum() {
+        return null;
+    }
+
     /** Whether this semiring declares {@code property}. */
     default boolean has(SemiringProperty property) {
         return properties().contains(property);

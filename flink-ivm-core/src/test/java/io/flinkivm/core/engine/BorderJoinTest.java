@@ -19,8 +19,11 @@ import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.BooleanSemiring;
+import io.flinkivm.core.semiring.LongComponent;
 import io.flinkivm.core.semiring.NaturalSemiring;
 import io.flinkivm.core.semiring.PayloadOverflowException;
+import io.flinkivm.core.semiring.Product;
+import io.flinkivm.core.semiring.ProductSemiring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.testing.RandomQueries;
 import io.flinkivm.core.testing.TestSemirings;
@@ -410,6 +413,53 @@ class BorderJoinTest {
         booleans.add(bstore, null, r, Tuple.of(1L), true);
         assertThat(bstore.get(r, Tuple.of(1L)).isUnboxed()).isFalse();
         assertThat(booleans.payload(bstore, r, Tuple.of(1L))).isTrue();
+    }
+
+    /**
+     * Product payloads of longs stay as their longs in the records: an
+     * update adds in place and makes no object, an overflow changes nothing, and the changelog's old
+     * payload and the results are the boxed sum's.
+     */
+    @Test
+    void productPayloadsAreAddedInPlaceWithoutAnObjectPerUpdate() {
+        ProductSemiring k = ProductSemiring.of(List.of(LongComponent.NATURAL, LongComponent.MIN));
+        ViewTreePlan plan = (ViewTreePlan) Planner.plan(QueryParser.parse("Q(A) :- R(A), S(A)"), k);
+        BorderJoin<Product> border = new BorderJoin<>(plan, k, true);
+        MemoryJoinRecordStore<Product> store = new MemoryJoinRecordStore<>(border.layout(), 0);
+        int r = tree(plan, "R(A)");
+        int s = tree(plan, "S(A)");
+        border.add(store, null, r, Tuple.of(1L), Product.of(1, 2, 5));
+        border.add(store, null, s, Tuple.of(1L), Product.of(1, 3, 9));
+        border.trigger(store, c -> {});
+        Product delta = Product.of(1, 4, 7);
+        Tuple one = Tuple.of(1L);
+        border.add(store, null, r, one, delta);
+        JoinRecord<Product> record = store.get(r, one);
+        long[] longs = record.longs();
+        assertThat(longs).containsExactly(2, 6, 5);
+        assertThat(record.oldPayload).isEqualTo(Product.of(1, 2, 5));
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        int updates = 100_000;
+        for (int i = 0; i < updates; i++) {
+            border.add(store, null, r, one, delta);
+        }
+        long perUpdate = (threads.getCurrentThreadAllocatedBytes() - before) / updates;
+        assertThat(perUpdate).as("bytes allocated per update").isLessThan(8);
+        assertThat(store.get(r, one).longs()).isSameAs(longs).containsExactly(2 + updates, 6 + 4L * updates, 5);
+        assertThatThrownBy(() -> border.add(store, null, r, one, Product.of(1, Long.MAX_VALUE, 0)))
+                .isInstanceOf(PayloadOverflowException.class);
+        assertThat(border.payload(store, r, one)).isEqualTo(Product.of(2 + updates, 6 + 4L * updates, 5));
+        List<ResultChange<Product>> changes = new ArrayList<>();
+        border.trigger(store, changes::add);
+        Product rs = k.times(Product.of(2 + updates, 6 + 4L * updates, 5), Product.of(1, 3, 9));
+        assertThat(changes).containsExactly(new ResultChange<>(one, rs, Product.of(1, 6, 14)));
+        // A record read with its payload as an object (from state, say) gets its longs at its first update.
+        JoinRecord<Product> read = store.get(s, one);
+        read.setPayload(read.payload());
+        border.add(store, null, s, one, delta);
+        assertThat(store.get(s, one).longs()).containsExactly(2, 7, 7);
     }
 
     @Test

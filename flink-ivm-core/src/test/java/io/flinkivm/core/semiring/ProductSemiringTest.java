@@ -34,6 +34,33 @@ class ProductSemiringTest {
                         ChainComponent.max(Chain.of(Chain.Kind.DATE, "DATE")))));
     }
 
+    @ParameterizedTest
+    @MethodSource("products")
+    void theSumInPlaceIsTheSumAndAnOverflowChangesNothing(ProductSemiring s) {
+        InPlaceSum<Product> inPlace = s.inPlaceSum();
+        if (s.hasObjects()) {
+            assertThat(inPlace).isNull();
+            return;
+        }
+        Random random = new Random(7);
+        for (int n = 0; n < 2000; n++) {
+            Product a = RandomPayloads.random(s, random);
+            Product b = RandomPayloads.random(s, random);
+            long[] longs = inPlace.toLongs(a);
+            Product sum = s.plus(a, b);
+            assertThat(inPlace.addTo(longs, b)).isEqualTo(!sum.equals(a));
+            assertThat(inPlace.fromLongs(longs)).isEqualTo(sum);
+        }
+        if (s.arity() > 1 && s.components().get(1) == LongComponent.NATURAL) {
+            long[] big = {1, Long.MAX_VALUE, 0, 0, 0, 0, 0};
+            long[] target = java.util.Arrays.copyOf(big, s.arity());
+            Product more = s.one();
+            assertThatThrownBy(() -> inPlace.addTo(target, s.plus(more, more)))
+                    .isInstanceOf(PayloadOverflowException.class);
+            assertThat(target).containsExactly(java.util.Arrays.copyOf(big, s.arity()));
+        }
+    }
+
     /** MIN and MAX over every kind of chain. */
     static final List<ChainComponent> CHAINS = List.of(
             ChainComponent.min(Chain.of(Chain.Kind.STRING, "STRING")),

@@ -21,11 +21,17 @@ public final class TestSemirings {
      * The built-ins, with covariance over two features, and {@link #CHAINS}: the SQL aggregates' product
      * with MIN of strings and MAX of dates.
      */
-    public static final List<String> BUILT_INS =
-            List.of("natural", "boolean", "min-plus", "max-plus", "viterbi", "provenance", "covariance:2", "chains");
+    public static final List<String> BUILT_INS = List.of(
+            "natural", "boolean", "min-plus", "max-plus", "viterbi", "provenance", "covariance:2", "chains", "sums");
 
     /** The name of the product of a count, MIN over STRING, MAX over DATE and an integer sum. */
     public static final String CHAINS = "chains";
+
+    /**
+     * The name of the product of a count, an integer sum, a MIN and a MAX over DATE: every component a
+     * long, so that records add its payloads in place ({@code Semiring.inPlaceSum}).
+     */
+    public static final String SUMS = "sums";
 
     /** The semirings that are not positive: a test semiring and the integers (a ring). */
     public static final List<String> NON_POSITIVE = List.of("four-bit", "integer");
@@ -34,6 +40,10 @@ public final class TestSemirings {
 
     /** A built-in ({@link Semirings#byName}), {@code four-bit} or {@link #CHAINS}. */
     public static Semiring<?> byName(String name) {
+        if (name.equals(SUMS)) {
+            return ProductSemiring.of(List.of(
+                    LongComponent.INTEGER, LongComponent.MIN, ChainComponent.max(Chain.of(Chain.Kind.DATE, "DATE"))));
+        }
         if (name.equals(CHAINS)) {
             return ProductSemiring.of(List.of(
                     ChainComponent.min(Chain.of(Chain.Kind.STRING, "STRING")),

@@ -10,6 +10,7 @@ import io.flinkivm.sql.translate.SqlTable;
 import io.flinkivm.sql.translate.SqlTranslation;
 import io.flinkivm.sql.translate.SqlType;
 import io.flinkivm.sql.translate.TableInput;
+import io.flinkivm.sql.translate.TupleCodec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -117,7 +118,7 @@ final class SqlRowLines {
         Object[] out = new Object[values.length];
         for (int i = 0; i < values.length; i++) {
             SqlType type = schema.columns().get(i).type();
-            out[i] = values[i] == null ? fields.get(i + 1) : type.toTupleValue(values[i]);
+            out[i] = values[i] == null ? fields.get(i + 1) : TupleCodec.of(type).encode(values[i], type);
         }
         return Tuple.wrap(out);
     }

@@ -45,8 +45,11 @@ public final class KeyGroupStates<G> {
         G read(DataInputView in) throws IOException;
     }
 
-    /** The format of a key group's part: 2 since the compact state layout (tuples, payloads, join records). */
-    private static final int VERSION = 2;
+    /**
+     * The format of a key group's part: 3 since tuples of tuple format 5 (SQL values keep their type); 2
+     * since the compact state layout (tuples, payloads, join records).
+     */
+    private static final int VERSION = 3;
 
     private final AbstractKeyedStateBackend<?> backend;
     private final KeyGroupRange range;
@@ -88,8 +91,9 @@ public final class KeyGroupStates<G> {
                 int version = view.readInt();
                 if (version != VERSION) {
                     throw new IOException("flink-ivm in-memory state of version " + version
-                            + " cannot be read (this is " + VERSION + "): a savepoint of an earlier flink-ivm"
-                            + " restores only into the version that wrote it; start this job without it");
+                            + " cannot be read (this is " + VERSION + "): before 1.0 state is not migrated, a"
+                            + " savepoint of an earlier flink-ivm restores only into the version that wrote it;"
+                            + " start this job without it");
                 }
                 if (view.readBoolean()) {
                     states.parts[group - states.range.getStartKeyGroup()] = states.readGroup(view);

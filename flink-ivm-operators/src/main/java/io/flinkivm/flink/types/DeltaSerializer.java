@@ -10,7 +10,7 @@ import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
 
 /**
- * Serializer for {@link Delta}s. Format (version 3; 2 before the compact tuple format): epoch, atom and insert id (var-ints), a flags
+ * Serializer for {@link Delta}s. Format (version 4, of tuple format 5; 2 before the compact tuple format): epoch, atom and insert id (var-ints), a flags
  * byte (which of key, payload and partition are present, whether it is a checked delete and whether
  * it reports a rejection), then the present key, payload and partition, and the origin and row of a
  * delta that reports.
@@ -123,7 +123,8 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
 
     /** Snapshot of a {@link DeltaSerializer}: the nested payload serializer's snapshot. */
     public static final class DeltaSerializerSnapshot<T> extends FormatCompositeSnapshot<Delta<T>, DeltaSerializer<T>> {
-        private static final int VERSION = 3;
+        /** 4 since its tuples are of tuple format 5 ({@link TupleSerializer#TYPED_VALUES}). */
+        private static final int VERSION = 4;
 
         /** For reading a snapshot. */
         public DeltaSerializerSnapshot() {}
@@ -140,6 +141,11 @@ public final class DeltaSerializer<T> extends PayloadRecordSerializer<Delta<T>, 
         @Override
         protected int format() {
             return VERSION;
+        }
+
+        @Override
+        protected String change() {
+            return TupleSerializer.TYPED_VALUES;
         }
 
         @Override

@@ -33,6 +33,11 @@ public abstract class FormatCompositeSnapshot<T, S extends TypeSerializer<T>>
     /** The format version written now. */
     protected abstract int format();
 
+    /** What the current format changed, for the message that refuses an earlier one; empty by default. */
+    protected String change() {
+        return "";
+    }
+
     /** The serializer of the current format over {@code nested}. */
     protected abstract S create(TypeSerializer<?>[] nested);
 
@@ -60,7 +65,7 @@ public abstract class FormatCompositeSnapshot<T, S extends TypeSerializer<T>>
     @Override
     protected final S createOuterSerializerWithNestedSerializers(TypeSerializer<?>[] nested) {
         if (readFormat() != format()) {
-            throw new IllegalStateException(FormatSnapshot.unreadable(what(), readFormat(), format()));
+            throw new IllegalStateException(FormatSnapshot.unreadable(what(), readFormat(), format(), change()));
         }
         return create(nested);
     }

@@ -20,6 +20,7 @@ import org.apache.flink.core.memory.DataOutputView;
 public abstract class FormatSnapshot<T> implements TypeSerializerSnapshot<T> {
     private final String what;
     private final int format;
+    private final String change;
     private int read;
 
     /**
@@ -28,8 +29,17 @@ public abstract class FormatSnapshot<T> implements TypeSerializerSnapshot<T> {
      *     {@code SimpleTypeSerializerSnapshot} that flink-ivm's first formats used
      */
     protected FormatSnapshot(String what, int format) {
+        this(what, format, "");
+    }
+
+    /**
+     * @param change what the current format changed, for the message that refuses an earlier one (empty
+     *     for none)
+     */
+    protected FormatSnapshot(String what, int format, String change) {
         this.what = what;
         this.format = format;
+        this.change = change;
         this.read = format;
     }
 
@@ -56,7 +66,9 @@ public abstract class FormatSnapshot<T> implements TypeSerializerSnapshot<T> {
 
     @Override
     public TypeSerializer<T> restoreSerializer() {
-        return read == format ? currentSerializer() : new UnreadableSerializer<>(unreadable(what, read, format));
+        return read == format
+                ? currentSerializer()
+                : new UnreadableSerializer<>(unreadable(what, read, format, change));
     }
 
     @Override
@@ -66,11 +78,15 @@ public abstract class FormatSnapshot<T> implements TypeSerializerSnapshot<T> {
                 : TypeSerializerSchemaCompatibility.incompatible();
     }
 
-    /** Why state of format {@code found} is not read by this flink-ivm, which writes {@code current}. */
-    static String unreadable(String what, int found, int current) {
+    /**
+     * Why state of format {@code found} is not read by this flink-ivm, which writes {@code current}
+     * ({@code change}: what that format changed, or empty).
+     */
+    static String unreadable(String what, int found, int current, String change) {
         return "flink-ivm state in " + what + " format " + found + " cannot be read: this flink-ivm reads and writes"
-                + " format " + current + " (the compact state layout). A savepoint of an earlier flink-ivm restores"
-                + " only into the version that wrote it; start this job without it";
+                + " format " + current + (change.isEmpty() ? "" : " (" + change + ")")
+                + ". Before 1.0 state is not migrated: a savepoint of an earlier flink-ivm restores only into the"
+                + " version that wrote it; start this job without it";
     }
 
     /** The serializer restored for state of an earlier format: any use fails with the reason. */

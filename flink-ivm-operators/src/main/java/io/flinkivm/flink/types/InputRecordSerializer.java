@@ -11,7 +11,7 @@ import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
 
 /**
- * Serializer for {@link InputRecord}s. Format (version 2; 1 before the compact tuple format): a flags byte (snapshot request, then
+ * Serializer for {@link InputRecord}s. Format (version 3, of tuple format 5; 1 before the compact tuple format): a flags byte (snapshot request, then
  * which of relation, tuple, payload, origin are present, then two bits of the change kind's ordinal,
  * zero for an insert, so records written before change kinds read as inserts, then whether the row was
  * dropped by its table's filter, unset in records written before), then the present fields in that
@@ -143,7 +143,8 @@ public final class InputRecordSerializer<T> extends PayloadRecordSerializer<Inpu
     /** Snapshot of an {@link InputRecordSerializer}: the nested payload serializer's snapshot. */
     public static final class InputRecordSerializerSnapshot<T>
             extends FormatCompositeSnapshot<InputRecord<T>, InputRecordSerializer<T>> {
-        private static final int VERSION = 2;
+        /** 3 since its tuples are of tuple format 5 ({@link TupleSerializer#TYPED_VALUES}). */
+        private static final int VERSION = 3;
 
         /** For reading a snapshot. */
         public InputRecordSerializerSnapshot() {}
@@ -160,6 +161,11 @@ public final class InputRecordSerializer<T> extends PayloadRecordSerializer<Inpu
         @Override
         protected int format() {
             return VERSION;
+        }
+
+        @Override
+        protected String change() {
+            return TupleSerializer.TYPED_VALUES;
         }
 
         @Override

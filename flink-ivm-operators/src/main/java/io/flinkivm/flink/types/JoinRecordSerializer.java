@@ -2,6 +2,7 @@ package io.flinkivm.flink.types;
 
 import io.flinkivm.core.engine.join.JoinRecord;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.InPlaceSum;
 import java.io.IOException;
 import java.util.Objects;
 import org.apache.flink.annotation.Internal;
@@ -11,14 +12,17 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Serializer for a {@link JoinRecord}. Format (version 3; 2 kept links whole in keyed state, 1 was
+ * Serializer for a {@link JoinRecord}. Format (version 4, of tuple format 5; 2 kept links whole in keyed state, 1 was
  * before the compact state layout): one
  * flags byte (payload, next live tuple, in join, old payload present; waiting; in-join links; the
  * dirty mark in its two high bits), then the present fields: the payload, the next live tuple, for a
  * waiting tuple the missing count (var-int) and its waiting links, the in-join links (links: a var-int
  * length, a presence bit mask, the present tuples), the old payload. A live, clean record of a root
  * view is its payload and one byte. In managed keyed state ({@code FlinkJoinRecordStore}) a link is written as the store hands it over:
- * without the values of the list's key, which are the record's own (see {@code RelativeLinks}).
+ * without the values of the list's key, which are the record's own (see {@code RelativeLinks}). With a
+ * payload serializer that reads and writes payloads as longs ({@link InPlacePayloadSerializer}), a record
+ * keeps its payload as longs ({@link JoinRecord#setLongs}) from state to state, in the same bytes: an
+ * update read from RocksDB, added to in place and written back makes no payload object.
  */
 @Internal
 public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>> {
@@ -37,9 +41,19 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
     private static final Tuple[] NONE = new Tuple[0];
 
     private final TypeSerializer<T> payloadSerializer;
+    /** The payload serializer, if it reads and writes payloads as longs; else null. */
+    private final InPlacePayloadSerializer<T> longsSerializer;
+    /** The sum in place of the records read with {@link #longsSerializer}; else null. */
+    private final InPlaceSum<T> inPlace;
 
+    @SuppressWarnings("unchecked") // an InPlacePayloadSerializer of T's is one of its payloads' serializer
     public JoinRecordSerializer(TypeSerializer<T> payloadSerializer) {
         this.payloadSerializer = Objects.requireNonNull(payloadSerializer, "payloadSerializer");
+        InPlaceSum<T> sum = payloadSerializer instanceof InPlacePayloadSerializer<?> s
+                ? ((InPlacePayloadSerializer<T>) s).inPlaceSum()
+                : null;
+        this.inPlace = sum;
+        this.longsSerializer = sum == null ? null : (InPlacePayloadSerializer<T>) payloadSerializer;
     }
 
     @Override
@@ -60,8 +74,14 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
 
     @Override
     public JoinRecord<T> copy(JoinRecord<T> from) {
-        T payload = from.payload();
-        JoinRecord<T> out = new JoinRecord<>(payload == null ? null : payloadSerializer.copy(payload));
+        JoinRecord<T> out;
+        if (from.longs() != null && inPlace != null) {
+            out = new JoinRecord<>();
+            out.setLongs(inPlace, from.longs().clone());
+        } else {
+            T payload = from.payload();
+            out = new JoinRecord<>(payload == null ? null : payloadSerializer.copy(payload));
+        }
         out.missing = from.missing;
         out.liveNext = from.liveNext;
         out.waitNext = from.waitNext.length == 0 ? NONE : from.waitNext.clone();
@@ -88,8 +108,9 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
         if (r.dirty < 0 || r.dirty > 3) {
             throw new IllegalArgumentException("not a dirty mark: " + r.dirty);
         }
-        T payload = r.payload();
-        int flags = (payload != null ? PAYLOAD : 0)
+        long[] longs = longsSerializer == null ? null : r.longs();
+        T payload = longs == null ? r.payload() : null;
+        int flags = (payload != null || longs != null ? PAYLOAD : 0)
                 | (r.liveNext != null ? LIVE_NEXT : 0)
                 | (r.inJoin ? IN_JOIN : 0)
                 | (r.oldPayload != null ? OLD_PAYLOAD : 0)
@@ -97,7 +118,9 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
                 | (r.upNext.length > 0 ? UP_LINKS : 0)
                 | r.dirty << DIRTY_SHIFT;
         out.writeByte(flags);
-        if (payload != null) {
+        if (longs != null) {
+            longsSerializer.serializeLongs(longs, out);
+        } else if (payload != null) {
             payloadSerializer.serialize(payload, out);
         }
         if (r.liveNext != null) {
@@ -139,7 +162,11 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
         JoinRecord<T> r = new JoinRecord<>();
         r.dirty = (byte) (flags >>> DIRTY_SHIFT);
         if ((flags & PAYLOAD) != 0) {
-            r.setPayload(payloadSerializer.deserialize(in));
+            if (inPlace != null) {
+                r.setLongs(inPlace, longsSerializer.deserializeLongs(in));
+            } else {
+                r.setPayload(payloadSerializer.deserialize(in));
+            }
         }
         if ((flags & LIVE_NEXT) != 0) {
             r.liveNext = TupleSerializer.INSTANCE.deserialize(in);
@@ -207,8 +234,11 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
     /** Snapshot of a {@link JoinRecordSerializer}: the nested payload serializer's snapshot. */
     public static final class JoinRecordSerializerSnapshot<T>
             extends FormatCompositeSnapshot<JoinRecord<T>, JoinRecordSerializer<T>> {
-        /** 3 since links in keyed state leave out the values they share with their record's tuple (2 before). */
-        private static final int VERSION = 3;
+        /**
+         * 4 since its tuples are of tuple format 5 ({@link TupleSerializer#TYPED_VALUES}); 3 since links in keyed
+         * state leave out the values they share with their record's tuple (2 before).
+         */
+        private static final int VERSION = 4;
 
         /** For reading a snapshot. */
         public JoinRecordSerializerSnapshot() {}
@@ -225,6 +255,11 @@ public final class JoinRecordSerializer<T> extends TypeSerializer<JoinRecord<T>>
         @Override
         protected int format() {
             return VERSION;
+        }
+
+        @Override
+        protected String change() {
+            return TupleSerializer.TYPED_VALUES;
         }
 
         @Override

@@ -3,6 +3,7 @@ package io.flinkivm.flink.types;
 import io.flinkivm.core.semiring.Chain;
 import io.flinkivm.core.semiring.ChainComponent;
 import io.flinkivm.core.semiring.Component;
+import io.flinkivm.core.semiring.InPlaceSum;
 import io.flinkivm.core.semiring.PayloadFormatException;
 import io.flinkivm.core.semiring.Product;
 import io.flinkivm.core.semiring.ProductSemiring;
@@ -20,10 +21,11 @@ import org.apache.flink.core.memory.DataOutputView;
  * zig-zag var-long, the count first (counts and sums of a few rows take a byte or two; a MIN of dates
  * its day number); a MIN or MAX over a chain of objects (strings, ...) as {@link ChainElements} writes
  * an element. The snapshot (version 2; version 1, without chains, is read too) records the components;
- * restoring with other components is incompatible.
+ * restoring with other components is incompatible. Where no component keeps objects, a payload kept as
+ * its longs ({@link InPlacePayloadSerializer}) is written and read in the same bytes.
  */
 @Internal
-public final class ProductSerializer extends ImmutableSerializer<Product> {
+public final class ProductSerializer extends ImmutableSerializer<Product> implements InPlacePayloadSerializer<Product> {
     private static final long serialVersionUID = 1L;
 
     private final ProductSemiring semiring;
@@ -87,6 +89,40 @@ public final class ProductSerializer extends ImmutableSerializer<Product> {
         } catch (PayloadFormatException e) {
             throw new IOException("corrupt " + semiring.name() + " data: " + e.getMessage(), e);
         }
+    }
+
+    @Override
+    public InPlaceSum<Product> inPlaceSum() {
+        return semiring.inPlaceSum();
+    }
+
+    @Override
+    public void serializeLongs(long[] longs, DataOutputView out) throws IOException {
+        if (semiring.hasObjects() || longs.length != semiring.arity()) {
+            throw new IllegalArgumentException("cannot serialize " + longs.length + " longs as a " + semiring.name()
+                    + " payload" + (semiring.hasObjects() ? " (it keeps objects)" : ""));
+        }
+        for (long v : longs) {
+            VarInts.writeSignedLong(v, out);
+        }
+    }
+
+    @Override
+    public long[] deserializeLongs(DataInputView in) throws IOException {
+        InPlaceSum<Product> sum = semiring.inPlaceSum();
+        if (sum == null) {
+            throw new IllegalStateException(semiring.name() + " keeps objects: its payloads are not read as longs");
+        }
+        long[] values = new long[semiring.arity()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = VarInts.readSignedLong(in);
+        }
+        try {
+            sum.check(values);
+        } catch (PayloadFormatException e) {
+            throw new IOException("corrupt " + semiring.name() + " data: " + e.getMessage(), e);
+        }
+        return values;
     }
 
     @Override

@@ -17,7 +17,7 @@ import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * Serializer of the q-tree sink's entries ({@link QTreeEntry}) in core's format
- * ({@link QTreeEntryFormat}, version 1), payloads by the nested serializer. Entries are mutable: a copy
+ * ({@link QTreeEntryFormat}; version 2, of tuple format 5), payloads by the nested serializer. Entries are mutable: a copy
  * goes through the bytes.
  */
 @Internal
@@ -147,7 +147,8 @@ public final class QTreeEntrySerializer<T> extends TypeSerializer<QTreeEntry<T>>
     /** Snapshot of a {@link QTreeEntrySerializer}: the nested payload serializer's snapshot. */
     public static final class QTreeEntrySerializerSnapshot<T>
             extends FormatCompositeSnapshot<QTreeEntry<T>, QTreeEntrySerializer<T>> {
-        private static final int VERSION = 1;
+        /** 2 since its tuples are of tuple format 5 ({@link TupleSerializer#TYPED_VALUES}). */
+        private static final int VERSION = 2;
 
         /** For reading a snapshot. */
         public QTreeEntrySerializerSnapshot() {}
@@ -164,6 +165,11 @@ public final class QTreeEntrySerializer<T> extends TypeSerializer<QTreeEntry<T>>
         @Override
         protected int format() {
             return VERSION;
+        }
+
+        @Override
+        protected String change() {
+            return TupleSerializer.TYPED_VALUES;
         }
 
         @Override

@@ -9,7 +9,7 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Serializer for {@link ResultRecord}s. Format (version 4; 3 before the compact tuple format): snapshot id and insert count (longs), a
+ * Serializer for {@link ResultRecord}s. Format (version 5, of tuple format 5; 3 before the compact tuple format): snapshot id and insert count (longs), a
  * flags byte (end, prefix-exact, then which of tuple, payload, a non-zero row count and a non-empty
  * cut are present), then the present tuple, payload, row count (long) and cut (its length as a
  * var-int, then each count as a var-long).
@@ -172,7 +172,8 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
     /** Snapshot of a {@link ResultRecordSerializer}: the nested payload serializer's snapshot. */
     public static final class ResultRecordSerializerSnapshot<T>
             extends FormatCompositeSnapshot<ResultRecord<T>, ResultRecordSerializer<T>> {
-        private static final int VERSION = 4;
+        /** 5 since its tuples are of tuple format 5 ({@link TupleSerializer#TYPED_VALUES}). */
+        private static final int VERSION = 5;
 
         /** For reading a snapshot. */
         public ResultRecordSerializerSnapshot() {}
@@ -189,6 +190,11 @@ public final class ResultRecordSerializer<T> extends PayloadRecordSerializer<Res
         @Override
         protected int format() {
             return VERSION;
+        }
+
+        @Override
+        protected String change() {
+            return TupleSerializer.TYPED_VALUES;
         }
 
         @Override

@@ -9,7 +9,7 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Serializer for {@link RootUpdate}s. Format (version 4; 3 before the compact tuple format): epoch and tree (var-ints), a flags byte
+ * Serializer for {@link RootUpdate}s. Format (version 5, of tuple format 5; 3 before the compact tuple format): epoch and tree (var-ints), a flags byte
  * (which of tuple, payload and cell are present), then the present tuple, payload and cell.
  */
 @Internal
@@ -97,7 +97,8 @@ public final class RootUpdateSerializer<T> extends PayloadRecordSerializer<RootU
     /** Snapshot of a {@link RootUpdateSerializer}: the nested payload serializer's snapshot. */
     public static final class RootUpdateSerializerSnapshot<T>
             extends FormatCompositeSnapshot<RootUpdate<T>, RootUpdateSerializer<T>> {
-        private static final int VERSION = 4;
+        /** 5 since its tuples are of tuple format 5 ({@link TupleSerializer#TYPED_VALUES}). */
+        private static final int VERSION = 5;
 
         /** For reading a snapshot. */
         public RootUpdateSerializerSnapshot() {}
@@ -114,6 +115,11 @@ public final class RootUpdateSerializer<T> extends PayloadRecordSerializer<RootU
         @Override
         protected int format() {
             return VERSION;
+        }
+
+        @Override
+        protected String change() {
+            return TupleSerializer.TYPED_VALUES;
         }
 
         @Override

@@ -12,10 +12,9 @@ import org.apache.flink.types.StringValue;
 
 /**
  * Serializer for {@link StageRow}s, between key stages and in a stage's list of waiting rows. Format
- * (version 1): atom + 1 (0 for a key row, kept or dropped) and step (var-ints), a flags byte (whether an
- * origin is present, whether a key row was dropped by its selection or filter, whether the change is a
- * retraction), the values, the payload, the origin. Rows without the later flags are written as before
- * the flags existed.
+ * (version 2, of tuple format 5): atom + 1 (0 for a key row, kept or dropped) and step (var-ints), a
+ * flags byte (whether an origin is present, whether a key row was dropped by its selection or filter,
+ * whether the change is a retraction), the values, the payload, the origin.
  */
 @Internal
 public final class StageRowSerializer<T> extends PayloadRecordSerializer<StageRow<T>, T> {
@@ -98,7 +97,8 @@ public final class StageRowSerializer<T> extends PayloadRecordSerializer<StageRo
     /** Snapshot of a {@link StageRowSerializer}: the nested payload serializer's snapshot. */
     public static final class StageRowSerializerSnapshot<T>
             extends FormatCompositeSnapshot<StageRow<T>, StageRowSerializer<T>> {
-        private static final int VERSION = 1;
+        /** 2 since its tuples are of tuple format 5 ({@link TupleSerializer#TYPED_VALUES}). */
+        private static final int VERSION = 2;
 
         /** For reading a snapshot. */
         public StageRowSerializerSnapshot() {}
@@ -115,6 +115,11 @@ public final class StageRowSerializer<T> extends PayloadRecordSerializer<StageRo
         @Override
         protected int format() {
             return VERSION;
+        }
+
+        @Override
+        protected String change() {
+            return TupleSerializer.TYPED_VALUES;
         }
 
         @Override

@@ -75,7 +75,7 @@ public final class TaggedTupleSerializer extends TypeSerializerSingleton<TaggedT
     /** Snapshot of the {@link TaggedTupleSerializer}: its format version, which follows the tuples'. */
     public static final class TaggedTupleSerializerSnapshot extends FormatSnapshot<TaggedTuple> {
         public TaggedTupleSerializerSnapshot() {
-            super("tagged tuple", TupleSerializer.FORMAT);
+            super("tagged tuple", TupleSerializer.FORMAT, TupleSerializer.TYPED_VALUES);
         }
 
         @Override

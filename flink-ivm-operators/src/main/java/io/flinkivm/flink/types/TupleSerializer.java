@@ -10,7 +10,8 @@ import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
 
 /**
- * Serializer for {@link Tuple}s. Format (version 4): the arity as an unsigned var-int, then per value a
+ * Serializer for {@link Tuple}s. Format (version 5; version 4 had the same bytes, but SQL values of
+ * other types than integers, strings, floating point and Booleans as text, see {@link #TYPED_VALUES}): the arity as an unsigned var-int, then per value a
  * header byte whose low three bits say the type: {@code 1} Long and {@code 2} Integer (zig-zag encoded:
  * the header's bits 3-6 hold the low four bits, bit 7 says that the rest follows as an unsigned
  * var-long, so -8..7 take the header alone and -1024..1023 one byte more), {@code 3} String (then
@@ -30,7 +31,15 @@ public final class TupleSerializer extends TypeSerializerSingleton<Tuple> {
     public static final TupleSerializer INSTANCE = new TupleSerializer();
 
     /** The format version (the snapshot's). */
-    static final int FORMAT = 4;
+    static final int FORMAT = 5;
+
+    /**
+     * What tuple format 5 changed, for the message that refuses state of an earlier one (which would
+     * otherwise read, with values of another form that no longer join or group with the new ones).
+     */
+    static final String TYPED_VALUES = "since tuple format 5 SQL values keep their type: a DATE is its day number,"
+            + " a TIME its milliseconds, a TIMESTAMP its microseconds (nanoseconds above precision 6), a DECIMAL"
+            + " of up to 18 digits its unscaled units, where format 4 held a DATE, TIMESTAMP or DECIMAL as its text";
 
     static final int LONG = 1;
     static final int INT = 2;
@@ -189,7 +198,7 @@ public final class TupleSerializer extends TypeSerializerSingleton<Tuple> {
     /** Snapshot of the (configuration-free) {@link TupleSerializer}: its format version. */
     public static final class TupleSerializerSnapshot extends FormatSnapshot<Tuple> {
         public TupleSerializerSnapshot() {
-            super("tuple", FORMAT);
+            super("tuple", FORMAT, TYPED_VALUES);
         }
 
         @Override

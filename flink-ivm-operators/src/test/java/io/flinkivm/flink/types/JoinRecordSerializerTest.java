@@ -1,11 +1,18 @@
 package io.flinkivm.flink.types;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkivm.core.engine.join.JoinRecord;
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.Chain;
+import io.flinkivm.core.semiring.ChainComponent;
+import io.flinkivm.core.semiring.LongComponent;
+import io.flinkivm.core.semiring.Product;
+import io.flinkivm.core.semiring.ProductSemiring;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -123,6 +130,54 @@ class JoinRecordSerializerTest {
         assertThat(read.liveNext).isEqualTo(Tuple.of(3L));
         assertThat(bytes(unboxed)).isEqualTo(bytes(boxed));
         assertThat(serializer.copy(unboxed).payload()).isEqualTo(42L);
+    }
+
+    /**
+     * A product payload kept as its longs is written in the bytes of the product and read back as
+     * longs (no payload object); a copy owns its own longs; longs that are no payload are refused at
+     * the read; a product with a chain of strings keeps its payloads as objects.
+     */
+    @Test
+    void aProductPayloadKeptAsLongsIsWrittenAndReadAsLongs() throws Exception {
+        ProductSemiring k = ProductSemiring.of(List.of(LongComponent.INTEGER, LongComponent.MIN));
+        JoinRecordSerializer<Product> serializer = new JoinRecordSerializer<>(new ProductSerializer(k));
+        JoinRecord<Product> longs = new JoinRecord<>();
+        longs.setLongs(k.inPlaceSum(), new long[] {2, -7, 3});
+        JoinRecord<Product> boxed = new JoinRecord<>(Product.of(2, -7, 3));
+        for (JoinRecord<Product> r : List.of(longs, boxed)) {
+            r.liveNext = Tuple.of(3L);
+            r.dirty = JoinRecord.CHANGED;
+            r.oldPayload = Product.of(1, -9, 3);
+        }
+        assertThat(bytes(serializer, longs)).isEqualTo(bytes(serializer, boxed));
+        JoinRecord<Product> read = RoundTrip.of(serializer, boxed);
+        assertThat(read.longs()).containsExactly(2, -7, 3);
+        assertThat(same(read, longs)).isTrue();
+        JoinRecord<Product> copy = serializer.copy(longs);
+        assertThat(copy.longs()).containsExactly(2, -7, 3).isNotSameAs(longs.longs());
+        assertThat(same(copy, longs)).isTrue();
+
+        JoinRecord<Product> notAPayload = new JoinRecord<>();
+        notAPayload.setLongs(k.inPlaceSum(), new long[] {0, 5, 3});
+        byte[] corrupt = bytes(serializer, notAPayload);
+        assertThatThrownBy(() -> serializer.deserialize(new DataInputDeserializer(corrupt)))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("corrupt")
+                .hasMessageContaining("count 0 must be the zero");
+
+        ProductSemiring strings =
+                ProductSemiring.of(List.of(ChainComponent.min(Chain.of(Chain.Kind.STRING, "STRING"))));
+        JoinRecordSerializer<Product> objects = new JoinRecordSerializer<>(new ProductSerializer(strings));
+        Product text = strings.parse("1;'abc'");
+        JoinRecord<Product> back = RoundTrip.of(objects, new JoinRecord<>(text));
+        assertThat(back.longs()).isNull();
+        assertThat(back.payload()).isEqualTo(text);
+    }
+
+    private static <T> byte[] bytes(JoinRecordSerializer<T> serializer, JoinRecord<T> r) throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        serializer.serialize(r, out);
+        return out.getCopyOfBuffer();
     }
 
     private static byte[] bytes(JoinRecord<Long> r) throws IOException {

@@ -78,8 +78,34 @@ class TupleSerializerTest extends SerializerTestBase<Tuple> {
         assertThatThrownBy(() -> restored.deserialize(new DataInputDeserializer(old)))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("flink-ivm state in tuple format 3 cannot be read")
-                .hasMessageContaining("format 4");
+                .hasMessageContaining("reads and writes format 5");
         SerializerSnapshots.assertRestoresAsIs(TupleSerializer.INSTANCE);
+    }
+
+    /**
+     * Format 4 wrote the same bytes, but SQL dates, timestamps and decimals as text: its snapshot is
+     * incompatible, and the serializer restored from it refuses to read, saying why.
+     */
+    @Test
+    void aSnapshotOfFormatFourIsRefusedWithTheReason() throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(128);
+        out.writeUTF(TupleSerializer.TupleSerializerSnapshot.class.getName());
+        out.writeInt(4);
+        TypeSerializerSnapshot<Tuple> four = TypeSerializerSnapshot.readVersionedSnapshot(
+                new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
+        assertThat(TupleSerializer.INSTANCE
+                        .snapshotConfiguration()
+                        .resolveSchemaCompatibility(four)
+                        .isIncompatible())
+                .isTrue();
+        TypeSerializer<Tuple> restored = four.restoreSerializer();
+        assertThat(restored.toString())
+                .startsWith("flink-ivm state in tuple format 4 cannot be read: this flink-ivm reads and writes format 5"
+                        + " (since tuple format 5 SQL values keep their type: a DATE is its day number")
+                .contains("Before 1.0 state is not migrated");
+        assertThatThrownBy(() -> restored.deserialize(new DataInputDeserializer(bytes(Tuple.of("2024-05-01")))))
+                .isInstanceOf(IOException.class)
+                .hasMessage(restored.toString());
     }
 
     @Test

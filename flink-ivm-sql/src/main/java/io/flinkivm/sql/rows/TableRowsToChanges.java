@@ -1,14 +1,17 @@
 package io.flinkivm.sql.rows;
 
 import io.flinkivm.core.query.ChangeKind;
+import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.common.Metrics;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.sql.translate.RejectedRowException;
+import io.flinkivm.sql.translate.RowConverter;
 import io.flinkivm.sql.translate.SqlTranslation;
 import io.flinkivm.sql.translate.TableInput;
 import java.io.Serializable;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
@@ -44,6 +47,17 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
     public interface Reader<R> extends Serializable {
         RowKind kind(R row);
 
+        /**
+         * Passes the row's inserts to {@code out} (all or nothing): through {@code converter}, compiled for
+         * the table, or on the row's values.
+         */
+        void inserts(TableInput table, RowConverter converter, R row, RowConverter.Inserts out)
+                throws RejectedRowException;
+
+        /**
+         * The row's values ({@link TableInput#fromValues}), on the slow path: only for a row that makes no
+         * insert of a relation whose marks a key stage keeps.
+         */
         Object[] values(TableInput table, R row) throws RejectedRowException;
 
         String text(TableInput table, R row);
@@ -59,8 +73,18 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
         }
 
         @Override
+        public void inserts(TableInput table, RowConverter converter, RowData row, RowConverter.Inserts out)
+                throws RejectedRowException {
+            converter.convert(row, out);
+        }
+
+        @Override
         public Object[] values(TableInput table, RowData row) throws RejectedRowException {
-            return InternalRows.values(table, row);
+            Object[] inputs = new Object[row.getArity()];
+            for (int i = 0; i < inputs.length; i++) {
+                inputs[i] = row.isNullAt(i) ? null : RowConverter.value(row, i, table.inputType(i));
+            }
+            return table.fromValues(inputs);
         }
 
         @Override
@@ -76,6 +100,15 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
         @Override
         public RowKind kind(Row row) {
             return row.getKind();
+        }
+
+        @Override
+        public void inserts(TableInput table, RowConverter converter, Row row, RowConverter.Inserts out)
+                throws RejectedRowException {
+            List<String> relations = table.relations();
+            for (TableInput.Insert insert : table.inserts(values(table, row))) {
+                out.insert(relations.indexOf(insert.relation()), insert.tuple(), insert.payload());
+            }
         }
 
         @Override
@@ -102,6 +135,24 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
     private final Set<String> markedRelations;
     private transient long rows;
     private transient String origin;
+    private transient RowConverter converter;
+    /** Per relation of the table: its name, and whether its changes carry where they came from. */
+    private transient String[] relations;
+
+    private transient boolean[] withOrigin;
+    /** Per relation: whether key stages keep marks of it, and whether the current row inserted into it. */
+    private transient boolean[] marked;
+
+    private transient boolean[] inserted;
+    private transient boolean marking;
+    /** The row being converted: its kind, and where its changes go. */
+    private transient ChangeKind kind;
+
+    private transient Collector<InputRecord<T>> out;
+    private transient RowConverter.Inserts emit;
+    /** Changes emitted for the current row. */
+    private transient int emitted;
+
     private transient Counter rowsIn;
     private transient Counter filtered;
     private transient Counter rejected;
@@ -140,6 +191,20 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
         rejected = metrics.counter(Metrics.DEAD_LETTERS);
         origin = " of table " + table.name() + " (subtask "
                 + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() + ")";
+        converter = RowConverter.of(table);
+        List<String> names = table.relations();
+        relations = names.toArray(new String[0]);
+        withOrigin = new boolean[relations.length];
+        for (int r = 0; r < relations.length; r++) {
+            withOrigin[r] = changes || checkedRelations.contains(relations[r]);
+        }
+        marked = new boolean[relations.length];
+        for (int r = 0; r < relations.length; r++) {
+            marked[r] = markedRelations.contains(relations[r]);
+            marking |= marked[r];
+        }
+        inserted = new boolean[relations.length];
+        emit = this::emit;
     }
 
     @Override
@@ -151,30 +216,47 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
             reject(ctx, "a " + kind.shortString() + " row: flink-ivm reads " + table.name() + " as insert-only", row);
             return;
         }
+        this.kind = changeKind(kind);
+        this.out = out;
+        emitted = 0;
+        if (marking) {
+            Arrays.fill(inserted, false);
+        }
         try {
-            Object[] values = reader.values(table, row);
-            List<TableInput.Insert> inserts = table.inserts(values);
-            if (inserts.isEmpty()) {
+            reader.inserts(table, converter, row, emit);
+            if (emitted == 0) {
                 filtered.inc();
             }
-            if (!markedRelations.isEmpty()) {
-                for (TableInput.Insert mark : table.marks(values, markedRelations)) {
+            if (marking && missesAMark()) {
+                for (TableInput.Insert mark : table.marks(reader.values(table, row), markedRelations)) {
                     out.collect(InputRecord.dropped(
-                            changeKind(kind), mark.relation(), mark.tuple(), semiring.one(), "row " + rows + origin));
+                            this.kind, mark.relation(), mark.tuple(), semiring.one(), "row " + rows + origin));
                 }
-            }
-            for (TableInput.Insert insert : inserts) {
-                boolean checked = changes || checkedRelations.contains(insert.relation());
-                out.collect(InputRecord.change(
-                        changeKind(kind),
-                        insert.relation(),
-                        insert.tuple(),
-                        SqlTranslation.payloadIn(semiring, insert.payload()),
-                        checked ? "row " + rows + origin : null));
             }
         } catch (RejectedRowException e) {
             reject(ctx, e.getMessage(), row);
         }
+    }
+
+    /** Whether a marked relation got no insert of the current row. */
+    private boolean missesAMark() {
+        for (int r = 0; r < relations.length; r++) {
+            if (marked[r] && !inserted[r]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void emit(int relation, Tuple tuple, Object payload) {
+        emitted++;
+        inserted[relation] = true;
+        out.collect(InputRecord.change(
+                kind,
+                relations[relation],
+                tuple,
+                SqlTranslation.payloadIn(semiring, payload),
+                withOrigin[relation] ? "row " + rows + origin : null));
     }
 
     private static ChangeKind changeKind(RowKind kind) {

@@ -115,6 +115,18 @@ final class ColumnClasses {
         fixed.put(root, value);
     }
 
+    /** How the values of the class of {@code id} are held in tuples: by the types of all its values. */
+    TupleCodec codec(int id) {
+        int root = find(id);
+        List<SqlType> types = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            if (find(i) == root) {
+                types.add(values.get(i).expr().type());
+            }
+        }
+        return TupleCodec.of(types);
+    }
+
     /** The literal the class of {@code id} equals, or null. */
     Fixed fixed(int id) {
         return fixed.get(find(id));

@@ -3,6 +3,7 @@ package io.flinkivm.sql.translate;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.List;
 import java.util.Locale;
 
@@ -38,9 +39,9 @@ enum RowFunction {
             case EXTRACT_QUARTER -> (long) (date(args[0]).getMonthValue() + 2) / 3;
             case EXTRACT_MONTH -> (long) date(args[0]).getMonthValue();
             case EXTRACT_DAY -> (long) date(args[0]).getDayOfMonth();
-            case EXTRACT_HOUR -> args[0] instanceof LocalDateTime t ? (long) t.getHour() : 0L;
-            case EXTRACT_MINUTE -> args[0] instanceof LocalDateTime t ? (long) t.getMinute() : 0L;
-            case EXTRACT_SECOND -> args[0] instanceof LocalDateTime t ? (long) t.getSecond() : 0L;
+            case EXTRACT_HOUR -> (long) time(args[0]).getHour();
+            case EXTRACT_MINUTE -> (long) time(args[0]).getMinute();
+            case EXTRACT_SECOND -> (long) time(args[0]).getSecond();
             case UPPER -> ((String) args[0]).toUpperCase(Locale.ROOT);
             case LOWER -> ((String) args[0]).toLowerCase(Locale.ROOT);
             case CHAR_LENGTH -> (long) ((String) args[0]).codePointCount(0, ((String) args[0]).length());
@@ -65,6 +66,10 @@ enum RowFunction {
 
     private static LocalDate date(Object v) {
         return v instanceof LocalDateTime t ? t.toLocalDate() : (LocalDate) v;
+    }
+
+    private static LocalTime time(Object v) {
+        return v instanceof LocalDateTime t ? t.toLocalTime() : v instanceof LocalTime t ? t : LocalTime.MIDNIGHT;
     }
 
     private static String substring(String s, long start, Long length) {

@@ -44,8 +44,11 @@ final class RowFunctionCompiler {
         TimeUnit unit = ((SqlIntervalQualifier) call.operand(0)).getStartUnit();
         RowExpr operand = compiler.expression(call.operand(1));
         SqlType.Kind kind = operand.type().kind();
-        if (kind != SqlType.Kind.DATE && kind != SqlType.Kind.TIMESTAMP) {
-            throw errors.invalid(call, "EXTRACT takes a DATE or TIMESTAMP, not " + operand.type());
+        if (kind != SqlType.Kind.DATE && kind != SqlType.Kind.TIME && kind != SqlType.Kind.TIMESTAMP) {
+            throw errors.invalid(call, "EXTRACT takes a DATE, TIME or TIMESTAMP, not " + operand.type());
+        }
+        if (kind == SqlType.Kind.TIME && unit != TimeUnit.HOUR && unit != TimeUnit.MINUTE && unit != TimeUnit.SECOND) {
+            throw errors.invalid(call, "EXTRACT(" + unit + ") of a TIME; a TIME has HOUR, MINUTE and SECOND");
         }
         RowFunction f = switch (unit) {
             case YEAR -> RowFunction.EXTRACT_YEAR;

@@ -41,12 +41,19 @@ public final class SqlTranslation implements Serializable {
      * @param name its output name: the alias, else the column's name, else {@code EXPR$i}
      * @param type its SQL type
      * @param head for a grouped (or selected) value: its position in the result tuple, else -1
+     * @param codec for a grouped (or selected) value: how its variable's values are held in tuples, else null
      * @param constant for a value fixed by an equality with a literal (or a literal): its Java value, else null
      * @param aggregate for an aggregate: how it is read off the payload, else null
      * @param nullable whether the column can be NULL
      */
     public record OutputColumn(
-            String name, SqlType type, int head, Object constant, AggregateOutput aggregate, boolean nullable)
+            String name,
+            SqlType type,
+            int head,
+            TupleCodec codec,
+            Object constant,
+            AggregateOutput aggregate,
+            boolean nullable)
             implements Serializable {
         /** Whether this column is an aggregate. */
         public boolean isAggregate() {
@@ -212,7 +219,7 @@ public final class SqlTranslation implements Serializable {
         for (int i = 0; i < out.length; i++) {
             OutputColumn c = columns.get(i);
             if (c.head() >= 0) {
-                out[i] = c.type().fromTupleValue(tuple.get(c.head()));
+                out[i] = c.codec().decode(tuple.get(c.head()), c.type());
             } else if (c.isAggregate()) {
                 out[i] = c.aggregate().value(payload);
             } else {

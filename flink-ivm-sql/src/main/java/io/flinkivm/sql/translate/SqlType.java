@@ -1,31 +1,15 @@
 package io.flinkivm.sql.translate;
 
 import java.io.Serializable;
-import java.math.BigDecimal;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
 import org.apache.flink.annotation.Internal;
 
 /**
- * The SQL type of a column, as far as the SQL front end needs it: how a value of the column becomes a
- * tuple value (tuples hold {@link Long}, {@link String}, {@link Double} and {@link Boolean} only), and
- * how a tuple value becomes a value of the column again.
- *
- * <ul>
- *   <li>TINYINT, SMALLINT, INT, BIGINT: a {@link Long} (so that INT and BIGINT columns join);</li>
- *   <li>DECIMAL(p, s): its canonical text, without trailing zeros ({@code 1.5} for 1.50), so that
- *       decimals of different scales join;</li>
- *   <li>DOUBLE, FLOAT: a {@link Double} (finite only);</li>
- *   <li>CHAR, VARCHAR, STRING: the {@link String};</li>
- *   <li>BOOLEAN: the {@link Boolean};</li>
- *   <li>DATE, TIME(p) and TIMESTAMP(p): the ISO text ({@code 2024-05-01}, {@code 10:15:30},
- *       {@code 2024-05-01T10:15:30}).</li>
- * </ul>
- * Any other type is {@link Kind#UNSUPPORTED}: a table may have such columns as long as the query does
- * not use them. SQL's NULL, in a column that is grouped or selected but joins nothing, is the tuple
- * value {@link #NULL_TUPLE_VALUE} (an {@link Integer}, which no type above uses), so that NULLs group
- * together as SQL groups them.
+ * The SQL type of a column, as far as the SQL front end needs it: its family, precision and scale, and
+ * which types join with which. How a value of a type is held in a tuple is its variable's
+ * {@link TupleCodec}. Any other type is {@link Kind#UNSUPPORTED}: a table may have such columns as long
+ * as the query does not use them. SQL's NULL, in a column that is grouped or selected but joins
+ * nothing, is the tuple value {@link #NULL_TUPLE_VALUE} (an {@link Integer}, which no codec uses), so
+ * that NULLs group together as SQL groups them.
  *
  * @param kind the family of the type
  * @param name the type as SQL spells it, e.g. {@code DECIMAL(15, 2)}
@@ -65,6 +49,11 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
 
         boolean isInteger() {
             return this == TINYINT || this == SMALLINT || this == INT || this == BIGINT;
+        }
+
+        /** Whether an integer type holds {@code v}. */
+        boolean holds(long v) {
+            return v >= min && v <= max;
         }
     }
 
@@ -158,117 +147,6 @@ public record SqlType(Kind kind, String name, int precision, int scale) implemen
             case FLOAT, DOUBLE -> 1;
             default -> 2 + kind.ordinal();
         };
-    }
-
-    /**
-     * The tuple value of a column value as Flink's Table API gives it (Integer for INT, BigDecimal
-     * for DECIMAL, LocalDate for DATE, ...).
-     *
-     * @throws IllegalArgumentException with a reason if the value does not fit
-     */
-    public Object toTupleValue(Object value) {
-        if (value == null) {
-            throw new IllegalArgumentException("NULL; flink-ivm's tuples have no NULLs");
-        }
-        switch (kind) {
-            case TINYINT, SMALLINT, INT, BIGINT -> {
-                if (value instanceof Long
-                        || value instanceof Integer
-                        || value instanceof Short
-                        || value instanceof Byte) {
-                    return inRange(((Number) value).longValue());
-                }
-            }
-            case DECIMAL -> {
-                if (value instanceof BigDecimal d) {
-                    return canonical(fitDecimal(d));
-                }
-            }
-            case FLOAT, DOUBLE -> {
-                if (value instanceof Double || value instanceof Float) {
-                    return finite(((Number) value).doubleValue());
-                }
-            }
-            case STRING -> {
-                if (value instanceof String s) {
-                    return s;
-                }
-            }
-            case BOOLEAN -> {
-                if (value instanceof Boolean b) {
-                    return b;
-                }
-            }
-            case DATE -> {
-                if (value instanceof LocalDate d) {
-                    return d.toString();
-                }
-            }
-            case TIME -> {
-                if (value instanceof LocalTime t) {
-                    return t.toString();
-                }
-            }
-            case TIMESTAMP -> {
-                if (value instanceof LocalDateTime t) {
-                    return t.toString();
-                }
-            }
-            default -> throw new IllegalArgumentException("values of type " + name + " are not supported");
-        }
-        throw new IllegalArgumentException(
-                "expected a value of type " + name + ", got " + value.getClass().getSimpleName());
-    }
-
-    /** The column value of a tuple value made by {@link #toTupleValue} (of this type or one it joins with). */
-    public Object fromTupleValue(Object tupleValue) {
-        if (NULL_TUPLE_VALUE.equals(tupleValue)) {
-            return null;
-        }
-        return switch (kind) {
-            case TINYINT -> (byte) (long) (Long) tupleValue;
-            case SMALLINT -> (short) (long) (Long) tupleValue;
-            case INT -> (int) (long) (Long) tupleValue;
-            case BIGINT -> tupleValue;
-            case DECIMAL -> new BigDecimal((String) tupleValue).setScale(scale);
-            case FLOAT -> (float) (double) (Double) tupleValue;
-            case DOUBLE, STRING, BOOLEAN -> tupleValue;
-            case DATE -> LocalDate.parse((String) tupleValue);
-            case TIME -> LocalTime.parse((String) tupleValue);
-            case TIMESTAMP -> LocalDateTime.parse((String) tupleValue);
-            case UNSUPPORTED -> throw new IllegalStateException("no values of type " + name);
-        };
-    }
-
-    private Long inRange(long v) {
-        if (v < kind.min || v > kind.max) {
-            throw new IllegalArgumentException(v + " is out of range for " + name);
-        }
-        return v;
-    }
-
-    private BigDecimal fitDecimal(BigDecimal d) {
-        BigDecimal stripped = d.stripTrailingZeros();
-        if (stripped.scale() > scale) {
-            throw new IllegalArgumentException(
-                    d.toPlainString() + " has more than " + scale + " decimal places for " + name);
-        }
-        if (stripped.precision() - stripped.scale() > precision - scale) {
-            throw new IllegalArgumentException(d.toPlainString() + " has more than " + (precision - scale)
-                    + " digits before the decimal point for " + name);
-        }
-        return d;
-    }
-
-    static String canonical(BigDecimal d) {
-        return d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString();
-    }
-
-    private static Double finite(double v) {
-        if (!Double.isFinite(v)) {
-            throw new IllegalArgumentException(v + " is not a finite number");
-        }
-        return v == 0.0 ? 0.0 : v; // -0.0 joins with 0.0
     }
 
     @Override

@@ -308,6 +308,9 @@ final class SqlValues {
         if (v instanceof LocalDate d) {
             return "DATE '" + d + "'";
         }
+        if (v instanceof LocalTime t) {
+            return "TIME '" + DateTimeFormatter.ISO_LOCAL_TIME.format(t) + "'";
+        }
         if (v instanceof LocalDateTime t) {
             return "TIMESTAMP '" + t.toString().replace('T', ' ') + "'";
         }

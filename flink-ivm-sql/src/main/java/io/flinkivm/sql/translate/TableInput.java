@@ -30,6 +30,7 @@ public final class TableInput implements Serializable {
      * @param aliases the aliases of the table whose atoms name it
      * @param filter the condition a row must meet (TRUE), null for none
      * @param layout the values of a row that make the relation's tuple
+     * @param codecs per layout value: how its variable's values are held in tuples
      * @param joins per layout value: a NULL there never joins, so the row is filtered out
      * @param keys per layout value: a primary-key column, where a NULL is an error
      * @param factors the payload's components after the count, per component (a product), else empty
@@ -40,6 +41,7 @@ public final class TableInput implements Serializable {
             List<String> aliases,
             RowExpr filter,
             List<RowExpr> layout,
+            List<TupleCodec> codecs,
             boolean[] joins,
             boolean[] keys,
             List<Factor> factors,
@@ -106,6 +108,7 @@ public final class TableInput implements Serializable {
         return out;
     }
 
+    /** The relations' inputs, in the order of {@link #relations()}. */
     List<RelationInput> relationInputs() {
         return relations;
     }
@@ -134,7 +137,16 @@ public final class TableInput implements Serializable {
         r.factors().forEach(f -> f.columns(read));
         int[] kept = Arrays.stream(columns).filter(read::contains).toArray();
         RelationInput unfiltered = new RelationInput(
-                r.relation(), r.aliases(), null, r.layout(), r.joins(), r.keys(), r.factors(), r.product(), r.one());
+                r.relation(),
+                r.aliases(),
+                null,
+                r.layout(),
+                r.codecs(),
+                r.joins(),
+                r.keys(),
+                r.factors(),
+                r.product(),
+                r.one());
         return new TableInput(path, schema, kept, List.of(unfiltered));
     }
 
@@ -265,7 +277,7 @@ public final class TableInput implements Serializable {
             if (v == null && r.keys()[i]) {
                 return null;
             }
-            tuple[i] = v == null ? SqlType.NULL_TUPLE_VALUE : e.type().toTupleValue(v);
+            tuple[i] = v == null ? SqlType.NULL_TUPLE_VALUE : r.codecs().get(i).encode(v, e.type());
         }
         return Tuple.wrap(tuple);
     }
@@ -287,7 +299,7 @@ public final class TableInput implements Serializable {
                 tuple[i] = SqlType.NULL_TUPLE_VALUE;
             } else {
                 try {
-                    tuple[i] = e.type().toTupleValue(v);
+                    tuple[i] = r.codecs().get(i).encode(v, e.type());
                 } catch (IllegalArgumentException ex) {
                     throw new RejectedRowException(e.text() + ": " + ex.getMessage());
                 }

@@ -236,8 +236,10 @@ final class TranslationBuilder {
                 }
                 Part part = parts.get(group.get(0));
                 List<RowExpr> layout = new ArrayList<>();
+                List<TupleCodec> codecs = new ArrayList<>();
                 for (int v : part.kept()) {
                     layout.add(classes.value(v).expr());
+                    codecs.add(classes.codec(v));
                 }
                 List<String> aliasNames = new ArrayList<>();
                 for (int a : group) {
@@ -258,6 +260,7 @@ final class TranslationBuilder {
                         aliasNames,
                         part.filter(),
                         layout,
+                        codecs,
                         part.joins(),
                         keyFlags,
                         part.factors(),
@@ -451,11 +454,17 @@ final class TranslationBuilder {
                     SqlType type = value.expr().type();
                     if (fixed != null) {
                         Object constant = SqlOutputs.toJava(SqlValues.cast(fixed.value(), type), type);
-                        out.add(new SqlTranslation.OutputColumn(item.name(), type, -1, constant, null, false));
+                        out.add(new SqlTranslation.OutputColumn(item.name(), type, -1, null, constant, null, false));
                     } else {
                         int position = head.indexOf(names.get(classes.find(item.value())));
                         out.add(new SqlTranslation.OutputColumn(
-                                item.name(), type, position, null, null, nullable(item.value())));
+                                item.name(),
+                                type,
+                                position,
+                                classes.codec(item.value()),
+                                null,
+                                null,
+                                nullable(item.value())));
                     }
                 }
                 case LITERAL -> {
@@ -465,12 +474,18 @@ final class TranslationBuilder {
                                 item.node(), "NULL in SELECT", "select values; a column of NULLs has no type");
                     }
                     out.add(new SqlTranslation.OutputColumn(
-                            item.name(), l.type(), -1, SqlOutputs.toJava(l.value(), l.type()), null, false));
+                            item.name(), l.type(), -1, null, SqlOutputs.toJava(l.value(), l.type()), null, false));
                 }
                 case AGGREGATE -> {
                     AggregateOutput o = agg.outputs().get(aggregate++);
                     out.add(new SqlTranslation.OutputColumn(
-                            item.name(), o.type(), -1, null, o, !o.function().equals("COUNT")));
+                            item.name(),
+                            o.type(),
+                            -1,
+                            null,
+                            null,
+                            o,
+                            !o.function().equals("COUNT")));
                 }
             }
         }

@@ -233,9 +233,10 @@ class AggregateCompilerTest {
         assertThat(inserts(t, "t", "1", "", "", "08:29:59", "", "", "", "", "", "", "", ""))
                 .isEmpty();
         List<TableInput.Insert> nine = inserts(t, "t", "1", "", "", "09:00", "", "", "", "", "", "", "", "");
-        assertThat(nine).containsExactly(new TableInput.Insert("t", Tuple.of("09:00"), 1L));
-        assertThat(t.outputRow(Tuple.of("09:00"), 2L)).containsExactly(LocalTime.of(9, 0), 2L);
-        assertThat(t.outputTexts(Tuple.of("09:00"), 2L)).containsExactly("09:00:00", "2");
+        // A TIME is held as its milliseconds of the day.
+        assertThat(nine).containsExactly(new TableInput.Insert("t", Tuple.of(32_400_000L), 1L));
+        assertThat(t.outputRow(Tuple.of(32_400_000L), 2L)).containsExactly(LocalTime.of(9, 0), 2L);
+        assertThat(t.outputTexts(Tuple.of(32_400_000L), 2L)).containsExactly("09:00:00", "2");
         assertThat(Chain.of(Chain.Kind.TIME, "TIME(0)")
                         .format(LocalTime.of(9, 0).toNanoOfDay(), null))
                 .isEqualTo("09:00");

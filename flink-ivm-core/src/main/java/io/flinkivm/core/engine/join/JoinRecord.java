@@ -1,6 +1,7 @@
 package io.flinkivm.core.engine.join;
 
 import io.flinkivm.core.query.Tuple;
+import io.flinkivm.core.semiring.InPlaceSum;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -32,6 +33,13 @@ public final class JoinRecord<T> {
     private long unboxedPayload;
 
     private boolean unboxed;
+    /**
+     * The payload as the longs its semiring adds in place ({@link #setLongs}), with that sum; null while the
+     * payload is kept otherwise.
+     */
+    private long[] longs;
+
+    private InPlaceSum<T> inPlace;
     /** Join children without a live match; 0 once the tuple is live. */
     public int missing;
     /** The next live tuple with the same key to the parent, or null. */
@@ -59,14 +67,42 @@ public final class JoinRecord<T> {
         this.payload = payload;
     }
 
-    /** The root view's payload (boxed if the record keeps it unboxed), or null for a tuple without one. */
+    /**
+     * The root view's payload (boxed if the record keeps it unboxed, made of its longs if it keeps those),
+     * or null for a tuple without one.
+     */
     @SuppressWarnings("unchecked") // unboxed only for semirings whose payloads are Longs
     public T payload() {
+        if (longs != null) {
+            return inPlace.fromLongs(longs);
+        }
         return unboxed ? (T) Long.valueOf(unboxedPayload) : payload;
     }
 
     public void setPayload(T payload) {
         this.payload = payload;
+        this.unboxed = false;
+        this.longs = null;
+        this.inPlace = null;
+    }
+
+    /**
+     * The payload as the longs {@code sum} adds in place, or null if the record keeps it otherwise (then
+     * {@link #setLongs} makes them from the payload).
+     */
+    public long[] longs() {
+        return longs;
+    }
+
+    /**
+     * Keeps the payload as {@code longs}, which the record owns from now on, added to in place with
+     * {@code sum} ({@link io.flinkivm.core.semiring.Semiring#inPlaceSum}): a record in long-lived state then
+     * takes no new payload object per update.
+     */
+    public void setLongs(InPlaceSum<T> sum, long[] longs) {
+        this.longs = longs;
+        this.inPlace = sum;
+        this.payload = null;
         this.unboxed = false;
     }
 
@@ -89,6 +125,8 @@ public final class JoinRecord<T> {
         this.unboxedPayload = value;
         this.unboxed = true;
         this.payload = null;
+        this.longs = null;
+        this.inPlace = null;
     }
 
     /** Sizes the per-child links for a node with {@code children} join children (all null). */
@@ -116,6 +154,8 @@ public final class JoinRecord<T> {
         c.payload = payload;
         c.unboxedPayload = unboxedPayload;
         c.unboxed = unboxed;
+        c.longs = longs;
+        c.inPlace = inPlace;
         c.missing = missing;
         c.liveNext = liveNext;
         c.waitNext = waitNext;
