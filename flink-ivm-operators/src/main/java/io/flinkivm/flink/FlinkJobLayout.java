@@ -126,8 +126,10 @@ public final class FlinkJobLayout implements Serializable {
                         : !fallbackChecks.isEmpty()
                                 ? "forward from a source at the same parallelism, else hash(relation, row)"
                                 : keyOperators.isEmpty()
-                                        ? "forward from a source at the same parallelism, else rebalance"
-                                        : "forward from the key route and the key stages");
+                                        ? "one per input, in its chain: forward from a source at the same parallelism,"
+                                                + " else rebalance"
+                                        : "forward from the key route and the key stages (one exchange, not chained: it"
+                                                + " takes several inputs)");
         this.projection =
                 original instanceof KeyedPlan keyed && !keyed.addedHead().isEmpty()
                         ? new Operator(
@@ -472,7 +474,68 @@ public final class FlinkJobLayout implements Serializable {
         return all;
     }
 
-    /** The section {@code Flink job:} of {@code explain}: one line per operator. */
+    /**
+     * Per atom of the query, the network exchanges one of its rows crosses from its input to the result,
+     * in order: {@code lineitem(ok,ck2): 1 exchange (sink)}. The key route, and the ingest of a plan
+     * without key stages, run in the input's chain and cross none; with key stages the ingest takes the
+     * union of route and stages, one exchange more. A row of an absorbed atom stops at its key stage,
+     * where the rows that look it up take it along.
+     */
+    public List<String> exchangesPerRow() {
+        KeyedPlan keyed = plan instanceof KeyedPlan k ? k : null;
+        ViewTreePlan treePlan = maintained instanceof ViewTreePlan v ? v : null;
+        List<String> out = new ArrayList<>();
+        for (Atom a : plan.query().body()) {
+            List<String> path = new ArrayList<>();
+            if (rowCheck != null) {
+                path.add("row check");
+            }
+            int closedAtom = a.index();
+            if (keyed != null) {
+                List<Integer> stages = new ArrayList<>();
+                // A row stored at its relation's stage goes on to the stage's copies, which hold it too.
+                for (int copy = 0; keyed.stage(a.relation(), copy) >= 0; copy++) {
+                    stages.add(keyed.stage(a.relation(), copy));
+                }
+                Enrichment e = keyed.enrichment(a.index());
+                if (e != null && keyed.absorption(a.index()) == null) {
+                    for (KeyLookup l : e.lookups()) {
+                        int s = keyed.stage(l.relation(), l.copy());
+                        if (s >= 0 && !stages.contains(s)) {
+                            stages.add(s);
+                        }
+                    }
+                }
+                Collections.sort(stages);
+                for (int s : stages) {
+                    path.add("key stage " + keyed.stageName(keyed.stages().get(s)));
+                }
+                closedAtom = keyed.closedAtom(a.index());
+                if (closedAtom >= 0 && !keyOperators.isEmpty()) {
+                    path.add("ingest");
+                }
+            }
+            if (closedAtom >= 0) {
+                if (treePlan != null) {
+                    for (ViewTree t : treePlan.viewTrees()) {
+                        if (t.atoms().contains(closedAtom) && treeOperators.get(t.index()) != null) {
+                            path.add("tree " + t.index());
+                        }
+                    }
+                }
+                path.add("sink");
+            }
+            out.add(a + ": " + path.size() + (path.size() == 1 ? " exchange" : " exchanges")
+                    + (closedAtom < 0 ? " (absorbed: kept at its key stage)" : "")
+                    + (path.isEmpty() ? "" : " (" + String.join(", ", path) + ")"));
+        }
+        return out;
+    }
+
+    /**
+     * The section {@code Flink job:} of {@code explain}: one line per operator, then the exchanges a row
+     * of each atom crosses ({@link #exchangesPerRow()}).
+     */
     public String explain() {
         StringBuilder sb = new StringBuilder("Flink job:\n");
         for (Operator o : operators()) {
@@ -483,6 +546,10 @@ public final class FlinkJobLayout implements Serializable {
                     .append(", ")
                     .append(o.input())
                     .append('\n');
+        }
+        sb.append("  exchanges per row:\n");
+        for (String line : exchangesPerRow()) {
+            sb.append("    ").append(line).append('\n');
         }
         return sb.toString();
     }

@@ -12,6 +12,7 @@ import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.flink.common.Epochs;
 import io.flinkivm.flink.fallback.DeltaJoinOperator;
 import io.flinkivm.flink.ingest.IngestOperator;
 import io.flinkivm.flink.ingest.IngestRoutes;
@@ -116,9 +117,12 @@ final class IvmJobBuilder<T> {
     }
 
     /**
-     * Builds the job on its input streams, as on their union; where the plan has a key route
-     * (stateless), it runs on each input in the input's own chain, so rows reach the key stages and the
-     * ingest over one network exchange fewer (a union's output cannot be chained to what reads it).
+     * Builds the job on its input streams, as on their union. Without key stages the ingest runs on each
+     * input in the input's own chain, so that a row crosses only the keyed exchanges its plan needs (a
+     * union's output cannot be chained to what reads it); each input's ingest subtasks are epoch
+     * producers of their own. Where the plan has key stages, the stateless key route runs in each
+     * input's chain and one ingest takes the union of the route and the stages. Under deletes the row
+     * check, keyed by row, takes the union of the inputs.
      */
     IvmJob<T> build(List<DataStream<InputRecord<T>>> inputs) {
         DataStream<InputRecord<T>> inserts = inputs.get(0);
@@ -168,7 +172,7 @@ final class IvmJobBuilder<T> {
                                     : in.partitionCustom(new RowPartitioner(), rowKey));
         }
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
-        DataStream<InputRecord<T>> input;
+        List<DataStream<InputRecord<T>>> toIngest;
         if (byKey && layout.rowCheck() != null) {
             // The row check comes first, on the query's own rows; those of a relation with a key stage pass
             // it as they are (their stage checks them).
@@ -180,32 +184,49 @@ final class IvmJobBuilder<T> {
             }
             DataStream<InputRecord<T>> checked =
                     rowCheck(union(atParallelism), original, passed, rowKey, layout, parallelism, deadLetters);
-            input = keyStages(List.of(checked), layout, parallelism, deadLetters);
+            toIngest = List.of(union(keyStages(List.of(checked), layout, parallelism, deadLetters)));
         } else if (stages) {
-            input = keyStages(atParallelism, layout, parallelism, deadLetters);
+            // One ingest after the union of route and stages: an ingest chained to each of them would be
+            // an epoch producer that may never see a row (a route whose rows all go to stages, a stage
+            // that only feeds later ones), and on unbounded inputs would hold snapshots by count for good.
+            toIngest = List.of(union(keyStages(atParallelism, layout, parallelism, deadLetters)));
         } else if (layout.rowCheck() != null) {
-            input = rowCheck(union(atParallelism), plan, Set.of(), rowKey, layout, parallelism, deadLetters);
+            toIngest =
+                    List.of(rowCheck(union(atParallelism), plan, Set.of(), rowKey, layout, parallelism, deadLetters));
         } else {
-            input = union(atParallelism);
+            toIngest = atParallelism;
+        }
+        if ((long) toIngest.size() * parallelism > Epochs.MAX_INGEST_SUBTASKS) {
+            throw new IllegalArgumentException(toIngest.size() + " ingest operators at parallelism " + parallelism
+                    + " make more ingest subtasks than the " + Epochs.MAX_INGEST_SUBTASKS
+                    + " an insert id can name: union the inputs or lower the parallelism");
         }
         long period =
                 options.snapshotPeriod() == null ? 0 : options.snapshotPeriod().toMillis();
-        SingleOutputStreamOperator<DeadLetter> ingest = input.transform(
-                        layout.ingest().name(),
-                        DeadLetterTypeInfo.INSTANCE,
-                        new IngestOperator<>(
-                                plan,
-                                semiring,
-                                routes,
-                                epochTag,
-                                options.snapshotEvery(),
-                                options.progressEvery(),
-                                period,
-                                options.miniBatch()))
-                .uid(uidPrefix + "ingest")
-                .setParallelism(parallelism);
-        deadLetters.add(ingest);
-        DataStream<EpochEnd> epochEnds = ingest.getSideOutput(epochTag);
+        // One ingest per stream that reaches it, chained to it (a union's output cannot be chained): its
+        // subtasks are epoch producers of their own, numbered after the previous ingests' ones.
+        List<SingleOutputStreamOperator<DeadLetter>> ingests = new ArrayList<>();
+        for (int i = 0; i < toIngest.size(); i++) {
+            SingleOutputStreamOperator<DeadLetter> ingest = toIngest.get(i)
+                    .transform(
+                            layout.ingest().name(),
+                            DeadLetterTypeInfo.INSTANCE,
+                            new IngestOperator<>(
+                                    plan,
+                                    semiring,
+                                    routes,
+                                    epochTag,
+                                    options.snapshotEvery(),
+                                    options.progressEvery(),
+                                    period,
+                                    options.miniBatch(),
+                                    i * parallelism))
+                    .uid(uidPrefix + "ingest" + (i == 0 ? "" : "-" + i))
+                    .setParallelism(parallelism);
+            deadLetters.add(ingest);
+            ingests.add(ingest);
+        }
+        DataStream<EpochEnd> epochEnds = sideOutputs(ingests, epochTag);
         DataStream<EpochEnd> epochs = epochEnds.broadcast();
         boolean changelog = options.outputMode() == OutputMode.CHANGELOG;
         SingleOutputStreamOperator<ResultRecord<T>> results;
@@ -213,7 +234,7 @@ final class IvmJobBuilder<T> {
             KeySelector<Delta<T>, Tuple> key = layout.hashVariable() != null
                     ? new AtomValueKey<>(positionsOf(layout.hashVariable()))
                     : new PartitionKey<>();
-            results = ingest.getSideOutput(fallbackTag)
+            results = sideOutputs(ingests, fallbackTag)
                     .keyBy(key, TupleTypeInfo.INSTANCE)
                     .connect(epochs)
                     .transform(
@@ -234,13 +255,13 @@ final class IvmJobBuilder<T> {
         } else {
             List<DataStream<RootUpdate<T>>> roots = new ArrayList<>();
             if (directTag != null) {
-                roots.add(ingest.getSideOutput(directTag));
+                roots.add(sideOutputs(ingests, directTag));
             }
             for (ViewTree t : treePlan.viewTrees()) {
                 if (treeTags.get(t.index()) == null) {
                     continue;
                 }
-                SingleOutputStreamOperator<RootUpdate<T>> tree = ingest.getSideOutput(treeTags.get(t.index()))
+                SingleOutputStreamOperator<RootUpdate<T>> tree = sideOutputs(ingests, treeTags.get(t.index()))
                         .keyBy(new TreeKey<>(ViewTreeOperator.keyLength(t)), TupleTypeInfo.INSTANCE)
                         .transform(
                                 layout.treeOperator(t.index()).name(),
@@ -329,10 +350,10 @@ final class IvmJobBuilder<T> {
     /**
      * The key route and the key stages of the {@link KeyedPlan} in front of the ingest: the route sends
      * each row to its relation's stage (or on), each stage, keyed by the key value, to a later stage or
-     * the ingest. Returns what goes to the ingest; the dead letters of route and stages go to
-     * {@code deadLetters}.
+     * the ingest. Returns the streams that go to the ingest, one per route and stage; the dead letters of
+     * route and stages go to {@code deadLetters}.
      */
-    private DataStream<InputRecord<T>> keyStages(
+    private List<DataStream<InputRecord<T>>> keyStages(
             List<DataStream<InputRecord<T>>> inputs,
             FlinkJobLayout layout,
             int parallelism,
@@ -380,7 +401,7 @@ final class IvmJobBuilder<T> {
             }
             toIngest.add(stage);
         }
-        return union(toIngest);
+        return toIngest;
     }
 
     /** The tags of the stages in {@code targets}, null for the others. */
@@ -517,6 +538,16 @@ final class IvmJobBuilder<T> {
             out[t.index()] = t.schema().indexOf(variable);
         }
         return out;
+    }
+
+    /** The union of the ingests' side outputs {@code tag}. */
+    private static <X> DataStream<X> sideOutputs(
+            List<SingleOutputStreamOperator<DeadLetter>> ingests, OutputTag<X> tag) {
+        List<DataStream<X>> sides = new ArrayList<>();
+        for (SingleOutputStreamOperator<DeadLetter> ingest : ingests) {
+            sides.add(ingest.getSideOutput(tag));
+        }
+        return union(sides);
     }
 
     private static <X> DataStream<X> union(List<DataStream<X>> streams) {

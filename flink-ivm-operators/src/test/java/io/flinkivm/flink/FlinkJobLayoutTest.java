@@ -93,9 +93,17 @@ class FlinkJobLayoutTest {
         FlinkJobLayout trusted = layout(q3, 2);
         assertThat(trusted.keyOperators()).isEmpty();
         assertThat(trusted.explain())
-                .startsWith("Flink job:\n  ingest Q (validate, route, epochs): parallelism 2, forward from a source at"
-                        + " the same parallelism, else rebalance\n")
-                .endsWith("  results over Q(ok,od,sp) (drop ck): parallelism 2, forward from the sink\n");
+                .startsWith(
+                        "Flink job:\n  ingest Q (validate, route, epochs): parallelism 2, one per input, in its chain:"
+                                + " forward from a source at the same parallelism, else rebalance\n")
+                .contains("  results over Q(ok,od,sp) (drop ck): parallelism 2, forward from the sink\n")
+                .endsWith(String.join(
+                        "\n",
+                        "  exchanges per row:",
+                        "    customer(ck): 1 exchange (sink)",
+                        "    orders(ok,ck,od,sp): 1 exchange (sink)",
+                        "    lineitem(ok,ck2): 1 exchange (sink)",
+                        ""));
         FlinkJobLayout l = FlinkJobLayout.of(
                 Planner.plan(QueryParser.parse(q3), NaturalSemiring.INSTANCE).withKeyChecks(true), 2);
         assertThat(l.explain())
@@ -105,9 +113,11 @@ class FlinkJobLayoutTest {
                         "  key route Q (validate, send rows to their key stages): parallelism 2, forward from a source at"
                                 + " the same parallelism, else rebalance",
                         "  key stage orders(ok) (check the key): parallelism 2, hash(ok)",
-                        "  ingest Q (validate, route, epochs): parallelism 2, forward from the key route and the key stages",
+                        "  ingest Q (validate, route, epochs): parallelism 2, forward from the key route and the key"
+                                + " stages (one exchange, not chained: it takes several inputs)",
                         ""))
-                .endsWith("  results over Q(ok,od,sp) (drop ck): parallelism 2, forward from the sink\n");
+                .contains("  results over Q(ok,od,sp) (drop ck): parallelism 2, forward from the sink\n")
+                .contains("    orders(ok,ck,od,sp): 3 exchanges (key stage orders(ok), ingest, sink)\n");
         FlinkJobLayout q7 = layout(
                 "Q(n1,n2) :- supplier(sk,k1), customer(ck,k2), lineitem(ok,sk), orders(ok,ck), nation(k1,n1),"
                         + " nation(k2,n2) KEY supplier(sk), customer(ck), orders(ok), nation(#0)",
@@ -119,6 +129,18 @@ class FlinkJobLayoutTest {
                                 + " lineitem(ok,sk))",
                         "key stage nation(k1) copy 1 (the rows of nation(k1); look up n2 and the payload for"
                                 + " lineitem(ok,sk))");
+        assertThat(q7.exchangesPerRow())
+                .as("nation absorbed into lineitem twice")
+                .containsExactly(
+                        "supplier(sk,k1): 1 exchange (absorbed: kept at its key stage) (key stage supplier(sk))",
+                        "customer(ck,k2): 1 exchange (absorbed: kept at its key stage) (key stage customer(ck))",
+                        "lineitem(ok,sk): 7 exchanges (key stage supplier(sk), key stage orders(ok), key stage customer(ck),"
+                                + " key stage nation(k1), key stage nation(k1) copy 1, ingest, sink)",
+                        "orders(ok,ck): 1 exchange (absorbed: kept at its key stage) (key stage orders(ok))",
+                        "nation(k1,n1): 2 exchanges (absorbed: kept at its key stage) (key stage nation(k1), key stage"
+                                + " nation(k1) copy 1)",
+                        "nation(k2,n2): 2 exchanges (absorbed: kept at its key stage) (key stage nation(k1), key stage"
+                                + " nation(k1) copy 1)");
         FlinkJobLayout revenue =
                 layout("Q(seg) :- customer(ck,seg), orders(ok,ck), lineitem(ok) KEY customer(ck), orders(ok)", 2);
         assertThat(revenue.keyOperators())
@@ -131,6 +153,14 @@ class FlinkJobLayoutTest {
         assertThat(revenue.shufflesPerInsert())
                 .as("two key stages, then a tree operator")
                 .isEqualTo(4);
+        assertThat(revenue.exchangesPerRow())
+                .as("a lineitem row looks up its order and then the order's customer")
+                .containsExactly(
+                        "customer(ck,seg): 4 exchanges (key stage customer(ck), ingest, tree 0, sink)",
+                        "orders(ok,ck): 5 exchanges (key stage orders(ok), key stage customer(ck), ingest, tree 0,"
+                                + " sink)",
+                        "lineitem(ok): 5 exchanges (key stage orders(ok), key stage customer(ck), ingest, tree 0,"
+                                + " sink)");
         assertThat(revenue.plan().query().head()).containsExactly("seg");
         assertThat(revenue.maintained().query())
                 .hasToString("Q(seg) :- customer(ck,seg), orders(ok,ck,seg), lineitem(ok,ck,seg)");

@@ -33,12 +33,18 @@ class ExplainCommandTest {
         String job = r.out().substring(r.out().indexOf("Flink job:\n"));
         assertThat(job.lines().skip(1))
                 .containsExactly(
-                        "  ingest Q (validate, route, epochs): parallelism 4, forward from a source at the same parallelism,"
-                                + " else rebalance",
+                        "  ingest Q (validate, route, epochs): parallelism 4, one per input, in its chain: forward from a"
+                                + " source at the same parallelism, else rebalance",
                         "  tree 0 V[A] (views V[A,B], V[A,B,D]): parallelism 4, hash(A)",
                         "  Boolean join + payload recovery (sink): parallelism 4, shares A=2 C=2 (4 cells; replication: V[A] 2,"
                                 + " V[A,C] 1, R4(C) 2); V[A,C], R4(C) straight from the ingest (no state below the root);"
-                                + " epoch ends: broadcast from the ingest");
+                                + " epoch ends: broadcast from the ingest",
+                        "  exchanges per row:",
+                        "    R1(A,B,D,E): 2 exchanges (tree 0, sink)",
+                        "    R2(A,B,D,F): 2 exchanges (tree 0, sink)",
+                        "    R3(A,B,G): 2 exchanges (tree 0, sink)",
+                        "    R4(C): 1 exchange (sink)",
+                        "    R5(A,C,H): 1 exchange (sink)");
         assertThat(CliRun.of("explain", "--query", EX10).out())
                 .contains("Flink job:\n", "hash(A)\n", "(sink): parallelism 1, shares none (1 cell;");
     }

@@ -40,6 +40,12 @@ public final class Epochs {
     /** Bits of an insert id that hold the ingest subtask (Flink's parallelism is at most 2^15). */
     private static final int SUBTASK_BITS = 16;
 
+    /**
+     * How many ingest subtasks a job may have over all its inputs (each input's ingest runs at the job's
+     * parallelism): as many as an insert id can name.
+     */
+    public static final int MAX_INGEST_SUBTASKS = 1 << SUBTASK_BITS;
+
     /** Bits of an epoch number that hold its minor number. */
     static final int MINOR_BITS = 12;
 

@@ -72,6 +72,8 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private final IngestRoutes<T> routes;
     private final OutputTag<EpochEnd> epochTag;
     private final int miniBatch;
+    /** The job's number of this operator's first subtask: 0, or past the ingest subtasks of the inputs before. */
+    private final int first;
 
     /** The semiring as a ring, for a plan with deletes (else null). */
     private transient Ring<T> ring;
@@ -102,6 +104,9 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private transient CellFanOut[] treeCells;
 
     private transient int subtask;
+    /** This subtask's number among all ingest subtasks of the job: {@link #first} + its index. */
+    private transient int producer;
+
     private transient Tuple spreadKey;
     private transient ListState<IngestPosition> positionState;
     /** The ingest state as earlier versions wrote it (text), read at a restore only. */
@@ -144,6 +149,30 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             long progressEvery,
             long periodMillis,
             int miniBatch) {
+        this(plan, semiring, routes, epochTag, snapshotEvery, progressEvery, periodMillis, miniBatch, 0);
+    }
+
+    /**
+     * As the constructor above, for one of several ingest operators of a job (one per input, each in
+     * its input's chain): its subtask i is ingest subtask {@code first + i} of the job, the number its
+     * epoch ends and insert ids carry, so that the sinks tell every ingest subtask of every input apart.
+     *
+     * @param first the number of this operator's first subtask among the job's ingest subtasks
+     */
+    public IngestOperator(
+            MaintenancePlan plan,
+            Semiring<T> semiring,
+            IngestRoutes<T> routes,
+            OutputTag<EpochEnd> epochTag,
+            long snapshotEvery,
+            long progressEvery,
+            long periodMillis,
+            int miniBatch,
+            int first) {
+        if (first < 0 || first >= Epochs.MAX_INGEST_SUBTASKS) {
+            throw new IllegalArgumentException(
+                    "first must be in [0, " + Epochs.MAX_INGEST_SUBTASKS + "), got " + first);
+        }
         if (snapshotEvery < 0 || progressEvery < 0 || periodMillis < 0) {
             throw new IllegalArgumentException("snapshotEvery, progressEvery and periodMillis must be >= 0");
         }
@@ -171,6 +200,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         this.progressEvery = progressEvery;
         this.periodMillis = periodMillis;
         this.miniBatch = miniBatch;
+        this.first = first;
     }
 
     @Override
@@ -178,6 +208,11 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         super.initializeState(context);
         subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         int parallelism = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
+        producer = first + subtask;
+        if (producer >= Epochs.MAX_INGEST_SUBTASKS) {
+            throw new IllegalStateException("ingest subtask " + producer + " of the job is beyond the "
+                    + Epochs.MAX_INGEST_SUBTASKS + " an insert id can name: fewer inputs or a lower parallelism");
+        }
         positionState = context.getOperatorStateStore()
                 .getUnionListState(
                         new ListStateDescriptor<>(StateNames.INGEST_STATE, IngestPositionSerializer.INSTANCE));
@@ -300,7 +335,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             }
             batches = new DirectBatches<>(semiring, direct, miniBatch, senders);
         }
-        spreadKey = Tuple.of(subtask);
+        spreadKey = Tuple.of(producer);
         insertsCounter = getMetricGroup().counter(Metrics.INSERTS);
         deadLetterCounter = getMetricGroup().counter(Metrics.DEAD_LETTERS);
         epochsCounter = getMetricGroup().counter(Metrics.EPOCHS);
@@ -377,7 +412,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         insertsCounter.inc();
         perRelation[relation].inc();
         if (checkedDelete || !semiring.isZero(payload)) {
-            insert = Epochs.insertId(subtask, position);
+            insert = Epochs.insertId(producer, position);
             routed = 0;
             router.route(relation, r.tuple(), payload, deliver);
             if (routed == 0 && checkedByFallback[relation] && selective[relation]) {
@@ -539,7 +574,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         output.collect(
                 epochTag,
                 new StreamRecord<>(
-                        new EpochEnd(subtask, generation, ended, count, kind.deterministic(), kind.snapshot())));
+                        new EpochEnd(producer, generation, ended, count, kind.deterministic(), kind.snapshot())));
         output.emitWatermark(new Watermark(ended));
         epochsCounter.inc();
         epoch = next;
