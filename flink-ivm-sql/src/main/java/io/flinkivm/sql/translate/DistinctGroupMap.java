@@ -71,6 +71,13 @@ public final class DistinctGroupMap {
         return out;
     }
 
+    /** Forgets every group and pair, for a fold of a new snapshot. */
+    public void clear() {
+        groups.clear();
+        pairs.clear();
+        touched.clear();
+    }
+
     /** The groups now, each with its payload. */
     public Map<Tuple, DistinctGroups.Group> groups() {
         return groups;
