@@ -135,12 +135,17 @@ public final class IvmTables {
         if (uid != null) {
             rows = rows.uid(uid);
         }
+        return new ChangelogTable(fromRows(tEnv, rows, rowType, key, mode), rows.getSideOutput(rejected));
+    }
+
+    /** The table of a changelog of rows of {@code rowType}, with {@code key} as its primary key (empty for none). */
+    static Table fromRows(
+            StreamTableEnvironment tEnv, DataStream<Row> rows, DataType rowType, List<String> key, ChangelogMode mode) {
         Schema.Builder schema = Schema.newBuilder().fromRowDataType(rowType);
         if (!key.isEmpty()) {
             schema.primaryKey(key);
         }
-        Table table = tEnv.fromChangelogStream(rows, schema.build(), mode);
-        return new ChangelogTable(table, rows.getSideOutput(rejected));
+        return tEnv.fromChangelogStream(rows, schema.build(), mode);
     }
 
     /** The payload column's type: BIGINT, BOOLEAN or DOUBLE for those payloads, otherwise their text. */

@@ -13,6 +13,9 @@ import io.flinkivm.flink.OutputMode;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
 import io.flinkivm.flink.types.InputRecord;
+import io.flinkivm.flink.types.ResultRecord;
+import io.flinkivm.flink.types.TupleTypeInfo;
+import io.flinkivm.sql.rows.DistinctFold;
 import io.flinkivm.sql.rows.FlinkTables;
 import io.flinkivm.sql.rows.SqlRowChanges;
 import io.flinkivm.sql.rows.TableRowsToChanges;
@@ -43,6 +46,7 @@ import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.expressions.Expression;
+import org.apache.flink.table.runtime.typeutils.ExternalTypeInfo;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
@@ -172,14 +176,27 @@ final class SqlViewBuilder {
         // The view is the job's changelog: an upsert stream keyed by the grouped columns, or, for a
         // global aggregate (no key), a retract stream, which needs each update's old value first; a
         // bag is insert-only, made from each count's growth, which needs the old count too.
+        // COUNT(DISTINCT ...) folds the result tuples into groups, which needs each update's old payload.
+        boolean distinct = translation.distinctGroups() != null;
         IvmOptions changelog = options.withOutputMode(OutputMode.CHANGELOG)
                 .withUidPrefix(uid)
-                .withUpdateBefore(key.isEmpty() || bag || options.updateBefore());
+                .withUpdateBefore(key.isEmpty() || bag || distinct || options.updateBefore());
         IvmJob<T> job = FlinkIvm.maintain(inserts, plan, semiring, changelog);
         DataType rowType = DataTypes.ROW(fields.toArray(new DataTypes.Field[0]));
         ChangelogMode mode = !bag
                 ? key.isEmpty() ? ChangelogMode.all() : ChangelogMode.upsert()
                 : plan.inputs().isInsertOnly() ? ChangelogMode.insertOnly() : BAG_WITH_DELETES;
+        if (distinct) {
+            DataStream<ResultRecord<T>> results = job.results();
+            DataStream<Row> groups = results.keyBy(DistinctFold.<T>groupKey(translation), TupleTypeInfo.INSTANCE)
+                    .process(new DistinctFold<>(translation, semiring, key.isEmpty() || options.updateBefore()))
+                    .returns(ExternalTypeInfo.<Row>of(rowType))
+                    .name("groups of COUNT(DISTINCT ...)")
+                    .uid(uid + "distinct-groups")
+                    .setParallelism(results.getParallelism());
+            Table table = IvmTables.fromRows(tEnv, groups, rowType, key, mode);
+            return new SqlView(table, translation, job, job.deadLetters().union(deadLetters));
+        }
         IvmTables.ChangelogTable view = IvmTables.table(
                 tEnv,
                 job.results(),

@@ -7,6 +7,7 @@ import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.csv.Csv;
 import io.flinkivm.flink.types.ResultRecord;
 import io.flinkivm.sql.rows.SqlRowChanges;
+import io.flinkivm.sql.translate.DistinctGroups;
 import io.flinkivm.sql.translate.SqlTranslation;
 import java.io.Closeable;
 import java.io.IOException;
@@ -148,6 +149,14 @@ final class ResultWriter implements Closeable {
         for (long i = 0; i < Math.abs(rows); i++) {
             row(trigger, kind, r.tuple(), r.payload(), semiring);
         }
+    }
+
+    /**
+     * Writes a group's row of a SQL query with COUNT(DISTINCT ...) under trigger {@code trigger}, of
+     * {@code kind} where the layout is a changelog.
+     */
+    void groupRow(long trigger, ResultRecord.Kind kind, Tuple group, DistinctGroups.Group g) throws IOException {
+        row(trigger, kind, group, g, null);
     }
 
     /**

@@ -19,6 +19,9 @@ import io.flinkivm.examples.report.FlinkClient;
 import io.flinkivm.examples.report.JobReport;
 import io.flinkivm.examples.report.RowFormat;
 import io.flinkivm.flink.OutputMode;
+import io.flinkivm.flink.types.ResultRecord;
+import io.flinkivm.sql.translate.DistinctGroupMap;
+import io.flinkivm.sql.translate.DistinctGroups;
 import io.flinkivm.sql.translate.SqlTranslation;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -249,6 +252,11 @@ final class RunCommand implements Callable<Integer> {
             throw CliException.usage("--state, --parallelism, --checkpoint-dir, --checkpoint-interval and --result-dir"
                     + " apply to --engine flink only");
         }
+        if (engine == EngineKind.FLINK && sql != null && sql.distinctGroups() != null) {
+            throw CliException.usage("COUNT(DISTINCT ...) runs on --engine memory in this command (FlinkIvmSql.sql"
+                    + " maintains it on Flink, as a table): the Flink engine here writes result tuples, and"
+                    + " COUNT(DISTINCT ...) folds them into groups");
+        }
         if (engine == EngineKind.FLINK && FlinkClient.submitsDetached()) {
             return submitDetached(semiring, plan);
         }
@@ -345,6 +353,9 @@ final class RunCommand implements Callable<Integer> {
         RunTriggers triggers = triggers();
         long[] inserts = {0};
         TriggerCounts counts = new TriggerCounts();
+        if (sql != null && sql.distinctGroups() != null) {
+            counts.groups = new DistinctGroupMap(sql, s);
+        }
         try (ResultWriter w = writer(temporary, plan, layout())) {
             long accepted;
             long rejected;
@@ -390,6 +401,42 @@ final class RunCommand implements Callable<Integer> {
         long triggers;
         long rows;
         long resultSize;
+        /** With COUNT(DISTINCT ...), the groups so far (a changelog) or of the last snapshot; else null. */
+        DistinctGroupMap groups;
+    }
+
+    /**
+     * Writes trigger {@code k} of a query with COUNT(DISTINCT ...): the result tuples folded into groups,
+     * each group one row; in a changelog, the groups whose rows the trigger's changes changed.
+     */
+    private <T> void writeGroups(IvmEngine<T> ivm, ResultWriter w, long k, TriggerCounts counts) throws IOException {
+        DistinctGroupMap groups = counts.groups;
+        if (outputMode.mode() == OutputMode.CHANGELOG) {
+            ivm.changes(c -> groups.change(c.tuple(), c.previous(), c.payload()));
+            for (DistinctGroupMap.Change c : groups.drain()) {
+                if (c.before() == null) {
+                    w.groupRow(k, ResultRecord.Kind.INSERT, c.group(), c.after());
+                } else if (c.after() == null) {
+                    w.groupRow(k, ResultRecord.Kind.DELETE, c.group(), c.before());
+                } else {
+                    if (updateBefore) {
+                        w.groupRow(k, ResultRecord.Kind.UPDATE_BEFORE, c.group(), c.before());
+                    }
+                    w.groupRow(k, ResultRecord.Kind.UPDATE_AFTER, c.group(), c.after());
+                }
+            }
+        } else {
+            groups.clear();
+            for (Iterator<ResultTuple<T>> it = ivm.enumerate(); it.hasNext(); ) {
+                ResultTuple<T> r = it.next();
+                groups.change(r.tuple(), null, r.payload());
+            }
+            groups.drain();
+            for (Map.Entry<Tuple, DistinctGroups.Group> g : groups.groups().entrySet()) {
+                w.groupRow(k, ResultRecord.Kind.SNAPSHOT, g.getKey(), g.getValue());
+            }
+        }
+        counts.resultSize = groups.groups().size();
     }
 
     /** Writes trigger {@code k} (nothing if k is 0): the engine's snapshot, or its changes one by one. */
@@ -399,7 +446,9 @@ final class RunCommand implements Callable<Integer> {
         }
         long before = w.rows();
         try {
-            if (outputMode.mode() == OutputMode.CHANGELOG) {
+            if (counts.groups != null) {
+                writeGroups(ivm, w, k, counts);
+            } else if (outputMode.mode() == OutputMode.CHANGELOG) {
                 ivm.changes(c -> {
                     counts.resultSize += c.isInsert() ? 1 : c.payload() == null ? -1 : 0;
                     try {

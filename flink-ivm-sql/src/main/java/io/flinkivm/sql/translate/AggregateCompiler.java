@@ -35,8 +35,23 @@ import org.apache.calcite.sql.SqlSelectKeyword;
  */
 final class AggregateCompiler {
 
-    /** The outcome: the semiring, each component's factor per alias, and how each aggregate is read. */
-    record Compiled(Semiring<?> semiring, List<Factor[]> components, List<AggregateOutput> outputs, String text) {}
+    /**
+     * The outcome: the semiring, each component's factor per alias, how each aggregate is read, and the
+     * class values of the COUNT(DISTINCT ...) arguments, which join the head (the k-th distinct aggregate's
+     * argument is {@code distinctValues.get(k)}).
+     */
+    record Compiled(
+            Semiring<?> semiring,
+            List<Factor[]> components,
+            List<AggregateOutput> outputs,
+            String text,
+            List<Integer> distinctValues) {}
+
+    /** Registers an expression of one alias's row as a class value ({@link TranslationBuilder#value}). */
+    @FunctionalInterface
+    interface Values {
+        int value(int alias, SqlNode node);
+    }
 
     /** A product of per-alias factors with a constant coefficient. */
     private record Term(BigDecimal coefficient, Map<Integer, List<SqlNode>> factors) {}
@@ -44,15 +59,18 @@ final class AggregateCompiler {
     private final Scope scope;
     private final SqlErrors errors;
     private final IntFunction<RowExprCompiler> compilers;
+    private final Values values;
+    private final List<Integer> distinctValues = new ArrayList<>();
     private final int aliasCount;
     private final Map<String, Integer> componentIds = new LinkedHashMap<>();
     private final List<Factor[]> components = new ArrayList<>();
     private final List<Component> kinds = new ArrayList<>();
 
-    AggregateCompiler(Scope scope, SqlErrors errors, IntFunction<RowExprCompiler> compilers) {
+    AggregateCompiler(Scope scope, SqlErrors errors, IntFunction<RowExprCompiler> compilers, Values values) {
         this.scope = scope;
         this.errors = errors;
         this.compilers = compilers;
+        this.values = values;
         this.aliasCount = scope.aliases().size();
     }
 
@@ -108,12 +126,14 @@ final class AggregateCompiler {
     Compiled compile(List<SqlNode> aggregates, boolean distinct) {
         if (aggregates.isEmpty()) {
             return distinct
-                    ? new Compiled(BooleanSemiring.INSTANCE, List.of(), List.of(), "no aggregate: distinct rows")
+                    ? new Compiled(
+                            BooleanSemiring.INSTANCE, List.of(), List.of(), "no aggregate: distinct rows", List.of())
                     : new Compiled(
                             NaturalSemiring.INSTANCE,
                             List.of(),
                             List.of(),
-                            "no aggregate: each row as often as it joins");
+                            "no aggregate: each row as often as it joins",
+                            List.of());
         }
         List<AggregateOutput> outputs = new ArrayList<>();
         List<String> texts = new ArrayList<>();
@@ -123,9 +143,10 @@ final class AggregateCompiler {
         }
         String text = String.join(", ", texts);
         if (components.isEmpty()) {
-            return new Compiled(NaturalSemiring.INSTANCE, List.of(), outputs, text);
+            return new Compiled(NaturalSemiring.INSTANCE, List.of(), outputs, text, List.copyOf(distinctValues));
         }
-        return new Compiled(ProductSemiring.of(kinds), List.copyOf(components), outputs, text);
+        return new Compiled(
+                ProductSemiring.of(kinds), List.copyOf(components), outputs, text, List.copyOf(distinctValues));
     }
 
     private AggregateOutput aggregate(SqlCall call) {
@@ -151,15 +172,23 @@ final class AggregateCompiler {
             throw errors.unsupported(call, "WITHIN GROUP", "aggregate with COUNT, SUM, AVG, MIN or MAX");
         }
         String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
-        if (call.getFunctionQuantifier() != null
-                && call.getFunctionQuantifier().getValue() == SqlSelectKeyword.DISTINCT) {
-            throw errors.unsupported(
-                    call,
-                    name + "(DISTINCT ...)",
-                    "aggregates count every derivation; a DISTINCT argument needs deletes when a duplicate arrives");
-        }
         if (!name.equals("COUNT") && call.operandCount() != 1) {
             throw errors.invalid(call, name + " takes one argument");
+        }
+        if (call.getFunctionQuantifier() != null
+                && call.getFunctionQuantifier().getValue() == SqlSelectKeyword.DISTINCT) {
+            switch (name) {
+                case "COUNT" -> {
+                    return countDistinct(call, filter, filterAlias);
+                }
+                case "MIN", "MAX" -> {} // the extreme of the distinct values is the extreme of all of them
+                default ->
+                    throw errors.unsupported(
+                            call,
+                            name + "(DISTINCT ...)",
+                            "of the aggregates over distinct values COUNT(DISTINCT ...) is maintained (and MIN and MAX,"
+                                    + " where DISTINCT changes nothing); " + name + " adds every row's value");
+            }
         }
         return switch (name) {
             case "COUNT" -> count(call, filter, filterAlias);
@@ -181,6 +210,44 @@ final class AggregateCompiler {
         int count = nonNullCount(parts, filter, filterAlias);
         return new AggregateOutput(
                 "COUNT", SqlType.BIGINT, count, new int[0], new BigDecimal[0], new int[0], BigDecimal.ZERO, null);
+    }
+
+    /**
+     * COUNT(DISTINCT x), x an expression of one table's row: x joins the head (its class value is the
+     * next distinct value), and the aggregate counts, per group, the values of x that some row with a
+     * non-NULL x passing the FILTER clause derives: the pairs (group, x) whose component counting such
+     * rows is not zero, folded per group after the view ({@link DistinctGroups}).
+     */
+    private AggregateOutput countDistinct(SqlCall call, List<RowExpr> filter, int filterAlias) {
+        if (call.operandCount() != 1 || call.operand(0) instanceof SqlIdentifier id && id.isStar()) {
+            throw errors.unsupported(
+                    call,
+                    "COUNT(DISTINCT ...) of " + (call.operandCount() == 1 ? "*" : "several values"),
+                    "COUNT(DISTINCT x) counts the distinct values of one column or expression of one table's row");
+        }
+        SqlNode arg = call.operand(0);
+        Set<Integer> used = aliasesOf(arg);
+        if (used.size() != 1) {
+            throw errors.unsupported(
+                    arg,
+                    "COUNT(DISTINCT " + SqlErrors.plain(arg) + ") "
+                            + (used.isEmpty() ? "of a constant" : "over the tables " + aliasNames(used)),
+                    "COUNT(DISTINCT x) counts the distinct values of a column or expression of one table's row");
+        }
+        int value = values.value(used.iterator().next(), arg);
+        int distinct = distinctValues.size();
+        distinctValues.add(value);
+        Map<Integer, List<RowExpr>> parts = parts(List.of(arg));
+        int count = nonNullCount(parts, filter, filterAlias);
+        return new AggregateOutput(
+                "COUNT DISTINCT",
+                SqlType.BIGINT,
+                count,
+                new int[] {distinct},
+                new BigDecimal[0],
+                new int[0],
+                BigDecimal.ZERO,
+                null);
     }
 
     private AggregateOutput sum(SqlCall call, String name, List<RowExpr> filter, int filterAlias) {

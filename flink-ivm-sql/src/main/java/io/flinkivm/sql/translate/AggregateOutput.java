@@ -18,10 +18,12 @@ import java.time.LocalTime;
  * {@link Product}, or from a natural-number count. NULL where SQL gives NULL: a SUM, AVG, MIN or MAX
  * over no non-NULL value.
  *
- * @param function COUNT, SUM, AVG, MIN or MAX
+ * @param function COUNT, COUNT DISTINCT, SUM, AVG, MIN or MAX
  * @param type the result's SQL type
- * @param count the component that counts the rows with a non-NULL argument (0: the hidden count)
- * @param terms SUM and AVG: the components whose weighted sum is the sum; MIN and MAX: the one component
+ * @param count the component that counts the rows with a non-NULL argument (0: the hidden count); of
+ *     COUNT DISTINCT, the rows that make a pair (group, value) count
+ * @param terms SUM and AVG: the components whose weighted sum is the sum; MIN and MAX: the one component;
+ *     COUNT DISTINCT: its index among the query's distinct aggregates ({@link DistinctGroups})
  * @param coefficients each term's constant factor
  * @param scales each term's scale (its units are 10^-scale)
  * @param constant MIN and MAX: a constant added to the component (exact arguments), else zero
@@ -39,8 +41,15 @@ record AggregateOutput(
         Component kind)
         implements Serializable {
 
-    /** The aggregate's value (a Java value of {@link #type()}, as a Flink Row holds it), null for NULL. */
+    /**
+     * The aggregate's value (a Java value of {@link #type()}, as a Flink Row holds it), null for NULL: of
+     * a group's payload ({@link DistinctGroups.Group}) where the query has COUNT(DISTINCT ...), else of a
+     * result tuple's.
+     */
     Object value(Object payload) {
+        if (payload instanceof DistinctGroups.Group g) {
+            return function.equals("COUNT DISTINCT") ? (Object) g.distinct(terms[0]) : value(g.payload());
+        }
         if (!(payload instanceof Product p)) {
             return SqlOutputs.toJava((Long) payload, type);
         }
@@ -113,6 +122,9 @@ record AggregateOutput(
         if (function.equals("COUNT")) {
             return component(count);
         }
+        if (function.equals("COUNT DISTINCT")) {
+            return "the number of non-NULL values with " + component(count) + " > 0 in the group's tuples";
+        }
         for (int i = 0; i < terms.length; i++) {
             if (i > 0) {
                 sb.append(coefficients[i].signum() < 0 ? " - " : " + ");
@@ -140,7 +152,7 @@ record AggregateOutput(
         return sb.toString();
     }
 
-    private static String component(int i) {
+    static String component(int i) {
         return i == 0 ? "count" : "c" + i;
     }
 }

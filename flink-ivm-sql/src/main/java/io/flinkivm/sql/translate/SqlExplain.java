@@ -67,6 +67,14 @@ final class SqlExplain {
                     .append(" = ");
             if (c.head() >= 0) {
                 sb.append(t.query().head().get(c.head()));
+            } else if (c.isAggregate() && c.aggregate().function().equals("COUNT DISTINCT")) {
+                int p = t.distinctGroups().position(c.aggregate().terms()[0]);
+                String component = AggregateOutput.component(c.aggregate().count());
+                sb.append(
+                        p < 0
+                                ? "1 if " + component + " > 0 (a constant), else 0"
+                                : "the number of non-NULL " + t.query().head().get(p) + " with " + component
+                                        + " > 0 in the group");
             } else if (c.isAggregate()) {
                 sb.append(c.aggregate().describe());
             } else {
@@ -74,6 +82,21 @@ final class SqlExplain {
             }
         }
         sb.append('\n');
+        DistinctGroups d = t.distinctGroups();
+        if (d != null) {
+            List<String> head = t.query().head();
+            List<String> group = head.subList(0, d.groupArity());
+            sb.append("  distinct: COUNT(DISTINCT ...) joins ")
+                    .append(String.join(", ", head.subList(d.groupArity(), head.size())))
+                    .append(" to the head; each result tuple is a pair (")
+                    .append(String.join(", ", head))
+                    .append("), in the result from its first derivation on (its border crossing), and the rows are")
+                    .append(" its groups (")
+                    .append(group.isEmpty() ? "one, no grouped value" : String.join(", ", group))
+                    .append("), folded from the pairs after the view: O(1) per changed pair")
+                    .append(d.needsPairCounts() ? ", with a count of tuples per (group, value)" : "")
+                    .append('\n');
+        }
         if (t.isBag()) {
             sb.append(
                     "  note:     each result tuple is as many rows as it has derivations (its count), as SQL's bag\n");

@@ -33,7 +33,7 @@ import org.apache.flink.annotation.Internal;
  */
 @Internal
 public final class SqlTranslation implements Serializable {
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
 
     /**
      * A column of the result, in SELECT order.
@@ -90,6 +90,7 @@ public final class SqlTranslation implements Serializable {
     private final List<OutputColumn> columns;
     private final boolean bag;
     private final List<RelationKey> keys;
+    private final DistinctGroups distinct;
 
     SqlTranslation(
             String sql,
@@ -99,7 +100,8 @@ public final class SqlTranslation implements Serializable {
             List<TableInput> tables,
             List<OutputColumn> columns,
             boolean bag,
-            List<RelationKey> keys) {
+            List<RelationKey> keys,
+            DistinctGroups distinct) {
         this.sql = sql;
         this.query = query;
         this.semiring = semiring;
@@ -108,6 +110,7 @@ public final class SqlTranslation implements Serializable {
         this.columns = List.copyOf(columns);
         this.bag = bag;
         this.keys = List.copyOf(keys);
+        this.distinct = distinct;
     }
 
     /**
@@ -179,6 +182,15 @@ public final class SqlTranslation implements Serializable {
         return bag;
     }
 
+    /**
+     * How COUNT(DISTINCT ...) is folded per group from the result tuples, whose head holds the distinct
+     * arguments after the grouped values; null if the query has none. Where it is not null, a result row
+     * is a group's ({@link #outputRow} of a {@link DistinctGroups.Group}), not a result tuple's.
+     */
+    public DistinctGroups distinctGroups() {
+        return distinct;
+    }
+
     /** The primary keys the relations inherit from their tables (where the query keeps the key columns). */
     public List<RelationKey> keys() {
         return keys;
@@ -213,7 +225,11 @@ public final class SqlTranslation implements Serializable {
         return out;
     }
 
-    /** The values of a result row (Java values of the columns' types, null for NULL) for a result tuple and its payload. */
+    /**
+     * The values of a result row (Java values of the columns' types, null for NULL) for a result tuple and
+     * its payload; where the query has COUNT(DISTINCT ...), for a group ({@link DistinctGroups#group}) and
+     * its {@link DistinctGroups.Group}.
+     */
     public Object[] outputRow(Tuple tuple, Object payload) {
         Object[] out = new Object[columns.size()];
         for (int i = 0; i < out.length; i++) {

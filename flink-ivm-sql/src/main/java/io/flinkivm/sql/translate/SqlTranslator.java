@@ -109,7 +109,7 @@ final class SqlTranslator {
         }
         boolean bag = aggregates.isEmpty() && groupBy == null && !distinct;
         AggregateCompiler.Compiled compiled =
-                new AggregateCompiler(scope, errors, builder::compiler).compile(aggregates, !bag);
+                new AggregateCompiler(scope, errors, builder::compiler, builder::value).compile(aggregates, !bag);
         return builder.build(items, head, compiled, bag);
     }
 

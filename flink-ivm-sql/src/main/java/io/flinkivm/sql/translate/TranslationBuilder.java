@@ -194,6 +194,33 @@ final class TranslationBuilder {
                 head.add(name);
             }
         }
+        // COUNT(DISTINCT x): each x joins the head after the grouped values.
+        int groupArity = head.size();
+        for (int v : agg.distinctValues()) {
+            String name = names.get(classes.find(v));
+            if (name != null && !head.contains(name)) {
+                head.add(name);
+            }
+        }
+        DistinctGroups distinct = null;
+        if (!agg.distinctValues().isEmpty()) {
+            int n = agg.distinctValues().size();
+            int[] positions = new int[n];
+            int[] components = new int[n];
+            int k = 0;
+            for (AggregateOutput o : agg.outputs()) {
+                if (o.function().equals("COUNT DISTINCT")) {
+                    int v = agg.distinctValues().get(o.terms()[0]);
+                    positions[o.terms()[0]] = classes.fixed(v) != null ? -1 : head.indexOf(names.get(classes.find(v)));
+                    components[o.terms()[0]] = o.count();
+                    k++;
+                }
+            }
+            if (k != n) {
+                throw new IllegalStateException(n + " distinct values for " + k + " COUNT(DISTINCT ...)");
+            }
+            distinct = new DistinctGroups(groupArity, head.size(), positions, components);
+        }
         int n = scope.aliases().size();
         List<Part> parts = new ArrayList<>();
         for (int a = 0; a < n; a++) {
@@ -282,7 +309,7 @@ final class TranslationBuilder {
                     "the translation of " + sql + " is not a valid query: " + ex.getMessage(), ex);
         }
         return new SqlTranslation(
-                sql, query, agg.semiring(), agg.text(), tables, outputs(items, head, names, agg), bag, keys);
+                sql, query, agg.semiring(), agg.text(), tables, outputs(items, head, names, agg), bag, keys, distinct);
     }
 
     private static <T> Object one(Semiring<T> s) {
