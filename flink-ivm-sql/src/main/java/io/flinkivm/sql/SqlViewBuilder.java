@@ -70,10 +70,13 @@ final class SqlViewBuilder {
     /** See {@link FlinkIvmSql#sql}. */
     static SqlView build(StreamTableEnvironment tEnv, String sql, IvmOptions options) {
         Map<List<String>, Table> tables = new HashMap<>();
-        SqlTranslation translation = SqlTranslation.of(sql, path -> {
-            Table t = tables.computeIfAbsent(path, p -> FlinkTables.lookup(tEnv, p));
-            return t == null ? null : withOptionKey(FlinkTables.schema(String.join(".", path), t), options);
-        });
+        SqlTranslation translation = SqlTranslation.of(
+                sql,
+                path -> {
+                    Table t = tables.computeIfAbsent(path, p -> FlinkTables.lookup(tEnv, p));
+                    return t == null ? null : withOptionKey(FlinkTables.schema(String.join(".", path), t), options);
+                },
+                FlinkTables.typer(tEnv));
         List<String> changelog = new ArrayList<>();
         for (TableInput input : translation.tables()) {
             if (!FlinkTables.isInsertOnly(tables.get(input.path()))) {
@@ -124,9 +127,14 @@ final class SqlViewBuilder {
                     input = input.prefiltered();
                 }
             }
+            // The table's projection: its columns the query reads, and the expressions Flink computes for it.
             List<Expression> columns = new ArrayList<>();
-            for (String c : input.inputColumns()) {
-                columns.add(Expressions.$(c));
+            for (int i = 0; i < input.inputCount(); i++) {
+                String name = input.inputColumns().get(i);
+                columns.add(
+                        input.isComputed(i)
+                                ? Expressions.callSql(input.inputSql(i)).as(name)
+                                : Expressions.$(name));
             }
             Table projected = table.select(columns.toArray(new Expression[0]));
             SingleOutputStreamOperator<InputRecord<T>> converted;

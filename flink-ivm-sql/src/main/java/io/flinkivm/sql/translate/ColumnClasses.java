@@ -187,6 +187,7 @@ final class ColumnClasses {
             }
             RowExpr e = values.get(i).expr();
             String base = e instanceof RowExpr.Column c
+                            && !c.isComputed()
                             && IDENTIFIER.matcher(c.name()).matches()
                     ? c.name()
                     : "V";
