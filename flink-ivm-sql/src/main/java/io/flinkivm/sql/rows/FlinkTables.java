@@ -86,7 +86,7 @@ public final class FlinkTables {
     }
 
     /** Flink's reason for an error: the first line of its innermost message, without the position in the expression. */
-    static String reason(Throwable e) {
+    public static String reason(Throwable e) {
         Throwable inner = e;
         while (inner.getCause() != null && inner.getCause().getMessage() != null) {
             inner = inner.getCause();
