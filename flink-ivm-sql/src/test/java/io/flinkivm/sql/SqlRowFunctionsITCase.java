@@ -145,7 +145,7 @@ class SqlRowFunctionsITCase {
                         + " (JSON_VALUE)")
                 .contains("auction(V) folded into bid by V; payload taken by bid")
                 .contains("person(bidder) folded into bid by bidder; payload taken by bid")
-                .contains("Closure under the keys (the absorbed query): Q(V_b) :- bid(bidder,V,V_b)");
+                .contains("Closure under the keys (the absorbed query): Q(V2) :- bid(bidder,V,V2)");
         // A computed column of the key table is gained through its key, as a column is.
         assertThat(views.get(6).explain())
                 .contains("query:    Q(V) :- bid(auction), auction(auction,V) KEY auction(auction)")
