@@ -20,6 +20,7 @@ final class FlinkSqlText {
     /** Calcite's unparser with Flink SQL's lexical rules: backticks, names as written. */
     private static final SqlDialect FLINK = new SqlDialect(SqlDialect.EMPTY_CONTEXT
             .withIdentifierQuoteString("`")
+            .withIdentifierEscapedQuoteString("``")
             .withLiteralQuoteString("'")
             .withLiteralEscapedQuoteString("''")
             .withUnquotedCasing(Casing.UNCHANGED)

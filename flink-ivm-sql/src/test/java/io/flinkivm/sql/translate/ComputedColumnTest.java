@@ -42,7 +42,7 @@ class ComputedColumnTest {
         tEnv.createTemporarySystemFunction("shout", Shout.class);
         tEnv.executeSql("CREATE TEMPORARY TABLE orders (o_orderkey BIGINT NOT NULL, o_custkey BIGINT NOT NULL,"
                 + " o_orderdate DATE, o_comment STRING) WITH ('connector' = 'datagen')");
-        tEnv.executeSql("CREATE TEMPORARY TABLE customer (c_custkey BIGINT NOT NULL, c_name STRING)"
+        tEnv.executeSql("CREATE TEMPORARY TABLE customer (c_custkey BIGINT NOT NULL, c_name STRING, `odd``name` STRING)"
                 + " WITH ('connector' = 'datagen')");
         flink = FlinkTables.typer(tEnv);
     }
@@ -121,6 +121,15 @@ class ComputedColumnTest {
                 .collect()
                 .forEachRemaining(r -> kept.add(r.getField(0) + " " + r.getField(1)));
         assertThat(kept).containsExactlyInAnyOrder("1 xé's😀x", "2 abé's😀x");
+    }
+
+    @Test
+    void aQuotedNameStaysQuoted() {
+        SqlTranslation t = translate("SELECT c_custkey, COUNT(*) AS n FROM customer WHERE shout(`odd``name`) = 'a!'"
+                + " GROUP BY c_custkey");
+        assertThat(t.table("customer").computedColumns())
+                .singleElement()
+                .satisfies(c -> assertThat(c.sql()).isEqualTo("shout(`odd``name`)"));
     }
 
     @Test
