@@ -29,7 +29,7 @@ import org.apache.calcite.sql.fun.SqlLikeOperator;
  * caller (which knows the table). Supported: literals (numbers, strings, booleans, DATE, TIMESTAMP,
  * NULL, intervals added to dates), {@code + - * / %}, comparisons, AND, OR, NOT, IS [NOT]
  * NULL/TRUE/FALSE, [NOT] BETWEEN [SYMMETRIC], [NOT] IN (values), [NOT] LIKE [ESCAPE], CASE, CAST,
- * EXTRACT, COALESCE, UPPER, LOWER, CHAR_LENGTH, TRIM, SUBSTRING, || and CONCAT, ABS, MOD. Anything else of
+ * EXTRACT, COALESCE, UPPER, LOWER, CHAR_LENGTH, TRIM, SUBSTRING, || and CONCAT of two, ABS, MOD. Anything else of
  * one row goes to Flink where a {@link Delegate} is given ({@link ComputedColumn}).
  */
 final class RowExprCompiler {
