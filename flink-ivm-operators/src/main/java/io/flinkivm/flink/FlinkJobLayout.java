@@ -7,6 +7,7 @@ import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
 import io.flinkivm.core.plan.Enrichment;
 import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.plan.KeyLookup;
+import io.flinkivm.core.plan.KeyStage;
 import io.flinkivm.core.plan.KeyedPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.QHierarchicalPlan;
@@ -81,22 +82,46 @@ public final class FlinkJobLayout implements Serializable {
         this.maintained = plan;
         this.parallelism = parallelism;
         this.rates = rates;
-        this.keyOperators = original instanceof KeyedPlan keyed ? keyOperators(keyed, parallelism) : List.of();
+        boolean deletes = !plan.inputs().isInsertOnly();
+        boolean byKey = deletes
+                && original instanceof KeyedPlan keyed
+                && !keyed.stages().isEmpty();
+        // Under deletes a key stage checks its relation's rows itself; the row check, before the key
+        // route, checks the others.
+        List<String> checked = new ArrayList<>();
+        if (byKey) {
+            for (String r : original.inputs().changelog()) {
+                if (((KeyedPlan) original).stage(r) < 0) {
+                    checked.add(r);
+                }
+            }
+        } else {
+            checked.addAll(plan.inputs().changelog());
+        }
+        boolean checks = rowCheck && !checked.isEmpty();
+        this.keyOperators = original instanceof KeyedPlan keyed
+                ? keyOperators(
+                        keyed,
+                        parallelism,
+                        byKey && checks
+                                ? "forward from the row check"
+                                : byKey
+                                        ? "forward from a source at the same parallelism, else hash(relation, key)"
+                                        : null)
+                : List.of();
         // The fallback checks deletes against its own relations; the other plans behind a row check.
-        boolean checks = rowCheck && !plan.inputs().isInsertOnly();
         boolean byFallback = checks && plan instanceof FallbackPlan;
         this.fallbackChecks = byFallback ? plan.inputs().changelog() : List.of();
         this.rowCheck = !checks || byFallback
                 ? null
                 : new Operator(
-                        "row check " + String.join(", ", plan.inputs().changelog())
-                                + " (deletes of absent rows are dead letters)",
+                        "row check " + String.join(", ", checked) + " (deletes of absent rows are dead letters)",
                         parallelism,
-                        "hash(relation, row)");
+                        byKey ? "hash(relation, key; row of a relation without a key stage)" : "hash(relation, row)");
         this.ingest = new Operator(
                 "ingest " + plan.query().name() + " (validate, route, epochs)",
                 parallelism,
-                this.rowCheck != null
+                this.rowCheck != null && keyOperators.isEmpty()
                         ? "forward from the row check"
                         : !fallbackChecks.isEmpty()
                                 ? "forward from a source at the same parallelism, else hash(relation, row)"
@@ -126,7 +151,19 @@ public final class FlinkJobLayout implements Serializable {
                 parts.add(t.atoms());
             }
         }
-        // The closed query has the query's atoms, at the same indexes; rates name the query's relations.
+        // Rates name the query's relations: a part of the closed query's result counts its atoms' relations
+        // in the query (an absorbed atom's rows go to no part).
+        if (original instanceof KeyedPlan keyed) {
+            List<List<Integer>> originalParts = new ArrayList<>();
+            for (List<Integer> part : parts) {
+                List<Integer> atoms = new ArrayList<>();
+                for (int a : part) {
+                    atoms.add(keyed.originalAtom(a));
+                }
+                originalParts.add(atoms);
+            }
+            parts = originalParts;
+        }
         this.weights = rates.weights(original.query(), parts);
         // A free variable in every part of the result keys the sink by its value (each part then belongs
         // to one key, at any parallelism); otherwise HyperCube cells.
@@ -192,26 +229,40 @@ public final class FlinkJobLayout implements Serializable {
         this.sink = new Operator(name, sinkParallelism, partitioning(schemas, roots) + straight + BROADCAST);
     }
 
-    /** The key route and one keyed operator per key stage of {@code plan}, in the order rows pass them. */
-    private static List<Operator> keyOperators(KeyedPlan plan, int parallelism) {
+    /**
+     * The key route and one keyed operator per key stage of {@code plan}, in the order rows pass them;
+     * none where the plan has no stage (its keys are trusted). The route reads {@code routeInput} (null:
+     * the sources).
+     */
+    private static List<Operator> keyOperators(KeyedPlan plan, int parallelism, String routeInput) {
         List<Operator> out = new ArrayList<>();
+        if (plan.stages().isEmpty()) {
+            return List.of();
+        }
         out.add(new Operator(
                 "key route " + plan.query().name() + " (validate, send rows to their key stages)",
                 parallelism,
-                "forward from a source at the same parallelism, else rebalance"));
-        for (ConjunctiveQuery.Key k : plan.keys()) {
+                routeInput != null ? routeInput : "forward from a source at the same parallelism, else rebalance"));
+        for (KeyStage stage : plan.stages()) {
+            ConjunctiveQuery.Key k = stage.key();
             List<String> uses = new ArrayList<>();
             for (Enrichment e : plan.enrichments()) {
                 for (KeyLookup l : e.lookups()) {
-                    if (l.relation().equals(k.relation())) {
-                        uses.add(String.join(",", l.added()) + " for "
-                                + plan.query().body().get(e.atom()));
+                    if (l.relation().equals(k.relation()) && l.copy() == stage.copy()) {
+                        String what = String.join(",", l.added());
+                        if (l.payload()) {
+                            what += what.isEmpty() ? "the payload" : " and the payload";
+                        }
+                        uses.add(what + " for " + plan.query().body().get(e.atom()));
                     }
                 }
             }
             String text = plan.query().keyText(k);
+            String does = stage.copy() > 0
+                    ? "the rows of " + plan.stageName(new KeyStage(k, stage.copy() - 1))
+                    : plan.absorbs(k.relation()) ? "check the key, keep the absorbed rows" : "check the key";
             out.add(new Operator(
-                    "key stage " + text + " (check the key"
+                    "key stage " + plan.stageName(stage) + " (" + does
                             + (uses.isEmpty() ? "" : "; look up " + String.join(", ", uses)) + ")",
                     parallelism,
                     "hash(" + text.substring(k.relation().length() + 1, text.length() - 1) + ")"));
@@ -398,10 +449,18 @@ public final class FlinkJobLayout implements Serializable {
         return projection;
     }
 
-    /** Every operator, from the key route (if any) and the ingest to the sink (and the projection after it). */
+    /**
+     * Every operator, from the key route (if any; under deletes after the row check) and the ingest to
+     * the sink (and the projection after it).
+     */
     public List<Operator> operators() {
-        List<Operator> all = new ArrayList<>(keyOperators);
-        if (rowCheck != null) {
+        List<Operator> all = new ArrayList<>();
+        boolean checkFirst = rowCheck != null && !keyOperators.isEmpty();
+        if (checkFirst) {
+            all.add(rowCheck);
+        }
+        all.addAll(keyOperators);
+        if (rowCheck != null && !checkFirst) {
             all.add(rowCheck);
         }
         all.add(ingest);

@@ -40,8 +40,12 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -87,9 +91,9 @@ final class IvmJobBuilder<T> {
                     + String.join(", ", plan.inputs().changelog()) + ", which need a ring, and "
                     + semiring.name() + " is not one: use the ring Semirings.ringFor gives");
         }
-        this.original = plan;
-        this.keyed = plan instanceof KeyedPlan k ? k : null;
-        this.plan = keyed != null ? keyed.closed() : plan;
+        this.original = options.keyChecks() ? plan.withKeyChecks(true) : plan;
+        this.keyed = original instanceof KeyedPlan k ? k : null;
+        this.plan = keyed != null ? keyed.closed() : original;
         this.semiring = semiring;
         this.options = options;
         this.payloadType = PayloadTypes.of(semiring);
@@ -148,6 +152,11 @@ final class IvmJobBuilder<T> {
                         fallbackTag, layout.shares(), sinkParallelism, sinkMaxParallelism, layout.fallbackChecks())
                 : IngestRoutes.trees(treeTags, directTag, layout.shares(), sinkParallelism, sinkMaxParallelism);
         List<String> fallbackChecks = layout.fallbackChecks();
+        boolean stages = keyed != null && !keyed.stages().isEmpty();
+        // Under deletes a key stage checks the changes of its relation's rows, keyed by their key value,
+        // so that a key row's update (its old row, then its new one) keeps its order; other rows by row.
+        boolean byKey = stages && !original.inputs().isInsertOnly();
+        KeySelector<InputRecord<T>, Tuple> rowKey = byKey ? new StageRowKey<>(keyed) : new RowKey<>();
         // The changes of one row keep their order: a stream at another parallelism is spread by row
         // where no row check (keyed by row) comes first for every relation.
         List<DataStream<InputRecord<T>>> atParallelism = new ArrayList<>();
@@ -155,24 +164,30 @@ final class IvmJobBuilder<T> {
             atParallelism.add(
                     in.getParallelism() == parallelism
                             ? in
-                            : fallbackChecks.isEmpty()
+                            : fallbackChecks.isEmpty() && !byKey
                                     ? in.rebalance()
-                                    : in.partitionCustom(new RowPartitioner(), new RowKey<>()));
+                                    : in.partitionCustom(new RowPartitioner(), rowKey));
         }
         List<DataStream<DeadLetter>> deadLetters = new ArrayList<>();
-        DataStream<InputRecord<T>> input =
-                keyed != null ? keyStages(atParallelism, layout, parallelism, deadLetters) : union(atParallelism);
-        if (layout.rowCheck() != null) {
-            SingleOutputStreamOperator<InputRecord<T>> rows = input.keyBy(new RowKey<>(), TupleTypeInfo.INSTANCE)
-                    .transform(
-                            layout.rowCheck().name(),
-                            new InputRecordTypeInfo<>(payloadType),
-                            new LiveRowsOperator<>(
-                                    plan, (Ring<T>) semiring, payloadType, deadLetterTag, options.managedState()))
-                    .uid(uidPrefix + "live-rows")
-                    .setParallelism(parallelism);
-            deadLetters.add(rows.getSideOutput(deadLetterTag));
-            input = rows;
+        DataStream<InputRecord<T>> input;
+        if (byKey && layout.rowCheck() != null) {
+            // The row check comes first, on the query's own rows; those of a relation with a key stage pass
+            // it as they are (their stage checks them).
+            Set<String> passed = new HashSet<>();
+            for (String r : keyed.query().relations()) {
+                if (keyed.stage(r) >= 0) {
+                    passed.add(r);
+                }
+            }
+            DataStream<InputRecord<T>> checked =
+                    rowCheck(union(atParallelism), original, passed, rowKey, layout, parallelism, deadLetters);
+            input = keyStages(List.of(checked), layout, parallelism, deadLetters);
+        } else if (stages) {
+            input = keyStages(atParallelism, layout, parallelism, deadLetters);
+        } else if (layout.rowCheck() != null) {
+            input = rowCheck(union(atParallelism), plan, Set.of(), rowKey, layout, parallelism, deadLetters);
+        } else {
+            input = union(atParallelism);
         }
         long period =
                 options.snapshotPeriod() == null ? 0 : options.snapshotPeriod().toMillis();
@@ -284,6 +299,35 @@ final class IvmJobBuilder<T> {
     }
 
     /**
+     * The row check of {@code checked}'s changelog relations on {@code input}, keyed by {@code rowKey};
+     * the changes of the relations {@code passed} go on unchecked.
+     */
+    private DataStream<InputRecord<T>> rowCheck(
+            DataStream<InputRecord<T>> input,
+            MaintenancePlan checked,
+            Set<String> passed,
+            KeySelector<InputRecord<T>, Tuple> rowKey,
+            FlinkJobLayout layout,
+            int parallelism,
+            List<DataStream<DeadLetter>> deadLetters) {
+        SingleOutputStreamOperator<InputRecord<T>> rows = input.keyBy(rowKey, TupleTypeInfo.INSTANCE)
+                .transform(
+                        layout.rowCheck().name(),
+                        new InputRecordTypeInfo<>(payloadType),
+                        new LiveRowsOperator<>(
+                                checked,
+                                (Ring<T>) semiring,
+                                payloadType,
+                                deadLetterTag,
+                                options.managedState(),
+                                passed))
+                .uid(uidPrefix + "live-rows")
+                .setParallelism(parallelism);
+        deadLetters.add(rows.getSideOutput(deadLetterTag));
+        return rows;
+    }
+
+    /**
      * The key route and the key stages of the {@link KeyedPlan} in front of the ingest: the route sends
      * each row to its relation's stage (or on), each stage, keyed by the key value, to a later stage or
      * the ingest. Returns what goes to the ingest; the dead letters of route and stages go to
@@ -294,7 +338,7 @@ final class IvmJobBuilder<T> {
             FlinkJobLayout layout,
             int parallelism,
             List<DataStream<DeadLetter>> deadLetters) {
-        KeyStageLogic<T> logic = new KeyStageLogic<>(keyed);
+        KeyStageLogic<T> logic = new KeyStageLogic<>(keyed, semiring);
         TypeInformation<StageRow<T>> rowType = new StageRowTypeInfo<>(payloadType);
         TypeInformation<InputRecord<T>> inputType = new InputRecordTypeInfo<>(payloadType);
         List<OutputTag<StageRow<T>>> tags = new ArrayList<>();
@@ -324,8 +368,12 @@ final class IvmJobBuilder<T> {
                     .transform(
                             layout.keyOperators().get(s + 1).name(),
                             inputType,
-                            new KeyStageOperator<>(keyed, s, payloadType, edges(tags, logic.targets(s)), deadLetterTag))
-                    .uid(uidPrefix + "key-stage-" + keyed.keys().get(s).relation())
+                            new KeyStageOperator<>(
+                                    keyed, semiring, s, payloadType, edges(tags, logic.targets(s)), deadLetterTag))
+                    .uid(uidPrefix + "key-stage-" + keyed.stages().get(s).relation()
+                            + (keyed.stages().get(s).copy() == 0
+                                    ? ""
+                                    : "-copy-" + keyed.stages().get(s).copy()))
                     .setParallelism(parallelism);
             deadLetters.add(stage.getSideOutput(deadLetterTag));
             for (int t : logic.targets(s)) {
@@ -352,6 +400,45 @@ final class IvmJobBuilder<T> {
         @Override
         public Tuple getKey(InputRecord<T> r) {
             return LiveRowsOperator.key(r);
+        }
+    }
+
+    /**
+     * Keys an input record of a plan with key stages and deletes: a row of a relation with a key stage by
+     * its relation and key value (its changes keep their order, a key row's update too), another by row.
+     */
+    static final class StageRowKey<T> implements KeySelector<InputRecord<T>, Tuple> {
+        private static final long serialVersionUID = 1L;
+        private final Map<String, int[]> keys = new HashMap<>();
+
+        StageRowKey(KeyedPlan plan) {
+            for (String r : plan.query().relations()) {
+                if (plan.stage(r) >= 0) {
+                    keys.put(r, plan.query().keyOf(r).positionArray());
+                }
+            }
+        }
+
+        @Override
+        public Tuple getKey(InputRecord<T> r) {
+            int[] key = r.isSnapshotRequest() ? null : keys.get(r.relation());
+            if (key == null || r.tuple() == null || r.tuple().arity() <= maxOf(key)) {
+                return LiveRowsOperator.key(r);
+            }
+            Object[] values = new Object[key.length + 1];
+            values[0] = r.relation();
+            for (int i = 0; i < key.length; i++) {
+                values[i + 1] = r.tuple().get(key[i]);
+            }
+            return Tuple.wrap(values);
+        }
+
+        private static int maxOf(int[] columns) {
+            int max = -1;
+            for (int c : columns) {
+                max = Math.max(max, c);
+            }
+            return max;
         }
     }
 

@@ -49,6 +49,8 @@ import org.apache.flink.annotation.PublicEvolving;
  *     declared key takes precedence only if equal, a different one is an error (default empty)
  * @param rowCheck for a plan whose inputs have deletes: check each delete against the live rows of its
  *     relation in a keyed operator in front of the ingest (default true; see {@link #withRowCheck})
+ * @param keyChecks check also the keys a plan relies on only through the head's closure, in key stages
+ *     (default false: they are trusted, as Flink trusts {@code NOT ENFORCED}; see {@link #withKeyChecks})
  * @param uidPrefix the prefix of the uids of flink-ivm's operators, which savepoints map state by
  *     (null, the default: {@code ivm-} and a fingerprint of the plan); give each of two queries with
  *     the same plan in one job its own
@@ -68,6 +70,7 @@ public record IvmOptions(
         Map<String, List<Integer>> relationKeys,
         Map<String, List<String>> primaryKeys,
         boolean rowCheck,
+        boolean keyChecks,
         String uidPrefix)
         implements Serializable {
 
@@ -131,6 +134,7 @@ public record IvmOptions(
                 Map.of(),
                 Map.of(),
                 true,
+                false,
                 null);
     }
 
@@ -262,6 +266,19 @@ public record IvmOptions(
         return check == rowCheck ? this : with(d -> d.rowCheck = check);
     }
 
+    /**
+     * With {@code true}, a plan that relies on a key only through the head's closure (the key's table
+     * is never looked up while rows flow, as {@code o_custkey} in TPC-H Q3 grouped by the order key)
+     * checks that key in a key stage, which dead-letters every row that breaks it, at the cost of a
+     * keyed exchange and the key's rows in state. By default such keys are trusted, as Flink trusts
+     * {@code PRIMARY KEY ... NOT ENFORCED}: the result is the query's on data where they hold. Keys that
+     * are looked up (the atoms' closure, absorbed key tables) are always checked. {@code explain} says
+     * which keys are trusted and which are checked.
+     */
+    public IvmOptions withKeyChecks(boolean checks) {
+        return checks == keyChecks ? this : with(d -> d.keyChecks = checks);
+    }
+
     /** Starts the uids of flink-ivm's operators with {@code prefix} (see {@link #uidPrefix()}; null: from the plan). */
     public IvmOptions withUidPrefix(String prefix) {
         return with(d -> d.uidPrefix = prefix);
@@ -289,6 +306,7 @@ public record IvmOptions(
         Map<String, List<Integer>> relationKeys;
         Map<String, List<String>> primaryKeys;
         boolean rowCheck;
+        boolean keyChecks;
         String uidPrefix;
 
         Draft(IvmOptions o) {
@@ -305,6 +323,7 @@ public record IvmOptions(
             relationKeys = o.relationKeys;
             primaryKeys = o.primaryKeys;
             rowCheck = o.rowCheck;
+            keyChecks = o.keyChecks;
             uidPrefix = o.uidPrefix;
         }
 
@@ -323,6 +342,7 @@ public record IvmOptions(
                     relationKeys,
                     primaryKeys,
                     rowCheck,
+                    keyChecks,
                     uidPrefix);
         }
     }

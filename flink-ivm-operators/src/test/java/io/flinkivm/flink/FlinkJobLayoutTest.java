@@ -88,8 +88,16 @@ class FlinkJobLayoutTest {
 
     @Test
     void aKeyedPlanHasItsKeyStagesInFrontOfTheIngestAndItsProjectionAfterTheSink() {
-        FlinkJobLayout l = layout(
-                "Q(ok,od,sp) :- customer(ck), orders(ok,ck,od,sp), lineitem(ok,ck2) KEY customer(ck), orders(ok)", 2);
+        String q3 = "Q(ok,od,sp) :- customer(ck), orders(ok,ck,od,sp), lineitem(ok,ck2) KEY customer(ck), orders(ok)";
+        // orders' key is relied on through the head's closure only: trusted, no key stage.
+        FlinkJobLayout trusted = layout(q3, 2);
+        assertThat(trusted.keyOperators()).isEmpty();
+        assertThat(trusted.explain())
+                .startsWith("Flink job:\n  ingest Q (validate, route, epochs): parallelism 2, forward from a source at"
+                        + " the same parallelism, else rebalance\n")
+                .endsWith("  results over Q(ok,od,sp) (drop ck): parallelism 2, forward from the sink\n");
+        FlinkJobLayout l = FlinkJobLayout.of(
+                Planner.plan(QueryParser.parse(q3), NaturalSemiring.INSTANCE).withKeyChecks(true), 2);
         assertThat(l.explain())
                 .startsWith(String.join(
                         "\n",
@@ -100,6 +108,17 @@ class FlinkJobLayoutTest {
                         "  ingest Q (validate, route, epochs): parallelism 2, forward from the key route and the key stages",
                         ""))
                 .endsWith("  results over Q(ok,od,sp) (drop ck): parallelism 2, forward from the sink\n");
+        FlinkJobLayout q7 = layout(
+                "Q(n1,n2) :- supplier(sk,k1), customer(ck,k2), lineitem(ok,sk), orders(ok,ck), nation(k1,n1),"
+                        + " nation(k2,n2) KEY supplier(sk), customer(ck), orders(ok), nation(#0)",
+                2);
+        assertThat(q7.keyOperators())
+                .extracting(FlinkJobLayout.Operator::name)
+                .contains(
+                        "key stage nation(k1) (check the key, keep the absorbed rows; look up n1 and the payload for"
+                                + " lineitem(ok,sk))",
+                        "key stage nation(k1) copy 1 (the rows of nation(k1); look up n2 and the payload for"
+                                + " lineitem(ok,sk))");
         FlinkJobLayout revenue =
                 layout("Q(seg) :- customer(ck,seg), orders(ok,ck), lineitem(ok) KEY customer(ck), orders(ok)", 2);
         assertThat(revenue.keyOperators())

@@ -78,7 +78,8 @@ final class SqlViewBuilder {
         }
         Inputs inputs = Inputs.changelog(changelog);
         Semiring<?> semiring = translation.semiringFor(inputs);
-        MaintenancePlan plan = Planner.plan(translation.query(), semiring, options.strategy(), inputs);
+        MaintenancePlan plan = Planner.plan(translation.query(), semiring, options.strategy(), inputs)
+                .withKeyChecks(options.keyChecks());
         return build(tEnv, translation, tables, plan, semiring, options);
     }
 
@@ -96,14 +97,23 @@ final class SqlViewBuilder {
         List<DataStream<InputRecord<T>>> inserts = new ArrayList<>();
         DataStream<DeadLetter> deadLetters = null;
         Set<String> checked = new HashSet<>();
+        // The relations whose key stages rows look up: their rows that the query's filter drops reach
+        // those stages as marks, so the table's filter is applied here rather than in Flink's Calc.
+        Set<String> marked = new HashSet<>();
         if (plan instanceof KeyedPlan keyed) {
-            keyed.keys().forEach(k -> checked.add(k.relation()));
+            keyed.stages().forEach(k -> checked.add(k.relation()));
+            for (String r : keyed.query().relations()) {
+                if (keyed.stage(r) >= 0 && keyed.isLookedUp(r)) {
+                    marked.add(r);
+                }
+            }
         }
         for (TableInput declared : translation.tables()) {
             TableInput input = declared;
             boolean changes = plan.inputs().hasDeletes(input.relations().get(0));
             Table table = tables.get(input.path());
-            if (!changes) {
+            boolean marks = input.relations().stream().anyMatch(marked::contains);
+            if (!changes && !marks) {
                 Table filtered = filtered(table, input);
                 if (filtered != table) {
                     table = filtered;
@@ -122,7 +132,7 @@ final class SqlViewBuilder {
                 // At the rows' own parallelism, chained: a rebalance would reorder one row's changes, and
                 // a delete could then reach the row check before the insert it names.
                 converted = rows.process(new TableRowsToChanges<>(
-                                input, TableRowsToChanges.CHANGELOG, semiring, true, rejected, checked))
+                                input, TableRowsToChanges.CHANGELOG, semiring, true, rejected, checked, marked))
                         .setParallelism(rows.getParallelism());
             } else {
                 DataStream<RowData> rows;
@@ -133,7 +143,7 @@ final class SqlViewBuilder {
                             + " stream (" + firstLine(e) + ")");
                 }
                 converted = rows.process(new TableRowsToChanges<>(
-                        input, TableRowsToChanges.INTERNAL, semiring, false, rejected, checked));
+                        input, TableRowsToChanges.INTERNAL, semiring, false, rejected, checked, marked));
             }
             converted = converted
                     .returns(inputType)

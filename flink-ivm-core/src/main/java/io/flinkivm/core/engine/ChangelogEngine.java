@@ -59,6 +59,12 @@ final class ChangelogEngine<T> implements IvmEngine<T> {
         change(relation, tuple, payload, true);
     }
 
+    /** A dropped row is no row of the relation: it goes to the key stages as it is. */
+    @Override
+    public void filtered(String relation, Tuple tuple, boolean retraction) {
+        engine.filtered(relation, tuple, retraction);
+    }
+
     private void change(String relation, Tuple tuple, T payload, boolean delete) {
         OpenHashMap<Tuple, T> live = rows.get(relation);
         if (live == null) {
@@ -67,7 +73,12 @@ final class ChangelogEngine<T> implements IvmEngine<T> {
         }
         checkArity(relation, tuple);
         T updated = logic.after(live, relation, tuple, payload, delete);
-        engine.insert(relation, tuple, delete ? logic.inverse(payload) : payload);
+        if (engine instanceof KeyedEngine<T> keyed) {
+            // Key stages tell a delete from an insert: a second insert of an absorbed key value breaks the key.
+            keyed.change(relation, tuple, payload, delete);
+        } else {
+            engine.insert(relation, tuple, delete ? logic.inverse(payload) : payload);
+        }
         logic.write(live, tuple, updated);
     }
 

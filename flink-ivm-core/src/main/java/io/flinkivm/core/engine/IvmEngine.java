@@ -71,6 +71,17 @@ public interface IvmEngine<T> {
         }
     }
 
+    /**
+     * A row of {@code relation} that its table's filter dropped (the SQL front end drops such rows before
+     * they become inserts), or ({@code retraction}) that row's delete: where the plan looks the
+     * relation's key up, the key stage keeps a mark of it (one small entry per key value), so that the
+     * rows that look it up are dropped at once instead of waiting for good. Other engines ignore it.
+     *
+     * @throws KeyViolationException if the row breaks a key the plan checks (nothing changed)
+     * @throws IllegalArgumentException if the query has no such relation or the arity is wrong
+     */
+    default void filtered(String relation, Tuple tuple, boolean retraction) {}
+
     /** The current result, tuple by tuple with constant delay; payloads are never zero. */
     Iterator<ResultTuple<T>> enumerate();
 

@@ -28,10 +28,14 @@ import java.util.Set;
  *   <li>the head's closure: the variables that the free variables determine join the head;
  *   <li>the atoms' closure: an atom gains variables that its own determine through other atoms'
  *       keys, only where a pair of variables breaks Def. 8 (a repair loop), or everywhere (the full
- *       closure, a last resort).
+ *       closure, a last resort);
+ *   <li>absorption, the chase to its end: an atom S whose key's variables all occur in another atom R
+ *       is folded into R (R' = R ⋈ S, S's payload multiplied in once), to a fixpoint; the closures
+ *       above then apply to the absorbed query.
  * </ul>
  *
- * {@link #candidates} lists the closed queries to try, in order of preference.
+ * {@link #candidates} lists the closed queries to try, in order of preference, {@link #absorbed} the
+ * absorbed ones.
  */
 final class KeyChase {
     private KeyChase() {}
@@ -47,15 +51,20 @@ final class KeyChase {
      * why it cannot run ({@code problem}, e.g. lookups in a cycle between key stages).
      *
      * @param name how explain names it, e.g. "the head's closure"
-     * @param relied the keys its lookups use, one per key stage, in the order rows pass the stages
+     * @param absorptions the atoms folded into others, in the order they were folded (none for a
+     *     closure of the query as written)
+     * @param relied the keys its lookups use, in the order rows pass their first stages
+     * @param stages the key stages, copies included, in the order rows pass them
      */
     record Candidate(
             String name,
             ConjunctiveQuery closed,
             List<String> addedHead,
             List<KeyLookup> headLookups,
+            List<Absorption> absorptions,
             List<Enrichment> enrichments,
             List<ConjunctiveQuery.Key> relied,
+            List<KeyStage> stages,
             String problem) {}
 
     /** The dependencies of {@code q}'s keys, in body order; none for an atom whose key determines nothing more. */
@@ -93,6 +102,27 @@ final class KeyChase {
         if (deps.isEmpty()) {
             return List.of();
         }
+        return closures(q, deps, new Fold(q, false), "", false);
+    }
+
+    /**
+     * The absorbed query of {@code q} ({@link Fold}) and its closures, in order: as it is; with the
+     * head's closure; with the atoms' repaired; with the atoms' full. Empty if no atom can be folded.
+     */
+    static List<Candidate> absorbed(ConjunctiveQuery q) {
+        Fold fold = new Fold(q, true);
+        if (fold.order.isEmpty()) {
+            return List.of();
+        }
+        return closures(q, dependencies(q), fold, "the absorbed query", true);
+    }
+
+    /**
+     * The closures of the query that {@code fold} leaves (the query itself if it folds nothing): named
+     * {@code base} and what is closed; with {@code plain}, the folded query without any closure first.
+     */
+    private static List<Candidate> closures(
+            ConjunctiveQuery q, List<Dependency> deps, Fold fold, String base, boolean plain) {
         Derivation fromHead = new Derivation(q.head(), deps);
         List<String> addedHead = new ArrayList<>();
         for (String v : q.variables()) {
@@ -103,30 +133,49 @@ final class KeyChase {
         List<String> head = new ArrayList<>(q.head());
         head.addAll(addedHead);
         List<KeyLookup> headLookups = fromHead.lookups(addedHead, deps);
+        List<Integer> kept = fold.kept();
+        List<Set<String>> start = new ArrayList<>();
         List<Derivation> atoms = new ArrayList<>();
-        for (Atom a : q.body()) {
-            atoms.add(new Derivation(a.variables(), deps));
-        }
-        List<Candidate> out = new ArrayList<>();
         List<Set<String>> none = new ArrayList<>();
         List<Set<String>> full = new ArrayList<>();
-        for (Atom a : q.body()) {
+        for (int a : kept) {
+            Set<String> vars = fold.vars.get(a);
+            start.add(vars);
+            Derivation d = new Derivation(vars, deps);
+            atoms.add(d);
             none.add(Set.of());
-            Set<String> all = new LinkedHashSet<>(atoms.get(a.index()).known);
-            all.removeAll(a.variables());
+            Set<String> all = new LinkedHashSet<>(d.known);
+            all.removeAll(vars);
             full.add(all);
         }
-        if (!addedHead.isEmpty()) {
-            out.add(build("the head's closure", q, deps, atoms, head, addedHead, headLookups, none));
+        List<Candidate> out = new ArrayList<>();
+        if (plain) {
+            out.add(build(base, q, deps, fold, atoms, q.head(), List.of(), List.of(), none));
         }
-        List<Set<String>> repaired = repair(q, head, atoms);
+        if (!addedHead.isEmpty()) {
+            out.add(build(named(base, "the head's closure"), q, deps, fold, atoms, head, addedHead, headLookups, none));
+        }
+        List<Set<String>> repaired = repair(q.variables(), head, start, atoms);
         if (!repaired.equals(none)) {
-            out.add(build("the head's and the atoms' closure", q, deps, atoms, head, addedHead, headLookups, repaired));
+            out.add(build(
+                    named(base, "the head's and the atoms' closure"),
+                    q,
+                    deps,
+                    fold,
+                    atoms,
+                    head,
+                    addedHead,
+                    headLookups,
+                    repaired));
         }
         if (!full.equals(none) && !full.equals(repaired)) {
-            out.add(build("the full closure", q, deps, atoms, head, addedHead, headLookups, full));
+            out.add(build(named(base, "the full closure"), q, deps, fold, atoms, head, addedHead, headLookups, full));
         }
         return out;
+    }
+
+    private static String named(String base, String closure) {
+        return base.isEmpty() ? closure : base + " with " + closure;
     }
 
     /**
@@ -136,16 +185,17 @@ final class KeyChase {
      * bound variables, X joins those of at(Y) \ at(X)); the first pair that can be repaired, in the
      * classifier's order, is. Each repair adds a variable to an atom, so the loop ends.
      */
-    private static List<Set<String>> repair(ConjunctiveQuery q, List<String> head, List<Derivation> atoms) {
+    private static List<Set<String>> repair(
+            List<String> variables, List<String> head, List<Set<String>> start, List<Derivation> atoms) {
         List<Set<String>> vars = new ArrayList<>();
-        for (Atom a : q.body()) {
-            vars.add(new LinkedHashSet<>(a.variables()));
+        for (Set<String> s : start) {
+            vars.add(new LinkedHashSet<>(s));
         }
-        List<String> bound = new ArrayList<>(q.variables());
+        List<String> bound = new ArrayList<>(variables);
         bound.removeAll(head);
         while (true) {
             Map<String, BitSet> at = new HashMap<>();
-            for (String v : q.variables()) {
+            for (String v : variables) {
                 BitSet b = new BitSet();
                 for (int i = 0; i < vars.size(); i++) {
                     if (vars.get(i).contains(v)) {
@@ -154,21 +204,21 @@ final class KeyChase {
                 }
                 at.put(v, b);
             }
-            if (!repairOne(q, head, bound, at, vars, atoms)) {
+            if (!repairOne(variables, head, bound, at, vars, atoms)) {
                 break;
             }
         }
         List<Set<String>> gains = new ArrayList<>();
-        for (Atom a : q.body()) {
-            Set<String> g = new LinkedHashSet<>(vars.get(a.index()));
-            a.variables().forEach(g::remove);
+        for (int i = 0; i < start.size(); i++) {
+            Set<String> g = new LinkedHashSet<>(vars.get(i));
+            g.removeAll(start.get(i));
             gains.add(g.isEmpty() ? Set.of() : g);
         }
         return gains;
     }
 
     private static boolean repairOne(
-            ConjunctiveQuery q,
+            List<String> variables,
             List<String> head,
             List<String> bound,
             Map<String, BitSet> at,
@@ -188,7 +238,7 @@ final class KeyChase {
             }
         }
         for (String b : bound) {
-            for (String f : q.variables()) {
+            for (String f : variables) {
                 if (!head.contains(f)) {
                     continue;
                 }
@@ -225,11 +275,15 @@ final class KeyChase {
         return rest;
     }
 
-    /** The closed query with the given head and gains, how its atoms find their gains, and its key stages. */
+    /**
+     * The closed query with the given head and gains (per atom that {@code fold} keeps, beyond what it
+     * folded in), how its atoms find their gains, and its key stages.
+     */
     private static Candidate build(
             String name,
             ConjunctiveQuery q,
             List<Dependency> deps,
+            Fold fold,
             List<Derivation> derivations,
             List<String> head,
             List<String> addedHead,
@@ -238,15 +292,35 @@ final class KeyChase {
         Set<String> names = new HashSet<>(q.relations());
         List<Atom> body = new ArrayList<>();
         List<Enrichment> enrichments = new ArrayList<>();
-        for (Atom a : q.body()) {
+        List<Integer> kept = fold.kept();
+        // A variable that a fold brings in stays only where the head or another atom has it too: one
+        // that only this atom has is summed away at once and never changes the query's classes.
+        Map<String, Integer> holders = new HashMap<>();
+        for (int k = 0; k < kept.size(); k++) {
+            Set<String> all = new LinkedHashSet<>(fold.vars.get(kept.get(k)));
+            all.addAll(gains.get(k));
+            for (String v : all) {
+                holders.merge(v, 1, Integer::sum);
+            }
+        }
+        for (int k = 0; k < kept.size(); k++) {
+            Atom a = q.body().get(kept.get(k));
+            List<KeyLookup> lookups = new ArrayList<>(fold.chain(a.index()));
+            Set<String> has = fold.vars.get(a.index());
             List<String> gained = new ArrayList<>();
+            List<String> closing = new ArrayList<>();
             for (String v : q.variables()) {
-                if (gains.get(a.index()).contains(v)) {
+                boolean folded = has.contains(v) && (head.contains(v) || holders.get(v) > 1);
+                if (!a.variables().contains(v) && (folded || gains.get(k).contains(v))) {
                     gained.add(v);
                 }
+                if (gains.get(k).contains(v)) {
+                    closing.add(v);
+                }
             }
-            if (gained.isEmpty()) {
-                body.add(a);
+            lookups.addAll(derivations.get(k).lookups(closing, deps));
+            if (lookups.isEmpty()) {
+                body.add(new Atom(body.size(), a.relation(), a.terms()));
                 continue;
             }
             String relation = a.relation();
@@ -260,53 +334,137 @@ final class KeyChase {
             for (String v : gained) {
                 terms.add(new Variable(v));
             }
-            body.add(new Atom(a.index(), relation, terms));
-            enrichments.add(new Enrichment(
-                    a.index(), relation, gained, derivations.get(a.index()).lookups(gained, deps)));
+            body.add(new Atom(body.size(), relation, terms));
+            enrichments.add(new Enrichment(a.index(), relation, gained, lookups));
         }
         ConjunctiveQuery closed = new ConjunctiveQuery(q.name(), head, body);
-        List<String> order = new ArrayList<>();
-        String problem = stageOrder(q, headLookups, enrichments, order);
+        List<Absorption> absorptions = fold.absorptions();
+        enrichments = withCopies(q, staged(headLookups, absorptions, enrichments), enrichments);
+        List<KeyStage> order = new ArrayList<>();
+        String problem = stageOrder(q, headLookups, absorptions, enrichments, order);
         List<ConjunctiveQuery.Key> relied = new ArrayList<>();
-        for (String r : order) {
-            relied.add(q.keyOf(r));
+        for (KeyStage k : order) {
+            if (k.copy() == 0) {
+                relied.add(k.key());
+            }
         }
-        return new Candidate(name, closed, addedHead, headLookups, enrichments, relied, problem);
+        return new Candidate(name, closed, addedHead, headLookups, absorptions, enrichments, relied, order, problem);
     }
 
-    /**
-     * The relations whose keys the lookups use, in an order that every row passes them in (a row of
-     * a keyed relation passes its own stage before its atoms' lookups), into {@code order}; or why
-     * there is none (lookups that come back to a stage they passed).
-     */
-    static String stageOrder(
-            ConjunctiveQuery q, List<KeyLookup> headLookups, List<Enrichment> enrichments, List<String> order) {
-        Set<String> stages = new LinkedHashSet<>();
+    /** The relations with a key stage: looked up by the head or an enrichment, or absorbed. */
+    private static Set<String> staged(
+            List<KeyLookup> headLookups, List<Absorption> absorptions, List<Enrichment> enrichments) {
+        Set<String> out = new LinkedHashSet<>();
         for (KeyLookup l : headLookups) {
-            stages.add(l.relation());
+            out.add(l.relation());
+        }
+        for (Absorption a : absorptions) {
+            out.add(a.relation());
         }
         for (Enrichment e : enrichments) {
             for (KeyLookup l : e.lookups()) {
-                stages.add(l.relation());
+                out.add(l.relation());
             }
         }
+        return out;
+    }
+
+    /**
+     * {@code enrichments} with each lookup through a copy of its relation's key stage ({@link
+     * KeyStage}) such that the stages keep an order every row passes them in: the first copy that the
+     * row has not passed and that no stage the row passed comes after, else a new copy (fed by the
+     * last one, so it comes after all the stages that come before that).
+     */
+    static List<Enrichment> withCopies(ConjunctiveQuery q, Set<String> staged, List<Enrichment> enrichments) {
+        Map<String, Set<String>> after = new HashMap<>();
+        for (String r : staged) {
+            after.put(r + "#0", new LinkedHashSet<>());
+        }
+        List<Enrichment> out = new ArrayList<>();
+        for (Enrichment e : enrichments) {
+            String own = q.body().get(e.atom()).relation();
+            String previous = staged.contains(own) ? own + "#0" : null;
+            List<KeyLookup> lookups = new ArrayList<>();
+            for (KeyLookup l : e.lookups()) {
+                int copy = 0;
+                String node = l.relation() + "#0";
+                while (node.equals(previous) || (previous != null && reaches(after, node, previous))) {
+                    copy++;
+                    node = l.relation() + "#" + copy;
+                    if (after.putIfAbsent(node, new LinkedHashSet<>()) == null) {
+                        after.get(l.relation() + "#" + (copy - 1)).add(node);
+                    }
+                }
+                if (previous != null) {
+                    after.get(previous).add(node);
+                }
+                previous = node;
+                lookups.add(l.withCopy(copy));
+            }
+            out.add(new Enrichment(e.atom(), e.relation(), e.gained(), lookups));
+        }
+        return out;
+    }
+
+    /** Whether {@code to} comes after {@code from} in the graph of {@code after} (successors). */
+    private static boolean reaches(Map<String, Set<String>> after, String from, String to) {
+        Deque<String> work = new ArrayDeque<>(List.of(from));
+        Set<String> seen = new HashSet<>();
+        while (!work.isEmpty()) {
+            String n = work.poll();
+            if (n.equals(to)) {
+                return true;
+            }
+            if (seen.add(n)) {
+                work.addAll(after.getOrDefault(n, Set.of()));
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The key stages the lookups use, copies included, in an order that every row passes them in (a
+     * row of a keyed relation passes its own stage before its atoms' lookups, a copy comes after the
+     * stage that feeds it), into {@code order}; or why there is none (lookups that come back to a
+     * stage they passed).
+     */
+    static String stageOrder(
+            ConjunctiveQuery q,
+            List<KeyLookup> headLookups,
+            List<Absorption> absorptions,
+            List<Enrichment> enrichments,
+            List<KeyStage> order) {
+        Set<String> staged = staged(headLookups, absorptions, enrichments);
+        Map<String, KeyStage> nodes = new LinkedHashMap<>();
         Map<String, Set<String>> before = new LinkedHashMap<>();
         for (String r : q.relations()) {
-            if (stages.contains(r)) {
-                before.put(r, new LinkedHashSet<>());
+            if (staged.contains(r)) {
+                nodes.put(r + "#0", KeyStage.of(q.keyOf(r)));
+                before.put(r + "#0", new LinkedHashSet<>());
+            }
+        }
+        for (Enrichment e : enrichments) {
+            for (KeyLookup l : e.lookups()) {
+                for (int c = 1; c <= l.copy(); c++) {
+                    String node = l.relation() + "#" + c;
+                    if (nodes.putIfAbsent(node, new KeyStage(q.keyOf(l.relation()), c)) == null) {
+                        before.put(node, new LinkedHashSet<>(Set.of(l.relation() + "#" + (c - 1))));
+                    }
+                }
             }
         }
         for (Enrichment e : enrichments) {
             Atom a = q.body().get(e.atom());
-            String previous = stages.contains(a.relation()) ? a.relation() : null;
+            String previous = staged.contains(a.relation()) ? a.relation() + "#0" : null;
             for (KeyLookup l : e.lookups()) {
-                if (l.relation().equals(previous)) {
-                    return "the lookups of " + a + " pass the key stage of " + previous + " twice";
+                String node = l.relation() + "#" + l.copy();
+                if (node.equals(previous)) {
+                    return "the lookups of " + a + " pass the key stage of " + l.relation() + " twice";
                 }
                 if (previous != null) {
-                    before.get(l.relation()).add(previous);
+                    before.get(node).add(previous);
                 }
-                previous = l.relation();
+                previous = node;
             }
         }
         Deque<String> left = new ArrayDeque<>(before.keySet());
@@ -320,10 +478,14 @@ final class KeyChase {
             }
             if (next == null) {
                 order.clear();
-                return "the lookups run in a cycle through the key stages of " + String.join(", ", left);
+                List<String> cycle = new ArrayList<>();
+                for (String r : left) {
+                    cycle.add(r.endsWith("#0") ? r.substring(0, r.length() - 2) : r.replace("#", " copy "));
+                }
+                return "the lookups run in a cycle through the key stages of " + String.join(", ", cycle);
             }
             left.remove(next);
-            order.add(next);
+            order.add(nodes.get(next));
         }
         return null;
     }
@@ -335,6 +497,175 @@ final class KeyChase {
             }
         }
         return false;
+    }
+
+    /**
+     * The fold of key tables into the atoms that look them up, to a fixpoint: while an atom S has a key
+     * whose columns all hold variables and another atom R (of another relation, not folded itself)
+     * holds all of them, S is folded into R, and R holds S's variables from then on. S goes before the
+     * atoms that it holds the key of itself (a snowflake's outer dimension is folded into its inner one
+     * first, which is then folded into the fact), and into an atom that has the key's variables of its
+     * own before one that has them from a fold (then the first in body order). Each step removes an
+     * atom, so the fold ends.
+     */
+    static final class Fold {
+        /** Per atom: its variables and those of the atoms folded into it. */
+        final List<Set<String>> vars = new ArrayList<>();
+        /** The folded atoms, in the order they were folded. */
+        final List<Integer> order = new ArrayList<>();
+
+        private final ConjunctiveQuery q;
+        /** Per atom: the variables of its key's columns, or null if it cannot be folded. */
+        private final List<List<String>> keyVariables = new ArrayList<>();
+        /** Per atom: the atom it is folded into, or -1. */
+        private final int[] into;
+
+        Fold(ConjunctiveQuery q, boolean absorb) {
+            this.q = q;
+            this.into = new int[q.body().size()];
+            java.util.Arrays.fill(into, -1);
+            for (Atom a : q.body()) {
+                vars.add(new LinkedHashSet<>(a.variables()));
+                keyVariables.add(absorb ? keyVariables(q, a) : null);
+            }
+            while (absorb && foldOne()) {
+                // one more atom folded
+            }
+        }
+
+        /** The variables at {@code a}'s key columns, or null if it has no key or a constant there. */
+        private static List<String> keyVariables(ConjunctiveQuery q, Atom a) {
+            ConjunctiveQuery.Key key = q.keyOf(a.relation());
+            if (key == null) {
+                return null;
+            }
+            List<String> out = new ArrayList<>();
+            for (int p : key.positions()) {
+                if (!(a.terms().get(p) instanceof Variable v)) {
+                    return null;
+                }
+                if (!out.contains(v.name())) {
+                    out.add(v.name());
+                }
+            }
+            return out;
+        }
+
+        /** The atoms {@code s} can be folded into now, in body order. */
+        private List<Integer> targets(int s) {
+            List<Integer> out = new ArrayList<>();
+            List<String> key = keyVariables.get(s);
+            if (key == null || into[s] >= 0) {
+                return out;
+            }
+            String relation = q.body().get(s).relation();
+            for (Atom r : q.body()) {
+                if (r.index() != s
+                        && into[r.index()] < 0
+                        && !r.relation().equals(relation)
+                        && vars.get(r.index()).containsAll(key)) {
+                    out.add(r.index());
+                }
+            }
+            return out;
+        }
+
+        private boolean foldOne() {
+            int chosen = -1;
+            for (int s = 0; s < into.length && chosen < 0; s++) {
+                if (targets(s).isEmpty()) {
+                    continue;
+                }
+                boolean leaf = true;
+                for (int t = 0; t < into.length && leaf; t++) {
+                    leaf = t == s || !targets(t).contains(s);
+                }
+                chosen = leaf ? s : -1;
+            }
+            for (int s = 0; s < into.length && chosen < 0; s++) {
+                chosen = targets(s).isEmpty() ? -1 : s;
+            }
+            if (chosen < 0) {
+                return false;
+            }
+            List<Integer> targets = targets(chosen);
+            int r = targets.get(0);
+            for (int t : targets) {
+                if (q.body().get(t).variables().containsAll(keyVariables.get(chosen))) {
+                    r = t;
+                    break;
+                }
+            }
+            into[chosen] = r;
+            vars.get(r).addAll(vars.get(chosen));
+            order.add(chosen);
+            return true;
+        }
+
+        /** The atoms that are not folded, in body order: the absorbed query's. */
+        List<Integer> kept() {
+            List<Integer> out = new ArrayList<>();
+            for (int a = 0; a < into.length; a++) {
+                if (into[a] < 0) {
+                    out.add(a);
+                }
+            }
+            return out;
+        }
+
+        /** The atom of the absorbed query that {@code a} is folded into, through any folds in between. */
+        int taker(int a) {
+            int t = a;
+            while (into[t] >= 0) {
+                t = into[t];
+            }
+            return t;
+        }
+
+        List<Absorption> absorptions() {
+            List<Absorption> out = new ArrayList<>();
+            for (int s : order) {
+                out.add(new Absorption(s, q.body().get(s).relation(), keyVariables.get(s), into[s], taker(s)));
+            }
+            return out;
+        }
+
+        /**
+         * How a row of kept atom {@code a} finds the atoms folded into it: one lookup each, with its
+         * payload, the next always the first one in body order whose key's variables the row has.
+         */
+        List<KeyLookup> chain(int a) {
+            Set<String> known = new LinkedHashSet<>(q.body().get(a).variables());
+            List<Integer> pending = new ArrayList<>();
+            for (int s = 0; s < into.length; s++) {
+                if (into[s] >= 0 && taker(s) == a) {
+                    pending.add(s);
+                }
+            }
+            List<KeyLookup> out = new ArrayList<>();
+            while (!pending.isEmpty()) {
+                Integer next = null;
+                for (int s : pending) {
+                    if (known.containsAll(keyVariables.get(s))) {
+                        next = s;
+                        break;
+                    }
+                }
+                if (next == null) {
+                    throw new IllegalStateException("a folded atom's key is out of reach of its taker");
+                }
+                pending.remove(next);
+                Atom s = q.body().get(next);
+                List<String> added = new ArrayList<>();
+                for (String v : s.variables()) {
+                    if (known.add(v)) {
+                        added.add(v);
+                    }
+                }
+                out.add(new KeyLookup(next, s.relation(), keyVariables.get(next), added, true));
+            }
+            return out;
+        }
     }
 
     /**

@@ -7,30 +7,44 @@ import io.flinkivm.core.query.Term;
 import io.flinkivm.core.query.Variable;
 import io.flinkivm.core.semiring.SemiringProperty;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
 
 /**
- * The paper's plan for the closure of a query under its keys ({@link KeyChase}): the query is not
- * α-acyclic p-hierarchical, its closure is, and on databases where the keys hold both have the same
- * result. The head's closure appends the variables that the head determines (one closed result tuple
- * per result tuple: drop them at output); the atoms' closure extends an atom's rows by the values
- * that other atoms' keys give them (a join on a key adds exactly those values). At run time the rows
- * pass key stages in front of the view trees, one per key relied on, in {@link #keys()} order: a
- * stage keeps one row per key value, rejects a row that breaks the key, and looks up the values an
- * enrichment needs, keeping a row that arrives before its key row until that row comes (O(1) per row,
- * released once).
+ * The paper's plan for a query rewritten under its keys ({@link KeyChase}): the query is not α-acyclic
+ * p-hierarchical, its rewriting is, and on databases where the keys hold both have the same result.
+ * The head's closure appends the variables that the head determines (one closed result tuple per
+ * result tuple: drop them at output); the atoms' closure extends an atom's rows by the values that
+ * other atoms' keys give them (a join on a key adds exactly those values); absorption folds a key
+ * table into an atom that looks it up by its key, which then also multiplies in the key row's payload,
+ * and drops the key table's atom from the query. At run time the rows pass key stages in front of the
+ * view trees, one per key looked up (and, with {@link #keyChecks()}, per key only the head's closure
+ * relies on), in {@link #stages()} order: a stage keeps one row per key value (a key row that its
+ * atoms' selection drops as a mark), rejects a row that breaks the key, and looks up the values (and
+ * payloads) an enrichment needs, keeping a row that arrives before its key row until that row comes
+ * (O(1) per row, released once).
  *
  * @param query the query as given, with its keys: inputs and results are over it
  * @param classification the classification of {@code query}
- * @param closure which closure this is, e.g. "the head's closure"
- * @param keys the keys the plan relies on, one key stage each, in the order rows pass the stages
+ * @param closure which rewriting this is, e.g. "the head's closure" or "the absorbed query"
+ * @param keys the keys the plan relies on, in the order rows pass their first stages
+ * @param stageOrder every key stage a row may pass, copies included ({@link KeyStage}), in the order
+ *     rows pass them, with key checks (the stages of the trusted keys included)
+ * @param keyChecks whether keys relied on only through the head's closure get a stage that checks them;
+ *     without one they are trusted (as Flink trusts {@code NOT ENFORCED})
  * @param addedHead the head's closure: variables appended to the head of the closed query
  * @param headLookups how the head determines them (one lookup each step)
- * @param enrichments the atoms that gain variables, in body order
- * @param closed the plan of the closed query ({@code closed.query()})
+ * @param absorptions the atoms folded into others, in the order they were folded
+ * @param enrichments the atoms that gain variables or absorb others, in body order
+ * @param closed the plan of the closed query ({@code closed.query()}), whose atoms are the query's
+ *     atoms that are not absorbed, in body order: the α-acyclic p-hierarchical plan, or under deletes the
+ *     q-hierarchical plan, whose changelog relations are the closed relations whose rows, or whose key
+ *     rows looked up, have deletes
+ * @param inputs which of the query's relations have deletes and updates (then the stages keep the rows
+ *     that look each key up, to retract and re-emit them when the key row changes)
  */
 @Internal
 public record KeyedPlan(
@@ -38,18 +52,68 @@ public record KeyedPlan(
         Classification classification,
         String closure,
         List<ConjunctiveQuery.Key> keys,
+        List<KeyStage> stageOrder,
+        boolean keyChecks,
         List<String> addedHead,
         List<KeyLookup> headLookups,
+        List<Absorption> absorptions,
         List<Enrichment> enrichments,
-        PHierarchicalPlan closed)
+        ViewTreePlan closed,
+        Inputs inputs)
         implements MaintenancePlan {
 
     public KeyedPlan {
         keys = List.copyOf(keys);
+        stageOrder = List.copyOf(stageOrder);
         addedHead = List.copyOf(addedHead);
         headLookups = List.copyOf(headLookups);
+        absorptions = List.copyOf(absorptions);
         enrichments = List.copyOf(enrichments);
-        validate(query, keys, addedHead, headLookups, enrichments, closed);
+        validate(query, keys, stageOrder, addedHead, headLookups, absorptions, enrichments, closed);
+        PlanText.check(
+                inputs.isInsertOnly() == closed.inputs().isInsertOnly()
+                        && inputs.isInsertOnly() == !(closed instanceof QHierarchicalPlan),
+                "a plan with deletes closes over the q-hierarchical plan, an insert-only one over the p-hierarchical");
+    }
+
+    /**
+     * The closed query's relations that receive deletes and updates when {@code inputs} have them: an
+     * enriched atom's where its own relation or a relation it looks up has them, another atom's where
+     * its relation has them.
+     */
+    static Inputs closedInputs(
+            ConjunctiveQuery query,
+            ConjunctiveQuery closed,
+            List<Enrichment> enrichments,
+            List<Absorption> absorptions,
+            Inputs inputs) {
+        if (inputs.isInsertOnly()) {
+            return inputs;
+        }
+        List<String> out = new ArrayList<>();
+        int closedIndex = 0;
+        for (Atom a : query.body()) {
+            boolean absorbed = false;
+            for (Absorption x : absorptions) {
+                absorbed |= x.atom() == a.index();
+            }
+            if (absorbed) {
+                continue;
+            }
+            boolean deletes = inputs.hasDeletes(a.relation());
+            for (Enrichment e : enrichments) {
+                if (e.atom() == a.index()) {
+                    for (KeyLookup l : e.lookups()) {
+                        deletes |= inputs.hasDeletes(l.relation());
+                    }
+                }
+            }
+            if (deletes) {
+                out.add(closed.body().get(closedIndex).relation());
+            }
+            closedIndex++;
+        }
+        return Inputs.changelog(out);
     }
 
     @Override
@@ -67,6 +131,29 @@ public record KeyedPlan(
         return closed.kind();
     }
 
+    /**
+     * This plan with key stages that check the keys relied on only through the head's closure
+     * ({@code true}), or trusting them ({@code false}, the planner's default).
+     */
+    @Override
+    public KeyedPlan withKeyChecks(boolean checks) {
+        return checks == keyChecks
+                ? this
+                : new KeyedPlan(
+                        query,
+                        classification,
+                        closure,
+                        keys,
+                        stageOrder,
+                        checks,
+                        addedHead,
+                        headLookups,
+                        absorptions,
+                        enrichments,
+                        closed,
+                        inputs);
+    }
+
     /** The closed query, which the view trees maintain: results over its head, projected to {@link #query()}'s. */
     public ConjunctiveQuery closedQuery() {
         return closed.query();
@@ -82,10 +169,100 @@ public record KeyedPlan(
         return null;
     }
 
-    /** The index of {@code relation}'s key stage in {@link #keys()}, or -1 if the plan relies on no key of it. */
+    /** The absorption of atom {@code atom}, or null if it is not folded into another. */
+    public Absorption absorption(int atom) {
+        for (Absorption a : absorptions) {
+            if (a.atom() == atom) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    /** The index in the closed query of the query's atom {@code atom}, or -1 if it is absorbed. */
+    public int closedAtom(int atom) {
+        if (absorption(atom) != null) {
+            return -1;
+        }
+        int closedIndex = 0;
+        for (int a = 0; a < atom; a++) {
+            closedIndex += absorption(a) == null ? 1 : 0;
+        }
+        return closedIndex;
+    }
+
+    /** The query's atom that the closed query's atom {@code closedAtom} stands for. */
+    public int originalAtom(int closedAtom) {
+        int seen = -1;
+        for (Atom a : query.body()) {
+            seen += absorption(a.index()) == null ? 1 : 0;
+            if (seen == closedAtom) {
+                return a.index();
+            }
+        }
+        throw new IllegalArgumentException("the closed query has no atom " + closedAtom);
+    }
+
+    /** Whether an atom of {@code relation} is absorbed: a second row with a key value is then a violation. */
+    public boolean absorbs(String relation) {
+        for (Absorption a : absorptions) {
+            if (a.relation().equals(relation)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether some enrichment looks up {@code relation}'s key (its stage then keeps marks of dropped key rows). */
+    public boolean isLookedUp(String relation) {
+        for (Enrichment e : enrichments) {
+            for (KeyLookup l : e.lookups()) {
+                if (l.relation().equals(relation)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The keys relied on only through the head's closure: nothing looks them up while rows flow. */
+    public List<ConjunctiveQuery.Key> headOnlyKeys() {
+        List<ConjunctiveQuery.Key> out = new ArrayList<>();
+        for (ConjunctiveQuery.Key k : keys) {
+            if (!isLookedUp(k.relation()) && !absorbs(k.relation())) {
+                out.add(k);
+            }
+        }
+        return out;
+    }
+
+    /** The keys relied on without a stage that checks them: {@link #headOnlyKeys()} unless {@link #keyChecks()}. */
+    public List<ConjunctiveQuery.Key> trusted() {
+        return keyChecks ? List.of() : headOnlyKeys();
+    }
+
+    /** The key stages, in the order rows pass them: {@link #stageOrder()} without the trusted keys' stages. */
+    public List<KeyStage> stages() {
+        List<KeyStage> out = new ArrayList<>();
+        List<ConjunctiveQuery.Key> trusted = trusted();
+        for (KeyStage k : stageOrder) {
+            if (!trusted.contains(k.key())) {
+                out.add(k);
+            }
+        }
+        return out;
+    }
+
+    /** The index of the first stage of {@code relation}'s key in {@link #stages()}, or -1 if it has none. */
     public int stage(String relation) {
-        for (int s = 0; s < keys.size(); s++) {
-            if (keys.get(s).relation().equals(relation)) {
+        return stage(relation, 0);
+    }
+
+    /** The index of copy {@code copy} of {@code relation}'s key stage in {@link #stages()}, or -1. */
+    public int stage(String relation, int copy) {
+        List<KeyStage> stages = stages();
+        for (int s = 0; s < stages.size(); s++) {
+            if (stages.get(s).relation().equals(relation) && stages.get(s).copy() == copy) {
                 return s;
             }
         }
@@ -95,50 +272,114 @@ public record KeyedPlan(
     @Override
     public void validate() {
         closed.validate();
-        validate(query, keys, addedHead, headLookups, enrichments, closed);
+        validate(query, keys, stageOrder, addedHead, headLookups, absorptions, enrichments, closed);
     }
 
     private static void validate(
             ConjunctiveQuery query,
             List<ConjunctiveQuery.Key> keys,
+            List<KeyStage> stageOrder,
             List<String> addedHead,
             List<KeyLookup> headLookups,
+            List<Absorption> absorptions,
             List<Enrichment> enrichments,
-            PHierarchicalPlan closed) {
+            ViewTreePlan closed) {
         ConjunctiveQuery c = closed.query();
+        PlanText.check(
+                closed instanceof PHierarchicalPlan || closed instanceof QHierarchicalPlan,
+                "the closed plan is α-acyclic (p-hierarchical, or q-hierarchical under deletes)");
         PlanText.check(query.keys().containsAll(keys), "the keys relied on are declared");
+        List<ConjunctiveQuery.Key> firsts = new ArrayList<>();
+        for (int i = 0; i < stageOrder.size(); i++) {
+            KeyStage k = stageOrder.get(i);
+            PlanText.check(stageOrder.indexOf(k) == i, "a key stage comes once");
+            if (k.copy() == 0) {
+                firsts.add(k.key());
+            } else {
+                int feeder = stageOrder.indexOf(new KeyStage(k.key(), k.copy() - 1));
+                PlanText.check(feeder >= 0 && feeder < i, "a stage's copy comes after the stage that feeds it");
+            }
+        }
+        PlanText.check(firsts.equals(keys), "the keys relied on are those of the first stages, in their order");
         List<String> head = new ArrayList<>(query.head());
         head.addAll(addedHead);
         PlanText.check(c.head().equals(head), "the closed head is the head and the head's closure");
-        PlanText.check(c.body().size() == query.body().size(), "the closed query has the query's atoms");
+        PlanText.check(
+                c.body().size() == query.body().size() - absorptions.size(),
+                "the closed query has the query's atoms that are not absorbed");
         PlanText.check(c.keys().isEmpty(), "the closed query declares no keys");
         Set<String> fromHead = new LinkedHashSet<>(query.head());
         for (KeyLookup l : headLookups) {
             checkLookup(query, keys, fromHead, l);
+            PlanText.check(!l.payload(), "the head's lookups take no payload");
         }
         PlanText.check(
                 fromHead.size() == head.size() && fromHead.containsAll(head), "the head's lookups find its closure");
-        int previous = -1;
-        for (Enrichment e : enrichments) {
-            PlanText.check(e.atom() > previous && e.atom() < query.body().size(), "enrichments in body order");
-            previous = e.atom();
+        boolean[] absorbed = new boolean[query.body().size()];
+        for (Absorption a : absorptions) {
+            PlanText.check(
+                    a.atom() >= 0 && a.atom() < absorbed.length && !absorbed[a.atom()], "an atom is absorbed once");
+            absorbed[a.atom()] = true;
         }
         Set<String> stages = new LinkedHashSet<>();
         for (KeyLookup l : headLookups) {
             stages.add(l.relation());
         }
+        for (Absorption a : absorptions) {
+            Atom s = query.body().get(a.atom());
+            ConjunctiveQuery.Key key = query.keyOf(s.relation());
+            PlanText.check(
+                    s.relation().equals(a.relation()) && key != null && keys.contains(key),
+                    "an absorbed atom's key is relied on");
+            PlanText.check(keyVariables(s, key).equals(a.key()), "an absorption is by its atom's key variables");
+            PlanText.check(
+                    a.into() >= 0
+                            && a.into() < absorbed.length
+                            && !query.body().get(a.into()).relation().equals(a.relation()),
+                    "an atom is folded into an atom of another relation");
+            int taker = a.into();
+            for (int hops = 0; absorbed[taker] && hops < absorbed.length; hops++) {
+                Absorption next = null;
+                for (Absorption x : absorptions) {
+                    next = x.atom() == taker ? x : next;
+                }
+                taker = next.into();
+            }
+            PlanText.check(taker == a.taker() && !absorbed[taker], "an absorbed atom's payload goes to its taker");
+            stages.add(a.relation());
+        }
+        int previous = -1;
+        for (Enrichment e : enrichments) {
+            PlanText.check(e.atom() > previous && e.atom() < query.body().size(), "enrichments in body order");
+            PlanText.check(!absorbed[e.atom()], "an absorbed atom gains nothing");
+            previous = e.atom();
+        }
+        int closedIndex = 0;
         for (Atom a : query.body()) {
-            Atom closedAtom = c.body().get(a.index());
+            if (absorbed[a.index()]) {
+                continue;
+            }
+            Atom closedAtom = c.body().get(closedIndex++);
             Enrichment e = null;
             for (Enrichment x : enrichments) {
                 e = x.atom() == a.index() ? x : e;
             }
+            Set<Integer> takes = new HashSet<>();
+            for (Absorption x : absorptions) {
+                if (x.taker() == a.index()) {
+                    takes.add(x.atom());
+                }
+            }
             List<Term> terms = new ArrayList<>(a.terms());
             if (e == null) {
-                PlanText.check(closedAtom.equals(a), "an atom without enrichment is unchanged");
+                PlanText.check(
+                        closedAtom.relation().equals(a.relation())
+                                && closedAtom.terms().equals(terms),
+                        "an atom without enrichment is unchanged");
+                PlanText.check(takes.isEmpty(), "an atom that absorbs others looks them up");
                 continue;
             }
-            PlanText.check(!e.gained().isEmpty() && !e.lookups().isEmpty(), "an enrichment gains something");
+            PlanText.check(!e.lookups().isEmpty(), "an enrichment looks something up");
             for (String v : e.gained()) {
                 terms.add(new Variable(v));
             }
@@ -150,19 +391,44 @@ public record KeyedPlan(
                             || query.atomsOfRelation(a.relation()).size() > 1,
                     "an enriched atom is renamed only where its relation has other atoms");
             Set<String> known = new LinkedHashSet<>(a.variables());
-            int stage = indexOf(keys, a.relation());
+            int stage = indexOf(stageOrder, a.relation(), 0);
             for (KeyLookup l : e.lookups()) {
                 checkLookup(query, keys, known, l);
-                int next = indexOf(keys, l.relation());
+                if (l.payload()) {
+                    PlanText.check(takes.remove(l.atom()), "a payload is taken only by its absorbed atom's taker");
+                }
+                int next = indexOf(stageOrder, l.relation(), l.copy());
                 PlanText.check(next > stage, "an enrichment's lookups pass the key stages in order");
                 stage = next;
                 stages.add(l.relation());
             }
+            PlanText.check(takes.isEmpty(), "a taker takes the payload of every atom absorbed into it");
             PlanText.check(known.containsAll(e.gained()), "an enrichment's lookups find its gains");
         }
         for (ConjunctiveQuery.Key k : keys) {
             PlanText.check(stages.contains(k.relation()), "every key relied on is looked up");
         }
+    }
+
+    private static int indexOf(List<KeyStage> stages, String relation, int copy) {
+        for (int i = 0; i < stages.size(); i++) {
+            if (stages.get(i).relation().equals(relation) && stages.get(i).copy() == copy) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static List<String> keyVariables(Atom s, ConjunctiveQuery.Key key) {
+        List<String> columns = new ArrayList<>();
+        for (int p : key.positions()) {
+            PlanText.check(s.terms().get(p) instanceof Variable, "a looked-up key's columns hold variables");
+            String v = ((Variable) s.terms().get(p)).name();
+            if (!columns.contains(v)) {
+                columns.add(v);
+            }
+        }
+        return columns;
     }
 
     /** A lookup through an atom whose key columns hold its key variables, all known; adds what it adds to {@code known}. */
@@ -174,26 +440,13 @@ public record KeyedPlan(
         PlanText.check(
                 s.relation().equals(l.relation()) && key != null && keys.contains(key),
                 "a lookup goes through a key relied on");
-        List<String> columns = new ArrayList<>();
-        for (int p : key.positions()) {
-            PlanText.check(s.terms().get(p) instanceof Variable, "a lookup's key columns hold variables");
-            String v = ((Variable) s.terms().get(p)).name();
-            if (!columns.contains(v)) {
-                columns.add(v);
-            }
-        }
-        PlanText.check(columns.equals(l.key()) && known.containsAll(l.key()), "a lookup's key variables are known");
+        PlanText.check(
+                keyVariables(s, key).equals(l.key()) && known.containsAll(l.key()),
+                "a lookup's key variables are known");
         PlanText.check(s.variables().containsAll(l.added()), "a lookup adds variables of its atom");
-        known.addAll(l.added());
-    }
-
-    private static int indexOf(List<ConjunctiveQuery.Key> keys, String relation) {
-        for (int i = 0; i < keys.size(); i++) {
-            if (keys.get(i).relation().equals(relation)) {
-                return i;
-            }
+        for (String v : l.added()) {
+            PlanText.check(known.add(v), "a lookup adds variables the row lacks");
         }
-        return -1;
     }
 
     /** The keys as the query writes them, e.g. {@code orders(ok), customer(ck)}. */
@@ -207,23 +460,55 @@ public record KeyedPlan(
 
     @Override
     public String guarantee() {
-        return "amortized O(1) per insert and constant-delay enumeration (Thm. 1, fhtw = 1) on databases where the"
-                + " keys hold (" + keyList(keys) + "; Berkholz, Keppeler, Schweikardt, ICDT 2018); "
-                + PlanText.lookups(closed);
+        String bound = inputs.isInsertOnly()
+                ? "amortized O(1) per insert and constant-delay enumeration (Thm. 1, fhtw = 1)"
+                : "O(1) per insert or delete, except that a change of a key row that rows look up costs O(rows"
+                        + " that look it up), which its stage retracts and re-emits (as Flink SQL's join re-emits"
+                        + " them), and constant-delay enumeration (q-hierarchical: Berkholz, Keppeler, Schweikardt,"
+                        + " PODS 2017)";
+        return bound + " on databases where the keys hold (" + keyList(keys)
+                + "; Berkholz, Keppeler, Schweikardt, ICDT 2018); " + PlanText.lookups(closed)
+                + PlanText.payloadCost(semiring());
     }
 
     @Override
     public String explain() {
         StringBuilder sb = PlanText.head(this);
-        sb.append("Keys relied on (a row that breaks one is rejected): ")
-                .append(keyList(keys))
-                .append('\n');
+        List<ConjunctiveQuery.Key> checked = new ArrayList<>(keys);
+        checked.removeAll(trusted());
+        if (!checked.isEmpty()) {
+            sb.append("Keys relied on (a row that breaks one is rejected): ")
+                    .append(keyList(checked))
+                    .append('\n');
+        }
+        if (!trusted().isEmpty()) {
+            sb.append("Keys trusted (relied on through the head's closure only, so no stage looks them up: not")
+                    .append(" checked, as Flink trusts NOT ENFORCED; IvmOptions.withKeyChecks(true) or --key-checks")
+                    .append(" checks them): ")
+                    .append(keyList(trusted()))
+                    .append('\n');
+        }
         List<ConjunctiveQuery.Key> unused = new ArrayList<>(query.keys());
         unused.removeAll(keys);
         if (!unused.isEmpty()) {
             sb.append("Keys not relied on (not checked): ")
                     .append(keyList(unused))
                     .append('\n');
+        }
+        if (!absorptions.isEmpty()) {
+            sb.append("Key tables absorbed (each folded into an atom that looks it up by its key: R' = R ⋈ S,")
+                    .append(" S's payload multiplied in once, by the taker's rows):\n");
+            for (Absorption a : absorptions) {
+                sb.append("  ")
+                        .append(query.body().get(a.atom()))
+                        .append(" folded into ")
+                        .append(atomName(a.into()))
+                        .append(" by ")
+                        .append(String.join(",", a.key()))
+                        .append("; payload taken by ")
+                        .append(atomName(a.taker()))
+                        .append('\n');
+            }
         }
         sb.append("Closure under the keys (")
                 .append(closure)
@@ -240,8 +525,7 @@ public record KeyedPlan(
         for (Enrichment e : enrichments) {
             sb.append("  ")
                     .append(query.body().get(e.atom()))
-                    .append(" gains ")
-                    .append(String.join(",", e.gained()))
+                    .append(e.gained().isEmpty() ? " gains nothing" : " gains " + String.join(",", e.gained()))
                     .append(": ")
                     .append(chain(e.lookups()))
                     .append('\n');
@@ -250,27 +534,52 @@ public record KeyedPlan(
         for (String line : closed.classification().describe().split("\n")) {
             sb.append("  ").append(line).append('\n');
         }
-        sb.append("Key stages (in front of the view trees, in this order; a row that arrives before its key row")
-                .append(" waits there, O(1), and is released once):\n");
-        for (ConjunctiveQuery.Key k : keys) {
-            sb.append("  ").append(query.keyText(k)).append(": one row per key");
+        if (!checked.isEmpty()) {
+            sb.append("Key stages (in front of the view trees, in this order; a row that arrives before its key row")
+                    .append(" waits there, O(1), and is released once");
+            if (!absorptions.isEmpty() || !enrichments.isEmpty()) {
+                sb.append("; a key row that its atoms' selection drops is kept as a mark, and the rows that look")
+                        .append(" it up are dropped");
+            }
+            if (!inputs.isInsertOnly()) {
+                sb.append("; with deletes and updates each stage keeps the rows that look it up, and a change of")
+                        .append(" a key row retracts and re-emits them: O(rows that reference it)");
+            }
+            sb.append("):\n");
+        }
+        for (KeyStage stage : stages()) {
+            ConjunctiveQuery.Key k = stage.key();
+            sb.append("  ").append(stageName(stage));
+            if (stage.copy() > 0) {
+                sb.append(": the rows of ")
+                        .append(stageName(new KeyStage(k, stage.copy() - 1)))
+                        .append(", for rows that meet the key again");
+            } else {
+                sb.append(": one row per key");
+                if (absorbs(k.relation())) {
+                    sb.append(", absorbed (a second row with the key, identical or not, is rejected)");
+                }
+            }
             List<String> uses = new ArrayList<>();
             for (KeyLookup l : headLookups) {
-                if (l.relation().equals(k.relation())) {
+                if (l.relation().equals(k.relation()) && stage.copy() == 0) {
                     uses.add("determines the head's " + String.join(",", l.added()));
                 }
             }
             for (Enrichment e : enrichments) {
                 for (KeyLookup l : e.lookups()) {
-                    if (l.relation().equals(k.relation())) {
-                        uses.add("adds " + String.join(",", l.added()) + " to "
-                                + query.body().get(e.atom()));
+                    if (l.relation().equals(k.relation()) && l.copy() == stage.copy()) {
+                        String what = l.added().isEmpty() ? "" : String.join(",", l.added());
+                        if (l.payload()) {
+                            what += what.isEmpty() ? "its payload" : " and its payload";
+                        }
+                        uses.add("adds " + what + " to " + query.body().get(e.atom()));
                     }
                 }
             }
             sb.append(uses.isEmpty() ? "" : "; " + String.join("; ", uses)).append('\n');
         }
-        closed.explainPlan(sb);
+        explainClosed(sb);
         if (!addedHead.isEmpty()) {
             sb.append("Results: ")
                     .append(subject(closedQuery()))
@@ -281,6 +590,27 @@ public record KeyedPlan(
                     .append(" (one to one where the keys hold)\n");
         }
         return PlanText.tail(sb, this);
+    }
+
+    private void explainClosed(StringBuilder sb) {
+        if (closed instanceof PHierarchicalPlan p) {
+            p.explainPlan(sb);
+        } else if (closed instanceof QHierarchicalPlan q) {
+            q.explainPlan(sb);
+        } else {
+            throw new IllegalStateException("a keyed plan's closed plan is α-acyclic: " + closed.kind());
+        }
+    }
+
+    /** A stage as explain and the Flink job name it, e.g. {@code nation(nk)} or {@code nation(nk) copy 1}. */
+    public String stageName(KeyStage stage) {
+        return query.keyText(stage.key()) + (stage.copy() == 0 ? "" : " copy " + stage.copy());
+    }
+
+    /** An atom by its relation's name, or by the atom itself where its relation has several. */
+    private String atomName(int atom) {
+        Atom a = query.body().get(atom);
+        return query.atomsOfRelation(a.relation()).size() > 1 ? a.toString() : a.relation();
     }
 
     private static String subject(ConjunctiveQuery q) {
@@ -301,12 +631,20 @@ public record KeyedPlan(
         StringBuilder sb = new StringBuilder();
         int firstLine = inner.indexOf('\n') + 1;
         sb.append(inner, 0, firstLine);
-        for (int s = 0; s < keys.size(); s++) {
+        List<KeyStage> stages = stages();
+        for (int s = 0; s < stages.size(); s++) {
             sb.append("  k")
                     .append(s)
                     .append("[\"key stage ")
-                    .append(query.keyText(keys.get(s)))
+                    .append(stageName(stages.get(s)))
                     .append("\"]\n");
+            if (stages.get(s).copy() > 0) {
+                sb.append("  k")
+                        .append(stage(stages.get(s).relation(), stages.get(s).copy() - 1))
+                        .append(" -.-> k")
+                        .append(s)
+                        .append('\n');
+            }
         }
         for (Atom a : query.body()) {
             int own = stage(a.relation());
@@ -314,7 +652,7 @@ public record KeyedPlan(
             int from = own;
             if (e != null) {
                 for (KeyLookup l : e.lookups()) {
-                    int to = stage(l.relation());
+                    int to = stage(l.relation(), l.copy());
                     sb.append(from >= 0 ? "  k" + from : "  in" + a.index() + "[\"" + a + "\"]")
                             .append(" -.-> k")
                             .append(to)
@@ -322,11 +660,12 @@ public record KeyedPlan(
                     from = to;
                 }
             }
-            if (from >= 0) {
+            int closedIndex = closedAtom(a.index());
+            if (from >= 0 && closedIndex >= 0) {
                 sb.append("  k")
                         .append(from)
                         .append(" -.-> a")
-                        .append(a.index())
+                        .append(closedIndex)
                         .append('\n');
             }
         }

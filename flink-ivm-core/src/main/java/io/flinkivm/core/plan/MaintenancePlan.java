@@ -16,7 +16,8 @@ import org.apache.flink.annotation.PublicEvolving;
  * decomposition ({@link CyclicPHierarchicalPlan}), or along the q-tree of a q-hierarchical query under
  * inserts and deletes ({@link QHierarchicalPlan}); a {@link FallbackPlan} maintains every query by
  * first-order delta joins; a {@link KeyedPlan} maintains a query through its closure under its keys
- * (key stages in front of a {@link PHierarchicalPlan} of the closed query). Runtimes tell them apart by
+ * and the key tables it absorbs (key stages in front of a {@link PHierarchicalPlan}, or under deletes a
+ * {@link QHierarchicalPlan}, of the closed query). Runtimes tell them apart by
  * type ({@code instanceof}).
  */
 @PublicEvolving
@@ -46,6 +47,15 @@ public sealed interface MaintenancePlan extends Serializable permits ViewTreePla
      * plans apart by type.
      */
     PlanKind kind();
+
+    /**
+     * This plan with key stages that check the keys it relies on only through the head's closure
+     * ({@code true}; by default such keys are trusted, as Flink trusts {@code NOT ENFORCED}), or
+     * without them. A plan that relies on no key is returned as it is.
+     */
+    default MaintenancePlan withKeyChecks(boolean checks) {
+        return this;
+    }
 
     /** Checks the plan's internal invariants; an exception here is a planner bug. */
     void validate();

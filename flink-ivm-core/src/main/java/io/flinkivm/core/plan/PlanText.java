@@ -53,11 +53,7 @@ final class PlanText {
             }
             sb.append("Keys: ")
                     .append(String.join(", ", keys))
-                    .append(
-                            plan.inputs().isInsertOnly()
-                                    ? " (not relied on: the plan is exact on every database, and nothing checks them)\n"
-                                    : " (not relied on under deletes, which key stages do not take yet: the plan is"
-                                            + " exact on every database, and nothing checks them)\n");
+                    .append(" (not relied on: the plan is exact on every database, and nothing checks them)\n");
         }
         return sb;
     }

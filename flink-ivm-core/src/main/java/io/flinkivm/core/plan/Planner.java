@@ -28,8 +28,10 @@ import org.apache.flink.annotation.PublicEvolving;
  *
  * <p>A query with keys whose own plan is not the α-acyclic one may get a {@link KeyedPlan}: the first
  * closure under the keys ({@link KeyChase}: the head's, then with the atoms', then the full one) that
- * has the α-acyclic p-hierarchical plan. In order of preference: the query's α-acyclic plan (relying on
- * no key), a closure's, the query's cyclic plan, the fallback on the query.
+ * has the α-acyclic p-hierarchical plan, else the first such of the absorbed query (key tables folded
+ * into the atoms that look them up) and its closures. In order of preference: the query's α-acyclic
+ * plan (relying on no key), a closure's, an absorbed query's, the query's cyclic plan, the fallback on
+ * the query.
  */
 @PublicEvolving
 public final class Planner {
@@ -163,6 +165,12 @@ public final class Planner {
             return qHierarchical(query, semiring, properties, classification, inputs);
         } else {
             reasons.add(deletesReason(classification, inputs));
+            if (!query.keys().isEmpty()) {
+                KeyedPlan keyed = keyedWithDeletes(query, semiring, properties, classification, inputs, reasons);
+                if (keyed != null) {
+                    return keyed;
+                }
+            }
         }
         if (strategy == Strategy.P_HIERARCHICAL) {
             throw new UnsupportedPlanException(
@@ -170,6 +178,54 @@ public final class Planner {
                             + String.join("; ", reasons) + ". Use the fallback (delta-join) plan instead.");
         }
         return fallback(query, semiring, properties, classification, reasons, inputs);
+    }
+
+    /**
+     * Under deletes: the plan of the first closure of {@code query} under its keys, else of its absorbed
+     * query or a closure of it, that is q-hierarchical; or null, with why none is in {@code reasons}.
+     */
+    private static KeyedPlan keyedWithDeletes(
+            ConjunctiveQuery query,
+            String semiring,
+            Set<SemiringProperty> properties,
+            Classification classification,
+            Inputs inputs,
+            List<String> reasons) {
+        List<KeyChase.Candidate> candidates = new ArrayList<>(KeyChase.candidates(query));
+        candidates.addAll(KeyChase.absorbed(query));
+        String why = null;
+        for (KeyChase.Candidate c : candidates) {
+            if (c.problem() != null) {
+                why = c.name() + ", " + c.closed() + ", cannot run: " + c.problem();
+                continue;
+            }
+            Classification closed = QueryClassifier.classify(c.closed());
+            if (!closed.qHierarchical().holds()) {
+                why = c.name() + ", " + c.closed() + ", is not q-hierarchical either: "
+                        + closed.qHierarchical().witness();
+                continue;
+            }
+            Inputs closedInputs = KeyedPlan.closedInputs(query, c.closed(), c.enrichments(), c.absorptions(), inputs);
+            return new KeyedPlan(
+                    query,
+                    classification,
+                    c.name(),
+                    c.relied(),
+                    c.stages(),
+                    false,
+                    c.addedHead(),
+                    c.headLookups(),
+                    c.absorptions(),
+                    c.enrichments(),
+                    qHierarchical(c.closed(), semiring, properties, closed, closedInputs),
+                    inputs);
+        }
+        reasons.add(
+                why == null
+                        ? "the keys do not help: they determine no variable that the head or an atom lacks, and no key"
+                                + " table can be absorbed"
+                        : "the keys do not help: " + why);
+        return null;
     }
 
     /** The dichotomy under inserts and deletes, for the fallback's reasons. */
@@ -282,7 +338,8 @@ public final class Planner {
 
     /**
      * The plan of the first closure of {@code query} under its keys ({@link KeyChase#candidates}) that is
-     * α-acyclic p-hierarchical, or null, with why none is in {@code reasons}.
+     * α-acyclic p-hierarchical, else of the first absorbed query or closure of it ({@link
+     * KeyChase#absorbed}); or null, with why none is in {@code reasons}.
      */
     private static KeyedPlan keyed(
             ConjunctiveQuery query,
@@ -290,11 +347,34 @@ public final class Planner {
             Set<SemiringProperty> properties,
             Classification classification,
             List<String> reasons) {
-        List<KeyChase.Candidate> candidates = KeyChase.candidates(query);
-        String why = null;
+        String[] why = new String[1];
+        KeyedPlan closure = keyed(query, semiring, properties, classification, KeyChase.candidates(query), why);
+        if (closure != null) {
+            return closure;
+        }
+        String closures = why[0] == null
+                ? "the keys do not help: they determine no variable that the head or an atom lacks"
+                : "the keys do not help: " + why[0];
+        why[0] = null;
+        KeyedPlan absorbed = keyed(query, semiring, properties, classification, KeyChase.absorbed(query), why);
+        if (absorbed != null) {
+            return absorbed;
+        }
+        reasons.add(closures + (why[0] == null ? "" : "; nor does absorbing the key tables: " + why[0]));
+        return null;
+    }
+
+    /** The plan of the first of {@code candidates} that is α-acyclic p-hierarchical, or null with the last reason in {@code why[0]}. */
+    private static KeyedPlan keyed(
+            ConjunctiveQuery query,
+            String semiring,
+            Set<SemiringProperty> properties,
+            Classification classification,
+            List<KeyChase.Candidate> candidates,
+            String[] why) {
         for (KeyChase.Candidate c : candidates) {
             if (c.problem() != null) {
-                why = c.name() + ", " + c.closed() + ", cannot run: " + c.problem();
+                why[0] = c.name() + ", " + c.closed() + ", cannot run: " + c.problem();
                 continue;
             }
             Classification closedClassification = QueryClassifier.classify(c.closed());
@@ -305,12 +385,16 @@ public final class Planner {
                         classification,
                         c.name(),
                         c.relied(),
+                        c.stages(),
+                        false,
                         c.addedHead(),
                         c.headLookups(),
+                        c.absorptions(),
                         c.enrichments(),
-                        closed);
+                        closed,
+                        Inputs.INSERT_ONLY);
             }
-            why = c.name() + ", " + c.closed() + ", "
+            why[0] = c.name() + ", " + c.closed() + ", "
                     + (!closedClassification.pHierarchical().holds()
                             ? "is not p-hierarchical either: "
                                     + closedClassification.pHierarchical().witness()
@@ -318,10 +402,6 @@ public final class Planner {
                                     ? "has no O(1) plan either: " + String.join("; ", refused.reasons())
                                     : "is p-hierarchical, but the join of its root views is cyclic");
         }
-        reasons.add(
-                why == null
-                        ? "the keys do not help: they determine no variable that the head or an atom lacks"
-                        : "the keys do not help: " + why);
         return null;
     }
 

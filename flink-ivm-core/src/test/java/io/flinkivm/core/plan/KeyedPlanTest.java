@@ -62,7 +62,8 @@ class KeyedPlanTest {
                 .contains(String.join(
                         "\n",
                         "Key stages (in front of the view trees, in this order; a row that arrives before its key row"
-                                + " waits there, O(1), and is released once):",
+                                + " waits there, O(1), and is released once; a key row that its atoms' selection drops is"
+                                + " kept as a mark, and the rows that look it up are dropped):",
                         "  orders(ok): one row per key; adds ck to lineitem(ok)",
                         "  customer(ck): one row per key; adds seg to orders(ok,ck); adds seg to lineitem(ok)",
                         "Plan: p-hierarchical — view trees over natural below the border, Boolean join of the root"
@@ -74,16 +75,21 @@ class KeyedPlanTest {
     }
 
     @Test
-    void tpchQ3AsWrittenRunsOnItsHeadsClosure() {
+    void tpchQ3AsWrittenRunsOnItsHeadsClosureAndTrustsItsKey() {
         KeyedPlan p = keyed(Q3);
         assertThat(p.closedQuery()).hasToString("Q(ok,od,sp,ck) :- customer(ck), orders(ok,ck,od,sp), lineitem(ok)");
         assertThat(p.addedHead()).containsExactly("ck");
         assertThat(p.enrichments()).isEmpty();
         assertThat(p.keys()).containsExactly(ConjunctiveQuery.Key.of("orders", 0));
+        // Nothing looks orders' key up while rows flow: it is trusted, and the plan has no key stage.
+        assertThat(p.trusted()).containsExactly(ConjunctiveQuery.Key.of("orders", 0));
+        assertThat(p.stages()).isEmpty();
         assertThat(p.explain())
                 .contains(String.join(
                         "\n",
-                        "Keys relied on (a row that breaks one is rejected): orders(ok)",
+                        "Keys trusted (relied on through the head's closure only, so no stage looks them up: not"
+                                + " checked, as Flink trusts NOT ENFORCED; IvmOptions.withKeyChecks(true) or --key-checks"
+                                + " checks them): orders(ok)",
                         "Keys not relied on (not checked): customer(ck)",
                         "Closure under the keys (the head's closure): Q(ok,od,sp,ck) :- customer(ck),"
                                 + " orders(ok,ck,od,sp), lineitem(ok)",
@@ -91,10 +97,21 @@ class KeyedPlanTest {
                         "Classification of the closure:",
                         "  Q(ok,od,sp,ck) is p-hierarchical, not q-hierarchical, α-acyclic, free-connex",
                         ""))
-                .contains("  orders(ok): one row per key; determines the head's ck\n")
+                .doesNotContain("Keys relied on (a row that breaks one is rejected)")
+                .doesNotContain("Key stages")
                 .contains("Results: Q(ok,od,sp,ck) without ck is Q(ok,od,sp) (one to one where the keys hold)\n")
                 .contains("Guarantee: amortized O(1) per insert and constant-delay enumeration (Thm. 1, fhtw = 1) on"
                         + " databases where the keys hold (orders(ok); ");
+        // With key checks, orders gets today's check stage.
+        KeyedPlan checked = p.withKeyChecks(true);
+        checked.validate();
+        assertThat(checked.trusted()).isEmpty();
+        assertThat(checked.stages()).containsExactly(KeyStage.of(ConjunctiveQuery.Key.of("orders", 0)));
+        assertThat(checked.explain())
+                .contains("Keys relied on (a row that breaks one is rejected): orders(ok)\n")
+                .doesNotContain("Keys trusted")
+                .contains("  orders(ok): one row per key; determines the head's ck\n");
+        assertThat(checked.withKeyChecks(false)).isEqualTo(p);
     }
 
     @Test
@@ -129,16 +146,17 @@ class KeyedPlanTest {
 
     @Test
     void keysThatDoNotHelpLeaveTheFallbackAndSaySo() {
-        MaintenancePlan p = plan("Q() :- R(a,b), S(b,c), T(c,a) KEY R(a)");
+        MaintenancePlan p = plan("Q() :- R(a,b), S(b,c), T(c,d), U(d,a) KEY R(a)");
         assertThat(p).isInstanceOf(FallbackPlan.class);
         assertThat(p.explain())
-                .contains(
-                        "  - the keys do not help: the head's and the atoms' closure, Q() :- R(a,b), S(b,c), T(c,a,b),"
-                                + " is not p-hierarchical either: bound a and bound c overlap in T(c,a,b)");
-        assertThat(plan("Q() :- R(a), S(a,b), T(b) KEY R(a)").explain())
+                .contains("  - the keys do not help: the head's and the atoms' closure, Q() :- R(a,b), S(b,c), T(c,d),"
+                        + " U(d,a,b), is not p-hierarchical either: bound a and bound d overlap in U(d,a,b)")
+                .contains("; nor does absorbing the key tables: the absorbed query, Q() :- S(b,c), T(c,d), U(d,a,b), is"
+                        + " not p-hierarchical either: bound b and bound c overlap in S(b,c)");
+        assertThat(plan("Q() :- R(a), S(a,b), T(b) KEY S(a,b)").explain())
                 .contains("  - the keys do not help: they determine no variable that the head or an atom lacks\n");
         assertThatThrownBy(() -> Planner.plan(
-                        QueryParser.parse("Q() :- R(a,b), S(b,c), T(c,a) KEY R(a)"),
+                        QueryParser.parse("Q() :- R(a,b), S(b,c), T(c,d), U(d,a) KEY R(a)"),
                         Semirings.byName("natural"),
                         Planner.Strategy.P_HIERARCHICAL))
                 .isInstanceOf(UnsupportedPlanException.class)
@@ -179,10 +197,16 @@ class KeyedPlanTest {
                         p.classification(),
                         p.closure(),
                         List.of(ConjunctiveQuery.Key.of("customer", 0), ConjunctiveQuery.Key.of("orders", 0)),
+                        List.of(
+                                KeyStage.of(ConjunctiveQuery.Key.of("customer", 0)),
+                                KeyStage.of(ConjunctiveQuery.Key.of("orders", 0))),
+                        false,
                         p.addedHead(),
                         p.headLookups(),
+                        p.absorptions(),
                         p.enrichments(),
-                        p.closed()))
+                        p.closed(),
+                        p.inputs()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("pass the key stages in order");
         assertThatThrownBy(() -> new KeyedPlan(
@@ -190,10 +214,14 @@ class KeyedPlanTest {
                         p.classification(),
                         p.closure(),
                         p.keys(),
+                        p.stageOrder(),
+                        false,
                         p.addedHead(),
                         p.headLookups(),
+                        p.absorptions(),
                         p.enrichments().subList(0, 1),
-                        p.closed()))
+                        p.closed(),
+                        p.inputs()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("an atom without enrichment is unchanged");
     }

@@ -90,10 +90,11 @@ public record KeyedCase<T>(Semiring<T> semiring, long seed, ConjunctiveQuery que
     }
 
     /**
-     * The positions of the inserts that {@code plan} rejects: a row of a relation whose key the plan
-     * relies on that has the key value of an earlier kept row, with other values. A row with payload
-     * zero, or that no atom of its relation matches, is not kept (and so sets no key value). A plan
-     * that relies on no key rejects nothing.
+     * The positions of the inserts that {@code plan} rejects: a row of a relation with a key stage that
+     * has the key value of an earlier kept row, with other values; or any such second row where the
+     * relation is absorbed. A row with payload zero is not kept (and so sets no key value); nor is one
+     * that no atom of its relation matches, unless rows look its stage up (the stage keeps a mark of
+     * it). A plan without key stages rejects nothing.
      */
     public Set<Integer> rejected(MaintenancePlan plan) {
         Set<Integer> out = new TreeSet<>();
@@ -103,58 +104,87 @@ public record KeyedCase<T>(Semiring<T> semiring, long seed, ConjunctiveQuery que
         Map<String, Map<Tuple, Tuple>> stored = new HashMap<>();
         for (int n = 0; n < stream.size(); n++) {
             Insert<T> i = stream.get(n);
-            int stage = keyed.stage(i.relation());
-            if (stage < 0 || semiring.isZero(i.payload()) || !matchesAnAtom(i)) {
+            if (!reachesStage(keyed, i)) {
                 continue;
             }
-            Tuple key = i.tuple().project(keyed.keys().get(stage).positionArray());
+            Tuple key = i.tuple().project(keyed.query().keyOf(i.relation()).positionArray());
             Tuple earlier =
                     stored.computeIfAbsent(i.relation(), x -> new HashMap<>()).putIfAbsent(key, i.tuple());
-            if (earlier != null && !earlier.equals(i.tuple())) {
+            if (earlier != null && (keyed.absorbs(i.relation()) || !earlier.equals(i.tuple()))) {
                 out.add(n);
             }
         }
         return out;
     }
 
+    /** Whether insert {@code i} reaches its relation's key stage in {@code plan} (as a row or a mark). */
+    private boolean reachesStage(KeyedPlan plan, Insert<T> i) {
+        return plan.stage(i.relation()) >= 0
+                && !semiring.isZero(i.payload())
+                && (matchesAnAtom(i) || plan.isLookedUp(i.relation()) || plan.absorbs(i.relation()));
+    }
+
+    /**
+     * The stream without the rows that break a key {@code plan} trusts ({@link KeyedPlan#trusted()}):
+     * a row with the key value of an earlier row of its relation, other values and a non-zero payload.
+     * A trusted key is not checked, so the plan's result is the query's only where it holds.
+     */
+    public KeyedCase<T> respectingTrusted(MaintenancePlan plan) {
+        if (!(plan instanceof KeyedPlan keyed) || keyed.trusted().isEmpty()) {
+            return this;
+        }
+        Map<String, Map<Tuple, Tuple>> first = new HashMap<>();
+        List<Insert<T>> kept = new ArrayList<>();
+        for (Insert<T> i : stream) {
+            ConjunctiveQuery.Key key = query.keyOf(i.relation());
+            if (key != null && keyed.trusted().contains(key) && !semiring.isZero(i.payload())) {
+                Tuple earlier = first.computeIfAbsent(i.relation(), x -> new HashMap<>())
+                        .putIfAbsent(i.tuple().project(key.positionArray()), i.tuple());
+                if (earlier != null && !earlier.equals(i.tuple())) {
+                    continue;
+                }
+            }
+            kept.add(i);
+        }
+        return new KeyedCase<>(semiring, seed, query, kept);
+    }
+
     /**
      * Why {@code rejected} (positions) cannot be the rows a run of {@code plan} rejected when the rows
-     * arrived in another order (a parallel job): on the kept rows each key the plan relies on must hold,
-     * and each rejected row must have the key value of a kept row, with other values. Null if it can.
+     * arrived in another order (a parallel job): on the rows that reached a key stage and were kept,
+     * each key must hold (with one row per key value where the relation is absorbed), and each rejected
+     * row must have the key value of a kept row, with other values unless absorbed. Null if it can.
      */
     public String checkRejections(MaintenancePlan plan, Set<Integer> rejected) {
         Map<String, Map<Tuple, Tuple>> kept = new HashMap<>();
         List<Integer> breaking = new ArrayList<>();
+        KeyedPlan keyed = plan instanceof KeyedPlan k ? k : null;
         for (int n = 0; n < stream.size(); n++) {
             Insert<T> i = stream.get(n);
-            int stage = plan instanceof KeyedPlan keyed ? keyed.stage(i.relation()) : -1;
-            boolean kept0 = stage >= 0 && !semiring.isZero(i.payload()) && matchesAnAtom(i);
-            if (!kept0) {
+            if (keyed == null || !reachesStage(keyed, i)) {
                 if (rejected.contains(n)) {
-                    return "insert " + (n + 1) + " (" + i + ") was rejected, but breaks no key the plan relies on";
+                    return "insert " + (n + 1) + " (" + i + ") was rejected, but breaks no key the plan checks";
                 }
                 continue;
             }
-            Tuple key = i.tuple().project(((KeyedPlan) plan).keys().get(stage).positionArray());
+            Tuple key = i.tuple().project(query.keyOf(i.relation()).positionArray());
             if (rejected.contains(n)) {
                 breaking.add(n);
                 continue;
             }
             Tuple other =
                     kept.computeIfAbsent(i.relation(), x -> new HashMap<>()).putIfAbsent(key, i.tuple());
-            if (other != null && !other.equals(i.tuple())) {
+            if (other != null && (keyed.absorbs(i.relation()) || !other.equals(i.tuple()))) {
                 return "inserts " + i + " and " + i.relation() + other + " were both kept, with one key value";
             }
         }
         for (int n : breaking) {
             Insert<T> i = stream.get(n);
-            KeyedPlan keyed = (KeyedPlan) plan;
-            Tuple key = i.tuple()
-                    .project(keyed.keys().get(keyed.stage(i.relation())).positionArray());
+            Tuple key = i.tuple().project(query.keyOf(i.relation()).positionArray());
             Tuple other = kept.getOrDefault(i.relation(), Map.of()).get(key);
-            if (other == null || other.equals(i.tuple())) {
-                return "insert " + (n + 1) + " (" + i + ") was rejected, but no kept row has its key value with"
-                        + " other values";
+            if (other == null || (!keyed.absorbs(i.relation()) && other.equals(i.tuple()))) {
+                return "insert " + (n + 1) + " (" + i + ") was rejected, but no kept row has its key value"
+                        + (keyed.absorbs(i.relation()) ? "" : " with other values");
             }
         }
         return null;

@@ -2,6 +2,7 @@ package io.flinkivm.examples.cli;
 
 import io.flinkivm.core.engine.IvmEngine;
 import io.flinkivm.core.plan.Inputs;
+import io.flinkivm.core.plan.KeyedPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.ConjunctiveQuery;
@@ -17,8 +18,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.LongConsumer;
 
@@ -51,6 +54,13 @@ final class ChangeLines {
     interface ChangeSink<T> {
         void change(ChangeKind kind, String relation, Tuple tuple, T payload, long lineNumber)
                 throws RejectedLineException;
+
+        /**
+         * With --sql: a row of {@code relation} that the query's filter dropped, for the key stage that keeps
+         * a mark of it (only for the relations {@link ChangeLines#read} names as marked).
+         */
+        default void dropped(ChangeKind kind, String relation, Tuple tuple, long lineNumber)
+                throws RejectedLineException {}
     }
 
     /**
@@ -101,11 +111,26 @@ final class ChangeLines {
      * so far to {@code accepted}; returns the number of accepted lines.
      */
     <T> long read(Semiring<T> s, ConjunctiveQuery query, Rejects rejects, ChangeSink<T> sink, LongConsumer accepted) {
+        return read(s, query, rejects, sink, accepted, Set.of());
+    }
+
+    /**
+     * As {@link #read(Semiring, ConjunctiveQuery, Rejects, ChangeSink, LongConsumer)}; with --sql, a row that
+     * makes no insert of a relation in {@code marked} (whose key stage rows look up) goes to {@code sink} as
+     * dropped.
+     */
+    <T> long read(
+            Semiring<T> s,
+            ConjunctiveQuery query,
+            Rejects rejects,
+            ChangeSink<T> sink,
+            LongConsumer accepted,
+            Set<String> marked) {
         if (sql != null && sqlRows == null) {
             throw new IllegalStateException("the input's changelog tables are read first (changelogInputs)");
         }
         try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
-            return load(reader, sink, accepted, s, query, rejects);
+            return load(reader, sink, accepted, s, query, rejects, marked);
         } catch (IOException e) {
             throw CliException.failure("cannot read input file " + input + ": " + CliException.describe(e), e);
         }
@@ -118,7 +143,8 @@ final class ChangeLines {
             LongConsumer acceptedSoFar,
             Semiring<T> s,
             ConjunctiveQuery query,
-            Rejects rejects)
+            Rejects rejects,
+            Set<String> marked)
             throws IOException {
         // IOException here comes from reading the input; Rejects reports its own write errors.
         Map<String, Integer> arities = new HashMap<>();
@@ -151,7 +177,7 @@ final class ChangeLines {
                 if (sql == null) {
                     insert(kind, fields, arities, query, sink, s, reader.lineNumber());
                 } else {
-                    sqlRows.change(kind, fields, sink, s, reader.lineNumber());
+                    sqlRows.change(kind, fields, sink, s, reader.lineNumber(), marked);
                 }
                 accepted++;
                 acceptedSoFar.accept(accepted);
@@ -214,6 +240,16 @@ final class ChangeLines {
         }
     }
 
+    /** A dropped row to the in-memory engine, for its key stage's mark; a row that breaks a key is rejected. */
+    static <T> void filtered(IvmEngine<T> ivm, ChangeKind kind, String relation, Tuple tuple)
+            throws RejectedLineException {
+        try {
+            ivm.filtered(relation, tuple, kind.isRetraction());
+        } catch (IllegalArgumentException e) {
+            throw new RejectedLineException(e.getMessage());
+        }
+    }
+
     /** The rejection of a change whose payload overflowed before anything changed. */
     static RejectedLineException overflow(ChangeKind kind, ArithmeticException e) {
         String what = kind.isRetraction() ? "delete" : "insert";
@@ -256,11 +292,33 @@ final class ChangeLines {
     /** Where the Flink job's changes go: to {@code run}, a delete once checked against the live rows. */
     static <T> ChangeSink<T> checked(Semiring<T> s, MaintenancePlan plan, FlinkRun<T> run) {
         LiveRowCheck<T> check = LiveRowCheck.of(s, plan.inputs());
-        return (kind, relation, tuple, payload, line) -> {
-            if (check != null) {
-                check.check(kind, relation, tuple, payload);
+        return new ChangeSink<>() {
+            @Override
+            public void change(ChangeKind kind, String relation, Tuple tuple, T payload, long line)
+                    throws RejectedLineException {
+                if (check != null) {
+                    check.check(kind, relation, tuple, payload);
+                }
+                run.add(kind, relation, tuple, payload, line);
             }
-            run.add(kind, relation, tuple, payload, line);
+
+            @Override
+            public void dropped(ChangeKind kind, String relation, Tuple tuple, long line) {
+                run.addDropped(kind, relation, tuple, line);
+            }
         };
+    }
+
+    /** The relations of {@code plan} whose key stages rows look up: their dropped rows go there as marks. */
+    static Set<String> marked(MaintenancePlan plan) {
+        Set<String> out = new HashSet<>();
+        if (plan instanceof KeyedPlan keyed) {
+            for (String r : keyed.query().relations()) {
+                if (keyed.stage(r) >= 0 && keyed.isLookedUp(r)) {
+                    out.add(r);
+                }
+            }
+        }
+        return out;
     }
 }

@@ -1,5 +1,6 @@
 package io.flinkivm.examples.cli;
 
+import io.flinkivm.core.plan.KeyedPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.Tuple;
@@ -80,6 +81,15 @@ final class FlinkRun<T> {
         records.add(InputRecord.change(kind, relation, tuple, payload, LINE_ORIGIN + lineNumber));
     }
 
+    /** Adds a row of {@code relation} that the query's filter dropped, for its key stage's mark, from line {@code lineNumber}. */
+    void addDropped(ChangeKind kind, String relation, Tuple tuple, long lineNumber) {
+        if (records.size() == lines.length) {
+            lines = Arrays.copyOf(lines, lines.length * 2);
+        }
+        lines[records.size()] = lineNumber;
+        records.add(InputRecord.dropped(kind, relation, tuple, semiring.one(), LINE_ORIGIN + lineNumber));
+    }
+
     /** Triggers written by {@link #execute} (with triggers). */
     long triggersWritten() {
         return triggersWritten;
@@ -139,6 +149,20 @@ final class FlinkRun<T> {
     }
 
     /**
+     * The partition of record {@code j}: round robin, except that under deletes the changes of a row of a
+     * relation with a key stage go to the partition of its key value, in order, so that a key row's update
+     * (its old row, then its new one) reaches the stage in order, as a CDC source keyed by the table's
+     * primary key sends it.
+     */
+    private int partition(InputRecord<T> r, int j, int p) {
+        if (plan instanceof KeyedPlan keyed && !plan.inputs().isInsertOnly() && keyed.stage(r.relation()) >= 0) {
+            Tuple key = r.tuple().project(keyed.query().keyOf(r.relation()).positionArray());
+            return Math.floorMod(31 * r.relation().hashCode() + key.hashCode(), p);
+        }
+        return j % p;
+    }
+
+    /**
      * The records dealt round robin into {@code p} partitions, with a snapshot request in every
      * partition after its share of the records of each trigger's lines.
      */
@@ -161,8 +185,9 @@ final class FlinkRun<T> {
                 }
             }
             if (j < records.size()) {
-                out.get(j % p).add(records.get(j));
-                partLines.get(j % p)[sizes[j % p]++] = lines[j];
+                int part = partition(records.get(j), j, p);
+                out.get(part).add(records.get(j));
+                partLines.get(part)[sizes[part]++] = lines[j];
             }
         }
         partitionLines = partLines.toArray(new long[0][]);

@@ -14,8 +14,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * The options {@code --query} (or {@code --sql} with {@code --schema}) and {@code --plan}, mixed into
- * {@code explain} and {@code run}; {@code --query} and {@code --plan} are {@link QueryTextOptions}.
+ * The options {@code --query} (or {@code --sql} with {@code --schema}), {@code --plan} and
+ * {@code --key-checks}, mixed into {@code explain} and {@code run}; {@code --query} and {@code --plan}
+ * are {@link QueryTextOptions}.
  */
 final class QueryOptions {
 
@@ -42,6 +43,17 @@ final class QueryOptions {
                         + " CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIMESTAMP(p))."
             })
     String schema;
+
+    @Option(
+            names = "--key-checks",
+            description = {
+                "Check also the keys that the plan relies on only through the head's closure (no key stage looks them"
+                        + " up while rows flow, as TPC-H Q3's orders key grouped by the order key): each row that"
+                        + " breaks one is rejected, at the cost of a key stage. Without it such keys are trusted, as"
+                        + " Flink trusts PRIMARY KEY ... NOT ENFORCED (IvmOptions.withKeyChecks); explain says which"
+                        + " keys are trusted and which are checked."
+            })
+    boolean keyChecks;
 
     /** Whether the query is given in SQL. */
     boolean isSql() {
@@ -87,11 +99,11 @@ final class QueryOptions {
 
     /** The plan of {@code q} over {@code semiring}; an unsupported plan ends the command with exit code 2. */
     MaintenancePlan plan(ConjunctiveQuery q, Semiring<?> semiring) {
-        return text.plan(q, semiring, CliException::usage);
+        return text.plan(q, semiring, CliException::usage).withKeyChecks(keyChecks);
     }
 
     /** The same for {@code inputs} (the relations with deletes and updates). */
     MaintenancePlan plan(ConjunctiveQuery q, Semiring<?> semiring, Inputs inputs) {
-        return text.plan(q, semiring, inputs, CliException::usage);
+        return text.plan(q, semiring, inputs, CliException::usage).withKeyChecks(keyChecks);
     }
 }

@@ -4,8 +4,10 @@ import io.flinkivm.core.engine.Engines;
 import io.flinkivm.core.engine.IvmEngine;
 import io.flinkivm.core.plan.Inputs;
 import io.flinkivm.core.plan.MaintenancePlan;
+import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.ResultTuple;
+import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.command.CliException;
 import io.flinkivm.examples.command.Converters;
@@ -278,7 +280,13 @@ final class RunCommand implements Callable<Integer> {
         long accepted;
         long rejected;
         try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
-            accepted = lines.read(s, plan.query(), rejects, ChangeLines.checked(s, plan, run), run::lineAccepted);
+            accepted = lines.read(
+                    s,
+                    plan.query(),
+                    rejects,
+                    ChangeLines.checked(s, plan, run),
+                    run::lineAccepted,
+                    ChangeLines.marked(plan));
             rejected = rejects.count();
             rejects.printTotal();
         }
@@ -345,11 +353,22 @@ final class RunCommand implements Callable<Integer> {
                         s,
                         plan.query(),
                         rejects,
-                        (kind, relation, tuple, payload, line) -> {
-                            ChangeLines.apply(ivm, kind, relation, tuple, payload);
-                            inserts[0]++;
+                        new ChangeLines.ChangeSink<T>() {
+                            @Override
+                            public void change(ChangeKind kind, String relation, Tuple tuple, T payload, long line)
+                                    throws RejectedLineException {
+                                ChangeLines.apply(ivm, kind, relation, tuple, payload);
+                                inserts[0]++;
+                            }
+
+                            @Override
+                            public void dropped(ChangeKind kind, String relation, Tuple tuple, long line)
+                                    throws RejectedLineException {
+                                ChangeLines.filtered(ivm, kind, relation, tuple);
+                            }
                         },
-                        lines -> writeTrigger(ivm, s, w, triggers.lineAccepted(lines, inserts[0]), counts));
+                        lines -> writeTrigger(ivm, s, w, triggers.lineAccepted(lines, inserts[0]), counts),
+                        ChangeLines.marked(plan));
                 rejected = rejects.count();
                 rejects.printTotal();
             }
@@ -409,7 +428,13 @@ final class RunCommand implements Callable<Integer> {
         long rejected;
         long results;
         try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
-            accepted = lines.read(s, plan.query(), rejects, ChangeLines.checked(s, plan, run), run::lineAccepted);
+            accepted = lines.read(
+                    s,
+                    plan.query(),
+                    rejects,
+                    ChangeLines.checked(s, plan, run),
+                    run::lineAccepted,
+                    ChangeLines.marked(plan));
             List<FlinkRun.Rejected> late;
             try (ResultWriter w = writer(temporary, plan, layout())) {
                 late = run.execute(

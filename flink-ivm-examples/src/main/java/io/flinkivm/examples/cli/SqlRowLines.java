@@ -44,10 +44,19 @@ final class SqlRowLines {
      * Passes the changes of a line ({@code fields} after its kind) to {@code sink}, payloads in {@code s} (a
      * ring for deletes).
      *
+     * (a row that makes no insert of a relation in {@code marked}, whose key stage rows look up, goes to
+     * {@code sink} as dropped)
+     *
      * @throws RejectedLineException if the line is not a row of a table of the query, or a delete of a row
      *     that is not there; nothing is recorded then
      */
-    <T> void change(ChangeKind kind, List<String> fields, ChangeLines.ChangeSink<T> sink, Semiring<T> s, long line)
+    <T> void change(
+            ChangeKind kind,
+            List<String> fields,
+            ChangeLines.ChangeSink<T> sink,
+            Semiring<T> s,
+            long line,
+            Set<String> marked)
             throws RejectedLineException {
         if (fields.isEmpty()) {
             throw new RejectedLineException(
@@ -85,6 +94,11 @@ final class SqlRowLines {
             for (TableInput.Insert insert : inserts) {
                 sink.change(
                         kind, insert.relation(), insert.tuple(), SqlTranslation.payloadIn(s, insert.payload()), line);
+            }
+            if (!marked.isEmpty()) {
+                for (TableInput.Insert mark : table.marks(values, marked)) {
+                    sink.dropped(kind, mark.relation(), mark.tuple(), line);
+                }
             }
         } catch (RejectedLineException e) {
             if (row != null) {

@@ -45,6 +45,42 @@ class ExplainCommandTest {
 
     static final String TPCH = "Revenue(O,C) :- Customer(C,N,'BUILDING'), Orders(O,C,D), Lineitem(O,L)";
 
+    static final String Q3 =
+            "Q(ok,od,sp) :- customer(ck), orders(ok,ck,od,sp), lineitem(ok) KEY customer(ck), orders(ok)";
+
+    @Test
+    void keysThatOnlyTheHeadsClosureReliesOnAreTrustedUnlessKeyChecksAsk() {
+        CliRun trusted = CliRun.of("explain", "--query", Q3);
+        assertThat(trusted.exitCode()).isZero();
+        assertThat(trusted.out())
+                .contains("Keys trusted (relied on through the head's closure only, so no stage looks them up: not"
+                        + " checked, as Flink trusts NOT ENFORCED; IvmOptions.withKeyChecks(true) or --key-checks"
+                        + " checks them): orders(ok)\n")
+                .doesNotContain("key stage");
+        CliRun checked = CliRun.of("explain", "--query", Q3, "--key-checks");
+        assertThat(checked.exitCode()).isZero();
+        assertThat(checked.out())
+                .contains("Keys relied on (a row that breaks one is rejected): orders(ok)\n")
+                .doesNotContain("Keys trusted")
+                .contains("  key stage orders(ok) (check the key): parallelism 1, hash(ok)\n");
+    }
+
+    @Test
+    void explainsTheAbsorbedKeyTablesOfASnowflake() {
+        CliRun r = CliRun.of(
+                "explain",
+                "--query",
+                "Q() :- shipment(c,p,o), item_return(o), orders(o,r), product(p), carrier(c), region(r)"
+                        + " KEY orders(o), product(p), carrier(c), region(r)");
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out())
+                .contains("  region(r) folded into orders by r; payload taken by shipment\n")
+                .contains("Closure under the keys (the absorbed query): Q() :- shipment(c,p,o), item_return(o)\n")
+                .contains("  key stage region(r) (check the key, keep the absorbed rows; look up the payload for"
+                        + " shipment(c,p,o)): parallelism 1, hash(r)\n")
+                .contains("on databases where the keys hold");
+    }
+
     @Test
     void relationRatesSizeTheSinksShares() {
         CliRun r = CliRun.of(

@@ -29,7 +29,8 @@ class OptionVocabularyTest {
             "--checkpoint-dir", List.of("run", "example", "kafka"),
             "--checkpoint-interval", List.of("run", "example", "kafka"),
             "--result-dir", List.of("run", "example"),
-            "--output-mode", List.of("run", "kafka"));
+            "--output-mode", List.of("run", "kafka"),
+            "--key-checks", List.of("explain", "run"));
 
     @Test
     void sharedOptionsAreOneDeclaration() {

@@ -125,4 +125,56 @@ class SqlCommandsTest {
                         "7,\"column total of orders: 'abc' is not" + " a DECIMAL(10, 2) value",
                         "8,\"unknown table 'lineitem'; the query reads customer, orders");
     }
+
+    static final String ABSORBED = "SELECT l.l_shipmode, COUNT(*) AS n FROM orders AS o JOIN lineitem AS l"
+            + " ON l.l_orderkey = o.o_orderkey WHERE o.o_priority = '1-URGENT' GROUP BY l.l_shipmode";
+    static final String ABSORBED_SCHEMA = "orders(o_orderkey BIGINT, o_priority STRING, PRIMARY KEY (o_orderkey));"
+            + " lineitem(l_orderkey BIGINT, l_shipmode STRING)";
+
+    /**
+     * TPC-H Q12's shape: orders folded into lineitem. An order that the filter drops is its key stage's
+     * mark (lineitems that look it up are dropped); a second order with one key is rejected.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"memory", "flink"})
+    void runFoldsAKeyTableIntoTheRowsThatLookItUp(String engine, @TempDir Path dir) throws IOException {
+        Path in = dir.resolve("in.csv");
+        Path out = dir.resolve("out.csv");
+        Path dead = dir.resolve("dead.csv");
+        Files.writeString(
+                in,
+                String.join(
+                                "\n",
+                                "lineitem,1,AIR",
+                                "lineitem,1,RAIL",
+                                "lineitem,2,AIR",
+                                "orders,1,1-URGENT",
+                                "orders,2,5-LOW",
+                                "lineitem,2,RAIL",
+                                "lineitem,3,AIR",
+                                "orders,1,1-URGENT")
+                        + "\n");
+        assertThat(CliRun.of("explain", "--sql", ABSORBED, "--schema", ABSORBED_SCHEMA)
+                        .out())
+                .contains("  orders(o_orderkey) folded into lineitem by o_orderkey; payload taken by lineitem\n");
+        CliRun r = CliRun.of(
+                "run",
+                "--sql",
+                ABSORBED,
+                "--schema",
+                ABSORBED_SCHEMA,
+                "--input",
+                in.toString(),
+                "--output",
+                out.toString(),
+                "--dead-letter",
+                dead.toString(),
+                "--engine",
+                engine);
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
+        assertThat(lines.subList(1, lines.size())).containsExactlyInAnyOrder("AIR,1", "RAIL,1");
+        assertThat(Files.readString(dead))
+                .contains("8,", "breaks KEY orders(o_orderkey)", "is absorbed into the rows that look it up");
+    }
 }

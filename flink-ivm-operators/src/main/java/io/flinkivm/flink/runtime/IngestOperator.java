@@ -341,6 +341,10 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             endEpoch(EpochKind.SNAPSHOT, Epochs.nextMajor(epoch));
             return;
         }
+        if (r.isDropped()) {
+            // A row its table's filter dropped is no insert; only key stages keep marks of such rows.
+            return;
+        }
         String problem = validate(r);
         if (problem != null) {
             deadLetterCounter.inc();

@@ -22,8 +22,12 @@ import org.apache.flink.util.OutputTag;
  * validates each record against the query (bad ones become dead letters, with the ingest's reasons),
  * and sends a row to its relation's key stage, or, for a relation without one, on as
  * {@link KeyStageLogic#insert} says: to the ingest as it is, and to the first key stage of each of its
- * enriched atoms (side outputs, one per stage). Snapshot requests go straight to the ingest; an insert
- * with payload zero is dropped (it changes nothing). Stateless.
+ * enriched atoms (side outputs, one per stage); a row that its table's filter dropped ({@link
+ * InputRecord#isDropped()}) to its key stage as a mark, where rows look that stage up. Under deletes it
+ * reads the row check's output, where
+ * each delete was checked against its row, and routes a delete as {@link KeyStageLogic#retract} says.
+ * Snapshot requests go straight to the ingest; an insert with payload zero is dropped (it changes
+ * nothing). Stateless.
  */
 @Internal
 public final class KeyRouteOperator<T> extends AbstractStreamOperator<InputRecord<T>>
@@ -58,10 +62,15 @@ public final class KeyRouteOperator<T> extends AbstractStreamOperator<InputRecor
     @Override
     public void open() throws Exception {
         super.open();
-        logic = new KeyStageLogic<>(plan);
+        logic = new KeyStageLogic<>(plan, semiring);
         router = new AtomRouter(plan.query());
-        out = new StageOutput<>(output, stages);
         deadLetterCounter = getMetricGroup().counter(Metrics.DEAD_LETTERS);
+        out = new StageOutput<>(
+                output,
+                stages,
+                deadLetters,
+                getMetricGroup().counter(Metrics.KEY_DROPS),
+                getMetricGroup().counter(Metrics.FAILED_UPDATES));
     }
 
     @Override
@@ -71,15 +80,30 @@ public final class KeyRouteOperator<T> extends AbstractStreamOperator<InputRecor
             output.collect(element);
             return;
         }
-        String problem = IngestOperator.problem(r, router, semiring);
+        // Under deletes the row check in front of the route checked each delete against its row.
+        String problem =
+                IngestOperator.problem(r, router, semiring, plan.inputs().isInsertOnly());
         if (problem != null) {
             deadLetterCounter.inc();
             output.collect(deadLetters, new StreamRecord<>(new DeadLetter(r.origin(), problem, String.valueOf(r))));
             return;
         }
+        if (r.isDropped()) {
+            // A row its table's filter dropped: a mark for its key stage, where rows look that stage up.
+            if (r.isRetraction()) {
+                logic.droppedRetraction(router.relation(r.relation()), r.tuple(), r.payload(), r.origin(), out);
+            } else {
+                logic.dropped(router.relation(r.relation()), r.tuple(), r.payload(), r.origin(), out);
+            }
+            return;
+        }
         if (!semiring.isZero(r.payload())) {
             Tuple tuple = r.tuple();
-            logic.insert(router.relation(r.relation()), tuple, r.payload(), r.origin(), out);
+            if (r.isRetraction()) {
+                logic.retract(router.relation(r.relation()), tuple, r.payload(), r.origin(), out);
+            } else {
+                logic.insert(router.relation(r.relation()), tuple, r.payload(), r.origin(), out);
+            }
         }
     }
 }

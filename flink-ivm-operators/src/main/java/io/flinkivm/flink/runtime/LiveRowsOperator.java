@@ -18,6 +18,7 @@ import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.InputRecord;
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
@@ -39,7 +40,9 @@ import org.apache.flink.util.OutputTag;
  * a CDC source keyed by row sends them. For a changelog relation it keeps the row's payload in keyed
  * state and checks each delete (and old row of an update) with core's {@link LiveRows}: one that takes
  * more than the row holds, or names an absent row, is a dead letter with the reason, counted, and
- * changes nothing; one that passes goes on to the ingest as the insert of the inverse payload. A row
+ * changes nothing; one that passes goes on to the ingest as the insert of the inverse payload. In front
+ * of key stages, the changes of the relations with a stage go on unchecked, as they are: their stages
+ * check them. A row
  * whose payload returns to zero leaves the state. Rows of insert-only relations pass without state;
  * a delete of one is a dead letter. Snapshot requests pass. The rows live in Flink's managed keyed
  * state, or on the heap backend in the operator's own hash maps, one per relation and key group
@@ -55,6 +58,8 @@ public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecor
     private final TypeInformation<T> payloadType;
     private final OutputTag<DeadLetter> deadLetters;
     private final boolean managedState;
+    /** Relations whose changes go on unchecked, as they are: their key stages check them. */
+    private final Set<String> passed;
 
     private transient LiveRows<T> logic;
     private transient AtomRouter router;
@@ -71,18 +76,22 @@ public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecor
 
     /**
      * @param managedState whether to keep the rows in Flink's managed keyed state on the heap backend too
+     * @param passed relations whose changes go on unchecked and as they are (the relations with key
+     *     stages, which check their deletes themselves, keyed by the key value)
      */
     public LiveRowsOperator(
             MaintenancePlan plan,
             Ring<T> ring,
             TypeInformation<T> payloadType,
             OutputTag<DeadLetter> deadLetters,
-            boolean managedState) {
+            boolean managedState,
+            Set<String> passed) {
         this.plan = plan;
         this.ring = ring;
         this.payloadType = payloadType;
         this.deadLetters = deadLetters;
         this.managedState = managedState;
+        this.passed = Set.copyOf(passed);
     }
 
     /** The key of a record: its relation followed by its values; the empty tuple for a snapshot request. */
@@ -158,7 +167,8 @@ public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecor
     @Override
     public void processElement(StreamRecord<InputRecord<T>> element) {
         InputRecord<T> r = element.getValue();
-        if (r.isSnapshotRequest()) {
+        if (r.isSnapshotRequest() || r.isDropped()) {
+            // A dropped row is no row of its relation: it goes on to its key stage, if any, as it is.
             output.collect(element);
             return;
         }
@@ -168,6 +178,10 @@ public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecor
             return;
         }
         int relation = router.relation(r.relation());
+        if (passed.contains(r.relation())) {
+            output.collect(element);
+            return;
+        }
         if (!changelog[relation]) {
             if (r.isRetraction()) {
                 reject(r, IngestOperator.insertOnly(r, plan.inputs().changelog()));

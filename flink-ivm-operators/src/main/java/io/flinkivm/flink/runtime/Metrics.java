@@ -44,6 +44,11 @@ public final class Metrics {
     public static final String KEY_WAITS = "ivmKeyWaits";
     /** Key stages: waiting rows released when their key rows arrived. */
     public static final String KEY_RELEASES = "ivmKeyReleases";
+    /**
+     * Key stages: rows dropped because the key row they look up was dropped by its atom's selection or
+     * its table's filter (kept as a mark), or does not fit them.
+     */
+    public static final String KEY_DROPS = "ivmKeyDrops";
     /** Deletes (and old rows of updates) rejected because their row does not hold what they take away. */
     public static final String ABSENT_ROWS = "ivmAbsentRows";
     /** Changes that took a payload away (deletes, old rows of updates), after the row check. */

@@ -69,6 +69,9 @@ public final class StateNames {
     /** A key stage's rows waiting for the row of the current key value. */
     public static final String KEY_WAITING = "key-waiting";
 
+    /** Under deletes, a key stage's rows that look the current key value up, with their payloads. */
+    public static final String KEY_REFERENCES = "key-references";
+
     /** An ingest subtask's epoch, counts and position (union operator state of {@code IngestPosition}s). */
     public static final String INGEST_STATE = "ingest-state";
 

@@ -26,15 +26,45 @@ public final class InputRecord<T> implements Serializable {
     private final T payload;
     private final String origin;
     private final ChangeKind kind;
+    private final boolean dropped;
 
     private InputRecord(
             boolean snapshotRequest, String relation, Tuple tuple, T payload, String origin, ChangeKind kind) {
+        this(snapshotRequest, relation, tuple, payload, origin, kind, false);
+    }
+
+    private InputRecord(
+            boolean snapshotRequest,
+            String relation,
+            Tuple tuple,
+            T payload,
+            String origin,
+            ChangeKind kind,
+            boolean dropped) {
         this.snapshotRequest = snapshotRequest;
         this.relation = relation;
         this.tuple = tuple;
         this.payload = payload;
         this.origin = origin;
         this.kind = Objects.requireNonNull(kind, "kind");
+        this.dropped = dropped;
+    }
+
+    /**
+     * A row that the query's filter of its table dropped (the SQL front end), as a change of kind {@code
+     * kind}: no insert, but where the plan looks the relation's key up its key stage keeps a mark of it, so
+     * that the rows that look it up are dropped at once instead of waiting for good. Other operators
+     * pass it by.
+     */
+    public static <T> InputRecord<T> dropped(ChangeKind kind, String relation, Tuple tuple, T payload, String origin) {
+        return new InputRecord<>(
+                false,
+                Objects.requireNonNull(relation, "relation"),
+                Objects.requireNonNull(tuple, "tuple"),
+                Objects.requireNonNull(payload, "payload"),
+                origin,
+                kind,
+                true);
     }
 
     /** An insert. {@code origin} (e.g. {@code "line 17"} or {@code "orders-0@42"}) may be null. */
@@ -96,9 +126,26 @@ public final class InputRecord<T> implements Serializable {
         return new InputRecord<>(snapshotRequest, relation, tuple, payload, origin, kind);
     }
 
+    /** Internal: rebuilds a record from its fields (used by the serializer). */
+    public static <T> InputRecord<T> of(
+            boolean snapshotRequest,
+            String relation,
+            Tuple tuple,
+            T payload,
+            String origin,
+            ChangeKind kind,
+            boolean dropped) {
+        return new InputRecord<>(snapshotRequest, relation, tuple, payload, origin, kind, dropped);
+    }
+
     /** The same change with another payload and kind (as the row check passes a delete on: an insert of the inverse). */
     public InputRecord<T> with(ChangeKind kind, T payload) {
-        return new InputRecord<>(snapshotRequest, relation, tuple, payload, origin, kind);
+        return new InputRecord<>(snapshotRequest, relation, tuple, payload, origin, kind, dropped);
+    }
+
+    /** Whether this is a row that its table's filter dropped ({@link #dropped}): no insert. */
+    public boolean isDropped() {
+        return dropped;
     }
 
     /** The change's kind; {@link ChangeKind#INSERT} for inserts and snapshot requests. */
@@ -140,19 +187,21 @@ public final class InputRecord<T> implements Serializable {
                 && Objects.equals(r.tuple, tuple)
                 && Objects.equals(r.payload, payload)
                 && Objects.equals(r.origin, origin)
-                && r.kind == kind;
+                && r.kind == kind
+                && r.dropped == dropped;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(snapshotRequest, relation, tuple, payload, origin, kind);
+        return Objects.hash(snapshotRequest, relation, tuple, payload, origin, kind) + (dropped ? 1 : 0);
     }
 
     @Override
     public String toString() {
         return snapshotRequest
                 ? "SnapshotRequest"
-                : (kind == ChangeKind.INSERT ? "Insert[" : kind.shortString() + "[") + relation + tuple + " ↦ "
+                : (dropped ? "Dropped " : "") + (kind == ChangeKind.INSERT ? "Insert[" : kind.shortString() + "[")
+                        + relation + tuple + " ↦ "
                         + payload + (origin == null ? "" : " from " + origin) + "]";
     }
 }

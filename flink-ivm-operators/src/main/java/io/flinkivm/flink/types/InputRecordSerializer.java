@@ -13,8 +13,9 @@ import org.apache.flink.types.StringValue;
 /**
  * Serializer for {@link InputRecord}s. Format (version 2; 1 before the compact tuple format): a flags byte (snapshot request, then
  * which of relation, tuple, payload, origin are present, then two bits of the change kind's ordinal,
- * zero for an insert, so records written before change kinds read as inserts), then the present
- * fields in that order.
+ * zero for an insert, so records written before change kinds read as inserts, then whether the row was
+ * dropped by its table's filter, unset in records written before), then the present fields in that
+ * order.
  */
 @Internal
 public final class InputRecordSerializer<T> extends PayloadRecordSerializer<InputRecord<T>, T> {
@@ -26,7 +27,9 @@ public final class InputRecordSerializer<T> extends PayloadRecordSerializer<Inpu
     private static final int PAYLOAD = 8;
     private static final int ORIGIN = 16;
     private static final int KIND_SHIFT = 5;
-    private static final int KNOWN = 127;
+    private static final int KIND_BITS = 3;
+    private static final int DROPPED = 128;
+    private static final int KNOWN = 255;
     private static final ChangeKind[] KINDS = ChangeKind.values();
 
     public InputRecordSerializer(TypeSerializer<T> payloadSerializer) {
@@ -50,7 +53,13 @@ public final class InputRecordSerializer<T> extends PayloadRecordSerializer<Inpu
         return copy == payload
                 ? from
                 : InputRecord.of(
-                        from.isSnapshotRequest(), from.relation(), from.tuple(), copy, from.origin(), from.kind());
+                        from.isSnapshotRequest(),
+                        from.relation(),
+                        from.tuple(),
+                        copy,
+                        from.origin(),
+                        from.kind(),
+                        from.isDropped());
     }
 
     @Override
@@ -64,7 +73,8 @@ public final class InputRecordSerializer<T> extends PayloadRecordSerializer<Inpu
                 | (tuple != null ? TUPLE : 0)
                 | (payload != null ? PAYLOAD : 0)
                 | (origin != null ? ORIGIN : 0)
-                | (record.kind().ordinal() << KIND_SHIFT);
+                | (record.kind().ordinal() << KIND_SHIFT)
+                | (record.isDropped() ? DROPPED : 0);
         out.writeByte(flags);
         if (relation != null) {
             StringValue.writeString(relation, out);
@@ -82,18 +92,24 @@ public final class InputRecordSerializer<T> extends PayloadRecordSerializer<Inpu
 
     @Override
     public InputRecord<T> deserialize(DataInputView in) throws IOException {
-        int flags = checkFlags(in.readUnsignedByte(), KNOWN, "input record");
+        int flags = checkDropped(checkFlags(in.readUnsignedByte(), KNOWN, "input record"));
         String relation = (flags & RELATION) != 0 ? StringValue.readString(in) : null;
         Tuple tuple = (flags & TUPLE) != 0 ? TupleSerializer.INSTANCE.deserialize(in) : null;
         T payload = (flags & PAYLOAD) != 0 ? payloadSerializer.deserialize(in) : null;
         String origin = (flags & ORIGIN) != 0 ? StringValue.readString(in) : null;
         return InputRecord.of(
-                (flags & SNAPSHOT_REQUEST) != 0, relation, tuple, payload, origin, KINDS[flags >>> KIND_SHIFT]);
+                (flags & SNAPSHOT_REQUEST) != 0,
+                relation,
+                tuple,
+                payload,
+                origin,
+                KINDS[(flags >>> KIND_SHIFT) & KIND_BITS],
+                (flags & DROPPED) != 0);
     }
 
     @Override
     public void copy(DataInputView source, DataOutputView target) throws IOException {
-        int flags = checkFlags(source.readUnsignedByte(), KNOWN, "input record");
+        int flags = checkDropped(checkFlags(source.readUnsignedByte(), KNOWN, "input record"));
         target.writeByte(flags);
         if ((flags & RELATION) != 0) {
             StringValue.copyString(source, target);
@@ -107,6 +123,16 @@ public final class InputRecordSerializer<T> extends PayloadRecordSerializer<Inpu
         if ((flags & ORIGIN) != 0) {
             StringValue.copyString(source, target);
         }
+    }
+
+    /** Fails on a dropped row without relation, tuple and payload (every bit of the flags is in use). */
+    private static int checkDropped(int flags) throws IOException {
+        int row = RELATION | TUPLE | PAYLOAD;
+        if ((flags & DROPPED) != 0 && ((flags & row) != row || (flags & SNAPSHOT_REQUEST) != 0)) {
+            throw new IOException("corrupt input record data: a dropped row without relation, tuple or payload"
+                    + " (flags 0x" + Integer.toHexString(flags) + ")");
+        }
+        return flags;
     }
 
     @Override

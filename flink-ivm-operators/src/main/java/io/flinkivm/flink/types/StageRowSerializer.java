@@ -12,15 +12,19 @@ import org.apache.flink.types.StringValue;
 
 /**
  * Serializer for {@link StageRow}s, between key stages and in a stage's list of waiting rows. Format
- * (version 1): atom + 1 and step (var-ints), a flags byte (whether an origin is present), the values,
- * the payload, the origin.
+ * (version 1): atom + 1 (0 for a key row, kept or dropped) and step (var-ints), a flags byte (whether an
+ * origin is present, whether a key row was dropped by its selection or filter, whether the change is a
+ * retraction), the values, the payload, the origin. Rows without the later flags are written as before
+ * the flags existed.
  */
 @Internal
 public final class StageRowSerializer<T> extends PayloadRecordSerializer<StageRow<T>, T> {
     private static final long serialVersionUID = 1L;
 
     private static final int ORIGIN = 1;
-    private static final int KNOWN = 1;
+    private static final int DROPPED = 2;
+    private static final int RETRACTION = 4;
+    private static final int KNOWN = ORIGIN | DROPPED | RETRACTION;
 
     public StageRowSerializer(TypeSerializer<T> payloadSerializer) {
         super(payloadSerializer);
@@ -40,14 +44,18 @@ public final class StageRowSerializer<T> extends PayloadRecordSerializer<StageRo
     public StageRow<T> copy(StageRow<T> from) {
         T payload = from.payload();
         T copy = copyPayload(payload);
-        return copy == payload ? from : new StageRow<>(from.atom(), from.step(), from.values(), copy, from.origin());
+        return copy == payload
+                ? from
+                : new StageRow<>(from.atom(), from.step(), from.values(), copy, from.origin(), from.retraction());
     }
 
     @Override
     public void serialize(StageRow<T> row, DataOutputView out) throws IOException {
-        VarInts.write(row.atom() + 1, out);
+        VarInts.write(row.isKeyRow() ? 0 : row.atom() + 1, out);
         VarInts.write(row.step(), out);
-        out.writeByte(row.origin() != null ? ORIGIN : 0);
+        out.writeByte((row.origin() != null ? ORIGIN : 0)
+                | (row.isDropped() ? DROPPED : 0)
+                | (row.retraction() ? RETRACTION : 0));
         TupleSerializer.INSTANCE.serialize(row.values(), out);
         payloadSerializer.serialize(row.payload(), out);
         if (row.origin() != null) {
@@ -60,10 +68,13 @@ public final class StageRowSerializer<T> extends PayloadRecordSerializer<StageRo
         int atom = VarInts.read(in) - 1;
         int step = VarInts.read(in);
         int flags = checkFlags(in.readUnsignedByte(), KNOWN, "stage row");
+        if ((flags & DROPPED) != 0) {
+            atom = StageRow.DROPPED;
+        }
         Tuple values = TupleSerializer.INSTANCE.deserialize(in);
         T payload = payloadSerializer.deserialize(in);
         String origin = (flags & ORIGIN) != 0 ? StringValue.readString(in) : null;
-        return new StageRow<>(atom, step, values, payload, origin);
+        return new StageRow<>(atom, step, values, payload, origin, (flags & RETRACTION) != 0);
     }
 
     @Override

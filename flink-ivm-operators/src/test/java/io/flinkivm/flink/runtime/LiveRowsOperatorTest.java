@@ -56,7 +56,7 @@ class LiveRowsOperatorTest {
                 change(ChangeKind.DELETE, "R", 8, 1L, 2L)); // gone
         Outputs[] runs = Harnesses.straightAndRestored(
                 restored -> Harnesses.keyed(
-                        () -> new LiveRowsOperator<>(PLAN, Z, PayloadTypes.of(Z), DEAD, managed),
+                        () -> new LiveRowsOperator<>(PLAN, Z, PayloadTypes.of(Z), DEAD, managed, java.util.Set.of()),
                         LiveRowsOperator::key,
                         backend,
                         restored),

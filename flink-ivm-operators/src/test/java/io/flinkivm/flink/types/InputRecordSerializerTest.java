@@ -24,7 +24,7 @@ class InputRecordSerializerTest {
     static <T> InputRecord<T>[] records(T... payloads) {
         Tuple[] tuples = Samples.tuples();
         @SuppressWarnings("unchecked")
-        InputRecord<T>[] out = new InputRecord[payloads.length + 6];
+        InputRecord<T>[] out = new InputRecord[payloads.length + 8];
         for (int i = 0; i < payloads.length; i++) {
             Tuple t = tuples[i % tuples.length];
             out[i] = i % 2 == 0
@@ -39,6 +39,9 @@ class InputRecordSerializerTest {
         List<InputRecord<T>> update = InputRecord.update("R", tuples[0], payloads[0], tuples[1], payloads[0]);
         out[payloads.length + 4] = update.get(0);
         out[payloads.length + 5] = update.get(1).with(ChangeKind.UPDATE_AFTER, payloads[0]);
+        // Rows their table's filter dropped, for the key stages' marks: an insert, and an update's old row.
+        out[payloads.length + 6] = InputRecord.dropped(ChangeKind.INSERT, "R", tuples[0], payloads[0], "row 3");
+        out[payloads.length + 7] = InputRecord.dropped(ChangeKind.UPDATE_BEFORE, "R", tuples[1], payloads[0], null);
         return out;
     }
 
@@ -131,6 +134,7 @@ class InputRecordSerializerTest {
         InputRecordSerializer<Long> s = new InputRecordSerializer<>(LongSerializer.INSTANCE);
         assertThatThrownBy(() -> s.deserialize(new DataInputDeserializer(new byte[] {(byte) 0x80})))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("corrupt input record data: unknown flags 0x80");
+                .hasMessageContaining("corrupt input record data: a dropped row without relation, tuple or payload"
+                        + " (flags 0x80)");
     }
 }

@@ -17,14 +17,16 @@ class StageRowSerializerTest {
     static <T> StageRow<T>[] rows(T... payloads) {
         Tuple[] tuples = Samples.tuples();
         @SuppressWarnings("unchecked")
-        StageRow<T>[] out = new StageRow[payloads.length + 2];
+        StageRow<T>[] out = new StageRow[payloads.length + 3];
         for (int i = 0; i < payloads.length; i++) {
             out[i] = i % 2 == 0
                     ? StageRow.keyRow(tuples[i % tuples.length], payloads[i], "line " + i)
                     : new StageRow<>(i, i % 3, tuples[i % tuples.length], payloads[i], null);
         }
-        out[payloads.length] = new StageRow<>(Integer.MAX_VALUE - 1, Integer.MAX_VALUE, Tuple.EMPTY, payloads[0], "");
+        out[payloads.length] =
+                new StageRow<>(Integer.MAX_VALUE - 1, Integer.MAX_VALUE, Tuple.EMPTY, payloads[0], "", true);
         out[payloads.length + 1] = new StageRow<>(0, 0, Tuple.of(Samples.NON_ASCII), payloads[0], Samples.LONG_STRING);
+        out[payloads.length + 2] = new StageRow<>(StageRow.DROPPED, 0, tuples[0], payloads[0], null, true);
         return out;
     }
 

@@ -27,7 +27,8 @@ import org.apache.flink.util.OutputTag;
  * an insert-only table, Flink's internal rows ({@link RowData}) as inserts; of a table whose changelog
  * has deletes or updates, its rows ({@link Row}) as changes of their kind ({@code -D}, {@code -U} and
  * {@code +U} too), over the plan's ring. A row that passes no filter of the query leaves no change
- * (counted, {@link Metrics#ROWS_FILTERED}); a row that cannot be a change (a NULL in a primary key, a
+ * (counted, {@link Metrics#ROWS_FILTERED}), except, for a relation whose key stage rows look up, a mark
+ * of it for that stage ({@link InputRecord#dropped}); a row that cannot be a change (a NULL in a primary key, a
  * payload beyond 64 bits, a division by zero, a row of a changelog other than an insert where the plan
  * reads the table as insert-only) goes to the dead-letter output with its reason; nothing is dropped
  * silently. A change that can be rejected downstream (of a relation whose key the plan checks, or with
@@ -98,6 +99,7 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
     private final boolean changes;
     private final OutputTag<DeadLetter> deadLetters;
     private final Set<String> checkedRelations;
+    private final Set<String> markedRelations;
     private transient long rows;
     private transient String origin;
     private transient Counter rowsIn;
@@ -110,6 +112,8 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
      * @param changes whether the plan reads the table's relations as changelogs
      * @param checkedRelations the relations whose key the plan checks downstream: their inserts carry an
      *     origin
+     * @param markedRelations the relations whose key stage rows look up: a row that makes no insert of one
+     *     goes to its stage as a mark ({@link InputRecord#dropped})
      */
     public TableRowsToChanges(
             TableInput table,
@@ -117,13 +121,15 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
             Semiring<T> semiring,
             boolean changes,
             OutputTag<DeadLetter> deadLetters,
-            Set<String> checkedRelations) {
+            Set<String> checkedRelations,
+            Set<String> markedRelations) {
         this.table = table;
         this.reader = reader;
         this.semiring = semiring;
         this.changes = changes;
         this.deadLetters = deadLetters;
         this.checkedRelations = Set.copyOf(checkedRelations);
+        this.markedRelations = Set.copyOf(markedRelations);
     }
 
     @Override
@@ -146,9 +152,16 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
             return;
         }
         try {
-            List<TableInput.Insert> inserts = table.inserts(reader.values(table, row));
+            Object[] values = reader.values(table, row);
+            List<TableInput.Insert> inserts = table.inserts(values);
             if (inserts.isEmpty()) {
                 filtered.inc();
+            }
+            if (!markedRelations.isEmpty()) {
+                for (TableInput.Insert mark : table.marks(values, markedRelations)) {
+                    out.collect(InputRecord.dropped(
+                            changeKind(kind), mark.relation(), mark.tuple(), semiring.one(), "row " + rows + origin));
+                }
             }
             for (TableInput.Insert insert : inserts) {
                 boolean checked = changes || checkedRelations.contains(insert.relation());

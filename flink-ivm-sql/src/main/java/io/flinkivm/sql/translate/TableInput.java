@@ -227,6 +227,49 @@ public final class TableInput implements Serializable {
         return out;
     }
 
+    /**
+     * The marks of a row for the relations in {@code marked} that it makes no insert of (their filter
+     * does not take it, or a NULL in a column they join on means it never joins): the tuple each would
+     * have, NULL where a column is NULL, for the key stage that keeps a mark of it, so that the rows that
+     * look it up are dropped at once; none for a relation where a key column is NULL or a value cannot be
+     * computed (no row can look that up). Their payloads are null.
+     */
+    public List<Insert> marks(Object[] values, Set<String> marked) {
+        List<Insert> out = new ArrayList<>(0);
+        for (int i = 0; i < relations.size(); i++) { // per row: no iterator
+            RelationInput r = relations.get(i);
+            if (!marked.contains(r.relation())) {
+                continue;
+            }
+            try {
+                if ((r.filter() == null || r.filter().isTrue(values)) && tuple(r, values) != null) {
+                    continue;
+                }
+                Tuple mark = markTuple(r, values);
+                if (mark != null) {
+                    out.add(new Insert(r.relation(), mark, null));
+                }
+            } catch (RejectedRowException | RuntimeException e) {
+                // A row whose values cannot be computed makes no insert and no mark: inserts() rejects it.
+            }
+        }
+        return out;
+    }
+
+    /** The relation's tuple of a row that makes no insert, NULL where a column is NULL; null if a key column is. */
+    private Tuple markTuple(RelationInput r, Object[] values) {
+        Object[] tuple = new Object[r.layout().size()];
+        for (int i = 0; i < tuple.length; i++) {
+            RowExpr e = r.layout().get(i);
+            Object v = e.eval(values);
+            if (v == null && r.keys()[i]) {
+                return null;
+            }
+            tuple[i] = v == null ? SqlType.NULL_TUPLE_VALUE : e.type().toTupleValue(v);
+        }
+        return Tuple.wrap(tuple);
+    }
+
     /** The relation's tuple of a row, or null if a NULL means it never joins. */
     private Tuple tuple(RelationInput r, Object[] values) throws RejectedRowException {
         Object[] tuple = new Object[r.layout().size()];

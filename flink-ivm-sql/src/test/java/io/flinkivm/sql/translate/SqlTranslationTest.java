@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.Expressions;
@@ -97,6 +98,27 @@ class SqlTranslationTest {
                     .forEachRemaining(r -> rows.add(r.getField(0)));
             assertThat(rows).as(filter).containsExactlyInAnyOrderElementsOf(keys);
         });
+    }
+
+    @Test
+    void aRowThatMakesNoInsertOfAMarkedRelationIsItsMark() throws Exception {
+        // Q12's shape: orders are looked up by lineitem (absorbed); an order outside the date range is a mark.
+        SqlTranslation t = translate("SELECT l.l_shipmode, COUNT(*) AS n FROM orders AS o JOIN lineitem AS l"
+                + " ON l.l_orderkey = o.o_orderkey WHERE o.o_orderdate < DATE '1995-01-01' GROUP BY l.l_shipmode");
+        TableInput orders = t.table("orders");
+        Set<String> marked = Set.of("orders");
+        Object[] late = orders.fromText(Arrays.asList("7", "1", "1996-02-01"));
+        assertThat(orders.inserts(late)).isEmpty();
+        assertThat(orders.marks(late, marked)).singleElement().satisfies(m -> {
+            assertThat(m.relation()).isEqualTo("orders");
+            assertThat(m.tuple()).isEqualTo(Tuple.of(7L));
+            assertThat(m.payload()).isNull();
+        });
+        // A row that makes its insert is no mark; nor is any row of a relation that is not marked.
+        Object[] early = orders.fromText(Arrays.asList("8", "1", "1994-02-01"));
+        assertThat(orders.inserts(early)).hasSize(1);
+        assertThat(orders.marks(early, marked)).isEmpty();
+        assertThat(orders.marks(late, Set.of())).isEmpty();
     }
 
     @Test
