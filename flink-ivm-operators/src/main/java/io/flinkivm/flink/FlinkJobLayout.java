@@ -16,7 +16,7 @@ import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.ConjunctiveQuery;
-import io.flinkivm.flink.runtime.IngestOperator;
+import io.flinkivm.flink.ingest.IngestOperator;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;

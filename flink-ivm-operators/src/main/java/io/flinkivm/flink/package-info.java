@@ -1,6 +1,5 @@
 /**
- * flink-ivm on Flink: the public API ({@link io.flinkivm.flink.FlinkIvm}, options, input and output
- * records). The operators live in {@code runtime}, the state layout in {@code state}, the
- * serializers in {@code types}.
+ * flink-ivm on Flink: the public API ({@link io.flinkivm.flink.FlinkIvm}, options, the job) and the
+ * graph translation behind it. The operators live in one package per plan family, the records and serializers in {@code types}.
  */
 package io.flinkivm.flink;

@@ -1,13 +1,13 @@
 package io.flinkivm.core.engine;
 
-import io.flinkivm.core.engine.join.BagJoinStore;
-import io.flinkivm.core.engine.join.CompiledBagJoin;
+import io.flinkivm.core.engine.border.LiveJoin;
+import io.flinkivm.core.engine.cyclic.BagJoinStore;
+import io.flinkivm.core.engine.cyclic.CompiledBagJoin;
+import io.flinkivm.core.engine.cyclic.CyclicBooleanJoin;
 import io.flinkivm.core.engine.join.CompiledJoinTree;
-import io.flinkivm.core.engine.join.CyclicBooleanJoin;
 import io.flinkivm.core.engine.join.JoinLayout;
 import io.flinkivm.core.engine.join.JoinRecord;
 import io.flinkivm.core.engine.join.JoinRecordStore;
-import io.flinkivm.core.engine.join.LiveJoin;
 import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.plan.CyclicPHierarchicalPlan;
 import io.flinkivm.core.plan.ViewTreePlan;

@@ -1,7 +1,7 @@
 package io.flinkivm.core.engine;
 
-import io.flinkivm.core.engine.join.MemoryBagJoinStore;
-import io.flinkivm.core.engine.join.MemoryJoinRecordStore;
+import io.flinkivm.core.engine.border.MemoryJoinRecordStore;
+import io.flinkivm.core.engine.cyclic.MemoryBagJoinStore;
 import io.flinkivm.core.engine.maps.MemoryMaps;
 import io.flinkivm.core.engine.maps.StateCounts;
 import io.flinkivm.core.engine.viewtree.CompiledPlan;

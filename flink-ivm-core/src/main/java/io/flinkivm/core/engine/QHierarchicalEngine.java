@@ -1,8 +1,8 @@
 package io.flinkivm.core.engine;
 
-import io.flinkivm.core.engine.join.MemoryQTreeStore;
-import io.flinkivm.core.engine.join.QTreeJoin;
 import io.flinkivm.core.engine.maps.MemoryMaps;
+import io.flinkivm.core.engine.qtree.MemoryQTreeStore;
+import io.flinkivm.core.engine.qtree.QTreeJoin;
 import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.plan.QHierarchicalPlan;
 import io.flinkivm.core.query.ConjunctiveQuery;

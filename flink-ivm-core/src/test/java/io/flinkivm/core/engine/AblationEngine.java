@@ -1,6 +1,6 @@
 package io.flinkivm.core.engine;
 
-import io.flinkivm.core.engine.join.DeltaJoinLogic;
+import io.flinkivm.core.engine.fallback.DeltaJoinLogic;
 import io.flinkivm.core.engine.maps.MemoryMaps;
 import io.flinkivm.core.engine.maps.StateCounts;
 import io.flinkivm.core.engine.viewtree.CompiledPlan;

@@ -3,11 +3,11 @@ package io.flinkivm.core.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.flinkivm.core.engine.join.BagJoinStore;
+import io.flinkivm.core.engine.border.MemoryJoinRecordStore;
+import io.flinkivm.core.engine.cyclic.BagJoinStore;
+import io.flinkivm.core.engine.cyclic.MemoryBagJoinStore;
 import io.flinkivm.core.engine.join.JoinRecord;
 import io.flinkivm.core.engine.join.JoinRecordStore;
-import io.flinkivm.core.engine.join.MemoryBagJoinStore;
-import io.flinkivm.core.engine.join.MemoryJoinRecordStore;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.ViewTree;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
-import io.flinkivm.core.engine.join.LiveJoin;
+import io.flinkivm.core.engine.border.LiveJoin;
 import io.flinkivm.core.engine.viewtree.CompiledPlan;
 import io.flinkivm.core.oracle.KDatabase;
 import io.flinkivm.core.oracle.NaiveEvaluator;

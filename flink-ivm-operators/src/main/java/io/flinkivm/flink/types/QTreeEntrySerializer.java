@@ -1,7 +1,7 @@
 package io.flinkivm.flink.types;
 
-import io.flinkivm.core.engine.join.QTreeEntry;
-import io.flinkivm.core.engine.join.QTreeEntryFormat;
+import io.flinkivm.core.engine.qtree.QTreeEntry;
+import io.flinkivm.core.engine.qtree.QTreeEntryFormat;
 import io.flinkivm.core.query.Tuple;
 import java.io.DataInput;
 import java.io.DataOutput;

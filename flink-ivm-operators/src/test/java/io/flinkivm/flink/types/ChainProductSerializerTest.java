@@ -109,16 +109,16 @@ class ChainProductSerializerTest {
 
     @Test
     void snapshotsRecordTheChainsAndRefuseOthers() throws IOException {
-        Snapshots.assertRestoresAsIs(new ProductSerializer(CHAINS));
-        Snapshots.assertRestoresAsIs(new ProductRingSerializer(RING));
+        SerializerSnapshots.assertRestoresAsIs(new ProductSerializer(CHAINS));
+        SerializerSnapshots.assertRestoresAsIs(new ProductRingSerializer(RING));
         ProductSemiring otherType = ProductSemiring.of(List.of(ChainComponent.min(Chain.of(Chain.Kind.DATE, "DATE"))));
         ProductSemiring otherDirection =
                 ProductSemiring.of(List.of(ChainComponent.max(Chain.of(Chain.Kind.STRING, "STRING"))));
         ProductSemiring strings =
                 ProductSemiring.of(List.of(ChainComponent.min(Chain.of(Chain.Kind.STRING, "STRING"))));
-        Snapshots.assertIncompatible(new ProductSerializer(strings), new ProductSerializer(otherType));
-        Snapshots.assertIncompatible(new ProductSerializer(strings), new ProductSerializer(otherDirection));
-        Snapshots.assertIncompatible(
+        SerializerSnapshots.assertIncompatible(new ProductSerializer(strings), new ProductSerializer(otherType));
+        SerializerSnapshots.assertIncompatible(new ProductSerializer(strings), new ProductSerializer(otherDirection));
+        SerializerSnapshots.assertIncompatible(
                 new ProductRingSerializer((ProductRing) Semirings.ringFor(strings)),
                 new ProductRingSerializer((ProductRing) Semirings.ringFor(otherDirection)));
     }

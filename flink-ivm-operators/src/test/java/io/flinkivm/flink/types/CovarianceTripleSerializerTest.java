@@ -36,7 +36,7 @@ class CovarianceTripleSerializerTest extends SerializerTestBase<CovarianceTriple
 
     @Test
     void snapshotRecordsTheDimension() throws IOException {
-        TypeSerializerSnapshot<CovarianceTriple> two = Snapshots.roundTrip(new CovarianceTripleSerializer(2));
+        TypeSerializerSnapshot<CovarianceTriple> two = SerializerSnapshots.roundTrip(new CovarianceTripleSerializer(2));
         assertThat(two.restoreSerializer()).isEqualTo(new CovarianceTripleSerializer(2));
         assertThat(new CovarianceTripleSerializer(2)
                         .snapshotConfiguration()
@@ -50,7 +50,7 @@ class CovarianceTripleSerializerTest extends SerializerTestBase<CovarianceTriple
                 .isTrue();
         assertThat(new CovarianceTripleSerializer(2)
                         .snapshotConfiguration()
-                        .resolveSchemaCompatibility(Snapshots.roundTrip(new CovarianceTripleSerializer(1)))
+                        .resolveSchemaCompatibility(SerializerSnapshots.roundTrip(new CovarianceTripleSerializer(1)))
                         .isIncompatible())
                 .isTrue();
     }

@@ -98,9 +98,9 @@ class DeltaSerializerTest {
 
     @Test
     void snapshotNestsThePayloadSerializer() throws IOException {
-        Snapshots.assertRestoresAsIs(new DeltaSerializer<>(LongSerializer.INSTANCE));
-        Snapshots.assertRestoresAsIs(new DeltaSerializer<>(new CovarianceTripleSerializer(4)));
-        assertThat(Snapshots.compatibility(
+        SerializerSnapshots.assertRestoresAsIs(new DeltaSerializer<>(LongSerializer.INSTANCE));
+        SerializerSnapshots.assertRestoresAsIs(new DeltaSerializer<>(new CovarianceTripleSerializer(4)));
+        assertThat(SerializerSnapshots.compatibility(
                                 new DeltaSerializer<>(LongSerializer.INSTANCE),
                                 new DeltaSerializer<>(PolynomialSerializer.INSTANCE))
                         .isIncompatible())

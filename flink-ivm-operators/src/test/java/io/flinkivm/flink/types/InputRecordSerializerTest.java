@@ -118,14 +118,14 @@ class InputRecordSerializerTest {
     @Test
     void snapshotNestsThePayloadSerializer() throws IOException {
         InputRecordSerializer<Long> longs = new InputRecordSerializer<>(LongSerializer.INSTANCE);
-        Snapshots.assertRestoresAsIs(longs);
-        Snapshots.assertRestoresAsIs(new InputRecordSerializer<>(new CovarianceTripleSerializer(3)));
-        assertThat(Snapshots.compatibility(
+        SerializerSnapshots.assertRestoresAsIs(longs);
+        SerializerSnapshots.assertRestoresAsIs(new InputRecordSerializer<>(new CovarianceTripleSerializer(3)));
+        assertThat(SerializerSnapshots.compatibility(
                                 new InputRecordSerializer<>(new CovarianceTripleSerializer(2)),
                                 new InputRecordSerializer<>(new CovarianceTripleSerializer(3)))
                         .isIncompatible())
                 .isTrue();
-        assertThat(Snapshots.roundTrip(longs).restoreSerializer())
+        assertThat(SerializerSnapshots.roundTrip(longs).restoreSerializer())
                 .isNotEqualTo(new InputRecordSerializer<>(DoubleSerializer.INSTANCE));
     }
 

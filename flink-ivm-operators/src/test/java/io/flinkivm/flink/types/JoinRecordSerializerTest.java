@@ -99,9 +99,9 @@ class JoinRecordSerializerTest {
     @Test
     void anEarlierSnapshotVersionIsIncompatible() throws IOException {
         JoinRecordSerializer<Long> s = new JoinRecordSerializer<>(VarLongSerializer.INSTANCE);
-        Snapshots.assertRestoresAsIs(s);
+        SerializerSnapshots.assertRestoresAsIs(s);
         // The payload serializer of the first layout (Flink's 8-byte longs) is refused through the nested snapshot.
-        assertThat(Snapshots.compatibility(
+        assertThat(SerializerSnapshots.compatibility(
                                 new JoinRecordSerializer<>(
                                         org.apache.flink.api.common.typeutils.base.LongSerializer.INSTANCE),
                                 s)

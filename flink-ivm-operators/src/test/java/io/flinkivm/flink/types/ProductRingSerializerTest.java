@@ -44,8 +44,9 @@ class ProductRingSerializerTest extends SerializerCase<Product> {
 
     @Test
     void snapshotRecordsTheComponents() throws IOException {
-        Snapshots.assertRestoresAsIs(new ProductRingSerializer(SUM_MIN_MAX));
+        SerializerSnapshots.assertRestoresAsIs(new ProductRingSerializer(SUM_MIN_MAX));
         ProductRing other = ProductRing.of(List.of(LongComponent.INTEGER, LongComponent.MAX));
-        Snapshots.assertIncompatible(new ProductRingSerializer(SUM_MIN_MAX), new ProductRingSerializer(other));
+        SerializerSnapshots.assertIncompatible(
+                new ProductRingSerializer(SUM_MIN_MAX), new ProductRingSerializer(other));
     }
 }

@@ -29,9 +29,9 @@ class ProductSerializerTest extends SerializerCase<Product> {
 
     @Test
     void snapshotRecordsTheComponents() throws IOException {
-        Snapshots.assertRestoresAsIs(new ProductSerializer(SUM_MIN));
+        SerializerSnapshots.assertRestoresAsIs(new ProductSerializer(SUM_MIN));
         ProductSemiring other = ProductSemiring.of(List.of(LongComponent.INTEGER, LongComponent.MAX));
-        Snapshots.assertIncompatible(new ProductSerializer(SUM_MIN), new ProductSerializer(other));
+        SerializerSnapshots.assertIncompatible(new ProductSerializer(SUM_MIN), new ProductSerializer(other));
     }
 
     @Test

@@ -88,8 +88,8 @@ class ResultRecordSerializerTest {
 
     @Test
     void snapshotNestsThePayloadSerializer() throws IOException {
-        Snapshots.assertRestoresAsIs(new ResultRecordSerializer<>(PolynomialSerializer.INSTANCE));
-        assertThat(Snapshots.compatibility(
+        SerializerSnapshots.assertRestoresAsIs(new ResultRecordSerializer<>(PolynomialSerializer.INSTANCE));
+        assertThat(SerializerSnapshots.compatibility(
                                 new ResultRecordSerializer<>(LongSerializer.INSTANCE),
                                 new ResultRecordSerializer<>(DoubleSerializer.INSTANCE))
                         .isIncompatible())

@@ -83,8 +83,8 @@ class RootUpdateSerializerTest {
 
     @Test
     void snapshotNestsThePayloadSerializer() throws IOException {
-        Snapshots.assertRestoresAsIs(new RootUpdateSerializer<>(BooleanSerializer.INSTANCE));
-        assertThat(Snapshots.compatibility(
+        SerializerSnapshots.assertRestoresAsIs(new RootUpdateSerializer<>(BooleanSerializer.INSTANCE));
+        assertThat(SerializerSnapshots.compatibility(
                                 new RootUpdateSerializer<>(BooleanSerializer.INSTANCE),
                                 new RootUpdateSerializer<>(LongSerializer.INSTANCE))
                         .isIncompatible())

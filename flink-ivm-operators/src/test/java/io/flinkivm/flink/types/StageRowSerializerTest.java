@@ -55,8 +55,8 @@ class StageRowSerializerTest {
 
     @Test
     void snapshotNestsThePayloadSerializer() throws IOException {
-        Snapshots.assertRestoresAsIs(new StageRowSerializer<>(LongSerializer.INSTANCE));
-        assertThat(Snapshots.compatibility(
+        SerializerSnapshots.assertRestoresAsIs(new StageRowSerializer<>(LongSerializer.INSTANCE));
+        assertThat(SerializerSnapshots.compatibility(
                                 new StageRowSerializer<>(LongSerializer.INSTANCE),
                                 new StageRowSerializer<>(PolynomialSerializer.INSTANCE))
                         .isIncompatible())

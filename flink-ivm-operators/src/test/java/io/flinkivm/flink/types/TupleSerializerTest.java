@@ -79,7 +79,7 @@ class TupleSerializerTest extends SerializerTestBase<Tuple> {
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("flink-ivm state in tuple format 3 cannot be read")
                 .hasMessageContaining("format 4");
-        Snapshots.assertRestoresAsIs(TupleSerializer.INSTANCE);
+        SerializerSnapshots.assertRestoresAsIs(TupleSerializer.INSTANCE);
     }
 
     @Test

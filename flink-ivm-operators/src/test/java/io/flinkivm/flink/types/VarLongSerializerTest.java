@@ -43,9 +43,9 @@ class VarLongSerializerTest extends SerializerTestBase<Long> {
         assertThat(PayloadTypes.inState(LongSerializer.INSTANCE)).isSameAs(VarLongSerializer.INSTANCE);
         assertThat(PayloadTypes.inState(PolynomialSerializer.INSTANCE)).isSameAs(PolynomialSerializer.INSTANCE);
         // State written with Flink's 8-byte longs is not read as var-longs.
-        assertThat(Snapshots.compatibility(LongSerializer.INSTANCE, VarLongSerializer.INSTANCE)
+        assertThat(SerializerSnapshots.compatibility(LongSerializer.INSTANCE, VarLongSerializer.INSTANCE)
                         .isIncompatible())
                 .isTrue();
-        Snapshots.assertRestoresAsIs(VarLongSerializer.INSTANCE);
+        SerializerSnapshots.assertRestoresAsIs(VarLongSerializer.INSTANCE);
     }
 }

@@ -2,7 +2,7 @@ package io.flinkivm.sql.rows;
 
 import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.semiring.Semiring;
-import io.flinkivm.flink.runtime.Metrics;
+import io.flinkivm.flink.common.Metrics;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.sql.translate.RejectedRowException;

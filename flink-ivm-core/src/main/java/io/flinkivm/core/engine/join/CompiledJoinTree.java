@@ -9,7 +9,7 @@ import org.apache.flink.annotation.Internal;
 
 /**
  * A {@link JoinLayout} compiled to array positions from its nodes' schemas, parents and keys: the
- * part that the join over root views ({@code viewtree.CompiledPlan}) and {@link CompiledBagJoin} (a
+ * part that the join over root views ({@code viewtree.CompiledPlan}) and {@code CompiledBagJoin} (a
  * join tree over bags) share, with the projection of a result onto each tree's root schema.
  */
 @Internal
@@ -125,7 +125,7 @@ public abstract class CompiledJoinTree implements JoinLayout {
     }
 
     /** Positions in {@code from} of the variables {@code to}, in order. */
-    protected static int[] positions(List<String> from, List<String> to, String where) {
+    public static int[] positions(List<String> from, List<String> to, String where) {
         int[] out = new int[to.size()];
         for (int i = 0; i < to.size(); i++) {
             out[i] = from.indexOf(to.get(i));

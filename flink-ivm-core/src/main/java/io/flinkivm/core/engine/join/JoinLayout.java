@@ -4,7 +4,7 @@ import io.flinkivm.core.query.Tuple;
 import org.apache.flink.annotation.Internal;
 
 /**
- * The shape of an α-acyclic Boolean join that {@link LiveJoin} maintains: its nodes (the view
+ * The shape of an α-acyclic Boolean join that {@code LiveJoin} maintains: its nodes (the view
  * trees' root views in the acyclic plan, the bags of a tree decomposition in the cyclic plan), the
  * join tree over them, and how a node's tuple projects onto the keys it shares with its parent and
  * children.

@@ -6,7 +6,7 @@ import org.apache.flink.annotation.Internal;
 /**
  * What the join above the border keeps about one tuple of one node: the root view's payload (the
  * acyclic plan's nodes are the root views; a bag tuple of the cyclic plan has none), its place in the
- * join ({@link LiveJoin}: children without a live match, the next tuples in its key's live list and
+ * join ({@code LiveJoin}: children without a live match, the next tuples in its key's live list and
  * in the waiting lists), and, when a changelog is kept, its place in the index of tuples that are in
  * the full join and whether it changed since the last trigger. One record per tuple means one state
  * access per visit: an insert reads and writes it once, enumeration reads the payload where it finds

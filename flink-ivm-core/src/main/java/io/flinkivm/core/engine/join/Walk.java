@@ -1,37 +1,39 @@
 package io.flinkivm.core.engine.join;
 
 import java.util.Arrays;
+import org.apache.flink.annotation.Internal;
 
 /**
- * How {@link LiveJoin} visits the join tree: steps in order, each a node whose candidate tuples come
+ * How {@code LiveJoin} visits the join tree: steps in order, each a node whose candidate tuples come
  * from an earlier step's tuple (its source): the root's live tuples, a fixed anchor tuple, a child's
  * live tuples with the source's key (down), or the in-join parents with the source's key (up).
  */
-final class Walk {
+@Internal
+public final class Walk {
     /** The step's one candidate is the anchor tuple. */
-    static final byte FIXED = 0;
+    public static final byte FIXED = 0;
     /** The step's candidates are the root's live tuples. */
-    static final byte ROOTS = 1;
+    public static final byte ROOTS = 1;
     /** The step's candidates are its node's live tuples with its source's key. */
-    static final byte DOWN = 2;
+    public static final byte DOWN = 2;
     /** The step's candidates are its node's in-join tuples with its source's key. */
-    static final byte UP = 3;
+    public static final byte UP = 3;
 
-    final int[] node;
-    final int[] source;
-    final byte[] how;
+    public final int[] node;
+    public final int[] source;
+    public final byte[] how;
     /** For each step, its node's position in the layout's order (to assemble head tuples). */
-    final int[] orderPosition;
+    public final int[] orderPosition;
     /** The step whose tuple is the result tuple as it is ({@link JoinLayout#headNode}), or -1. */
-    int headStep = -1;
+    public int headStep = -1;
     /**
      * For each step of a full walk whose one candidate follows from the root tuple (down from the
      * root, or from such a step, to a child whose key is its whole tuple): its slot in the root
      * scan ({@link RecordScan#remember}); -1 for the other steps.
      */
-    final int[] slot;
+    public final int[] slot;
     /** Number of slots. */
-    int slots;
+    public int slots;
 
     private Walk(int steps) {
         node = new int[steps];
@@ -43,7 +45,7 @@ final class Walk {
     }
 
     /** Whether every step after the root's has a slot: each live root tuple is exactly one result. */
-    boolean isFlat() {
+    public boolean isFlat() {
         return how[0] == ROOTS && slots == node.length - 1;
     }
 
@@ -57,7 +59,7 @@ final class Walk {
     }
 
     /** A walk from the root's live tuples down the tree, in the layout's order. */
-    static Walk full(JoinLayout layout) {
+    public static Walk full(JoinLayout layout) {
         int[] order = layout.order();
         int[] parentPos = layout.orderParentPosition();
         Walk w = new Walk(order.length);
@@ -75,7 +77,7 @@ final class Walk {
     }
 
     /** A walk from {@code anchor} over the whole tree: breadth-first, children down, the parent up. */
-    static Walk anchored(JoinLayout layout, int anchor) {
+    public static Walk anchored(JoinLayout layout, int anchor) {
         int n = layout.nodeCount();
         Walk w = new Walk(n);
         int[] positionInOrder = new int[n];

@@ -1,5 +1,5 @@
 /**
- * The joins: the Boolean join above the border (over root views, or over the bags of the cyclic plan)
- * and the fallback's delta joins over K, each written once against a store interface.
+ * What the joins above the border share: join records and their store interface, the join layout and
+ * its walks, the compiled join tree; the families live in {@code border}, {@code qtree}, {@code fallback}, {@code cyclic}.
  */
 package io.flinkivm.core.engine.join;

@@ -1,6 +1,6 @@
 package io.flinkivm.core.engine.viewtree;
 
-import io.flinkivm.core.engine.join.CompiledBagJoin;
+import io.flinkivm.core.engine.cyclic.CompiledBagJoin;
 import io.flinkivm.core.engine.join.CompiledJoinTree;
 import io.flinkivm.core.engine.join.JoinLayout;
 import io.flinkivm.core.plan.CyclicPHierarchicalPlan;

@@ -9,7 +9,7 @@ import java.util.stream.IntStream;
  * is its whole tuple; a node joins its parent on x and its children on its last value. The head is
  * every node's tuple, in pre-order, concatenated.
  */
-final class TestLayout implements JoinLayout {
+public final class TestLayout implements JoinLayout {
     private final int[] parent;
     private final boolean[] whole;
     private final int headNode;
@@ -39,19 +39,19 @@ final class TestLayout implements JoinLayout {
     }
 
     /** Nodes by their parent (-1 for the root), with the nodes keyed by their whole tuple and the head node (or -1). */
-    static TestLayout of(int[] parent, boolean[] whole, int headNode) {
+    public static TestLayout of(int[] parent, boolean[] whole, int headNode) {
         return new TestLayout(parent, whole, headNode);
     }
 
     /** A chain of {@code depth} nodes of pairs, node 0 the root. */
-    static TestLayout chain(int depth) {
+    public static TestLayout chain(int depth) {
         int[] parent = new int[depth];
         Arrays.setAll(parent, n -> n - 1);
         return of(parent, new boolean[depth], -1);
     }
 
     /** A root of pairs with {@code leaves} children 1..leaves, each keyed by its whole tuple: the root's y. */
-    static TestLayout star(int leaves, int headNode) {
+    public static TestLayout star(int leaves, int headNode) {
         int[] parent = new int[leaves + 1];
         boolean[] whole = new boolean[leaves + 1];
         parent[0] = -1;

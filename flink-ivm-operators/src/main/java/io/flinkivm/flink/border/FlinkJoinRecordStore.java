@@ -1,0 +1,319 @@
+package io.flinkivm.flink.border;
+
+import io.flinkivm.core.engine.join.JoinLayout;
+import io.flinkivm.core.engine.join.JoinRecord;
+import io.flinkivm.core.engine.join.JoinRecordStore;
+import io.flinkivm.core.query.Tuple;
+import io.flinkivm.flink.common.KeyFilter;
+import io.flinkivm.flink.common.StateAccessException;
+import io.flinkivm.flink.common.StateNames;
+import io.flinkivm.flink.sink.DirtyMarks;
+import io.flinkivm.flink.types.JoinRecordSerializer;
+import io.flinkivm.flink.types.TaggedTuple;
+import io.flinkivm.flink.types.TaggedTupleSerializer;
+import io.flinkivm.flink.types.TupleSerializer;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.flink.api.common.state.KeyedStateStore;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.streaming.api.operators.KeyContext;
+
+/**
+ * A {@link JoinRecordStore} in three keyed {@code MapState}s, scoped to the current key: the records
+ * (user key: record id and tuple), the list heads (user key: which list of which node, and the key) and
+ * the dirty marks of a changelog ({@link DirtyMarks}, mostly held in memory). Three states are three
+ * RocksDB column families whatever the plan, so a sink's writes fill a few large memtables instead of
+ * one small one per join node and list. Each
+ * access is a point read or write; a record read is a copy that {@link #update} writes back. A
+ * record's links and a list's first tuple are stored without the values of the list's key, which the
+ * state key holds ({@link RelativeLinks}). With a {@link KeyFilter} of the keys written, a read of a
+ * record or head that was never written (a new root tuple, a key without waiting tuples) is answered
+ * without a state read.
+ *
+ * @param <T> the payload type
+ */
+final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
+    private final MapState<TaggedTuple, JoinRecord<T>> records;
+    private final MapState<TaggedTuple, Tuple> heads;
+    private final DirtyMarks dirty;
+    /** Where the key filter's tags of heads start (records' tags are their record ids, below it). */
+    private static final int HEAD_TAGS = 1 << 20;
+    /** Head tags per node: live list at {@code node * stride}, in-join list at +1, waiting lists at +2+child. */
+    private final int stride;
+    /** The links' stored form: without the values they share with their record's tuple. */
+    private final RelativeLinks links;
+    /** While a trigger reads: the records read or written so far (bounded, least recently used out), or null. */
+    private LinkedHashMap<TaggedTuple, JoinRecord<T>> cache;
+
+    private int cacheSize;
+    /** The keys of records and heads written by this subtask (or found at a restore), or null. */
+    private final KeyFilter filter;
+    /** The operator's key context (for the filter's keys), or null. */
+    private final KeyContext keys;
+
+    private long filtered;
+
+    /** Creates (or restores) the states, from a keyed operator's {@code initializeState}; no key filter. */
+    public FlinkJoinRecordStore(KeyedStateStore context, JoinLayout layout, TypeSerializer<T> payloadSerializer) {
+        this(context, layout, payloadSerializer, null);
+    }
+
+    /**
+     * Creates (or restores) the states, from a keyed operator's {@code initializeState}, with a
+     * {@link KeyFilter} of the keys written if {@code keys} is given: after a restore, call
+     * {@link #rememberStoredKeys()} under every key of the states before the first read.
+     */
+    public FlinkJoinRecordStore(
+            KeyedStateStore context, JoinLayout layout, TypeSerializer<T> payloadSerializer, KeyContext keys) {
+        records = context.getMapState(new MapStateDescriptor<>(
+                StateNames.JOIN_RECORDS,
+                TaggedTupleSerializer.INSTANCE,
+                new JoinRecordSerializer<>(payloadSerializer)));
+        heads = context.getMapState(new MapStateDescriptor<>(
+                StateNames.JOIN_HEADS, TaggedTupleSerializer.INSTANCE, TupleSerializer.INSTANCE));
+        dirty = new DirtyMarks(context, StateNames.JOIN_DIRTY, keys);
+        links = new RelativeLinks(layout);
+        int widest = 0;
+        for (int n = 0; n < layout.nodeCount(); n++) {
+            widest = Math.max(widest, layout.joinChildren(n).length);
+        }
+        stride = widest + 2;
+        this.keys = keys;
+        this.filter = keys == null ? null : new KeyFilter();
+    }
+
+    /** Adds the keys of the current key's records and heads in the states to the key filter (after a restore). */
+    public void rememberStoredKeys() {
+        if (filter == null) {
+            return;
+        }
+        Object key = keys.getCurrentKey();
+        try {
+            for (TaggedTuple t : records.keys()) {
+                filter.add(key, t.tag(), t.tuple());
+            }
+            for (TaggedTuple t : heads.keys()) {
+                filter.add(key, HEAD_TAGS + t.tag(), t.tuple());
+            }
+        } catch (Exception e) {
+            throw new StateAccessException("cannot read state " + StateNames.JOIN_RECORDS, e);
+        }
+    }
+
+    /** Reads the key filter answered without a state read so far (0 without a filter). */
+    public long filteredReads() {
+        return filtered;
+    }
+
+    /** Whether the states may hold record {@code tag} (or, offset by {@link #HEAD_TAGS}, a head) of {@code tuple}. */
+    private boolean mayHold(int tag, Tuple tuple) {
+        if (filter == null || filter.mightContain(keys.getCurrentKey(), tag, tuple)) {
+            return true;
+        }
+        filtered++;
+        return false;
+    }
+
+    private void written(int tag, Tuple tuple) {
+        if (filter != null) {
+            filter.add(keys.getCurrentKey(), tag, tuple);
+        }
+    }
+
+    /**
+     * Keeps up to {@code entries} records read or written in memory until {@link #endReads()}: a
+     * trigger's enumeration reads the same child records again and again (a small root view joined
+     * with a large one), which are then one RocksDB read each. Writes go through to the state.
+     */
+    public void startReads(int entries) {
+        cacheSize = entries;
+        cache = new LinkedHashMap<>(1024, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<TaggedTuple, JoinRecord<T>> eldest) {
+                return size() > cacheSize;
+            }
+        };
+    }
+
+    /** Ends {@link #startReads}: every read goes to the state again. */
+    public void endReads() {
+        cache = null;
+    }
+
+    @Override
+    public JoinRecord<T> get(int node, Tuple tuple) {
+        TaggedTuple key = new TaggedTuple(node, tuple);
+        if (cache != null) {
+            JoinRecord<T> r = cache.get(key);
+            if (r != null) {
+                return r;
+            }
+        }
+        if (!mayHold(node, tuple)) {
+            return null;
+        }
+        JoinRecord<T> r;
+        try {
+            r = records.get(key);
+        } catch (Exception e) {
+            throw new StateAccessException("cannot read state " + StateNames.JOIN_RECORDS, e);
+        }
+        if (r != null) {
+            r = links.whole(node, tuple, r);
+        }
+        if (cache != null && r != null) {
+            cache.put(key, r);
+        }
+        return r;
+    }
+
+    @Override
+    public Iterator<Map.Entry<Tuple, JoinRecord<T>>> records(int node) {
+        Iterator<Map.Entry<TaggedTuple, JoinRecord<T>>> it = records();
+        return new Iterator<>() {
+            private Map.Entry<Tuple, JoinRecord<T>> next;
+
+            @Override
+            public boolean hasNext() {
+                while (next == null && it.hasNext()) {
+                    Map.Entry<TaggedTuple, JoinRecord<T>> e = it.next();
+                    if (e.getKey().tag() == node) {
+                        Tuple t = e.getKey().tuple();
+                        next = Map.entry(t, links.whole(node, t, e.getValue()));
+                    }
+                }
+                return next != null;
+            }
+
+            @Override
+            public Map.Entry<Tuple, JoinRecord<T>> next() {
+                if (!hasNext()) {
+                    throw new java.util.NoSuchElementException();
+                }
+                Map.Entry<Tuple, JoinRecord<T>> out = next;
+                next = null;
+                return out;
+            }
+        };
+    }
+
+    @Override
+    public void add(int node, Tuple tuple, JoinRecord<T> record) {
+        update(node, tuple, record);
+    }
+
+    @Override
+    public void update(int node, Tuple tuple, JoinRecord<T> record) {
+        TaggedTuple key = new TaggedTuple(node, tuple);
+        if (cache != null) {
+            cache.put(key, record);
+        }
+        written(node, tuple);
+        try {
+            records.put(key, links.stored(node, record));
+        } catch (Exception e) {
+            throw new StateAccessException("cannot write state " + StateNames.JOIN_RECORDS, e);
+        }
+    }
+
+    /** A list's first tuple; {@code keyPositions}: where the list's key is in its tuples (not stored). */
+    private Tuple head(int tag, Tuple key, int[] keyPositions) {
+        if (!mayHold(HEAD_TAGS + tag, key)) {
+            return null;
+        }
+        Tuple rest;
+        try {
+            rest = heads.get(new TaggedTuple(tag, key));
+        } catch (Exception e) {
+            throw new StateAccessException("cannot read state " + StateNames.JOIN_HEADS, e);
+        }
+        return rest == null ? null : RelativeLinks.headWhole(key, rest, keyPositions);
+    }
+
+    private void setHead(int tag, Tuple key, Tuple tuple, int[] keyPositions) {
+        try {
+            if (tuple == null) {
+                heads.remove(new TaggedTuple(tag, key));
+            } else {
+                written(HEAD_TAGS + tag, key);
+                heads.put(new TaggedTuple(tag, key), RelativeLinks.drop(tuple, keyPositions));
+            }
+        } catch (Exception e) {
+            throw new StateAccessException("cannot write state " + StateNames.JOIN_HEADS, e);
+        }
+    }
+
+    @Override
+    public Tuple liveHead(int node, Tuple key) {
+        return head(node * stride, key, links.liveKey(node));
+    }
+
+    @Override
+    public void setLiveHead(int node, Tuple key, Tuple tuple) {
+        setHead(node * stride, key, tuple, links.liveKey(node));
+    }
+
+    @Override
+    public Tuple waitHead(int node, int child, Tuple key) {
+        return head(node * stride + 2 + child, key, links.waitKey(node, child));
+    }
+
+    @Override
+    public void setWaitHead(int node, int child, Tuple key, Tuple tuple) {
+        setHead(node * stride + 2 + child, key, tuple, links.waitKey(node, child));
+    }
+
+    @Override
+    public Tuple upHead(int child, Tuple key) {
+        return head(child * stride + 1, key, links.upKey(child));
+    }
+
+    @Override
+    public void setUpHead(int child, Tuple key, Tuple parentTuple) {
+        setHead(child * stride + 1, key, parentTuple, links.upKey(child));
+    }
+
+    @Override
+    public void markDirty(int node, Tuple tuple) {
+        dirty.mark(node, tuple);
+    }
+
+    @Override
+    public void forEachDirty(DirtyAction action) {
+        dirty.forEach(action);
+    }
+
+    @Override
+    public void clearDirty() {
+        dirty.clear();
+    }
+
+    /** The marks of the records changed since the last trigger. */
+    public DirtyMarks dirtyMarks() {
+        return dirty;
+    }
+
+    /**
+     * Every record of the current key, with its record id (for counting them after a restore), its
+     * links in their stored form (without the values they share with the record's tuple).
+     */
+    public Iterator<Map.Entry<TaggedTuple, JoinRecord<T>>> records() {
+        try {
+            return records.iterator();
+        } catch (Exception e) {
+            throw new StateAccessException("cannot read state " + StateNames.JOIN_RECORDS, e);
+        }
+    }
+
+    /** Whether the current key has a record (it holds a part of the join). */
+    public boolean isEmpty() {
+        try {
+            return records.isEmpty();
+        } catch (Exception e) {
+            throw new StateAccessException("cannot read state " + StateNames.JOIN_RECORDS, e);
+        }
+    }
+}

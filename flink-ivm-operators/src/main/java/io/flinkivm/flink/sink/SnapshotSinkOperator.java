@@ -1,0 +1,205 @@
+package io.flinkivm.flink.sink;
+
+import io.flinkivm.core.query.ResultChange;
+import io.flinkivm.core.query.ResultCursor;
+import io.flinkivm.flink.common.HeldBack;
+import io.flinkivm.flink.common.Metrics;
+import io.flinkivm.flink.common.StateNames;
+import io.flinkivm.flink.types.EpochEnd;
+import io.flinkivm.flink.types.ResultRecord;
+import java.util.List;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+/**
+ * Base of the keyed operators that hold a query result and emit its snapshots or its changelog: the
+ * border sink and the fallback. Input 1 is keyed (root updates or deltas), input 2 the ingest
+ * subtasks' epoch ends, broadcast ({@link EpochEnd}). A record of the lowest open epoch is applied at
+ * once, later ones wait ({@link HeldBack}). When the watermark passes epochs that ingest subtasks
+ * ended, the operator takes, epoch by epoch, the trigger of that cut ({@link EpochCuts}) if an ingest
+ * subtask asked for one at that epoch: it applies the records up to the epoch, then emits the rows of
+ * its keys and an end marker with the cut: every result tuple (a snapshot), or, in changelog mode,
+ * the result tuples whose payload changed since the previous trigger, each once
+ * ({@link #emitChanges}). A trigger's id is the number of inserts it reflects; a cut that adds no
+ * insert to the previous trigger is not emitted again. All sink subtasks see the same epoch ends, so
+ * they emit the same triggers. A trigger reads the operator's state group by group (type {@code G}: a
+ * Flink key, or a part of the operator's own state).
+ */
+@Internal
+public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOperator<ResultRecord<T>>
+        implements TwoInputStreamOperator<IN, EpochEnd, ResultRecord<T>> {
+    private static final long serialVersionUID = 2L;
+
+    private final TypeInformation<IN> inputType;
+    private final boolean changelog;
+    private final boolean updateBefore;
+    private transient HeldBack<IN> heldBack;
+    private transient EpochCuts cuts;
+    private transient ListState<String> cutState;
+    private transient long watermark;
+    private transient Counter snapshots;
+    private transient volatile long lastRows;
+    private transient volatile long lastMillis;
+
+    /**
+     * @param changelog emit only the rows that changed since the previous trigger ({@code OutputMode.CHANGELOG})
+     * @param updateBefore in changelog mode, emit an update's old payload ({@code -U}) before its new one
+     */
+    protected SnapshotSinkOperator(TypeInformation<IN> inputType, boolean changelog, boolean updateBefore) {
+        this.inputType = inputType;
+        this.changelog = changelog;
+        this.updateBefore = updateBefore;
+    }
+
+    /** Whether this operator emits a changelog rather than snapshots. */
+    protected final boolean changelog() {
+        return changelog;
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        cutState = context.getOperatorStateStore()
+                .getUnionListState(new ListStateDescriptor<>(StateNames.EPOCH_CUTS, Types.STRING));
+        cuts = new EpochCuts();
+        for (String s : cutState.get()) {
+            // Every subtask saw the same epoch ends: any copy will do.
+            cuts = EpochCuts.decode(s);
+            break;
+        }
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        heldBack.snapshot();
+        cutState.update(List.of(cuts.encode()));
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        heldBack = new HeldBack<>(this, inputType, this::epochOf);
+        watermark = Long.MIN_VALUE;
+        snapshots = getMetricGroup().counter(Metrics.SNAPSHOTS);
+        getMetricGroup().gauge(Metrics.LAST_SNAPSHOT_ROWS, () -> lastRows);
+        getMetricGroup().gauge(Metrics.LAST_ENUMERATION_MS, () -> lastMillis);
+        getMetricGroup().gauge(Metrics.HELD_BACK, () -> heldBack.size());
+    }
+
+    @Override
+    public final void processElement1(StreamRecord<IN> element) throws Exception {
+        IN value = element.getValue();
+        if (!heldBack.holds(value)) {
+            apply(value);
+        }
+    }
+
+    @Override
+    public final void processElement2(StreamRecord<EpochEnd> element) {
+        cuts.add(element.getValue());
+    }
+
+    /** Called with the combined watermark of both inputs. */
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        watermark = mark.getTimestamp();
+        for (long e = cuts.next(watermark); e >= 0; e = cuts.next(watermark)) {
+            heldBack.release(e, this::apply);
+            EpochCuts.Cut cut = cuts.take(e);
+            if (cut.snapshot() && cut.total() > cuts.lastTotal()) {
+                cuts.emitted(cut.total());
+                emitTrigger(cut);
+            }
+        }
+        heldBack.advance(watermark, this::apply);
+        super.processWatermark(mark);
+    }
+
+    private void emitTrigger(EpochCuts.Cut cut) throws Exception {
+        long start = System.nanoTime();
+        long id = cut.total();
+        long rows = 0;
+        for (G group : changelog ? changedGroups() : resultGroups()) {
+            selectGroup(group);
+            try {
+                rows += changelog ? emitChanges(id, cut.deterministic()) : emitAll(id, cut.deterministic());
+            } finally {
+                groupDone(group);
+            }
+        }
+        output.collect(new StreamRecord<>(ResultRecord.end(id, id, rows, cut.deterministic(), cut.perSubtask())));
+        snapshots.inc();
+        lastRows = rows;
+        lastMillis = (System.nanoTime() - start) / 1_000_000;
+    }
+
+    private long emitAll(long id, boolean deterministic) {
+        long rows = 0;
+        for (ResultCursor<T> c = results(); c.next(); ) {
+            output.collect(new StreamRecord<>(ResultRecord.row(id, id, c.tuple(), c.payload(), deterministic)));
+            rows++;
+        }
+        return rows;
+    }
+
+    /**
+     * Emits one changed result tuple: {@code +I} if it is new, {@code -U} (with the old payload, if
+     * asked for) and {@code +U} if its payload changed, {@code -D} if it left the result. Returns the
+     * number of rows emitted.
+     */
+    protected final long emitChange(long id, boolean deterministic, ResultChange<T> c) {
+        ResultRecord.Kind kind = c.payload() == null
+                ? ResultRecord.Kind.DELETE
+                : c.isInsert() ? ResultRecord.Kind.INSERT : ResultRecord.Kind.UPDATE_AFTER;
+        long rows = 1;
+        if (kind == ResultRecord.Kind.UPDATE_AFTER && updateBefore) {
+            output.collect(new StreamRecord<>(ResultRecord.change(
+                    id, id, ResultRecord.Kind.UPDATE_BEFORE, c.tuple(), c.previous(), deterministic)));
+            rows++;
+        }
+        T payload = kind == ResultRecord.Kind.DELETE ? c.previous() : c.payload();
+        output.collect(new StreamRecord<>(ResultRecord.change(id, id, kind, c.tuple(), payload, deterministic)));
+        return rows;
+    }
+
+    /** The epoch of an input record. */
+    protected abstract long epochOf(IN value);
+
+    /** Applies one input record under its key, in epoch order. */
+    protected abstract void apply(IN value) throws Exception;
+
+    /** The groups of this subtask that may hold results, each selected with {@link #selectGroup} before {@link #results()}. */
+    protected abstract List<G> resultGroups() throws Exception;
+
+    /**
+     * The groups of this subtask that may hold changes since the previous trigger (changelog mode),
+     * each selected with {@link #selectGroup} before {@link #emitChanges}.
+     */
+    protected abstract List<G> changedGroups() throws Exception;
+
+    /** Selects a group of {@link #resultGroups()} or {@link #changedGroups()}. */
+    protected abstract void selectGroup(G group);
+
+    /** Called after a trigger's rows of the group {@link #selectGroup} selected. */
+    protected abstract void groupDone(G group);
+
+    /** The results held in the selected group, read in place (no object per result tuple). */
+    protected abstract ResultCursor<T> results();
+
+    /**
+     * In changelog mode, emits the changes of the selected group since the previous trigger (each
+     * with {@link #emitChange}), forgets them, and returns how many rows it emitted.
+     */
+    protected abstract long emitChanges(long id, boolean deterministic) throws Exception;
+}
