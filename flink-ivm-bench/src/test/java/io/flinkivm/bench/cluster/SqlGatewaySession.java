@@ -1,7 +1,10 @@
 package io.flinkivm.bench.cluster;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
@@ -58,7 +61,12 @@ final class SqlGatewaySession implements AutoCloseable {
     private final URI base;
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private final ObjectMapper json = new ObjectMapper();
+    /** Decimals read as sent (40.50 stays 40.50), never through a double. */
+    private final ObjectMapper json = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+            .build();
+
     private final String handle;
 
     SqlGatewaySession(URI gateway) throws IOException {
