@@ -102,8 +102,7 @@ class SqlClientIT {
             String job = maintain(s);
             jobs.awaitAllTasksRunning(job, Duration.ofMinutes(2));
             assertThat(vertexNames(job)).anySatisfy(n -> assertThat(n).contains("ingest"));
-            int rows = awaitSinkEqualsFlinkSql(s);
-            assertThat(rows).as("result rows").isEqualTo(3);
+            assertThat(awaitSinkEqualsFlinkSql(s)).as("result rows").hasSize(3);
 
             String savepoint =
                     s.execute("STOP JOB '" + job + "' WITH SAVEPOINT").single();
@@ -132,7 +131,11 @@ class SqlClientIT {
             assertThat(restored.path("external_path").asText())
                     .as("the savepoint the resumed job restored")
                     .isEqualTo(savepoint);
-            awaitSinkEqualsFlinkSql(s);
+            Map<List<String>, Integer> afterRestore = awaitSinkEqualsFlinkSql(s);
+
+            // More rows while the resumed job runs.
+            s.execute(insertOrders(170, 20)).values();
+            assertThat(awaitSinkEqualsFlinkSql(s)).isNotEqualTo(afterRestore);
             s.execute("STOP JOB '" + resumed + "'").values();
             jobs.awaitState(resumed, Set.of("FINISHED", "CANCELED"), Duration.ofMinutes(1));
         }
@@ -288,9 +291,9 @@ class SqlClientIT {
 
     /**
      * Reads the sink's topic back as a table (a bounded query of the sink) until it equals Flink SQL's result for the
-     * same query over the same topics, and returns its number of rows.
+     * same query over the same topics, and returns it.
      */
-    private static int awaitSinkEqualsFlinkSql(SqlGatewaySession s) throws Exception {
+    private static Map<List<String>, Integer> awaitSinkEqualsFlinkSql(SqlGatewaySession s) throws Exception {
         Map<List<String>, Integer> expected =
                 SqlGatewaySession.materialize(s.execute(FLINK_SQL).rows());
         assertThat(expected).isNotEmpty();
@@ -300,12 +303,12 @@ class SqlClientIT {
             sink = SqlGatewaySession.materialize(
                     s.execute("SELECT * FROM revenue" + BOUNDED).rows());
             if (sink.equals(expected)) {
-                return sink.size();
+                return sink;
             }
             Thread.sleep(500);
         } while (System.nanoTime() < deadline);
         assertThat(sink).as("the sink topic read back as a table").isEqualTo(expected);
-        return sink.size();
+        return sink;
     }
 
     private static List<String> vertexNames(String job) throws IOException {
