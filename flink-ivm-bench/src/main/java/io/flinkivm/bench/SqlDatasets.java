@@ -26,7 +26,7 @@ final class SqlDatasets {
             JOIN customer AS c ON c.id = s.customer_id
             JOIN calendar AS d ON d.id = s.day_id
             WHERE p.category <> 'toys' AND st.kind <> 'outlet' AND ci.country IN ('DE', 'FR', 'NL')
-              AND d.sold_year >= 2005
+              AND d.weekday NOT IN ('Saturday', 'Sunday')
             GROUP BY c.segment""";
 
     private SqlDatasets() {}
