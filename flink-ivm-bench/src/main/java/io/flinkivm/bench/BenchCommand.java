@@ -43,6 +43,8 @@ import picocli.CommandLine.TypeConversionException;
                     + " over generated tables whose primary keys hold, their rows shuffled into one stream of n rows:",
             "  tpch-q3, tpch-q10  TPC-H Q3 and Q10 as published (ORDER BY and LIMIT dropped) over TPC-H rows",
             "  star-revenue       revenue per market segment over lineitem, orders and customer (TPC-H rows)",
+            "  snowflake          MIN of a product name and SUM of sales per customer segment over sales and four"
+                    + " filtered dimensions, one with a dimension of its own (a seeded generator's rows)",
             "  nexmark-q3, nexmark-q20  Nexmark q3 and q20 as published over a seeded Nexmark generator's rows",
             "Suites:",
             "  core   ns per insert of the in-memory engines: the p-hierarchical plan, the paper's ablation (the same"
@@ -217,7 +219,8 @@ public final class BenchCommand implements Callable<Integer> {
             split = ",",
             description = {
                 "Only these queries: ex10, tpch, star, path, the changelog workloads star-changes, tpch-changes"
-                        + " (flink suite), and the SQL datasets tpch-q3, tpch-q10, star-revenue, nexmark-q3, nexmark-q20"
+                        + " (flink suite), and the SQL datasets tpch-q3, tpch-q10, star-revenue, snowflake, nexmark-q3,"
+                        + " nexmark-q20"
                         + " (for quick experiments and profiling)."
             })
     List<String> queries;

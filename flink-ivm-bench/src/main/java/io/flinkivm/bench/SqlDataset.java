@@ -14,24 +14,25 @@ import java.util.Map;
 
 /**
  * A SQL query as the bench measures it: its text, run as it is by flink-ivm ({@code FlinkIvmSql.sql}) and
- * by Flink SQL, over generated tables whose primary keys hold (TPC-H's from the TPC-H generator, or
- * Nexmark's), streamed as one shuffled interleaving of the tables' rows ({@link SqlStream}). n is the
+ * by Flink SQL, over generated tables whose primary keys hold (TPC-H's from the TPC-H generator,
+ * Nexmark's, or the snowflake's, {@link SnowflakeTables}), streamed as one shuffled interleaving of the tables' rows ({@link SqlStream}). n is the
  * number of rows in the stream, over all its tables.
  *
  * @param name the {@code query} column of results.csv and the {@code --queries} name
  * @param title what the query computes, for the report
  * @param sql the query
  * @param tables the tables it reads, in the order of the stream's table indices
- * @param source {@link #TPCH} or {@link #NEXMARK}: whose generator makes the tables
+ * @param source {@link #TPCH}, {@link #NEXMARK} or {@link #SNOWFLAKE}: whose generator makes the tables
  */
 record SqlDataset(String name, String title, String sql, List<String> tables, String source) {
     static final String TPCH = "tpch";
     static final String NEXMARK = "nexmark";
+    static final String SNOWFLAKE = "snowflake";
 
     SqlDataset {
         tables = List.copyOf(tables);
-        if (!source.equals(TPCH) && !source.equals(NEXMARK)) {
-            throw new IllegalArgumentException("source must be tpch or nexmark, not " + source);
+        if (!List.of(TPCH, NEXMARK, SNOWFLAKE).contains(source)) {
+            throw new IllegalArgumentException("source must be tpch, nexmark or snowflake, not " + source);
         }
     }
 
@@ -45,7 +46,12 @@ record SqlDataset(String name, String title, String sql, List<String> tables, St
     List<GeneratedTable> schemas() {
         List<GeneratedTable> out = new ArrayList<>();
         for (String t : tables) {
-            out.add(source.equals(TPCH) ? TpchTables.empty(t) : NexmarkTables.empty(t));
+            out.add(
+                    switch (source) {
+                        case TPCH -> TpchTables.empty(t);
+                        case NEXMARK -> NexmarkTables.empty(t);
+                        default -> SnowflakeTables.empty(t);
+                    });
         }
         return out;
     }
@@ -62,21 +68,24 @@ record SqlDataset(String name, String title, String sql, List<String> tables, St
 
     /**
      * Each table's rows per row of the stream (its share of n) under the generator's proportions:
-     * TPC-H's table sizes per unit of scale factor, Nexmark's 1 : 3 : 46.
+     * TPC-H's table sizes per unit of scale factor, Nexmark's 1 : 3 : 46, the snowflake's rows per 1,000.
      */
     Map<String, Double> proportions() {
         Map<String, Double> sizes = new LinkedHashMap<>();
         for (String t : tables) {
             sizes.put(
                     t,
-                    source.equals(TPCH)
-                            ? TpchTables.ROWS_PER_SCALE_FACTOR.get(t)
-                            : (double)
+                    switch (source) {
+                        case TPCH -> TpchTables.ROWS_PER_SCALE_FACTOR.get(t);
+                        case SNOWFLAKE -> SnowflakeTables.ROWS_PER_THOUSAND.get(t);
+                        default ->
+                            (double)
                                     switch (t) {
                                         case NexmarkTables.PERSON -> NexmarkTables.PERSON_PROPORTION;
                                         case NexmarkTables.AUCTION -> NexmarkTables.AUCTION_PROPORTION;
                                         default -> NexmarkTables.BID_PROPORTION;
-                                    });
+                                    };
+                    });
         }
         return sizes;
     }
@@ -92,12 +101,21 @@ record SqlDataset(String name, String title, String sql, List<String> tables, St
 
     /** How the stream of n rows is made, for the report. */
     String describe(int n) {
-        String data = source.equals(TPCH)
-                ? String.format(Locale.ROOT, "TPC-H rows (io.trino.tpch) at scale factor %.5f", scaleFactor(n))
-                : String.format(
+        String data = switch (source) {
+            case TPCH -> String.format(Locale.ROOT, "TPC-H rows (io.trino.tpch) at scale factor %.5f", scaleFactor(n));
+            case NEXMARK ->
+                String.format(
                         Locale.ROOT,
-                        "the first %,d events of the seeded Nexmark generator (persons : auctions : bids = 1 : 3 : 46)",
+                        "the first %,d events of the seeded Nexmark generator (persons : auctions : bids = 1 :"
+                                + " 3 : 46)",
                         NexmarkTables.eventsFor(Math.round(n * 1.03), tables));
+            default ->
+                String.format(
+                        Locale.ROOT,
+                        "%,d rows of the seeded snowflake generator (per 1,000: 900 sales, 60 customers, 25"
+                                + " products, 10 days, 4 stores, 1 city)",
+                        Math.round(n * 1.03));
+        };
         return title + "; " + data + " of " + String.join(", ", tables) + ", every row of them shuffled into one"
                 + " stream (a row may come before its key row), the first n = " + n;
     }
@@ -109,9 +127,12 @@ record SqlDataset(String name, String title, String sql, List<String> tables, St
         }
         double grow = 1.03;
         while (true) {
-            List<GeneratedTable> generated = source.equals(TPCH)
-                    ? TpchTables.generate(scaleFactor(n) * grow / 1.03, tables)
-                    : NexmarkTables.generate(NexmarkTables.eventsFor(Math.round(n * grow), tables), seed, tables);
+            List<GeneratedTable> generated = switch (source) {
+                case TPCH -> TpchTables.generate(scaleFactor(n) * grow / 1.03, tables);
+                case NEXMARK ->
+                    NexmarkTables.generate(NexmarkTables.eventsFor(Math.round(n * grow), tables), seed, tables);
+                default -> SnowflakeTables.generate(Math.round(n * grow), seed, tables);
+            };
             long rows = generated.stream().mapToLong(t -> t.rows().size()).sum();
             if (rows >= n) {
                 return SqlStream.interleave(generated, n, source, seed);

@@ -13,9 +13,28 @@ final class SqlDatasets {
             JOIN customer ON o_custkey = c_custkey
             GROUP BY c_mktsegment""";
 
+    /**
+     * The snowflake: sales with their product, store (and its city), customer and day, four dimensions
+     * filtered, the first product name and the revenue per customer segment.
+     */
+    static final String SNOWFLAKE = """
+            SELECT c.segment, MIN(p.name) AS first_product, SUM(s.amount) AS revenue
+            FROM sales AS s
+            JOIN product AS p ON p.id = s.product_id
+            JOIN store AS st ON st.id = s.store_id
+            JOIN city AS ci ON ci.id = st.city_id
+            JOIN customer AS c ON c.id = s.customer_id
+            JOIN calendar AS d ON d.id = s.day_id
+            WHERE p.category <> 'toys' AND st.kind <> 'outlet' AND ci.country IN ('DE', 'FR', 'NL')
+              AND d.weekday NOT IN ('Saturday', 'Sunday')
+            GROUP BY c.segment""";
+
     private SqlDatasets() {}
 
-    /** TPC-H Q3 and Q10 as published, revenue per market segment, Nexmark q3 and q20 as published. */
+    /**
+     * TPC-H Q3 and Q10 as published, revenue per market segment, the snowflake, Nexmark q3 and q20 as
+     * published.
+     */
     static List<SqlDataset> all() {
         return List.of(
                 SqlDataset.published(
@@ -27,6 +46,13 @@ final class SqlDatasets {
                         STAR_REVENUE,
                         List.of(TpchTables.CUSTOMER, TpchTables.ORDERS, TpchTables.LINEITEM),
                         SqlDataset.TPCH),
+                new SqlDataset(
+                        "snowflake",
+                        "the first product name and the revenue per customer segment over sales and four filtered"
+                                + " dimensions, one with a dimension of its own (five groups)",
+                        SNOWFLAKE,
+                        SnowflakeTables.NAMES,
+                        SqlDataset.SNOWFLAKE),
                 SqlDataset.published("nexmark-q3", "Nexmark q3 as published (INSERT INTO dropped)"),
                 SqlDataset.published("nexmark-q20", "Nexmark q20 as published (INSERT INTO dropped)"));
     }

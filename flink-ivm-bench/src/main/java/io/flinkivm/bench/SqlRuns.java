@@ -7,7 +7,9 @@ import io.flinkivm.sql.translate.SqlTranslation;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The Flink suite's runs of one {@link SqlDataset}: every {@link SqlSystem} at every parallelism and
@@ -40,6 +42,7 @@ final class SqlRuns {
         for (SqlSystem s : mine) {
             out.println("   " + s.describe(settings.sqlTriggerEvery()));
         }
+        printPlans(out, dataset, mine, settings.seed());
         FlinkSuite.printJobs(out, settings);
         out.println("   every system sees the same stream at each size; a run is cancelled at "
                 + settings.flinkCap().toSeconds() + " s"
@@ -107,6 +110,26 @@ final class SqlRuns {
         FlinkSuite.summary(out, dataset.name(), ms, ivm, peers, ps);
         harness.plot();
         return ms;
+    }
+
+    /**
+     * The plan each system runs, once per kind of plan (flink-ivm, Flink SQL, Flink SQL with mini-batch),
+     * planned over the tables of the first {@value FlinkSqlSystem#REPORT_SAMPLE} rows of the stream.
+     */
+    static void printPlans(PrintWriter out, SqlDataset dataset, List<SqlSystem> systems, long seed) {
+        Map<String, List<SqlSystem>> kinds = new LinkedHashMap<>();
+        for (SqlSystem s : systems) {
+            kinds.computeIfAbsent(s.planKind(), k -> new ArrayList<>()).add(s);
+        }
+        SqlStream sample = dataset.generate(FlinkSqlSystem.REPORT_SAMPLE, seed);
+        for (List<SqlSystem> same : kinds.values()) {
+            out.println("   plan of "
+                    + String.join(", ", same.stream().map(SqlSystem::name).toList()) + ":");
+            for (String line : same.get(0).plan(dataset, sample)) {
+                out.println("     " + line);
+            }
+        }
+        out.flush();
     }
 
     /** The plan's line "Plan: ..." and its guarantee, from its explain text. */

@@ -6,6 +6,7 @@ import io.flinkivm.flink.IvmOptions;
 import io.flinkivm.sql.FlinkIvmSql;
 import io.flinkivm.sql.SqlView;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,6 +99,60 @@ final class SqlSystem {
                         + ", its changelog read with toChangelogStream";
         return name() + ": " + what + ", state.backend.type " + backend
                 + ", the environment's parallelism P; wall time of the job (submission included)";
+    }
+
+    /** The plan the system runs: systems of one kind run one plan, on other state backends. */
+    String planKind() {
+        return ivm ? "flink-ivm" : miniBatch ? "flink-sql-minibatch" : "flink-sql";
+    }
+
+    /**
+     * The plan this system runs {@code dataset}'s query with, planned over {@code sample}'s tables as a run
+     * plans it, for the report: flink-ivm's closure under the keys, plan line and Flink job (its operators
+     * and exchanges); Flink SQL's optimized physical plan ({@code Table.explain()}).
+     */
+    List<String> plan(SqlDataset dataset, SqlStream sample) {
+        StreamExecutionEnvironment env = FlinkRuns.environment(backend, 1);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        if (miniBatch) {
+            FlinkSqlSystem.MINI_BATCH.forEach(e -> tEnv.getConfig().set(e.getKey(), e.getValue()));
+        }
+        try (TableInput tables = TableInput.of(sample)) {
+            tables.register(tEnv, env, "rows");
+            if (ivm) {
+                SqlView view = FlinkIvmSql.sql(
+                        tEnv, dataset.sql(), IvmOptions.defaults().withRelationRates(rates(dataset)));
+                return ivmPlan(view.explain());
+            }
+            return physicalPlan(tEnv.sqlQuery(dataset.sql()).explain());
+        }
+    }
+
+    /** From flink-ivm's explain text: the closure's line, the plan line, and the Flink job's lines. */
+    static List<String> ivmPlan(String explain) {
+        List<String> out = new ArrayList<>();
+        boolean job = false;
+        for (String line : explain.split("\n")) {
+            job = line.equals("Flink job:") || (job && line.startsWith("  "));
+            if (job || line.startsWith("Closure under the keys") || line.startsWith("Plan: ")) {
+                out.add(line);
+            }
+        }
+        return out;
+    }
+
+    /** From Flink's explain text: the optimized physical plan's lines. */
+    static List<String> physicalPlan(String explain) {
+        List<String> out = new ArrayList<>();
+        boolean inside = false;
+        for (String line : explain.split("\n")) {
+            if (line.startsWith("== ")) {
+                inside = line.equals("== Optimized Physical Plan ==");
+            } else if (inside && !line.isBlank()) {
+                out.add(line);
+            }
+        }
+        return out;
     }
 
     /**

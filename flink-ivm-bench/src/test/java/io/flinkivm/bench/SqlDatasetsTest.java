@@ -16,7 +16,7 @@ class SqlDatasetsTest {
     @Test
     void everyDatasetRunsOnTheConstantTimePlanWhereItsKeysHold() {
         assertThat(SqlDatasets.names())
-                .containsExactly("tpch-q3", "tpch-q10", "star-revenue", "nexmark-q3", "nexmark-q20");
+                .containsExactly("tpch-q3", "tpch-q10", "star-revenue", "snowflake", "nexmark-q3", "nexmark-q20");
         for (SqlDataset d : SqlDatasets.all()) {
             SqlTranslation t = d.translation();
             var plan = Planner.plan(t.query(), t.semiring());
@@ -64,9 +64,42 @@ class SqlDatasetsTest {
         assertThat(q3.scaleFactor(1_000_000))
                 .isCloseTo(1_030_000 / 7_651_215.0, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(q3.describe(1_000_000)).contains("scale factor 0.13462");
-        SqlDataset q20 = SqlDatasets.all().get(4);
+        SqlDataset q20 = dataset("nexmark-q20");
         assertThat(q20.proportions()).isEqualTo(Map.of("auction", 3.0, "bid", 46.0));
         assertThat(q20.describe(49_000)).contains("the first 51,500 events");
-        assertThat(List.of(q3.source(), q20.source())).containsExactly("tpch", "nexmark");
+        SqlDataset snowflake = dataset("snowflake");
+        assertThat(List.of(q3.source(), q20.source(), snowflake.source()))
+                .containsExactly("tpch", "nexmark", "snowflake");
+        assertThat(snowflake.proportions().values().stream()
+                        .mapToDouble(Double::doubleValue)
+                        .sum())
+                .isEqualTo(1000.0);
+        assertThat(snowflake.describe(1_000_000)).contains("1,030,000 rows of the seeded snowflake generator");
+    }
+
+    /**
+     * The snowflake absorbs its four dimensions and the city into the sales: one atom is left, and its
+     * plan relies on every dimension's key.
+     */
+    @Test
+    void theSnowflakeFoldsEveryDimensionIntoTheSales() {
+        SqlTranslation t = dataset("snowflake").translation();
+        String explain = Planner.plan(t.query(), t.semiring()).explain();
+        assertThat(explain)
+                .contains(
+                        "city(city_id) folded into store by city_id",
+                        "folded into sales by store_id",
+                        "folded into sales by product_id",
+                        "folded into sales by customer_id",
+                        "folded into sales by day_id",
+                        "Closure under the keys (the absorbed query): Q(segment) :- sales(",
+                        "min over VARCHAR(32)");
+    }
+
+    private static SqlDataset dataset(String name) {
+        return SqlDatasets.all().stream()
+                .filter(d -> d.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 }
