@@ -21,7 +21,7 @@ import org.apache.flink.util.Collector;
 /**
  * The same query in Flink SQL ({@link QueryToSql}) over one table per relation ({@link RelationTables}:
  * the stream's records as binary rows built before the job, each table with the primary key the workload
- * declares), read at the environment's parallelism P as flink-ivm reads the stream ({@link TableInput}: a
+ * declares), read at the environment's parallelism P as flink-ivm reads the stream ({@link PrebuiltTables}: a
  * source of the stream's indices, a changelog's by row, and the rows split by table, a changelog's
  * through {@code fromChangelogStream} with their kinds); regular joins and {@code SUM} of the payload
  * product grouped by the free variables, default table configuration (no mini-batch), heap state (or
@@ -193,7 +193,8 @@ final class FlinkSqlSystem implements FlinkSystem {
     }
 
     /** A planned query over its registered input (released on close). */
-    private record Prepared(StreamExecutionEnvironment env, StreamTableEnvironment tEnv, Table result, TableInput input)
+    private record Prepared(
+            StreamExecutionEnvironment env, StreamTableEnvironment tEnv, Table result, PrebuiltTables input)
             implements AutoCloseable {
         @Override
         public void close() {
@@ -215,7 +216,7 @@ final class FlinkSqlSystem implements FlinkSystem {
                 tEnv.getConfig().set(e.getKey(), e.getValue());
             }
         }
-        TableInput input = TableInput.of(tables, stream, parallelism);
+        PrebuiltTables input = PrebuiltTables.of(tables, stream, parallelism);
         input.register(tEnv, env, "inserts");
         return new Prepared(env, tEnv, tEnv.sqlQuery(new QueryToSql(tables).select()), input);
     }

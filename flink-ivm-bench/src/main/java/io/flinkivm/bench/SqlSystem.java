@@ -31,7 +31,7 @@ import org.apache.flink.util.Collector;
  * ({@code sqlQuery}, plain or with {@link FlinkSqlSystem#MINI_BATCH}, its changelog read with
  * {@code toChangelogStream}). Both read the same tables, registered with their primary keys
  * from one source of the stream's rows at the environment's parallelism, split by table
- * ({@link TableInput}). The changelog's rows are counted and checksummed at the parallelism of their
+ * ({@link PrebuiltTables}). The changelog's rows are counted and checksummed at the parallelism of their
  * input ({@link NormalizedRows#hash}: equal results give equal sums whatever the engine), so the bench
  * can check every system against the first.
  */
@@ -117,7 +117,7 @@ final class SqlSystem {
         if (miniBatch) {
             FlinkSqlSystem.MINI_BATCH.forEach(e -> tEnv.getConfig().set(e.getKey(), e.getValue()));
         }
-        try (TableInput tables = TableInput.of(sample)) {
+        try (PrebuiltTables tables = PrebuiltTables.of(sample)) {
             tables.register(tEnv, env, "rows");
             if (ivm) {
                 SqlView view = FlinkIvmSql.sql(
@@ -167,7 +167,7 @@ final class SqlSystem {
             FlinkSqlSystem.MINI_BATCH.forEach(e -> tEnv.getConfig().set(e.getKey(), e.getValue()));
         }
         FlinkRuns.Execution e;
-        try (TableInput tables = TableInput.of(stream)) {
+        try (PrebuiltTables tables = PrebuiltTables.of(stream)) {
             tables.register(tEnv, env, "rows");
             DataStream<Row> changelog;
             if (ivm) {

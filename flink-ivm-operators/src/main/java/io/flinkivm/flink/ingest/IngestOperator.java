@@ -131,6 +131,10 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private transient Counter directOut;
 
     /**
+     * An ingest, one of several of a job (one per input, each in its input's chain): its subtask i is
+     * ingest subtask {@code first + i} of the job, the number its epoch ends and insert ids carry, so that
+     * the sinks tell every ingest subtask of every input apart.
+     *
      * @param routes where the deltas go: the view trees' operators and the sink, or the fallback
      * @param epochTag the side output of epoch ends, broadcast to the sinks
      * @param snapshotEvery end an epoch with a snapshot after this many inserts of the subtask (0: never)
@@ -139,24 +143,6 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
      * @param periodMillis end an epoch with a snapshot on every tick of this processing-time period (0: never)
      * @param miniBatch how many root tuples of trees without state below the root the operator sums
      *     deltas for before it sends them to the sink (1: each delta at once); see {@link DirectBatches}
-     */
-    public IngestOperator(
-            MaintenancePlan plan,
-            Semiring<T> semiring,
-            IngestRoutes<T> routes,
-            OutputTag<EpochEnd> epochTag,
-            long snapshotEvery,
-            long progressEvery,
-            long periodMillis,
-            int miniBatch) {
-        this(plan, semiring, routes, epochTag, snapshotEvery, progressEvery, periodMillis, miniBatch, 0);
-    }
-
-    /**
-     * As the constructor above, for one of several ingest operators of a job (one per input, each in
-     * its input's chain): its subtask i is ingest subtask {@code first + i} of the job, the number its
-     * epoch ends and insert ids carry, so that the sinks tell every ingest subtask of every input apart.
-     *
      * @param first the number of this operator's first subtask among the job's ingest subtasks
      */
     public IngestOperator(

@@ -55,10 +55,10 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
                 throws RejectedRowException;
 
         /**
-         * The row's values ({@link TableInput#fromValues}), on the slow path: only for a row that makes no
-         * insert of a relation whose marks a key stage keeps.
+         * The mark of the row for {@code table}'s {@code relation}-th relation, which it made no insert of
+         * ({@link TableInput#marks}), or null; {@code converter} converted the row last.
          */
-        Object[] values(TableInput table, R row) throws RejectedRowException;
+        Tuple mark(TableInput table, RowConverter converter, R row, int relation);
 
         String text(TableInput table, R row);
     }
@@ -79,12 +79,8 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
         }
 
         @Override
-        public Object[] values(TableInput table, RowData row) throws RejectedRowException {
-            Object[] inputs = new Object[row.getArity()];
-            for (int i = 0; i < inputs.length; i++) {
-                inputs[i] = row.isNullAt(i) ? null : RowConverter.value(row, i, table.inputType(i));
-            }
-            return table.fromValues(inputs);
+        public Tuple mark(TableInput table, RowConverter converter, RowData row, int relation) {
+            return converter.mark(relation);
         }
 
         @Override
@@ -112,7 +108,17 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
         }
 
         @Override
-        public Object[] values(TableInput table, Row row) throws RejectedRowException {
+        public Tuple mark(TableInput table, RowConverter converter, Row row, int relation) {
+            try {
+                List<TableInput.Insert> marks =
+                        table.marks(values(table, row), Set.of(table.relations().get(relation)));
+                return marks.isEmpty() ? null : marks.get(0).tuple();
+            } catch (RejectedRowException e) {
+                return null;
+            }
+        }
+
+        private static Object[] values(TableInput table, Row row) throws RejectedRowException {
             Object[] values = new Object[row.getArity()];
             for (int i = 0; i < values.length; i++) {
                 values[i] = row.getField(i);
@@ -227,25 +233,20 @@ public final class TableRowsToChanges<R, T> extends ProcessFunction<R, InputReco
             if (emitted == 0) {
                 filtered.inc();
             }
-            if (marking && missesAMark()) {
-                for (TableInput.Insert mark : table.marks(reader.values(table, row), markedRelations)) {
-                    out.collect(InputRecord.dropped(
-                            this.kind, mark.relation(), mark.tuple(), semiring.one(), "row " + rows + origin));
+            if (marking) {
+                for (int r = 0; r < relations.length; r++) {
+                    if (marked[r] && !inserted[r]) {
+                        Tuple mark = reader.mark(table, converter, row, r);
+                        if (mark != null) {
+                            out.collect(InputRecord.dropped(
+                                    this.kind, relations[r], mark, semiring.one(), "row " + rows + origin));
+                        }
+                    }
                 }
             }
         } catch (RejectedRowException e) {
             reject(ctx, e.getMessage(), row);
         }
-    }
-
-    /** Whether a marked relation got no insert of the current row. */
-    private boolean missesAMark() {
-        for (int r = 0; r < relations.length; r++) {
-            if (marked[r] && !inserted[r]) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private void emit(int relation, Tuple tuple, Object payload) {

@@ -128,6 +128,35 @@ public final class RowConverter {
         return n;
     }
 
+    /**
+     * The mark of the row {@link #convert} took last for its {@code relation}-th relation, which that row
+     * made no insert of ({@link TableInput#marks}): the relation's tuple, NULL where a column is NULL; null
+     * where a key column is NULL or a value cannot be computed (no row can look that up).
+     */
+    public Tuple mark(int relation) {
+        Relation r = relations[relation];
+        Object[] tuple = new Object[r.slots.length];
+        try {
+            for (int i = 0; i < tuple.length; i++) {
+                Object v = r.slots[i].read(this);
+                if (v == null) {
+                    if (r.input.keys()[i]) {
+                        return null;
+                    }
+                    v = SqlType.NULL_TUPLE_VALUE;
+                }
+                tuple[i] = v;
+            }
+        } catch (CompiledRow.Slow slow) {
+            List<TableInput.Insert> marks =
+                    table.marks(values(), java.util.Set.of(table.relations().get(relation)));
+            return marks.isEmpty() ? null : marks.get(0).tuple();
+        } catch (RejectedRowException | RuntimeException e) {
+            return null;
+        }
+        return Tuple.wrap(tuple);
+    }
+
     /** The inserts of the current row as the expressions make them on its values. */
     private int slowly(Inserts out) throws RejectedRowException {
         List<TableInput.Insert> inserts = table.inserts(values());
@@ -409,21 +438,29 @@ public final class RowConverter {
         }
     }
 
-    /** A factor of an exact value, its conditions compiled. */
-    private static final class ExactFactor extends FactorNode {
-        final LongComponent kind;
+    /**
+     * A factor of a row's value as a long, scaled, its conditions compiled: the component's zero where a
+     * condition fails or the value is NULL, its one where the factor has no value.
+     */
+    private abstract static class ScaledFactor extends FactorNode {
         final CompiledRow.Pred[] conditions;
         /** The value, or null for the component's one. */
         final CompiledRow.Exact value;
         /** From the value's scale to the factor's. */
         final long rescale;
 
-        ExactFactor(LongComponent kind, CompiledRow.Pred[] conditions, CompiledRow.Exact value, long rescale) {
-            this.kind = kind;
+        ScaledFactor(CompiledRow.Pred[] conditions, CompiledRow.Exact value, long rescale) {
             this.conditions = conditions;
             this.value = value;
             this.rescale = rescale;
         }
+
+        abstract long zero();
+
+        abstract long one();
+
+        /** Whether the component keeps {@code units} for something else than a value (out of its range). */
+        abstract boolean reserved(long units);
 
         @Override
         void apply(RowConverter c, long[] values, Object[] objects, int i) {
@@ -433,21 +470,20 @@ public final class RowConverter {
         private long units(RowConverter c) {
             for (CompiledRow.Pred p : conditions) {
                 if (p.test(c.compiled) != CompiledRow.TRUE) {
-                    return kind.zero();
+                    return zero();
                 }
             }
             if (value == null) {
-                return kind.one();
+                return one();
             }
             c.compiled.isNull = false;
             long v = value.get(c.compiled);
             if (c.compiled.isNull) {
-                return kind.zero();
+                return zero();
             }
             try {
                 long units = Math.multiplyExact(v, rescale);
-                if (kind == LongComponent.MIN && units == Long.MAX_VALUE
-                        || kind == LongComponent.MAX && units == Long.MIN_VALUE) {
+                if (reserved(units)) {
                     throw CompiledRow.SLOW; // out of range: the slow path says so
                 }
                 return units;
@@ -457,49 +493,54 @@ public final class RowConverter {
         }
     }
 
-    /** MIN or MAX over a chain of longs (integers, decimals, dates, timestamps): the row's value as its element. */
-    private static final class ChainFactor extends FactorNode {
-        final ChainComponent kind;
-        final CompiledRow.Pred[] conditions;
-        /** The value, or null for the component's one. */
-        final CompiledRow.Exact value;
-        /** From the value's scale to the chain's. */
-        final long rescale;
+    /** A factor of an exact value (SUM, COUNT, MIN and MAX of numbers). */
+    private static final class ExactFactor extends ScaledFactor {
+        final LongComponent kind;
 
-        ChainFactor(ChainComponent kind, CompiledRow.Pred[] conditions, CompiledRow.Exact value, long rescale) {
+        ExactFactor(LongComponent kind, CompiledRow.Pred[] conditions, CompiledRow.Exact value, long rescale) {
+            super(conditions, value, rescale);
             this.kind = kind;
-            this.conditions = conditions;
-            this.value = value;
-            this.rescale = rescale;
         }
 
         @Override
-        void apply(RowConverter c, long[] values, Object[] objects, int i) {
-            for (CompiledRow.Pred p : conditions) {
-                if (p.test(c.compiled) != CompiledRow.TRUE) {
-                    values[i] = kind.zero();
-                    return;
-                }
-            }
-            if (value == null) {
-                values[i] = kind.one();
-                return;
-            }
-            c.compiled.isNull = false;
-            long v = value.get(c.compiled);
-            if (c.compiled.isNull) {
-                values[i] = kind.zero();
-                return;
-            }
-            try {
-                long element = Math.multiplyExact(v, rescale);
-                if (element == Chain.TOP || element == Chain.BOTTOM) {
-                    throw CompiledRow.SLOW; // MIN and MAX keep it for no value: the slow path says so
-                }
-                values[i] = element;
-            } catch (ArithmeticException e) {
-                throw CompiledRow.SLOW;
-            }
+        long zero() {
+            return kind.zero();
+        }
+
+        @Override
+        long one() {
+            return kind.one();
+        }
+
+        @Override
+        boolean reserved(long units) {
+            return kind == LongComponent.MIN && units == Long.MAX_VALUE
+                    || kind == LongComponent.MAX && units == Long.MIN_VALUE;
+        }
+    }
+
+    /** MIN or MAX over a chain of longs (integers, decimals, dates, timestamps): the row's value as its element. */
+    private static final class ChainFactor extends ScaledFactor {
+        final ChainComponent kind;
+
+        ChainFactor(ChainComponent kind, CompiledRow.Pred[] conditions, CompiledRow.Exact value, long rescale) {
+            super(conditions, value, rescale);
+            this.kind = kind;
+        }
+
+        @Override
+        long zero() {
+            return kind.zero();
+        }
+
+        @Override
+        long one() {
+            return kind.one();
+        }
+
+        @Override
+        boolean reserved(long units) {
+            return units == Chain.TOP || units == Chain.BOTTOM; // MIN and MAX keep them for no value
         }
     }
 

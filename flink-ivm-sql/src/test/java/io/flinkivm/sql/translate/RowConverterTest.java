@@ -76,6 +76,39 @@ class RowConverterTest {
     }
 
     @Test
+    void aRowThatItsFilterDropsIsMarkedAsTheExpressionsMarkIt() throws Exception {
+        TableInput table = SqlTranslation.of(
+                        "SELECT k, SUM(d) FROM t WHERE dt < DATE '1995-03-15' AND v <> 'x' GROUP BY k", TABLES)
+                .table("t");
+        Object[] dropped = new Object[table.inputCount()];
+        Object[] kept = new Object[table.inputCount()];
+        for (int i = 0; i < table.inputCount(); i++) {
+            String column = table.inputColumns().get(i);
+            dropped[i] = switch (column) {
+                case "k" -> 7L;
+                case "d" -> new BigDecimal("1.25");
+                case "dt" -> LocalDate.of(1996, 1, 1);
+                case "v" -> "y";
+                default -> null;
+            };
+            kept[i] = column.equals("dt") ? LocalDate.of(1990, 1, 1) : dropped[i];
+        }
+        RowConverter converter = RowConverter.of(table);
+        assertThat(converter.convert(internal(table, dropped), (r, tuple, payload) -> {}))
+                .isZero();
+        List<TableInput.Insert> marks = table.marks(table.fromValues(dropped), java.util.Set.copyOf(table.relations()));
+        assertThat(marks).hasSize(1);
+        assertThat(converter.mark(0)).isEqualTo(marks.get(0).tuple()).isNotNull();
+
+        dropped[table.inputColumns().indexOf("k")] = null;
+        assertThat(converter.convert(internal(table, dropped), (r, tuple, payload) -> {}))
+                .isZero();
+        assertThat(converter.mark(0)).as("no row can look up a NULL key").isNull();
+        assertThat(converter.convert(internal(table, kept), (r, tuple, payload) -> {}))
+                .isOne();
+    }
+
+    @Test
     void everyTypeIsReadAsItsTupleValueAndReadBackAsTheColumnsValue() throws Exception {
         SqlTranslation t =
                 SqlTranslation.of("SELECT DISTINCT k, i, s, b, d, w, f, x, v, z, dt, tm, ts, tn FROM t", TABLES);

@@ -29,14 +29,14 @@ import org.apache.flink.util.OutputTag;
  * fromChangelogStream} with every row kind for a changelog. The rows' type is Flink's internal row
  * type, whose input conversion is the identity: no row is converted inside the job.
  */
-final class TableInput implements AutoCloseable {
+final class PrebuiltTables implements AutoCloseable {
     private final List<GeneratedTable> tables;
     private final IndexedInput<RowData> rows;
     private final IndexedInput<Integer> tableOf;
     private final IndexedInput<Long> indices;
     private final boolean changelog;
 
-    private TableInput(
+    private PrebuiltTables(
             List<GeneratedTable> tables,
             List<RowData> rows,
             List<Integer> tableOf,
@@ -50,8 +50,8 @@ final class TableInput implements AutoCloseable {
     }
 
     /** A SQL dataset's stream: inserts, read by range. */
-    static TableInput of(SqlStream stream) {
-        return new TableInput(
+    static PrebuiltTables of(SqlStream stream) {
+        return new PrebuiltTables(
                 stream.tables(),
                 stream.internalRows(),
                 stream.tableOf(),
@@ -63,8 +63,8 @@ final class TableInput implements AutoCloseable {
      * A datalog workload's stream as its relations' tables, read at {@code parallelism} as flink-ivm reads
      * the same stream ({@link IndexedInput#of(List, InsertStream, int)}: a changelog by row).
      */
-    static TableInput of(RelationTables tables, InsertStream stream, int parallelism) {
-        return new TableInput(
+    static PrebuiltTables of(RelationTables tables, InsertStream stream, int parallelism) {
+        return new PrebuiltTables(
                 tables.tables(),
                 tables.rows(),
                 tables.tableOf(),
