@@ -19,6 +19,10 @@ import org.rocksdb.CompressionType;
  *   <li>bloom filters ({@code state.backend.rocksdb.use-bloom-filter}): most of flink-ivm's state reads are
  *       point lookups, many of absent keys (a view's first tuple of a key, a join key nobody waits for),
  *       which a bloom filter answers without reading a data block of every sorted run;</li>
+ *   <li>partitioned index and filter blocks ({@code state.backend.rocksdb.memory.partitioned-index-filters}):
+ *       a point read then loads the small partition of a sorted run's index and filter that covers its key,
+ *       not the whole block. When the state outgrows the slot's block cache, a whole filter block of a
+ *       large run is read and decompressed again for nearly every point read;</li>
  *   <li>universal compaction ({@code state.backend.rocksdb.compaction.style: UNIVERSAL}): each checkpoint
  *       flushes every column family into a small file whose keys span the key range; leveled compaction
  *       (RocksDB's default) merges every few of them into the whole of level 1, which grows with the state,
@@ -57,6 +61,9 @@ public final class RocksDbTuning {
      */
     public static Configuration applyTo(Configuration c) {
         c.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, true);
+        if (!c.contains(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS)) {
+            c.set(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS, true);
+        }
         c.set(RocksDBConfigurableOptions.COMPACTION_STYLE, CompactionStyle.UNIVERSAL);
         if (!c.contains(RocksDBConfigurableOptions.COMPRESSION_PER_LEVEL)) {
             // As a string: the form a config.yaml and --flink-conf take, one type for every level.

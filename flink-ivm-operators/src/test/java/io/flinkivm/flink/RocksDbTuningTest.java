@@ -14,12 +14,13 @@ import org.junit.jupiter.api.Test;
 class RocksDbTuningTest {
 
     @Test
-    void setsBloomFiltersUniversalCompactionZstdAndTheCompactionFactory() {
+    void setsBloomFiltersPartitionedFiltersUniversalCompactionZstdAndTheCompactionFactory() {
         Configuration c = new Configuration();
 
         assertThat(RocksDbTuning.applyTo(c)).isSameAs(c);
         assertThat(c.toMap())
                 .containsEntry("state.backend.rocksdb.use-bloom-filter", "true")
+                .containsEntry("state.backend.rocksdb.memory.partitioned-index-filters", "true")
                 .containsEntry("state.backend.rocksdb.compaction.style", "UNIVERSAL")
                 .containsEntry("state.backend.rocksdb.compression.per.level", "ZSTD_COMPRESSION")
                 .containsEntry("state.backend.rocksdb.options-factory", RocksDbCompaction.class.getName())

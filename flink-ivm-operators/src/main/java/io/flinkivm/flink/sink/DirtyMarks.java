@@ -8,7 +8,6 @@ import io.flinkivm.flink.types.TaggedTupleSerializer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,19 +15,23 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.KeyedStateStore;
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.api.operators.KeyContext;
 
 /**
  * A changelog sink's marks of the entries (records, q-tree entries) changed since the last trigger,
- * by Flink key: held in memory between triggers, and written to a keyed {@code MapState} only when
+ * by Flink key: held in memory between triggers, and written to a keyed {@code ListState} only when
  * more than {@link #HELD} (by default) are held or a checkpoint is taken ({@link #spill()}), so that a
  * mark costs no state call in the common case, and a trigger reads no state to find them. A trigger
  * visits the keys of {@link #keys}, and under each of them {@link #forEach} and then {@link #clear}.
+ *
+ * <p>Spilled marks are a list per Flink key, not a map entry per mark: on RocksDB a spill appends
+ * without a read (a merge), and a trigger reads a key's marks with one point read and drops them with
+ * one delete, where a map costs an iterator (a seek through every sorted run) to read them and another
+ * to delete them. A mark spilled twice, or spilled and then held again, is visited once.
  *
  * <p>Without a key context (a store the operator does not use) every mark goes to the state.
  */
@@ -38,7 +41,7 @@ public final class DirtyMarks {
     public static final int HELD = 1 << 16;
 
     private final String name;
-    private final MapState<TaggedTuple, Boolean> state;
+    private final ListState<TaggedTuple> state;
     private final KeyContext keys;
     /** The marks held in memory, by Flink key. */
     private final Map<Object, Set<TaggedTuple>> held = new HashMap<>();
@@ -69,8 +72,7 @@ public final class DirtyMarks {
             throw new IllegalArgumentException("most must be >= 0, got " + most);
         }
         this.name = name;
-        this.state = context.getMapState(
-                new MapStateDescriptor<>(name, TaggedTupleSerializer.INSTANCE, BooleanSerializer.INSTANCE));
+        this.state = context.getListState(new ListStateDescriptor<>(name, TaggedTupleSerializer.INSTANCE));
         this.keys = keys;
         this.most = most;
     }
@@ -95,11 +97,13 @@ public final class DirtyMarks {
             return;
         }
         Object current = keys.getCurrentKey();
-        for (Map.Entry<Object, Set<TaggedTuple>> e : held.entrySet()) {
-            keys.setCurrentKey(e.getKey());
-            for (TaggedTuple mark : e.getValue()) {
-                put(mark);
+        try {
+            for (Map.Entry<Object, Set<TaggedTuple>> e : held.entrySet()) {
+                keys.setCurrentKey(e.getKey());
+                state.addAll(new ArrayList<>(e.getValue()));
             }
+        } catch (Exception e) {
+            throw new StateAccessException("cannot write state " + name, e);
         }
         if (current != null) {
             keys.setCurrentKey(current);
@@ -128,25 +132,29 @@ public final class DirtyMarks {
     }
 
     /**
-     * Calls {@code action} with every mark of the current key: those in the state (read before the first
-     * call), then those held in memory, which {@code action} must not change (mark or clear).
+     * Calls {@code action} once with every mark of the current key: those in the state (read before the
+     * first call), then those held in memory, which {@code action} must not change (mark or clear).
      */
     public void forEach(JoinRecordStore.DirtyAction action) {
+        Set<TaggedTuple> own = keys == null ? Set.of() : held.getOrDefault(keys.getCurrentKey(), Set.of());
         if (storedUnderCurrentKey()) {
-            List<TaggedTuple> stored = new ArrayList<>();
+            Set<TaggedTuple> stored = new LinkedHashSet<>();
             try {
-                for (Iterator<Map.Entry<TaggedTuple, Boolean>> it = state.iterator(); it.hasNext(); ) {
-                    stored.add(it.next().getKey());
+                Iterable<TaggedTuple> list = state.get();
+                if (list != null) {
+                    list.forEach(stored::add);
                 }
             } catch (Exception e) {
                 throw new StateAccessException("cannot read state " + name, e);
             }
-            stored.forEach(mark -> action.accept(mark.tag(), mark.tuple()));
-        }
-        if (keys != null) {
-            for (TaggedTuple mark : held.getOrDefault(keys.getCurrentKey(), Set.of())) {
-                action.accept(mark.tag(), mark.tuple());
+            if (!stored.isEmpty()) {
+                stored.addAll(own);
+                stored.forEach(mark -> action.accept(mark.tag(), mark.tuple()));
+                return;
             }
+        }
+        for (TaggedTuple mark : own) {
+            action.accept(mark.tag(), mark.tuple());
         }
     }
 
@@ -171,7 +179,7 @@ public final class DirtyMarks {
 
     private void put(TaggedTuple mark) {
         try {
-            state.put(mark, Boolean.TRUE);
+            state.add(mark);
         } catch (Exception e) {
             throw new StateAccessException("cannot write state " + name, e);
         }

@@ -2,13 +2,19 @@ package io.flinkivm.flink.sink;
 
 import static io.flinkivm.flink.common.Harnesses.element;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.common.Harnesses;
 import io.flinkivm.flink.common.Harnesses.Backend;
+import io.flinkivm.flink.types.TaggedTuple;
+import io.flinkivm.flink.types.TaggedTupleSerializer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.BooleanSerializer;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -64,6 +70,25 @@ class DirtyMarksTest {
         }
     }
 
+    /** Writes each tuple as a mark the way flink-ivm did before 2026-12-07: an entry of a map state. */
+    static final class MapMarking extends AbstractStreamOperator<String>
+            implements OneInputStreamOperator<Tuple, String> {
+        private transient MapState<TaggedTuple, Boolean> marks;
+
+        @Override
+        public void initializeState(StateInitializationContext context) throws Exception {
+            super.initializeState(context);
+            marks = context.getKeyedStateStore()
+                    .getMapState(new MapStateDescriptor<>(
+                            "marks", TaggedTupleSerializer.INSTANCE, BooleanSerializer.INSTANCE));
+        }
+
+        @Override
+        public void processElement(StreamRecord<Tuple> element) throws Exception {
+            marks.put(new TaggedTuple(0, element.getValue()), Boolean.TRUE);
+        }
+    }
+
     static KeyedOneInputStreamOperatorTestHarness<Tuple, Tuple, String> harness(
             Backend backend, OperatorSubtaskState restored) throws Exception {
         return Harnesses.keyed(Marking::new, t -> t.project(new int[] {0}), backend, restored);
@@ -95,6 +120,45 @@ class DirtyMarksTest {
                     .containsExactly(
                             "(1) (1, 1); (1) (1, 2); (1) (1, 3); (2) (2, 1); (2) (2, 2)", "", "(1) (1, 1); (2) (2, 3)");
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void aMarkSpilledTwiceOrSpilledAndHeldAgainIsVisitedOnce(Backend backend) throws Exception {
+        try (var h = harness(backend, null)) {
+            // The fourth mark spills all four; (1, 1) is marked again and spilled with the next four,
+            // then marked once more and held.
+            Harnesses.play(
+                    h,
+                    List.of(
+                            element(Tuple.of(1L, 1L)),
+                            element(Tuple.of(1L, 2L)),
+                            element(Tuple.of(2L, 1L)),
+                            element(Tuple.of(2L, 2L)),
+                            element(Tuple.of(1L, 1L)),
+                            element(Tuple.of(1L, 3L)),
+                            element(Tuple.of(2L, 1L)),
+                            element(Tuple.of(2L, 3L)),
+                            element(Tuple.of(1L, 1L))));
+            h.processWatermark(1);
+            h.processWatermark(2);
+
+            assertThat(triggers(h))
+                    .containsExactly("(1) (1, 1); (1) (1, 2); (1) (1, 3); (2) (2, 1); (2) (2, 2); (2) (2, 3)", "");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void marksStoredAsAMapAreRefused(Backend backend) throws Exception {
+        OperatorSubtaskState snapshot;
+        try (var h = Harnesses.keyed(MapMarking::new, t -> t.project(new int[] {0}), backend, null)) {
+            Harnesses.play(h, List.of(element(Tuple.of(1L, 1L))));
+            snapshot = h.snapshot(1L, 100L);
+        }
+        assertThatThrownBy(() -> harness(backend, snapshot).close())
+                .hasStackTraceContaining("marks")
+                .hasStackTraceContaining("MAP");
     }
 
     @ParameterizedTest
