@@ -13,6 +13,7 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.common.Epochs;
+import io.flinkivm.flink.common.StateTtl;
 import io.flinkivm.flink.fallback.DeltaJoinOperator;
 import io.flinkivm.flink.ingest.IngestOperator;
 import io.flinkivm.flink.ingest.IngestRoutes;
@@ -249,7 +250,8 @@ final class IvmJobBuilder<T> {
                                     changelog,
                                     options.updateBefore(),
                                     layout.hashVariable() == null,
-                                    options.managedState()))
+                                    managedState(),
+                                    stateTtl()))
                     .uid(uidPrefix + "fallback")
                     .setParallelism(sinkParallelism);
         } else {
@@ -278,7 +280,8 @@ final class IvmJobBuilder<T> {
                                         sinkParallelism,
                                         sinkMaxParallelism,
                                         options.miniBatch(),
-                                        options.managedState()))
+                                        managedState(),
+                                        stateTtl()))
                         .uid(uidPrefix + "tree-" + t.index())
                         .setParallelism(parallelism);
                 deadLetters.add(tree.getSideOutput(deadLetterTag));
@@ -302,7 +305,8 @@ final class IvmJobBuilder<T> {
                                             deadLetterTag,
                                             changelog,
                                             options.updateBefore(),
-                                            options.managedState())))
+                                            managedState(),
+                                            stateTtl())))
                     .uid(uidPrefix + "sink")
                     .setParallelism(sinkParallelism);
         }
@@ -316,6 +320,19 @@ final class IvmJobBuilder<T> {
                     .setParallelism(sinkParallelism);
         }
         return new IvmJob<>(original, layout, out, union(deadLetters), epochEnds, semiring, options);
+    }
+
+    /**
+     * Whether the keyed operators keep their state in Flink's managed keyed state on every backend:
+     * when asked, and under a state TTL, which only Flink's state has ({@link StateTtl}).
+     */
+    private boolean managedState() {
+        return options.managedState() || options.stateTtlMillis() > 0;
+    }
+
+    /** The keyed operators' state TTL. */
+    private StateTtl stateTtl() {
+        return new StateTtl(options.stateTtlMillis());
     }
 
     /**
@@ -339,7 +356,8 @@ final class IvmJobBuilder<T> {
                                 (Ring<T>) semiring,
                                 payloadType,
                                 deadLetterTag,
-                                options.managedState(),
+                                managedState(),
+                                stateTtl(),
                                 passed))
                 .uid(uidPrefix + "live-rows")
                 .setParallelism(parallelism);
@@ -389,7 +407,13 @@ final class IvmJobBuilder<T> {
                             layout.keyOperators().get(s + 1).name(),
                             inputType,
                             new KeyStageOperator<>(
-                                    keyed, semiring, s, payloadType, edges(tags, logic.targets(s)), deadLetterTag))
+                                    keyed,
+                                    semiring,
+                                    s,
+                                    payloadType,
+                                    edges(tags, logic.targets(s)),
+                                    deadLetterTag,
+                                    stateTtl()))
                     .uid(uidPrefix + "key-stage-" + keyed.stages().get(s).relation()
                             + (keyed.stages().get(s).copy() == 0
                                     ? ""

@@ -21,6 +21,7 @@ import io.flinkivm.flink.common.Harnesses;
 import io.flinkivm.flink.common.Harnesses.Backend;
 import io.flinkivm.flink.common.Harnesses.Outputs;
 import io.flinkivm.flink.common.Harnesses.Step;
+import io.flinkivm.flink.common.StateTtl;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
 import io.flinkivm.flink.types.Delta;
@@ -86,7 +87,8 @@ class ViewTreeOperatorTest {
                         4,
                         128,
                         batch,
-                        false),
+                        false,
+                        StateTtl.NONE),
                 keys,
                 backend,
                 restored);
