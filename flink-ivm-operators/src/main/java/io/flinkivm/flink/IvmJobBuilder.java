@@ -130,7 +130,8 @@ final class IvmJobBuilder<T> {
         int parallelism = options.parallelism() > 0
                 ? options.parallelism()
                 : Math.max(1, inserts.getExecutionEnvironment().getParallelism());
-        FlinkJobLayout layout = FlinkJobLayout.of(original, parallelism, options.rates(), options.rowCheck());
+        FlinkJobLayout layout = FlinkJobLayout.of(original, parallelism, options.rates(), options.rowCheck())
+                .withStateTtl(options);
         int sinkParallelism = layout.sink().parallelism();
         int configuredMax = inserts.getExecutionEnvironment().getConfig().getMaxParallelism();
         int sinkMaxParallelism = configuredMax > 0

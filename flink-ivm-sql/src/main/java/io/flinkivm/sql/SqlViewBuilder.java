@@ -25,6 +25,7 @@ import io.flinkivm.sql.translate.TableInput;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -33,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.table.api.DataTypes;
@@ -42,6 +44,7 @@ import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.TableException;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.data.RowData;
@@ -68,7 +71,8 @@ final class SqlViewBuilder {
     private SqlViewBuilder() {}
 
     /** See {@link FlinkIvmSql#sql}. */
-    static SqlView build(StreamTableEnvironment tEnv, String sql, IvmOptions options) {
+    static SqlView build(StreamTableEnvironment tEnv, String sql, IvmOptions given) {
+        IvmOptions options = withTableStateTtl(tEnv.getConfig(), given);
         Map<List<String>, Table> tables = new HashMap<>();
         SqlTranslation translation = SqlTranslation.of(sql, path -> {
             Table t = tables.computeIfAbsent(path, p -> FlinkTables.lookup(tEnv, p));
@@ -246,6 +250,19 @@ final class SqlViewBuilder {
      *
      * @throws UnsupportedPlanException if the option and the catalog declare different keys
      */
+    /**
+     * {@code options} with the table environment's idle state retention ({@code table.exec.state.ttl},
+     * as Flink SQL's own joins and aggregates take it) unless they set a state TTL themselves (zero
+     * included: an explicit "never" wins too).
+     */
+    static IvmOptions withTableStateTtl(ReadableConfig config, IvmOptions options) {
+        if (options.stateTtl() != null) {
+            return options;
+        }
+        Duration ttl = config.get(ExecutionConfigOptions.IDLE_STATE_RETENTION);
+        return ttl == null || ttl.isZero() ? options : options.withStateTtl(ttl);
+    }
+
     static SqlTable withOptionKey(SqlTable table, IvmOptions options) {
         List<String> key = options.primaryKeys().get(table.name());
         if (key == null) {
