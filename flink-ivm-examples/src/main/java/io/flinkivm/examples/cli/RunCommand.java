@@ -248,6 +248,10 @@ final class RunCommand implements Callable<Integer> {
             semiring = sql.semiringFor(inputs);
         }
         MaintenancePlan plan = queryOptions.plan(query, semiring, inputs);
+        if (engine == EngineKind.MEMORY && queryOptions.stateTtl != null) {
+            throw CliException.usage(
+                    "--state-ttl applies to --engine flink only: the in-memory engine keeps all state");
+        }
         if (engine == EngineKind.MEMORY && (flinkOptions.anyGiven() || resultDir.given() != null)) {
             throw CliException.usage("--state, --parallelism, --checkpoint-dir, --checkpoint-interval and --result-dir"
                     + " apply to --engine flink only");
@@ -284,7 +288,7 @@ final class RunCommand implements Callable<Integer> {
             throw CliException.usage("a detached submission writes the final result only: --output-mode changelog and"
                     + " --snapshot-every need this program to collect the job's triggers (submit attached)");
         }
-        FlinkRun<T> run = new FlinkRun<>(plan, s, flinkOptions.settings(), triggers());
+        FlinkRun<T> run = new FlinkRun<>(plan, s, flinkOptions.settings(), triggers(), queryOptions.stateTtl);
         long accepted;
         long rejected;
         try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
@@ -472,7 +476,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private <T> int onFlink(Semiring<T> s, MaintenancePlan plan, FlinkSettings flink, Path temporary, long start) {
-        FlinkRun<T> run = new FlinkRun<>(plan, s, flink, triggers());
+        FlinkRun<T> run = new FlinkRun<>(plan, s, flink, triggers(), queryOptions.stateTtl);
         long accepted;
         long rejected;
         long results;
