@@ -233,6 +233,10 @@ final class RunCommand implements Callable<Integer> {
         if (updateBefore && outputMode.mode() != OutputMode.CHANGELOG) {
             throw CliException.usage("--update-before goes with --output-mode changelog only");
         }
+        if (engine == EngineKind.MEMORY && queryOptions.stateTtl != null) {
+            throw CliException.usage(
+                    "--state-ttl applies to --engine flink only: the in-memory engine keeps all state");
+        }
         if (queryOptions.isSql()) {
             if (semiring != null) {
                 throw CliException.usage("--semiring does not go with --sql: the SQL's aggregate decides the semiring");
@@ -248,10 +252,6 @@ final class RunCommand implements Callable<Integer> {
             semiring = sql.semiringFor(inputs);
         }
         MaintenancePlan plan = queryOptions.plan(query, semiring, inputs);
-        if (engine == EngineKind.MEMORY && queryOptions.stateTtl != null) {
-            throw CliException.usage(
-                    "--state-ttl applies to --engine flink only: the in-memory engine keeps all state");
-        }
         if (engine == EngineKind.MEMORY && (flinkOptions.anyGiven() || resultDir.given() != null)) {
             throw CliException.usage("--state, --parallelism, --checkpoint-dir, --checkpoint-interval and --result-dir"
                     + " apply to --engine flink only");
