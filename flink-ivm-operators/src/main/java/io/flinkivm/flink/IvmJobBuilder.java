@@ -251,7 +251,7 @@ final class IvmJobBuilder<T> {
                                     changelog,
                                     options.updateBefore(),
                                     layout.hashVariable() == null,
-                                    managedState(),
+                                    options.managedState(),
                                     stateTtl()))
                     .uid(uidPrefix + "fallback")
                     .setParallelism(sinkParallelism);
@@ -281,7 +281,7 @@ final class IvmJobBuilder<T> {
                                         sinkParallelism,
                                         sinkMaxParallelism,
                                         options.miniBatch(),
-                                        managedState(),
+                                        options.managedState(),
                                         stateTtl()))
                         .uid(uidPrefix + "tree-" + t.index())
                         .setParallelism(parallelism);
@@ -306,7 +306,7 @@ final class IvmJobBuilder<T> {
                                             deadLetterTag,
                                             changelog,
                                             options.updateBefore(),
-                                            managedState(),
+                                            options.managedState(),
                                             stateTtl())))
                     .uid(uidPrefix + "sink")
                     .setParallelism(sinkParallelism);
@@ -321,14 +321,6 @@ final class IvmJobBuilder<T> {
                     .setParallelism(sinkParallelism);
         }
         return new IvmJob<>(original, layout, out, union(deadLetters), epochEnds, semiring, options);
-    }
-
-    /**
-     * Whether the keyed operators keep their state in Flink's managed keyed state on every backend:
-     * when asked, and under a state TTL, which only Flink's state has ({@link StateTtl}).
-     */
-    private boolean managedState() {
-        return options.managedState() || options.stateTtlMillis() > 0;
     }
 
     /** The keyed operators' state TTL. */
@@ -357,7 +349,7 @@ final class IvmJobBuilder<T> {
                                 (Ring<T>) semiring,
                                 payloadType,
                                 deadLetterTag,
-                                managedState(),
+                                options.managedState(),
                                 stateTtl(),
                                 passed))
                 .uid(uidPrefix + "live-rows")

@@ -99,7 +99,7 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
         logic = new DeltaJoinLogic<>(plan, semiring);
         state = FallbackState.create(
                 logic,
-                managedState,
+                managedState || stateTtl.isSet(),
                 sinkStates(context),
                 cellKeyed,
                 !plan.inputs().isInsertOnly(),

@@ -120,7 +120,8 @@ public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecor
         row = stateTtl.states(context.getKeyedStateStore())
                 .getState(new ValueStateDescriptor<>(StateNames.LIVE_ROW, payloadType));
         String operator = "the row check";
-        if (StateLayout.choose(operator, managedState, getKeyedStateBackend(), context) == StateLayout.IN_MEMORY) {
+        if (StateLayout.choose(operator, managedState || stateTtl.isSet(), getKeyedStateBackend(), context)
+                == StateLayout.IN_MEMORY) {
             StateLayout.checkNoManagedState(operator, getKeyedStateBackend(), List.of(StateNames.LIVE_ROW));
             int relations = plan.query().relations().size();
             TypeSerializer<T> payloads =

@@ -59,7 +59,8 @@ public abstract class RootSinkOperator<T, G, S extends SinkState<G>> extends Sna
         super.initializeState(context);
         TypeSerializer<T> payloads = PayloadTypes.inState(
                 spec.payloadType().createSerializer(getExecutionConfig().getSerializerConfig()));
-        StateLayout layout = StateLayout.choose(name, spec.managedState(), getKeyedStateBackend(), context);
+        StateLayout layout =
+                StateLayout.choose(name, spec.managedState() || expires(), getKeyedStateBackend(), context);
         state = createState(layout, payloads, context);
     }
 

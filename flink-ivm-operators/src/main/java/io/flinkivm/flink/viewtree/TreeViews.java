@@ -62,7 +62,7 @@ interface TreeViews<T> {
                 names.add(StateNames.view(n.id()));
             }
         }
-        StateLayout layout = StateLayout.choose(operator, managed, backend, context);
+        StateLayout layout = StateLayout.choose(operator, managed || ttl.isSet(), backend, context);
         MapStateViewTreeStore<T> store = new MapStateViewTreeStore<>(
                 ttl.states(context.getKeyedStateStore()),
                 nodes,
