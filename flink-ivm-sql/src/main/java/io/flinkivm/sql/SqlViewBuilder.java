@@ -193,7 +193,8 @@ final class SqlViewBuilder {
         if (distinct) {
             DataStream<ResultRecord<T>> results = job.results();
             DataStream<Row> groups = results.keyBy(DistinctFold.<T>groupKey(translation), TupleTypeInfo.INSTANCE)
-                    .process(new DistinctFold<>(translation, semiring, key.isEmpty() || options.updateBefore()))
+                    .process(new DistinctFold<>(
+                            translation, semiring, key.isEmpty() || options.updateBefore(), options.stateTtlMillis()))
                     .returns(ExternalTypeInfo.<Row>of(rowType))
                     .name("groups of COUNT(DISTINCT ...)")
                     .uid(uid + "distinct-groups")
