@@ -11,8 +11,10 @@ import io.flinkivm.examples.command.Converters;
 import io.flinkivm.examples.command.QueryTextOptions;
 import io.flinkivm.flink.IvmOptions;
 import io.flinkivm.sql.translate.SqlSchemas;
+import io.flinkivm.sql.translate.SqlTable;
 import io.flinkivm.sql.translate.SqlTranslation;
 import java.time.Duration;
+import java.util.Map;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -107,7 +109,9 @@ final class QueryOptions {
                     + " BIGINT, ck BIGINT)'");
         }
         try {
-            return SqlTranslation.of(sql, SqlSchemas.parse(schema));
+            Map<String, SqlTable> tables = SqlSchemas.parse(schema);
+            return SqlTranslation.of(
+                    sql, path -> path.size() == 1 ? tables.get(path.get(0)) : null, FlinkExpressions.typer(tables));
         } catch (InvalidQueryException e) {
             String m = e.getMessage();
             throw CliException.usage(

@@ -242,11 +242,18 @@ final class RunCommand implements Callable<Integer> {
                 throw CliException.usage("--semiring does not go with --sql: the SQL's aggregate decides the semiring");
             }
             sql = queryOptions.translate();
+            String refusal = engine == EngineKind.MEMORY ? FlinkExpressions.refusal(sql) : null;
+            if (refusal != null) {
+                throw CliException.usage(refusal);
+            }
         } else if (semiring == null) {
             throw CliException.usage("Missing required option: '--semiring=SEMIRING'");
         }
         ConjunctiveQuery query = sql != null ? sql.query() : queryOptions.parse();
         lines = new ChangeLines(input, sql);
+        if (engine == EngineKind.FLINK) {
+            lines.withFlinkExpressions();
+        }
         Inputs inputs = lines.changelogInputs(query);
         if (sql != null) {
             semiring = sql.semiringFor(inputs);
