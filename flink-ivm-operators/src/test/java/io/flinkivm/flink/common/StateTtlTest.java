@@ -41,6 +41,7 @@ import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
@@ -116,6 +117,17 @@ class StateTtlTest {
 
     private static <T> KeyedTwoInputStreamOperatorTestHarness<Tuple, RootUpdate<T>, EpochEnd, ResultRecord<T>> sink(
             MaintenancePlan plan, Semiring<T> k, boolean changelog, Backend backend) throws Exception {
+        return sink(plan, k, changelog, backend, null);
+    }
+
+    private static <T> KeyedTwoInputStreamOperatorTestHarness<Tuple, RootUpdate<T>, EpochEnd, ResultRecord<T>> restored(
+            MaintenancePlan plan, Semiring<T> k, Backend backend, OperatorSubtaskState snapshot) throws Exception {
+        return sink(plan, k, false, backend, snapshot);
+    }
+
+    private static <T> KeyedTwoInputStreamOperatorTestHarness<Tuple, RootUpdate<T>, EpochEnd, ResultRecord<T>> sink(
+            MaintenancePlan plan, Semiring<T> k, boolean changelog, Backend backend, OperatorSubtaskState restored)
+            throws Exception {
         RootSinkSpec<T> spec = new RootSinkSpec<>(
                 k, PayloadTypes.of(k), RootUpdateTypeInfo.of(k), DEAD, changelog, false, true, new StateTtl(TTL));
         java.util.function.Supplier<TwoInputStreamOperator<RootUpdate<T>, EpochEnd, ResultRecord<T>>> operators =
@@ -124,7 +136,7 @@ class StateTtlTest {
                         : () -> new BorderSinkOperator<>((ViewTreePlan) plan, spec);
         KeySelector<RootUpdate<T>, Tuple> keys =
                 plan == SHARED || plan == QTREE ? u -> u.tuple().project(new int[] {0}) : RootUpdate::cell;
-        return Harnesses.keyedTwo(operators, keys, backend, null);
+        return Harnesses.keyedTwo(operators, keys, backend, restored);
     }
 
     /** An update of root view {@code tree}, in the one cell of the plans keyed by cells. */
@@ -207,6 +219,41 @@ class StateTtlTest {
             assertThat(keysIn(h, StateNames.JOIN_HEADS)).isZero();
             assertThat(h.numProcessingTimeTimers()).isZero();
             assertThat(h.getSideOutput(DEAD)).isNull();
+        }
+    }
+
+    /**
+     * The sink's expiry survives a checkpoint: keys 1 (written at 0) and 2 (at 0 and 90) are snapshotted
+     * at 100 and restored into a fresh operator, whose restored timers drop key 1 at 150 and key 2 at
+     * 240, as without the restore.
+     */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void theSinksTimersSurviveARestore(Backend backend) throws Exception {
+        OperatorSubtaskState snapshot;
+        try (var h = sink(SHARED, K, false, backend)) {
+            h.setProcessingTime(0);
+            Harnesses.playTwo(
+                    h,
+                    List.of(
+                            Harnesses.mark(Harnesses.major(0)),
+                            element(update(1, 0, Tuple.of(1L), 2L)),
+                            element(update(1, 1, Tuple.of(1L, 1L), 3L)),
+                            element(update(1, 0, Tuple.of(2L), 1L))));
+            h.setProcessingTime(90);
+            Harnesses.playTwo(h, List.of(element(update(1, 1, Tuple.of(2L, 7L), 1L))));
+            end(h, 1, 4);
+            h.setProcessingTime(100);
+            snapshot = h.snapshot(1, 100);
+        }
+        try (var h = restored(SHARED, K, backend, snapshot)) {
+            h.setProcessingTime(100);
+            assertThat(keysIn(h, StateNames.JOIN_RECORDS)).isEqualTo(2);
+            h.setProcessingTime(150);
+            assertThat(keysIn(h, StateNames.JOIN_RECORDS)).isEqualTo(1);
+            h.setProcessingTime(240);
+            assertThat(keysIn(h, StateNames.JOIN_RECORDS)).isZero();
+            assertThat(h.numProcessingTimeTimers()).isZero();
         }
     }
 
