@@ -25,13 +25,14 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A job with a state TTL on a MiniCluster, heap and RocksDB: the input pauses for three TTLs of wall
  * clock between two phases (Flink's TTL and the sink's timers run on processing time, which a
  * MiniCluster job cannot fake), so every entry of the first phase expires, and the rows of the second
- * phase no longer join it.
+ * phase no longer join it; on the view-tree plan (Flink's TTL in the view tree, whole keys in the sink)
+ * and on the fallback (whole keys).
  */
 class StateTtlITCase {
     @RegisterExtension
@@ -63,8 +64,8 @@ class StateTtlITCase {
             InputRecord.insert("S", Tuple.of(3L, 30L), 2L));
 
     @ParameterizedTest
-    @ValueSource(strings = {"hashmap", "rocksdb"})
-    void rowsAfterTheTtlNoLongerJoinExpiredState(String backend) throws Exception {
+    @CsvSource({"hashmap, AUTO", "rocksdb, AUTO", "hashmap, FALLBACK", "rocksdb, FALLBACK"})
+    void rowsAfterTheTtlNoLongerJoinExpiredState(String backend, Planner.Strategy strategy) throws Exception {
         Configuration c = new Configuration();
         c.setString("state.backend.type", backend);
         c.setString("pipeline.generic-types", "false");
@@ -77,7 +78,7 @@ class StateTtlITCase {
                 .returns(FlinkIvm.inputType(K));
         IvmOptions options =
                 IvmOptions.defaults().withSnapshotEvery(FIRST.size()).withStateTtl(TTL);
-        IvmJob<Long> job = FlinkIvm.maintain(input, Planner.plan(Q, K), K, options);
+        IvmJob<Long> job = FlinkIvm.maintain(input, Planner.plan(Q, K, strategy), K, options);
         assertThat(job.layout().explain()).contains("state TTL 2 s: entries of views, key stages and row checks");
         List<ResultRecord<Long>> records = new ArrayList<>();
         try (CloseableIterator<ResultRecord<Long>> it = job.results().executeAndCollect("state ttl " + backend)) {
