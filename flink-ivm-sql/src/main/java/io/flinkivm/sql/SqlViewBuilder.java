@@ -94,7 +94,8 @@ final class SqlViewBuilder {
         Inputs inputs = Inputs.changelog(changelog);
         Semiring<?> semiring = translation.semiringFor(inputs);
         MaintenancePlan plan = Planner.plan(translation.query(), semiring, options.strategy(), inputs)
-                .withKeyChecks(options.keyChecks());
+                .withKeyChecks(options.keyChecks())
+                .withTables(translation.tablesOfSharedRows());
         return build(tEnv, translation, tables, plan, semiring, options);
     }
 

@@ -122,15 +122,22 @@ public final class KeyedEngine<T> implements IvmEngine<T> {
         } else {
             logic.insert(r, tuple, payload, null, out);
         }
-        drain();
+        if (!drain()) {
+            return;
+        }
         if (headRows[r] != null) {
             keepHeadRow(headRows[r], tuple.project(headKeys[r]), tuple, payload, retraction);
         }
         inserts++;
     }
 
-    /** Runs the rows on their way through the stages; the first is the only one that can break a key. */
-    private void drain() {
+    /**
+     * Runs the rows on their way through the stages; the first is the only one that can break a key.
+     *
+     * @return false if the row broke a key at a stage that does not report it ({@link
+     *     KeyStageLogic#reports}): then nothing changed
+     */
+    private boolean drain() {
         // The first row is the only one that can break a key (its own relation's), before it changes anything.
         boolean first = true;
         while (!pending.isEmpty()) {
@@ -144,6 +151,9 @@ public final class KeyedEngine<T> implements IvmEngine<T> {
                         throw new IllegalStateException("a key row after the first row of an insert: " + v);
                     }
                     pending.clear();
+                    if (!logic.reports(stage, v)) {
+                        return false;
+                    }
                     throw new KeyViolationException(v);
                 }
             } else {
@@ -151,6 +161,7 @@ public final class KeyedEngine<T> implements IvmEngine<T> {
             }
             first = false;
         }
+        return true;
     }
 
     /**

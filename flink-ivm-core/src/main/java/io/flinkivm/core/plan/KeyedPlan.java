@@ -8,8 +8,10 @@ import io.flinkivm.core.query.Variable;
 import io.flinkivm.core.semiring.SemiringProperty;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
 
@@ -45,6 +47,9 @@ import org.apache.flink.annotation.Internal;
  *     rows looked up, have deletes
  * @param inputs which of the query's relations have deletes and updates (then the stages keep the rows
  *     that look each key up, to retract and re-emit them when the key row changes)
+ * @param tables the table each relation's rows come from, where several relations take the rows of one
+ *     table (the SQL front end's aliases of one table with different filters); empty if none do. A row
+ *     that breaks the key of such a table is reported once ({@link #reporter})
  */
 @Internal
 public record KeyedPlan(
@@ -59,10 +64,17 @@ public record KeyedPlan(
         List<Absorption> absorptions,
         List<Enrichment> enrichments,
         ViewTreePlan closed,
-        Inputs inputs)
+        Inputs inputs,
+        Map<String, String> tables)
         implements MaintenancePlan {
 
     public KeyedPlan {
+        tables = Map.copyOf(tables);
+        for (String r : tables.keySet()) {
+            if (!query.relations().contains(r)) {
+                throw new IllegalArgumentException("table of " + r + ", which is no relation of " + query);
+            }
+        }
         keys = List.copyOf(keys);
         stageOrder = List.copyOf(stageOrder);
         addedHead = List.copyOf(addedHead);
@@ -74,6 +86,36 @@ public record KeyedPlan(
                 inputs.isInsertOnly() == closed.inputs().isInsertOnly()
                         && inputs.isInsertOnly() == !(closed instanceof QHierarchicalPlan),
                 "a plan with deletes closes over the q-hierarchical plan, an insert-only one over the p-hierarchical");
+    }
+
+    /** A plan whose relations each take the rows of a table of their own. */
+    public KeyedPlan(
+            ConjunctiveQuery query,
+            Classification classification,
+            String closure,
+            List<ConjunctiveQuery.Key> keys,
+            List<KeyStage> stageOrder,
+            boolean keyChecks,
+            List<String> addedHead,
+            List<KeyLookup> headLookups,
+            List<Absorption> absorptions,
+            List<Enrichment> enrichments,
+            ViewTreePlan closed,
+            Inputs inputs) {
+        this(
+                query,
+                classification,
+                closure,
+                keys,
+                stageOrder,
+                keyChecks,
+                addedHead,
+                headLookups,
+                absorptions,
+                enrichments,
+                closed,
+                inputs,
+                Map.of());
     }
 
     /**
@@ -151,7 +193,61 @@ public record KeyedPlan(
                         absorptions,
                         enrichments,
                         closed,
-                        inputs);
+                        inputs,
+                        tables);
+    }
+
+    /**
+     * This plan where the relations in {@code tableOfRelation} take the rows of the tables it names:
+     * a row that breaks the key of a table that some of its relations absorb is then reported once, by
+     * the stage of one of them ({@link #reporter}); the other stages of the table reject it too, and stay
+     * silent.
+     */
+    @Override
+    public KeyedPlan withTables(Map<String, String> tableOfRelation) {
+        Map<String, String> shared = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : tableOfRelation.entrySet()) {
+            if (query.relations().contains(e.getKey())) {
+                shared.put(e.getKey(), e.getValue());
+            }
+        }
+        return shared.equals(tables)
+                ? this
+                : new KeyedPlan(
+                        query,
+                        classification,
+                        closure,
+                        keys,
+                        stageOrder,
+                        keyChecks,
+                        addedHead,
+                        headLookups,
+                        absorptions,
+                        enrichments,
+                        closed,
+                        inputs,
+                        shared);
+    }
+
+    /**
+     * The relation whose key stage reports the rows of {@code relation} that break its key: the first
+     * relation, in stage order, of the same table ({@link #tables()}) that is absorbed, whose stage gets
+     * every row of the table (as a row or, where the relation's filter drops it, as a mark) and rejects
+     * any second row with a key value, so it rejects every row that another stage of the table rejects
+     * (where the table's rows of one key come in one order); else {@code relation} itself.
+     */
+    public String reporter(String relation) {
+        String table = tables.get(relation);
+        if (table == null) {
+            return relation;
+        }
+        for (KeyStage s : stages()) {
+            String r = s.relation();
+            if (s.copy() == 0 && table.equals(tables.get(r)) && absorbs(r) && isLookedUp(r)) {
+                return r;
+            }
+        }
+        return relation;
     }
 
     /** The closed query, which the view trees maintain: results over its head, projected to {@link #query()}'s. */
@@ -558,6 +654,27 @@ public record KeyedPlan(
                 sb.append(": one row per key");
                 if (absorbs(k.relation())) {
                     sb.append(", absorbed (a second row with the key, identical or not, is rejected)");
+                }
+                String reporter = reporter(k.relation());
+                if (!reporter.equals(k.relation())) {
+                    sb.append(", its rejected rows reported by ")
+                            .append(reporter)
+                            .append("'s stage (one table)");
+                } else if (tables.containsKey(k.relation())) {
+                    List<String> others = new ArrayList<>();
+                    for (KeyStage o : stages()) {
+                        if (o.copy() == 0
+                                && !o.relation().equals(k.relation())
+                                && reporter(o.relation()).equals(k.relation())) {
+                            others.add(o.relation());
+                        }
+                    }
+                    if (!others.isEmpty()) {
+                        sb.append(", reports the rows of table ")
+                                .append(tables.get(k.relation()))
+                                .append(" that break its key once, also for ")
+                                .append(String.join(", ", others));
+                    }
                 }
             }
             List<String> uses = new ArrayList<>();

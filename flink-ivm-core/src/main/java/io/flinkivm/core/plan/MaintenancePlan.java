@@ -5,6 +5,7 @@ import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.semiring.SemiringProperty;
 import java.io.Serializable;
+import java.util.Map;
 import java.util.Set;
 import org.apache.flink.annotation.PublicEvolving;
 
@@ -54,6 +55,15 @@ public sealed interface MaintenancePlan extends Serializable permits ViewTreePla
      * without them. A plan that relies on no key is returned as it is.
      */
     default MaintenancePlan withKeyChecks(boolean checks) {
+        return this;
+    }
+
+    /**
+     * This plan where the relations in {@code tableOfRelation} take the rows of the tables it names (the
+     * SQL front end's aliases of one table): a row that breaks the key of such a table is reported once.
+     * A plan without key stages is returned as it is.
+     */
+    default MaintenancePlan withTables(Map<String, String> tableOfRelation) {
         return this;
     }
 

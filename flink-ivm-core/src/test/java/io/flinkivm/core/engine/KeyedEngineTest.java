@@ -140,4 +140,52 @@ class KeyedEngineTest {
         plain.filtered("lineitem", Tuple.of(7L, "AIR"), false);
         assertThat(result(plain)).isEmpty();
     }
+
+    @Test
+    void aRowOfATableWithTwoAbsorbedRelationsBreaksItsKeyOnce() {
+        // One table joined under two aliases with different filters (SQL's orders_a, orders_b): its rows
+        // reach both stages, as a row where the alias's filter keeps it and as a mark where it drops it.
+        KeyedPlan plan = ((KeyedPlan) Planner.plan(
+                        QueryParser.parse("Q(sm) :- lineitem(ok,ok2,sm), orders_a(ok), orders_b(ok2)"
+                                + " KEY orders_a(ok), orders_b(ok2)"),
+                        K))
+                .withTables(Map.of("orders_a", "orders", "orders_b", "orders"));
+        assertThat(plan.absorbs("orders_a")).isTrue();
+        assertThat(plan.absorbs("orders_b")).isTrue();
+        String reporter = plan.reporter("orders_a");
+        assertThat(plan.reporter("orders_b")).isEqualTo(reporter).isIn("orders_a", "orders_b");
+        assertThat(plan.explain())
+                .contains(", its rejected rows reported by " + reporter + "'s stage (one table)")
+                .contains(", reports the rows of table orders that break its key once, also for ");
+        KeyedEngine<Long> e = (KeyedEngine<Long>) Engines.create(plan, K);
+        e.insert("lineitem", Tuple.of(1L, 2L, "AIR"), 1L);
+        e.insert("orders_a", Tuple.of(1L), 2L); // order 1 passes a's filter, not b's
+        e.filtered("orders_b", Tuple.of(1L), false);
+        e.filtered("orders_a", Tuple.of(2L), false); // order 2 passes b's filter, not a's
+        e.insert("orders_b", Tuple.of(2L), 3L);
+        assertThat(result(e)).isEqualTo(Map.of(Tuple.of("AIR"), 6L));
+        // A second row of order 1, kept by a's filter and dropped by b's: one violation, reported once.
+        int reported = 0;
+        try {
+            e.insert("orders_a", Tuple.of(1L), 5L);
+        } catch (KeyViolationException v) {
+            assertThat(v.violation().relation()).isEqualTo(reporter);
+            reported++;
+        }
+        try {
+            e.filtered("orders_b", Tuple.of(1L), false);
+        } catch (KeyViolationException v) {
+            assertThat(v.violation().relation()).isEqualTo(reporter);
+            reported++;
+        }
+        assertThat(reported).isEqualTo(1);
+        assertThat(result(e)).isEqualTo(Map.of(Tuple.of("AIR"), 6L));
+        // Without the tables, each stage reports it.
+        KeyedEngine<Long> apart = (KeyedEngine<Long>) Engines.create(plan.withTables(Map.of()), K);
+        apart.insert("orders_a", Tuple.of(1L), 2L);
+        apart.filtered("orders_b", Tuple.of(1L), false);
+        assertThatThrownBy(() -> apart.insert("orders_a", Tuple.of(1L), 5L)).isInstanceOf(KeyViolationException.class);
+        assertThatThrownBy(() -> apart.filtered("orders_b", Tuple.of(1L), false))
+                .isInstanceOf(KeyViolationException.class);
+    }
 }

@@ -138,7 +138,9 @@ final class ExplainCommand implements Callable<Integer> {
             }
             SqlTranslation translation = queryOptions.translate();
             Inputs inputs = changelogTables(translation);
-            MaintenancePlan plan = queryOptions.plan(translation.query(), translation.semiringFor(inputs), inputs);
+            MaintenancePlan plan = queryOptions
+                    .plan(translation.query(), translation.semiringFor(inputs), inputs)
+                    .withTables(translation.tablesOfSharedRows());
             String job = job(plan, rates);
             out.print(
                     format == Format.MERMAID

@@ -259,6 +259,9 @@ final class RunCommand implements Callable<Integer> {
             semiring = sql.semiringFor(inputs);
         }
         MaintenancePlan plan = queryOptions.plan(query, semiring, inputs);
+        if (sql != null) {
+            plan = plan.withTables(sql.tablesOfSharedRows());
+        }
         if (engine == EngineKind.MEMORY && (flinkOptions.anyGiven() || resultDir.given() != null)) {
             throw CliException.usage("--state, --parallelism, --checkpoint-dir, --checkpoint-interval and --result-dir"
                     + " apply to --engine flink only");

@@ -32,9 +32,10 @@ import org.apache.flink.util.OutputTag;
  * mark of a dropped row, and the rows waiting for it). A row of the stage's relation is stored and
  * passed on, and releases the rows that waited for it; an identical one is passed on, unless the
  * relation is absorbed; one with other values (or any second one of an absorbed relation) is a dead
- * letter naming the key and both rows. A row of an enriched atom gets its key row's values (and, where
- * it absorbs it, its payload) and goes on to its next stage (a side output) or to the ingest (the main
- * output), or waits; it is dropped if its key row is a mark. A copy of a stage gets its rows from the
+ * letter naming the key and both rows, once per row of a table whose relations have several stages
+ * (the others reject it silently, {@link KeyStageLogic#reports}). A row of an enriched atom gets its
+ * key row's values (and, where it absorbs it, its payload) and goes on to its next stage (a side
+ * output) or to the ingest (the main output), or waits; it is dropped if its key row is a mark. A copy of a stage gets its rows from the
  * stage before it. Heap and RocksDB alike; snapshots, restores and rescaling are Flink's, of keyed
  * state.
  *
@@ -170,7 +171,7 @@ public final class KeyStageOperator<T> extends AbstractStreamOperator<InputRecor
             return;
         }
         KeyViolation v = logic.keyRow(stage, store, row, out);
-        if (v != null) {
+        if (v != null && logic.reports(stage, v)) {
             violations.inc();
             deadLetterCounter.inc();
             output.collect(

@@ -78,10 +78,10 @@ final class Scope {
         SqlParserPos aliasPos = node.getParserPosition();
         if (node.getKind() == SqlKind.AS) {
             SqlCall as = (SqlCall) node;
-            if (as.operandCount() > 2) {
+            table = as.operand(0);
+            if (as.operandCount() > 2 && table instanceof SqlIdentifier) {
                 throw errors.unsupported(as.operand(2), "column aliases in FROM", "name the columns as the table does");
             }
-            table = as.operand(0);
             alias = ((SqlIdentifier) as.operand(1)).getSimple();
             aliasPos = as.operand(1).getParserPosition();
         }

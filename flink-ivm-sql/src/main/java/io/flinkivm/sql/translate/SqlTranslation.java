@@ -11,6 +11,7 @@ import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.semiring.Semirings;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -228,6 +229,23 @@ public final class SqlTranslation implements Serializable {
     /** The tables the query reads, in FROM order (each once). */
     public List<TableInput> tables() {
         return tables;
+    }
+
+    /**
+     * The table of each relation that shares its table's rows with another relation (aliases of one table
+     * with different filters, kept columns or payloads), for {@link
+     * io.flinkivm.core.plan.MaintenancePlan#withTables}; empty if every table has one relation.
+     */
+    public Map<String, String> tablesOfSharedRows() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (TableInput t : tables) {
+            if (t.relations().size() > 1) {
+                for (String r : t.relations()) {
+                    out.put(r, t.name());
+                }
+            }
+        }
+        return out;
     }
 
     /** The input of the table whose path joined by dots is {@code name}, or null. */

@@ -4,12 +4,14 @@ import io.flinkivm.core.query.InvalidQueryException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
@@ -18,6 +20,7 @@ import org.apache.calcite.sql.SqlSelectKeyword;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 
 /**
@@ -35,6 +38,9 @@ final class SqlTranslator {
             .withQuotedCasing(Casing.UNCHANGED)
             .withCaseSensitive(true)
             .withConformance(SqlConformanceEnum.LENIENT);
+
+    /** The group window functions of GROUP BY, which Flink SQL has from before its window table functions. */
+    private static final Set<String> GROUP_WINDOWS = Set.of("TUMBLE", "HOP", "SESSION");
 
     /** What a SELECT item is. */
     enum ItemKind {
@@ -69,6 +75,7 @@ final class SqlTranslator {
             throw errors.unsupported(node, SqlErrors.describe(node), "the query must be a single SELECT");
         }
         checkClauses(select);
+        checkSubqueries(select);
         Scope scope = new Scope(catalog, errors);
         scope.from(select.getFrom());
         if (select.getWhere() != null) {
@@ -159,6 +166,57 @@ final class SqlTranslator {
         if (select.hasHints()) {
             throw errors.unsupported(select.getHints(), "query hints", "drop the hint");
         }
+        if (select.getGroup() != null) {
+            for (SqlNode g : select.getGroup()) {
+                if (g instanceof SqlCall
+                        && GROUP_WINDOWS.contains(
+                                SqlErrors.callName(g).replace("$", "").toUpperCase(Locale.ROOT))) {
+                    throw errors.unsupported(
+                            g,
+                            "the group window " + SqlErrors.plain(g).replaceFirst("^\\$", ""),
+                            "windows are not conjunctive queries");
+                }
+            }
+        }
+    }
+
+    /**
+     * Refuses a query nested in a condition, the SELECT list or GROUP BY ({@code IN (SELECT ...)}, {@code
+     * EXISTS}, a scalar subquery), before its names are resolved, so that the message names the subquery
+     * rather than a column of it that the outer FROM does not have.
+     */
+    private void checkSubqueries(SqlSelect select) {
+        checkSubqueries(select.getWhere(), "WHERE");
+        checkSubqueries(select.getSelectList(), "SELECT");
+        checkSubqueries(select.getGroup(), "GROUP BY");
+        checkJoinConditions(select.getFrom());
+    }
+
+    private void checkJoinConditions(SqlNode from) {
+        if (from instanceof SqlJoin join) {
+            checkJoinConditions(join.getLeft());
+            checkJoinConditions(join.getRight());
+            checkSubqueries(join.getCondition(), "ON");
+        }
+    }
+
+    private void checkSubqueries(SqlNode node, String clause) {
+        if (node == null) {
+            return;
+        }
+        node.accept(new SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlCall call) {
+                if (call.getKind().belongsTo(SqlKind.QUERY)) {
+                    throw errors.unsupported(
+                            call,
+                            SqlErrors.describe(call) + " in " + clause,
+                            "a nested query (IN, EXISTS, a scalar subquery) is not a conjunctive query; write a join"
+                                    + " in FROM where it means the same");
+                }
+                return super.visit(call);
+            }
+        });
     }
 
     private List<Item> selectList(SqlSelect select, Scope scope, TranslationBuilder builder) {

@@ -418,6 +418,36 @@ class SqlTranslationTest {
     }
 
     @Test
+    void nestedQueriesAndGroupWindowsAreNamedAsSuch() {
+        // Before names are resolved: not "column l_orderkey not found in any table of FROM (orders)".
+        assertThatThrownBy(() -> translate("SELECT o_custkey, COUNT(*) FROM orders WHERE EXISTS (SELECT * FROM"
+                        + " lineitem WHERE l_orderkey = o_orderkey) GROUP BY o_custkey"))
+                .isInstanceOf(UnsupportedPlanException.class)
+                .hasMessageContaining("a subquery in WHERE at line 1, column 53 is not supported")
+                .hasMessageContaining("write a join in FROM where it means the same");
+        assertThatThrownBy(() -> translate("SELECT o_custkey FROM orders WHERE o_orderkey IN (SELECT l_orderkey FROM"
+                        + " lineitem GROUP BY l_orderkey HAVING SUM(l_quantity) > 300)"))
+                .isInstanceOf(UnsupportedPlanException.class)
+                .hasMessageContaining("a subquery in WHERE at line 1, column 51 is not supported");
+        assertThatThrownBy(() -> translate("SELECT o_custkey, (SELECT COUNT(*) FROM lineitem) FROM orders"))
+                .isInstanceOf(UnsupportedPlanException.class)
+                .hasMessageContaining("a subquery in SELECT at line 1, column 19 is not supported");
+        assertThatThrownBy(() -> translate("SELECT o_custkey FROM orders JOIN customer ON c_custkey = o_custkey"
+                        + " AND c_custkey IN (SELECT o_custkey FROM orders)"))
+                .isInstanceOf(UnsupportedPlanException.class)
+                .hasMessageContaining("a subquery in ON at line 1, column 87");
+        assertThatThrownBy(() -> translate("SELECT c_count, COUNT(*) FROM (SELECT o_custkey, COUNT(*) FROM orders"
+                        + " GROUP BY o_custkey) AS c_orders (c_custkey, c_count) GROUP BY c_count"))
+                .isInstanceOf(UnsupportedPlanException.class)
+                .hasMessageContaining("a subquery in FROM at line 1, column 32 is not supported");
+        assertThatThrownBy(() -> translate("SELECT o_custkey, COUNT(*) FROM orders"
+                        + " GROUP BY o_custkey, TUMBLE(o_orderdate, INTERVAL '1' DAY)"))
+                .isInstanceOf(UnsupportedPlanException.class)
+                .hasMessageContaining("the group window TUMBLE(o_orderdate, INTERVAL '1' DAY) at line 1, column 60 is"
+                        + " not supported: windows are not conjunctive queries");
+    }
+
+    @Test
     void userErrorsNameThePosition() {
         assertThatThrownBy(() -> translate("SELECT o_custkey, COUNT(*) FROM orderz GROUP BY o_custkey"))
                 .isInstanceOf(InvalidQueryException.class)

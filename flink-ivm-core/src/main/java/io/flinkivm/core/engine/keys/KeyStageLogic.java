@@ -105,6 +105,8 @@ public final class KeyStageLogic<T> implements Serializable {
     private final boolean[] stageAbsorbs;
     /** Per stage: whether rows look it up (it then keeps marks of dropped key rows). */
     private final boolean[] stageLookedUp;
+    /** Per stage: whether it reports the rows that break its key ({@link KeyedPlan#reporter}). */
+    private final boolean[] stageReports;
     /** Per stage: which copy it is, and the stage of the next copy (which it feeds), or -1. */
     private final int[] stageCopy;
 
@@ -201,6 +203,7 @@ public final class KeyStageLogic<T> implements Serializable {
         stageKeys = new String[stages.size()];
         stageAbsorbs = new boolean[stages.size()];
         stageLookedUp = new boolean[stages.size()];
+        stageReports = new boolean[stages.size()];
         stageCopy = new int[stages.size()];
         nextCopy = new int[stages.size()];
         for (int s = 0; s < stageRelation.length; s++) {
@@ -210,6 +213,7 @@ public final class KeyStageLogic<T> implements Serializable {
             stageKeys[s] = q.keyText(k);
             stageAbsorbs[s] = plan.absorbs(k.relation());
             stageLookedUp[s] = plan.isLookedUp(k.relation());
+            stageReports[s] = plan.reporter(k.relation()).equals(k.relation());
             stageCopy[s] = stages.get(s).copy();
             nextCopy[s] = plan.stage(k.relation(), stageCopy[s] + 1);
         }
@@ -293,6 +297,15 @@ public final class KeyStageLogic<T> implements Serializable {
             out[i] = values.get(i);
         }
         return out;
+    }
+
+    /**
+     * Whether {@code v}, which stage {@code stage} returned, is reported (a dead letter): an insert that
+     * breaks the key of a table whose other relation's stage reports it ({@link KeyedPlan#reporter}) is
+     * rejected there too, and not reported twice; a delete that breaks it is reported by every stage.
+     */
+    public boolean reports(int stage, KeyViolation v) {
+        return stageReports[stage] || v.retraction();
     }
 
     /** The number of key stages. */
