@@ -76,8 +76,16 @@ public final class FlinkJobLayout implements Serializable {
     /** Per part of the result (root view, or the fallback's atom): its rate of updates (1 each without rates). */
     private final double[] weights;
 
-    private FlinkJobLayout(MaintenancePlan original, int parallelism, RelationRates rates, boolean rowCheck) {
+    /** The state TTL in milliseconds ({@link IvmOptions#withStateTtl}); 0: none. */
+    private final long stateTtlMillis;
+    /** Whether deletes are checked at all ({@link IvmOptions#withRowCheck}). */
+    private final boolean checksRows;
+
+    private FlinkJobLayout(
+            MaintenancePlan original, int parallelism, RelationRates rates, boolean rowCheck, long stateTtlMillis) {
         this.plan = original;
+        this.stateTtlMillis = stateTtlMillis;
+        this.checksRows = rowCheck;
         MaintenancePlan plan = original instanceof KeyedPlan keyed ? keyed.closed() : original;
         this.maintained = plan;
         this.parallelism = parallelism;
@@ -300,7 +308,37 @@ public final class FlinkJobLayout implements Serializable {
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
         }
-        return new FlinkJobLayout(plan, parallelism, rates, rowCheck);
+        return new FlinkJobLayout(plan, parallelism, rates, rowCheck, 0);
+    }
+
+    /** This layout with the state TTL of {@code options} ({@link IvmOptions#withStateTtl}), which explain says. */
+    public FlinkJobLayout withStateTtl(IvmOptions options) {
+        long millis = options.stateTtlMillis();
+        return millis == stateTtlMillis ? this : new FlinkJobLayout(plan, parallelism, rates, checksRows, millis);
+    }
+
+    /**
+     * The line of {@code explain} that says the state TTL, or null without one: per-entry expiry in the
+     * operators before the sink, per key in the sink.
+     */
+    private String stateTtlLine() {
+        if (stateTtlMillis == 0) {
+            return null;
+        }
+        return "state TTL " + durationText(stateTtlMillis) + ": entries of views, key stages and row checks expire "
+                + durationText(stateTtlMillis) + " after their last write; a sink key's whole state goes "
+                + durationText(stateTtlMillis) + " to 1.5 times that after its last update (results may change)";
+    }
+
+    /** {@code millis} as Flink's configuration writes a duration: in the largest unit that divides it. */
+    static String durationText(long millis) {
+        if (millis % 3_600_000 == 0) {
+            return millis / 3_600_000 + " h";
+        }
+        if (millis % 60_000 == 0) {
+            return millis / 60_000 + " min";
+        }
+        return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
     }
 
     private String partitioning(List<List<String>> schemas, List<String> names) {
@@ -546,6 +584,10 @@ public final class FlinkJobLayout implements Serializable {
                     .append(", ")
                     .append(o.input())
                     .append('\n');
+        }
+        String ttl = stateTtlLine();
+        if (ttl != null) {
+            sb.append("  ").append(ttl).append('\n');
         }
         sb.append("  exchanges per row:\n");
         for (String line : exchangesPerRow()) {

@@ -13,6 +13,7 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.common.Epochs;
+import io.flinkivm.flink.common.StateTtl;
 import io.flinkivm.flink.fallback.DeltaJoinOperator;
 import io.flinkivm.flink.ingest.IngestOperator;
 import io.flinkivm.flink.ingest.IngestRoutes;
@@ -129,7 +130,8 @@ final class IvmJobBuilder<T> {
         int parallelism = options.parallelism() > 0
                 ? options.parallelism()
                 : Math.max(1, inserts.getExecutionEnvironment().getParallelism());
-        FlinkJobLayout layout = FlinkJobLayout.of(original, parallelism, options.rates(), options.rowCheck());
+        FlinkJobLayout layout = FlinkJobLayout.of(original, parallelism, options.rates(), options.rowCheck())
+                .withStateTtl(options);
         int sinkParallelism = layout.sink().parallelism();
         int configuredMax = inserts.getExecutionEnvironment().getConfig().getMaxParallelism();
         int sinkMaxParallelism = configuredMax > 0
@@ -249,7 +251,8 @@ final class IvmJobBuilder<T> {
                                     changelog,
                                     options.updateBefore(),
                                     layout.hashVariable() == null,
-                                    options.managedState()))
+                                    options.managedState(),
+                                    stateTtl()))
                     .uid(uidPrefix + "fallback")
                     .setParallelism(sinkParallelism);
         } else {
@@ -278,7 +281,8 @@ final class IvmJobBuilder<T> {
                                         sinkParallelism,
                                         sinkMaxParallelism,
                                         options.miniBatch(),
-                                        options.managedState()))
+                                        options.managedState(),
+                                        stateTtl()))
                         .uid(uidPrefix + "tree-" + t.index())
                         .setParallelism(parallelism);
                 deadLetters.add(tree.getSideOutput(deadLetterTag));
@@ -302,7 +306,8 @@ final class IvmJobBuilder<T> {
                                             deadLetterTag,
                                             changelog,
                                             options.updateBefore(),
-                                            options.managedState())))
+                                            options.managedState(),
+                                            stateTtl())))
                     .uid(uidPrefix + "sink")
                     .setParallelism(sinkParallelism);
         }
@@ -316,6 +321,11 @@ final class IvmJobBuilder<T> {
                     .setParallelism(sinkParallelism);
         }
         return new IvmJob<>(original, layout, out, union(deadLetters), epochEnds, semiring, options);
+    }
+
+    /** The keyed operators' state TTL. */
+    private StateTtl stateTtl() {
+        return new StateTtl(options.stateTtlMillis());
     }
 
     /**
@@ -340,6 +350,7 @@ final class IvmJobBuilder<T> {
                                 payloadType,
                                 deadLetterTag,
                                 options.managedState(),
+                                stateTtl(),
                                 passed))
                 .uid(uidPrefix + "live-rows")
                 .setParallelism(parallelism);
@@ -389,7 +400,13 @@ final class IvmJobBuilder<T> {
                             layout.keyOperators().get(s + 1).name(),
                             inputType,
                             new KeyStageOperator<>(
-                                    keyed, semiring, s, payloadType, edges(tags, logic.targets(s)), deadLetterTag))
+                                    keyed,
+                                    semiring,
+                                    s,
+                                    payloadType,
+                                    edges(tags, logic.targets(s)),
+                                    deadLetterTag,
+                                    stateTtl()))
                     .uid(uidPrefix + "key-stage-" + keyed.stages().get(s).relation()
                             + (keyed.stages().get(s).copy() == 0
                                     ? ""

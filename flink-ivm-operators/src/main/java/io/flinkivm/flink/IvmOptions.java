@@ -54,6 +54,9 @@ import org.apache.flink.annotation.PublicEvolving;
  * @param uidPrefix the prefix of the uids of flink-ivm's operators, which savepoints map state by
  *     (null, the default: {@code ivm-} and a fingerprint of the plan); give each of two queries with
  *     the same plan in one job its own
+ * @param stateTtl idle state retention: keyed state not written for this long expires (null, the
+ *     default: not set, so never, unless {@code FlinkIvmSql.sql} takes {@code table.exec.state.ttl};
+ *     zero: never, set explicitly); see {@link #withStateTtl}
  */
 @PublicEvolving
 public record IvmOptions(
@@ -71,7 +74,8 @@ public record IvmOptions(
         Map<String, List<String>> primaryKeys,
         boolean rowCheck,
         boolean keyChecks,
-        String uidPrefix)
+        String uidPrefix,
+        Duration stateTtl)
         implements Serializable {
 
     /** Default of {@link #miniBatch()}. */
@@ -116,6 +120,10 @@ public record IvmOptions(
             });
         }
         primaryKeys = Collections.unmodifiableMap(tableKeys);
+        if (stateTtl != null && (stateTtl.isNegative() || (!stateTtl.isZero() && stateTtl.toMillis() == 0))) {
+            throw new IllegalArgumentException(
+                    "stateTtl must be zero (no expiry) or at least one millisecond, got " + stateTtl);
+        }
     }
 
     /** Snapshots at the end of input and on control records, the environment's parallelism, AUTO planning. */
@@ -135,6 +143,7 @@ public record IvmOptions(
                 Map.of(),
                 true,
                 false,
+                null,
                 null);
     }
 
@@ -284,6 +293,27 @@ public record IvmOptions(
         return with(d -> d.uidPrefix = prefix);
     }
 
+    /**
+     * Idle state retention, as Flink SQL's {@code table.exec.state.ttl}: an entry of the operators' keyed
+     * state (a view key's payloads, a root tuple's join record, a key row, a row check's row, a fallback
+     * relation's tuple) that has not been written for {@code ttl} expires, so the state of keys that stop
+     * receiving rows is dropped. A row that arrives for an expired entry finds it absent, so results may
+     * become incorrect (docs/state.md says which). Reads do not count as touches (Flink SQL's joins and
+     * aggregates likewise). The operators then keep their state in Flink's managed keyed state on every
+     * backend, with Flink's TTL. {@link Duration#ZERO}: no expiry, also when {@code FlinkIvmSql.sql}
+     * finds {@code table.exec.state.ttl} set; null: not set (the default, no expiry).
+     *
+     * @throws IllegalArgumentException if {@code ttl} is negative or positive below one millisecond
+     */
+    public IvmOptions withStateTtl(Duration ttl) {
+        return with(d -> d.stateTtl = ttl);
+    }
+
+    /** The state TTL in milliseconds, 0 when state does not expire (not set, or set to zero). */
+    public long stateTtlMillis() {
+        return stateTtl == null ? 0 : stateTtl.toMillis();
+    }
+
     /** A copy of these options with {@code change} applied to it (and checked). */
     private IvmOptions with(Consumer<Draft> change) {
         Draft d = new Draft(this);
@@ -308,6 +338,7 @@ public record IvmOptions(
         boolean rowCheck;
         boolean keyChecks;
         String uidPrefix;
+        Duration stateTtl;
 
         Draft(IvmOptions o) {
             snapshotEvery = o.snapshotEvery;
@@ -325,6 +356,7 @@ public record IvmOptions(
             rowCheck = o.rowCheck;
             keyChecks = o.keyChecks;
             uidPrefix = o.uidPrefix;
+            stateTtl = o.stateTtl;
         }
 
         IvmOptions done() {
@@ -343,7 +375,8 @@ public record IvmOptions(
                     primaryKeys,
                     rowCheck,
                     keyChecks,
-                    uidPrefix);
+                    uidPrefix,
+                    stateTtl);
         }
     }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.InvalidQueryException;
 import io.flinkivm.core.query.QueryParser;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -48,5 +49,24 @@ class IvmOptionsTest {
                         () -> IvmOptions.defaults().withRelationKey("orders", 5).withRelationKeys(Q))
                 .isInstanceOf(InvalidQueryException.class)
                 .hasMessageContaining("key of orders names column 5, but orders has arity 2");
+    }
+
+    @Test
+    void aStateTtlIsNoneByDefaultZeroExplicitlyOrAtLeastAMillisecond() {
+        assertThat(IvmOptions.defaults().stateTtl()).isNull();
+        assertThat(IvmOptions.defaults().stateTtlMillis()).isZero();
+        IvmOptions hour = IvmOptions.defaults().withStateTtl(Duration.ofHours(1));
+        assertThat(hour.stateTtl()).isEqualTo(Duration.ofHours(1));
+        assertThat(hour.stateTtlMillis()).isEqualTo(3_600_000L);
+        assertThat(hour.withSnapshotEvery(5).stateTtl()).isEqualTo(Duration.ofHours(1));
+        IvmOptions never = hour.withStateTtl(Duration.ZERO);
+        assertThat(never.stateTtl()).isEqualTo(Duration.ZERO);
+        assertThat(never.stateTtlMillis()).isZero();
+        assertThatThrownBy(() -> IvmOptions.defaults().withStateTtl(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("stateTtl must be zero (no expiry) or at least one millisecond, got PT-1S");
+        assertThatThrownBy(() -> IvmOptions.defaults().withStateTtl(Duration.ofNanos(10)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("got PT0.00000001S");
     }
 }

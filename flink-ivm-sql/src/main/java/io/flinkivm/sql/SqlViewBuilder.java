@@ -26,6 +26,7 @@ import io.flinkivm.sql.translate.TableInput;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -34,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.table.api.DataTypes;
@@ -44,6 +46,7 @@ import org.apache.flink.table.api.TableConfig;
 import org.apache.flink.table.api.TableException;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.api.config.OptimizerConfigOptions;
 import org.apache.flink.table.api.config.OptimizerConfigOptions.NonDeterministicUpdateStrategy;
 import org.apache.flink.table.catalog.Column;
@@ -72,7 +75,8 @@ final class SqlViewBuilder {
     private SqlViewBuilder() {}
 
     /** See {@link FlinkIvmSql#sql}. */
-    static SqlView build(StreamTableEnvironment tEnv, String sql, IvmOptions options) {
+    static SqlView build(StreamTableEnvironment tEnv, String sql, IvmOptions given) {
+        IvmOptions options = withTableStateTtl(tEnv.getConfig(), given);
         Map<List<String>, Table> tables = new HashMap<>();
         SqlTranslation translation = SqlTranslation.of(
                 sql,
@@ -202,7 +206,8 @@ final class SqlViewBuilder {
         if (distinct) {
             DataStream<ResultRecord<T>> results = job.results();
             DataStream<Row> groups = results.keyBy(DistinctFold.<T>groupKey(translation), TupleTypeInfo.INSTANCE)
-                    .process(new DistinctFold<>(translation, semiring, key.isEmpty() || options.updateBefore()))
+                    .process(new DistinctFold<>(
+                            translation, semiring, key.isEmpty() || options.updateBefore(), options.stateTtlMillis()))
                     .returns(ExternalTypeInfo.<Row>of(rowType))
                     .name("groups of COUNT(DISTINCT ...)")
                     .uid(uid + "distinct-groups")
@@ -297,6 +302,19 @@ final class SqlViewBuilder {
      *
      * @throws UnsupportedPlanException if the option and the catalog declare different keys
      */
+    /**
+     * {@code options} with the table environment's idle state retention ({@code table.exec.state.ttl},
+     * as Flink SQL's own joins and aggregates take it) unless they set a state TTL themselves (zero
+     * included: an explicit "never" wins too).
+     */
+    static IvmOptions withTableStateTtl(ReadableConfig config, IvmOptions options) {
+        if (options.stateTtl() != null) {
+            return options;
+        }
+        Duration ttl = config.get(ExecutionConfigOptions.IDLE_STATE_RETENTION);
+        return ttl == null || ttl.isZero() ? options : options.withStateTtl(ttl);
+    }
+
     static SqlTable withOptionKey(SqlTable table, IvmOptions options) {
         List<String> key = options.primaryKeys().get(table.name());
         if (key == null) {

@@ -12,6 +12,7 @@ import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.flink.IvmOptions;
 import io.flinkivm.flink.types.DeadLetter;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,6 +21,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -238,6 +240,33 @@ class FlinkIvmSqlITCase {
         assertThatThrownBy(() ->
                         FlinkIvmSql.sql(tEnv, "SELECT ck, COUNT(*) FROM nowhere GROUP BY ck", IvmOptions.defaults()))
                 .hasMessageContaining("unknown table nowhere at line 1, column 26");
+    }
+
+    /**
+     * The table environment's {@code table.exec.state.ttl} is the view's state TTL, as for Flink SQL's
+     * own operators, unless the options set one: a TTL of their own, or zero (no expiry), wins.
+     */
+    @Test
+    void theTableEnvironmentsStateTtlIsTheDefault() {
+        StreamExecutionEnvironment env = SqlTestTables.environment(1);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        SqlTestTables.register(tEnv, env, "orders", ORDERS, List.of(Row.of(1L, 10L, "open")));
+        SqlTestTables.register(tEnv, env, "items", ITEMS, List.of(Row.of(1L, new BigDecimal("2.50"))));
+        assertThat(FlinkIvmSql.sql(tEnv, SQL, IvmOptions.defaults())
+                        .job()
+                        .options()
+                        .stateTtl())
+                .isNull();
+        tEnv.getConfig().set(ExecutionConfigOptions.IDLE_STATE_RETENTION, Duration.ofHours(1));
+        SqlView view = FlinkIvmSql.sql(tEnv, SQL, IvmOptions.defaults());
+        assertThat(view.job().options().stateTtl()).isEqualTo(Duration.ofHours(1));
+        assertThat(view.explain()).contains("state TTL 1 h: entries of views, key stages and row checks expire 1 h");
+        assertThat(FlinkIvmSql.sql(tEnv, SQL, IvmOptions.defaults().withStateTtl(Duration.ofMinutes(5)))
+                        .explain())
+                .contains("state TTL 5 min:");
+        SqlView never = FlinkIvmSql.sql(tEnv, SQL, IvmOptions.defaults().withStateTtl(Duration.ZERO));
+        assertThat(never.job().options().stateTtlMillis()).isZero();
+        assertThat(never.explain()).doesNotContain("state TTL");
     }
 
     /** Runs the view beside Flink SQL's {@code sql} in one job; asserts equal final results and returns them. */

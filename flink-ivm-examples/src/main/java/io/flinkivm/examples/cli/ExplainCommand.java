@@ -9,6 +9,7 @@ import io.flinkivm.examples.command.CliException;
 import io.flinkivm.examples.command.Converters;
 import io.flinkivm.examples.command.Version;
 import io.flinkivm.flink.FlinkJobLayout;
+import io.flinkivm.flink.IvmOptions;
 import io.flinkivm.sql.translate.SqlTranslation;
 import io.flinkivm.sql.translate.TableInput;
 import java.io.PrintWriter;
@@ -183,7 +184,9 @@ final class ExplainCommand implements Callable<Integer> {
     /** The section {@code Flink job:} at {@link #parallelism}; rates that do not fit the query are a usage error. */
     private String job(MaintenancePlan plan, RelationRates rates) {
         try {
-            return FlinkJobLayout.of(plan, parallelism, rates).explain();
+            return FlinkJobLayout.of(plan, parallelism, rates)
+                    .withStateTtl(queryOptions.withStateTtl(IvmOptions.defaults()))
+                    .explain();
         } catch (IllegalArgumentException e) {
             throw CliException.usage("--relation-rates: " + e.getMessage());
         }

@@ -19,6 +19,7 @@ import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.flink.types.ResultRecord;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -57,12 +58,20 @@ final class FlinkRun<T> {
     private long[][] partitionLines = new long[0][];
 
     private long triggersWritten;
+    private final Duration stateTtl;
     private long resultSize;
 
     /** An insert that Flink rejected. {@code line} is 0 if its origin is unknown; then {@code record} says what it was. */
     record Rejected(long line, String reason, String record) {}
 
-    FlinkRun(MaintenancePlan plan, Semiring<T> semiring, FlinkSettings settings, RunTriggers triggers) {
+    /** @param stateTtl the state TTL ({@code --state-ttl}), or null: none */
+    FlinkRun(
+            MaintenancePlan plan,
+            Semiring<T> semiring,
+            FlinkSettings settings,
+            RunTriggers triggers,
+            Duration stateTtl) {
+        this.stateTtl = stateTtl;
         this.plan = plan;
         this.semiring = semiring;
         this.settings = settings;
@@ -366,7 +375,7 @@ final class FlinkRun<T> {
                 .setParallelism(parallelism);
         records.clear(); // the source holds them serialized now
         // The lines' deletes were checked while they were read: records may go to any split.
-        IvmOptions options = IvmOptions.defaults().withRowCheck(false);
+        IvmOptions options = IvmOptions.defaults().withRowCheck(false).withStateTtl(stateTtl);
         if (triggers.mode() == OutputMode.CHANGELOG) {
             options = options.withOutputMode(OutputMode.CHANGELOG).withUpdateBefore(triggers.updateBefore());
         }

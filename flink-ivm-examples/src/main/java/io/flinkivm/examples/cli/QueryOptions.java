@@ -7,18 +7,21 @@ import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.InvalidQueryException;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.command.CliException;
+import io.flinkivm.examples.command.Converters;
 import io.flinkivm.examples.command.QueryTextOptions;
+import io.flinkivm.flink.IvmOptions;
 import io.flinkivm.sql.translate.SqlSchemas;
 import io.flinkivm.sql.translate.SqlTable;
 import io.flinkivm.sql.translate.SqlTranslation;
+import java.time.Duration;
 import java.util.Map;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * The options {@code --query} (or {@code --sql} with {@code --schema}), {@code --plan} and
- * {@code --key-checks}, mixed into {@code explain} and {@code run}; {@code --query} and {@code --plan}
- * are {@link QueryTextOptions}.
+ * The options {@code --query} (or {@code --sql} with {@code --schema}), {@code --plan},
+ * {@code --key-checks} and {@code --state-ttl}, mixed into {@code explain} and {@code run}; {@code --query}
+ * and {@code --plan} are {@link QueryTextOptions}.
  */
 final class QueryOptions {
 
@@ -56,6 +59,23 @@ final class QueryOptions {
                         + " keys are trusted and which are checked."
             })
     boolean keyChecks;
+
+    @Option(
+            names = "--state-ttl",
+            paramLabel = "DURATION",
+            converter = Converters.DurationConverter.class,
+            description = {
+                "Idle state retention, as Flink SQL's table.exec.state.ttl: state not written for this long (10 s,"
+                        + " 30 min, 12 h) expires, entry by entry in the view trees, key stages and row checks, a whole"
+                        + " key at a time in the sink; a row that arrives after its partners expired no longer joins"
+                        + " them, so results may change (IvmOptions.withStateTtl). --engine flink only. Default: none."
+            })
+    Duration stateTtl;
+
+    /** {@code options} with {@code --state-ttl}, if given. */
+    IvmOptions withStateTtl(IvmOptions options) {
+        return stateTtl == null ? options : options.withStateTtl(stateTtl);
+    }
 
     /** Whether the query is given in SQL. */
     boolean isSql() {

@@ -233,6 +233,10 @@ final class RunCommand implements Callable<Integer> {
         if (updateBefore && outputMode.mode() != OutputMode.CHANGELOG) {
             throw CliException.usage("--update-before goes with --output-mode changelog only");
         }
+        if (engine == EngineKind.MEMORY && queryOptions.stateTtl != null) {
+            throw CliException.usage(
+                    "--state-ttl applies to --engine flink only: the in-memory engine keeps all state");
+        }
         if (queryOptions.isSql()) {
             if (semiring != null) {
                 throw CliException.usage("--semiring does not go with --sql: the SQL's aggregate decides the semiring");
@@ -294,7 +298,7 @@ final class RunCommand implements Callable<Integer> {
             throw CliException.usage("a detached submission writes the final result only: --output-mode changelog and"
                     + " --snapshot-every need this program to collect the job's triggers (submit attached)");
         }
-        FlinkRun<T> run = new FlinkRun<>(plan, s, flinkOptions.settings(), triggers());
+        FlinkRun<T> run = new FlinkRun<>(plan, s, flinkOptions.settings(), triggers(), queryOptions.stateTtl);
         long accepted;
         long rejected;
         try (Rejects rejects = new Rejects(spec.commandLine().getErr(), deadLetter)) {
@@ -482,7 +486,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private <T> int onFlink(Semiring<T> s, MaintenancePlan plan, FlinkSettings flink, Path temporary, long start) {
-        FlinkRun<T> run = new FlinkRun<>(plan, s, flink, triggers());
+        FlinkRun<T> run = new FlinkRun<>(plan, s, flink, triggers(), queryOptions.stateTtl);
         long accepted;
         long rejected;
         long results;

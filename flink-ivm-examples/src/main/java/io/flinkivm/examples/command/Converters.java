@@ -83,7 +83,7 @@ public final class Converters {
     }
 
     /** A positive duration in Flink's form: {@code 500 ms}, {@code 10 s}, {@code 2 min} (a bare number is ms). */
-    static final class DurationConverter implements ITypeConverter<Duration> {
+    public static final class DurationConverter implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
             Duration d = duration(value);

@@ -72,6 +72,38 @@ class ExplainCommandTest {
     }
 
     @Test
+    void aStateTtlIsSaidInTheFlinkJobSectionAndRunRefusesItInMemory() {
+        CliRun r = CliRun.of("explain", "--query", "Q(A,C) :- R(A,B), S(A,C)", "--state-ttl", "12 h");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out())
+                .contains("  state TTL 12 h: entries of views, key stages and row checks expire 12 h after their"
+                        + " last write; a sink key's whole state goes 12 h to 1.5 times that after its last update"
+                        + " (results may change)\n");
+        assertThat(CliRun.of("explain", "--query", "Q(A,C) :- R(A,B), S(A,C)").out())
+                .doesNotContain("state TTL");
+        CliRun negative = CliRun.of("explain", "--query", "Q(A,C) :- R(A,B), S(A,C)", "--state-ttl", "0");
+        assertThat(negative.exitCode()).isEqualTo(2);
+        assertThat(negative.err()).contains("the duration must be positive, got '0'");
+        CliRun memory = CliRun.of(
+                "run",
+                "--query",
+                "Q(A,C) :- R(A,B), S(A,C)",
+                "--semiring",
+                "natural",
+                "--engine",
+                "memory",
+                "--state-ttl",
+                "1 h",
+                "--input",
+                "in.csv",
+                "--output",
+                "out.csv");
+        assertThat(memory.exitCode()).isEqualTo(2);
+        assertThat(memory.err())
+                .contains("--state-ttl applies to --engine flink only: the in-memory engine keeps all state");
+    }
+
+    @Test
     void explainsTheAbsorbedKeyTablesOfASnowflake() {
         CliRun r = CliRun.of(
                 "explain",

@@ -30,7 +30,8 @@ class OptionVocabularyTest {
             "--checkpoint-interval", List.of("run", "example", "kafka"),
             "--result-dir", List.of("run", "example"),
             "--output-mode", List.of("run", "kafka"),
-            "--key-checks", List.of("explain", "run"));
+            "--key-checks", List.of("explain", "run"),
+            "--state-ttl", List.of("explain", "run"));
 
     @Test
     void sharedOptionsAreOneDeclaration() {

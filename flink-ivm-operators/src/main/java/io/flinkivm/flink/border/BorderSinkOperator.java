@@ -18,6 +18,7 @@ import io.flinkivm.flink.types.RootUpdate;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.runtime.state.StateInitializationContext;
 
@@ -74,14 +75,17 @@ public final class BorderSinkOperator<T> extends RootSinkOperator<T, BorderState
     protected BorderState<T> createState(
             StateLayout layout, TypeSerializer<T> payloads, StateInitializationContext context) throws Exception {
         border = new BorderJoin<>(plan, semiring(), changelog());
+        KeyedStateStore states = sinkStates(context);
         FlinkJoinRecordStore<T> store = new FlinkJoinRecordStore<>(
-                context.getKeyedStateStore(), border.layout(), payloads, layout == StateLayout.MANAGED ? this : null);
-        BagJoinStore bags = border.isCyclic()
-                ? new BagJoinMaps(border.bagLayout(), new FlinkJoinMaps(context.getKeyedStateStore()))
-                : null;
+                states,
+                border.layout(),
+                payloads,
+                layout == StateLayout.MANAGED ? this : null,
+                layout == StateLayout.MANAGED && keyFilters());
+        BagJoinStore bags = border.isCyclic() ? new BagJoinMaps(border.bagLayout(), new FlinkJoinMaps(states)) : null;
         if (layout == StateLayout.MANAGED) {
             BorderState.Managed<T> managed = new BorderState.Managed<>(store, bags, getKeyedStateBackend(), this);
-            if (context.isRestored()) {
+            if (context.isRestored() && keyFilters()) {
                 managed.rememberStoredKeys();
             }
             return managed;

@@ -58,16 +58,23 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     /** Creates (or restores) the states, from a keyed operator's {@code initializeState}; no key filter. */
     public FlinkJoinRecordStore(KeyedStateStore context, JoinLayout layout, TypeSerializer<T> payloadSerializer) {
-        this(context, layout, payloadSerializer, null);
+        this(context, layout, payloadSerializer, null, false);
     }
 
     /**
      * Creates (or restores) the states, from a keyed operator's {@code initializeState}, with a
-     * {@link KeyFilter} of the keys written if {@code keys} is given: after a restore, call
+     * {@link KeyFilter} of the keys written if {@code keyFilter}: after a restore, call
      * {@link #rememberStoredKeys()} under every key of the states before the first read.
+     *
+     * @param keys the operator's key context, which the changelog's marks are held in memory by (null:
+     *     every mark goes to the state); needed for a key filter
      */
     public FlinkJoinRecordStore(
-            KeyedStateStore context, JoinLayout layout, TypeSerializer<T> payloadSerializer, KeyContext keys) {
+            KeyedStateStore context,
+            JoinLayout layout,
+            TypeSerializer<T> payloadSerializer,
+            KeyContext keys,
+            boolean keyFilter) {
         records = context.getMapState(new MapStateDescriptor<>(
                 StateNames.JOIN_RECORDS,
                 TaggedTupleSerializer.INSTANCE,
@@ -82,7 +89,7 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
         }
         stride = widest + 2;
         this.keys = keys;
-        this.filter = keys == null ? null : new KeyFilter();
+        this.filter = keys == null || !keyFilter ? null : new KeyFilter();
     }
 
     /** Adds the keys of the current key's records and heads in the states to the key filter (after a restore). */

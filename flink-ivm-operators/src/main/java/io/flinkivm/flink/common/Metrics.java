@@ -55,4 +55,6 @@ public final class Metrics {
     public static final String RETRACTIONS = "ivmRetractions";
     /** Updates that failed arithmetically (e.g. natural-number overflow) and were dead-lettered. */
     public static final String FAILED_UPDATES = "ivmFailedUpdates";
+    /** Under a state TTL, the sink's Flink keys whose state was dropped after the TTL without an update. */
+    public static final String EXPIRED_KEYS = "ivmExpiredKeys";
 }

@@ -16,6 +16,7 @@ import org.apache.flink.streaming.api.operators.KeyContext;
  * Flink's managed keyed state, or in the operator's own maps per key group ({@link KeyGroupStates}),
  * which the heap backend gets unless managed state is asked for. A checkpoint of one layout does not
  * restore into the other; {@link #choose} and {@link #checkNoManagedState} refuse it with one message.
+ * An operator under a state TTL asks for managed state: its own maps have no expiry ({@link StateTtl}).
  */
 @Internal
 public enum StateLayout {

@@ -92,4 +92,10 @@ public final class StateNames {
      * operator state: a checkpoint's copy goes to its operator state file, not to the keyed backend).
      */
     public static final String HELD_BACK = "held-back";
+
+    /** Under a state TTL, a sink's processing time at which the current key's state is dropped. */
+    public static final String IDLE_UNTIL = "idle-until";
+
+    /** Under a state TTL, a sink's timers that drop a key's state (the timer service's name). */
+    public static final String IDLE_TIMERS = "idle-state";
 }

@@ -13,6 +13,7 @@ import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.common.Epochs;
 import io.flinkivm.flink.common.Metrics;
+import io.flinkivm.flink.common.StateTtl;
 import io.flinkivm.flink.sink.SnapshotSinkOperator;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.Delta;
@@ -45,6 +46,7 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
     private final OutputTag<DeadLetter> deadLetters;
     private final boolean cellKeyed;
     private final boolean managedState;
+    private final StateTtl stateTtl;
 
     private transient DeltaJoinLogic<T> logic;
     private transient FallbackState<T> state;
@@ -63,6 +65,7 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
     /**
      * @param cellKeyed whether the operator is keyed by HyperCube cells (else by a variable's value)
      * @param managedState whether to keep the state in Flink's managed keyed state on the heap backend too
+     * @param stateTtl expire keyed state entries not written for this long ({@link StateTtl#NONE}: never)
      */
     public DeltaJoinOperator(
             FallbackPlan plan,
@@ -73,14 +76,16 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
             boolean changelog,
             boolean updateBefore,
             boolean cellKeyed,
-            boolean managedState) {
-        super(deltaType, changelog, updateBefore);
+            boolean managedState,
+            StateTtl stateTtl) {
+        super(deltaType, changelog, updateBefore, stateTtl);
         this.plan = plan;
         this.semiring = semiring;
         this.payloadType = payloadType;
         this.deadLetters = deadLetters;
         this.cellKeyed = cellKeyed;
         this.managedState = managedState;
+        this.stateTtl = stateTtl;
     }
 
     @Override
@@ -94,7 +99,8 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
         logic = new DeltaJoinLogic<>(plan, semiring);
         state = FallbackState.create(
                 logic,
-                managedState,
+                managedState || stateTtl.isSet(),
+                sinkStates(context),
                 cellKeyed,
                 !plan.inputs().isInsertOnly(),
                 PayloadTypes.inState(
@@ -104,6 +110,10 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
                 context,
                 this);
     }
+
+    /** The fallback holds nothing of a key outside its keyed states (its changes are in {@code result-before}). */
+    @Override
+    protected void forgetKey() {}
 
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {

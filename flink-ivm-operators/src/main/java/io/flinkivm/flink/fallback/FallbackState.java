@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputView;
@@ -71,10 +72,12 @@ interface FallbackState<T> {
      * @param perKey whether keys must not share a part: the fallback keyed by cells, where one atom
      *     tuple reaches several cells (keyed by a variable's value, every lookup has that value in its key)
      * @param changelog the semiring, to keep the changes since the last trigger; null for snapshots only
+     * @param states where the managed layout's keyed states come from
      */
     static <T> FallbackState<T> create(
             DeltaJoinLogic<T> logic,
             boolean managed,
+            KeyedStateStore states,
             boolean perKey,
             boolean deletes,
             TypeSerializer<T> payloads,
@@ -86,16 +89,13 @@ interface FallbackState<T> {
         String operator = "the fallback's delta joins";
         StateLayout layout = StateLayout.choose(operator, managed, backend, context);
         // Registered on either layout, so that a savepoint's serializers are checked on the heap backend too.
-        FlinkDeltaJoinStore<T> store =
-                new FlinkDeltaJoinStore<>(logic, payloads, context.getKeyedStateStore(), deletes, changelog);
+        FlinkDeltaJoinStore<T> store = new FlinkDeltaJoinStore<>(logic, payloads, states, deletes, changelog);
         int relations = logic.query().relations().size();
         List<MapStateAdapter<Tuple, T>> outside = new ArrayList<>();
         for (int r = 0; deletes && r < relations; r++) {
             String name = StateNames.rowsOutside(r);
             outside.add(new MapStateAdapter<>(
-                    context.getKeyedStateStore()
-                            .getMapState(new MapStateDescriptor<>(name, TupleSerializer.INSTANCE, payloads)),
-                    name));
+                    states.getMapState(new MapStateDescriptor<>(name, TupleSerializer.INSTANCE, payloads)), name));
         }
         if (layout == StateLayout.MANAGED) {
             return new Managed<>(store, outside, backend, keys);

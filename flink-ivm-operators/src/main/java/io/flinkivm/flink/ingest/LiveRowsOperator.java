@@ -15,6 +15,7 @@ import io.flinkivm.flink.common.Metrics;
 import io.flinkivm.flink.common.StateAccessException;
 import io.flinkivm.flink.common.StateLayout;
 import io.flinkivm.flink.common.StateNames;
+import io.flinkivm.flink.common.StateTtl;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.InputRecord;
 import java.io.IOException;
@@ -59,6 +60,7 @@ public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecor
     private final TypeInformation<T> payloadType;
     private final OutputTag<DeadLetter> deadLetters;
     private final boolean managedState;
+    private final StateTtl stateTtl;
     /** Relations whose changes go on unchecked, as they are: their key stages check them. */
     private final Set<String> passed;
 
@@ -77,6 +79,7 @@ public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecor
 
     /**
      * @param managedState whether to keep the rows in Flink's managed keyed state on the heap backend too
+     * @param stateTtl expire rows not written for this long ({@link StateTtl#NONE}: never)
      * @param passed relations whose changes go on unchecked and as they are (the relations with key
      *     stages, which check their deletes themselves, keyed by the key value)
      */
@@ -86,12 +89,14 @@ public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecor
             TypeInformation<T> payloadType,
             OutputTag<DeadLetter> deadLetters,
             boolean managedState,
+            StateTtl stateTtl,
             Set<String> passed) {
         this.plan = plan;
         this.ring = ring;
         this.payloadType = payloadType;
         this.deadLetters = deadLetters;
         this.managedState = managedState;
+        this.stateTtl = stateTtl;
         this.passed = Set.copyOf(passed);
     }
 
@@ -112,9 +117,11 @@ public final class LiveRowsOperator<T> extends AbstractStreamOperator<InputRecor
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
         // Registered on either layout, so that a savepoint's serializers are checked on the heap backend too.
-        row = context.getKeyedStateStore().getState(new ValueStateDescriptor<>(StateNames.LIVE_ROW, payloadType));
+        row = stateTtl.states(context.getKeyedStateStore())
+                .getState(new ValueStateDescriptor<>(StateNames.LIVE_ROW, payloadType));
         String operator = "the row check";
-        if (StateLayout.choose(operator, managedState, getKeyedStateBackend(), context) == StateLayout.IN_MEMORY) {
+        if (StateLayout.choose(operator, managedState || stateTtl.isSet(), getKeyedStateBackend(), context)
+                == StateLayout.IN_MEMORY) {
             StateLayout.checkNoManagedState(operator, getKeyedStateBackend(), List.of(StateNames.LIVE_ROW));
             int relations = plan.query().relations().size();
             TypeSerializer<T> payloads =

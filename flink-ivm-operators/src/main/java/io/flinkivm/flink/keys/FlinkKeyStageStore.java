@@ -12,7 +12,7 @@ import io.flinkivm.flink.types.TupleSerializer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
@@ -39,7 +39,7 @@ final class FlinkKeyStageStore<T> implements KeyStageStore<T> {
      *
      * @param withReferences whether the plan has deletes: the stage then keeps the rows that look each key up
      */
-    public FlinkKeyStageStore(RuntimeContext context, TypeSerializer<T> payloadSerializer, boolean withReferences) {
+    public FlinkKeyStageStore(KeyedStateStore context, TypeSerializer<T> payloadSerializer, boolean withReferences) {
         row = context.getState(
                 new ValueStateDescriptor<>(StateNames.KEY_ROW, new KeyRowSerializer<>(payloadSerializer)));
         waiting = context.getListState(

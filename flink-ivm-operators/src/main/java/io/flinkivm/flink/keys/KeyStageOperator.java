@@ -10,6 +10,7 @@ import io.flinkivm.core.query.ChangeKind;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.common.Metrics;
+import io.flinkivm.flink.common.StateTtl;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.flink.types.PayloadTypes;
@@ -59,6 +60,8 @@ public final class KeyStageOperator<T> extends AbstractStreamOperator<InputRecor
     private final List<OutputTag<StageRow<T>>> stages;
     private final OutputTag<DeadLetter> deadLetters;
 
+    private final StateTtl stateTtl;
+
     private transient KeyStageLogic<T> logic;
     private transient KeyStageStore<T> store;
     private transient FlinkKeyStageStore<T> flinkStore;
@@ -72,6 +75,8 @@ public final class KeyStageOperator<T> extends AbstractStreamOperator<InputRecor
      * @param stage the index of this stage in {@code plan.stages()}
      * @param stages per key stage, the side output of the rows sent to it (null where none can go)
      * @param deadLetters the side output of rows that break the key
+     * @param stateTtl expire key rows, waiting rows and references not written for this long
+     *     ({@link StateTtl#NONE}: never)
      */
     public KeyStageOperator(
             KeyedPlan plan,
@@ -79,20 +84,22 @@ public final class KeyStageOperator<T> extends AbstractStreamOperator<InputRecor
             int stage,
             TypeInformation<T> payloadType,
             List<OutputTag<StageRow<T>>> stages,
-            OutputTag<DeadLetter> deadLetters) {
+            OutputTag<DeadLetter> deadLetters,
+            StateTtl stateTtl) {
         this.plan = plan;
         this.semiring = semiring;
         this.stage = stage;
         this.payloadType = payloadType;
         this.stages = new ArrayList<>(stages);
         this.deadLetters = deadLetters;
+        this.stateTtl = stateTtl;
     }
 
     @Override
     public void open() throws Exception {
         super.open();
         flinkStore = new FlinkKeyStageStore<>(
-                getRuntimeContext(),
+                stateTtl.states(getKeyedStateStore()),
                 PayloadTypes.inState(
                         payloadType.createSerializer(getExecutionConfig().getSerializerConfig())),
                 !plan.inputs().isInsertOnly());

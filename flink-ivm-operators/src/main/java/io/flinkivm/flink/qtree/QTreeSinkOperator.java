@@ -47,8 +47,8 @@ public final class QTreeSinkOperator<T> extends RootSinkOperator<T, QTreeState.G
     @Override
     protected QTreeState<T> createState(
             StateLayout layout, TypeSerializer<T> payloads, StateInitializationContext context) throws Exception {
-        FlinkQTreeStore<T> store = new FlinkQTreeStore<>(
-                context.getKeyedStateStore(), payloads, layout == StateLayout.MANAGED ? this : null);
+        FlinkQTreeStore<T> store =
+                new FlinkQTreeStore<>(sinkStates(context), payloads, layout == StateLayout.MANAGED ? this : null);
         if (layout == StateLayout.MANAGED) {
             return new QTreeState.Managed<>(store, getKeyedStateBackend(), this);
         }

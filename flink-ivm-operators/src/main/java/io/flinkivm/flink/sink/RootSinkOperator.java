@@ -3,6 +3,7 @@ package io.flinkivm.flink.sink;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.common.Metrics;
 import io.flinkivm.flink.common.StateLayout;
+import io.flinkivm.flink.common.StateTtl;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.PayloadTypes;
 import io.flinkivm.flink.types.RootUpdate;
@@ -37,7 +38,7 @@ public abstract class RootSinkOperator<T, G, S extends SinkState<G>> extends Sna
 
     /** @param name the operator's name in messages */
     protected RootSinkOperator(String name, RootSinkSpec<T> spec) {
-        super(spec.inputType(), spec.changelog(), spec.updateBefore());
+        super(spec.inputType(), spec.changelog(), spec.updateBefore(), spec.stateTtl());
         this.name = name;
         this.spec = spec;
     }
@@ -58,8 +59,22 @@ public abstract class RootSinkOperator<T, G, S extends SinkState<G>> extends Sna
         super.initializeState(context);
         TypeSerializer<T> payloads = PayloadTypes.inState(
                 spec.payloadType().createSerializer(getExecutionConfig().getSerializerConfig()));
-        StateLayout layout = StateLayout.choose(name, spec.managedState(), getKeyedStateBackend(), context);
+        StateLayout layout =
+                StateLayout.choose(name, spec.managedState() || expires(), getKeyedStateBackend(), context);
         state = createState(layout, payloads, context);
+    }
+
+    /**
+     * Whether the managed layout keeps a key filter of the keys written: not under a state TTL, where
+     * a filter that cannot forget a key would grow with every key ever written ({@link StateTtl}).
+     */
+    protected final boolean keyFilters() {
+        return !expires();
+    }
+
+    @Override
+    protected final void forgetKey() {
+        state.forgetCurrentKey();
     }
 
     /**

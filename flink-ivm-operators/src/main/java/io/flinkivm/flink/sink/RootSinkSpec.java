@@ -1,6 +1,7 @@
 package io.flinkivm.flink.sink;
 
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.flink.common.StateTtl;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.RootUpdate;
 import java.io.Serializable;
@@ -18,6 +19,7 @@ import org.apache.flink.util.OutputTag;
  * @param changelog emit the changed result tuples at each trigger instead of the whole result
  * @param updateBefore in changelog mode, emit an update's old payload ({@code -U}) before its new one
  * @param managedState keep the state in Flink's managed keyed state even on the heap backend
+ * @param stateTtl expire keyed state entries not written for this long ({@link StateTtl#NONE}: never)
  */
 @Internal
 public record RootSinkSpec<T>(
@@ -27,7 +29,8 @@ public record RootSinkSpec<T>(
         OutputTag<DeadLetter> deadLetters,
         boolean changelog,
         boolean updateBefore,
-        boolean managedState)
+        boolean managedState,
+        StateTtl stateTtl)
         implements Serializable {
     private static final long serialVersionUID = 1L;
 }

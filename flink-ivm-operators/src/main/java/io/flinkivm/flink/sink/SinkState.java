@@ -29,6 +29,12 @@ public interface SinkState<G> {
     /** Writes what a checkpoint needs beyond Flink's managed state (the in-memory layout's parts). */
     void snapshot(StateSnapshotContext context) throws Exception;
 
+    /**
+     * Under a state TTL, after the current key's states were cleared: drops the changelog's marks of
+     * the key held in memory.
+     */
+    void forgetCurrentKey();
+
     /** Managed keyed state: a group per Flink key with an entry in the sink's states. */
     abstract class Managed<G> implements SinkState<G> {
         protected final KeyedStateBackend<?> backend;
@@ -75,6 +81,11 @@ public interface SinkState<G> {
         public void snapshot(StateSnapshotContext context) {
             dirty.spill();
         }
+
+        @Override
+        public void forgetCurrentKey() {
+            dirty.clear();
+        }
     }
 
     /** The operator's own state: a group per part of {@link KeyGroupStates} (a key group's, or a key's). */
@@ -114,6 +125,12 @@ public interface SinkState<G> {
         @Override
         public void snapshot(StateSnapshotContext context) throws Exception {
             parts.snapshot(context);
+        }
+
+        /** Never called: a state TTL keeps the state in Flink's managed keyed state. */
+        @Override
+        public void forgetCurrentKey() {
+            throw new IllegalStateException("the in-memory layout has no state TTL");
         }
     }
 }

@@ -5,18 +5,28 @@ import io.flinkivm.core.query.ResultCursor;
 import io.flinkivm.flink.common.HeldBack;
 import io.flinkivm.flink.common.Metrics;
 import io.flinkivm.flink.common.StateNames;
+import io.flinkivm.flink.common.StateTtl;
 import io.flinkivm.flink.types.EpochEnd;
 import io.flinkivm.flink.types.ResultRecord;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.InternalTimer;
+import org.apache.flink.streaming.api.operators.InternalTimerService;
+import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -34,15 +44,21 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * insert to the previous trigger is not emitted again. All sink subtasks see the same epoch ends, so
  * they emit the same triggers. A trigger reads the operator's state group by group (type {@code G}: a
  * Flink key, or a part of the operator's own state).
+ *
+ * <p>Under a state TTL ({@link StateTtl}) the keyed state that a subclass takes from {@link #sinkStates}
+ * expires a whole Flink key at a time: each update of a key keeps it at least the TTL (a processing-time
+ * timer at between 1 and 1.5 TTLs after the key's last update, moved at most once per half TTL), and
+ * when the timer fires every entry of the key is dropped ({@link #forgetKey}).
  */
 @Internal
 public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOperator<ResultRecord<T>>
-        implements TwoInputStreamOperator<IN, EpochEnd, ResultRecord<T>> {
+        implements TwoInputStreamOperator<IN, EpochEnd, ResultRecord<T>>, Triggerable<Object, VoidNamespace> {
     private static final long serialVersionUID = 2L;
 
     private final TypeInformation<IN> inputType;
     private final boolean changelog;
     private final boolean updateBefore;
+    private final StateTtl ttl;
     private transient HeldBack<IN> heldBack;
     private transient EpochCuts cuts;
     private transient ListState<String> cutState;
@@ -50,15 +66,25 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
     private transient Counter snapshots;
     private transient volatile long lastRows;
     private transient volatile long lastMillis;
+    /** Under a TTL: the sink's keyed states, which {@link #forgetKey} clears; else null. */
+    private transient StateTtl.KeyScope scope;
+    /** Under a TTL: when the current key's state is dropped unless an update comes first. */
+    private transient ValueState<Long> idleUntil;
+
+    private transient InternalTimerService<VoidNamespace> idleTimers;
+    private transient Counter expiredKeys;
 
     /**
      * @param changelog emit only the rows that changed since the previous trigger ({@code OutputMode.CHANGELOG})
      * @param updateBefore in changelog mode, emit an update's old payload ({@code -U}) before its new one
+     * @param ttl drop a Flink key's state once no update reached it for this long ({@link StateTtl#NONE}: never)
      */
-    protected SnapshotSinkOperator(TypeInformation<IN> inputType, boolean changelog, boolean updateBefore) {
+    protected SnapshotSinkOperator(
+            TypeInformation<IN> inputType, boolean changelog, boolean updateBefore, StateTtl ttl) {
         this.inputType = inputType;
         this.changelog = changelog;
         this.updateBefore = updateBefore;
+        this.ttl = ttl;
     }
 
     /** Whether this operator emits a changelog rather than snapshots. */
@@ -77,6 +103,24 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
             cuts = EpochCuts.decode(s);
             break;
         }
+        if (ttl.isSet()) {
+            scope = StateTtl.scope(context.getKeyedStateStore());
+            idleUntil = context.getKeyedStateStore()
+                    .getState(new ValueStateDescriptor<>(StateNames.IDLE_UNTIL, LongSerializer.INSTANCE));
+        }
+    }
+
+    /**
+     * The keyed state store that a subclass takes its states from in {@code initializeState} (after
+     * this class's): under a TTL one whose states {@link #forgetKey} clears per key.
+     */
+    protected final KeyedStateStore sinkStates(StateInitializationContext context) {
+        return scope != null ? scope : context.getKeyedStateStore();
+    }
+
+    /** Whether the sink's state expires by key ({@link StateTtl}). */
+    protected final boolean expires() {
+        return ttl.isSet();
     }
 
     @Override
@@ -95,11 +139,18 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
         getMetricGroup().gauge(Metrics.LAST_SNAPSHOT_ROWS, () -> lastRows);
         getMetricGroup().gauge(Metrics.LAST_ENUMERATION_MS, () -> lastMillis);
         getMetricGroup().gauge(Metrics.HELD_BACK, () -> heldBack.size());
+        if (ttl.isSet()) {
+            idleTimers = getInternalTimerService(StateNames.IDLE_TIMERS, VoidNamespaceSerializer.INSTANCE, this);
+            expiredKeys = getMetricGroup().counter(Metrics.EXPIRED_KEYS);
+        }
     }
 
     @Override
     public final void processElement1(StreamRecord<IN> element) throws Exception {
         IN value = element.getValue();
+        if (idleTimers != null) {
+            touch();
+        }
         if (!heldBack.holds(value)) {
             apply(value);
         }
@@ -109,6 +160,46 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
     public final void processElement2(StreamRecord<EpochEnd> element) {
         cuts.add(element.getValue());
     }
+
+    /**
+     * Keeps the current key at least a TTL from now: moves its timer to 1.5 TTLs from now when it is
+     * due within one TTL (so one timer per half TTL of a key's updates).
+     */
+    private void touch() throws Exception {
+        long now = getProcessingTimeService().getCurrentProcessingTime();
+        Long until = idleUntil.value();
+        if (until == null || until < now + ttl.millis()) {
+            long next = now + ttl.millis() + ttl.millis() / 2;
+            if (until != null) {
+                idleTimers.deleteProcessingTimeTimer(VoidNamespace.INSTANCE, until);
+            }
+            idleTimers.registerProcessingTimeTimer(VoidNamespace.INSTANCE, next);
+            idleUntil.update(next);
+        }
+    }
+
+    /** The current key went without an update for its TTL: all its state goes. */
+    @Override
+    public void onProcessingTime(InternalTimer<Object, VoidNamespace> timer) throws Exception {
+        Long until = idleUntil.value();
+        if (until != null && until == timer.getTimestamp()) {
+            scope.clearCurrentKey();
+            idleUntil.clear();
+            forgetKey();
+            expiredKeys.inc();
+        }
+    }
+
+    @Override
+    public void onEventTime(InternalTimer<Object, VoidNamespace> timer) {
+        // The sinks set processing-time timers only.
+    }
+
+    /**
+     * Under a TTL, after the current key's states were cleared: drops what the subclass holds of the
+     * key outside them (the changelog's marks held in memory).
+     */
+    protected abstract void forgetKey();
 
     /** Called with the combined watermark of both inputs. */
     @Override

@@ -8,6 +8,7 @@ import io.flinkivm.flink.common.KeyGroupStates;
 import io.flinkivm.flink.common.MemoryMapCodec;
 import io.flinkivm.flink.common.StateLayout;
 import io.flinkivm.flink.common.StateNames;
+import io.flinkivm.flink.common.StateTtl;
 import io.flinkivm.flink.types.PayloadArraySerializer;
 import io.flinkivm.flink.types.TupleSerializer;
 import java.io.IOException;
@@ -39,6 +40,7 @@ interface TreeViews<T> {
      * from {@code initializeState} (keyed state is registered here).
      *
      * @param keyLength how many leading values of a view key the operator's key holds
+     * @param ttl the state TTL: the views expire entries not written for it, without a key filter
      */
     static <T> TreeViews<T> create(
             String operator,
@@ -46,6 +48,7 @@ interface TreeViews<T> {
             int tree,
             int keyLength,
             boolean managed,
+            StateTtl ttl,
             TypeSerializer<T> payloads,
             KeyedStateBackend<?> backend,
             StateInitializationContext context,
@@ -59,17 +62,17 @@ interface TreeViews<T> {
                 names.add(StateNames.view(n.id()));
             }
         }
-        StateLayout layout = StateLayout.choose(operator, managed, backend, context);
+        StateLayout layout = StateLayout.choose(operator, managed || ttl.isSet(), backend, context);
         MapStateViewTreeStore<T> store = new MapStateViewTreeStore<>(
-                context.getKeyedStateStore(),
+                ttl.states(context.getKeyedStateStore()),
                 nodes,
                 plan.viewNodes().size(),
                 keyLength,
                 TupleSerializer.INSTANCE,
                 new PayloadArraySerializer<>(payloads),
-                layout == StateLayout.MANAGED ? keys : null);
+                layout == StateLayout.MANAGED && !ttl.isSet() ? keys : null);
         if (layout == StateLayout.MANAGED) {
-            if (context.isRestored()) {
+            if (context.isRestored() && !ttl.isSet()) {
                 StateLayout.forEachStoredKey(backend, names, keys, store::rememberStoredKeys);
             }
             return new TreeViews<>() {

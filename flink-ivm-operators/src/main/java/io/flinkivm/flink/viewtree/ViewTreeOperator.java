@@ -15,6 +15,7 @@ import io.flinkivm.flink.common.HeldBack;
 import io.flinkivm.flink.common.Metrics;
 import io.flinkivm.flink.common.RootDeltaBatch;
 import io.flinkivm.flink.common.StateNames;
+import io.flinkivm.flink.common.StateTtl;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.Delta;
 import io.flinkivm.flink.types.PayloadTypes;
@@ -74,6 +75,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private final int sinkMaxParallelism;
     private final int batchSize;
     private final boolean managedState;
+    private final StateTtl stateTtl;
 
     private transient String name;
     private transient boolean aggregate;
@@ -115,7 +117,8 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
             int sinkParallelism,
             int sinkMaxParallelism,
             int batchSize,
-            boolean managedState) {
+            boolean managedState,
+            StateTtl stateTtl) {
         this.plan = plan;
         this.semiring = semiring;
         this.tree = tree;
@@ -128,6 +131,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         this.sinkMaxParallelism = sinkMaxParallelism;
         this.batchSize = batchSize;
         this.managedState = managedState;
+        this.stateTtl = stateTtl;
     }
 
     /**
@@ -155,6 +159,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
                 tree,
                 keyLength(t),
                 managedState,
+                stateTtl,
                 PayloadTypes.inState(
                         payloadType.createSerializer(getExecutionConfig().getSerializerConfig())),
                 getKeyedStateBackend(),

@@ -28,6 +28,7 @@ import io.flinkivm.flink.common.Harnesses;
 import io.flinkivm.flink.common.Harnesses.Backend;
 import io.flinkivm.flink.common.Harnesses.Outputs;
 import io.flinkivm.flink.common.Harnesses.Step;
+import io.flinkivm.flink.common.StateTtl;
 import io.flinkivm.flink.sink.RootSinkSpec;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
@@ -89,7 +90,14 @@ class BorderSinkOperatorTest {
                 () -> new BorderSinkOperator<>(
                         plan,
                         new RootSinkSpec<>(
-                                k, PayloadTypes.of(k), RootUpdateTypeInfo.of(k), DEAD, changelog, false, false)),
+                                k,
+                                PayloadTypes.of(k),
+                                RootUpdateTypeInfo.of(k),
+                                DEAD,
+                                changelog,
+                                false,
+                                false,
+                                StateTtl.NONE)),
                 keys,
                 backend,
                 restored);

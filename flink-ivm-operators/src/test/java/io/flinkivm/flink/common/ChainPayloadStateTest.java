@@ -110,7 +110,8 @@ class ChainPayloadStateTest {
                         4,
                         128,
                         1,
-                        managed),
+                        managed,
+                        StateTtl.NONE),
                 keys,
                 backend,
                 restored);
@@ -183,7 +184,14 @@ class ChainPayloadStateTest {
                 () -> new QTreeSinkOperator<>(
                         QTREE,
                         new RootSinkSpec<>(
-                                RING, PayloadTypes.of(RING), RootUpdateTypeInfo.of(RING), DEAD, true, true, managed)),
+                                RING,
+                                PayloadTypes.of(RING),
+                                RootUpdateTypeInfo.of(RING),
+                                DEAD,
+                                true,
+                                true,
+                                managed,
+                                StateTtl.NONE)),
                 u -> u.tuple().project(new int[] {0}),
                 backend,
                 restored);

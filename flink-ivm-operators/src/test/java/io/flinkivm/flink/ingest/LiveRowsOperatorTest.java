@@ -14,6 +14,7 @@ import io.flinkivm.flink.common.Harnesses;
 import io.flinkivm.flink.common.Harnesses.Backend;
 import io.flinkivm.flink.common.Harnesses.Outputs;
 import io.flinkivm.flink.common.Harnesses.Step;
+import io.flinkivm.flink.common.StateTtl;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
 import io.flinkivm.flink.types.InputRecord;
@@ -57,7 +58,8 @@ class LiveRowsOperatorTest {
                 change(ChangeKind.DELETE, "R", 8, 1L, 2L)); // gone
         Outputs[] runs = Harnesses.straightAndRestored(
                 restored -> Harnesses.keyed(
-                        () -> new LiveRowsOperator<>(PLAN, Z, PayloadTypes.of(Z), DEAD, managed, java.util.Set.of()),
+                        () -> new LiveRowsOperator<>(
+                                PLAN, Z, PayloadTypes.of(Z), DEAD, managed, StateTtl.NONE, java.util.Set.of()),
                         LiveRowsOperator::key,
                         backend,
                         restored),

@@ -16,6 +16,7 @@ import io.flinkivm.flink.common.Harnesses;
 import io.flinkivm.flink.common.Harnesses.Backend;
 import io.flinkivm.flink.common.Harnesses.Outputs;
 import io.flinkivm.flink.common.Harnesses.Step;
+import io.flinkivm.flink.common.StateTtl;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
 import io.flinkivm.flink.types.InputRecord;
@@ -56,7 +57,7 @@ class KeyStageOperatorTest {
             tags.add(new OutputTag<>("stage-" + s, StageRowTypeInfo.of(K)));
         }
         return Harnesses.keyed(
-                () -> new KeyStageOperator<>(REVENUE, K, CUSTOMER, PayloadTypes.of(K), tags, DEAD),
+                () -> new KeyStageOperator<>(REVENUE, K, CUSTOMER, PayloadTypes.of(K), tags, DEAD, StateTtl.NONE),
                 row -> logic.key(CUSTOMER, row),
                 backend,
                 restored);
@@ -122,7 +123,7 @@ class KeyStageOperatorTest {
                 tags.add(new OutputTag<>("stage-" + s, StageRowTypeInfo.of(K)));
             }
             try (var h = new KeyedOneInputStreamOperatorTestHarness<Tuple, StageRow<Long>, InputRecord<Long>>(
-                    new KeyStageOperator<>(REVENUE, K, CUSTOMER, PayloadTypes.of(K), tags, DEAD),
+                    new KeyStageOperator<>(REVENUE, K, CUSTOMER, PayloadTypes.of(K), tags, DEAD, StateTtl.NONE),
                     row -> logic.key(CUSTOMER, row),
                     TupleTypeInfo.INSTANCE,
                     Harnesses.MAX_PARALLELISM,
@@ -162,7 +163,7 @@ class KeyStageOperatorTest {
         KeyStageLogic<Long> logic = new KeyStageLogic<>(Q12, K);
         List<OutputTag<StageRow<Long>>> tags = List.of(new OutputTag<>("stage-0", StageRowTypeInfo.of(K)));
         return Harnesses.keyed(
-                () -> new KeyStageOperator<>(Q12, K, ORDERS, PayloadTypes.of(K), tags, DEAD),
+                () -> new KeyStageOperator<>(Q12, K, ORDERS, PayloadTypes.of(K), tags, DEAD, StateTtl.NONE),
                 row -> logic.key(ORDERS, row),
                 backend,
                 restored);
@@ -219,7 +220,7 @@ class KeyStageOperatorTest {
         KeyStageLogic<Long> logic = new KeyStageLogic<>(Q12_CHANGES, z);
         List<OutputTag<StageRow<Long>>> tags = List.of(new OutputTag<>("stage-0", StageRowTypeInfo.of(z)));
         return Harnesses.keyed(
-                () -> new KeyStageOperator<>(Q12_CHANGES, z, stage, PayloadTypes.of(z), tags, DEAD),
+                () -> new KeyStageOperator<>(Q12_CHANGES, z, stage, PayloadTypes.of(z), tags, DEAD, StateTtl.NONE),
                 row -> logic.key(stage, row),
                 backend,
                 restored);

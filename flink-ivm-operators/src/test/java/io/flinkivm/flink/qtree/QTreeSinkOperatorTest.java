@@ -15,6 +15,7 @@ import io.flinkivm.flink.common.Harnesses;
 import io.flinkivm.flink.common.Harnesses.Backend;
 import io.flinkivm.flink.common.Harnesses.Outputs;
 import io.flinkivm.flink.common.Harnesses.Step;
+import io.flinkivm.flink.common.StateTtl;
 import io.flinkivm.flink.sink.RootSinkSpec;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
@@ -55,7 +56,15 @@ class QTreeSinkOperatorTest {
         return Harnesses.keyedTwo(
                 () -> new QTreeSinkOperator<>(
                         PLAN,
-                        new RootSinkSpec<>(Z, PayloadTypes.of(Z), RootUpdateTypeInfo.of(Z), DEAD, true, true, managed)),
+                        new RootSinkSpec<>(
+                                Z,
+                                PayloadTypes.of(Z),
+                                RootUpdateTypeInfo.of(Z),
+                                DEAD,
+                                true,
+                                true,
+                                managed,
+                                StateTtl.NONE)),
                 u -> u.tuple().project(new int[] {0}),
                 backend,
                 restored);

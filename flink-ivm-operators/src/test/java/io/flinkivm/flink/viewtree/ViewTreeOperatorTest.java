@@ -13,6 +13,7 @@ import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.AtomRouter;
+import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
@@ -21,6 +22,7 @@ import io.flinkivm.flink.common.Harnesses;
 import io.flinkivm.flink.common.Harnesses.Backend;
 import io.flinkivm.flink.common.Harnesses.Outputs;
 import io.flinkivm.flink.common.Harnesses.Step;
+import io.flinkivm.flink.common.StateTtl;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
 import io.flinkivm.flink.types.Delta;
@@ -66,6 +68,18 @@ class ViewTreeOperatorTest {
     static KeyedOneInputStreamOperatorTestHarness<Tuple, Delta<Long>, RootUpdate<Long>> harness(
             ViewTreePlan plan, int tree, Shares sinkShares, int batch, Backend backend, OperatorSubtaskState restored)
             throws Exception {
+        return harness(plan, tree, sinkShares, batch, StateTtl.NONE, backend, restored);
+    }
+
+    static KeyedOneInputStreamOperatorTestHarness<Tuple, Delta<Long>, RootUpdate<Long>> harness(
+            ViewTreePlan plan,
+            int tree,
+            Shares sinkShares,
+            int batch,
+            StateTtl ttl,
+            Backend backend,
+            OperatorSubtaskState restored)
+            throws Exception {
         int length = ViewTreeOperator.keyLength(plan.viewTrees().get(tree));
         int[] prefix = new int[length];
         for (int i = 0; i < length; i++) {
@@ -86,7 +100,8 @@ class ViewTreeOperatorTest {
                         4,
                         128,
                         batch,
-                        false),
+                        false,
+                        ttl),
                 keys,
                 backend,
                 restored);
@@ -158,6 +173,57 @@ class ViewTreeOperatorTest {
         assertThat(expected).isNotEmpty();
         assertThat(sums(runs[0])).isEqualTo(expected);
         assertThat(runs[0].side()).isEmpty();
+    }
+
+    /**
+     * Under a state TTL of 100 ms (Flink's, on the harness's TTL clock), the view entries written at 0
+     * have expired at 150: R3(1,1,2) finds no R1 and R2 partners and sends nothing, so the root updates
+     * add up to the first phase's V[A] and the second's, each alone (without the TTL: V[A](1) = 2).
+     */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void expiredViewEntriesNoLongerJoin(Backend backend) throws Exception {
+        List<Object[]> first = List.of(
+                new Object[] {"R1", Tuple.of(1L, 1L, 1L, 1L)},
+                new Object[] {"R2", Tuple.of(1L, 1L, 1L, 5L)},
+                new Object[] {"R3", Tuple.of(1L, 1L, 1L)},
+                new Object[] {"R1", Tuple.of(2L, 1L, 1L, 1L)});
+        List<Object[]> second =
+                List.of(new Object[] {"R3", Tuple.of(1L, 1L, 2L)}, new Object[] {"R2", Tuple.of(2L, 1L, 1L, 1L)});
+        try (var h = harness(EX10, 0, null, 1, new StateTtl(100), backend, null)) {
+            h.setStateTtlProcessingTime(0);
+            h.processWatermark(0);
+            KDatabase<Long> one = new KDatabase<>(K);
+            for (Object[] r : first) {
+                one.insert((String) r[0], (Tuple) r[1], 1L);
+                for (Delta<Long> d : deltas(EX10, 0, (String) r[0], (Tuple) r[1], 1L, 1)) {
+                    h.processElement(new StreamRecord<>(d));
+                }
+            }
+            h.processWatermark(Harnesses.major(1));
+            h.setStateTtlProcessingTime(150);
+            KDatabase<Long> two = new KDatabase<>(K);
+            KDatabase<Long> all = new KDatabase<>(K);
+            for (Object[] r : first) {
+                all.insert((String) r[0], (Tuple) r[1], 1L);
+            }
+            for (Object[] r : second) {
+                two.insert((String) r[0], (Tuple) r[1], 1L);
+                all.insert((String) r[0], (Tuple) r[1], 1L);
+                for (Delta<Long> d : deltas(EX10, 0, (String) r[0], (Tuple) r[1], 1L, 2)) {
+                    h.processElement(new StreamRecord<>(d));
+                }
+            }
+            h.processWatermark(Harnesses.major(2));
+            ConjunctiveQuery v = QueryParser.parse("V(A) :- R1(A,B,D,E), R2(A,B,D,F), R3(A,B,G)");
+            Map<Tuple, Long> expected = new HashMap<>(NaiveEvaluator.evaluate(v, K, one.relations()));
+            NaiveEvaluator.evaluate(v, K, two.relations()).forEach((t, p) -> expected.merge(t, p, Long::sum));
+            assertThat(expected).isEqualTo(Map.of(Tuple.of(1L), 1L));
+            assertThat(NaiveEvaluator.evaluate(v, K, all.relations())).isEqualTo(Map.of(Tuple.of(1L), 2L));
+            Outputs out = Harnesses.outputs(h, DEAD);
+            assertThat(sums(out)).isEqualTo(expected);
+            assertThat(out.side()).isEmpty();
+        }
     }
 
     /**

@@ -92,6 +92,7 @@ public record ViewOptions(IvmOptions ivm, boolean triggers, String stateBackend,
                 case "mini-batch" -> copy(ivm.withMiniBatch((int) positiveLong(name, value)));
                 case "strategy" -> copy(ivm.withStrategy(strategy(value)));
                 case "managed-state" -> copy(ivm.withManagedState(bool(name, value)));
+                case "state-ttl" -> copy(ivm.withStateTtl(duration(name, value)));
                 case "row-check" -> copy(ivm.withRowCheck(bool(name, value)));
                 case "update-before" -> copy(ivm.withUpdateBefore(bool(name, value)));
                 case "uid-prefix" -> copy(ivm.withUidPrefix(nonEmpty(name, value)));

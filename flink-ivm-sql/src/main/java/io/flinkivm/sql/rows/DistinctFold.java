@@ -17,6 +17,7 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
@@ -30,6 +31,11 @@ import org.apache.flink.util.Collector;
  * MAX multiset). The job must send each update's old payload ({@code -U}): it is held until its
  * {@code +U} comes, so that the group's row changes once per update.
  *
+ * <p>Under a state TTL ({@code IvmOptions.withStateTtl}) a group's state goes whole, as the sink's keys do:
+ * a processing-time timer between 1 and 1.5 TTLs after the group's last change drops all of it (its
+ * entries depend on each other). A change that then arrives for the group starts it again: what it
+ * takes away from the forgotten group is not taken.
+ *
  * @param <T> the plan's payload type
  */
 @Internal
@@ -40,10 +46,13 @@ public final class DistinctFold<T> extends KeyedProcessFunction<Tuple, ResultRec
     static final String GROUP_COUNTS = "distinct-group-counts";
     static final String PAIR_COUNTS = "distinct-pair-counts";
     static final String PENDING_UPDATES = "distinct-pending-updates";
+    /** Under a state TTL: when the group's state is dropped unless a change comes first. */
+    static final String IDLE_UNTIL = "distinct-idle-until";
 
     private final SqlTranslation translation;
     private final Semiring<T> semiring;
     private final boolean updateBefore;
+    private final long stateTtlMillis;
 
     private transient DistinctGroups distinct;
     private transient Ring<Object> ring;
@@ -52,20 +61,23 @@ public final class DistinctFold<T> extends KeyedProcessFunction<Tuple, ResultRec
     private transient MapState<Tuple, Long> pairs;
     private transient MapState<Tuple, T> pending;
     private transient DistinctGroups.PairCounts<Exception> pairCounts;
+    private transient ValueState<Long> idleUntil;
 
     /**
      * @param translation a translation with COUNT(DISTINCT ...)
      * @param semiring the plan's semiring (the payloads of the records)
      * @param updateBefore whether a changed group's row is sent as {@code -U} of its old values, then
      *     {@code +U} (else {@code +U} only, as an upsert table takes it)
+     * @param stateTtlMillis drop a group's state once no change reached it for this long (0: never)
      */
-    public DistinctFold(SqlTranslation translation, Semiring<T> semiring, boolean updateBefore) {
+    public DistinctFold(SqlTranslation translation, Semiring<T> semiring, boolean updateBefore, long stateTtlMillis) {
         if (translation.distinctGroups() == null) {
             throw new IllegalArgumentException(translation.sql() + " has no COUNT(DISTINCT ...)");
         }
         this.translation = translation;
         this.semiring = semiring;
         this.updateBefore = updateBefore;
+        this.stateTtlMillis = stateTtlMillis;
     }
 
     /** The key of a record: its result tuple's group; end markers (no tuple) have the empty key and are dropped. */
@@ -89,6 +101,9 @@ public final class DistinctFold<T> extends KeyedProcessFunction<Tuple, ResultRec
         pending = getRuntimeContext()
                 .getMapState(
                         new MapStateDescriptor<>(PENDING_UPDATES, TupleTypeInfo.INSTANCE, PayloadTypes.of(semiring)));
+        if (stateTtlMillis > 0) {
+            idleUntil = getRuntimeContext().getState(new ValueStateDescriptor<>(IDLE_UNTIL, Types.LONG));
+        }
         pairCounts = (group, pair, delta) -> {
             Long was = pairs.get(pair);
             long n = (was == null ? 0 : was) + delta;
@@ -105,6 +120,9 @@ public final class DistinctFold<T> extends KeyedProcessFunction<Tuple, ResultRec
     public void processElement(ResultRecord<T> r, Context ctx, Collector<Row> out) throws Exception {
         if (r.isEnd()) {
             return;
+        }
+        if (idleUntil != null) {
+            touch(ctx.timerService());
         }
         Tuple tuple = r.tuple();
         T before;
@@ -133,6 +151,13 @@ public final class DistinctFold<T> extends KeyedProcessFunction<Tuple, ResultRec
             }
         }
         Object payload = payloads.value();
+        if (payload == null && idleUntil != null) {
+            // The group may have expired: nothing of it is left to take away.
+            before = null;
+            if (after == null) {
+                return;
+            }
+        }
         DistinctGroups.Group old = payload == null ? null : new DistinctGroups.Group(payload, counts.value());
         DistinctGroups.Group now = distinct.apply(ring, old, tuple, before, after, pairCounts);
         if (now == null) {
@@ -152,6 +177,33 @@ public final class DistinctFold<T> extends KeyedProcessFunction<Tuple, ResultRec
                 out.collect(row(RowKind.UPDATE_BEFORE, group, old));
             }
             out.collect(row(RowKind.UPDATE_AFTER, group, now));
+        }
+    }
+
+    /** Keeps the current group at least a TTL from now (its timer moved at most once per half TTL). */
+    private void touch(TimerService timers) throws Exception {
+        long now = timers.currentProcessingTime();
+        Long until = idleUntil.value();
+        if (until == null || until < now + stateTtlMillis) {
+            long next = now + stateTtlMillis + stateTtlMillis / 2;
+            if (until != null) {
+                timers.deleteProcessingTimeTimer(until);
+            }
+            timers.registerProcessingTimeTimer(next);
+            idleUntil.update(next);
+        }
+    }
+
+    /** The group went without a change for the TTL: all its state goes, and no row is emitted. */
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Row> out) throws Exception {
+        Long until = idleUntil.value();
+        if (until != null && until == timestamp) {
+            payloads.clear();
+            counts.clear();
+            pairs.clear();
+            pending.clear();
+            idleUntil.clear();
         }
     }
 

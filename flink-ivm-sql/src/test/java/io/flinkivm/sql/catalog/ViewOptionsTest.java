@@ -26,7 +26,8 @@ class ViewOptionsTest {
     @Test
     void everyNameMapsOntoItsSetting() {
         ViewOptions o = ViewOptions.parse("snapshot-period = 500 ms, parallelism=3, Mini-Batch = 7,"
-                + " strategy = p-hierarchical, managed-state = true, row-check = FALSE, update-before = true,"
+                + " strategy = p-hierarchical, managed-state = true, state-ttl = 12 h, row-check = FALSE,"
+                + " update-before = true,"
                 + " uid-prefix = v1-, state = heap, dead-letters = rejected,"
                 + " primary-key.lineitem = (l_orderkey, l_linenumber), primary-key.orders = o_orderkey");
 
@@ -36,6 +37,7 @@ class ViewOptionsTest {
         assertThat(ivm.miniBatch()).isEqualTo(7);
         assertThat(ivm.strategy()).isEqualTo(Planner.Strategy.P_HIERARCHICAL);
         assertThat(ivm.managedState()).isTrue();
+        assertThat(ivm.stateTtl()).isEqualTo(Duration.ofHours(12));
         assertThat(ivm.rowCheck()).isFalse();
         assertThat(ivm.updateBefore()).isTrue();
         assertThat(ivm.uidPrefix()).isEqualTo("v1-");

@@ -30,9 +30,14 @@ class DistinctFoldTest {
 
     private static KeyedOneInputStreamOperatorTestHarness<Tuple, ResultRecord<Long>, Row> harness(
             OperatorSubtaskState restore, boolean updateBefore) throws Exception {
+        return harness(restore, updateBefore, 0);
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<Tuple, ResultRecord<Long>, Row> harness(
+            OperatorSubtaskState restore, boolean updateBefore, long ttl) throws Exception {
         KeyedOneInputStreamOperatorTestHarness<Tuple, ResultRecord<Long>, Row> h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(new DistinctFold<>(SQL, IntegerRing.INSTANCE, updateBefore)),
+                        new KeyedProcessOperator<>(new DistinctFold<>(SQL, IntegerRing.INSTANCE, updateBefore, ttl)),
                         DistinctFold.groupKey(SQL),
                         TupleTypeInfo.INSTANCE);
         if (restore != null) {
@@ -90,6 +95,37 @@ class DistinctFoldTest {
         assertThatThrownBy(() -> send(h, ResultRecord.Kind.UPDATE_AFTER, "d1", 10, 2))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("+U of (d1, 10) without its -U");
+        h.close();
+    }
+
+    /**
+     * Under a TTL of 100 ms, group d1, last changed at 0, is dropped at 150 without a row; d2, changed
+     * at 90, stays until 240. A later update of d1 (its -U, then its +U) starts d1 again from the new
+     * payload alone, and a delete of d1 after that takes it away again.
+     */
+    @Test
+    void anIdleGroupIsDroppedWholeAndStartsAgain() throws Exception {
+        var h = harness(null, false, 100);
+        h.setProcessingTime(0);
+        send(h, ResultRecord.Kind.INSERT, "d1", 10, 1);
+        send(h, ResultRecord.Kind.INSERT, "d1", 11, 1);
+        h.setProcessingTime(90);
+        send(h, ResultRecord.Kind.INSERT, "d2", 10, 1);
+        assertThat(rows(h)).containsExactly("+I[d1, 1, 1]", "+U[d1, 2, 2]", "+I[d2, 1, 1]");
+        // Per group: its payload, its counts and its timer's time.
+        assertThat(h.numKeyedStateEntries()).isEqualTo(6);
+        h.setProcessingTime(150);
+        assertThat(rows(h)).isEmpty();
+        assertThat(h.numKeyedStateEntries()).isEqualTo(3);
+        send(h, ResultRecord.Kind.UPDATE_BEFORE, "d1", 10, 1);
+        send(h, ResultRecord.Kind.UPDATE_AFTER, "d1", 10, 4);
+        send(h, ResultRecord.Kind.INSERT, "d2", 12, 1);
+        assertThat(rows(h)).containsExactly("+I[d1, 1, 4]", "+U[d2, 2, 2]");
+        send(h, ResultRecord.Kind.DELETE, "d1", 10, 4);
+        assertThat(rows(h)).containsExactly("-D[d1, 1, 4]");
+        h.setProcessingTime(1000);
+        assertThat(h.numKeyedStateEntries()).isZero();
+        assertThat(h.numProcessingTimeTimers()).isZero();
         h.close();
     }
 }
