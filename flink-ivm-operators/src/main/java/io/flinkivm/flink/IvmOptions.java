@@ -4,6 +4,9 @@ import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.InvalidQueryException;
+import io.flinkivm.core.window.WindowAssignment;
+import io.flinkivm.core.window.WindowSpec;
+import io.flinkivm.core.window.Windows;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,6 +57,7 @@ import org.apache.flink.annotation.PublicEvolving;
  * @param uidPrefix the prefix of the uids of flink-ivm's operators, which savepoints map state by
  *     (null, the default: {@code ivm-} and a fingerprint of the plan); give each of two queries with
  *     the same plan in one job its own
+ * @param windows the event-time windows of the query's relations ({@link #withWindow}; default none)
  */
 @PublicEvolving
 public record IvmOptions(
@@ -71,7 +75,8 @@ public record IvmOptions(
         Map<String, List<String>> primaryKeys,
         boolean rowCheck,
         boolean keyChecks,
-        String uidPrefix)
+        String uidPrefix,
+        Windows windows)
         implements Serializable {
 
     /** Default of {@link #miniBatch()}. */
@@ -116,6 +121,7 @@ public record IvmOptions(
             });
         }
         primaryKeys = Collections.unmodifiableMap(tableKeys);
+        windows = windows == null ? Windows.NONE : windows;
     }
 
     /** Snapshots at the end of input and on control records, the environment's parallelism, AUTO planning. */
@@ -135,7 +141,8 @@ public record IvmOptions(
                 Map.of(),
                 true,
                 false,
-                null);
+                null,
+                Windows.NONE);
     }
 
     public IvmOptions withSnapshotEvery(long inserts) {
@@ -279,6 +286,24 @@ public record IvmOptions(
         return checks == keyChecks ? this : with(d -> d.keyChecks = checks);
     }
 
+    /**
+     * Assigns event-time windows to {@code relation}'s rows: the value at {@code timeColumn} (from 0) is
+     * the row's event time in epoch milliseconds, and each row becomes one insert per window it belongs
+     * to, with {@code window_start} and {@code window_end} appended, so the relation's atoms have two
+     * terms more than its rows. A row whose first window has closed (its end - 1 ms is at most the
+     * event-time watermark its input has reached) is a dead letter. The input stream's timestamps and
+     * watermarks are the user's ({@code assignTimestampsAndWatermarks}). Replaces an earlier window of
+     * the relation.
+     */
+    public IvmOptions withWindow(String relation, int timeColumn, WindowSpec window) {
+        return withWindow(WindowAssignment.of(relation, timeColumn, window));
+    }
+
+    /** As {@link #withWindow(String, int, WindowSpec)}, with the time column's unit and an allowed lateness. */
+    public IvmOptions withWindow(WindowAssignment assignment) {
+        return with(d -> d.windows = d.windows.with(assignment));
+    }
+
     /** Starts the uids of flink-ivm's operators with {@code prefix} (see {@link #uidPrefix()}; null: from the plan). */
     public IvmOptions withUidPrefix(String prefix) {
         return with(d -> d.uidPrefix = prefix);
@@ -308,6 +333,7 @@ public record IvmOptions(
         boolean rowCheck;
         boolean keyChecks;
         String uidPrefix;
+        Windows windows;
 
         Draft(IvmOptions o) {
             snapshotEvery = o.snapshotEvery;
@@ -325,6 +351,7 @@ public record IvmOptions(
             rowCheck = o.rowCheck;
             keyChecks = o.keyChecks;
             uidPrefix = o.uidPrefix;
+            windows = o.windows;
         }
 
         IvmOptions done() {
@@ -343,7 +370,8 @@ public record IvmOptions(
                     primaryKeys,
                     rowCheck,
                     keyChecks,
-                    uidPrefix);
+                    uidPrefix,
+                    windows);
         }
     }
 

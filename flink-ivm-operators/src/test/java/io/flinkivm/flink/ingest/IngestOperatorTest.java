@@ -13,6 +13,7 @@ import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.core.window.Windows;
 import io.flinkivm.flink.common.Epochs;
 import io.flinkivm.flink.common.StateNames;
 import io.flinkivm.flink.types.DeadLetter;
@@ -110,7 +111,8 @@ class IngestOperatorTest {
             int miniBatch)
             throws Exception {
         var h = new OneInputStreamOperatorTestHarness<>(
-                new IngestOperator<>(plan, K, routes(plan), EPOCHS, every, progress, period, miniBatch, 0),
+                new IngestOperator<>(
+                        plan, K, routes(plan), EPOCHS, every, progress, period, miniBatch, 0, Windows.NONE),
                 128,
                 parallelism,
                 subtask);
@@ -200,15 +202,33 @@ class IngestOperatorTest {
     void routesMustFitThePlan() {
         List<OutputTag<Delta<Long>>> allTags = List.of(new OutputTag<>("t0", DeltaTypeInfo.of(K)));
         assertThatThrownBy(() -> new IngestOperator<>(
-                        SHARED, K, IngestRoutes.trees(allTags, null, null, 1, 128), EPOCHS, 0, 0, 0, 1, 0))
+                        SHARED,
+                        K,
+                        IngestRoutes.trees(allTags, null, null, 1, 128),
+                        EPOCHS,
+                        0,
+                        0,
+                        0,
+                        1,
+                        0,
+                        Windows.NONE))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("one tree route per view tree");
         List<OutputTag<Delta<Long>>> noTags = java.util.Arrays.asList(null, null);
         assertThatThrownBy(() -> new IngestOperator<>(
-                        SHARED, K, IngestRoutes.trees(noTags, DIRECT, null, 1, 128), EPOCHS, 0, 0, 0, 1, 0))
+                        SHARED,
+                        K,
+                        IngestRoutes.trees(noTags, DIRECT, null, 1, 128),
+                        EPOCHS,
+                        0,
+                        0,
+                        0,
+                        1,
+                        0,
+                        Windows.NONE))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("tree 0 (V[A]) has state below its root");
-        assertThatThrownBy(() -> new IngestOperator<>(SHARED, K, routes(SHARED), EPOCHS, 0, 0, 0, 0, 0))
+        assertThatThrownBy(() -> new IngestOperator<>(SHARED, K, routes(SHARED), EPOCHS, 0, 0, 0, 0, 0, Windows.NONE))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("miniBatch must be >= 1, got 0");
     }
