@@ -304,6 +304,15 @@ public record IvmOptions(
         return with(d -> d.windows = d.windows.with(assignment));
     }
 
+    /** These options with {@code windows} added (each replaces an earlier window of its relation). */
+    public IvmOptions withWindows(Windows windows) {
+        IvmOptions out = this;
+        for (WindowAssignment w : windows.assignments()) {
+            out = out.withWindow(w);
+        }
+        return out;
+    }
+
     /** Starts the uids of flink-ivm's operators with {@code prefix} (see {@link #uidPrefix()}; null: from the plan). */
     public IvmOptions withUidPrefix(String prefix) {
         return with(d -> d.uidPrefix = prefix);
