@@ -12,9 +12,10 @@ import org.apache.flink.annotation.PublicEvolving;
  * window it belongs to, with {@code window_start} and {@code window_end} (in the time column's units)
  * appended as its last two columns.
  *
- * <p>A row is <em>late</em> when the first of its windows to close has closed: when that window's end
- * - 1 ms + {@code lateness} is at most the event-time watermark its input has reached, the rule of
- * Flink SQL's window aggregates. A late row goes into none of its windows.
+ * <p>A window has <em>closed</em> when its end - 1 ms + {@code lateness} is at most the event-time
+ * watermark the row's input has reached. A row goes into those of its windows that are open; it is
+ * <em>late</em> when all of them have closed (the last to close has), as Flink SQL's window aggregates
+ * decide: a HOP or CUMULATE row whose first windows closed still counts in the others.
  *
  * @param relation the relation whose rows are windowed
  * @param timeColumn the position (from 0) of the rows' event time
@@ -84,17 +85,22 @@ public record WindowAssignment(String relation, int timeColumn, WindowSpec spec,
         return Math.floorDiv((Long) row.get(timeColumn), unitsPerMilli);
     }
 
-    /** Whether a row at {@code millis} is late once its input's watermark reached {@code watermark}. */
-    public boolean isLate(long millis, long watermark) {
-        return spec.firstEnd(millis) - 1 + lateness <= watermark;
+    /** Whether the window ending at {@code end} (milliseconds) is still open at watermark {@code watermark}. */
+    public boolean isOpen(long end, long watermark) {
+        return end - 1 + lateness > watermark;
     }
 
-    /** The dead letter's reason for a row at {@code millis} that is late at watermark {@code watermark}. */
+    /** Whether a row at {@code millis} is late (all its windows closed) once its input's watermark reached {@code watermark}. */
+    public boolean isLate(long millis, long watermark) {
+        return !isOpen(spec.lastEnd(millis), watermark);
+    }
+
+    /** The dead letter's reason for a row at {@code millis} that is late at watermark {@code watermark}: its last window. */
     public String lateReason(long millis, long watermark) {
         long[] starts = new long[spec.maxWindows()];
         long[] ends = new long[spec.maxWindows()];
-        spec.assign(millis, starts, ends);
-        return "late: window [" + Instant.ofEpochMilli(starts[0]) + ", " + Instant.ofEpochMilli(ends[0])
+        int last = spec.assign(millis, starts, ends) - 1;
+        return "late: window [" + Instant.ofEpochMilli(starts[last]) + ", " + Instant.ofEpochMilli(ends[last])
                 + ") closed at watermark " + Instant.ofEpochMilli(watermark)
                 + (lateness == 0 ? "" : " (allowed lateness " + WindowSpec.millis(lateness) + ")");
     }

@@ -77,8 +77,8 @@ public record WindowSpec(Kind kind, long size, long step, long offset) implement
 
     /**
      * Writes the windows timestamp {@code t} (milliseconds) belongs to into {@code starts} and {@code
-     * ends} (each at least {@link #maxWindows()} long), the one that ends first first, and returns how
-     * many there are.
+     * ends} (each at least {@link #maxWindows()} long), in the order they end, and returns how many
+     * there are.
      */
     public int assign(long t, long[] starts, long[] ends) {
         switch (kind) {
@@ -112,9 +112,9 @@ public record WindowSpec(Kind kind, long size, long step, long offset) implement
         }
     }
 
-    /** The end of the first window of timestamp {@code t} to close: a row is late once that one closed. */
-    public long firstEnd(long t) {
-        return alignedStart(t, step) + step;
+    /** The end of the last of timestamp {@code t}'s windows to close: a row is late once that one closed. */
+    public long lastEnd(long t) {
+        return kind == Kind.HOP ? alignedStart(t, step) + size : alignedStart(t, size) + size;
     }
 
     /** The largest {@code offset + k * unit <= t}. */

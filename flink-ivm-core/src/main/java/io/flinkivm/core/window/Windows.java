@@ -120,8 +120,8 @@ public record Windows(List<WindowAssignment> assignments) implements Serializabl
         for (WindowAssignment w : assignments) {
             sb.append("  ").append(w.describe(query.arityOf(w.relation()))).append('\n');
         }
-        sb.append("  late rows: a row whose first window has closed (its end - 1 ms + allowed lateness <= its input's"
-                + " watermark) is a dead letter and goes into none of its windows\n");
+        sb.append("  late rows: a row goes into its windows that are open (end - 1 ms + allowed lateness > its input's"
+                + " watermark); a row whose windows all closed is a dead letter\n");
         Set<String> vars = windowVariables(query);
         sb.append("  window variables: ").append(vars.isEmpty() ? "none" : String.join(", ", vars));
         List<String> inHead = new ArrayList<>();

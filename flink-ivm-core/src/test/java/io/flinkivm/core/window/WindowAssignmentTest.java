@@ -23,18 +23,21 @@ class WindowAssignmentTest {
     }
 
     @Test
-    void aRowIsLateOnceItsFirstWindowsEndMinusOneReachedTheWatermark() {
+    void aRowIsLateOnceItsLastWindowsEndMinusOneReachedTheWatermark() {
         assertThat(bids.isLate(5_000, 9_998)).isFalse();
         assertThat(bids.isLate(5_000, 9_999)).isTrue();
         assertThat(bids.withLateness(2_000).isLate(5_000, 11_998)).isFalse();
         assertThat(bids.withLateness(2_000).isLate(5_000, 11_999)).isTrue();
         WindowAssignment hop =
                 WindowAssignment.of("bid", 1, WindowSpec.hop(Duration.ofSeconds(5), Duration.ofSeconds(10)));
-        // [0, 10) closed, [5, 15) still open: late, as Flink's window aggregate drops it.
-        assertThat(hop.isLate(7_000, 9_999)).isTrue();
-        assertThat(hop.lateReason(7_000, 9_999))
-                .isEqualTo("late: window [1970-01-01T00:00:00Z, 1970-01-01T00:00:10Z) closed at watermark"
-                        + " 1970-01-01T00:00:09.999Z");
+        // [0, 10) closed, [5, 15) still open: the row counts in [5, 15) only, as in Flink's window aggregate.
+        assertThat(hop.isOpen(10_000, 9_999)).isFalse();
+        assertThat(hop.isOpen(15_000, 9_999)).isTrue();
+        assertThat(hop.isLate(7_000, 9_999)).isFalse();
+        assertThat(hop.isLate(7_000, 14_999)).isTrue();
+        assertThat(hop.lateReason(7_000, 14_999))
+                .isEqualTo("late: window [1970-01-01T00:00:05Z, 1970-01-01T00:00:15Z) closed at watermark"
+                        + " 1970-01-01T00:00:14.999Z");
     }
 
     @Test

@@ -54,7 +54,7 @@ class WindowSpecTest {
         assertThat(windows(spec, 9)).containsExactly("[0,10)");
         assertThat(windows(spec, 10)).containsExactly("[10,20)");
         assertThat(windows(spec, -1)).containsExactly("[-10,0)");
-        assertThat(spec.firstEnd(9)).isEqualTo(10);
+        assertThat(spec.lastEnd(9)).isEqualTo(10);
     }
 
     @Test
@@ -62,7 +62,7 @@ class WindowSpecTest {
         WindowSpec spec = WindowSpec.hop(Duration.ofMillis(5), Duration.ofMillis(15));
         assertThat(windows(spec, 12)).containsExactly("[0,15)", "[5,20)", "[10,25)");
         assertThat(spec.maxWindows()).isEqualTo(3);
-        assertThat(spec.firstEnd(12)).isEqualTo(15);
+        assertThat(spec.lastEnd(12)).isEqualTo(25);
     }
 
     @Test
@@ -71,7 +71,7 @@ class WindowSpecTest {
         assertThat(windows(spec, 3)).containsExactly("[0,4)", "[0,6)", "[0,8)");
         assertThat(windows(spec, 7)).containsExactly("[0,8)");
         assertThat(windows(spec, 8)).containsExactly("[8,10)", "[8,12)", "[8,14)", "[8,16)");
-        assertThat(spec.firstEnd(3)).isEqualTo(4);
+        assertThat(spec.lastEnd(3)).isEqualTo(8);
     }
 
     @Test
@@ -93,9 +93,8 @@ class WindowSpecTest {
         for (WindowSpec spec : specs) {
             for (long t = -30; t <= 30; t++) {
                 assertThat(windows(spec, t)).as("%s at %d", spec, t).isEqualTo(bruteForce(spec, t));
-                assertThat(spec.firstEnd(t))
-                        .as("%s at %d", spec, t)
-                        .isEqualTo(end(bruteForce(spec, t).get(0)));
+                List<String> all = bruteForce(spec, t);
+                assertThat(spec.lastEnd(t)).as("%s at %d", spec, t).isEqualTo(end(all.get(all.size() - 1)));
             }
         }
     }

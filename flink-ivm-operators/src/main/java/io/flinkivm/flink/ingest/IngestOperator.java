@@ -56,8 +56,8 @@ import org.apache.flink.util.OutputTag;
  * (a windowed relation's late rows are those whose first window closed at it, {@link Windows}) and
  * passes on only the final one.
  *
- * <p>A row of a windowed relation becomes one insert per window it belongs to, its window's start and
- * end appended; a late row is a dead letter.
+ * <p>A row of a windowed relation becomes one insert per open window it belongs to, its window's start
+ * and end appended; a row whose windows all closed is a dead letter.
  *
  * <p>Its operator state is this subtask's epoch, counts and position (union state: restored at
  * another parallelism, each new subtask takes over the counts of a run of consecutive old subtasks,
@@ -412,6 +412,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         }
         int relation = router.relation(r.relation());
         int windowCount = 0;
+        int windowFrom = 0;
         if (window != null) {
             long millis = window.millis(r.tuple());
             if (window.isLate(millis, eventWatermark)) {
@@ -419,7 +420,14 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
                 deadLetter(r, window.lateReason(millis, eventWatermark));
                 return;
             }
-            windowCount = window.spec().assign(millis, windowStarts, windowEnds);
+            // The row's windows that are still open, in the order they end (the closed ones come first).
+            int n = window.spec().assign(millis, windowStarts, windowEnds);
+            int closed = 0;
+            while (!window.isOpen(windowEnds[closed], eventWatermark)) {
+                closed++;
+            }
+            windowFrom = closed;
+            windowCount = n;
         }
         T payload = r.payload();
         checkedDelete = false;
@@ -446,7 +454,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             if (window == null) {
                 router.route(relation, r.tuple(), payload, deliver);
             } else {
-                for (int i = 0; i < windowCount; i++) {
+                for (int i = windowFrom; i < windowCount; i++) {
                     router.route(
                             relation, window.withWindow(r.tuple(), windowStarts[i], windowEnds[i]), payload, deliver);
                 }
