@@ -13,6 +13,8 @@ import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.core.window.WindowAssignment;
+import io.flinkivm.core.window.WindowSpec;
 import io.flinkivm.core.window.Windows;
 import io.flinkivm.flink.common.Epochs;
 import io.flinkivm.flink.common.StateNames;
@@ -24,6 +26,7 @@ import io.flinkivm.flink.types.EpochEndTypeInfo;
 import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.flink.types.RootUpdate;
 import io.flinkivm.flink.types.RootUpdateTypeInfo;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.state.ListState;
@@ -177,6 +180,41 @@ class IngestOperatorTest {
             assertThat(side(h, DIRECT))
                     .as("T's tree has no state below its root")
                     .containsExactly(RootUpdate.of(E2, 1, Tuple.of(1L, 1L), 3L));
+        }
+    }
+
+    /**
+     * A windowed relation: a HOP row goes into its windows that are open at the input's watermark, one
+     * insert each; a row whose windows all closed, a row without a time and one of the wrong arity are
+     * dead letters.
+     */
+    @Test
+    void windowedRowsGoIntoTheirOpenWindowsAndLateOnesAreDeadLetters() throws Exception {
+        MaintenancePlan plan = Planner.plan(QueryParser.parse("Q(W,A) :- R(A,T,W,E)"), K);
+        Windows windows = Windows.NONE.with(
+                WindowAssignment.of("R", 1, WindowSpec.hop(Duration.ofMillis(5), Duration.ofMillis(10))));
+        try (var h = new OneInputStreamOperatorTestHarness<>(
+                new IngestOperator<>(plan, K, routes(plan), EPOCHS, 0, 0, 0, 1, 0, windows), 128, 1, 0)) {
+            h.open();
+            h.processElement(new StreamRecord<>(insert("R", 2, 1L, 12L)));
+            h.processWatermark(new Watermark(14));
+            h.processElement(new StreamRecord<>(insert("R", 3, 1L, 12L)));
+            h.processElement(new StreamRecord<>(insert("R", 4, 1L, 3L)));
+            h.processElement(new StreamRecord<>(insert("R", 5, 1L, "noon")));
+            h.processElement(new StreamRecord<>(insert("R", 6, 1L, 12L, 10L, 20L)));
+            List<RootUpdate<Long>> out = side(h, DIRECT);
+            // Before the watermark: [5, 15) and [10, 20); after it, [5, 15) has closed.
+            assertThat(out)
+                    .extracting(u -> List.of(u.tuple().toArray()) + " " + u.payload())
+                    .containsExactly("[5, 1] 2", "[10, 1] 2", "[10, 1] 3");
+            assertThat(h.extractOutputValues())
+                    .extracting(DeadLetter::reason)
+                    .containsExactly(
+                            "late: window [1970-01-01T00:00:00Z, 1970-01-01T00:00:00.010Z) closed at watermark"
+                                    + " 1970-01-01T00:00:00.014Z",
+                            "the time column 1 of R holds noon (String), not a timestamp (a long)",
+                            "relation R is windowed: its rows have 2 values (its atoms add window_start and"
+                                    + " window_end), got 4");
         }
     }
 
