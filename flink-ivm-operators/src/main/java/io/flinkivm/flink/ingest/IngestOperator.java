@@ -31,6 +31,8 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.api.java.typeutils.TupleTypeInfo;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -63,7 +65,8 @@ import org.apache.flink.util.OutputTag;
  * another parallelism, each new subtask takes over the counts of a run of consecutive old subtasks,
  * the runs as Flink deals out source readers' splits, every subtask starts after the largest old
  * epoch, and the generation increases, which tells the sinks to start a new cut from the restored
- * totals).
+ * totals). With windowed relations it also keeps each subtask's event-time watermark (union state;
+ * rescaled, every subtask starts from the smallest).
  */
 @Internal
 public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
@@ -91,6 +94,8 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private transient long[] windowEnds;
     /** The largest event-time watermark of this subtask's input (its timestamps' lower bound from now on). */
     private transient long eventWatermark;
+    /** Per subtask (its index, its {@link #eventWatermark}), for jobs with windows; null without. */
+    private transient ListState<Tuple2<Integer, Long>> eventTimeState;
 
     private transient Counter lateCounter;
 
@@ -280,6 +285,26 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         if (routes.needsCells()) {
             layout = CellLayout.restoreOr(context, routes.freshLayout());
         }
+        eventWatermark = Long.MIN_VALUE;
+        if (!windows.isEmpty()) {
+            // The watermark decides which rows are late: restored, a replay rejects the rows the first run
+            // did (a source's watermark generator starts over). Rescaled, the smallest of the old subtasks'.
+            eventTimeState = context.getOperatorStateStore()
+                    .getUnionListState(new ListStateDescriptor<>(
+                            StateNames.INGEST_EVENT_TIME, new TupleTypeInfo<>(Types.INT, Types.LONG)));
+            List<Tuple2<Integer, Long>> marks = new ArrayList<>();
+            eventTimeState.get().forEach(marks::add);
+            long smallest = Long.MAX_VALUE;
+            for (Tuple2<Integer, Long> m : marks) {
+                smallest = Math.min(smallest, m.f1);
+                if (sameParallelism && m.f0 == subtask) {
+                    eventWatermark = m.f1;
+                }
+            }
+            if (!marks.isEmpty() && !sameParallelism) {
+                eventWatermark = smallest;
+            }
+        }
     }
 
     /**
@@ -297,6 +322,9 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         int parallelism = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
         positionState.update(List.of(
                 new IngestPosition(subtask, parallelism, generation, epoch, inEpoch, count, position, sinceSnapshot)));
+        if (eventTimeState != null) {
+            eventTimeState.update(List.of(Tuple2.of(subtask, eventWatermark)));
+        }
         legacyState.clear();
     }
 
@@ -350,7 +378,6 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         epochsCounter = getMetricGroup().counter(Metrics.EPOCHS);
         directOut = getMetricGroup().counter(Metrics.DELTAS_OUT);
         lateCounter = getMetricGroup().counter(Metrics.LATE_ROWS);
-        eventWatermark = Long.MIN_VALUE;
         windowOf = new WindowAssignment[relations.size()];
         int most = 0;
         for (WindowAssignment w : windows.assignments()) {

@@ -218,6 +218,42 @@ class IngestOperatorTest {
         }
     }
 
+    /**
+     * The input's event-time watermark is in the checkpoint: after a restore (also at another
+     * parallelism) a replayed row is late exactly when it was, though the source's watermarks start over.
+     */
+    @Test
+    void theEventTimeWatermarkSurvivesARestore() throws Exception {
+        MaintenancePlan plan = Planner.plan(QueryParser.parse("Q(W,A) :- R(A,T,W,E)"), K);
+        Windows windows = Windows.NONE.with(WindowAssignment.of("R", 1, WindowSpec.tumble(Duration.ofMillis(10))));
+        OperatorSubtaskState snapshot;
+        try (var h = new OneInputStreamOperatorTestHarness<>(
+                new IngestOperator<>(plan, K, routes(plan), EPOCHS, 0, 0, 0, 1, 0, windows), 128, 1, 0)) {
+            h.open();
+            h.processWatermark(new Watermark(25));
+            snapshot = h.snapshot(1, 1);
+        }
+        for (int parallelism : new int[] {1, 2}) {
+            try (var h = new OneInputStreamOperatorTestHarness<>(
+                    new IngestOperator<>(plan, K, routes(plan), EPOCHS, 0, 0, 0, 1, 0, windows), 128, parallelism, 0)) {
+                h.initializeState(
+                        parallelism == 1
+                                ? snapshot
+                                : AbstractStreamOperatorTestHarness.repartitionOperatorState(snapshot, 128, 1, 2, 0));
+                h.open();
+                h.processWatermark(new Watermark(3));
+                h.processElement(new StreamRecord<>(insert("R", 1, 1L, 15L)));
+                h.processElement(new StreamRecord<>(insert("R", 1, 1L, 26L)));
+                assertThat(h.extractOutputValues())
+                        .as("at parallelism %d", parallelism)
+                        .extracting(DeadLetter::reason)
+                        .containsExactly("late: window [1970-01-01T00:00:00.010Z, 1970-01-01T00:00:00.020Z) closed at"
+                                + " watermark 1970-01-01T00:00:00.025Z");
+                assertThat(side(h, DIRECT)).hasSize(1);
+            }
+        }
+    }
+
     /** With sink cells, a root view's delta straight to the sink goes to every cell that agrees with it. */
     @Test
     void aTreeWithoutStateSendsItsDeltasStraightToTheSinksCells() throws Exception {
