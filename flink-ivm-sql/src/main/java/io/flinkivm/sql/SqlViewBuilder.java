@@ -19,6 +19,7 @@ import io.flinkivm.sql.rows.DistinctFold;
 import io.flinkivm.sql.rows.FlinkTables;
 import io.flinkivm.sql.rows.SqlRowChanges;
 import io.flinkivm.sql.rows.TableRowsToChanges;
+import io.flinkivm.sql.translate.ComputedColumn;
 import io.flinkivm.sql.translate.SqlTable;
 import io.flinkivm.sql.translate.SqlTranslation;
 import io.flinkivm.sql.translate.TableInput;
@@ -39,9 +40,12 @@ import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.Expressions;
 import org.apache.flink.table.api.SqlParserException;
 import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.TableConfig;
 import org.apache.flink.table.api.TableException;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.api.config.OptimizerConfigOptions;
+import org.apache.flink.table.api.config.OptimizerConfigOptions.NonDeterministicUpdateStrategy;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.data.RowData;
@@ -70,10 +74,13 @@ final class SqlViewBuilder {
     /** See {@link FlinkIvmSql#sql}. */
     static SqlView build(StreamTableEnvironment tEnv, String sql, IvmOptions options) {
         Map<List<String>, Table> tables = new HashMap<>();
-        SqlTranslation translation = SqlTranslation.of(sql, path -> {
-            Table t = tables.computeIfAbsent(path, p -> FlinkTables.lookup(tEnv, p));
-            return t == null ? null : withOptionKey(FlinkTables.schema(String.join(".", path), t), options);
-        });
+        SqlTranslation translation = SqlTranslation.of(
+                sql,
+                path -> {
+                    Table t = tables.computeIfAbsent(path, p -> FlinkTables.lookup(tEnv, p));
+                    return t == null ? null : withOptionKey(FlinkTables.schema(String.join(".", path), t), options);
+                },
+                FlinkTables.typer(tEnv));
         List<String> changelog = new ArrayList<>();
         for (TableInput input : translation.tables()) {
             if (!FlinkTables.isInsertOnly(tables.get(input.path()))) {
@@ -124,15 +131,20 @@ final class SqlViewBuilder {
                     input = input.prefiltered();
                 }
             }
+            // The table's projection: its columns the query reads, and the expressions Flink computes for it.
             List<Expression> columns = new ArrayList<>();
-            for (String c : input.inputColumns()) {
-                columns.add(Expressions.$(c));
+            for (int i = 0; i < input.inputCount(); i++) {
+                String name = input.inputColumns().get(i);
+                columns.add(
+                        input.isComputed(i)
+                                ? Expressions.callSql(input.inputSql(i)).as(name)
+                                : Expressions.$(name));
             }
             Table projected = table.select(columns.toArray(new Expression[0]));
             SingleOutputStreamOperator<InputRecord<T>> converted;
             if (changes) {
                 // ChangelogMode.all(): an upsert table's previous rows come from Flink's ChangelogNormalize.
-                DataStream<Row> rows = tEnv.toChangelogStream(projected);
+                DataStream<Row> rows = changelogRows(tEnv, projected, input);
                 // At the rows' own parallelism, chained: a rebalance would reorder one row's changes, and
                 // a delete could then reach the row check before the insert it names.
                 converted = rows.process(new TableRowsToChanges<>(
@@ -208,6 +220,44 @@ final class SqlViewBuilder {
                 "changes to rows",
                 uid + "result-rows");
         return new SqlView(view.table(), translation, job, job.deadLetters().union(deadLetters, view.rejected()));
+    }
+
+    /**
+     * The rows of a table with deletes or updates through its projection. Where Flink computes columns of it
+     * ({@link TableInput#computedColumns()}), Flink's own check of non-deterministic updates
+     * ({@code table.optimizer.non-deterministic-update.strategy: TRY_RESOLVE}) runs on the projection: a delete
+     * must compute the values its insert computed, which RAND(), NOW() or a user's non-deterministic function
+     * does not.
+     *
+     * @throws UnsupportedPlanException if Flink finds a computed column that is not deterministic
+     */
+    private static DataStream<Row> changelogRows(StreamTableEnvironment tEnv, Table projected, TableInput input) {
+        if (input.computedColumns().isEmpty()) {
+            return tEnv.toChangelogStream(projected);
+        }
+        TableConfig config = tEnv.getConfig();
+        NonDeterministicUpdateStrategy before =
+                config.get(OptimizerConfigOptions.TABLE_OPTIMIZER_NONDETERMINISTIC_UPDATE_STRATEGY);
+        config.set(
+                OptimizerConfigOptions.TABLE_OPTIMIZER_NONDETERMINISTIC_UPDATE_STRATEGY,
+                NonDeterministicUpdateStrategy.TRY_RESOLVE);
+        try {
+            return tEnv.toChangelogStream(projected);
+        } catch (TableException e) {
+            if (!String.valueOf(e.getMessage()).contains("non-deterministic")) {
+                throw e;
+            }
+            List<String> computed = new ArrayList<>();
+            for (ComputedColumn c : input.computedColumns()) {
+                computed.add(c.name() + " = " + c.sql());
+            }
+            throw new UnsupportedPlanException("table " + input.name() + " has deletes or updates, and Flink finds a"
+                    + " column it computes for the query (" + String.join(", ", computed) + ") not deterministic: "
+                    + firstLine(e) + " A delete must compute the values its insert computed; use deterministic"
+                    + " functions on such a table");
+        } finally {
+            config.set(OptimizerConfigOptions.TABLE_OPTIMIZER_NONDETERMINISTIC_UPDATE_STRATEGY, before);
+        }
     }
 
     /**

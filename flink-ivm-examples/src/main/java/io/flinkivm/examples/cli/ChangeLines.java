@@ -10,6 +10,7 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.command.CliException;
 import io.flinkivm.examples.csv.Csv;
+import io.flinkivm.sql.translate.RejectedRowException;
 import io.flinkivm.sql.translate.SqlTranslation;
 import io.flinkivm.sql.translate.TableInput;
 import java.io.IOException;
@@ -42,9 +43,24 @@ final class ChangeLines {
     /** With --sql, the lines' table rows, known once {@link #changelogInputs} has read the input. */
     private SqlRowLines sqlRows;
 
+    /** What Flink computes for the rows of tables with computed columns ({@link #withFlinkExpressions}), or null. */
+    private FlinkExpressions.Values computed;
+
     ChangeLines(Path input, SqlTranslation sql) {
         this.input = input;
         this.sql = sql;
+    }
+
+    /**
+     * With --sql on Flink: the expressions Flink computes ({@link FlinkExpressions}) are computed for the rows of
+     * the input (collected while {@link #changelogInputs} reads it) by an embedded local Flink before the first
+     * {@link #read}, and set in each row read.
+     */
+    ChangeLines withFlinkExpressions() {
+        if (sql != null && !sql.computedColumns().isEmpty()) {
+            computed = new FlinkExpressions.Values();
+        }
+        return this;
     }
 
     /**
@@ -77,7 +93,13 @@ final class ChangeLines {
         try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
             while (reader.next()) {
                 String text = reader.text();
-                if (reader.isComment() || text == null || !(text.startsWith("-D,") || text.startsWith("-U,"))) {
+                if (reader.isComment() || text == null) {
+                    continue;
+                }
+                if (computed != null) {
+                    addComputed(text, csv, fields);
+                }
+                if (!(text.startsWith("-D,") || text.startsWith("-U,"))) {
                     continue;
                 }
                 try {
@@ -101,9 +123,31 @@ final class ChangeLines {
             throw CliException.failure("cannot read input file " + input + ": " + CliException.describe(e), e);
         }
         if (sql != null) {
-            sqlRows = new SqlRowLines(sql, tables);
+            sqlRows = new SqlRowLines(sql, tables, computed);
         }
         return Inputs.changelog(relations);
+    }
+
+    /**
+     * Records a line's row for Flink to compute its table's computed columns; a line that is no row of such a
+     * table, or whose values do not parse, is left alone (it is rejected when it is read again).
+     */
+    private void addComputed(String text, Csv csv, List<String> fields) {
+        try {
+            csv.split(text, fields, RejectedLineException::new);
+        } catch (RejectedLineException e) {
+            return;
+        }
+        int first = !fields.isEmpty() && ChangeKind.of(fields.get(0)) != null ? 1 : 0;
+        TableInput table = fields.size() > first ? sql.table(fields.get(first)) : null;
+        if (table == null || table.computedColumns().isEmpty()) {
+            return;
+        }
+        try {
+            computed.add(table, table.fromText(fields.subList(first + 1, fields.size())));
+        } catch (RejectedRowException e) {
+            // Rejected, with its reason, when the line is read for the run.
+        }
     }
 
     /**
@@ -128,6 +172,9 @@ final class ChangeLines {
             Set<String> marked) {
         if (sql != null && sqlRows == null) {
             throw new IllegalStateException("the input's changelog tables are read first (changelogInputs)");
+        }
+        if (computed != null) {
+            computed.compute();
         }
         try (Utf8LineReader reader = new Utf8LineReader(open(input), MAX_LINE_BYTES)) {
             return load(reader, sink, accepted, s, query, rejects, marked);

@@ -9,7 +9,9 @@ import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.examples.command.CliException;
 import io.flinkivm.examples.command.QueryTextOptions;
 import io.flinkivm.sql.translate.SqlSchemas;
+import io.flinkivm.sql.translate.SqlTable;
 import io.flinkivm.sql.translate.SqlTranslation;
+import java.util.Map;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -87,7 +89,9 @@ final class QueryOptions {
                     + " BIGINT, ck BIGINT)'");
         }
         try {
-            return SqlTranslation.of(sql, SqlSchemas.parse(schema));
+            Map<String, SqlTable> tables = SqlSchemas.parse(schema);
+            return SqlTranslation.of(
+                    sql, path -> path.size() == 1 ? tables.get(path.get(0)) : null, FlinkExpressions.typer(tables));
         } catch (InvalidQueryException e) {
             String m = e.getMessage();
             throw CliException.usage(

@@ -249,11 +249,18 @@ final class RunCommand implements Callable<Integer> {
                         + " shows the plan; FlinkIvmSql.sql (or the SQL Client's procedures) runs it over tables"
                         + " with a WATERMARK");
             }
+            String refusal = engine == EngineKind.MEMORY ? FlinkExpressions.refusal(sql) : null;
+            if (refusal != null) {
+                throw CliException.usage(refusal);
+            }
         } else if (semiring == null) {
             throw CliException.usage("Missing required option: '--semiring=SEMIRING'");
         }
         ConjunctiveQuery query = sql != null ? sql.query() : queryOptions.parse();
         lines = new ChangeLines(input, sql);
+        if (engine == EngineKind.FLINK) {
+            lines.withFlinkExpressions();
+        }
         Inputs inputs = lines.changelogInputs(query);
         if (sql != null) {
             semiring = sql.semiringFor(inputs);

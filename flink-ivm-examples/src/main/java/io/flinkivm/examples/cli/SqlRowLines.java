@@ -28,11 +28,17 @@ final class SqlRowLines {
     private final SqlTranslation sql;
     /** The live rows of the tables with deletes, each row a tuple of its columns' values; null if none. */
     private final LiveRowCheck<Long> tableRows;
+    /** What Flink computed for the rows of tables with computed columns ({@link FlinkExpressions}), or null. */
+    private final FlinkExpressions.Values computed;
 
-    /** The lines of {@code sql}'s tables; {@code changelogTables} are checked row by row. */
-    SqlRowLines(SqlTranslation sql, Set<String> changelogTables) {
+    /**
+     * The lines of {@code sql}'s tables; {@code changelogTables} are checked row by row; {@code computed} holds
+     * the values of the expressions Flink computes (null if the query has none).
+     */
+    SqlRowLines(SqlTranslation sql, Set<String> changelogTables, FlinkExpressions.Values computed) {
         this.sql = sql;
         this.tableRows = LiveRowCheck.of(IntegerRing.INSTANCE, Inputs.changelog(changelogTables));
+        this.computed = computed;
     }
 
     /** The table that a line of the input with these fields (kind first) deletes or updates rows of, or null. */
@@ -77,6 +83,9 @@ final class SqlRowLines {
         List<TableInput.Insert> inserts;
         try {
             values = table.fromText(fields.subList(1, fields.size()));
+            if (!table.computedColumns().isEmpty()) {
+                computed.fill(table, values);
+            }
             inserts = table.inserts(values);
         } catch (RejectedRowException e) {
             throw new RejectedLineException(e.getMessage());
@@ -115,8 +124,8 @@ final class SqlRowLines {
      * are one value), the text of the others (and of NULL).
      */
     private static Tuple row(SqlTable schema, Object[] values, List<String> fields) {
-        Object[] out = new Object[values.length];
-        for (int i = 0; i < values.length; i++) {
+        Object[] out = new Object[schema.columns().size()];
+        for (int i = 0; i < out.length; i++) {
             SqlType type = schema.columns().get(i).type();
             out[i] = values[i] == null ? fields.get(i + 1) : TupleCodec.of(type).encode(values[i], type);
         }

@@ -25,7 +25,8 @@ public record PublishedQuery(String name, String sql, String schema, List<String
     public static final List<String> TPCH = List.of("tpch-q1", "tpch-q3", "tpch-q5", "tpch-q9", "tpch-q10", "tpch-q12");
 
     /** Nexmark's queries. */
-    public static final List<String> NEXMARK = List.of("nexmark-q3", "nexmark-q20");
+    public static final List<String> NEXMARK =
+            List.of("nexmark-q3", "nexmark-q15", "nexmark-q16", "nexmark-q17", "nexmark-q20");
 
     private static final String SCHEMA = "-- schema:";
 

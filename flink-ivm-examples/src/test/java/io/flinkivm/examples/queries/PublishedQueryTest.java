@@ -32,7 +32,7 @@ class PublishedQueryTest {
         assertThatThrownBy(() -> PublishedQuery.load("tpch-q2"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("no published query tpch-q2; the queries are tpch-q1, tpch-q3, tpch-q5, tpch-q9,"
-                        + " tpch-q10, tpch-q12, nexmark-q3, nexmark-q20");
+                        + " tpch-q10, tpch-q12, nexmark-q3, nexmark-q15, nexmark-q16, nexmark-q17, nexmark-q20");
         assertThatThrownBy(() -> PublishedQuery.parse("x", "select 1"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no '-- schema:' comment");

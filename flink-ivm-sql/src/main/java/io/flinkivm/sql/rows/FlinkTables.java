@@ -1,15 +1,22 @@
 package io.flinkivm.sql.rows;
 
 import io.flinkivm.sql.translate.SqlTable;
+import io.flinkivm.sql.translate.SqlTranslation;
 import io.flinkivm.sql.translate.SqlType;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.ExplainDetail;
+import org.apache.flink.table.api.Expressions;
+import org.apache.flink.table.api.SqlParserException;
 import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.TableException;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.catalog.Column;
@@ -48,6 +55,50 @@ public final class FlinkTables {
     }
 
     private static final Pattern CHANGELOG_MODE = Pattern.compile("changelogMode=\\[([A-Z,]*)\\]");
+
+    /**
+     * Types the expressions flink-ivm leaves to Flink as Flink does: the type of {@code SELECT <expression> FROM
+     * <table>} over the table at the path in {@code tEnv} (with every function of {@code tEnv}: Flink's own and
+     * those registered in it).
+     */
+    public static SqlTranslation.ExpressionTyper typer(TableEnvironment tEnv) {
+        Map<List<String>, Table> tables = new HashMap<>();
+        return (path, expression) -> {
+            Table table = tables.computeIfAbsent(path, p -> {
+                try {
+                    return tEnv.from(quote(p));
+                } catch (ValidationException e) {
+                    throw new IllegalArgumentException("no table " + String.join(".", p) + ": " + reason(e));
+                }
+            });
+            LogicalType type;
+            try {
+                type = table.select(Expressions.callSql(expression))
+                        .getResolvedSchema()
+                        .getColumns()
+                        .get(0)
+                        .getDataType()
+                        .getLogicalType();
+            } catch (ValidationException | SqlParserException | TableException e) {
+                throw new IllegalArgumentException(reason(e));
+            }
+            return new SqlTable.Column(expression, type(type), type.isNullable());
+        };
+    }
+
+    /** Flink's reason for an error: the first line of its innermost message, without the position in the expression. */
+    public static String reason(Throwable e) {
+        Throwable inner = e;
+        while (inner.getCause() != null && inner.getCause().getMessage() != null) {
+            inner = inner.getCause();
+        }
+        String m = String.valueOf(inner.getMessage()).strip();
+        int cut = m.indexOf('\n');
+        m = cut < 0 ? m : m.substring(0, cut);
+        return POSITION.matcher(m).replaceFirst("");
+    }
+
+    private static final Pattern POSITION = Pattern.compile("^From line \\d+, column \\d+ to line \\d+, column \\d+: ");
 
     /** {@code `a`.`b`}: a path as Flink SQL reads it. */
     static String quote(List<String> path) {

@@ -165,7 +165,7 @@ final class ColumnClasses {
 
     /**
      * A variable name per class that is not fixed, by root: the name of its first column in FROM
-     * order ({@code V} for an expression), made unique with the alias or a number.
+     * order, made unique with the alias or a number ({@code V}, {@code V2}, ... for expressions).
      */
     Map<Integer, String> variableNames(List<Scope.Alias> aliases) {
         Map<Integer, Integer> first = new TreeMap<>();
@@ -187,11 +187,12 @@ final class ColumnClasses {
             }
             RowExpr e = values.get(i).expr();
             String base = e instanceof RowExpr.Column c
+                            && !c.isComputed()
                             && IDENTIFIER.matcher(c.name()).matches()
                     ? c.name()
                     : "V";
             String name = base;
-            if (used.contains(name)) {
+            if (used.contains(name) && !base.equals("V")) {
                 String alias = aliases.get(values.get(i).alias()).name();
                 name = IDENTIFIER.matcher(alias).matches() ? base + "_" + alias : base;
             }

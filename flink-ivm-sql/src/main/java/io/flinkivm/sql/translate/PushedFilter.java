@@ -9,8 +9,10 @@ import java.util.List;
  * before it is copied, converted and sent. The conversion still applies each relation's own filter
  * ({@link TableInput}), so this is only the disjunction of those filters, and only where it cannot
  * fail at run time: comparisons, AND, OR, NOT, IS, IN, LIKE, and +, -, * and date shifts over columns
- * and constants. A filter with a division, a CASE or a function call is not pushed (Flink SQL would
- * fail the job on a division by zero, where flink-ivm reports the row as a dead letter).
+ * and constants. A filter with a division, a CASE or a function call that flink-ivm evaluates is not pushed
+ * (Flink SQL would fail the job on a division by zero, where flink-ivm reports the row as a dead letter);
+ * an expression Flink computes ({@link ComputedColumn}) is pushed as it is, since Flink evaluates it in the
+ * table's projection in any case.
  */
 final class PushedFilter {
     private PushedFilter() {}
@@ -34,7 +36,8 @@ final class PushedFilter {
     /** {@code e} as Flink SQL, fully parenthesised; null if it is not one of the expressions pushed. */
     static String sql(RowExpr e) {
         if (e instanceof RowExpr.Column c) {
-            return "`" + c.name().replace("`", "``") + "`";
+            // A computed column is its expression: Flink computes it in the projection after the filter anyway.
+            return c.isComputed() ? "(" + c.flinkSql() + ")" : "`" + c.name().replace("`", "``") + "`";
         }
         if (e instanceof RowExpr.Literal l) {
             return SqlValues.literal(l.value());

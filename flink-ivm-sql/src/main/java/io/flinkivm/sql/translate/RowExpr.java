@@ -34,16 +34,29 @@ sealed interface RowExpr extends Serializable {
         return Boolean.TRUE.equals(eval(row));
     }
 
-    /** An input value: the column at {@code index} among the table's input columns. */
-    record Column(int index, String name, SqlType type, boolean nullable) implements RowExpr {
+    /**
+     * An input value: the table's column at {@code index} of a row's values, or a column that Flink
+     * computes in the table's projection ({@code flinkSql} its expression, see {@link ComputedColumn}).
+     */
+    record Column(int index, String name, SqlType type, boolean nullable, String flinkSql) implements RowExpr {
+        /** A column of the table. */
+        Column(int index, String name, SqlType type, boolean nullable) {
+            this(index, name, type, nullable, null);
+        }
+
         @Override
         public Object eval(Object[] row) {
             return row[index];
         }
 
+        /** Whether Flink computes this column ({@link ComputedColumn}). */
+        boolean isComputed() {
+            return flinkSql != null;
+        }
+
         @Override
         public String text() {
-            return name;
+            return flinkSql == null ? name : flinkSql;
         }
     }
 

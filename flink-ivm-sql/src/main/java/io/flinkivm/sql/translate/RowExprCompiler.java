@@ -1,8 +1,12 @@
 package io.flinkivm.sql.translate;
 
+import io.flinkivm.core.plan.UnsupportedPlanException;
+import io.flinkivm.core.query.InvalidQueryException;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -25,21 +29,43 @@ import org.apache.calcite.sql.fun.SqlLikeOperator;
  * caller (which knows the table). Supported: literals (numbers, strings, booleans, DATE, TIMESTAMP,
  * NULL, intervals added to dates), {@code + - * / %}, comparisons, AND, OR, NOT, IS [NOT]
  * NULL/TRUE/FALSE, [NOT] BETWEEN [SYMMETRIC], [NOT] IN (values), [NOT] LIKE [ESCAPE], CASE, CAST,
- * EXTRACT, COALESCE, UPPER, LOWER, CHAR_LENGTH, TRIM, SUBSTRING, ||, ABS, MOD.
+ * EXTRACT, COALESCE, UPPER, LOWER, CHAR_LENGTH, TRIM, SUBSTRING, || and CONCAT of two, ABS, MOD. Anything else of
+ * one row goes to Flink where a {@link Delegate} is given ({@link ComputedColumn}).
  */
 final class RowExprCompiler {
+
+    /** Leaves an expression of the row that this compiler does not take to Flink. */
+    @FunctionalInterface
+    interface Delegate {
+        /**
+         * The column Flink computes for {@code node}, or null where Flink cannot take it in a projection of the
+         * table (it has a subquery or an aggregate, or reads no column).
+         *
+         * @param ours why this compiler does not take it
+         * @throws io.flinkivm.core.query.InvalidQueryException if Flink does not take it either
+         * @throws io.flinkivm.core.plan.UnsupportedPlanException if its type is not one flink-ivm holds
+         */
+        RowExpr compute(SqlNode node, RuntimeException ours);
+    }
 
     private final SqlErrors errors;
     private final SqlLiterals literals;
     private final RowFunctionCompiler functions;
     private final Function<SqlIdentifier, RowExpr> columns;
+    private final Delegate flink;
+    /** Flink's refusals: an enclosing expression does not try Flink again. */
+    private final Set<RuntimeException> refusals = Collections.newSetFromMap(new IdentityHashMap<>());
 
-    /** A compiler whose column references {@code columns} resolves (to {@link RowExpr.Column}s). */
-    RowExprCompiler(SqlErrors errors, Function<SqlIdentifier, RowExpr> columns) {
+    /**
+     * A compiler whose column references {@code columns} resolves (to {@link RowExpr.Column}s), and which
+     * leaves the calls it does not take to {@code flink} (null: refuses them).
+     */
+    RowExprCompiler(SqlErrors errors, Function<SqlIdentifier, RowExpr> columns, Delegate flink) {
         this.errors = errors;
         this.literals = new SqlLiterals(errors);
         this.functions = new RowFunctionCompiler(errors, this);
         this.columns = columns;
+        this.flink = flink;
     }
 
     /** The expression, folded to a {@link RowExpr.Literal} if it uses no column. */
@@ -64,7 +90,36 @@ final class RowExprCompiler {
         return e;
     }
 
+    /**
+     * The expression: compiled here where this compiler takes it, else (a call, with a {@link Delegate}) the
+     * column Flink computes for it. The innermost call that is not taken goes to Flink, so that what is around it
+     * stays compiled; where Flink's type of it is not one flink-ivm holds, the call around it goes instead.
+     */
     RowExpr expression(SqlNode node) {
+        if (flink == null || !(node instanceof SqlCall)) {
+            return own(node);
+        }
+        try {
+            return own(node);
+        } catch (UnsupportedPlanException | InvalidQueryException e) {
+            if (refusals.contains(e)) {
+                throw e;
+            }
+            RowExpr computed;
+            try {
+                computed = flink.compute(node, e);
+            } catch (InvalidQueryException refused) {
+                refusals.add(refused);
+                throw refused;
+            }
+            if (computed == null) {
+                throw e;
+            }
+            return computed;
+        }
+    }
+
+    private RowExpr own(SqlNode node) {
         if (node instanceof SqlIdentifier id) {
             return columns.apply(id);
         }

@@ -36,6 +36,23 @@ final class SqlExplain {
                     .append(": columns ")
                     .append(table.inputColumns().isEmpty() ? "none" : String.join(", ", table.inputColumns()))
                     .append('\n');
+            if (!table.computedColumns().isEmpty()) {
+                for (ComputedColumn c : table.computedColumns()) {
+                    sb.append("      ")
+                            .append(c.name())
+                            .append(" = ")
+                            .append(c.sql())
+                            .append(' ')
+                            .append(c.type())
+                            .append(c.nullable() ? "" : " NOT NULL")
+                            .append(", computed by Flink (")
+                            .append(c.function())
+                            .append(")\n");
+                }
+                sb.append("      read through Flink's projection: ")
+                        .append(table.projection())
+                        .append('\n');
+            }
             for (TableInput.RelationInput r : table.relationInputs()) {
                 sb.append("      → ")
                         .append(r.relation())

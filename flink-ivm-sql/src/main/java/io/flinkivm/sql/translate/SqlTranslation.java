@@ -83,6 +83,21 @@ public final class SqlTranslation implements Serializable {
         SqlTable resolve(List<String> path);
     }
 
+    /**
+     * Types the expressions of one table's row that flink-ivm leaves to Flink ({@link ComputedColumn}), as
+     * Flink types them in a projection of the table.
+     */
+    @FunctionalInterface
+    public interface ExpressionTyper {
+        /**
+         * The type (and nullability) Flink gives {@code expression}, Flink SQL over the columns of the table
+         * at {@code path}; the column's name is the expression.
+         *
+         * @throws IllegalArgumentException with Flink's reason if Flink does not take the expression
+         */
+        SqlTable.Column type(List<String> path, String expression);
+    }
+
     private final String sql;
     private final ConjunctiveQuery query;
     private final Semiring<?> semiring;
@@ -123,7 +138,21 @@ public final class SqlTranslation implements Serializable {
      *     naming the construct, its position and what is supported
      */
     public static SqlTranslation of(String sql, TableResolver catalog) {
-        return new SqlTranslator(sql, catalog).translate();
+        return of(sql, catalog, null);
+    }
+
+    /**
+     * Translates {@code sql} over the tables {@code catalog} resolves, leaving to Flink each expression of one
+     * table's row that flink-ivm does not evaluate itself (any function of Flink's, a user-defined one): the table
+     * is then read through a projection that computes it ({@link TableInput#computedColumns()}).
+     *
+     * @param flink types such expressions as Flink does; null refuses them, as {@link #of(String, TableResolver)}
+     * @throws io.flinkivm.core.query.InvalidQueryException for malformed SQL, unknown tables or columns, type
+     *     errors and expressions that Flink does not take either, with the position
+     * @throws io.flinkivm.core.plan.UnsupportedPlanException for SQL outside the subset
+     */
+    public static SqlTranslation of(String sql, TableResolver catalog, ExpressionTyper flink) {
+        return new SqlTranslator(sql, catalog, flink).translate();
     }
 
     /** Translates {@code sql} over the tables of {@code schemas} (by name, e.g. from {@link SqlSchemas#parse}). */
@@ -226,6 +255,15 @@ public final class SqlTranslation implements Serializable {
             }
         }
         return null;
+    }
+
+    /** The expressions Flink computes for this query, in FROM order of their tables; empty if none. */
+    public List<ComputedColumn> computedColumns() {
+        List<ComputedColumn> out = new ArrayList<>();
+        for (TableInput t : tables) {
+            out.addAll(t.computedColumns());
+        }
+        return out;
     }
 
     /** The result's columns, in SELECT order. */

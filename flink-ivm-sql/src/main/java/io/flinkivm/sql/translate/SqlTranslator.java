@@ -51,11 +51,15 @@ final class SqlTranslator {
 
     private final String sql;
     private final SqlTranslation.TableResolver catalog;
+    /** Types the expressions left to Flink; null if none are. */
+    private final SqlTranslation.ExpressionTyper flink;
+
     private final SqlErrors errors;
 
-    SqlTranslator(String sql, SqlTranslation.TableResolver catalog) {
+    SqlTranslator(String sql, SqlTranslation.TableResolver catalog, SqlTranslation.ExpressionTyper flink) {
         this.sql = Objects.requireNonNull(sql, "sql");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
+        this.flink = flink;
         this.errors = new SqlErrors(sql);
     }
 
@@ -70,7 +74,7 @@ final class SqlTranslator {
         if (select.getWhere() != null) {
             scope.where(select.getWhere());
         }
-        TranslationBuilder builder = new TranslationBuilder(sql, scope, errors);
+        TranslationBuilder builder = new TranslationBuilder(sql, scope, errors, flink);
         for (SqlNode condition : scope.conditions()) {
             builder.condition(condition);
         }

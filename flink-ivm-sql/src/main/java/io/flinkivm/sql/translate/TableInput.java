@@ -19,7 +19,7 @@ import org.apache.flink.annotation.Internal;
  */
 @Internal
 public final class TableInput implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     /** One insert made from a table row. */
     public record Insert(String relation, Tuple tuple, Object payload) {}
@@ -70,14 +70,35 @@ public final class TableInput implements Serializable {
 
     private final List<String> path;
     private final SqlTable schema;
+    /** The expressions Flink computes, as columns after the table's own. */
+    private final List<ComputedColumn> computed;
+    /** The input columns, positions in a row's values: the table's columns, then computed ones. */
     private final int[] columns;
+    /** The table's columns that {@link #fromText} reads: the input columns and those the computed ones read. */
+    private final int[] textColumns;
+
     private final List<RelationInput> relations;
 
-    TableInput(List<String> path, SqlTable schema, int[] columns, List<RelationInput> relations) {
+    TableInput(
+            List<String> path,
+            SqlTable schema,
+            List<ComputedColumn> computed,
+            int[] columns,
+            List<RelationInput> relations) {
         this.path = List.copyOf(path);
         this.schema = schema;
+        this.computed = List.copyOf(computed);
         this.columns = columns.clone();
         this.relations = List.copyOf(relations);
+        Set<Integer> text = new TreeSet<>();
+        for (int c : columns) {
+            if (c < schema.columns().size()) {
+                text.add(c);
+            } else {
+                text.addAll(computed.get(c - schema.columns().size()).arguments());
+            }
+        }
+        this.textColumns = text.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** The table's name as the query wrote it (its path). */
@@ -90,17 +111,82 @@ public final class TableInput implements Serializable {
         return String.join(".", path);
     }
 
+    /** The table's own columns, as the catalog gives them (without {@link #computedColumns()}). */
     public SqlTable schema() {
         return schema;
     }
 
-    /** The names of the columns a row must provide (the input values), in the table's order. */
+    /**
+     * The names of the columns a row must provide (the input values): the table's, in its order, then the
+     * {@link #computedColumns()} among them.
+     */
     public List<String> inputColumns() {
         List<String> out = new ArrayList<>();
         for (int c : columns) {
-            out.add(schema.columns().get(c).name());
+            out.add(column(c).name());
         }
         return out;
+    }
+
+    /**
+     * The expressions Flink computes for this table's relations, each a column of the projection the table is
+     * read through ({@link #projection()}); empty if none. Only those among the {@link #inputColumns()} are read.
+     */
+    public List<ComputedColumn> computedColumns() {
+        List<ComputedColumn> out = new ArrayList<>();
+        for (int c : columns) {
+            if (c >= schema.columns().size()) {
+                out.add(computed.get(c - schema.columns().size()));
+            }
+        }
+        return out;
+    }
+
+    /** Whether the input column {@code i} is computed by Flink ({@link #computedColumns()}). */
+    public boolean isComputed(int i) {
+        return columns[i] >= schema.columns().size();
+    }
+
+    /** The Flink SQL text of the input column {@code i} in the projection: its quoted name, or its expression. */
+    public String inputSql(int i) {
+        int c = columns[i];
+        return c < schema.columns().size()
+                ? quote(schema.columns().get(c).name())
+                : computed.get(c - schema.columns().size()).sql();
+    }
+
+    /**
+     * The projection this table's rows are read through, as Flink SQL: its input columns, each computed
+     * column as its expression with its name.
+     */
+    public String projection() {
+        StringBuilder sb = new StringBuilder("SELECT ");
+        for (int i = 0; i < columns.length; i++) {
+            sb.append(i == 0 ? "" : ", ").append(inputSql(i));
+            if (columns[i] >= schema.columns().size()) {
+                sb.append(" AS ").append(quote(column(columns[i]).name()));
+            }
+        }
+        if (columns.length == 0) {
+            sb.append("*");
+        }
+        StringBuilder from = new StringBuilder();
+        for (String p : path) {
+            from.append(from.length() == 0 ? "" : ".").append(quote(p));
+        }
+        return sb.append(" FROM ").append(from).toString();
+    }
+
+    private static String quote(String name) {
+        return "`" + name.replace("`", "``") + "`";
+    }
+
+    /** The column at {@code index} of a row's values: the table's, or a computed one. */
+    private SqlTable.Column column(int index) {
+        int own = schema.columns().size();
+        return index < own
+                ? schema.columns().get(index)
+                : computed.get(index - own).asColumn();
     }
 
     /** The relations of the query this table's rows go to. */
@@ -152,7 +238,7 @@ public final class TableInput implements Serializable {
                 r.product(),
                 r.one(),
                 r.window());
-        return new TableInput(path, schema, kept, List.of(unfiltered));
+        return new TableInput(path, schema, computed, kept, List.of(unfiltered));
     }
 
     /**
@@ -164,9 +250,9 @@ public final class TableInput implements Serializable {
             throw new RejectedRowException(
                     "expected " + columns.length + " values (" + inputColumns() + "), got " + row.length);
         }
-        Object[] out = new Object[schema.columns().size()];
+        Object[] out = new Object[width()];
         for (int i = 0; i < columns.length; i++) {
-            SqlTable.Column c = schema.columns().get(columns[i]);
+            SqlTable.Column c = column(columns[i]);
             try {
                 out[columns[i]] = SqlValues.fromJava(row[i], c.type());
             } catch (IllegalArgumentException e) {
@@ -176,9 +262,31 @@ public final class TableInput implements Serializable {
         return out;
     }
 
-    /** The number of the table's columns: the length of a row's values ({@link #fromValues}). */
+    /** The length of a row's values ({@link #fromValues}): the table's columns, then the computed ones. */
     public int width() {
-        return schema.columns().size();
+        return schema.columns().size() + computed.size();
+    }
+
+    /**
+     * The value of the table's column {@code column} in a row's {@code values} as Flink's Table API takes it
+     * (Integer for INT, BigDecimal for DECIMAL, LocalDate for DATE, ...): an argument of a computed column.
+     */
+    public Object javaValue(Object[] values, int column) {
+        return SqlOutputs.toJava(values[column], schema.columns().get(column).type());
+    }
+
+    /**
+     * Sets the value of {@code computed} in a row's {@code values} from the value Flink computed (a Java value
+     * of its type, as Flink's Table API gives it; null for NULL).
+     *
+     * @throws RejectedRowException if the value is not of the column's type
+     */
+    public void setComputed(Object[] values, ComputedColumn computed, Object javaValue) throws RejectedRowException {
+        try {
+            values[computed.index()] = SqlValues.fromJava(javaValue, computed.type());
+        } catch (IllegalArgumentException e) {
+            throw new RejectedRowException(computed.sql() + " of " + name() + ": " + e.getMessage());
+        }
     }
 
     /** The number of input columns ({@link #inputColumns()}). */
@@ -193,12 +301,13 @@ public final class TableInput implements Serializable {
 
     /** The type of the {@code i}-th input column ({@link #inputColumns()}). */
     public SqlType inputType(int i) {
-        return schema.columns().get(columns[i]).type();
+        return column(columns[i]).type();
     }
 
     /**
      * A row's values from text, one field per column of the table's schema ({@code \N} for NULL, and
-     * an empty field for NULL in a column that is not a string).
+     * an empty field for NULL in a column that is not a string): the input columns and the columns the
+     * {@link #computedColumns()} read; the computed values are null (Flink computes them: {@link #setComputed}).
      */
     public Object[] fromText(List<String> fields) throws RejectedRowException {
         int n = schema.columns().size();
@@ -207,8 +316,8 @@ public final class TableInput implements Serializable {
                     + schema.columnList() + "), but the line has " + fields.size() + " value"
                     + (fields.size() == 1 ? "" : "s"));
         }
-        Object[] out = new Object[n];
-        for (int c : columns) {
+        Object[] out = new Object[width()];
+        for (int c : textColumns) {
             SqlTable.Column column = schema.columns().get(c);
             try {
                 out[c] = SqlValues.fromText(fields.get(c), column.type());

@@ -23,6 +23,7 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 
 /**
  * Builds a {@link SqlTranslation} from the resolved pieces: each condition becomes a filter of one
@@ -40,15 +41,23 @@ final class TranslationBuilder {
     private final ColumnClasses classes;
     private final List<RowExprCompiler> compilers = new ArrayList<>();
     private final List<List<RowExpr>> filters = new ArrayList<>();
+    /** Types the expressions left to Flink; null refuses them. */
+    private final SqlTranslation.ExpressionTyper flink;
+    /** Per table (path), the expressions Flink computes, in order of first use. */
+    private final Map<List<String>, List<ComputedColumn>> computed = new LinkedHashMap<>();
 
-    TranslationBuilder(String sql, Scope scope, SqlErrors errors) {
+    TranslationBuilder(String sql, Scope scope, SqlErrors errors, SqlTranslation.ExpressionTyper flink) {
         this.sql = sql;
         this.scope = scope;
         this.errors = errors;
+        this.flink = flink;
         this.classes = new ColumnClasses(errors);
         for (Scope.Alias a : scope.aliases()) {
             int alias = a.index();
-            compilers.add(new RowExprCompiler(errors, id -> column(alias, id)));
+            compilers.add(new RowExprCompiler(
+                    errors,
+                    id -> column(alias, id),
+                    flink == null ? null : (node, ours) -> computed(alias, node, ours)));
             filters.add(new ArrayList<>());
         }
     }
@@ -66,6 +75,112 @@ final class TranslationBuilder {
         }
         SqlTable.Column c = scope.column(ref);
         return new RowExpr.Column(ref.column(), c.name(), c.type(), c.nullable());
+    }
+
+    /**
+     * The column Flink computes for {@code node}, an expression of {@code alias}'s row that the compiler does not
+     * take, or null where Flink cannot take it in a projection of the table (a subquery, an aggregate, no column).
+     * One column per table and expression text, shared by the table's aliases.
+     */
+    private RowExpr computed(int alias, SqlNode node, RuntimeException ours) {
+        rejectAggregates(node);
+        // Not over a window table function's alias: Flink's projection would be of the table, not the window.
+        if (!(node instanceof SqlCall)
+                || !projectable(node)
+                || scope.alias(alias).window() != null) {
+            return null;
+        }
+        Scope.Alias a = scope.alias(alias);
+        SqlTable table = a.table();
+        Set<Integer> read = new TreeSet<>();
+        String text = FlinkSqlText.of(node, id -> {
+            Scope.ColumnRef ref = scope.resolve(id);
+            if (ref.alias() != alias) {
+                throw new IllegalStateException(id + " is not a column of " + a.name());
+            }
+            read.add(ref.column());
+            return table.columns().get(ref.column()).name();
+        });
+        if (read.isEmpty()) {
+            return null;
+        }
+        List<ComputedColumn> columns = computed.computeIfAbsent(a.path(), k -> new ArrayList<>());
+        for (ComputedColumn c : columns) {
+            if (c.sql().equals(text)) {
+                return column(c);
+            }
+        }
+        SqlTable.Column typed;
+        try {
+            typed = flink.type(a.path(), text);
+        } catch (IllegalArgumentException e) {
+            if (ours instanceof InvalidQueryException invalid) {
+                throw new InvalidQueryException(
+                        invalid.getMessage() + " (nor does Flink take " + text + ": " + e.getMessage() + ")",
+                        invalid.position());
+            }
+            throw errors.invalid(
+                    node,
+                    "flink-ivm leaves " + SqlErrors.plain(node) + " to Flink, which does not take it: " + e.getMessage()
+                            + ";");
+        }
+        if (typed.type().kind() == SqlType.Kind.UNSUPPORTED) {
+            throw errors.unsupported(
+                    node,
+                    SqlErrors.plain(node) + " of type " + typed.type() + " (as Flink types it)",
+                    "flink-ivm holds values of types TINYINT, SMALLINT, INT, BIGINT, DECIMAL, FLOAT, DOUBLE, CHAR,"
+                            + " VARCHAR, STRING, BOOLEAN, DATE, TIME and TIMESTAMP; CAST it to one of them");
+        }
+        String name = "ivm$" + columns.size();
+        for (int k = columns.size() + 1; table.indexOf(name) >= 0 || named(columns, name); k++) {
+            name = "ivm$" + k;
+        }
+        ComputedColumn c = new ComputedColumn(
+                table.columns().size() + columns.size(),
+                name,
+                text,
+                SqlErrors.callName(node),
+                typed.type(),
+                typed.nullable(),
+                new ArrayList<>(read));
+        columns.add(c);
+        return column(c);
+    }
+
+    private static boolean named(List<ComputedColumn> columns, String name) {
+        return columns.stream().anyMatch(c -> c.name().equals(name));
+    }
+
+    private static RowExpr column(ComputedColumn c) {
+        return new RowExpr.Column(c.index(), c.name(), c.type(), c.nullable(), c.sql());
+    }
+
+    /** Whether Flink can compute {@code node} in a projection of one table: no subquery, aggregate or window. */
+    private static boolean projectable(SqlNode node) {
+        if (node instanceof SqlIdentifier id) {
+            return !id.isStar();
+        }
+        if (node instanceof SqlNodeList list) {
+            for (SqlNode item : list) {
+                if (!projectable(item)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (node instanceof SqlCall call) {
+            if (call.getKind() == SqlKind.SELECT
+                    || SqlKind.QUERY.contains(call.getKind())
+                    || AggregateCompiler.isAggregate(call)) {
+                return false;
+            }
+            for (SqlNode operand : call.getOperandList()) {
+                if (operand != null && !projectable(operand)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** The aliases whose columns {@code node} uses; refuses an aggregate inside it. */
@@ -339,7 +454,8 @@ final class TranslationBuilder {
                         table.timeAttribute());
             }
             int[] columns = inputColumns.stream().mapToInt(Integer::intValue).toArray();
-            tables.add(new TableInput(e.getKey(), table, columns, relations));
+            tables.add(new TableInput(
+                    e.getKey(), table, computed.getOrDefault(e.getKey(), List.of()), columns, relations));
         }
         ConjunctiveQuery query;
         try {

@@ -17,7 +17,7 @@ record WindowCall(WindowSpec spec, int timeColumn, int columns) {
 
     /** Whether column {@code index} of the alias is one of the window's columns. */
     boolean isWindowColumn(int index) {
-        return index >= columns;
+        return index == columns || index == columns + 1;
     }
 
     /**
