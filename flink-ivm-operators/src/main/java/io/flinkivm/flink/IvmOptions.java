@@ -290,8 +290,9 @@ public record IvmOptions(
      * Assigns event-time windows to {@code relation}'s rows: the value at {@code timeColumn} (from 0) is
      * the row's event time in epoch milliseconds, and each row becomes one insert per window it belongs
      * to, with {@code window_start} and {@code window_end} appended, so the relation's atoms have two
-     * terms more than its rows. A row whose first window has closed (its end - 1 ms is at most the
-     * event-time watermark its input has reached) is a dead letter. The input stream's timestamps and
+     * terms more than its rows. A row goes into its windows that are open (a window has closed once
+     * its end - 1 ms is at most the event-time watermark its input has reached); a row whose windows
+     * have all closed is a dead letter. The input stream's timestamps and
      * watermarks are the user's ({@code assignTimestampsAndWatermarks}). Replaces an earlier window of
      * the relation.
      */

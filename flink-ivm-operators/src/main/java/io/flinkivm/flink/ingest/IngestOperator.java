@@ -55,8 +55,8 @@ import org.apache.flink.util.OutputTag;
  * subtask, on a control record, on a processing-time tick every {@code periodMillis} and at the end of
  * the input, and without one after {@code progressEvery} inserts, with an {@link EpochEnd} to every
  * sink subtask and a watermark. Upstream watermarks are event time: the ingest keeps the largest
- * (a windowed relation's late rows are those whose first window closed at it, {@link Windows}) and
- * passes on only the final one.
+ * (a windowed relation's row goes into its windows still open at it, {@link Windows}) and passes on
+ * only the final one.
  *
  * <p>A row of a windowed relation becomes one insert per open window it belongs to, its window's start
  * and end appended; a row whose windows all closed is a dead letter.
@@ -507,7 +507,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
 
     /** The window assignment of {@code r}'s relation, or null (none, or not a relation of the query). */
     private WindowAssignment windowOf(InputRecord<T> r) {
-        if (r.relation() == null || windowOf.length == 0) {
+        if (r.relation() == null || windows.isEmpty()) {
             return null;
         }
         int relation = router.relation(r.relation());
