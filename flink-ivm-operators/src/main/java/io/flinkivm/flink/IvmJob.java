@@ -37,6 +37,14 @@ public record IvmJob<T>(
         return options.outputMode();
     }
 
+    /**
+     * The plan's explanation, then its windows (the section {@code Windows:}, when relations are
+     * windowed) and the Flink job's operators.
+     */
+    public String explain() {
+        return plan.explain() + options.windows().explain(plan) + layout.explain();
+    }
+
     /** Whether a changelog's updates come with their old payload ({@code -U}) first. */
     public boolean updateBefore() {
         return options.updateBefore();

@@ -93,6 +93,12 @@ final class IvmJobBuilder<T> {
                     + semiring.name() + " is not one: use the ring Semirings.ringFor gives");
         }
         this.original = options.keyChecks() ? plan.withKeyChecks(true) : plan;
+        if (original instanceof KeyedPlan && !options.windows().isEmpty()) {
+            throw new UnsupportedPlanException("windowed relations with a plan under keys (key stages in front of the"
+                    + " ingest) are not supported: the key stages would hide the inputs' event time from the"
+                    + " ingest; plan the windowed query without relation keys");
+        }
+        options.windows().check(plan.query());
         this.keyed = original instanceof KeyedPlan k ? k : null;
         this.plan = keyed != null ? keyed.closed() : original;
         this.semiring = semiring;
@@ -222,7 +228,8 @@ final class IvmJobBuilder<T> {
                                     options.progressEvery(),
                                     period,
                                     options.miniBatch(),
-                                    i * parallelism))
+                                    i * parallelism,
+                                    options.windows()))
                     .uid(uidPrefix + "ingest" + (i == 0 ? "" : "-" + i))
                     .setParallelism(parallelism);
             deadLetters.add(ingest);

@@ -4,6 +4,9 @@ import io.flinkivm.core.partition.RelationRates;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.InvalidQueryException;
+import io.flinkivm.core.window.WindowAssignment;
+import io.flinkivm.core.window.WindowSpec;
+import io.flinkivm.core.window.Windows;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,6 +60,7 @@ import org.apache.flink.annotation.PublicEvolving;
  * @param stateTtl idle state retention: keyed state not written for this long expires (null, the
  *     default: not set, so never, unless {@code FlinkIvmSql.sql} takes {@code table.exec.state.ttl};
  *     zero: never, set explicitly); see {@link #withStateTtl}
+ * @param windows the event-time windows of the query's relations ({@link #withWindow}; default none)
  */
 @PublicEvolving
 public record IvmOptions(
@@ -75,7 +79,8 @@ public record IvmOptions(
         boolean rowCheck,
         boolean keyChecks,
         String uidPrefix,
-        Duration stateTtl)
+        Duration stateTtl,
+        Windows windows)
         implements Serializable {
 
     /** Default of {@link #miniBatch()}. */
@@ -124,6 +129,7 @@ public record IvmOptions(
             throw new IllegalArgumentException(
                     "stateTtl must be zero (no expiry) or at least one millisecond, got " + stateTtl);
         }
+        windows = windows == null ? Windows.NONE : windows;
     }
 
     /** Snapshots at the end of input and on control records, the environment's parallelism, AUTO planning. */
@@ -144,7 +150,8 @@ public record IvmOptions(
                 true,
                 false,
                 null,
-                null);
+                null,
+                Windows.NONE);
     }
 
     public IvmOptions withSnapshotEvery(long inserts) {
@@ -288,6 +295,34 @@ public record IvmOptions(
         return checks == keyChecks ? this : with(d -> d.keyChecks = checks);
     }
 
+    /**
+     * Assigns event-time windows to {@code relation}'s rows: the value at {@code timeColumn} (from 0) is
+     * the row's event time in epoch milliseconds, and each row becomes one insert per window it belongs
+     * to, with {@code window_start} and {@code window_end} appended, so the relation's atoms have two
+     * terms more than its rows. A row goes into its windows that are open (a window has closed once
+     * its end - 1 ms is at most the event-time watermark its input has reached); a row whose windows
+     * have all closed is a dead letter. The input stream's timestamps and
+     * watermarks are the user's ({@code assignTimestampsAndWatermarks}). Replaces an earlier window of
+     * the relation.
+     */
+    public IvmOptions withWindow(String relation, int timeColumn, WindowSpec window) {
+        return withWindow(WindowAssignment.of(relation, timeColumn, window));
+    }
+
+    /** As {@link #withWindow(String, int, WindowSpec)}, with the time column's unit and an allowed lateness. */
+    public IvmOptions withWindow(WindowAssignment assignment) {
+        return with(d -> d.windows = d.windows.with(assignment));
+    }
+
+    /** These options with {@code windows} added (each replaces an earlier window of its relation). */
+    public IvmOptions withWindows(Windows windows) {
+        IvmOptions out = this;
+        for (WindowAssignment w : windows.assignments()) {
+            out = out.withWindow(w);
+        }
+        return out;
+    }
+
     /** Starts the uids of flink-ivm's operators with {@code prefix} (see {@link #uidPrefix()}; null: from the plan). */
     public IvmOptions withUidPrefix(String prefix) {
         return with(d -> d.uidPrefix = prefix);
@@ -339,6 +374,7 @@ public record IvmOptions(
         boolean keyChecks;
         String uidPrefix;
         Duration stateTtl;
+        Windows windows;
 
         Draft(IvmOptions o) {
             snapshotEvery = o.snapshotEvery;
@@ -357,6 +393,7 @@ public record IvmOptions(
             keyChecks = o.keyChecks;
             uidPrefix = o.uidPrefix;
             stateTtl = o.stateTtl;
+            windows = o.windows;
         }
 
         IvmOptions done() {
@@ -376,7 +413,8 @@ public record IvmOptions(
                     rowCheck,
                     keyChecks,
                     uidPrefix,
-                    stateTtl);
+                    stateTtl,
+                    windows);
         }
     }
 

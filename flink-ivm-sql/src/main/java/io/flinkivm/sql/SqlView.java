@@ -33,7 +33,6 @@ public record SqlView(Table table, SqlTranslation translation, IvmJob<?> job, Da
 
     /** The translation, then the plan's classification and operators, as {@code explain --sql} prints them. */
     public String explain() {
-        return translation.explain(job.plan().inputs()) + "\n" + job.plan().explain()
-                + job.layout().explain();
+        return translation.explain(job.plan().inputs()) + "\n" + job.explain();
     }
 }

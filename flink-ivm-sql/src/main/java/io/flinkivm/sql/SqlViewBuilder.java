@@ -197,6 +197,7 @@ final class SqlViewBuilder {
         boolean distinct = translation.distinctGroups() != null;
         IvmOptions changelog = options.withOutputMode(OutputMode.CHANGELOG)
                 .withUidPrefix(uid)
+                .withWindows(translation.windows())
                 .withUpdateBefore(key.isEmpty() || bag || distinct || options.updateBefore());
         IvmJob<T> job = FlinkIvm.maintain(inserts, plan, semiring, changelog);
         DataType rowType = DataTypes.ROW(fields.toArray(new DataTypes.Field[0]));

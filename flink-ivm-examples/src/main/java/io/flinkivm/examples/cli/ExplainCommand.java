@@ -145,7 +145,8 @@ final class ExplainCommand implements Callable<Integer> {
             out.print(
                     format == Format.MERMAID
                             ? plan.toMermaid()
-                            : translation.explain(inputs) + "\n" + plan.explain() + job);
+                            : translation.explain(inputs) + "\n" + plan.explain()
+                                    + translation.windows().explain(plan) + job);
             out.flush();
             return 0;
         }

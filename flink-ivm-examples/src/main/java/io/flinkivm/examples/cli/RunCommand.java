@@ -242,6 +242,17 @@ final class RunCommand implements Callable<Integer> {
                 throw CliException.usage("--semiring does not go with --sql: the SQL's aggregate decides the semiring");
             }
             sql = queryOptions.translate();
+            if (!sql.windows().isEmpty()) {
+                throw CliException.usage("--sql uses the window table functions over "
+                        + String.join(
+                                ", ",
+                                sql.windows().assignments().stream()
+                                        .map(w -> w.relation())
+                                        .toList())
+                        + ", which need event-time watermarks, and run reads a file without them: explain --sql"
+                        + " shows the plan; FlinkIvmSql.sql (or the SQL Client's procedures) runs it over tables"
+                        + " with a WATERMARK");
+            }
             String refusal = engine == EngineKind.MEMORY ? FlinkExpressions.refusal(sql) : null;
             if (refusal != null) {
                 throw CliException.usage(refusal);

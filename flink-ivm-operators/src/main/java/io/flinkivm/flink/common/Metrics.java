@@ -11,6 +11,8 @@ public final class Metrics {
     public static final String INSERTS = "ivmInserts";
     /** Records rejected to the dead-letter output. */
     public static final String DEAD_LETTERS = "ivmDeadLetters";
+    /** Rows of windowed relations that came after all their windows closed (also counted under {@link #DEAD_LETTERS}). */
+    public static final String LATE_ROWS = "ivmLateRows";
     /** Deltas received by a view operator. */
     public static final String DELTAS_IN = "ivmDeltasIn";
     /** Non-zero deltas sent on by a view operator. */

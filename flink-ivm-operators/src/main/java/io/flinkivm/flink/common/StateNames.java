@@ -75,6 +75,9 @@ public final class StateNames {
     /** An ingest subtask's epoch, counts and position (union operator state of {@code IngestPosition}s). */
     public static final String INGEST_STATE = "ingest-state";
 
+    /** Ingest (operator state, jobs with windowed relations): per subtask, the largest event-time watermark of its input. */
+    public static final String INGEST_EVENT_TIME = "ingest-event-time";
+
     /** The same as text, as versions before {@link #INGEST_STATE} wrote it; read at a restore only. */
     public static final String INGEST_EPOCHS = "ingest-epochs";
 

@@ -10,6 +10,8 @@ import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.core.window.WindowAssignment;
+import io.flinkivm.core.window.Windows;
 import io.flinkivm.flink.common.CellFanOut;
 import io.flinkivm.flink.common.CellLayout;
 import io.flinkivm.flink.common.Epochs;
@@ -29,6 +31,8 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.api.java.typeutils.TupleTypeInfo;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -50,14 +54,19 @@ import org.apache.flink.util.OutputTag;
  * current epoch; an epoch ends, asking for a snapshot, after {@code snapshotEvery} inserts of this
  * subtask, on a control record, on a processing-time tick every {@code periodMillis} and at the end of
  * the input, and without one after {@code progressEvery} inserts, with an {@link EpochEnd} to every
- * sink subtask and a watermark. Upstream watermarks other than the final
- * one carry no meaning here and are dropped.
+ * sink subtask and a watermark. Upstream watermarks are event time: the ingest keeps the largest
+ * (a windowed relation's row goes into its windows still open at it, {@link Windows}) and passes on
+ * only the final one.
+ *
+ * <p>A row of a windowed relation becomes one insert per open window it belongs to, its window's start
+ * and end appended; a row whose windows all closed is a dead letter.
  *
  * <p>Its operator state is this subtask's epoch, counts and position (union state: restored at
  * another parallelism, each new subtask takes over the counts of a run of consecutive old subtasks,
  * the runs as Flink deals out source readers' splits, every subtask starts after the largest old
  * epoch, and the generation increases, which tells the sinks to start a new cut from the restored
- * totals).
+ * totals). With windowed relations it also keeps each subtask's event-time watermark (union state;
+ * rescaled, every subtask starts from the smallest).
  */
 @Internal
 public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
@@ -74,6 +83,21 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     private final int miniBatch;
     /** The job's number of this operator's first subtask: 0, or past the ingest subtasks of the inputs before. */
     private final int first;
+
+    private final Windows windows;
+
+    /** Per relation (as the router numbers them): its window assignment, or null. */
+    private transient WindowAssignment[] windowOf;
+    /** The windows of the row being routed (reused). */
+    private transient long[] windowStarts;
+
+    private transient long[] windowEnds;
+    /** The largest event-time watermark of this subtask's input (its timestamps' lower bound from now on). */
+    private transient long eventWatermark;
+    /** Per subtask (its index, its {@link #eventWatermark}), for jobs with windows; null without. */
+    private transient ListState<Tuple2<Integer, Long>> eventTimeState;
+
+    private transient Counter lateCounter;
 
     /** The semiring as a ring, for a plan with deletes (else null). */
     private transient Ring<T> ring;
@@ -144,6 +168,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
      * @param miniBatch how many root tuples of trees without state below the root the operator sums
      *     deltas for before it sends them to the sink (1: each delta at once); see {@link DirectBatches}
      * @param first the number of this operator's first subtask among the job's ingest subtasks
+     * @param windows the windows of the query's relations ({@link Windows#NONE}: none)
      */
     public IngestOperator(
             MaintenancePlan plan,
@@ -154,7 +179,8 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             long progressEvery,
             long periodMillis,
             int miniBatch,
-            int first) {
+            int first,
+            Windows windows) {
         if (first < 0 || first >= Epochs.MAX_INGEST_SUBTASKS) {
             throw new IllegalArgumentException(
                     "first must be in [0, " + Epochs.MAX_INGEST_SUBTASKS + "), got " + first);
@@ -187,6 +213,8 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         this.periodMillis = periodMillis;
         this.miniBatch = miniBatch;
         this.first = first;
+        this.windows = windows;
+        windows.check(plan.query());
     }
 
     @Override
@@ -257,6 +285,26 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         if (routes.needsCells()) {
             layout = CellLayout.restoreOr(context, routes.freshLayout());
         }
+        eventWatermark = Long.MIN_VALUE;
+        if (!windows.isEmpty()) {
+            // The watermark decides which rows are late: restored, a replay rejects the rows the first run
+            // did (a source's watermark generator starts over). Rescaled, the smallest of the old subtasks'.
+            eventTimeState = context.getOperatorStateStore()
+                    .getUnionListState(new ListStateDescriptor<>(
+                            StateNames.INGEST_EVENT_TIME, new TupleTypeInfo<>(Types.INT, Types.LONG)));
+            List<Tuple2<Integer, Long>> marks = new ArrayList<>();
+            eventTimeState.get().forEach(marks::add);
+            long smallest = Long.MAX_VALUE;
+            for (Tuple2<Integer, Long> m : marks) {
+                smallest = Math.min(smallest, m.f1);
+                if (sameParallelism && m.f0 == subtask) {
+                    eventWatermark = m.f1;
+                }
+            }
+            if (!marks.isEmpty() && !sameParallelism) {
+                eventWatermark = smallest;
+            }
+        }
     }
 
     /**
@@ -274,6 +322,9 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         int parallelism = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
         positionState.update(List.of(
                 new IngestPosition(subtask, parallelism, generation, epoch, inEpoch, count, position, sinceSnapshot)));
+        if (eventTimeState != null) {
+            eventTimeState.update(List.of(Tuple2.of(subtask, eventWatermark)));
+        }
         legacyState.clear();
     }
 
@@ -326,6 +377,15 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         deadLetterCounter = getMetricGroup().counter(Metrics.DEAD_LETTERS);
         epochsCounter = getMetricGroup().counter(Metrics.EPOCHS);
         directOut = getMetricGroup().counter(Metrics.DELTAS_OUT);
+        lateCounter = getMetricGroup().counter(Metrics.LATE_ROWS);
+        windowOf = new WindowAssignment[relations.size()];
+        int most = 0;
+        for (WindowAssignment w : windows.assignments()) {
+            windowOf[relations.indexOf(w.relation())] = w;
+            most = Math.max(most, w.spec().maxWindows());
+        }
+        windowStarts = new long[most];
+        windowEnds = new long[most];
         if (periodMillis > 0) {
             scheduleTick();
         }
@@ -371,13 +431,31 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             // A row its table's filter dropped is no insert; only key stages keep marks of such rows.
             return;
         }
-        String problem = validate(r);
+        WindowAssignment window = windowOf(r);
+        String problem = window == null ? validate(r) : validateWindowed(r, window);
         if (problem != null) {
-            deadLetterCounter.inc();
-            output.collect(new StreamRecord<>(new DeadLetter(r.origin(), problem, String.valueOf(r))));
+            deadLetter(r, problem);
             return;
         }
         int relation = router.relation(r.relation());
+        int windowCount = 0;
+        int windowFrom = 0;
+        if (window != null) {
+            long millis = window.millis(r.tuple());
+            if (window.isLate(millis, eventWatermark)) {
+                lateCounter.inc();
+                deadLetter(r, window.lateReason(millis, eventWatermark));
+                return;
+            }
+            // The row's windows that are still open, in the order they end (the closed ones come first).
+            int n = window.spec().assign(millis, windowStarts, windowEnds);
+            int closed = 0;
+            while (!window.isOpen(windowEnds[closed], eventWatermark)) {
+                closed++;
+            }
+            windowFrom = closed;
+            windowCount = n;
+        }
         T payload = r.payload();
         checkedDelete = false;
         if (r.isRetraction()) {
@@ -400,7 +478,14 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         if (checkedDelete || !semiring.isZero(payload)) {
             insert = Epochs.insertId(producer, position);
             routed = 0;
-            router.route(relation, r.tuple(), payload, deliver);
+            if (window == null) {
+                router.route(relation, r.tuple(), payload, deliver);
+            } else {
+                for (int i = windowFrom; i < windowCount; i++) {
+                    router.route(
+                            relation, window.withWindow(r.tuple(), windowStarts[i], windowEnds[i]), payload, deliver);
+                }
+            }
             if (routed == 0 && checkedByFallback[relation] && selective[relation]) {
                 // No atom matches the row: the fallback keeps it apart, to check its deletes.
                 emit(
@@ -413,6 +498,48 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         } else if (progressEvery > 0 && inEpoch >= progressEvery) {
             endEpoch(EpochKind.PROGRESS, Epochs.nextMinor(epoch));
         }
+    }
+
+    private void deadLetter(InputRecord<T> r, String problem) {
+        deadLetterCounter.inc();
+        output.collect(new StreamRecord<>(new DeadLetter(r.origin(), problem, String.valueOf(r))));
+    }
+
+    /** The window assignment of {@code r}'s relation, or null (none, or not a relation of the query). */
+    private WindowAssignment windowOf(InputRecord<T> r) {
+        if (r.relation() == null || windows.isEmpty()) {
+            return null;
+        }
+        int relation = router.relation(r.relation());
+        return relation < 0 ? null : windowOf[relation];
+    }
+
+    /** As {@link #validate}, for a row of a windowed relation: two columns fewer than its atoms, and a time. */
+    private String validateWindowed(InputRecord<T> r, WindowAssignment window) {
+        if (r.isRetraction()) {
+            return "a " + r.kind().shortString() + " of " + r.relation() + r.tuple() + ", but " + r.relation()
+                    + " is windowed, and windowed relations are insert-only";
+        }
+        if (r.tuple() == null) {
+            return "insert without relation or tuple";
+        }
+        int columns = WindowAssignment.inputArity(query.arityOf(r.relation()));
+        if (r.tuple().arity() != columns) {
+            return "relation " + r.relation() + " is windowed: its rows have " + columns
+                    + " values (its atoms add window_start and window_end), got "
+                    + r.tuple().arity();
+        }
+        String problem = window.problem(r.tuple());
+        if (problem != null) {
+            return problem;
+        }
+        if (r.payload() == null) {
+            return "insert without payload";
+        }
+        if (!semiring.payloadClass().isInstance(r.payload())) {
+            return "payload " + r.payload() + " is not a " + semiring.name() + " payload";
+        }
+        return null;
     }
 
     private String validate(InputRecord<T> r) {
@@ -570,11 +697,16 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         }
     }
 
-    /** Only the end of the input is passed on, after this subtask's last epoch ended. */
+    /**
+     * Only the end of the input is passed on, after this subtask's last epoch ended; the others are the
+     * input's event time, which decides which rows of windowed relations are late.
+     */
     @Override
     public void processWatermark(Watermark mark) {
         if (mark.getTimestamp() == Long.MAX_VALUE) {
             closeInput();
+        } else if (mark.getTimestamp() > eventWatermark) {
+            eventWatermark = mark.getTimestamp();
         }
     }
 

@@ -13,6 +13,9 @@ import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.core.window.WindowAssignment;
+import io.flinkivm.core.window.WindowSpec;
+import io.flinkivm.core.window.Windows;
 import io.flinkivm.flink.common.Epochs;
 import io.flinkivm.flink.common.StateNames;
 import io.flinkivm.flink.types.DeadLetter;
@@ -23,6 +26,7 @@ import io.flinkivm.flink.types.EpochEndTypeInfo;
 import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.flink.types.RootUpdate;
 import io.flinkivm.flink.types.RootUpdateTypeInfo;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.state.ListState;
@@ -110,7 +114,8 @@ class IngestOperatorTest {
             int miniBatch)
             throws Exception {
         var h = new OneInputStreamOperatorTestHarness<>(
-                new IngestOperator<>(plan, K, routes(plan), EPOCHS, every, progress, period, miniBatch, 0),
+                new IngestOperator<>(
+                        plan, K, routes(plan), EPOCHS, every, progress, period, miniBatch, 0, Windows.NONE),
                 128,
                 parallelism,
                 subtask);
@@ -178,6 +183,77 @@ class IngestOperatorTest {
         }
     }
 
+    /**
+     * A windowed relation: a HOP row goes into its windows that are open at the input's watermark, one
+     * insert each; a row whose windows all closed, a row without a time and one of the wrong arity are
+     * dead letters.
+     */
+    @Test
+    void windowedRowsGoIntoTheirOpenWindowsAndLateOnesAreDeadLetters() throws Exception {
+        MaintenancePlan plan = Planner.plan(QueryParser.parse("Q(W,A) :- R(A,T,W,E)"), K);
+        Windows windows = Windows.NONE.with(
+                WindowAssignment.of("R", 1, WindowSpec.hop(Duration.ofMillis(5), Duration.ofMillis(10))));
+        try (var h = new OneInputStreamOperatorTestHarness<>(
+                new IngestOperator<>(plan, K, routes(plan), EPOCHS, 0, 0, 0, 1, 0, windows), 128, 1, 0)) {
+            h.open();
+            h.processElement(new StreamRecord<>(insert("R", 2, 1L, 12L)));
+            h.processWatermark(new Watermark(14));
+            h.processElement(new StreamRecord<>(insert("R", 3, 1L, 12L)));
+            h.processElement(new StreamRecord<>(insert("R", 4, 1L, 3L)));
+            h.processElement(new StreamRecord<>(insert("R", 5, 1L, "noon")));
+            h.processElement(new StreamRecord<>(insert("R", 6, 1L, 12L, 10L, 20L)));
+            List<RootUpdate<Long>> out = side(h, DIRECT);
+            // Before the watermark: [5, 15) and [10, 20); after it, [5, 15) has closed.
+            assertThat(out)
+                    .extracting(u -> List.of(u.tuple().toArray()) + " " + u.payload())
+                    .containsExactly("[5, 1] 2", "[10, 1] 2", "[10, 1] 3");
+            assertThat(h.extractOutputValues())
+                    .extracting(DeadLetter::reason)
+                    .containsExactly(
+                            "late: window [1970-01-01T00:00:00Z, 1970-01-01T00:00:00.010Z) closed at watermark"
+                                    + " 1970-01-01T00:00:00.014Z",
+                            "the time column 1 of R holds noon (String), not a timestamp (a long)",
+                            "relation R is windowed: its rows have 2 values (its atoms add window_start and"
+                                    + " window_end), got 4");
+        }
+    }
+
+    /**
+     * The input's event-time watermark is in the checkpoint: after a restore (also at another
+     * parallelism) a replayed row is late exactly when it was, though the source's watermarks start over.
+     */
+    @Test
+    void theEventTimeWatermarkSurvivesARestore() throws Exception {
+        MaintenancePlan plan = Planner.plan(QueryParser.parse("Q(W,A) :- R(A,T,W,E)"), K);
+        Windows windows = Windows.NONE.with(WindowAssignment.of("R", 1, WindowSpec.tumble(Duration.ofMillis(10))));
+        OperatorSubtaskState snapshot;
+        try (var h = new OneInputStreamOperatorTestHarness<>(
+                new IngestOperator<>(plan, K, routes(plan), EPOCHS, 0, 0, 0, 1, 0, windows), 128, 1, 0)) {
+            h.open();
+            h.processWatermark(new Watermark(25));
+            snapshot = h.snapshot(1, 1);
+        }
+        for (int parallelism : new int[] {1, 2}) {
+            try (var h = new OneInputStreamOperatorTestHarness<>(
+                    new IngestOperator<>(plan, K, routes(plan), EPOCHS, 0, 0, 0, 1, 0, windows), 128, parallelism, 0)) {
+                h.initializeState(
+                        parallelism == 1
+                                ? snapshot
+                                : AbstractStreamOperatorTestHarness.repartitionOperatorState(snapshot, 128, 1, 2, 0));
+                h.open();
+                h.processWatermark(new Watermark(3));
+                h.processElement(new StreamRecord<>(insert("R", 1, 1L, 15L)));
+                h.processElement(new StreamRecord<>(insert("R", 1, 1L, 26L)));
+                assertThat(h.extractOutputValues())
+                        .as("at parallelism %d", parallelism)
+                        .extracting(DeadLetter::reason)
+                        .containsExactly("late: window [1970-01-01T00:00:00.010Z, 1970-01-01T00:00:00.020Z) closed at"
+                                + " watermark 1970-01-01T00:00:00.025Z");
+                assertThat(side(h, DIRECT)).hasSize(1);
+            }
+        }
+    }
+
     /** With sink cells, a root view's delta straight to the sink goes to every cell that agrees with it. */
     @Test
     void aTreeWithoutStateSendsItsDeltasStraightToTheSinksCells() throws Exception {
@@ -200,15 +276,33 @@ class IngestOperatorTest {
     void routesMustFitThePlan() {
         List<OutputTag<Delta<Long>>> allTags = List.of(new OutputTag<>("t0", DeltaTypeInfo.of(K)));
         assertThatThrownBy(() -> new IngestOperator<>(
-                        SHARED, K, IngestRoutes.trees(allTags, null, null, 1, 128), EPOCHS, 0, 0, 0, 1, 0))
+                        SHARED,
+                        K,
+                        IngestRoutes.trees(allTags, null, null, 1, 128),
+                        EPOCHS,
+                        0,
+                        0,
+                        0,
+                        1,
+                        0,
+                        Windows.NONE))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("one tree route per view tree");
         List<OutputTag<Delta<Long>>> noTags = java.util.Arrays.asList(null, null);
         assertThatThrownBy(() -> new IngestOperator<>(
-                        SHARED, K, IngestRoutes.trees(noTags, DIRECT, null, 1, 128), EPOCHS, 0, 0, 0, 1, 0))
+                        SHARED,
+                        K,
+                        IngestRoutes.trees(noTags, DIRECT, null, 1, 128),
+                        EPOCHS,
+                        0,
+                        0,
+                        0,
+                        1,
+                        0,
+                        Windows.NONE))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("tree 0 (V[A]) has state below its root");
-        assertThatThrownBy(() -> new IngestOperator<>(SHARED, K, routes(SHARED), EPOCHS, 0, 0, 0, 0, 0))
+        assertThatThrownBy(() -> new IngestOperator<>(SHARED, K, routes(SHARED), EPOCHS, 0, 0, 0, 0, 0, Windows.NONE))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("miniBatch must be >= 1, got 0");
     }

@@ -21,6 +21,7 @@ import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.UniqueConstraint;
+import org.apache.flink.table.catalog.WatermarkSpec;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -111,7 +112,10 @@ public final class FlinkTables {
         return sb.toString();
     }
 
-    /** The schema of a Flink table for name resolution: columns, their nullability, the declared primary key. */
+    /**
+     * The schema of a Flink table for name resolution: columns, their nullability, the declared primary
+     * key, the event-time attribute (its first watermark's rowtime column).
+     */
     public static SqlTable schema(String name, Table table) {
         List<SqlTable.Column> columns = new ArrayList<>();
         for (Column c : table.getResolvedSchema().getColumns()) {
@@ -122,7 +126,14 @@ public final class FlinkTables {
                 .getPrimaryKey()
                 .map(UniqueConstraint::getColumns)
                 .orElse(List.of());
-        return new SqlTable(name, columns, key);
+        List<WatermarkSpec> watermarks = table.getResolvedSchema().getWatermarkSpecs();
+        String time = watermarks.isEmpty() ? null : watermarks.get(0).getRowtimeAttribute();
+        SqlTable out = new SqlTable(name, columns, key);
+        return time != null
+                        && out.indexOf(time) >= 0
+                        && out.columns().get(out.indexOf(time)).type().kind() == SqlType.Kind.TIMESTAMP
+                ? out.withTimeAttribute(time)
+                : out;
     }
 
     /** The SQL front end's view of a Flink logical type. */

@@ -14,7 +14,10 @@ import org.apache.flink.annotation.Internal;
  * INT, BIGINT, DECIMAL(p, s), FLOAT, DOUBLE, CHAR(n), VARCHAR(n), STRING, BOOLEAN, DATE, TIME(p), TIMESTAMP(p),
  * each optionally NOT NULL), and a primary key as Flink's DDL writes it, among the columns:
  * {@code orders(o_orderkey BIGINT, o_custkey BIGINT, PRIMARY KEY (o_orderkey) NOT ENFORCED)} (NOT
- * ENFORCED may be left out). Names are identifiers or in backticks.
+ * ENFORCED may be left out), and an event-time attribute as Flink's DDL writes it, among the columns:
+ * {@code bid(auction BIGINT, dateTime TIMESTAMP(3), WATERMARK FOR dateTime AS dateTime - INTERVAL '5'
+ * SECOND)} (the expression is the column, or the column less an interval). Names are identifiers or in
+ * backticks.
  */
 @Internal
 public final class SqlSchemas {
@@ -79,9 +82,18 @@ public final class SqlSchemas {
         expect('(');
         List<SqlTable.Column> columns = new ArrayList<>();
         List<String> primaryKey = null;
+        String timeAttribute = null;
         do {
             skipSpace();
             int start = pos;
+            if (keyword("WATERMARK")) {
+                if (timeAttribute != null) {
+                    throw error("table " + name + " declares two watermarks", start);
+                }
+                timeAttribute = watermark(name, columns);
+                skipSpace();
+                continue;
+            }
             if (primaryKeyAhead()) {
                 if (primaryKey != null) {
                     throw error("table " + name + " declares two primary keys", start);
@@ -111,7 +123,83 @@ public final class SqlSchemas {
                 }
             }
         }
-        return new SqlTable(name, columns, primaryKey == null ? List.of() : primaryKey);
+        return new SqlTable(name, columns, primaryKey == null ? List.of() : primaryKey, timeAttribute);
+    }
+
+    /**
+     * {@code FOR column AS column [- INTERVAL 'n' unit]} after WATERMARK: the column, a TIMESTAMP(p)
+     * declared before it.
+     */
+    private String watermark(String table, List<SqlTable.Column> columns) {
+        skipSpace();
+        int start = pos;
+        if (!keyword("FOR")) {
+            throw error("expected FOR after WATERMARK", start);
+        }
+        skipSpace();
+        int at = pos;
+        String column = identifier("a column name");
+        SqlTable.Column declared = null;
+        for (SqlTable.Column c : columns) {
+            if (c.name().equals(column)) {
+                declared = c;
+            }
+        }
+        if (declared == null) {
+            throw error(
+                    "the WATERMARK of " + table + " is for " + column + ", which is not a column declared before it",
+                    at);
+        }
+        if (declared.type().kind() != SqlType.Kind.TIMESTAMP) {
+            throw error(
+                    "the WATERMARK of " + table + " is for " + column + ", a " + declared.type()
+                            + "; an event-time attribute is a TIMESTAMP(p)",
+                    at);
+        }
+        skipSpace();
+        if (!keyword("AS")) {
+            throw error("expected AS after WATERMARK FOR " + column, pos);
+        }
+        skipSpace();
+        at = pos;
+        if (!identifier("the watermark's column").equals(column)) {
+            throw error(
+                    "the watermark of " + column + " must be " + column + " or " + column
+                            + " - INTERVAL '...' SECOND (bounded out-of-orderness)",
+                    at);
+        }
+        skipSpace();
+        if (accept('-')) {
+            skipSpace();
+            if (!keyword("INTERVAL")) {
+                throw error("expected INTERVAL '...' unit after " + column + " -", pos);
+            }
+            skipSpace();
+            expect('\'');
+            int digits = pos;
+            while (pos < text.length() && text.charAt(pos) != '\'') {
+                pos++;
+            }
+            String amount = text.substring(digits, pos).trim();
+            expect('\'');
+            if (!amount.matches("[0-9]+(\\.[0-9]+)?")) {
+                throw error("expected a number of units in the watermark's interval", digits);
+            }
+            skipSpace();
+            int unit = pos;
+            String word = word().toUpperCase(Locale.ROOT);
+            if (!List.of("MILLISECOND", "SECOND", "MINUTE", "HOUR", "DAY").contains(word)) {
+                throw error("expected MILLISECOND, SECOND, MINUTE, HOUR or DAY in the watermark's interval", unit);
+            }
+            skipSpace();
+        }
+        if (pos < text.length() && text.charAt(pos) != ',' && text.charAt(pos) != ')') {
+            throw error(
+                    "the watermark of " + column + " must be " + column + " or " + column
+                            + " - INTERVAL '...' SECOND (bounded out-of-orderness)",
+                    pos);
+        }
+        return column;
     }
 
     /** Whether {@code PRIMARY KEY} comes next; if so, reads it. */

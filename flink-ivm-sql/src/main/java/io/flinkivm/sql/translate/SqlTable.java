@@ -6,10 +6,12 @@ import org.apache.flink.annotation.Internal;
 
 /**
  * A table the SQL front end resolves names against: its name, its columns in order, and its primary
- * key (column names; empty if it declares none). Column names are case-sensitive, as in Flink SQL.
+ * key (column names; empty if it declares none), and its event-time attribute (the column its {@code
+ * WATERMARK} is declared for; null if none). Column names are case-sensitive, as in Flink SQL.
  */
 @Internal
-public record SqlTable(String name, List<Column> columns, List<String> primaryKey) implements Serializable {
+public record SqlTable(String name, List<Column> columns, List<String> primaryKey, String timeAttribute)
+        implements Serializable {
 
     /** A column: its name, type, and whether it may hold NULL. */
     public record Column(String name, SqlType type, boolean nullable) implements Serializable {
@@ -22,6 +24,11 @@ public record SqlTable(String name, List<Column> columns, List<String> primaryKe
     /** A table without a primary key. */
     public SqlTable(String name, List<Column> columns) {
         this(name, columns, List.of());
+    }
+
+    /** A table without an event-time attribute. */
+    public SqlTable(String name, List<Column> columns, List<String> primaryKey) {
+        this(name, columns, primaryKey, null);
     }
 
     public SqlTable {
@@ -41,11 +48,27 @@ public record SqlTable(String name, List<Column> columns, List<String> primaryKe
                         "the primary key of " + name + " names " + k + ", which is not a column");
             }
         }
+        if (timeAttribute != null) {
+            int t = indexOf(timeAttribute, columns);
+            if (t < 0) {
+                throw new IllegalArgumentException(
+                        "the WATERMARK of " + name + " is for " + timeAttribute + ", which is not a column");
+            }
+            if (columns.get(t).type().kind() != SqlType.Kind.TIMESTAMP) {
+                throw new IllegalArgumentException("the WATERMARK of " + name + " is for " + timeAttribute + ", a "
+                        + columns.get(t).type() + "; an event-time attribute is a TIMESTAMP(p)");
+            }
+        }
     }
 
     /** A copy with the primary key {@code key} (column names). */
     public SqlTable withPrimaryKey(List<String> key) {
-        return new SqlTable(name, columns, key);
+        return new SqlTable(name, columns, key, timeAttribute);
+    }
+
+    /** A copy whose event-time attribute is {@code column} (null: none). */
+    public SqlTable withTimeAttribute(String column) {
+        return new SqlTable(name, columns, primaryKey, column);
     }
 
     private static int indexOf(String column, List<Column> columns) {
@@ -83,6 +106,9 @@ public record SqlTable(String name, List<Column> columns, List<String> primaryKe
         }
         if (!primaryKey.isEmpty()) {
             sb.append(", PRIMARY KEY (").append(String.join(", ", primaryKey)).append(')');
+        }
+        if (timeAttribute != null) {
+            sb.append(", WATERMARK FOR ").append(timeAttribute);
         }
         return sb.append(')').toString();
     }

@@ -9,6 +9,7 @@ import io.flinkivm.core.semiring.Product;
 import io.flinkivm.core.semiring.ProductRing;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.core.semiring.Semirings;
+import io.flinkivm.core.window.Windows;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -224,6 +225,22 @@ public final class SqlTranslation implements Serializable {
     /** The primary keys the relations inherit from their tables (where the query keeps the key columns). */
     public List<RelationKey> keys() {
         return keys;
+    }
+
+    /**
+     * The windows of the relations that window table functions in FROM feed ({@link Windows#NONE}: none):
+     * their atoms end with the event time, {@code window_start} and {@code window_end}.
+     */
+    public Windows windows() {
+        Windows out = Windows.NONE;
+        for (TableInput t : tables) {
+            for (TableInput.RelationInput r : t.relationInputs()) {
+                if (r.window() != null) {
+                    out = out.with(r.window());
+                }
+            }
+        }
+        return out;
     }
 
     /** The tables the query reads, in FROM order (each once). */

@@ -2,6 +2,7 @@ package io.flinkivm.sql.translate;
 
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.ProductSemiring;
+import io.flinkivm.core.window.WindowAssignment;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,6 +36,8 @@ public final class TableInput implements Serializable {
      * @param keys per layout value: a primary-key column, where a NULL is an error
      * @param factors the payload's components after the count, per component (a product), else empty
      * @param one the payload of a row when there are no factors (the semiring's one)
+     * @param window the relation's windows (the last layout value is then the event time, and the
+     *     ingest appends {@code window_start} and {@code window_end}), or null
      */
     record RelationInput(
             String relation,
@@ -46,7 +49,8 @@ public final class TableInput implements Serializable {
             boolean[] keys,
             List<Factor> factors,
             ProductSemiring product,
-            Object one)
+            Object one,
+            WindowAssignment window)
             implements Serializable {
 
         /** The payload of a row. */
@@ -232,7 +236,8 @@ public final class TableInput implements Serializable {
                 r.keys(),
                 r.factors(),
                 r.product(),
-                r.one());
+                r.one(),
+                r.window());
         return new TableInput(path, schema, computed, kept, List.of(unfiltered));
     }
 

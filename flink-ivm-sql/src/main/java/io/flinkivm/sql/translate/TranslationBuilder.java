@@ -7,6 +7,7 @@ import io.flinkivm.core.query.Term;
 import io.flinkivm.core.query.Variable;
 import io.flinkivm.core.semiring.ProductSemiring;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.core.window.WindowAssignment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -83,7 +84,10 @@ final class TranslationBuilder {
      */
     private RowExpr computed(int alias, SqlNode node, RuntimeException ours) {
         rejectAggregates(node);
-        if (!(node instanceof SqlCall) || !projectable(node)) {
+        // Not over a window table function's alias: Flink's projection would be of the table, not the window.
+        if (!(node instanceof SqlCall)
+                || !projectable(node)
+                || scope.alias(alias).window() != null) {
             return null;
         }
         Scope.Alias a = scope.alias(alias);
@@ -374,20 +378,51 @@ final class TranslationBuilder {
                     relation = base + k;
                 }
                 Part part = parts.get(group.get(0));
+                WindowCall window = scope.alias(group.get(0)).window();
                 List<RowExpr> layout = new ArrayList<>();
                 List<TupleCodec> codecs = new ArrayList<>();
-                for (int v : part.kept()) {
-                    layout.add(classes.value(v).expr());
-                    codecs.add(classes.codec(v));
+                List<Boolean> joins = new ArrayList<>();
+                for (int i = 0; i < part.kept().size(); i++) {
+                    int v = part.kept().get(i);
+                    if (windowColumn(v) < 0) {
+                        layout.add(classes.value(v).expr());
+                        codecs.add(classes.codec(v));
+                        joins.add(part.joins()[i]);
+                    }
+                }
+                WindowAssignment assignment = null;
+                if (window != null) {
+                    // The event time goes last; the ingest appends window_start and window_end to it.
+                    SqlTable.Column time = table.columns().get(window.timeColumn());
+                    layout.add(new RowExpr.Column(window.timeColumn(), time.name(), time.type(), time.nullable()));
+                    codecs.add(TupleCodec.of(time.type()));
+                    joins.add(false);
+                    assignment = window.assignment(relation, layout.size() - 1, time.type());
                 }
                 List<String> aliasNames = new ArrayList<>();
                 for (int a : group) {
                     aliasNames.add(scope.alias(a).name());
                     List<Term> terms = new ArrayList<>();
+                    String[] windowVariables = new String[2];
                     for (int v : parts.get(a).kept()) {
-                        terms.add(new Variable(names.get(classes.find(v))));
+                        int w = windowColumn(v);
+                        if (w < 0) {
+                            terms.add(new Variable(names.get(classes.find(v))));
+                        } else {
+                            windowVariables[w] = names.get(classes.find(v));
+                        }
+                    }
+                    if (window != null) {
+                        terms.add(new Variable(freshVariable(usedVariables, fresh)));
+                        for (String w : windowVariables) {
+                            terms.add(new Variable(w != null ? w : freshVariable(usedVariables, fresh)));
+                        }
                     }
                     atoms.set(a, new Atom(a, relation, terms));
+                }
+                boolean[] joinFlags = new boolean[joins.size()];
+                for (int i = 0; i < joinFlags.length; i++) {
+                    joinFlags[i] = joins.get(i);
                 }
                 boolean[] keyFlags = new boolean[layout.size()];
                 SqlTranslation.RelationKey key = key(relation, table, group, layout, keyFlags);
@@ -400,11 +435,23 @@ final class TranslationBuilder {
                         part.filter(),
                         layout,
                         codecs,
-                        part.joins(),
+                        joinFlags,
                         keyFlags,
                         part.factors(),
                         product,
-                        one));
+                        one,
+                        assignment));
+            }
+            WindowCall window = scope.alias(e.getValue().get(0)).window();
+            if (window != null) {
+                // The table's own columns: without the window's, with the event time.
+                inputColumns.removeIf(window::isWindowColumn);
+                inputColumns.add(window.timeColumn());
+                table = new SqlTable(
+                        table.name(),
+                        table.columns().subList(0, window.columns()),
+                        table.primaryKey(),
+                        table.timeAttribute());
             }
             int[] columns = inputColumns.stream().mapToInt(Integer::intValue).toArray();
             tables.add(new TableInput(
@@ -459,6 +506,33 @@ final class TranslationBuilder {
             signature.append(classes.value(v).expr().text()).append(',');
         }
         signature.append(" | ").append(Arrays.toString(joins)).append(" | ");
+        WindowCall window = scope.alias(a).window();
+        if (window != null) {
+            signature
+                    .append(window.spec())
+                    .append(" on ")
+                    .append(window.timeColumn())
+                    .append(" | ");
+            Set<Integer> rowColumns = new TreeSet<>();
+            if (filter != null) {
+                RowExprs.columns(filter, rowColumns);
+            }
+            for (Factor[] component : agg.components()) {
+                component[a].columns(rowColumns);
+            }
+            for (int v : kept) {
+                if (windowColumn(v) < 0) {
+                    RowExprs.columns(classes.value(v).expr(), rowColumns);
+                }
+            }
+            if (rowColumns.stream().anyMatch(window::isWindowColumn)) {
+                throw errors.unsupported(
+                        null,
+                        "window_start or window_end of " + scope.alias(a).name()
+                                + " in a condition, an expression or an aggregate",
+                        "use them as they are, in GROUP BY, SELECT and join equalities");
+            }
+        }
         for (Factor[] component : agg.components()) {
             factors.add(component[a]);
             signature.append(component[a].signature()).append(';');
@@ -468,7 +542,26 @@ final class TranslationBuilder {
 
     private long position(int v) {
         RowExpr e = classes.value(v).expr();
-        return e instanceof RowExpr.Column c ? c.index() : 1_000_000L + v;
+        int w = windowColumn(v);
+        return w >= 0 ? Long.MAX_VALUE - 2 + w : e instanceof RowExpr.Column c ? c.index() : 1_000_000L + v;
+    }
+
+    /** 0 if value {@code v} is its alias's {@code window_start}, 1 if its {@code window_end}, else -1. */
+    private int windowColumn(int v) {
+        ColumnClasses.Value value = classes.value(v);
+        WindowCall window = scope.alias(value.alias()).window();
+        return window != null && value.expr() instanceof RowExpr.Column c && window.isWindowColumn(c.index())
+                ? c.index() - window.columns()
+                : -1;
+    }
+
+    /** A variable name that no value of the query has: {@code _1}, {@code _2}, ... */
+    private static String freshVariable(Set<String> used, int[] counter) {
+        String name;
+        do {
+            name = "_" + (++counter[0]);
+        } while (!used.add(name));
+        return name;
     }
 
     /** The conjunction of the conditions, each once, or null for none. */
