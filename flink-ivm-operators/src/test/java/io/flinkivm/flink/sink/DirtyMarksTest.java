@@ -70,7 +70,7 @@ class DirtyMarksTest {
         }
     }
 
-    /** Writes each tuple as a mark the way flink-ivm did before 2026-12-07: an entry of a map state. */
+    /** Writes each tuple as a mark the way flink-ivm did before commit 526379f: an entry of a map state. */
     static final class MapMarking extends AbstractStreamOperator<String>
             implements OneInputStreamOperator<Tuple, String> {
         private transient MapState<TaggedTuple, Boolean> marks;
