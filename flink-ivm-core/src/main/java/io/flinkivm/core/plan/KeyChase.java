@@ -41,12 +41,6 @@ final class KeyChase {
     private KeyChase() {}
 
     /**
-     * The functional dependency of atom {@code atom}'s key: {@code key} (the variables at the key's
-     * columns) determines {@code dependent} (the atom's other variables).
-     */
-    record Dependency(int atom, String relation, List<String> key, List<String> dependent) {}
-
-    /**
      * A closure of the query under the keys: the closed query and what it relies on, or the reason
      * why it cannot run ({@code problem}, e.g. lookups in a cycle between key stages).
      *
@@ -67,54 +61,25 @@ final class KeyChase {
             List<KeyStage> stages,
             String problem) {}
 
-    /** The dependencies of {@code q}'s keys, in body order; none for an atom whose key determines nothing more. */
-    static List<Dependency> dependencies(ConjunctiveQuery q) {
-        List<Dependency> out = new ArrayList<>();
-        for (Atom a : q.body()) {
-            ConjunctiveQuery.Key key = q.keyOf(a.relation());
-            if (key == null) {
-                continue;
-            }
-            List<String> keyVariables = new ArrayList<>();
-            boolean variablesOnly = true;
-            for (int p : key.positions()) {
-                Term t = a.terms().get(p);
-                if (t instanceof Variable v) {
-                    if (!keyVariables.contains(v.name())) {
-                        keyVariables.add(v.name());
-                    }
-                } else {
-                    variablesOnly = false;
-                }
-            }
-            List<String> dependent = new ArrayList<>(a.variables());
-            dependent.removeAll(keyVariables);
-            if (variablesOnly && !dependent.isEmpty()) {
-                out.add(new Dependency(a.index(), a.relation(), keyVariables, dependent));
-            }
-        }
-        return out;
-    }
-
     /** The closures of {@code q} to try, in order: the head's; with the atoms' repaired; with the atoms' full. */
     static List<Candidate> candidates(ConjunctiveQuery q) {
-        List<Dependency> deps = dependencies(q);
+        List<KeyDerivation.Dependency> deps = KeyDerivation.dependencies(q);
         if (deps.isEmpty()) {
             return List.of();
         }
-        return closures(q, deps, new Fold(q, false), "", false);
+        return closures(q, deps, new KeyFold(q, false), "", false);
     }
 
     /**
-     * The absorbed query of {@code q} ({@link Fold}) and its closures, in order: as it is; with the
+     * The absorbed query of {@code q} ({@link KeyFold}) and its closures, in order: as it is; with the
      * head's closure; with the atoms' repaired; with the atoms' full. Empty if no atom can be folded.
      */
     static List<Candidate> absorbed(ConjunctiveQuery q) {
-        Fold fold = new Fold(q, true);
+        KeyFold fold = new KeyFold(q, true);
         if (fold.order.isEmpty()) {
             return List.of();
         }
-        return closures(q, dependencies(q), fold, "the absorbed query", true);
+        return closures(q, KeyDerivation.dependencies(q), fold, "the absorbed query", true);
     }
 
     /**
@@ -122,8 +87,8 @@ final class KeyChase {
      * {@code base} and what is closed; with {@code plain}, the folded query without any closure first.
      */
     private static List<Candidate> closures(
-            ConjunctiveQuery q, List<Dependency> deps, Fold fold, String base, boolean plain) {
-        Derivation fromHead = new Derivation(q.head(), deps);
+            ConjunctiveQuery q, List<KeyDerivation.Dependency> deps, KeyFold fold, String base, boolean plain) {
+        KeyDerivation fromHead = new KeyDerivation(q.head(), deps);
         List<String> addedHead = new ArrayList<>();
         for (String v : q.variables()) {
             if (fromHead.known.contains(v) && !q.head().contains(v)) {
@@ -135,13 +100,13 @@ final class KeyChase {
         List<KeyLookup> headLookups = fromHead.lookups(addedHead, deps);
         List<Integer> kept = fold.kept();
         List<Set<String>> start = new ArrayList<>();
-        List<Derivation> atoms = new ArrayList<>();
+        List<KeyDerivation> atoms = new ArrayList<>();
         List<Set<String>> none = new ArrayList<>();
         List<Set<String>> full = new ArrayList<>();
         for (int a : kept) {
             Set<String> vars = fold.vars.get(a);
             start.add(vars);
-            Derivation d = new Derivation(vars, deps);
+            KeyDerivation d = new KeyDerivation(vars, deps);
             atoms.add(d);
             none.add(Set.of());
             Set<String> all = new LinkedHashSet<>(d.known);
@@ -186,7 +151,7 @@ final class KeyChase {
      * classifier's order, is. Each repair adds a variable to an atom, so the loop ends.
      */
     private static List<Set<String>> repair(
-            List<String> variables, List<String> head, List<Set<String>> start, List<Derivation> atoms) {
+            List<String> variables, List<String> head, List<Set<String>> start, List<KeyDerivation> atoms) {
         List<Set<String>> vars = new ArrayList<>();
         for (Set<String> s : start) {
             vars.add(new LinkedHashSet<>(s));
@@ -223,7 +188,7 @@ final class KeyChase {
             List<String> bound,
             Map<String, BitSet> at,
             List<Set<String>> vars,
-            List<Derivation> atoms) {
+            List<KeyDerivation> atoms) {
         for (int i = 0; i < bound.size(); i++) {
             for (int j = i + 1; j < bound.size(); j++) {
                 BitSet x = at.get(bound.get(i));
@@ -253,7 +218,7 @@ final class KeyChase {
     }
 
     /** Adds {@code v} to every atom in {@code to} if each of them determines it; whether it did. */
-    private static boolean add(String v, BitSet to, List<Set<String>> vars, List<Derivation> atoms) {
+    private static boolean add(String v, BitSet to, List<Set<String>> vars, List<KeyDerivation> atoms) {
         for (int i = to.nextSetBit(0); i >= 0; i = to.nextSetBit(i + 1)) {
             if (!atoms.get(i).known.contains(v)) {
                 return false;
@@ -282,9 +247,9 @@ final class KeyChase {
     private static Candidate build(
             String name,
             ConjunctiveQuery q,
-            List<Dependency> deps,
-            Fold fold,
-            List<Derivation> derivations,
+            List<KeyDerivation.Dependency> deps,
+            KeyFold fold,
+            List<KeyDerivation> derivations,
             List<String> head,
             List<String> addedHead,
             List<KeyLookup> headLookups,
@@ -497,242 +462,5 @@ final class KeyChase {
             }
         }
         return false;
-    }
-
-    /**
-     * The fold of key tables into the atoms that look them up, to a fixpoint: while an atom S has a key
-     * whose columns all hold variables and another atom R (of another relation, not folded itself)
-     * holds all of them, S is folded into R, and R holds S's variables from then on. S goes before the
-     * atoms that it holds the key of itself (a snowflake's outer dimension is folded into its inner one
-     * first, which is then folded into the fact), and into an atom that has the key's variables of its
-     * own before one that has them from a fold (then the first in body order). Each step removes an
-     * atom, so the fold ends.
-     */
-    static final class Fold {
-        /** Per atom: its variables and those of the atoms folded into it. */
-        final List<Set<String>> vars = new ArrayList<>();
-        /** The folded atoms, in the order they were folded. */
-        final List<Integer> order = new ArrayList<>();
-
-        private final ConjunctiveQuery q;
-        /** Per atom: the variables of its key's columns, or null if it cannot be folded. */
-        private final List<List<String>> keyVariables = new ArrayList<>();
-        /** Per atom: the atom it is folded into, or -1. */
-        private final int[] into;
-
-        Fold(ConjunctiveQuery q, boolean absorb) {
-            this.q = q;
-            this.into = new int[q.body().size()];
-            java.util.Arrays.fill(into, -1);
-            for (Atom a : q.body()) {
-                vars.add(new LinkedHashSet<>(a.variables()));
-                keyVariables.add(absorb ? keyVariables(q, a) : null);
-            }
-            while (absorb && foldOne()) {
-                // one more atom folded
-            }
-        }
-
-        /** The variables at {@code a}'s key columns, or null if it has no key or a constant there. */
-        private static List<String> keyVariables(ConjunctiveQuery q, Atom a) {
-            ConjunctiveQuery.Key key = q.keyOf(a.relation());
-            if (key == null) {
-                return null;
-            }
-            List<String> out = new ArrayList<>();
-            for (int p : key.positions()) {
-                if (!(a.terms().get(p) instanceof Variable v)) {
-                    return null;
-                }
-                if (!out.contains(v.name())) {
-                    out.add(v.name());
-                }
-            }
-            return out;
-        }
-
-        /** The atoms {@code s} can be folded into now, in body order. */
-        private List<Integer> targets(int s) {
-            List<Integer> out = new ArrayList<>();
-            List<String> key = keyVariables.get(s);
-            if (key == null || into[s] >= 0) {
-                return out;
-            }
-            String relation = q.body().get(s).relation();
-            for (Atom r : q.body()) {
-                if (r.index() != s
-                        && into[r.index()] < 0
-                        && !r.relation().equals(relation)
-                        && vars.get(r.index()).containsAll(key)) {
-                    out.add(r.index());
-                }
-            }
-            return out;
-        }
-
-        private boolean foldOne() {
-            int chosen = -1;
-            for (int s = 0; s < into.length && chosen < 0; s++) {
-                if (targets(s).isEmpty()) {
-                    continue;
-                }
-                boolean leaf = true;
-                for (int t = 0; t < into.length && leaf; t++) {
-                    leaf = t == s || !targets(t).contains(s);
-                }
-                chosen = leaf ? s : -1;
-            }
-            for (int s = 0; s < into.length && chosen < 0; s++) {
-                chosen = targets(s).isEmpty() ? -1 : s;
-            }
-            if (chosen < 0) {
-                return false;
-            }
-            List<Integer> targets = targets(chosen);
-            int r = targets.get(0);
-            for (int t : targets) {
-                if (q.body().get(t).variables().containsAll(keyVariables.get(chosen))) {
-                    r = t;
-                    break;
-                }
-            }
-            into[chosen] = r;
-            vars.get(r).addAll(vars.get(chosen));
-            order.add(chosen);
-            return true;
-        }
-
-        /** The atoms that are not folded, in body order: the absorbed query's. */
-        List<Integer> kept() {
-            List<Integer> out = new ArrayList<>();
-            for (int a = 0; a < into.length; a++) {
-                if (into[a] < 0) {
-                    out.add(a);
-                }
-            }
-            return out;
-        }
-
-        /** The atom of the absorbed query that {@code a} is folded into, through any folds in between. */
-        int taker(int a) {
-            int t = a;
-            while (into[t] >= 0) {
-                t = into[t];
-            }
-            return t;
-        }
-
-        List<Absorption> absorptions() {
-            List<Absorption> out = new ArrayList<>();
-            for (int s : order) {
-                out.add(new Absorption(s, q.body().get(s).relation(), keyVariables.get(s), into[s], taker(s)));
-            }
-            return out;
-        }
-
-        /**
-         * How a row of kept atom {@code a} finds the atoms folded into it: one lookup each, with its
-         * payload, the next always the first one in body order whose key's variables the row has.
-         */
-        List<KeyLookup> chain(int a) {
-            Set<String> known = new LinkedHashSet<>(q.body().get(a).variables());
-            List<Integer> pending = new ArrayList<>();
-            for (int s = 0; s < into.length; s++) {
-                if (into[s] >= 0 && taker(s) == a) {
-                    pending.add(s);
-                }
-            }
-            List<KeyLookup> out = new ArrayList<>();
-            while (!pending.isEmpty()) {
-                Integer next = null;
-                for (int s : pending) {
-                    if (known.containsAll(keyVariables.get(s))) {
-                        next = s;
-                        break;
-                    }
-                }
-                if (next == null) {
-                    throw new IllegalStateException("a folded atom's key is out of reach of its taker");
-                }
-                pending.remove(next);
-                Atom s = q.body().get(next);
-                List<String> added = new ArrayList<>();
-                for (String v : s.variables()) {
-                    if (known.add(v)) {
-                        added.add(v);
-                    }
-                }
-                out.add(new KeyLookup(next, s.relation(), keyVariables.get(next), added, true));
-            }
-            return out;
-        }
-    }
-
-    /**
-     * Forward chaining from a set of variables: the variables they determine and, for each derived
-     * one, the dependency that derived it first (dependencies fire in body order, repeatedly).
-     */
-    private static final class Derivation {
-        final Set<String> start;
-        final Set<String> known;
-        final Map<String, Integer> derivedBy = new HashMap<>();
-        final List<Integer> fired = new ArrayList<>();
-
-        Derivation(Collection<String> start, List<Dependency> deps) {
-            this.start = new LinkedHashSet<>(start);
-            this.known = new LinkedHashSet<>(start);
-            boolean changed = true;
-            while (changed) {
-                changed = false;
-                for (int i = 0; i < deps.size(); i++) {
-                    Dependency d = deps.get(i);
-                    if (!fired.contains(i) && known.containsAll(d.key()) && !known.containsAll(d.dependent())) {
-                        fired.add(i);
-                        for (String v : d.dependent()) {
-                            if (known.add(v)) {
-                                derivedBy.put(v, i);
-                            }
-                        }
-                        changed = true;
-                    }
-                }
-            }
-        }
-
-        /**
-         * The lookups that find {@code targets} (derived variables): the dependencies that derived them
-         * and, recursively, the key variables those need, in the order they fired, each adding the
-         * variables that later steps or the targets need.
-         */
-        List<KeyLookup> lookups(Collection<String> targets, List<Dependency> deps) {
-            Set<String> needed = new LinkedHashSet<>(targets);
-            Deque<String> work = new ArrayDeque<>(targets);
-            while (!work.isEmpty()) {
-                Integer d = derivedBy.get(work.poll());
-                if (d == null) {
-                    throw new IllegalStateException("a target of a lookup chain is not derived");
-                }
-                for (String k : deps.get(d).key()) {
-                    if (!start.contains(k) && needed.add(k)) {
-                        work.add(k);
-                    }
-                }
-            }
-            List<KeyLookup> out = new ArrayList<>();
-            for (int i : fired) {
-                Dependency d = deps.get(i);
-                List<String> added = new ArrayList<>();
-                for (String v : d.dependent()) {
-                    Integer by = derivedBy.get(v);
-                    if (by != null && by == i && needed.contains(v)) {
-                        added.add(v);
-                    }
-                }
-                if (!added.isEmpty()) {
-                    out.add(new KeyLookup(d.atom(), d.relation(), d.key(), added));
-                }
-            }
-            return out;
-        }
     }
 }

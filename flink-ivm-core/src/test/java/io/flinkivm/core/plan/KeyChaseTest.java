@@ -17,18 +17,18 @@ class KeyChaseTest {
     @Test
     void aKeyWhoseColumnsHoldVariablesGivesADependency() {
         ConjunctiveQuery q = QueryParser.parse("Q(A) :- R(A,B,C), S(C,'x',D), T(E,E,F) KEY R(A,B), S(#0,#1), T(#0,#1)");
-        assertThat(KeyChase.dependencies(q))
+        assertThat(KeyDerivation.dependencies(q))
                 .containsExactly(
-                        new KeyChase.Dependency(0, "R", List.of("A", "B"), List.of("C")),
+                        new KeyDerivation.Dependency(0, "R", List.of("A", "B"), List.of("C")),
                         // A repeated variable is one key variable.
-                        new KeyChase.Dependency(2, "T", List.of("E"), List.of("F")));
+                        new KeyDerivation.Dependency(2, "T", List.of("E"), List.of("F")));
         // S's key has a constant: 'x' matches 'x' only, but a numeric constant matches 3 and '3', so a
         // constant never stands in a key's columns.
     }
 
     @Test
     void aKeyThatDeterminesNothingMoreGivesNoDependency() {
-        assertThat(KeyChase.dependencies(QueryParser.parse("Q(A) :- R(A,B) KEY R(A,B)")))
+        assertThat(KeyDerivation.dependencies(QueryParser.parse("Q(A) :- R(A,B) KEY R(A,B)")))
                 .isEmpty();
         assertThat(candidates("Q(A) :- R(A,B) KEY R(A,B)")).isEmpty();
     }
