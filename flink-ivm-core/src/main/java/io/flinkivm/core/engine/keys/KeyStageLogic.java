@@ -1,21 +1,9 @@
 package io.flinkivm.core.engine.keys;
 
-import io.flinkivm.core.plan.Enrichment;
-import io.flinkivm.core.plan.KeyLookup;
-import io.flinkivm.core.plan.KeyStage;
 import io.flinkivm.core.plan.KeyedPlan;
-import io.flinkivm.core.query.Atom;
-import io.flinkivm.core.query.AtomMatcher;
-import io.flinkivm.core.query.ConjunctiveQuery;
-import io.flinkivm.core.query.Term;
 import io.flinkivm.core.query.Tuple;
-import io.flinkivm.core.query.Variable;
 import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
-import java.io.Serializable;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +45,7 @@ import org.apache.flink.annotation.Internal;
  * selection or disagrees with it on a shared variable is dropped (it would join nothing).
  */
 @Internal
-public final class KeyStageLogic<T> implements Serializable {
+public final class KeyStageLogic<T> extends KeyStageTables {
     private static final long serialVersionUID = 1L;
 
     /** Where a stage's rows go. */
@@ -84,219 +72,21 @@ public final class KeyStageLogic<T> implements Serializable {
     /** Under deletes, the semiring as a ring; null for an insert-only plan. */
     private final Ring<T> ring;
 
-    private final Map<String, Integer> relations = new HashMap<>();
-    private final String[] relationNames;
-    /** Per relation: its key stage, or -1. */
-    private final int[] stageOfRelation;
-    /** Per relation: whether it has an atom that neither gains nor is absorbed (its rows go on as they are). */
-    private final boolean[] direct;
-    /** Per relation: its atoms (all, and the enriched ones). */
-    private final int[][] atomsOfRelation;
-
-    private final int[][] enrichedOfRelation;
-    private final AtomMatcher[] matchers;
-
-    /** Per stage: its relation's index and the key's columns. */
-    private final int[] stageRelation;
-
-    private final int[][] stageColumns;
-    private final String[] stageKeys;
-    /** Per stage: whether its relation is absorbed (one row per key value, identical or not). */
-    private final boolean[] stageAbsorbs;
-    /** Per stage: whether rows look it up (it then keeps marks of dropped key rows). */
-    private final boolean[] stageLookedUp;
-    /** Per stage: whether it reports the rows that break its key ({@link KeyedPlan#reporter}). */
-    private final boolean[] stageReports;
-    /** Per stage: which copy it is, and the stage of the next copy (which it feeds), or -1. */
-    private final int[] stageCopy;
-
-    private final int[] nextCopy;
-    /** Per atom (null if it gains nothing): its closed relation, and per lookup step the compiled step. */
-    private final String[] closedRelation;
-
-    private final Step[][] steps;
-    private final int[][] finalColumns;
-    /** The head's lookups, over the head tuple, and the closed head's columns in the extended tuple. */
-    private final Step[] headSteps;
-
-    private final int[] headColumns;
-
-    /** One lookup step over a row laid out as the relation tuple (or head tuple) and the values added so far. */
-    private static final class Step implements Serializable {
-        private static final long serialVersionUID = 1L;
-        /** The stage looked up, or -1 (a head's lookup of a trusted key). */
-        final int stage;
-        /** The looked-up relation's index. */
-        final int relation;
-        /** Positions in the row of the key's values, in column order. */
-        final int[] key;
-
-        final AtomMatcher lookedUp;
-        /** Pairs (position in the row, column of the key row) of variables the row already has. */
-        final int[] shared;
-        /** Columns of the key row appended to the row. */
-        final int[] append;
-        /** Whether the key row's payload multiplies the row's (the step absorbs the looked-up atom). */
-        final boolean payload;
-
-        Step(int stage, int relation, int[] key, AtomMatcher lookedUp, int[] shared, int[] append, boolean payload) {
-            this.stage = stage;
-            this.relation = relation;
-            this.key = key;
-            this.lookedUp = lookedUp;
-            this.shared = shared;
-            this.append = append;
-            this.payload = payload;
-        }
+    public KeyStageLogic(KeyedPlan plan, Semiring<T> semiring) {
+        super(checked(plan, semiring));
+        this.semiring = semiring;
+        this.ring = plan.inputs().isInsertOnly() || !(semiring instanceof Ring<T> r) ? null : r;
     }
 
-    public KeyStageLogic(KeyedPlan plan, Semiring<T> semiring) {
+    /** {@code plan}, checked to be made for {@code semiring}, which must be a ring where the plan has deletes. */
+    private static KeyedPlan checked(KeyedPlan plan, Semiring<?> semiring) {
         plan.checkSemiring(semiring);
-        this.semiring = semiring;
-        if (plan.inputs().isInsertOnly()) {
-            this.ring = null;
-        } else if (semiring instanceof Ring<T> r) {
-            this.ring = r;
-        } else {
+        if (!plan.inputs().isInsertOnly() && !(semiring instanceof Ring<?>)) {
             throw new IllegalArgumentException(
                     "the plan has deletes in " + String.join(", ", plan.inputs().changelog())
                             + ", which need a ring; semiring " + semiring.name() + " is not one");
         }
-        ConjunctiveQuery q = plan.query();
-        List<String> names = q.relations();
-        relationNames = names.toArray(new String[0]);
-        stageOfRelation = new int[names.size()];
-        direct = new boolean[names.size()];
-        atomsOfRelation = new int[names.size()][];
-        enrichedOfRelation = new int[names.size()][];
-        matchers = new AtomMatcher[q.body().size()];
-        closedRelation = new String[q.body().size()];
-        steps = new Step[q.body().size()][];
-        finalColumns = new int[q.body().size()][];
-        for (Atom a : q.body()) {
-            matchers[a.index()] = a.matcher();
-        }
-        for (int r = 0; r < names.size(); r++) {
-            relations.put(names.get(r), r);
-        }
-        for (int r = 0; r < names.size(); r++) {
-            stageOfRelation[r] = plan.stage(names.get(r));
-            List<Integer> all = new ArrayList<>();
-            List<Integer> enriched = new ArrayList<>();
-            for (Atom a : q.atomsOfRelation(names.get(r))) {
-                all.add(a.index());
-                if (plan.absorption(a.index()) != null) {
-                    continue;
-                }
-                if (plan.enrichment(a.index()) == null) {
-                    direct[r] = true;
-                } else {
-                    enriched.add(a.index());
-                }
-            }
-            atomsOfRelation[r] = toArray(all);
-            enrichedOfRelation[r] = toArray(enriched);
-        }
-        List<KeyStage> stages = plan.stages();
-        stageRelation = new int[stages.size()];
-        stageColumns = new int[stages.size()][];
-        stageKeys = new String[stages.size()];
-        stageAbsorbs = new boolean[stages.size()];
-        stageLookedUp = new boolean[stages.size()];
-        stageReports = new boolean[stages.size()];
-        stageCopy = new int[stages.size()];
-        nextCopy = new int[stages.size()];
-        for (int s = 0; s < stageRelation.length; s++) {
-            ConjunctiveQuery.Key k = stages.get(s).key();
-            stageRelation[s] = relations.get(k.relation());
-            stageColumns[s] = k.positionArray();
-            stageKeys[s] = q.keyText(k);
-            stageAbsorbs[s] = plan.absorbs(k.relation());
-            stageLookedUp[s] = plan.isLookedUp(k.relation());
-            stageReports[s] = plan.reporter(k.relation()).equals(k.relation());
-            stageCopy[s] = stages.get(s).copy();
-            nextCopy[s] = plan.stage(k.relation(), stageCopy[s] + 1);
-        }
-        for (Enrichment e : plan.enrichments()) {
-            Atom a = q.body().get(e.atom());
-            Map<String, Integer> layout = new LinkedHashMap<>();
-            for (int p = 0; p < a.terms().size(); p++) {
-                if (a.terms().get(p) instanceof Variable v) {
-                    layout.putIfAbsent(v.name(), p);
-                }
-            }
-            closedRelation[e.atom()] = e.relation();
-            steps[e.atom()] = compile(plan, e.lookups(), layout, a.arity());
-            finalColumns[e.atom()] = new int[a.arity() + e.gained().size()];
-            for (int p = 0; p < a.arity(); p++) {
-                finalColumns[e.atom()][p] = p;
-            }
-            for (int g = 0; g < e.gained().size(); g++) {
-                finalColumns[e.atom()][a.arity() + g] = layout.get(e.gained().get(g));
-            }
-        }
-        Map<String, Integer> head = new LinkedHashMap<>();
-        for (String v : q.head()) {
-            head.put(v, head.size());
-        }
-        headSteps = compile(plan, plan.headLookups(), head, head.size());
-        List<String> closedHead = plan.closedQuery().head();
-        headColumns = new int[closedHead.size()];
-        for (int i = 0; i < headColumns.length; i++) {
-            headColumns[i] = head.get(closedHead.get(i));
-        }
-    }
-
-    /** The steps of {@code lookups} over a row whose variables are at {@code layout} (extended as steps add). */
-    private Step[] compile(KeyedPlan plan, List<KeyLookup> lookups, Map<String, Integer> layout, int width) {
-        ConjunctiveQuery q = plan.query();
-        Step[] out = new Step[lookups.size()];
-        int next = width;
-        for (int i = 0; i < out.length; i++) {
-            KeyLookup l = lookups.get(i);
-            Atom s = q.body().get(l.atom());
-            ConjunctiveQuery.Key key = q.keyOf(s.relation());
-            int[] keyAt = new int[key.positions().size()];
-            for (int k = 0; k < keyAt.length; k++) {
-                keyAt[k] = layout.get(((Variable) s.terms().get(key.positions().get(k))).name());
-            }
-            Map<String, Integer> first = new LinkedHashMap<>();
-            List<Term> terms = s.terms();
-            for (int p = 0; p < terms.size(); p++) {
-                if (terms.get(p) instanceof Variable v) {
-                    first.putIfAbsent(v.name(), p);
-                }
-            }
-            List<Integer> shared = new ArrayList<>();
-            for (Map.Entry<String, Integer> v : first.entrySet()) {
-                if (layout.containsKey(v.getKey()) && !l.key().contains(v.getKey())) {
-                    shared.add(layout.get(v.getKey()));
-                    shared.add(v.getValue());
-                }
-            }
-            int[] append = new int[l.added().size()];
-            for (int k = 0; k < append.length; k++) {
-                append[k] = first.get(l.added().get(k));
-                layout.put(l.added().get(k), next++);
-            }
-            out[i] = new Step(
-                    plan.stage(l.relation(), l.copy()),
-                    relations.get(l.relation()),
-                    keyAt,
-                    s.matcher(),
-                    toArray(shared),
-                    append,
-                    l.payload());
-        }
-        return out;
-    }
-
-    private static int[] toArray(List<Integer> values) {
-        int[] out = new int[values.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = values.get(i);
-        }
-        return out;
+        return plan;
     }
 
     /**
@@ -352,7 +142,7 @@ public final class KeyStageLogic<T> implements Serializable {
                 }
             }
         }
-        for (Step[] chain : steps) {
+        for (LookupStep[] chain : steps) {
             for (int i = 0; from >= 0 && chain != null && i + 1 < chain.length; i++) {
                 if (chain[i].stage == from) {
                     out.add(chain[i + 1].stage);
@@ -531,7 +321,7 @@ public final class KeyStageLogic<T> implements Serializable {
      * row's where the step absorbs it), to the next stage or the view trees.
      */
     private void extend(StageRow<T> row, KeyRow<T> keyRow, Output<T> out) {
-        Step step = steps[row.atom()][row.step()];
+        LookupStep step = steps[row.atom()][row.step()];
         T payload = row.payload();
         if (step.payload) {
             try {
@@ -547,7 +337,7 @@ public final class KeyStageLogic<T> implements Serializable {
     /** {@code row} extended by its step's values from {@code keyRow}, with {@code payload}, to the next stage or the view trees. */
     private void forward(StageRow<T> row, T payload, Tuple keyRow, Output<T> out) {
         int a = row.atom();
-        Tuple extended = extend(steps[a][row.step()], row.values(), keyRow);
+        Tuple extended = steps[a][row.step()].extend(row.values(), keyRow);
         if (extended == null) {
             out.dropped(row);
             return;
@@ -639,7 +429,7 @@ public final class KeyStageLogic<T> implements Serializable {
         int presence = stored == null ? 1 : after == null ? -1 : 0;
         for (Map.Entry<Tuple, T> r : store.references(key)) {
             StageRow<T> ref = referenced(r.getKey(), r.getValue());
-            Step step = steps[ref.atom()][ref.step()];
+            LookupStep step = steps[ref.atom()][ref.step()];
             T payload;
             try {
                 payload = step.payload
@@ -677,36 +467,13 @@ public final class KeyStageLogic<T> implements Serializable {
         }
     }
 
-    /** {@code values} followed by the step's columns of {@code keyRow}; null if the key row cannot join them. */
-    private static Tuple extend(Step step, Tuple values, Tuple keyRow) {
-        if (step.lookedUp.match(keyRow) == null) {
-            return null;
-        }
-        for (int i = 0; i < step.shared.length; i += 2) {
-            if (!values.get(step.shared[i]).equals(keyRow.get(step.shared[i + 1]))) {
-                return null;
-            }
-        }
-        if (step.append.length == 0) {
-            return values;
-        }
-        Object[] out = new Object[values.arity() + step.append.length];
-        for (int i = 0; i < values.arity(); i++) {
-            out[i] = values.get(i);
-        }
-        for (int i = 0; i < step.append.length; i++) {
-            out[values.arity() + i] = keyRow.get(step.append[i]);
-        }
-        return Tuple.wrap(out);
-    }
-
     /**
      * The relations the head's closure looks up (indexes among the query's relations), whose rows a
      * runtime that looks results up by the query's head must keep ({@link #closedHead}).
      */
     public Set<Integer> headRelations() {
         Set<Integer> out = new TreeSet<>();
-        for (Step s : headSteps) {
+        for (LookupStep s : headSteps) {
             out.add(s.relation);
         }
         return out;
@@ -725,9 +492,9 @@ public final class KeyStageLogic<T> implements Serializable {
      */
     public Tuple closedHead(Tuple head, IntFunction<KeyStageStore<T>> rows) {
         Tuple values = head;
-        for (Step step : headSteps) {
+        for (LookupStep step : headSteps) {
             KeyRow<T> stored = rows.apply(step.relation).keyRow(values.project(step.key));
-            values = stored == null || stored.dropped() ? null : extend(step, values, stored.values());
+            values = stored == null || stored.dropped() ? null : step.extend(values, stored.values());
             if (values == null) {
                 return null;
             }
