@@ -23,7 +23,6 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlNodeList;
 
 /**
  * Builds a {@link SqlTranslation} from the resolved pieces: each condition becomes a filter of one
@@ -41,16 +40,14 @@ final class TranslationBuilder {
     private final ColumnClasses classes;
     private final List<RowExprCompiler> compilers = new ArrayList<>();
     private final List<List<RowExpr>> filters = new ArrayList<>();
-    /** Types the expressions left to Flink; null refuses them. */
-    private final SqlTranslation.ExpressionTyper flink;
-    /** Per table (path), the expressions Flink computes, in order of first use. */
-    private final Map<List<String>, List<ComputedColumn>> computed = new LinkedHashMap<>();
+    /** The columns Flink computes for expressions the compilers do not take (none without a typer). */
+    private final ComputedColumns computed;
 
     TranslationBuilder(String sql, Scope scope, SqlErrors errors, SqlTranslation.ExpressionTyper flink) {
         this.sql = sql;
         this.scope = scope;
         this.errors = errors;
-        this.flink = flink;
+        this.computed = new ComputedColumns(scope, errors, flink);
         this.classes = new ColumnClasses(errors);
         for (Scope.Alias a : scope.aliases()) {
             int alias = a.index();
@@ -77,110 +74,10 @@ final class TranslationBuilder {
         return new RowExpr.Column(ref.column(), c.name(), c.type(), c.nullable());
     }
 
-    /**
-     * The column Flink computes for {@code node}, an expression of {@code alias}'s row that the compiler does not
-     * take, or null where Flink cannot take it in a projection of the table (a subquery, an aggregate, no column).
-     * One column per table and expression text, shared by the table's aliases.
-     */
+    /** The column Flink computes for {@code node} ({@link ComputedColumns#column}), which holds no aggregate. */
     private RowExpr computed(int alias, SqlNode node, RuntimeException ours) {
         rejectAggregates(node);
-        // Not over a window table function's alias: Flink's projection would be of the table, not the window.
-        if (!(node instanceof SqlCall)
-                || !projectable(node)
-                || scope.alias(alias).window() != null) {
-            return null;
-        }
-        Scope.Alias a = scope.alias(alias);
-        SqlTable table = a.table();
-        Set<Integer> read = new TreeSet<>();
-        String text = FlinkSqlText.of(node, id -> {
-            Scope.ColumnRef ref = scope.resolve(id);
-            if (ref.alias() != alias) {
-                throw new IllegalStateException(id + " is not a column of " + a.name());
-            }
-            read.add(ref.column());
-            return table.columns().get(ref.column()).name();
-        });
-        if (read.isEmpty()) {
-            return null;
-        }
-        List<ComputedColumn> columns = computed.computeIfAbsent(a.path(), k -> new ArrayList<>());
-        for (ComputedColumn c : columns) {
-            if (c.sql().equals(text)) {
-                return column(c);
-            }
-        }
-        SqlTable.Column typed;
-        try {
-            typed = flink.type(a.path(), text);
-        } catch (IllegalArgumentException e) {
-            if (ours instanceof InvalidQueryException invalid) {
-                throw new InvalidQueryException(
-                        invalid.getMessage() + " (nor does Flink take " + text + ": " + e.getMessage() + ")",
-                        invalid.position());
-            }
-            throw errors.invalid(
-                    node,
-                    "flink-ivm leaves " + SqlErrors.plain(node) + " to Flink, which does not take it: " + e.getMessage()
-                            + ";");
-        }
-        if (typed.type().kind() == SqlType.Kind.UNSUPPORTED) {
-            throw errors.unsupported(
-                    node,
-                    SqlErrors.plain(node) + " of type " + typed.type() + " (as Flink types it)",
-                    "flink-ivm holds values of types TINYINT, SMALLINT, INT, BIGINT, DECIMAL, FLOAT, DOUBLE, CHAR,"
-                            + " VARCHAR, STRING, BOOLEAN, DATE, TIME and TIMESTAMP; CAST it to one of them");
-        }
-        String name = "ivm$" + columns.size();
-        for (int k = columns.size() + 1; table.indexOf(name) >= 0 || named(columns, name); k++) {
-            name = "ivm$" + k;
-        }
-        ComputedColumn c = new ComputedColumn(
-                table.columns().size() + columns.size(),
-                name,
-                text,
-                SqlErrors.callName(node),
-                typed.type(),
-                typed.nullable(),
-                new ArrayList<>(read));
-        columns.add(c);
-        return column(c);
-    }
-
-    private static boolean named(List<ComputedColumn> columns, String name) {
-        return columns.stream().anyMatch(c -> c.name().equals(name));
-    }
-
-    private static RowExpr column(ComputedColumn c) {
-        return new RowExpr.Column(c.index(), c.name(), c.type(), c.nullable(), c.sql());
-    }
-
-    /** Whether Flink can compute {@code node} in a projection of one table: no subquery, aggregate or window. */
-    private static boolean projectable(SqlNode node) {
-        if (node instanceof SqlIdentifier id) {
-            return !id.isStar();
-        }
-        if (node instanceof SqlNodeList list) {
-            for (SqlNode item : list) {
-                if (!projectable(item)) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        if (node instanceof SqlCall call) {
-            if (call.getKind() == SqlKind.SELECT
-                    || SqlKind.QUERY.contains(call.getKind())
-                    || AggregateCompiler.isAggregate(call)) {
-                return false;
-            }
-            for (SqlNode operand : call.getOperandList()) {
-                if (operand != null && !projectable(operand)) {
-                    return false;
-                }
-            }
-        }
-        return true;
+        return computed.column(alias, node, ours);
     }
 
     /** The aliases whose columns {@code node} uses; refuses an aggregate inside it. */
@@ -454,8 +351,7 @@ final class TranslationBuilder {
                         table.timeAttribute());
             }
             int[] columns = inputColumns.stream().mapToInt(Integer::intValue).toArray();
-            tables.add(new TableInput(
-                    e.getKey(), table, computed.getOrDefault(e.getKey(), List.of()), columns, relations));
+            tables.add(new TableInput(e.getKey(), table, computed.of(e.getKey()), columns, relations));
         }
         ConjunctiveQuery query;
         try {
@@ -469,7 +365,15 @@ final class TranslationBuilder {
                     "the translation of " + sql + " is not a valid query: " + ex.getMessage(), ex);
         }
         return new SqlTranslation(
-                sql, query, agg.semiring(), agg.text(), tables, outputs(items, head, names, agg), bag, keys, distinct);
+                sql,
+                query,
+                agg.semiring(),
+                agg.text(),
+                tables,
+                new OutputColumns(classes, filters, errors).of(items, head, names, agg),
+                bag,
+                keys,
+                distinct);
     }
 
     private static <T> Object one(Semiring<T> s) {
@@ -636,92 +540,5 @@ final class TranslationBuilder {
             }
         }
         return true;
-    }
-
-    /**
-     * Whether a grouped or selected value can be NULL in the result: a join drops NULLs, and so does an
-     * equality of two values of one row; a value of one table alone keeps them.
-     */
-    private boolean nullable(int value) {
-        int root = classes.find(value);
-        int members = 0;
-        for (int v = 0; v < classes.size(); v++) {
-            if (classes.find(v) == root) {
-                members++;
-            }
-        }
-        ColumnClasses.Value v = classes.value(value);
-        return members == 1 && v.expr().nullable() && !rejectsNull(filters.get(v.alias()), v.expr());
-    }
-
-    /** Whether a conjunct of {@code conditions} is UNKNOWN, and so filters the row out, where {@code e} is NULL. */
-    private static boolean rejectsNull(List<RowExpr> conditions, RowExpr e) {
-        for (RowExpr c : conditions) {
-            List<RowExpr> strict = c instanceof RowExpr.Compare
-                            || c instanceof RowExpr.In
-                            || c instanceof RowExpr.Like
-                            || c instanceof RowExpr.Is is && is.value() == null && is.negated()
-                    ? RowExprs.operands(c)
-                    : List.of();
-            for (RowExpr operand : strict) {
-                if (operand.text().equals(e.text())) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    private List<SqlTranslation.OutputColumn> outputs(
-            List<SqlTranslator.Item> items,
-            List<String> head,
-            Map<Integer, String> names,
-            AggregateCompiler.Compiled agg) {
-        List<SqlTranslation.OutputColumn> out = new ArrayList<>();
-        int aggregate = 0;
-        for (SqlTranslator.Item item : items) {
-            switch (item.kind()) {
-                case VALUE -> {
-                    ColumnClasses.Value value = classes.value(item.value());
-                    ColumnClasses.Fixed fixed = classes.fixed(item.value());
-                    SqlType type = value.expr().type();
-                    if (fixed != null) {
-                        Object constant = SqlOutputs.toJava(SqlValues.cast(fixed.value(), type), type);
-                        out.add(new SqlTranslation.OutputColumn(item.name(), type, -1, null, constant, null, false));
-                    } else {
-                        int position = head.indexOf(names.get(classes.find(item.value())));
-                        out.add(new SqlTranslation.OutputColumn(
-                                item.name(),
-                                type,
-                                position,
-                                classes.codec(item.value()),
-                                null,
-                                null,
-                                nullable(item.value())));
-                    }
-                }
-                case LITERAL -> {
-                    RowExpr.Literal l = (RowExpr.Literal) item.literal();
-                    if (l.value() == null) {
-                        throw errors.unsupported(
-                                item.node(), "NULL in SELECT", "select values; a column of NULLs has no type");
-                    }
-                    out.add(new SqlTranslation.OutputColumn(
-                            item.name(), l.type(), -1, null, SqlOutputs.toJava(l.value(), l.type()), null, false));
-                }
-                case AGGREGATE -> {
-                    AggregateOutput o = agg.outputs().get(aggregate++);
-                    out.add(new SqlTranslation.OutputColumn(
-                            item.name(),
-                            o.type(),
-                            -1,
-                            null,
-                            null,
-                            o,
-                            !o.function().equals("COUNT")));
-                }
-            }
-        }
-        return out;
     }
 }
