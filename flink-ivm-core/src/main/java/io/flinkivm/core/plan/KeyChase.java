@@ -59,7 +59,42 @@ final class KeyChase {
             List<Enrichment> enrichments,
             List<ConjunctiveQuery.Key> relied,
             List<KeyStage> stages,
-            String problem) {}
+            String problem) {
+        /**
+         * The closed query's relations that receive deletes and updates when the query's {@code inputs}
+         * have them: an enriched atom's where its own relation or a relation it looks up has them,
+         * another atom's where its relation has them.
+         */
+        Inputs closedInputs(ConjunctiveQuery query, Inputs inputs) {
+            if (inputs.isInsertOnly()) {
+                return inputs;
+            }
+            List<String> out = new ArrayList<>();
+            int closedIndex = 0;
+            for (Atom a : query.body()) {
+                boolean absorbed = false;
+                for (Absorption x : absorptions) {
+                    absorbed |= x.atom() == a.index();
+                }
+                if (absorbed) {
+                    continue;
+                }
+                boolean deletes = inputs.hasDeletes(a.relation());
+                for (Enrichment e : enrichments) {
+                    if (e.atom() == a.index()) {
+                        for (KeyLookup l : e.lookups()) {
+                            deletes |= inputs.hasDeletes(l.relation());
+                        }
+                    }
+                }
+                if (deletes) {
+                    out.add(closed.body().get(closedIndex).relation());
+                }
+                closedIndex++;
+            }
+            return Inputs.changelog(out);
+        }
+    }
 
     /** The closures of {@code q} to try, in order: the head's; with the atoms' repaired; with the atoms' full. */
     static List<Candidate> candidates(ConjunctiveQuery q) {

@@ -114,46 +114,6 @@ public record KeyedPlan(
                 Map.of());
     }
 
-    /**
-     * The closed query's relations that receive deletes and updates when {@code inputs} have them: an
-     * enriched atom's where its own relation or a relation it looks up has them, another atom's where
-     * its relation has them.
-     */
-    static Inputs closedInputs(
-            ConjunctiveQuery query,
-            ConjunctiveQuery closed,
-            List<Enrichment> enrichments,
-            List<Absorption> absorptions,
-            Inputs inputs) {
-        if (inputs.isInsertOnly()) {
-            return inputs;
-        }
-        List<String> out = new ArrayList<>();
-        int closedIndex = 0;
-        for (Atom a : query.body()) {
-            boolean absorbed = false;
-            for (Absorption x : absorptions) {
-                absorbed |= x.atom() == a.index();
-            }
-            if (absorbed) {
-                continue;
-            }
-            boolean deletes = inputs.hasDeletes(a.relation());
-            for (Enrichment e : enrichments) {
-                if (e.atom() == a.index()) {
-                    for (KeyLookup l : e.lookups()) {
-                        deletes |= inputs.hasDeletes(l.relation());
-                    }
-                }
-            }
-            if (deletes) {
-                out.add(closed.body().get(closedIndex).relation());
-            }
-            closedIndex++;
-        }
-        return Inputs.changelog(out);
-    }
-
     @Override
     public String semiring() {
         return closed.semiring();

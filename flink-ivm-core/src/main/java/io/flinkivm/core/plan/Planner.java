@@ -205,7 +205,7 @@ public final class Planner {
                         + closed.qHierarchical().witness();
                 continue;
             }
-            Inputs closedInputs = KeyedPlan.closedInputs(query, c.closed(), c.enrichments(), c.absorptions(), inputs);
+            Inputs closedInputs = c.closedInputs(query, inputs);
             return new KeyedPlan(
                     query,
                     classification,
