@@ -24,6 +24,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.runtime.state.KeyedStateBackend;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.KeyContext;
 
 /**
@@ -88,6 +89,26 @@ interface BorderState<T> extends SinkState<BorderState.Group<T>> {
         @Override
         protected Group<T> group(Object key) {
             return new KeyGroup(key);
+        }
+
+        /** The keys with records, after the records held in memory were written (a snapshot scans them all). */
+        @Override
+        public List<Group<T>> resultGroups() throws Exception {
+            store.flush();
+            return super.resultGroups();
+        }
+
+        /** Writes the records held in memory, then the marks, to the states the checkpoint takes. */
+        @Override
+        public void snapshot(StateSnapshotContext context) {
+            store.flush();
+            super.snapshot(context);
+        }
+
+        @Override
+        public void forgetCurrentKey() {
+            store.forgetCurrentKey();
+            super.forgetCurrentKey();
         }
 
         /** Fills the store's key filter from the states (after a restore: they hold keys it has not seen). */

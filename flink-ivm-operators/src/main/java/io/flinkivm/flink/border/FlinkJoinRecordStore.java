@@ -12,6 +12,7 @@ import io.flinkivm.flink.types.JoinRecordSerializer;
 import io.flinkivm.flink.types.TaggedTuple;
 import io.flinkivm.flink.types.TaggedTupleSerializer;
 import io.flinkivm.flink.types.TupleSerializer;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -33,9 +34,20 @@ import org.apache.flink.streaming.api.operators.KeyContext;
  * record or head that was never written (a new root tuple, a key without waiting tuples) is answered
  * without a state read.
  *
+ * <p>With a key context, the records and list heads written are held in memory, by Flink key, and
+ * written to the states only when more than {@link #HELD} are held, before a checkpoint, and before a
+ * scan of the states ({@link #flush}): a record written by an insert, read and written again by the
+ * next trigger, and updated by later inserts costs one state write per flush instead of a read and a
+ * write per visit. Reads look in memory first, so the logic sees one store.
+ *
  * @param <T> the payload type
  */
 final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
+    /** The most records and list heads held in memory (a few hundred bytes each) before they are written. */
+    static final int HELD = 1 << 16;
+    /** A held head that was removed: the state's entry goes at the next flush. */
+    private static final Tuple REMOVED = Tuple.wrap(new Object[] {"removed"});
+
     private final MapState<TaggedTuple, JoinRecord<T>> records;
     private final MapState<TaggedTuple, Tuple> heads;
     private final DirtyMarks dirty;
@@ -55,6 +67,16 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     private final KeyContext keys;
 
     private long filtered;
+    /** Records and heads written and not yet in the states, by Flink key; null without a key context. */
+    private final Map<Object, Held<T>> held;
+    /** The most entries {@link #held} before a flush. */
+    private final int most;
+
+    private int heldCount;
+    /** The key and entries of the last {@link #heldOfCurrentKey} that found or made them. */
+    private Object lastKey;
+
+    private Held<T> lastHeld;
 
     /** Creates (or restores) the states, from a keyed operator's {@code initializeState}; no key filter. */
     public FlinkJoinRecordStore(KeyedStateStore context, JoinLayout layout, TypeSerializer<T> payloadSerializer) {
@@ -75,6 +97,20 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
             TypeSerializer<T> payloadSerializer,
             KeyContext keys,
             boolean keyFilter) {
+        this(context, layout, payloadSerializer, keys, keyFilter, HELD);
+    }
+
+    /**
+     * As {@link #FlinkJoinRecordStore(KeyedStateStore, JoinLayout, TypeSerializer, KeyContext, boolean)},
+     * holding up to {@code most} records and heads in memory (0: every write goes to the states).
+     */
+    FlinkJoinRecordStore(
+            KeyedStateStore context,
+            JoinLayout layout,
+            TypeSerializer<T> payloadSerializer,
+            KeyContext keys,
+            boolean keyFilter,
+            int most) {
         records = context.getMapState(new MapStateDescriptor<>(
                 StateNames.JOIN_RECORDS,
                 TaggedTupleSerializer.INSTANCE,
@@ -90,6 +126,8 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
         stride = widest + 2;
         this.keys = keys;
         this.filter = keys == null || !keyFilter ? null : new KeyFilter();
+        this.held = keys == null || most == 0 ? null : new HashMap<>();
+        this.most = most;
     }
 
     /** Adds the keys of the current key's records and heads in the states to the key filter (after a restore). */
@@ -153,6 +191,13 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     @Override
     public JoinRecord<T> get(int node, Tuple tuple) {
         TaggedTuple key = new TaggedTuple(node, tuple);
+        Held<T> h = heldOfCurrentKey(false);
+        if (h != null) {
+            JoinRecord<T> r = h.records.get(key);
+            if (r != null) {
+                return r;
+            }
+        }
         if (cache != null) {
             JoinRecord<T> r = cache.get(key);
             if (r != null) {
@@ -215,10 +260,16 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     @Override
     public void update(int node, Tuple tuple, JoinRecord<T> record) {
         TaggedTuple key = new TaggedTuple(node, tuple);
+        written(node, tuple);
+        if (held != null) {
+            if (heldOfCurrentKey(true).records.put(key, record) == null) {
+                heldOne();
+            }
+            return;
+        }
         if (cache != null) {
             cache.put(key, record);
         }
-        written(node, tuple);
         try {
             records.put(key, links.stored(node, record));
         } catch (Exception e) {
@@ -228,6 +279,13 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     /** A list's first tuple; {@code keyPositions}: where the list's key is in its tuples (not stored). */
     private Tuple head(int tag, Tuple key, int[] keyPositions) {
+        Held<T> h = heldOfCurrentKey(false);
+        if (h != null) {
+            Tuple t = h.heads.get(new TaggedTuple(tag, key));
+            if (t != null) {
+                return t == REMOVED ? null : t;
+            }
+        }
         if (!mayHold(HEAD_TAGS + tag, key)) {
             return null;
         }
@@ -241,11 +299,23 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     }
 
     private void setHead(int tag, Tuple key, Tuple tuple, int[] keyPositions) {
+        if (tuple != null) {
+            written(HEAD_TAGS + tag, key);
+        }
+        if (held != null) {
+            if (heldOfCurrentKey(true).heads.put(new TaggedTuple(tag, key), tuple == null ? REMOVED : tuple) == null) {
+                heldOne();
+            }
+            return;
+        }
+        writeHead(tag, key, tuple, keyPositions);
+    }
+
+    private void writeHead(int tag, Tuple key, Tuple tuple, int[] keyPositions) {
         try {
             if (tuple == null) {
                 heads.remove(new TaggedTuple(tag, key));
             } else {
-                written(HEAD_TAGS + tag, key);
                 heads.put(new TaggedTuple(tag, key), RelativeLinks.drop(tuple, keyPositions));
             }
         } catch (Exception e) {
@@ -308,6 +378,7 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
      * links in their stored form (without the values they share with the record's tuple).
      */
     public Iterator<Map.Entry<TaggedTuple, JoinRecord<T>>> records() {
+        flushCurrentKey();
         try {
             return records.iterator();
         } catch (Exception e) {
@@ -317,10 +388,115 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     /** Whether the current key has a record (it holds a part of the join). */
     public boolean isEmpty() {
+        flushCurrentKey();
         try {
             return records.isEmpty();
         } catch (Exception e) {
             throw new StateAccessException("cannot read state " + StateNames.JOIN_RECORDS, e);
         }
+    }
+
+    /** The entries held of the current key; with {@code create}, made if there are none. Null without holding. */
+    private Held<T> heldOfCurrentKey(boolean create) {
+        if (held == null) {
+            return null;
+        }
+        Object key = keys.getCurrentKey();
+        if (lastHeld != null && (lastKey == key || lastKey.equals(key))) {
+            return lastHeld;
+        }
+        Held<T> h = create ? held.computeIfAbsent(key, k -> new Held<>()) : held.get(key);
+        if (h != null) {
+            lastKey = key;
+            lastHeld = h;
+        }
+        return h;
+    }
+
+    /** Counts an entry newly held; flushes when more than {@link #most} are. */
+    private void heldOne() {
+        if (++heldCount > most) {
+            flush();
+        }
+    }
+
+    /** Writes the records and heads held in memory to the states (before a checkpoint or a scan of every key). */
+    public void flush() {
+        if (held == null || heldCount == 0) {
+            return;
+        }
+        Object current = keys.getCurrentKey();
+        try {
+            for (Map.Entry<Object, Held<T>> e : held.entrySet()) {
+                keys.setCurrentKey(e.getKey());
+                write(e.getValue());
+            }
+        } finally {
+            if (current != null) {
+                keys.setCurrentKey(current);
+            }
+        }
+        held.clear();
+        heldCount = 0;
+        lastKey = null;
+        lastHeld = null;
+    }
+
+    /** Writes the entries held of the current key to the states (before a scan of its states). */
+    private void flushCurrentKey() {
+        Held<T> h = takeCurrentKey();
+        if (h != null) {
+            write(h);
+        }
+    }
+
+    /** Drops the entries held of the current key, whose states were cleared (a state TTL's expiry). */
+    public void forgetCurrentKey() {
+        takeCurrentKey();
+    }
+
+    private Held<T> takeCurrentKey() {
+        if (held == null || heldCount == 0) {
+            return null;
+        }
+        Held<T> h = held.remove(keys.getCurrentKey());
+        if (h != null) {
+            heldCount -= h.records.size() + h.heads.size();
+            if (h == lastHeld) {
+                lastKey = null;
+                lastHeld = null;
+            }
+        }
+        return h;
+    }
+
+    /** Writes one key's held entries to the states, under that key. */
+    private void write(Held<T> h) {
+        for (Map.Entry<TaggedTuple, JoinRecord<T>> e : h.records.entrySet()) {
+            TaggedTuple key = e.getKey();
+            try {
+                records.put(key, links.stored(key.tag(), e.getValue()));
+            } catch (Exception ex) {
+                throw new StateAccessException("cannot write state " + StateNames.JOIN_RECORDS, ex);
+            }
+        }
+        for (Map.Entry<TaggedTuple, Tuple> e : h.heads.entrySet()) {
+            int tag = e.getKey().tag();
+            Tuple head = e.getValue() == REMOVED ? null : e.getValue();
+            writeHead(tag, e.getKey().tuple(), head, headKey(tag));
+        }
+    }
+
+    /** Where the key of the list with head tag {@code tag} is in its members (see {@link #stride}). */
+    private int[] headKey(int tag) {
+        int node = tag / stride;
+        int kind = tag % stride;
+        return kind == 0 ? links.liveKey(node) : kind == 1 ? links.upKey(node) : links.waitKey(node, kind - 2);
+    }
+
+    /** One Flink key's records and list heads written since the last flush; heads whole, {@link #REMOVED} if removed. */
+    private static final class Held<T> {
+        final Map<TaggedTuple, JoinRecord<T>> records = new HashMap<>();
+        final Map<TaggedTuple, Tuple> heads = new HashMap<>();
     }
 }
