@@ -67,8 +67,11 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     private final KeyContext keys;
 
     private long filtered;
-    /** Records and heads written and not yet in the states, by Flink key; null without a key context. */
-    private final Map<Object, Held<T>> held;
+    /**
+     * Records and heads written and not yet in the states, by Flink key; null without a key context. A
+     * record under its tag (its node), a head whole under {@link #HEAD_TAGS} + its tag, or {@link #REMOVED}.
+     */
+    private final Map<Object, Map<TaggedTuple, Object>> held;
     /** The most entries {@link #held} before a flush. */
     private final int most;
 
@@ -76,7 +79,7 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     /** The key and entries of the last {@link #heldOfCurrentKey} that found or made them. */
     private Object lastKey;
 
-    private Held<T> lastHeld;
+    private Map<TaggedTuple, Object> lastHeld;
 
     /** Creates (or restores) the states, from a keyed operator's {@code initializeState}; no key filter. */
     public FlinkJoinRecordStore(KeyedStateStore context, JoinLayout layout, TypeSerializer<T> payloadSerializer) {
@@ -191,9 +194,10 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     @Override
     public JoinRecord<T> get(int node, Tuple tuple) {
         TaggedTuple key = new TaggedTuple(node, tuple);
-        Held<T> h = heldOfCurrentKey(false);
+        Map<TaggedTuple, Object> h = heldOfCurrentKey(false);
         if (h != null) {
-            JoinRecord<T> r = h.records.get(key);
+            @SuppressWarnings("unchecked") // a record's tag is its node, below HEAD_TAGS
+            JoinRecord<T> r = (JoinRecord<T>) h.get(key);
             if (r != null) {
                 return r;
             }
@@ -262,7 +266,7 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
         TaggedTuple key = new TaggedTuple(node, tuple);
         written(node, tuple);
         if (held != null) {
-            if (heldOfCurrentKey(true).records.put(key, record) == null) {
+            if (heldOfCurrentKey(true).put(key, record) == null) {
                 heldOne();
             }
             return;
@@ -279,9 +283,9 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     /** A list's first tuple; {@code keyPositions}: where the list's key is in its tuples (not stored). */
     private Tuple head(int tag, Tuple key, int[] keyPositions) {
-        Held<T> h = heldOfCurrentKey(false);
+        Map<TaggedTuple, Object> h = heldOfCurrentKey(false);
         if (h != null) {
-            Tuple t = h.heads.get(new TaggedTuple(tag, key));
+            Tuple t = (Tuple) h.get(new TaggedTuple(HEAD_TAGS + tag, key));
             if (t != null) {
                 return t == REMOVED ? null : t;
             }
@@ -303,7 +307,8 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
             written(HEAD_TAGS + tag, key);
         }
         if (held != null) {
-            if (heldOfCurrentKey(true).heads.put(new TaggedTuple(tag, key), tuple == null ? REMOVED : tuple) == null) {
+            if (heldOfCurrentKey(true).put(new TaggedTuple(HEAD_TAGS + tag, key), tuple == null ? REMOVED : tuple)
+                    == null) {
                 heldOne();
             }
             return;
@@ -397,7 +402,7 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     }
 
     /** The entries held of the current key; with {@code create}, made if there are none. Null without holding. */
-    private Held<T> heldOfCurrentKey(boolean create) {
+    private Map<TaggedTuple, Object> heldOfCurrentKey(boolean create) {
         if (held == null) {
             return null;
         }
@@ -405,7 +410,7 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
         if (lastHeld != null && (lastKey == key || lastKey.equals(key))) {
             return lastHeld;
         }
-        Held<T> h = create ? held.computeIfAbsent(key, k -> new Held<>()) : held.get(key);
+        Map<TaggedTuple, Object> h = create ? held.computeIfAbsent(key, k -> new HashMap<>()) : held.get(key);
         if (h != null) {
             lastKey = key;
             lastHeld = h;
@@ -427,7 +432,7 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
         }
         Object current = keys.getCurrentKey();
         try {
-            for (Map.Entry<Object, Held<T>> e : held.entrySet()) {
+            for (Map.Entry<Object, Map<TaggedTuple, Object>> e : held.entrySet()) {
                 keys.setCurrentKey(e.getKey());
                 write(e.getValue());
             }
@@ -444,7 +449,7 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     /** Writes the entries held of the current key to the states (before a scan of its states). */
     private void flushCurrentKey() {
-        Held<T> h = takeCurrentKey();
+        Map<TaggedTuple, Object> h = takeCurrentKey();
         if (h != null) {
             write(h);
         }
@@ -455,13 +460,13 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
         takeCurrentKey();
     }
 
-    private Held<T> takeCurrentKey() {
+    private Map<TaggedTuple, Object> takeCurrentKey() {
         if (held == null || heldCount == 0) {
             return null;
         }
-        Held<T> h = held.remove(keys.getCurrentKey());
+        Map<TaggedTuple, Object> h = held.remove(keys.getCurrentKey());
         if (h != null) {
-            heldCount -= h.records.size() + h.heads.size();
+            heldCount -= h.size();
             if (h == lastHeld) {
                 lastKey = null;
                 lastHeld = null;
@@ -471,19 +476,21 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     }
 
     /** Writes one key's held entries to the states, under that key. */
-    private void write(Held<T> h) {
-        for (Map.Entry<TaggedTuple, JoinRecord<T>> e : h.records.entrySet()) {
+    @SuppressWarnings("unchecked") // tags below HEAD_TAGS hold records
+    private void write(Map<TaggedTuple, Object> h) {
+        for (Map.Entry<TaggedTuple, Object> e : h.entrySet()) {
             TaggedTuple key = e.getKey();
-            try {
-                records.put(key, links.stored(key.tag(), e.getValue()));
-            } catch (Exception ex) {
-                throw new StateAccessException("cannot write state " + StateNames.JOIN_RECORDS, ex);
+            if (key.tag() < HEAD_TAGS) {
+                try {
+                    records.put(key, links.stored(key.tag(), (JoinRecord<T>) e.getValue()));
+                } catch (Exception ex) {
+                    throw new StateAccessException("cannot write state " + StateNames.JOIN_RECORDS, ex);
+                }
+            } else {
+                int tag = key.tag() - HEAD_TAGS;
+                Tuple head = e.getValue() == REMOVED ? null : (Tuple) e.getValue();
+                writeHead(tag, key.tuple(), head, headKey(tag));
             }
-        }
-        for (Map.Entry<TaggedTuple, Tuple> e : h.heads.entrySet()) {
-            int tag = e.getKey().tag();
-            Tuple head = e.getValue() == REMOVED ? null : e.getValue();
-            writeHead(tag, e.getKey().tuple(), head, headKey(tag));
         }
     }
 
@@ -492,11 +499,5 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
         int node = tag / stride;
         int kind = tag % stride;
         return kind == 0 ? links.liveKey(node) : kind == 1 ? links.upKey(node) : links.waitKey(node, kind - 2);
-    }
-
-    /** One Flink key's records and list heads written since the last flush; heads whole, {@link #REMOVED} if removed. */
-    private static final class Held<T> {
-        final Map<TaggedTuple, JoinRecord<T>> records = new HashMap<>();
-        final Map<TaggedTuple, Tuple> heads = new HashMap<>();
     }
 }
