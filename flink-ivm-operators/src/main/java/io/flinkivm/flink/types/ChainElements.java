@@ -40,7 +40,7 @@ final class ChainElements {
         }
         out.writeByte(VALUE);
         switch (chain.kind()) {
-            case STRING -> StringValue.writeString((String) value, out);
+            case STRING -> Strings.write((String) value, out);
             case BIG_DECIMAL -> {
                 byte[] digits = ((BigDecimal) value).unscaledValue().toByteArray();
                 VarInts.write(digits.length, out);
@@ -69,7 +69,7 @@ final class ChainElements {
     /** Reads the object of an element whose tag is {@link Chain#VALUE}. */
     static Object readValue(Chain chain, DataInputView in) throws IOException {
         return switch (chain.kind()) {
-            case STRING -> StringValue.readString(in);
+            case STRING -> Strings.read(in);
             case BIG_DECIMAL -> {
                 int n = VarInts.read(in);
                 if (n <= 0 || n > 1 << 16) {

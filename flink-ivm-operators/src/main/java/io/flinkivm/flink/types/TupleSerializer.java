@@ -89,7 +89,7 @@ public final class TupleSerializer extends TypeSerializerSingleton<Tuple> {
                 writeNumber(INT, n, out);
             } else if (v instanceof String s) {
                 out.writeByte(STRING);
-                StringValue.writeString(s, out);
+                Strings.write(s, out);
             } else if (v instanceof Double d) {
                 out.writeByte(DOUBLE);
                 out.writeLong(Double.doubleToLongBits(d));
@@ -133,7 +133,7 @@ public final class TupleSerializer extends TypeSerializerSingleton<Tuple> {
             switch (header & TYPE) {
                 case LONG -> values[i] = readNumber(header, in);
                 case INT -> values[i] = readInt(header, in, i);
-                case STRING -> values[i] = StringValue.readString(in);
+                case STRING -> values[i] = Strings.read(in);
                 case DOUBLE -> values[i] = Double.longBitsToDouble(in.readLong());
                 case FALSE -> values[i] = Boolean.FALSE;
                 case TRUE -> values[i] = Boolean.TRUE;
