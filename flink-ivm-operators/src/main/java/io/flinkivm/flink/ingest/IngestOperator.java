@@ -31,8 +31,6 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.tuple.Tuple2;
-import org.apache.flink.api.java.typeutils.TupleTypeInfo;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -86,18 +84,8 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
 
     private final Windows windows;
 
-    /** Per relation (as the router numbers them): its window assignment, or null. */
-    private transient WindowAssignment[] windowOf;
-    /** The windows of the row being routed (reused). */
-    private transient long[] windowStarts;
-
-    private transient long[] windowEnds;
-    /** The largest event-time watermark of this subtask's input (its timestamps' lower bound from now on). */
-    private transient long eventWatermark;
-    /** Per subtask (its index, its {@link #eventWatermark}), for jobs with windows; null without. */
-    private transient ListState<Tuple2<Integer, Long>> eventTimeState;
-
-    private transient Counter lateCounter;
+    /** The event-time watermark and the open windows of a windowed relation's row. */
+    private transient IngestWindows windowing;
 
     /** The semiring as a ring, for a plan with deletes (else null). */
     private transient Ring<T> ring;
@@ -285,26 +273,8 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         if (routes.needsCells()) {
             layout = CellLayout.restoreOr(context, routes.freshLayout());
         }
-        eventWatermark = Long.MIN_VALUE;
-        if (!windows.isEmpty()) {
-            // The watermark decides which rows are late: restored, a replay rejects the rows the first run
-            // did (a source's watermark generator starts over). Rescaled, the smallest of the old subtasks'.
-            eventTimeState = context.getOperatorStateStore()
-                    .getUnionListState(new ListStateDescriptor<>(
-                            StateNames.INGEST_EVENT_TIME, new TupleTypeInfo<>(Types.INT, Types.LONG)));
-            List<Tuple2<Integer, Long>> marks = new ArrayList<>();
-            eventTimeState.get().forEach(marks::add);
-            long smallest = Long.MAX_VALUE;
-            for (Tuple2<Integer, Long> m : marks) {
-                smallest = Math.min(smallest, m.f1);
-                if (sameParallelism && m.f0 == subtask) {
-                    eventWatermark = m.f1;
-                }
-            }
-            if (!marks.isEmpty() && !sameParallelism) {
-                eventWatermark = smallest;
-            }
-        }
+        windowing = new IngestWindows(windows);
+        windowing.restore(context.getOperatorStateStore(), subtask, sameParallelism);
     }
 
     /**
@@ -322,9 +292,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         int parallelism = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
         positionState.update(List.of(
                 new IngestPosition(subtask, parallelism, generation, epoch, inEpoch, count, position, sinceSnapshot)));
-        if (eventTimeState != null) {
-            eventTimeState.update(List.of(Tuple2.of(subtask, eventWatermark)));
-        }
+        windowing.snapshot(subtask);
         legacyState.clear();
     }
 
@@ -377,15 +345,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         deadLetterCounter = getMetricGroup().counter(Metrics.DEAD_LETTERS);
         epochsCounter = getMetricGroup().counter(Metrics.EPOCHS);
         directOut = getMetricGroup().counter(Metrics.DELTAS_OUT);
-        lateCounter = getMetricGroup().counter(Metrics.LATE_ROWS);
-        windowOf = new WindowAssignment[relations.size()];
-        int most = 0;
-        for (WindowAssignment w : windows.assignments()) {
-            windowOf[relations.indexOf(w.relation())] = w;
-            most = Math.max(most, w.spec().maxWindows());
-        }
-        windowStarts = new long[most];
-        windowEnds = new long[most];
+        windowing.open(relations, getMetricGroup().counter(Metrics.LATE_ROWS));
         if (periodMillis > 0) {
             scheduleTick();
         }
@@ -432,29 +392,18 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             return;
         }
         WindowAssignment window = windowOf(r);
-        String problem = window == null ? validate(r) : validateWindowed(r, window);
+        String problem = window == null ? validate(r) : IngestWindows.problem(r, window, query, semiring);
         if (problem != null) {
             deadLetter(r, problem);
             return;
         }
         int relation = router.relation(r.relation());
-        int windowCount = 0;
-        int windowFrom = 0;
         if (window != null) {
-            long millis = window.millis(r.tuple());
-            if (window.isLate(millis, eventWatermark)) {
-                lateCounter.inc();
-                deadLetter(r, window.lateReason(millis, eventWatermark));
+            String late = windowing.assign(window, r.tuple());
+            if (late != null) {
+                deadLetter(r, late);
                 return;
             }
-            // The row's windows that are still open, in the order they end (the closed ones come first).
-            int n = window.spec().assign(millis, windowStarts, windowEnds);
-            int closed = 0;
-            while (!window.isOpen(windowEnds[closed], eventWatermark)) {
-                closed++;
-            }
-            windowFrom = closed;
-            windowCount = n;
         }
         T payload = r.payload();
         checkedDelete = false;
@@ -481,9 +430,8 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             if (window == null) {
                 router.route(relation, r.tuple(), payload, deliver);
             } else {
-                for (int i = windowFrom; i < windowCount; i++) {
-                    router.route(
-                            relation, window.withWindow(r.tuple(), windowStarts[i], windowEnds[i]), payload, deliver);
+                for (int i = windowing.from(); i < windowing.count(); i++) {
+                    router.route(relation, windowing.withWindow(window, r.tuple(), i), payload, deliver);
                 }
             }
             if (routed == 0 && checkedByFallback[relation] && selective[relation]) {
@@ -510,36 +458,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         if (r.relation() == null || windows.isEmpty()) {
             return null;
         }
-        int relation = router.relation(r.relation());
-        return relation < 0 ? null : windowOf[relation];
-    }
-
-    /** As {@link #validate}, for a row of a windowed relation: two columns fewer than its atoms, and a time. */
-    private String validateWindowed(InputRecord<T> r, WindowAssignment window) {
-        if (r.isRetraction()) {
-            return "a " + r.kind().shortString() + " of " + r.relation() + r.tuple() + ", but " + r.relation()
-                    + " is windowed, and windowed relations are insert-only";
-        }
-        if (r.tuple() == null) {
-            return "insert without relation or tuple";
-        }
-        int columns = WindowAssignment.inputArity(query.arityOf(r.relation()));
-        if (r.tuple().arity() != columns) {
-            return "relation " + r.relation() + " is windowed: its rows have " + columns
-                    + " values (its atoms add window_start and window_end), got "
-                    + r.tuple().arity();
-        }
-        String problem = window.problem(r.tuple());
-        if (problem != null) {
-            return problem;
-        }
-        if (r.payload() == null) {
-            return "insert without payload";
-        }
-        if (!semiring.payloadClass().isInstance(r.payload())) {
-            return "payload " + r.payload() + " is not a " + semiring.name() + " payload";
-        }
-        return null;
+        return windowing.of(router.relation(r.relation()));
     }
 
     private String validate(InputRecord<T> r) {
@@ -705,8 +624,8 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
     public void processWatermark(Watermark mark) {
         if (mark.getTimestamp() == Long.MAX_VALUE) {
             closeInput();
-        } else if (mark.getTimestamp() > eventWatermark) {
-            eventWatermark = mark.getTimestamp();
+        } else {
+            windowing.advance(mark.getTimestamp());
         }
     }
 
