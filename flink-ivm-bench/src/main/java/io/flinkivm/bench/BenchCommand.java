@@ -46,6 +46,8 @@ import picocli.CommandLine.TypeConversionException;
             "  snowflake          MIN of a product name and SUM of sales per customer segment over sales and four"
                     + " filtered dimensions, one with a dimension of its own (a seeded generator's rows)",
             "  nexmark-q3, nexmark-q20  Nexmark q3 and q20 as published over a seeded Nexmark generator's rows",
+            "  bids-per-window    bids and the top price per auction per 10 s TUMBLE window over Nexmark's bids in"
+                    + " event order, a watermark 5 s behind (Flink SQL: a window aggregate)",
             "Suites:",
             "  core   ns per insert of the in-memory engines: the p-hierarchical plan, the paper's ablation (the same"
                     + " semiring above the border) and the fallback delta joins, and of hash-map (one HashMap upsert per"
@@ -221,7 +223,7 @@ public final class BenchCommand implements Callable<Integer> {
             description = {
                 "Only these queries: ex10, tpch, star, path, the changelog workloads star-changes, tpch-changes"
                         + " (flink suite), and the SQL datasets tpch-q3, tpch-q10, star-revenue, snowflake, nexmark-q3,"
-                        + " nexmark-q20"
+                        + " nexmark-q20, bids-per-window"
                         + " (for quick experiments and profiling)."
             })
     List<String> queries;

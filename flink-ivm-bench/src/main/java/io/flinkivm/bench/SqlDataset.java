@@ -23,11 +23,21 @@ import java.util.Map;
  * @param sql the query
  * @param tables the tables it reads, in the order of the stream's table indices
  * @param source {@link #TPCH}, {@link #NEXMARK} or {@link #SNOWFLAKE}: whose generator makes the tables
+ * @param eventTime the tables' event-time column, or null: a windowed query's tables get a watermark
+ *     {@link #WATERMARK_DELAY} behind it, and the stream is in event order instead of shuffled
  */
-record SqlDataset(String name, String title, String sql, List<String> tables, String source) {
+record SqlDataset(String name, String title, String sql, List<String> tables, String source, String eventTime) {
+    /** How far a windowed dataset's watermark lags its tables' event time. */
+    static final String WATERMARK_DELAY = "INTERVAL '5' SECOND";
+
     static final String TPCH = "tpch";
     static final String NEXMARK = "nexmark";
     static final String SNOWFLAKE = "snowflake";
+
+    /** A dataset without event time: its stream is shuffled. */
+    SqlDataset(String name, String title, String sql, List<String> tables, String source) {
+        this(name, title, sql, tables, source, null);
+    }
 
     SqlDataset {
         tables = List.copyOf(tables);
@@ -53,7 +63,17 @@ record SqlDataset(String name, String title, String sql, List<String> tables, St
                         default -> SnowflakeTables.empty(t);
                     });
         }
-        return out;
+        return timed(out);
+    }
+
+    /** {@code tables} with this dataset's event time and watermark, if it has one. */
+    private List<GeneratedTable> timed(List<GeneratedTable> tables) {
+        if (eventTime == null) {
+            return tables;
+        }
+        return tables.stream()
+                .map(t -> t.withEventTime(eventTime, WATERMARK_DELAY))
+                .toList();
     }
 
     /** The tables as the command line's {@code --schema} writes them. */
@@ -116,8 +136,11 @@ record SqlDataset(String name, String title, String sql, List<String> tables, St
                                 + " products, 10 days, 4 stores, 1 city)",
                         Math.round(n * 1.03));
         };
-        return title + "; " + data + " of " + String.join(", ", tables) + ", every row of them shuffled into one"
-                + " stream (a row may come before its key row), the first n = " + n;
+        return title + "; " + data + " of " + String.join(", ", tables)
+                + (eventTime == null
+                        ? ", every row of them shuffled into one stream (a row may come before its key row)"
+                        : ", in the order of their " + eventTime + " (a watermark " + WATERMARK_DELAY + " behind it)")
+                + ", the first n = " + n;
     }
 
     /** The stream of exactly {@code n} rows; the same arguments give the same stream. */
@@ -135,7 +158,9 @@ record SqlDataset(String name, String title, String sql, List<String> tables, St
             };
             long rows = generated.stream().mapToLong(t -> t.rows().size()).sum();
             if (rows >= n) {
-                return SqlStream.interleave(generated, n, source, seed);
+                return eventTime == null
+                        ? SqlStream.interleave(generated, n, source, seed)
+                        : SqlStream.inEventOrder(timed(generated), n, source, seed);
             }
             grow *= 1.1;
         }

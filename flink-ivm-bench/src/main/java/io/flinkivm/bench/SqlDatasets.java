@@ -1,5 +1,6 @@
 package io.flinkivm.bench;
 
+import io.flinkivm.examples.nexmark.NexmarkTables;
 import io.flinkivm.examples.tpch.TpchTables;
 import java.util.List;
 
@@ -29,11 +30,20 @@ final class SqlDatasets {
               AND d.weekday NOT IN ('Saturday', 'Sunday')
             GROUP BY c.segment""";
 
+    /**
+     * Bids per auction per ten-second tumbling window, with the highest price: Nexmark's bids in event order,
+     * a window aggregate for Flink SQL.
+     */
+    static final String BIDS_PER_WINDOW = """
+            SELECT auction, window_start, window_end, COUNT(*) AS bids, MAX(price) AS top_price
+            FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(`dateTime`), INTERVAL '10' SECOND))
+            GROUP BY auction, window_start, window_end""";
+
     private SqlDatasets() {}
 
     /**
      * TPC-H Q3 and Q10 as published, revenue per market segment, the snowflake, Nexmark q3 and q20 as
-     * published.
+     * published, and bids per auction per tumbling window.
      */
     static List<SqlDataset> all() {
         return List.of(
@@ -54,7 +64,14 @@ final class SqlDatasets {
                         SnowflakeTables.NAMES,
                         SqlDataset.SNOWFLAKE),
                 SqlDataset.published("nexmark-q3", "Nexmark q3 as published (INSERT INTO dropped)"),
-                SqlDataset.published("nexmark-q20", "Nexmark q20 as published (INSERT INTO dropped)"));
+                SqlDataset.published("nexmark-q20", "Nexmark q20 as published (INSERT INTO dropped)"),
+                new SqlDataset(
+                        "bids-per-window",
+                        "bids and the highest price per auction per ten-second tumbling window (a window aggregate)",
+                        BIDS_PER_WINDOW,
+                        List.of(NexmarkTables.BID),
+                        SqlDataset.NEXMARK,
+                        "dateTime"));
     }
 
     /** The names of {@link #all()}. */

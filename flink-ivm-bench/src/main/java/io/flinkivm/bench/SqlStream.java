@@ -1,8 +1,11 @@
 package io.flinkivm.bench;
 
 import io.flinkivm.examples.tables.GeneratedTable;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import org.apache.flink.table.data.RowData;
@@ -58,6 +61,50 @@ final class SqlStream {
         Collections.shuffle(table, new Random(seed));
         return new SqlStream(
                 List.copyOf(schemas), List.copyOf(all.subList(0, n)), List.copyOf(table.subList(0, n)), label, seed);
+    }
+
+    /**
+     * The first {@code n} rows of {@code generated}'s tables in the order of their event time (each table's
+     * {@link GeneratedTable#eventTime()} column; ties in the tables' order), as a source that reads its
+     * events as they happened gives them; the tables keep their names, types, keys and watermarks, without
+     * rows.
+     *
+     * @throws IllegalArgumentException if a table has no event time, or the tables have fewer than
+     *     {@code n} rows in all
+     */
+    static SqlStream inEventOrder(List<GeneratedTable> generated, int n, String label, long seed) {
+        List<Row> all = new ArrayList<>();
+        List<Integer> table = new ArrayList<>();
+        List<LocalDateTime> times = new ArrayList<>();
+        List<GeneratedTable> schemas = new ArrayList<>();
+        for (int t = 0; t < generated.size(); t++) {
+            GeneratedTable g = generated.get(t);
+            if (g.eventTime() == null) {
+                throw new IllegalArgumentException("table " + g.name() + " has no event time to order its rows by");
+            }
+            int column = g.columnNames().indexOf(g.eventTime().column());
+            for (Row r : g.rows()) {
+                all.add(r);
+                table.add(t);
+                times.add((LocalDateTime) r.getField(column));
+            }
+            schemas.add(g.withRows(List.of()));
+        }
+        if (all.size() < n) {
+            throw new IllegalArgumentException("the tables have " + all.size() + " rows, fewer than " + n);
+        }
+        Integer[] order = new Integer[all.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, Comparator.comparing(times::get));
+        List<Row> rows = new ArrayList<>(n);
+        List<Integer> tables = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            rows.add(all.get(order[i]));
+            tables.add(table.get(order[i]));
+        }
+        return new SqlStream(List.copyOf(schemas), List.copyOf(rows), List.copyOf(tables), label, seed);
     }
 
     int size() {

@@ -20,9 +20,22 @@ import org.apache.flink.types.Row;
  *
  * @param rowType a {@code ROW} type; the key's columns are {@code NOT NULL}
  * @param primaryKey the key's columns, in order; empty for a table without one
+ * @param eventTime its event-time attribute and watermark, or null for a table without one
  */
-public record GeneratedTable(String name, DataType rowType, List<String> primaryKey, List<Row> rows) {
+public record GeneratedTable(
+        String name, DataType rowType, List<String> primaryKey, List<Row> rows, EventTime eventTime) {
     private static final Pattern PLAIN = Pattern.compile("[a-z_][a-z0-9_]*");
+
+    /**
+     * An event-time attribute, a {@code TIMESTAMP(3)} column, with a watermark that lags its largest value
+     * by {@code delay}, an interval literal such as {@code INTERVAL '5' SECOND}.
+     */
+    public record EventTime(String column, String delay) {}
+
+    /** A table without an event-time attribute. */
+    public GeneratedTable(String name, DataType rowType, List<String> primaryKey, List<Row> rows) {
+        this(name, rowType, primaryKey, rows, null);
+    }
 
     public GeneratedTable {
         Objects.requireNonNull(name, "name");
@@ -39,6 +52,10 @@ public record GeneratedTable(String name, DataType rowType, List<String> primary
             }
         }
         rows = List.copyOf(rows);
+        if (eventTime != null && !row.getFieldNames().contains(eventTime.column())) {
+            throw new IllegalArgumentException(
+                    "the event time of " + name + " names " + eventTime.column() + ", not a column");
+        }
     }
 
     /** The columns' names, in order. */
@@ -46,11 +63,14 @@ public record GeneratedTable(String name, DataType rowType, List<String> primary
         return ((RowType) rowType.getLogicalType()).getFieldNames();
     }
 
-    /** The table's schema for {@code fromDataStream}: its columns and its primary key. */
+    /** The table's schema for {@code fromDataStream}: its columns, its primary key and its watermark. */
     public Schema schema() {
         Schema.Builder schema = Schema.newBuilder().fromRowDataType(rowType);
         if (!primaryKey.isEmpty()) {
             schema.primaryKey(primaryKey);
+        }
+        if (eventTime != null) {
+            schema.watermark(eventTime.column(), watermarkExpression());
         }
         return schema.build();
     }
@@ -62,8 +82,8 @@ public record GeneratedTable(String name, DataType rowType, List<String> primary
 
     /**
      * The table as the command line's {@code --schema} writes it, e.g. {@code orders(o_orderkey BIGINT NOT
-     * NULL, o_custkey BIGINT, PRIMARY KEY (o_orderkey) NOT ENFORCED)}; a name other than lower-case letters,
-     * digits and underscores is in backticks.
+     * NULL, o_custkey BIGINT, PRIMARY KEY (o_orderkey) NOT ENFORCED)}, then its {@code WATERMARK FOR ...}; a
+     * name other than lower-case letters, digits and underscores is in backticks.
      */
     public String schemaText() {
         RowType row = (RowType) rowType.getLogicalType();
@@ -77,7 +97,19 @@ public record GeneratedTable(String name, DataType rowType, List<String> primary
                             ", ",
                             primaryKey.stream().map(GeneratedTable::identifier).toList()) + ") NOT ENFORCED");
         }
+        if (eventTime != null) {
+            parts.add("WATERMARK FOR " + identifier(eventTime.column()) + " AS " + watermarkExpression());
+        }
         return identifier(name) + "(" + String.join(", ", parts) + ")";
+    }
+
+    /** This table with event-time attribute {@code column} and a watermark {@code delay} behind it. */
+    public GeneratedTable withEventTime(String column, String delay) {
+        return new GeneratedTable(name, rowType, primaryKey, rows, new EventTime(column, delay));
+    }
+
+    private String watermarkExpression() {
+        return identifier(eventTime.column()) + " - " + eventTime.delay();
     }
 
     /** The tables' {@link #schemaText()}s joined by {@code ";\n"}, a {@code --schema} value. */
@@ -96,7 +128,7 @@ public record GeneratedTable(String name, DataType rowType, List<String> primary
 
     /** This table with other rows (of the same type). */
     public GeneratedTable withRows(List<Row> other) {
-        return new GeneratedTable(name, rowType, primaryKey, other);
+        return new GeneratedTable(name, rowType, primaryKey, other, eventTime);
     }
 
     private static String identifier(String name) {
