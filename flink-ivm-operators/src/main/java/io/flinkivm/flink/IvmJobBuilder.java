@@ -14,6 +14,7 @@ import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.common.Epochs;
 import io.flinkivm.flink.common.StateTtl;
+import io.flinkivm.flink.common.WindowClose;
 import io.flinkivm.flink.fallback.DeltaJoinOperator;
 import io.flinkivm.flink.ingest.IngestOperator;
 import io.flinkivm.flink.ingest.IngestRoutes;
@@ -238,6 +239,10 @@ final class IvmJobBuilder<T> {
         DataStream<EpochEnd> epochEnds = sideOutputs(ingests, epochTag);
         DataStream<EpochEnd> epochs = epochEnds.broadcast();
         boolean changelog = options.outputMode() == OutputMode.CHANGELOG;
+        // A sink keyed by a window variable's value drops a key's state once its windows have closed.
+        WindowClose sinkWindows = layout.hashVariable() == null
+                ? null
+                : WindowClose.of(plan.query(), options.windows(), layout.hashVariable(), 0);
         SingleOutputStreamOperator<ResultRecord<T>> results;
         if (fallback) {
             KeySelector<Delta<T>, Tuple> key = layout.hashVariable() != null
@@ -259,7 +264,8 @@ final class IvmJobBuilder<T> {
                                     options.updateBefore(),
                                     layout.hashVariable() == null,
                                     options.managedState(),
-                                    stateTtl()))
+                                    stateTtl(),
+                                    sinkWindows))
                     .uid(uidPrefix + "fallback")
                     .setParallelism(sinkParallelism);
         } else {
@@ -314,7 +320,8 @@ final class IvmJobBuilder<T> {
                                             changelog,
                                             options.updateBefore(),
                                             options.managedState(),
-                                            stateTtl())))
+                                            stateTtl(),
+                                            sinkWindows)))
                     .uid(uidPrefix + "sink")
                     .setParallelism(sinkParallelism);
         }

@@ -91,6 +91,15 @@ final class EpochCuts {
         return new Cut(total, cut, deterministic, snapshot, subtasks.isEmpty() ? EpochEnd.NO_EVENT_TIME : eventTime);
     }
 
+    /** The smallest event time of the subtasks' ends taken so far ({@link EpochEnd#NO_EVENT_TIME} if none). */
+    long eventTime() {
+        long min = Long.MAX_VALUE;
+        for (Subtask s : subtasks.values()) {
+            min = Math.min(min, s.eventTime);
+        }
+        return subtasks.isEmpty() ? EpochEnd.NO_EVENT_TIME : min;
+    }
+
     /** The total of the last snapshot emitted (-1 before the first). */
     long lastTotal() {
         return lastTotal;

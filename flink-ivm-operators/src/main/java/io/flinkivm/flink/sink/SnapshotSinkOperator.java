@@ -2,13 +2,18 @@ package io.flinkivm.flink.sink;
 
 import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.ResultCursor;
+import io.flinkivm.core.query.Tuple;
 import io.flinkivm.flink.common.HeldBack;
 import io.flinkivm.flink.common.Metrics;
 import io.flinkivm.flink.common.StateNames;
 import io.flinkivm.flink.common.StateTtl;
+import io.flinkivm.flink.common.WindowClose;
 import io.flinkivm.flink.types.EpochEnd;
 import io.flinkivm.flink.types.ResultRecord;
+import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.ListState;
@@ -26,6 +31,7 @@ import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
+import org.apache.flink.streaming.api.operators.InternalTimerServiceImpl;
 import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
@@ -49,6 +55,15 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * expires a whole Flink key at a time: each update of a key keeps it at least the TTL (a processing-time
  * timer at between 1 and 1.5 TTLs after the key's last update, moved at most once per half TTL), and
  * when the timer fires every entry of the key is dropped ({@link #forgetKey}).
+ *
+ * <p>Keyed by a window variable ({@link WindowClose}), the operator collects closed windows the same
+ * way. A cut's event time is the smallest event-time watermark of the ingest subtasks' ends in it
+ * ({@link EpochCuts}); after a cut that took a trigger (so that every change up to it has been
+ * emitted), the operator moves its window timers ({@value StateNames#WINDOW_TIMERS}, one event-time
+ * timer per key, at the time its windows have all closed) to that event time, and a timer that fires
+ * drops every entry of its key. The timers live in Flink's timer service, so they are in the
+ * checkpoints and follow their key groups on a rescale; they are driven by the cuts' event time only,
+ * never by the epochs' watermark.
  */
 @Internal
 public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOperator<ResultRecord<T>>
@@ -74,6 +89,17 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
     private transient InternalTimerService<VoidNamespace> idleTimers;
     private transient Counter expiredKeys;
 
+    /** Keyed by a window variable: when a key's windows have closed; else null. */
+    private final WindowClose windowClose;
+    /** The timers of closing windows, moved by the cuts' event time; null without {@link #windowClose}. */
+    private transient InternalTimerServiceImpl<Object, VoidNamespace> windowTimers;
+    /** The keys whose window timer this run has registered (a timer service drops a second one anyway). */
+    private transient Set<Object> windowKeys;
+    /** The event time the window timers were moved to (restored: the checkpoint's cuts'). */
+    private transient long windowTime;
+
+    private transient Counter closedKeys;
+
     /**
      * @param changelog emit only the rows that changed since the previous trigger ({@code OutputMode.CHANGELOG})
      * @param updateBefore in changelog mode, emit an update's old payload ({@code -U}) before its new one
@@ -81,10 +107,24 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
      */
     protected SnapshotSinkOperator(
             TypeInformation<IN> inputType, boolean changelog, boolean updateBefore, StateTtl ttl) {
+        this(inputType, changelog, updateBefore, ttl, null);
+    }
+
+    /**
+     * @param windowClose when the state of a key can go, for an operator keyed by a window variable;
+     *     null: its state is kept
+     */
+    protected SnapshotSinkOperator(
+            TypeInformation<IN> inputType,
+            boolean changelog,
+            boolean updateBefore,
+            StateTtl ttl,
+            WindowClose windowClose) {
         this.inputType = inputType;
         this.changelog = changelog;
         this.updateBefore = updateBefore;
         this.ttl = ttl;
+        this.windowClose = windowClose;
     }
 
     /** Whether this operator emits a changelog rather than snapshots. */
@@ -103,8 +143,10 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
             cuts = EpochCuts.decode(s);
             break;
         }
-        if (ttl.isSet()) {
+        if (dropsKeys()) {
             scope = StateTtl.scope(context.getKeyedStateStore());
+        }
+        if (ttl.isSet()) {
             idleUntil = context.getKeyedStateStore()
                     .getState(new ValueStateDescriptor<>(StateNames.IDLE_UNTIL, LongSerializer.INSTANCE));
         }
@@ -118,9 +160,13 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
         return scope != null ? scope : context.getKeyedStateStore();
     }
 
-    /** Whether the sink's state expires by key ({@link StateTtl}). */
-    protected final boolean expires() {
-        return ttl.isSet();
+    /**
+     * Whether the sink drops a key's state whole: it expires ({@link StateTtl}) or its keys' windows
+     * close ({@link WindowClose}). Its state is then in Flink's managed keyed state, without a key
+     * filter (which could not forget a key).
+     */
+    protected final boolean dropsKeys() {
+        return ttl.isSet() || windowClose != null;
     }
 
     @Override
@@ -143,6 +189,21 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
             idleTimers = getInternalTimerService(StateNames.IDLE_TIMERS, VoidNamespaceSerializer.INSTANCE, this);
             expiredKeys = getMetricGroup().counter(Metrics.EXPIRED_KEYS);
         }
+        if (windowClose != null) {
+            InternalTimerService<VoidNamespace> timers =
+                    getInternalTimerService(StateNames.WINDOW_TIMERS, VoidNamespaceSerializer.INSTANCE, this);
+            if (!(timers instanceof InternalTimerServiceImpl<?, ?>)) {
+                throw new IllegalStateException("the window timers need Flink's synchronous timer service, got "
+                        + timers.getClass().getName());
+            }
+            @SuppressWarnings("unchecked")
+            InternalTimerServiceImpl<Object, VoidNamespace> impl =
+                    (InternalTimerServiceImpl<Object, VoidNamespace>) timers;
+            windowTimers = impl;
+            windowKeys = new HashSet<>();
+            windowTime = cuts.eventTime();
+            closedKeys = getMetricGroup().counter(Metrics.CLOSED_WINDOW_KEYS);
+        }
     }
 
     @Override
@@ -150,6 +211,20 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
         IN value = element.getValue();
         if (idleTimers != null) {
             touch();
+        }
+        if (windowKeys != null && !windowKeys.contains(getCurrentKey())) {
+            // The key's first record in this run: a timer for its windows, unless they have closed.
+            Object key = getCurrentKey();
+            long closesAt = windowClose.closesAt((Tuple) key);
+            if (closesAt <= windowTime) {
+                closedWindow(
+                        value,
+                        "late: the windows of key " + key + " closed at event time " + Instant.ofEpochMilli(closesAt)
+                                + ", before this update (from a row of a relation that is not windowed)");
+                return;
+            }
+            windowKeys.add(key);
+            windowTimers.registerEventTimeTimer(VoidNamespace.INSTANCE, closesAt);
         }
         if (!heldBack.holds(value)) {
             apply(value);
@@ -190,9 +265,17 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
         }
     }
 
+    /** The current key's windows have all closed, and its rows were emitted: all its state goes. */
     @Override
-    public void onEventTime(InternalTimer<Object, VoidNamespace> timer) {
-        // The sinks set processing-time timers only.
+    public void onEventTime(InternalTimer<Object, VoidNamespace> timer) throws Exception {
+        scope.clearCurrentKey();
+        forgetKey();
+        if (idleUntil != null && idleUntil.value() != null) {
+            idleTimers.deleteProcessingTimeTimer(VoidNamespace.INSTANCE, idleUntil.value());
+            idleUntil.clear();
+        }
+        windowKeys.remove(timer.getKey());
+        closedKeys.inc();
     }
 
     /**
@@ -201,7 +284,10 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
      */
     protected abstract void forgetKey();
 
-    /** Called with the combined watermark of both inputs. */
+    /**
+     * Called with the combined watermark of both inputs (epochs). It is passed on, but moves no timer:
+     * the idle timers run on processing time, the window timers on the cuts' event time.
+     */
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         watermark = mark.getTimestamp();
@@ -212,9 +298,14 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
                 cuts.emitted(cut.total());
                 emitTrigger(cut);
             }
+            if (windowTimers != null && cut.snapshot() && cut.eventTime() > windowTime) {
+                // Every change up to the cut has been emitted: the windows closed at its event time go.
+                windowTime = cut.eventTime();
+                windowTimers.advanceWatermark(windowTime);
+            }
         }
         heldBack.advance(watermark, this::apply);
-        super.processWatermark(mark);
+        output.emitWatermark(mark);
     }
 
     private void emitTrigger(EpochCuts.Cut cut) throws Exception {
@@ -266,6 +357,9 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
 
     /** The epoch of an input record. */
     protected abstract long epochOf(IN value);
+
+    /** Sends an input record for a key whose windows have closed to the dead letters, with {@code reason}. */
+    protected abstract void closedWindow(IN value, String reason);
 
     /** Applies one input record under its key, in epoch order. */
     protected abstract void apply(IN value) throws Exception;

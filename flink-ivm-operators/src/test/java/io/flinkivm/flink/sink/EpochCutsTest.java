@@ -84,6 +84,8 @@ class EpochCutsTest {
         cuts.add(new EpochEnd(1, 0, 3, 5, true, true, 2_000));
         cuts.add(new EpochEnd(0, 0, 3, 6, true, true, 1_500));
         assertThat(cuts.take(3).eventTime()).isEqualTo(1_500);
+        assertThat(cuts.eventTime()).isEqualTo(1_500);
+        assertThat(new EpochCuts().eventTime()).isEqualTo(EpochEnd.NO_EVENT_TIME);
         assertThat(EpochCuts.decode(cuts.encode()).take(4).eventTime()).isEqualTo(1_500);
         assertThat(new EpochCuts().take(1).eventTime()).isEqualTo(EpochEnd.NO_EVENT_TIME);
     }
