@@ -54,6 +54,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.util.OutputTag;
 
@@ -277,25 +278,29 @@ final class IvmJobBuilder<T> {
                 if (treeTags.get(t.index()) == null) {
                     continue;
                 }
-                SingleOutputStreamOperator<RootUpdate<T>> tree = sideOutputs(ingests, treeTags.get(t.index()))
-                        .keyBy(new TreeKey<>(ViewTreeOperator.keyLength(t)), TupleTypeInfo.INSTANCE)
-                        .transform(
-                                layout.treeOperator(t.index()).name(),
-                                rootType,
-                                new ViewTreeOperator<>(
-                                        treePlan,
-                                        semiring,
-                                        t.index(),
-                                        payloadType,
-                                        deltaType,
-                                        rootType,
-                                        deadLetterTag,
-                                        layout.shares(),
-                                        sinkParallelism,
-                                        sinkMaxParallelism,
-                                        options.miniBatch(),
-                                        options.managedState(),
-                                        stateTtl()))
+                WindowClose treeWindows = treeWindows(t);
+                ViewTreeOperator<T> treeOperator = new ViewTreeOperator<>(
+                        treePlan,
+                        semiring,
+                        t.index(),
+                        payloadType,
+                        deltaType,
+                        rootType,
+                        deadLetterTag,
+                        layout.shares(),
+                        sinkParallelism,
+                        sinkMaxParallelism,
+                        options.miniBatch(),
+                        options.managedState(),
+                        stateTtl(),
+                        treeWindows);
+                KeyedStream<Delta<T>, Tuple> deltas = sideOutputs(ingests, treeTags.get(t.index()))
+                        .keyBy(new TreeKey<>(ViewTreeOperator.keyLength(t)), TupleTypeInfo.INSTANCE);
+                String treeName = layout.treeOperator(t.index()).name();
+                // A tree keyed by a window also takes the epoch ends, whose event times close its windows.
+                SingleOutputStreamOperator<RootUpdate<T>> tree = (treeWindows == null
+                                ? deltas.transform(treeName, rootType, treeOperator)
+                                : deltas.connect(epochs).transform(treeName, rootType, treeOperator))
                         .uid(uidPrefix + "tree-" + t.index())
                         .setParallelism(parallelism);
                 deadLetters.add(tree.getSideOutput(deadLetterTag));
@@ -335,6 +340,21 @@ final class IvmJobBuilder<T> {
                     .setParallelism(sinkParallelism);
         }
         return new IvmJob<>(original, layout, out, union(deadLetters), epochEnds, semiring, options);
+    }
+
+    /**
+     * How the keys of tree {@code t}'s operator (its root tuples) close: by the first variable of its
+     * root schema that is a window variable of every atom that holds it; null when there is none.
+     */
+    private WindowClose treeWindows(ViewTree t) {
+        List<String> schema = t.schema();
+        for (int i = 0; i < schema.size(); i++) {
+            WindowClose c = WindowClose.of(plan.query(), options.windows(), schema.get(i), i);
+            if (c != null) {
+                return c;
+            }
+        }
+        return null;
     }
 
     /** The keyed operators' state TTL. */

@@ -4,6 +4,7 @@ import io.flinkivm.flink.types.EpochEnd;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A sink's record of the epochs the ingest subtasks ended ({@link EpochEnd}), from which it knows the
@@ -16,7 +17,8 @@ import java.util.TreeMap;
  * (as Flink's watermark is the smallest over an operator's input channels): every row the cut holds
  * was accepted before it, and no row after it goes into a window closed at it.
  */
-final class EpochCuts {
+@Internal
+public final class EpochCuts {
     /**
      * The cut at one epoch.
      *
@@ -24,7 +26,7 @@ final class EpochCuts {
      * @param eventTime the smallest event time of the subtasks' ends in the cut ({@link
      *     EpochEnd#NO_EVENT_TIME} when some subtask has none in it)
      */
-    record Cut(long total, long[] perSubtask, boolean deterministic, boolean snapshot, long eventTime) {}
+    public record Cut(long total, long[] perSubtask, boolean deterministic, boolean snapshot, long eventTime) {}
 
     /** The prefix of the encoding with event times (the one before had none). */
     private static final String TIMED = "t";
@@ -41,7 +43,7 @@ final class EpochCuts {
     private long lastTotal = -1;
 
     /** Records an epoch end. */
-    void add(EpochEnd e) {
+    public void add(EpochEnd e) {
         if (e.generation() < generation) {
             return;
         }
@@ -55,7 +57,7 @@ final class EpochCuts {
     }
 
     /** The lowest epoch some subtask ended, at most {@code upTo}, that no snapshot has taken yet; -1 if none. */
-    long next(long upTo) {
+    public long next(long upTo) {
         long lowest = -1;
         for (Subtask s : subtasks.values()) {
             long[] first = s.pending.peekFirst();
@@ -67,7 +69,7 @@ final class EpochCuts {
     }
 
     /** Takes the cut at epoch {@code epoch}: every subtask's latest end at or below it. */
-    Cut take(long epoch) {
+    public Cut take(long epoch) {
         int width = subtasks.isEmpty() ? 0 : subtasks.lastKey() + 1;
         long[] cut = new long[width];
         long total = 0;
@@ -92,7 +94,7 @@ final class EpochCuts {
     }
 
     /** The smallest event time of the subtasks' ends taken so far ({@link EpochEnd#NO_EVENT_TIME} if none). */
-    long eventTime() {
+    public long eventTime() {
         long min = Long.MAX_VALUE;
         for (Subtask s : subtasks.values()) {
             min = Math.min(min, s.eventTime);
@@ -113,7 +115,7 @@ final class EpochCuts {
      * {@code t generation lastTotal; subtask inserts det eventTime [epoch inserts flags eventTime]...; ...};
      * without the leading {@code t}, the encoding before event times: no event time per subtask or end.
      */
-    String encode() {
+    public String encode() {
         StringBuilder sb =
                 new StringBuilder(TIMED).append(generation).append(' ').append(lastTotal);
         for (Map.Entry<Integer, Subtask> e : subtasks.entrySet()) {
@@ -140,7 +142,7 @@ final class EpochCuts {
         return sb.toString();
     }
 
-    static EpochCuts decode(String encoded) {
+    public static EpochCuts decode(String encoded) {
         EpochCuts c = new EpochCuts();
         boolean timed = encoded.startsWith(TIMED);
         int width = timed ? 4 : 3;

@@ -2,7 +2,7 @@ package io.flinkivm.flink.sink;
 
 import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.ResultCursor;
-import io.flinkivm.core.query.Tuple;
+import io.flinkivm.flink.common.ClosingWindows;
 import io.flinkivm.flink.common.HeldBack;
 import io.flinkivm.flink.common.Metrics;
 import io.flinkivm.flink.common.StateNames;
@@ -11,9 +11,7 @@ import io.flinkivm.flink.common.WindowClose;
 import io.flinkivm.flink.types.EpochEnd;
 import io.flinkivm.flink.types.ResultRecord;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.ListState;
@@ -31,7 +29,6 @@ import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
-import org.apache.flink.streaming.api.operators.InternalTimerServiceImpl;
 import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
@@ -92,13 +89,7 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
     /** Keyed by a window variable: when a key's windows have closed; else null. */
     private final WindowClose windowClose;
     /** The timers of closing windows, moved by the cuts' event time; null without {@link #windowClose}. */
-    private transient InternalTimerServiceImpl<Object, VoidNamespace> windowTimers;
-    /** The keys whose window timer this run has registered (a timer service drops a second one anyway). */
-    private transient Set<Object> windowKeys;
-    /** The event time the window timers were moved to (restored: the checkpoint's cuts'). */
-    private transient long windowTime;
-
-    private transient Counter closedKeys;
+    private transient ClosingWindows windows;
 
     /**
      * @param changelog emit only the rows that changed since the previous trigger ({@code OutputMode.CHANGELOG})
@@ -190,19 +181,12 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
             expiredKeys = getMetricGroup().counter(Metrics.EXPIRED_KEYS);
         }
         if (windowClose != null) {
-            InternalTimerService<VoidNamespace> timers =
-                    getInternalTimerService(StateNames.WINDOW_TIMERS, VoidNamespaceSerializer.INSTANCE, this);
-            if (!(timers instanceof InternalTimerServiceImpl<?, ?>)) {
-                throw new IllegalStateException("the window timers need Flink's synchronous timer service, got "
-                        + timers.getClass().getName());
-            }
-            @SuppressWarnings("unchecked")
-            InternalTimerServiceImpl<Object, VoidNamespace> impl =
-                    (InternalTimerServiceImpl<Object, VoidNamespace>) timers;
-            windowTimers = impl;
-            windowKeys = new HashSet<>();
-            windowTime = cuts.eventTime();
-            closedKeys = getMetricGroup().counter(Metrics.CLOSED_WINDOW_KEYS);
+            // Restored, the timers start from the checkpoint's cuts' event time.
+            windows = new ClosingWindows(
+                    windowClose,
+                    getInternalTimerService(StateNames.WINDOW_TIMERS, VoidNamespaceSerializer.INSTANCE, this),
+                    getMetricGroup().counter(Metrics.CLOSED_WINDOW_KEYS),
+                    cuts.eventTime());
         }
     }
 
@@ -212,19 +196,13 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
         if (idleTimers != null) {
             touch();
         }
-        if (windowKeys != null && !windowKeys.contains(getCurrentKey())) {
-            // The key's first record in this run: a timer for its windows, unless they have closed.
-            Object key = getCurrentKey();
-            long closesAt = windowClose.closesAt((Tuple) key);
-            if (closesAt <= windowTime) {
-                closedWindow(
-                        value,
-                        "late: the windows of key " + key + " closed at event time " + Instant.ofEpochMilli(closesAt)
-                                + ", before this update (from a row of a relation that is not windowed)");
-                return;
-            }
-            windowKeys.add(key);
-            windowTimers.registerEventTimeTimer(VoidNamespace.INSTANCE, closesAt);
+        if (windows != null && !windows.admit(getCurrentKey())) {
+            closedWindow(
+                    value,
+                    "late: the windows of key " + getCurrentKey() + " closed at event time "
+                            + Instant.ofEpochMilli(windows.closesAt(getCurrentKey()))
+                            + ", before this update (from a row of a relation that is not windowed)");
+            return;
         }
         if (!heldBack.holds(value)) {
             apply(value);
@@ -274,8 +252,7 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
             idleTimers.deleteProcessingTimeTimer(VoidNamespace.INSTANCE, idleUntil.value());
             idleUntil.clear();
         }
-        windowKeys.remove(timer.getKey());
-        closedKeys.inc();
+        windows.closed(timer.getKey());
     }
 
     /**
@@ -298,10 +275,9 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
                 cuts.emitted(cut.total());
                 emitTrigger(cut);
             }
-            if (windowTimers != null && cut.snapshot() && cut.eventTime() > windowTime) {
+            if (windows != null && cut.snapshot()) {
                 // Every change up to the cut has been emitted: the windows closed at its event time go.
-                windowTime = cut.eventTime();
-                windowTimers.advanceWatermark(windowTime);
+                windows.advance(cut.eventTime());
             }
         }
         heldBack.advance(watermark, this::apply);
