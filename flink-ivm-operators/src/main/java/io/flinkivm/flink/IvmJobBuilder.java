@@ -139,7 +139,8 @@ final class IvmJobBuilder<T> {
                 ? options.parallelism()
                 : Math.max(1, inserts.getExecutionEnvironment().getParallelism());
         FlinkJobLayout layout = FlinkJobLayout.of(original, parallelism, options.rates(), options.rowCheck())
-                .withStateTtl(options);
+                .withStateTtl(options)
+                .withWindows(options.windows());
         int sinkParallelism = layout.sink().parallelism();
         int configuredMax = inserts.getExecutionEnvironment().getConfig().getMaxParallelism();
         int sinkMaxParallelism = configuredMax > 0
@@ -240,14 +241,14 @@ final class IvmJobBuilder<T> {
         DataStream<EpochEnd> epochEnds = sideOutputs(ingests, epochTag);
         DataStream<EpochEnd> epochs = epochEnds.broadcast();
         boolean changelog = options.outputMode() == OutputMode.CHANGELOG;
-        // A sink keyed by a window variable's value drops a key's state once its windows have closed.
-        WindowClose sinkWindows = layout.hashVariable() == null
+        // A sink keyed by a window variable's value (first) drops a key's state once its windows have closed.
+        WindowClose sinkWindows = layout.windowVariable() == null
                 ? null
-                : WindowClose.of(plan.query(), options.windows(), layout.hashVariable(), 0);
+                : WindowClose.of(plan.query(), options.windows(), layout.windowVariable(), 0);
         SingleOutputStreamOperator<ResultRecord<T>> results;
         if (fallback) {
             KeySelector<Delta<T>, Tuple> key = layout.hashVariable() != null
-                    ? new AtomValueKey<>(positionsOf(layout.hashVariable()))
+                    ? new AtomValueKey<>(positionsOf(layout.sinkKey()))
                     : new PartitionKey<>();
             results = sideOutputs(ingests, fallbackTag)
                     .keyBy(key, TupleTypeInfo.INSTANCE)
@@ -307,7 +308,7 @@ final class IvmJobBuilder<T> {
                 roots.add(tree);
             }
             KeySelector<RootUpdate<T>, Tuple> key = layout.hashVariable() != null
-                    ? new RootValueKey<>(rootPositionsOf(treePlan, layout.hashVariable()))
+                    ? new RootValueKey<>(rootPositionsOf(treePlan, layout.sinkKey()))
                     : new CellKey<>();
             results = union(roots)
                     .keyBy(key, TupleTypeInfo.INSTANCE)
@@ -573,20 +574,20 @@ final class IvmJobBuilder<T> {
         }
     }
 
-    /** Per atom, the position of {@code variable} among the atom's variables. */
-    private int[] positionsOf(String variable) {
-        int[] out = new int[plan.query().body().size()];
+    /** Per atom, the positions of {@code variables} among the atom's variables. */
+    private int[][] positionsOf(List<String> variables) {
+        int[][] out = new int[plan.query().body().size()][];
         for (Atom a : plan.query().body()) {
-            out[a.index()] = a.variables().indexOf(variable);
+            out[a.index()] = variables.stream().mapToInt(a.variables()::indexOf).toArray();
         }
         return out;
     }
 
-    /** Per view tree, the position of {@code variable} in its root schema. */
-    private static int[] rootPositionsOf(ViewTreePlan plan, String variable) {
-        int[] out = new int[plan.viewTrees().size()];
+    /** Per view tree, the positions of {@code variables} in its root schema. */
+    private static int[][] rootPositionsOf(ViewTreePlan plan, List<String> variables) {
+        int[][] out = new int[plan.viewTrees().size()][];
         for (ViewTree t : plan.viewTrees()) {
-            out[t.index()] = t.schema().indexOf(variable);
+            out[t.index()] = variables.stream().mapToInt(t.schema()::indexOf).toArray();
         }
         return out;
     }
@@ -646,16 +647,14 @@ final class IvmJobBuilder<T> {
         }
     }
 
-    /** Keys a fallback delta by the value of the variable that every atom has. */
+    /** Keys a fallback delta by the values of the variables that every atom has (the sink key). */
     static final class AtomValueKey<T> implements KeySelector<Delta<T>, Tuple> {
         private static final long serialVersionUID = 1L;
         private final int[][] positions;
 
-        AtomValueKey(int[] positions) {
-            this.positions = new int[positions.length][];
-            for (int i = 0; i < positions.length; i++) {
-                this.positions[i] = new int[] {positions[i]};
-            }
+        /** @param positions per atom, the positions of the key's variables among its variables */
+        AtomValueKey(int[][] positions) {
+            this.positions = positions;
         }
 
         @Override
@@ -675,16 +674,14 @@ final class IvmJobBuilder<T> {
         }
     }
 
-    /** Keys a root update by the value of the free variable that every root schema has. */
+    /** Keys a root update by the values of the free variables that every root schema has (the sink key). */
     static final class RootValueKey<T> implements KeySelector<RootUpdate<T>, Tuple> {
         private static final long serialVersionUID = 1L;
         private final int[][] positions;
 
-        RootValueKey(int[] positions) {
-            this.positions = new int[positions.length][];
-            for (int i = 0; i < positions.length; i++) {
-                this.positions[i] = new int[] {positions[i]};
-            }
+        /** @param positions per tree, the positions of the key's variables in its root schema */
+        RootValueKey(int[][] positions) {
+            this.positions = positions;
         }
 
         @Override

@@ -112,7 +112,7 @@ class SqlWindowsITCase {
         }
 
         SqlView view = FlinkIvmSql.sql(tEnv, sql, IvmOptions.defaults());
-        assertThat(view.explain()).contains("Windows:", "keyed by window (window_start)");
+        assertThat(view.explain()).contains("Windows:", "collected by window (window_start)");
         try (CloseableIterator<Row> ivm = tEnv.toChangelogStream(view.table()).collectAsync();
                 CloseableIterator<Row> flink =
                         tEnv.toChangelogStream(tEnv.sqlQuery(sql)).collectAsync();

@@ -2,7 +2,6 @@ package io.flinkivm.flink.common;
 
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.ConjunctiveQuery;
-import io.flinkivm.core.query.Term;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.query.Variable;
 import io.flinkivm.core.window.WindowAssignment;
@@ -31,7 +30,7 @@ public record WindowClose(int position, long unitsPerMilli, long afterMillis) im
      * come at any time), or the windowed relations that hold it count time in different units.
      */
     public static WindowClose of(ConjunctiveQuery query, Windows windows, String variable, int position) {
-        if (windows.isEmpty()) {
+        if (!windows.isClosing(query, variable)) {
             return null;
         }
         long units = 0;
@@ -39,22 +38,13 @@ public record WindowClose(int position, long unitsPerMilli, long afterMillis) im
         for (Atom a : query.body()) {
             WindowAssignment w = windows.of(a.relation());
             for (int i = 0; i < a.arity(); i++) {
-                Term t = a.terms().get(i);
-                if (!(t instanceof Variable v) || !v.name().equals(variable)) {
-                    continue;
+                if (a.terms().get(i) instanceof Variable v && v.name().equals(variable)) {
+                    units = w.unitsPerMilli();
+                    after = Math.max(after, (i == a.arity() - 2 ? w.spec().size() : 0) + w.lateness());
                 }
-                boolean start = i == a.arity() - 2;
-                if (w == null || (!start && i != a.arity() - 1)) {
-                    return null;
-                }
-                if (units != 0 && units != w.unitsPerMilli()) {
-                    return null;
-                }
-                units = w.unitsPerMilli();
-                after = Math.max(after, (start ? w.spec().size() : 0) + w.lateness());
             }
         }
-        return after < 0 ? null : new WindowClose(position, units, after);
+        return new WindowClose(position, units, after);
     }
 
     /**
