@@ -245,6 +245,16 @@ final class IvmJobBuilder<T> {
         WindowClose sinkWindows = layout.windowVariable() == null
                 ? null
                 : WindowClose.of(plan.query(), options.windows(), layout.windowVariable(), 0);
+        boolean finalOnly = options.windowEmit() == WindowEmit.FINAL;
+        if (finalOnly && !changelog) {
+            throw new IllegalArgumentException(
+                    "withWindowEmit(FINAL) shapes a changelog: set" + " withOutputMode(OutputMode.CHANGELOG) too");
+        }
+        if (finalOnly && sinkWindows == null) {
+            throw new UnsupportedPlanException("withWindowEmit(FINAL) needs a result collected by window, and no"
+                    + " window variable is in every part of this result (explain's Windows: section says which views"
+                    + " are collected by window)");
+        }
         SingleOutputStreamOperator<ResultRecord<T>> results;
         if (fallback) {
             KeySelector<Delta<T>, Tuple> key = layout.hashVariable() != null
@@ -267,7 +277,8 @@ final class IvmJobBuilder<T> {
                                     layout.hashVariable() == null,
                                     options.managedState(),
                                     stateTtl(),
-                                    sinkWindows))
+                                    sinkWindows,
+                                    finalOnly))
                     .uid(uidPrefix + "fallback")
                     .setParallelism(sinkParallelism);
         } else {
@@ -327,7 +338,8 @@ final class IvmJobBuilder<T> {
                                             options.updateBefore(),
                                             options.managedState(),
                                             stateTtl(),
-                                            sinkWindows)))
+                                            sinkWindows,
+                                            finalOnly)))
                     .uid(uidPrefix + "sink")
                     .setParallelism(sinkParallelism);
         }

@@ -93,7 +93,7 @@ class WindowsITCase {
      * drops a closed window's state after its last change was emitted, and the changelog still adds up
      * to the oracle's result, on the p-hierarchical plan and on the fallback.
      */
-    @ParameterizedTest(name = "{0} {1} {3} {5}")
+    @ParameterizedTest(name = "{0} {1} {3} {5} {6}")
     @MethodSource("collected")
     void closedWindowsAreCollectedAndTheChangelogStaysExact(
             String text,
@@ -101,9 +101,10 @@ class WindowsITCase {
             boolean auctionsWindowed,
             String backend,
             long seed,
-            Planner.Strategy strategy)
+            Planner.Strategy strategy,
+            WindowEmit emit)
             throws Exception {
-        run(
+        List<ResultRecord<Long>> records = run(
                 text,
                 spec,
                 auctionsWindowed,
@@ -112,7 +113,16 @@ class WindowsITCase {
                 IvmOptions.defaults()
                         .withOutputMode(OutputMode.CHANGELOG)
                         .withSnapshotEvery(20)
-                        .withStrategy(strategy));
+                        .withStrategy(strategy)
+                        .withWindowEmit(emit));
+        if (emit == WindowEmit.FINAL) {
+            // Each group once, final: an insert, never an update.
+            List<ResultRecord<Long>> rows =
+                    records.stream().filter(r -> !r.isEnd()).toList();
+            assertThat(rows).isNotEmpty().allSatisfy(r -> assertThat(r.kind()).isEqualTo(ResultRecord.Kind.INSERT));
+            assertThat(rows.stream().map(ResultRecord::tuple).distinct().count())
+                    .isEqualTo(rows.size());
+        }
     }
 
     static Stream<Arguments> collected() {
@@ -124,12 +134,17 @@ class WindowsITCase {
                 continue;
             }
             Planner.Strategy strategy = i % 4 < 2 ? Planner.Strategy.AUTO : Planner.Strategy.FALLBACK;
-            out.add(Arguments.of(a[0], a[1], a[2], a[3], a[4], strategy));
+            out.add(Arguments.of(a[0], a[1], a[2], a[3], a[4], strategy, WindowEmit.CHANGES));
+            if (i % 2 == 0) {
+                out.add(Arguments.of(a[0], a[1], a[2], a[3], a[4], strategy, WindowEmit.FINAL));
+            }
         }
         return out.stream();
     }
 
-    private void run(String text, WindowSpec spec, boolean auctionsWindowed, String backend, long seed, IvmOptions base)
+    /** Runs the query at parallelism 2, checks its result and dead letters, and returns its records. */
+    private List<ResultRecord<Long>> run(
+            String text, WindowSpec spec, boolean auctionsWindowed, String backend, long seed, IvmOptions base)
             throws Exception {
         ConjunctiveQuery query = QueryParser.parse(text);
         Random random = new Random(seed);
@@ -218,6 +233,7 @@ class WindowsITCase {
         assertThat(ResultDiff.compare(NaturalSemiring.INSTANCE, expected, List.copyOf(result.entrySet())))
                 .as("%s\n%s", text, job.explain())
                 .isEmpty();
+        return records;
     }
 
     /** A watermark after every row: the largest time so far - BOUND - 1 (deterministic, unlike periodic ones). */
@@ -260,5 +276,26 @@ class WindowsITCase {
                         input, "Q(W,S) :- bid(A,T,W,E), seller(A,S) KEY seller(A)", NaturalSemiring.INSTANCE, tumble))
                 .isInstanceOf(UnsupportedPlanException.class)
                 .hasMessageContaining("windowed relations with a plan under keys");
+        IvmOptions emitFinal = tumble.withWindowEmit(WindowEmit.FINAL);
+        assertThatThrownBy(
+                        () -> FlinkIvm.maintain(fresh(), "Q(W,A) :- bid(A,T,W,E)", NaturalSemiring.INSTANCE, emitFinal))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(
+                        "withWindowEmit(FINAL) shapes a changelog: set withOutputMode(OutputMode.CHANGELOG)");
+        assertThatThrownBy(() -> FlinkIvm.maintain(
+                        fresh(),
+                        "Q(W,S) :- bid(A,T,W,E), seller(A,S)",
+                        NaturalSemiring.INSTANCE,
+                        emitFinal.withOutputMode(OutputMode.CHANGELOG)))
+                .isInstanceOf(UnsupportedPlanException.class)
+                .hasMessageContaining("withWindowEmit(FINAL) needs a result collected by window");
+    }
+
+    /** A fresh environment's input (a failed build leaves its transformations in its environment). */
+    private static DataStream<InputRecord<Long>> fresh() {
+        return StreamExecutionEnvironment.getExecutionEnvironment()
+                .fromData(
+                        List.of(InputRecord.insert("bid", Tuple.of(1L, 2L), 1L)),
+                        FlinkIvm.inputType(NaturalSemiring.INSTANCE));
     }
 }

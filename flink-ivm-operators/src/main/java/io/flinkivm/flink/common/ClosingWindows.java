@@ -77,6 +77,11 @@ public final class ClosingWindows {
         }
     }
 
+    /** The event time the timers were moved to last. */
+    public long time() {
+        return time;
+    }
+
     /** After a key's timer fired and its state was dropped. */
     public void closed(Object key) {
         keys.remove(key);

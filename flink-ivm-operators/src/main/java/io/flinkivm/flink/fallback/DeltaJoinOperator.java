@@ -89,10 +89,14 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
                 cellKeyed,
                 managedState,
                 stateTtl,
-                null);
+                null,
+                false);
     }
 
-    /** @param windowClose when a key's state goes, when the operator is keyed by a window variable; null: kept */
+    /**
+     * @param windowClose when a key's state goes, when the operator is keyed by a window variable; null: kept
+     * @param finalOnly in changelog mode, emit a window's groups only once it closed ({@code WindowEmit.FINAL})
+     */
     public DeltaJoinOperator(
             FallbackPlan plan,
             Semiring<T> semiring,
@@ -104,8 +108,9 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
             boolean cellKeyed,
             boolean managedState,
             StateTtl stateTtl,
-            WindowClose windowClose) {
-        super(deltaType, changelog, updateBefore, stateTtl, windowClose);
+            WindowClose windowClose,
+            boolean finalOnly) {
+        super(deltaType, changelog, updateBefore, stateTtl, windowClose, finalOnly);
         this.plan = plan;
         this.semiring = semiring;
         this.payloadType = payloadType;

@@ -38,7 +38,13 @@ public abstract class RootSinkOperator<T, G, S extends SinkState<G>> extends Sna
 
     /** @param name the operator's name in messages */
     protected RootSinkOperator(String name, RootSinkSpec<T> spec) {
-        super(spec.inputType(), spec.changelog(), spec.updateBefore(), spec.stateTtl(), spec.windowClose());
+        super(
+                spec.inputType(),
+                spec.changelog(),
+                spec.updateBefore(),
+                spec.stateTtl(),
+                spec.windowClose(),
+                spec.finalOnly());
         this.name = name;
         this.spec = spec;
     }

@@ -22,6 +22,7 @@ import org.apache.flink.util.OutputTag;
  * @param managedState keep the state in Flink's managed keyed state even on the heap backend
  * @param stateTtl expire keyed state entries not written for this long ({@link StateTtl#NONE}: never)
  * @param windowClose when a key's state goes, for a sink keyed by a window variable; null: kept
+ * @param finalOnly in changelog mode, emit a window's groups only once it closed ({@code WindowEmit.FINAL})
  */
 @Internal
 public record RootSinkSpec<T>(
@@ -33,7 +34,8 @@ public record RootSinkSpec<T>(
         boolean updateBefore,
         boolean managedState,
         StateTtl stateTtl,
-        WindowClose windowClose)
+        WindowClose windowClose,
+        boolean finalOnly)
         implements Serializable {
     private static final long serialVersionUID = 1L;
 
@@ -47,6 +49,16 @@ public record RootSinkSpec<T>(
             boolean updateBefore,
             boolean managedState,
             StateTtl stateTtl) {
-        this(semiring, payloadType, inputType, deadLetters, changelog, updateBefore, managedState, stateTtl, null);
+        this(
+                semiring,
+                payloadType,
+                inputType,
+                deadLetters,
+                changelog,
+                updateBefore,
+                managedState,
+                stateTtl,
+                null,
+                false);
     }
 }

@@ -88,6 +88,9 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
 
     /** Keyed by a window variable: when a key's windows have closed; else null. */
     private final WindowClose windowClose;
+    /** Emit a window's groups only once it has closed ({@link io.flinkivm.flink.WindowEmit#FINAL}). */
+    private final boolean finalOnly;
+
     /** The timers of closing windows, moved by the cuts' event time; null without {@link #windowClose}. */
     private transient ClosingWindows windows;
 
@@ -98,19 +101,26 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
      */
     protected SnapshotSinkOperator(
             TypeInformation<IN> inputType, boolean changelog, boolean updateBefore, StateTtl ttl) {
-        this(inputType, changelog, updateBefore, ttl, null);
+        this(inputType, changelog, updateBefore, ttl, null, false);
     }
 
     /**
      * @param windowClose when the state of a key can go, for an operator keyed by a window variable;
      *     null: its state is kept
+     * @param finalOnly in changelog mode, emit a key's changes only at the first trigger whose cut its
+     *     windows have closed at (needs {@code windowClose})
      */
     protected SnapshotSinkOperator(
             TypeInformation<IN> inputType,
             boolean changelog,
             boolean updateBefore,
             StateTtl ttl,
-            WindowClose windowClose) {
+            WindowClose windowClose,
+            boolean finalOnly) {
+        if (finalOnly && (windowClose == null || !changelog)) {
+            throw new IllegalArgumentException("emitting final rows only needs a changelog keyed by a window");
+        }
+        this.finalOnly = finalOnly;
         this.inputType = inputType;
         this.changelog = changelog;
         this.updateBefore = updateBefore;
@@ -274,6 +284,9 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
             if (cut.snapshot() && cut.total() > cuts.lastTotal()) {
                 cuts.emitted(cut.total());
                 emitTrigger(cut);
+            } else if (finalOnly && cut.snapshot() && cut.eventTime() > windows.time()) {
+                // No insert since the previous trigger, but windows close: their final rows, under its id.
+                emitTrigger(cut);
             }
             if (windows != null && cut.snapshot()) {
                 // Every change up to the cut has been emitted: the windows closed at its event time go.
@@ -291,6 +304,10 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
         for (G group : changelog ? changedGroups() : resultGroups()) {
             selectGroup(group);
             try {
+                if (finalOnly && windows.closesAt(getCurrentKey()) > cut.eventTime()) {
+                    // An open window: its changes wait, marked, until it closes.
+                    continue;
+                }
                 rows += changelog ? emitChanges(id, cut.deterministic()) : emitAll(id, cut.deterministic());
             } finally {
                 groupDone(group);

@@ -86,8 +86,23 @@ class WindowCloseTest {
 
     private static KeyedTwoInputStreamOperatorTestHarness<Tuple, RootUpdate<Long>, EpochEnd, ResultRecord<Long>> sink(
             Backend backend, int parallelism, int subtask, OperatorSubtaskState restored) throws Exception {
+        return sink(backend, parallelism, subtask, restored, false);
+    }
+
+    private static KeyedTwoInputStreamOperatorTestHarness<Tuple, RootUpdate<Long>, EpochEnd, ResultRecord<Long>> sink(
+            Backend backend, int parallelism, int subtask, OperatorSubtaskState restored, boolean finalOnly)
+            throws Exception {
         RootSinkSpec<Long> spec = new RootSinkSpec<>(
-                K, PayloadTypes.of(K), RootUpdateTypeInfo.of(K), DEAD, true, false, false, StateTtl.NONE, CLOSE);
+                K,
+                PayloadTypes.of(K),
+                RootUpdateTypeInfo.of(K),
+                DEAD,
+                true,
+                false,
+                false,
+                StateTtl.NONE,
+                CLOSE,
+                finalOnly);
         // Input 2 is broadcast (not keyed) in the job; the harness wants a key of this subtask for it.
         long own = 0;
         while (subtaskOf(own, parallelism) != subtask) {
@@ -304,5 +319,52 @@ class WindowCloseTest {
         List<long[]> all = new ArrayList<>(before);
         all.addAll(after);
         assertThat(result).isEqualTo(expected(all));
+    }
+
+    /**
+     * Final rows only ({@code WindowEmit.FINAL}): nothing of an open window is emitted; at the trigger
+     * whose cut a window closed at, each of its groups once, as an insert with its final payload (also
+     * when no insert came since the previous trigger); then its state goes. The rows add up to the naive
+     * evaluator's result.
+     */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void finalRowsOnlyComeOncePerGroupWhenTheWindowCloses(Backend backend) throws Exception {
+        List<long[]> rows = List.of(new long[] {0, 1, 2}, new long[] {10, 1, 3}, new long[] {0, 2, 1});
+        try (var h = sink(backend, 1, 0, null, true)) {
+            Harnesses.playTwo(h, List.of(Harnesses.mark(Harnesses.major(0))));
+            for (long[] r : rows) {
+                Harnesses.playTwo(h, List.of(element(RootUpdate.of(Harnesses.major(1), 0, root(r[0], r[1]), r[2]))));
+            }
+            end(h, 0, 1, 3, 5);
+            assertThat(changes(h)).as("both windows open").isEmpty();
+            end(h, 0, 2, 3, 9);
+            assertThat(changes(h)).containsExactlyInAnyOrder("+I (0, 1) 2", "+I (0, 2) 1");
+            Harnesses.playTwo(h, List.of(element(RootUpdate.of(Harnesses.major(3), 0, root(10, 1), 4L))));
+            end(h, 0, 3, 4, 12);
+            assertThat(changes(h)).as("[10, 20) still open").hasSize(2);
+            end(h, 0, 4, 4, Long.MAX_VALUE);
+            assertThat(changes(h)).containsExactlyInAnyOrder("+I (0, 1) 2", "+I (0, 2) 1", "+I (10, 1) 7");
+            assertThat(keys(List.of(h))).isZero();
+            Map<Tuple, Long> result = new HashMap<>();
+            fold(result, new ArrayList<>(h.getOutput()));
+            List<long[]> all = new ArrayList<>(rows);
+            all.add(new long[] {10, 1, 4});
+            assertThat(result).isEqualTo(expected(all));
+        }
+    }
+
+    /** The changelog rows emitted so far, as {@code +I (w, a) payload}. */
+    private static List<String> changes(KeyedTwoInputStreamOperatorTestHarness<Tuple, ?, ?, ?> h) {
+        List<String> out = new ArrayList<>();
+        for (Object o : h.getOutput()) {
+            if (o instanceof org.apache.flink.streaming.runtime.streamrecord.StreamRecord<?> s
+                    && s.getValue() instanceof ResultRecord<?> r
+                    && !r.isEnd()) {
+                out.add((r.kind() == ResultRecord.Kind.INSERT ? "+I " : r.kind() + " ") + r.tuple() + " "
+                        + r.payload());
+            }
+        }
+        return out;
     }
 }
