@@ -5,9 +5,10 @@ import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * An ingest subtask closed an epoch ({@code runtime.Epochs}): its epochs up to {@code epoch} hold its first
- * {@code inserts} inserts. Broadcast from every ingest subtask to every sink subtask, ahead of the
- * watermark that closes the epoch, so that a sink knows the cut of each snapshot: per ingest
- * subtask, how many of its inserts the snapshot reflects.
+ * {@code inserts} inserts. Broadcast from every ingest subtask to every sink subtask (and to the view
+ * trees keyed by a window), ahead of the watermark that closes the epoch, so that a sink knows the cut
+ * of each snapshot: per ingest subtask, how many of its inserts the snapshot reflects, and its event
+ * time.
  *
  * @param subtask the ingest subtask
  * @param generation increases when the job was restored at another ingest parallelism (the sink then
