@@ -16,6 +16,7 @@ import io.flinkivm.core.plan.ViewTree;
 import io.flinkivm.core.plan.ViewTreePlan;
 import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.ConjunctiveQuery;
+import io.flinkivm.core.window.Windows;
 import io.flinkivm.flink.ingest.IngestOperator;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -72,6 +73,16 @@ public final class FlinkJobLayout implements Serializable {
     private final Operator sink;
     private final Shares shares;
     private final String hashVariable;
+    /**
+     * A window variable in every part of the result that closes with its windows ({@link
+     * Windows#sinkVariable}), which keys the sink (or fallback) first; or null.
+     */
+    private final String windowVariable;
+
+    private final Windows windows;
+    /** The variables that key the sink (or fallback); empty: HyperCube cells. */
+    private final List<String> sinkKey;
+
     private final RelationRates rates;
     /** Per part of the result (root view, or the fallback's atom): its rate of updates (1 each without rates). */
     private final double[] weights;
@@ -82,8 +93,14 @@ public final class FlinkJobLayout implements Serializable {
     private final boolean checksRows;
 
     private FlinkJobLayout(
-            MaintenancePlan original, int parallelism, RelationRates rates, boolean rowCheck, long stateTtlMillis) {
+            MaintenancePlan original,
+            int parallelism,
+            RelationRates rates,
+            boolean rowCheck,
+            long stateTtlMillis,
+            Windows windows) {
         this.plan = original;
+        this.windows = windows;
         this.stateTtlMillis = stateTtlMillis;
         this.checksRows = rowCheck;
         MaintenancePlan plan = original instanceof KeyedPlan keyed ? keyed.closed() : original;
@@ -184,6 +201,23 @@ public final class FlinkJobLayout implements Serializable {
             }
         }
         this.hashVariable = everywhere;
+        // Keyed also by a window variable, the sink drops a window's state whole when it closes.
+        String closing = windows.sinkVariable(original);
+        this.windowVariable = closing;
+        // The window first, and another variable of every part, if there is one, so that the groups of
+        // one window spread over the subtasks.
+        List<String> keyVariables = new ArrayList<>();
+        if (closing != null) {
+            keyVariables.add(closing);
+        }
+        for (String v : head) {
+            if (keyVariables.size() < (closing == null ? 1 : 2)
+                    && !v.equals(closing)
+                    && schemas.stream().allMatch(schema -> schema.contains(v))) {
+                keyVariables.add(v);
+            }
+        }
+        this.sinkKey = List.copyOf(keyVariables);
         this.shares = everywhere != null
                 ? null
                 : HyperCube.shares(head, schemas, rates.isEmpty() ? null : weights, parallelism);
@@ -308,13 +342,26 @@ public final class FlinkJobLayout implements Serializable {
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
         }
-        return new FlinkJobLayout(plan, parallelism, rates, rowCheck, 0);
+        return new FlinkJobLayout(plan, parallelism, rates, rowCheck, 0, Windows.NONE);
+    }
+
+    /**
+     * This layout for a query whose relations have {@code windows} ({@link IvmOptions#withWindow}): a
+     * window variable in every part of the result keys the sink too, so that a closed window's state
+     * goes whole.
+     */
+    public FlinkJobLayout withWindows(Windows windows) {
+        return windows.equals(this.windows)
+                ? this
+                : new FlinkJobLayout(plan, parallelism, rates, checksRows, stateTtlMillis, windows);
     }
 
     /** This layout with the state TTL of {@code options} ({@link IvmOptions#withStateTtl}), which explain says. */
     public FlinkJobLayout withStateTtl(IvmOptions options) {
         long millis = options.stateTtlMillis();
-        return millis == stateTtlMillis ? this : new FlinkJobLayout(plan, parallelism, rates, checksRows, millis);
+        return millis == stateTtlMillis
+                ? this
+                : new FlinkJobLayout(plan, parallelism, rates, checksRows, millis, windows);
     }
 
     /**
@@ -343,8 +390,9 @@ public final class FlinkJobLayout implements Serializable {
 
     private String partitioning(List<List<String>> schemas, List<String> names) {
         if (hashVariable != null) {
-            return "hash(" + hashVariable + ")"
-                    + (rates.isEmpty() ? "" : " (relation rates not needed: every part has " + hashVariable + ")");
+            String by = String.join(",", sinkKey());
+            return "hash(" + by + ")"
+                    + (rates.isEmpty() ? "" : " (relation rates not needed: every part has " + by + ")");
         }
         StringBuilder sb = new StringBuilder("shares ")
                 .append(shares.describe())
@@ -477,6 +525,23 @@ public final class FlinkJobLayout implements Serializable {
     /** The free variable every part of the result has, which the sink (or fallback) is keyed by; or null. */
     public String hashVariable() {
         return hashVariable;
+    }
+
+    /**
+     * The window variable that keys the sink (or fallback) first ({@link #sinkKey()}), so that its
+     * state of a window goes when the window closes; or null.
+     */
+    public String windowVariable() {
+        return windowVariable;
+    }
+
+    /**
+     * The variables whose values key the sink (or fallback), in key order: the {@link #hashVariable()};
+     * or the {@link #windowVariable()} and the first other variable of every part (if any); empty when
+     * it is keyed by HyperCube cells.
+     */
+    public List<String> sinkKey() {
+        return sinkKey;
     }
 
     /** For a {@link KeyedPlan}: the key route and the key stages, in the order rows pass them (else empty). */

@@ -14,6 +14,7 @@ import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.common.Epochs;
 import io.flinkivm.flink.common.StateTtl;
+import io.flinkivm.flink.common.WindowClose;
 import io.flinkivm.flink.fallback.DeltaJoinOperator;
 import io.flinkivm.flink.ingest.IngestOperator;
 import io.flinkivm.flink.ingest.IngestRoutes;
@@ -53,6 +54,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.util.OutputTag;
 
@@ -137,7 +139,8 @@ final class IvmJobBuilder<T> {
                 ? options.parallelism()
                 : Math.max(1, inserts.getExecutionEnvironment().getParallelism());
         FlinkJobLayout layout = FlinkJobLayout.of(original, parallelism, options.rates(), options.rowCheck())
-                .withStateTtl(options);
+                .withStateTtl(options)
+                .withWindows(options.windows());
         int sinkParallelism = layout.sink().parallelism();
         int configuredMax = inserts.getExecutionEnvironment().getConfig().getMaxParallelism();
         int sinkMaxParallelism = configuredMax > 0
@@ -238,10 +241,24 @@ final class IvmJobBuilder<T> {
         DataStream<EpochEnd> epochEnds = sideOutputs(ingests, epochTag);
         DataStream<EpochEnd> epochs = epochEnds.broadcast();
         boolean changelog = options.outputMode() == OutputMode.CHANGELOG;
+        // A sink keyed by a window variable's value (first) drops a key's state once its windows have closed.
+        WindowClose sinkWindows = layout.windowVariable() == null
+                ? null
+                : WindowClose.of(plan.query(), options.windows(), layout.windowVariable(), 0);
+        boolean finalOnly = options.windowEmit() == WindowEmit.FINAL;
+        if (finalOnly && !changelog) {
+            throw new IllegalArgumentException(
+                    "withWindowEmit(FINAL) shapes a changelog: set" + " withOutputMode(OutputMode.CHANGELOG) too");
+        }
+        if (finalOnly && sinkWindows == null) {
+            throw new UnsupportedPlanException("withWindowEmit(FINAL) needs a result collected by window, and no"
+                    + " window variable is in every part of this result (explain's Windows: section says which views"
+                    + " are collected by window)");
+        }
         SingleOutputStreamOperator<ResultRecord<T>> results;
         if (fallback) {
             KeySelector<Delta<T>, Tuple> key = layout.hashVariable() != null
-                    ? new AtomValueKey<>(positionsOf(layout.hashVariable()))
+                    ? new AtomValueKey<>(positionsOf(layout.sinkKey()))
                     : new PartitionKey<>();
             results = sideOutputs(ingests, fallbackTag)
                     .keyBy(key, TupleTypeInfo.INSTANCE)
@@ -259,7 +276,9 @@ final class IvmJobBuilder<T> {
                                     options.updateBefore(),
                                     layout.hashVariable() == null,
                                     options.managedState(),
-                                    stateTtl()))
+                                    stateTtl(),
+                                    sinkWindows,
+                                    finalOnly))
                     .uid(uidPrefix + "fallback")
                     .setParallelism(sinkParallelism);
         } else {
@@ -271,32 +290,36 @@ final class IvmJobBuilder<T> {
                 if (treeTags.get(t.index()) == null) {
                     continue;
                 }
-                SingleOutputStreamOperator<RootUpdate<T>> tree = sideOutputs(ingests, treeTags.get(t.index()))
-                        .keyBy(new TreeKey<>(ViewTreeOperator.keyLength(t)), TupleTypeInfo.INSTANCE)
-                        .transform(
-                                layout.treeOperator(t.index()).name(),
-                                rootType,
-                                new ViewTreeOperator<>(
-                                        treePlan,
-                                        semiring,
-                                        t.index(),
-                                        payloadType,
-                                        deltaType,
-                                        rootType,
-                                        deadLetterTag,
-                                        layout.shares(),
-                                        sinkParallelism,
-                                        sinkMaxParallelism,
-                                        options.miniBatch(),
-                                        options.managedState(),
-                                        stateTtl()))
+                WindowClose treeWindows = treeWindows(t);
+                ViewTreeOperator<T> treeOperator = new ViewTreeOperator<>(
+                        treePlan,
+                        semiring,
+                        t.index(),
+                        payloadType,
+                        deltaType,
+                        rootType,
+                        deadLetterTag,
+                        layout.shares(),
+                        sinkParallelism,
+                        sinkMaxParallelism,
+                        options.miniBatch(),
+                        options.managedState(),
+                        stateTtl(),
+                        treeWindows);
+                KeyedStream<Delta<T>, Tuple> deltas = sideOutputs(ingests, treeTags.get(t.index()))
+                        .keyBy(new TreeKey<>(ViewTreeOperator.keyLength(t)), TupleTypeInfo.INSTANCE);
+                String treeName = layout.treeOperator(t.index()).name();
+                // A tree keyed by a window also takes the epoch ends, whose event times close its windows.
+                SingleOutputStreamOperator<RootUpdate<T>> tree = (treeWindows == null
+                                ? deltas.transform(treeName, rootType, treeOperator)
+                                : deltas.connect(epochs).transform(treeName, rootType, treeOperator))
                         .uid(uidPrefix + "tree-" + t.index())
                         .setParallelism(parallelism);
                 deadLetters.add(tree.getSideOutput(deadLetterTag));
                 roots.add(tree);
             }
             KeySelector<RootUpdate<T>, Tuple> key = layout.hashVariable() != null
-                    ? new RootValueKey<>(rootPositionsOf(treePlan, layout.hashVariable()))
+                    ? new RootValueKey<>(rootPositionsOf(treePlan, layout.sinkKey()))
                     : new CellKey<>();
             results = union(roots)
                     .keyBy(key, TupleTypeInfo.INSTANCE)
@@ -314,7 +337,9 @@ final class IvmJobBuilder<T> {
                                             changelog,
                                             options.updateBefore(),
                                             options.managedState(),
-                                            stateTtl())))
+                                            stateTtl(),
+                                            sinkWindows,
+                                            finalOnly)))
                     .uid(uidPrefix + "sink")
                     .setParallelism(sinkParallelism);
         }
@@ -328,6 +353,21 @@ final class IvmJobBuilder<T> {
                     .setParallelism(sinkParallelism);
         }
         return new IvmJob<>(original, layout, out, union(deadLetters), epochEnds, semiring, options);
+    }
+
+    /**
+     * How the keys of tree {@code t}'s operator (its root tuples) close: by the first variable of its
+     * root schema that is a window variable of every atom that holds it; null when there is none.
+     */
+    private WindowClose treeWindows(ViewTree t) {
+        List<String> schema = t.schema();
+        for (int i = 0; i < schema.size(); i++) {
+            WindowClose c = WindowClose.of(plan.query(), options.windows(), schema.get(i), i);
+            if (c != null) {
+                return c;
+            }
+        }
+        return null;
     }
 
     /** The keyed operators' state TTL. */
@@ -546,20 +586,20 @@ final class IvmJobBuilder<T> {
         }
     }
 
-    /** Per atom, the position of {@code variable} among the atom's variables. */
-    private int[] positionsOf(String variable) {
-        int[] out = new int[plan.query().body().size()];
+    /** Per atom, the positions of {@code variables} among the atom's variables. */
+    private int[][] positionsOf(List<String> variables) {
+        int[][] out = new int[plan.query().body().size()][];
         for (Atom a : plan.query().body()) {
-            out[a.index()] = a.variables().indexOf(variable);
+            out[a.index()] = variables.stream().mapToInt(a.variables()::indexOf).toArray();
         }
         return out;
     }
 
-    /** Per view tree, the position of {@code variable} in its root schema. */
-    private static int[] rootPositionsOf(ViewTreePlan plan, String variable) {
-        int[] out = new int[plan.viewTrees().size()];
+    /** Per view tree, the positions of {@code variables} in its root schema. */
+    private static int[][] rootPositionsOf(ViewTreePlan plan, List<String> variables) {
+        int[][] out = new int[plan.viewTrees().size()][];
         for (ViewTree t : plan.viewTrees()) {
-            out[t.index()] = t.schema().indexOf(variable);
+            out[t.index()] = variables.stream().mapToInt(t.schema()::indexOf).toArray();
         }
         return out;
     }
@@ -619,16 +659,14 @@ final class IvmJobBuilder<T> {
         }
     }
 
-    /** Keys a fallback delta by the value of the variable that every atom has. */
+    /** Keys a fallback delta by the values of the variables that every atom has (the sink key). */
     static final class AtomValueKey<T> implements KeySelector<Delta<T>, Tuple> {
         private static final long serialVersionUID = 1L;
         private final int[][] positions;
 
-        AtomValueKey(int[] positions) {
-            this.positions = new int[positions.length][];
-            for (int i = 0; i < positions.length; i++) {
-                this.positions[i] = new int[] {positions[i]};
-            }
+        /** @param positions per atom, the positions of the key's variables among its variables */
+        AtomValueKey(int[][] positions) {
+            this.positions = positions;
         }
 
         @Override
@@ -648,16 +686,14 @@ final class IvmJobBuilder<T> {
         }
     }
 
-    /** Keys a root update by the value of the free variable that every root schema has. */
+    /** Keys a root update by the values of the free variables that every root schema has (the sink key). */
     static final class RootValueKey<T> implements KeySelector<RootUpdate<T>, Tuple> {
         private static final long serialVersionUID = 1L;
         private final int[][] positions;
 
-        RootValueKey(int[] positions) {
-            this.positions = new int[positions.length][];
-            for (int i = 0; i < positions.length; i++) {
-                this.positions[i] = new int[] {positions[i]};
-            }
+        /** @param positions per tree, the positions of the key's variables in its root schema */
+        RootValueKey(int[][] positions) {
+            this.positions = positions;
         }
 
         @Override

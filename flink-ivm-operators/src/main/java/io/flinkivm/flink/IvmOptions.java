@@ -61,6 +61,8 @@ import org.apache.flink.annotation.PublicEvolving;
  *     default: not set, so never, unless {@code FlinkIvmSql.sql} takes {@code table.exec.state.ttl};
  *     zero: never, set explicitly); see {@link #withStateTtl}
  * @param windows the event-time windows of the query's relations ({@link #withWindow}; default none)
+ * @param windowEmit in changelog mode, whether a window's groups are emitted as they change or once,
+ *     final, when the window closes ({@link #withWindowEmit}; default {@link WindowEmit#CHANGES})
  */
 @PublicEvolving
 public record IvmOptions(
@@ -80,7 +82,8 @@ public record IvmOptions(
         boolean keyChecks,
         String uidPrefix,
         Duration stateTtl,
-        Windows windows)
+        Windows windows,
+        WindowEmit windowEmit)
         implements Serializable {
 
     /** Default of {@link #miniBatch()}. */
@@ -130,6 +133,7 @@ public record IvmOptions(
                     "stateTtl must be zero (no expiry) or at least one millisecond, got " + stateTtl);
         }
         windows = windows == null ? Windows.NONE : windows;
+        windowEmit = windowEmit == null ? WindowEmit.CHANGES : windowEmit;
     }
 
     /** Snapshots at the end of input and on control records, the environment's parallelism, AUTO planning. */
@@ -151,7 +155,8 @@ public record IvmOptions(
                 false,
                 null,
                 null,
-                Windows.NONE);
+                Windows.NONE,
+                WindowEmit.CHANGES);
     }
 
     public IvmOptions withSnapshotEvery(long inserts) {
@@ -314,6 +319,16 @@ public record IvmOptions(
         return with(d -> d.windows = d.windows.with(assignment));
     }
 
+    /**
+     * In changelog mode, emits a window's groups once, final, at the first trigger after the window
+     * closed ({@link WindowEmit#FINAL}, as Flink SQL's window aggregates), or as they change ({@link
+     * WindowEmit#CHANGES}, the default). {@code FINAL} needs a result collected by window: the sink
+     * keyed by a window variable, which {@code explain} says.
+     */
+    public IvmOptions withWindowEmit(WindowEmit emit) {
+        return emit == windowEmit ? this : with(d -> d.windowEmit = emit);
+    }
+
     /** These options with {@code windows} added (each replaces an earlier window of its relation). */
     public IvmOptions withWindows(Windows windows) {
         IvmOptions out = this;
@@ -375,6 +390,7 @@ public record IvmOptions(
         String uidPrefix;
         Duration stateTtl;
         Windows windows;
+        WindowEmit windowEmit;
 
         Draft(IvmOptions o) {
             snapshotEvery = o.snapshotEvery;
@@ -394,6 +410,7 @@ public record IvmOptions(
             uidPrefix = o.uidPrefix;
             stateTtl = o.stateTtl;
             windows = o.windows;
+            windowEmit = o.windowEmit;
         }
 
         IvmOptions done() {
@@ -414,7 +431,8 @@ public record IvmOptions(
                     keyChecks,
                     uidPrefix,
                     stateTtl,
-                    windows);
+                    windows,
+                    windowEmit);
         }
     }
 

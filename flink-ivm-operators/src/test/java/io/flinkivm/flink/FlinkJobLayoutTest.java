@@ -10,6 +10,9 @@ import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.semiring.IntegerRing;
 import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.core.window.WindowAssignment;
+import io.flinkivm.core.window.WindowSpec;
+import io.flinkivm.core.window.Windows;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -242,5 +245,24 @@ class FlinkJobLayoutTest {
         assertThatThrownBy(() -> layout("Q(A) :- R(A)", 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("parallelism must be at least 1");
+    }
+
+    /**
+     * With windows, the sink is keyed by the window first and by another variable of every part, so that
+     * a window's state goes whole and its groups still spread over the subtasks.
+     */
+    @Test
+    void aWindowKeysTheSinkFirst() {
+        MaintenancePlan plan = Planner.plan(QueryParser.parse("Q(A,W) :- bid(A,T,W,E)"), NaturalSemiring.INSTANCE);
+        Windows windows =
+                Windows.NONE.with(WindowAssignment.of("bid", 1, WindowSpec.tumble(java.time.Duration.ofSeconds(10))));
+        FlinkJobLayout plain = FlinkJobLayout.of(plan, 4);
+        assertThat(plain.sinkKey()).containsExactly("A");
+        assertThat(plain.windowVariable()).isNull();
+        FlinkJobLayout windowed = plain.withWindows(windows);
+        assertThat(windowed.windowVariable()).isEqualTo("W");
+        assertThat(windowed.sinkKey()).containsExactly("W", "A");
+        assertThat(windowed.sink().input()).startsWith("hash(W,A)");
+        assertThat(windowed.withWindows(windows)).isSameAs(windowed);
     }
 }

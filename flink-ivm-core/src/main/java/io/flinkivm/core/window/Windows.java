@@ -108,8 +108,58 @@ public record Windows(List<WindowAssignment> assignments) implements Serializabl
     }
 
     /**
+     * Whether {@code variable} closes with its windows in {@code query}: it occurs, and only at the
+     * {@code window_start} or {@code window_end} column of windowed atoms whose time columns count in the
+     * same units. State keyed by its value then receives nothing once those windows have closed.
+     */
+    public boolean isClosing(ConjunctiveQuery query, String variable) {
+        long units = 0;
+        for (Atom a : query.body()) {
+            WindowAssignment w = of(a.relation());
+            for (int i = 0; i < a.arity(); i++) {
+                if (!(a.terms().get(i) instanceof Variable v) || !v.name().equals(variable)) {
+                    continue;
+                }
+                if (w == null || i < a.arity() - 2 || (units != 0 && units != w.unitsPerMilli())) {
+                    return false;
+                }
+                units = w.unitsPerMilli();
+            }
+        }
+        return units != 0;
+    }
+
+    /**
+     * The window variable that keys the operator holding {@code plan}'s result (the sink, or the
+     * fallback) besides its other key: the first head variable that {@link #isClosing closes} and that
+     * every part of the result has (every tree's root schema, or every atom of the fallback that holds a
+     * head variable); null if none.
+     */
+    public String sinkVariable(MaintenancePlan plan) {
+        MaintenancePlan inner = plan instanceof KeyedPlan k ? k.closed() : plan;
+        ConjunctiveQuery query = inner.query();
+        List<List<String>> parts = new ArrayList<>();
+        if (inner instanceof ViewTreePlan trees) {
+            for (ViewTree t : trees.viewTrees()) {
+                parts.add(t.schema());
+            }
+        } else {
+            for (Atom a : query.body()) {
+                parts.add(a.variables());
+            }
+        }
+        for (String v : query.head()) {
+            if (isClosing(query, v) && parts.stream().allMatch(p -> p.contains(v))) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    /**
      * The section {@code Windows:} of {@code explain} (empty without windows): each windowed relation,
-     * the late-row rule, and per view whether it is keyed by the window or grows with its tables.
+     * the late-row rule, and per view whether its state is collected by window (its operator is keyed
+     * by a window variable), keyed by a window but kept, or grows with its tables.
      */
     public String explain(MaintenancePlan plan) {
         if (assignments.isEmpty()) {
@@ -133,23 +183,50 @@ public record Windows(List<WindowAssignment> assignments) implements Serializabl
         sb.append(inHead.isEmpty() ? " (none in the head)" : " (in the head: " + String.join(", ", inHead) + ")")
                 .append('\n');
         MaintenancePlan inner = plan instanceof KeyedPlan k ? k.closed() : plan;
+        String sink = sinkVariable(plan);
+        boolean collected = false;
         if (inner instanceof ViewTreePlan trees) {
             for (ViewTree t : trees.viewTrees()) {
-                view(sb, "root view " + trees.rootName(t), t.schema(), vars);
+                collected |= view(sb, "root view " + trees.rootName(t) + " (in the sink)", t.schema(), vars, sink);
             }
             for (ViewNode n : trees.statefulNodes()) {
-                view(sb, "view " + n.displayName(), n.schema(), vars);
+                view(
+                        sb,
+                        "view " + n.displayName(),
+                        n.schema(),
+                        vars,
+                        closing(inner.query(), trees.viewTrees().get(n.tree()).schema()));
             }
         } else if (inner instanceof FallbackPlan) {
             for (Atom a : query.body()) {
-                view(sb, "relation " + a, a.variables(), vars);
+                collected |= view(sb, "relation " + a, a.variables(), vars, sink);
             }
         }
-        sb.append("  a closed window's state is kept: this version does not drop it\n");
+        sb.append(
+                collected
+                        ? "  closed windows: a view collected by window drops a window's state whole when the watermark"
+                                + " passes the window's end - 1 ms + allowed lateness, after its last change was emitted\n"
+                        : "  closed windows: no operator is keyed by a window, so every view grows with its tables\n");
         return sb.toString();
     }
 
-    private static void view(StringBuilder sb, String name, List<String> schema, Set<String> vars) {
+    /** The first variable of {@code key} that closes with its windows, or null. */
+    private String closing(ConjunctiveQuery query, List<String> key) {
+        for (String v : key) {
+            if (isClosing(query, v)) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * One view: collected by window when its operator's key holds the window variable {@code keyWindow};
+     * else keyed by a window (its schema holds one) but kept; else growing with its tables. Returns
+     * whether it is collected.
+     */
+    private static boolean view(
+            StringBuilder sb, String name, List<String> schema, Set<String> vars, String keyWindow) {
         String by = null;
         for (String v : schema) {
             if (vars.contains(v)) {
@@ -157,12 +234,15 @@ public record Windows(List<WindowAssignment> assignments) implements Serializabl
                 break;
             }
         }
-        sb.append("  ")
-                .append(name)
-                .append(
-                        by != null
-                                ? ": keyed by window (" + by + ")"
-                                : ": not keyed by a window, grows with its tables")
-                .append('\n');
+        sb.append("  ").append(name).append(": ");
+        if (keyWindow != null) {
+            sb.append("collected by window (").append(keyWindow).append(") when the watermark passes its end");
+        } else if (by != null) {
+            sb.append("keyed by window (").append(by).append("), but kept: its operator's key holds no window");
+        } else {
+            sb.append("not keyed by a window, grows with its tables");
+        }
+        sb.append('\n');
+        return keyWindow != null;
     }
 }

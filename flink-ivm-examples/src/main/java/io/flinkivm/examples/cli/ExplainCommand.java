@@ -5,6 +5,7 @@ import io.flinkivm.core.plan.Inputs;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.core.window.Windows;
 import io.flinkivm.examples.command.CliException;
 import io.flinkivm.examples.command.Converters;
 import io.flinkivm.examples.command.Version;
@@ -141,7 +142,7 @@ final class ExplainCommand implements Callable<Integer> {
             MaintenancePlan plan = queryOptions
                     .plan(translation.query(), translation.semiringFor(inputs), inputs)
                     .withTables(translation.tablesOfSharedRows());
-            String job = job(plan, rates);
+            String job = job(plan, rates, translation.windows());
             out.print(
                     format == Format.MERMAID
                             ? plan.toMermaid()
@@ -158,7 +159,7 @@ final class ExplainCommand implements Callable<Integer> {
             throw CliException.usage("--changelog: " + e.getMessage());
         }
         MaintenancePlan plan = queryOptions.plan(query, semiring, inputs);
-        String job = job(plan, rates);
+        String job = job(plan, rates, Windows.NONE);
         out.print(format == Format.MERMAID ? plan.toMermaid() : plan.explain() + job);
         out.flush();
         return 0;
@@ -183,10 +184,11 @@ final class ExplainCommand implements Callable<Integer> {
     }
 
     /** The section {@code Flink job:} at {@link #parallelism}; rates that do not fit the query are a usage error. */
-    private String job(MaintenancePlan plan, RelationRates rates) {
+    private String job(MaintenancePlan plan, RelationRates rates, Windows windows) {
         try {
             return FlinkJobLayout.of(plan, parallelism, rates)
                     .withStateTtl(queryOptions.withStateTtl(IvmOptions.defaults()))
+                    .withWindows(windows)
                     .explain();
         } catch (IllegalArgumentException e) {
             throw CliException.usage("--relation-rates: " + e.getMessage());

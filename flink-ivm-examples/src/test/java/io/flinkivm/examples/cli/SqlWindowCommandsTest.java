@@ -25,9 +25,10 @@ class SqlWindowCommandsTest {
                 .contains(
                         "Windows:\n  bid: HOP(slide 5 s, size 10 s) on column 1; window_start, window_end are"
                                 + " columns 2, 3; one insert per window, 2 per row\n",
-                        "keyed by window (window_start)",
+                        "relation bid(auction,_1,window_start,window_end): keyed by window (window_start), but kept: its"
+                                + " operator's key holds no window",
                         "not keyed by a window, grows with its tables",
-                        "a closed window's state is kept");
+                        "closed windows: no operator is keyed by a window, so every view grows with its tables");
     }
 
     @Test

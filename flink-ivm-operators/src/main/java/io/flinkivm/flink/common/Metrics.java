@@ -59,4 +59,6 @@ public final class Metrics {
     public static final String FAILED_UPDATES = "ivmFailedUpdates";
     /** Under a state TTL, the sink's Flink keys whose state was dropped after the TTL without an update. */
     public static final String EXPIRED_KEYS = "ivmExpiredKeys";
+    /** Keyed by a window variable, the Flink keys whose state was dropped once their windows closed. */
+    public static final String CLOSED_WINDOW_KEYS = "ivmClosedWindowKeys";
 }

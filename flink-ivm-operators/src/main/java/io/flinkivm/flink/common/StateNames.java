@@ -101,4 +101,7 @@ public final class StateNames {
 
     /** Under a state TTL, a sink's timers that drop a key's state (the timer service's name). */
     public static final String IDLE_TIMERS = "idle-state";
+
+    /** The sinks' internal timer service of closing windows (event time of the cuts). */
+    public static final String WINDOW_TIMERS = "window-close";
 }

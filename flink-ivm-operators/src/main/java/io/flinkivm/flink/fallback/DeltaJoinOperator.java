@@ -14,6 +14,7 @@ import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.common.Epochs;
 import io.flinkivm.flink.common.Metrics;
 import io.flinkivm.flink.common.StateTtl;
+import io.flinkivm.flink.common.WindowClose;
 import io.flinkivm.flink.sink.SnapshotSinkOperator;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.Delta;
@@ -46,7 +47,6 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
     private final OutputTag<DeadLetter> deadLetters;
     private final boolean cellKeyed;
     private final boolean managedState;
-    private final StateTtl stateTtl;
 
     private transient DeltaJoinLogic<T> logic;
     private transient FallbackState<T> state;
@@ -78,14 +78,45 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
             boolean cellKeyed,
             boolean managedState,
             StateTtl stateTtl) {
-        super(deltaType, changelog, updateBefore, stateTtl);
+        this(
+                plan,
+                semiring,
+                payloadType,
+                deltaType,
+                deadLetters,
+                changelog,
+                updateBefore,
+                cellKeyed,
+                managedState,
+                stateTtl,
+                null,
+                false);
+    }
+
+    /**
+     * @param windowClose when a key's state goes, when the operator is keyed by a window variable; null: kept
+     * @param finalOnly in changelog mode, emit a window's groups only once it closed ({@code WindowEmit.FINAL})
+     */
+    public DeltaJoinOperator(
+            FallbackPlan plan,
+            Semiring<T> semiring,
+            TypeInformation<T> payloadType,
+            TypeInformation<Delta<T>> deltaType,
+            OutputTag<DeadLetter> deadLetters,
+            boolean changelog,
+            boolean updateBefore,
+            boolean cellKeyed,
+            boolean managedState,
+            StateTtl stateTtl,
+            WindowClose windowClose,
+            boolean finalOnly) {
+        super(deltaType, changelog, updateBefore, stateTtl, windowClose, finalOnly);
         this.plan = plan;
         this.semiring = semiring;
         this.payloadType = payloadType;
         this.deadLetters = deadLetters;
         this.cellKeyed = cellKeyed;
         this.managedState = managedState;
-        this.stateTtl = stateTtl;
     }
 
     @Override
@@ -99,7 +130,7 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
         logic = new DeltaJoinLogic<>(plan, semiring);
         state = FallbackState.create(
                 logic,
-                managedState || stateTtl.isSet(),
+                managedState || dropsKeys(),
                 sinkStates(context),
                 cellKeyed,
                 !plan.inputs().isInsertOnly(),
@@ -129,6 +160,14 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
         absentRows = getMetricGroup().counter(Metrics.ABSENT_ROWS);
         retractions = getMetricGroup().counter(Metrics.RETRACTIONS);
         super.open();
+    }
+
+    @Override
+    protected void closedWindow(Delta<T> d, String reason) {
+        deadLetterCounter.inc();
+        output.collect(
+                deadLetters,
+                new StreamRecord<>(new DeadLetter(Epochs.describeInsert(d.insert()), reason, d.toString())));
     }
 
     @Override

@@ -51,8 +51,8 @@ import org.apache.flink.util.OutputTag;
  * {@link DeadLetter}s. It also runs this subtask's epochs ({@link Epochs}): every delta carries the
  * current epoch; an epoch ends, asking for a snapshot, after {@code snapshotEvery} inserts of this
  * subtask, on a control record, on a processing-time tick every {@code periodMillis} and at the end of
- * the input, and without one after {@code progressEvery} inserts, with an {@link EpochEnd} to every
- * sink subtask and a watermark. Upstream watermarks are event time: the ingest keeps the largest
+ * the input, and without one after {@code progressEvery} inserts, with an {@link EpochEnd} (which
+ * carries this subtask's event-time watermark) to every sink subtask and a watermark. Upstream watermarks are event time: the ingest keeps the largest
  * (a windowed relation's row goes into its windows still open at it, {@link Windows}) and passes on
  * only the final one.
  *
@@ -605,8 +605,8 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         long ended = next > Epochs.endOfMajor(epoch) ? Epochs.endOfMajor(epoch) : epoch;
         output.collect(
                 epochTag,
-                new StreamRecord<>(
-                        new EpochEnd(producer, generation, ended, count, kind.deterministic(), kind.snapshot())));
+                new StreamRecord<>(new EpochEnd(
+                        producer, generation, ended, count, kind.deterministic(), kind.snapshot(), eventWatermark)));
         output.emitWatermark(new Watermark(ended));
         epochsCounter.inc();
         epoch = next;
@@ -643,6 +643,8 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         if (!ended) {
             start();
             ended = true;
+            // No row comes after the end of the input: its last epoch end closes every window.
+            eventWatermark = Long.MAX_VALUE;
             endEpoch(EpochKind.SNAPSHOT, Epochs.nextMajor(epoch));
             output.emitWatermark(Watermark.MAX_WATERMARK);
         }

@@ -115,7 +115,7 @@ public final class DirtyMarks {
 
     /**
      * A trigger's start: the Flink keys with marks, each once. The trigger must {@link #clear} each of
-     * them before the next mark.
+     * them before the next mark, or leave its marks for a later trigger.
      */
     public List<Object> keys(KeyedStateBackend<?> backend) throws Exception {
         Set<Object> out = new LinkedHashSet<>(held.keySet());
@@ -124,10 +124,11 @@ public final class DirtyMarks {
             try (Stream<?> s = backend.getKeys(name, VoidNamespace.INSTANCE)) {
                 s.forEach(stored::add);
             }
-            out.addAll(stored);
             stateKeys = stored;
             inState = keys == null;
         }
+        // Also the keys a trigger left with their marks in the state (windows held back until they close).
+        out.addAll(stateKeys);
         return new ArrayList<>(out);
     }
 

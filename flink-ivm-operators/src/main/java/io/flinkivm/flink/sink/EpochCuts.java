@@ -4,6 +4,7 @@ import io.flinkivm.flink.types.EpochEnd;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A sink's record of the epochs the ingest subtasks ended ({@link EpochEnd}), from which it knows the
@@ -11,18 +12,29 @@ import java.util.TreeMap;
  * snapshot at epoch e takes, per subtask, its latest epoch end at or below e. Ends of an older
  * generation than the newest seen are dropped (the job was rescaled and the new ingest subtasks took
  * over the old ones' counts). Kept in the sink's operator state ({@link #encode}).
+ *
+ * <p>A cut's event time is the smallest over the subtasks of the event time of their end in the cut
+ * (as Flink's watermark is the smallest over an operator's input channels): every row the cut holds
+ * was accepted before it, and no row after it goes into a window closed at it.
  */
-final class EpochCuts {
+@Internal
+public final class EpochCuts {
     /**
      * The cut at one epoch.
      *
      * @param snapshot whether some ingest subtask's end of exactly this epoch asked for a snapshot
+     * @param eventTime the smallest event time of the subtasks' ends in the cut ({@link
+     *     EpochEnd#NO_EVENT_TIME} when some subtask has none in it)
      */
-    record Cut(long total, long[] perSubtask, boolean deterministic, boolean snapshot) {}
+    public record Cut(long total, long[] perSubtask, boolean deterministic, boolean snapshot, long eventTime) {}
+
+    /** The prefix of the encoding with event times (the one before had none). */
+    private static final String TIMED = "t";
 
     private static final class Subtask {
         long inserts;
         boolean deterministic = true;
+        long eventTime = EpochEnd.NO_EVENT_TIME;
         final ArrayDeque<long[]> pending = new ArrayDeque<>();
     }
 
@@ -31,7 +43,7 @@ final class EpochCuts {
     private long lastTotal = -1;
 
     /** Records an epoch end. */
-    void add(EpochEnd e) {
+    public void add(EpochEnd e) {
         if (e.generation() < generation) {
             return;
         }
@@ -39,13 +51,13 @@ final class EpochCuts {
             generation = e.generation();
             subtasks.clear();
         }
-        subtasks.computeIfAbsent(e.subtask(), s -> new Subtask())
-                .pending
-                .add(new long[] {e.epoch(), e.inserts(), (e.deterministic() ? 1 : 0) | (e.snapshot() ? 2 : 0)});
+        subtasks.computeIfAbsent(e.subtask(), s -> new Subtask()).pending.add(new long[] {
+            e.epoch(), e.inserts(), (e.deterministic() ? 1 : 0) | (e.snapshot() ? 2 : 0), e.eventTime()
+        });
     }
 
     /** The lowest epoch some subtask ended, at most {@code upTo}, that no snapshot has taken yet; -1 if none. */
-    long next(long upTo) {
+    public long next(long upTo) {
         long lowest = -1;
         for (Subtask s : subtasks.values()) {
             long[] first = s.pending.peekFirst();
@@ -57,25 +69,37 @@ final class EpochCuts {
     }
 
     /** Takes the cut at epoch {@code epoch}: every subtask's latest end at or below it. */
-    Cut take(long epoch) {
+    public Cut take(long epoch) {
         int width = subtasks.isEmpty() ? 0 : subtasks.lastKey() + 1;
         long[] cut = new long[width];
         long total = 0;
         boolean deterministic = true;
         boolean snapshot = false;
+        long eventTime = Long.MAX_VALUE;
         for (Map.Entry<Integer, Subtask> e : subtasks.entrySet()) {
             Subtask s = e.getValue();
             while (!s.pending.isEmpty() && s.pending.peekFirst()[0] <= epoch) {
                 long[] end = s.pending.pollFirst();
                 s.inserts = end[1];
                 s.deterministic = (end[2] & 1) != 0;
+                s.eventTime = Math.max(s.eventTime, end[3]);
                 snapshot |= end[0] == epoch && (end[2] & 2) != 0;
             }
             cut[e.getKey()] = s.inserts;
             total += s.inserts;
             deterministic &= s.deterministic;
+            eventTime = Math.min(eventTime, s.eventTime);
         }
-        return new Cut(total, cut, deterministic, snapshot);
+        return new Cut(total, cut, deterministic, snapshot, subtasks.isEmpty() ? EpochEnd.NO_EVENT_TIME : eventTime);
+    }
+
+    /** The smallest event time of the subtasks' ends taken so far ({@link EpochEnd#NO_EVENT_TIME} if none). */
+    public long eventTime() {
+        long min = Long.MAX_VALUE;
+        for (Subtask s : subtasks.values()) {
+            min = Math.min(min, s.eventTime);
+        }
+        return subtasks.isEmpty() ? EpochEnd.NO_EVENT_TIME : min;
     }
 
     /** The total of the last snapshot emitted (-1 before the first). */
@@ -87,9 +111,13 @@ final class EpochCuts {
         lastTotal = total;
     }
 
-    /** {@code generation lastTotal; subtask inserts det [epoch inserts flags]...; ...} */
-    String encode() {
-        StringBuilder sb = new StringBuilder().append(generation).append(' ').append(lastTotal);
+    /**
+     * {@code t generation lastTotal; subtask inserts det eventTime [epoch inserts flags eventTime]...; ...};
+     * without the leading {@code t}, the encoding before event times: no event time per subtask or end.
+     */
+    public String encode() {
+        StringBuilder sb =
+                new StringBuilder(TIMED).append(generation).append(' ').append(lastTotal);
         for (Map.Entry<Integer, Subtask> e : subtasks.entrySet()) {
             Subtask s = e.getValue();
             sb.append(';')
@@ -97,18 +125,29 @@ final class EpochCuts {
                     .append(' ')
                     .append(s.inserts)
                     .append(' ')
-                    .append(s.deterministic ? 1 : 0);
+                    .append(s.deterministic ? 1 : 0)
+                    .append(' ')
+                    .append(s.eventTime);
             for (long[] p : s.pending) {
-                sb.append(' ').append(p[0]).append(' ').append(p[1]).append(' ').append(p[2]);
+                sb.append(' ')
+                        .append(p[0])
+                        .append(' ')
+                        .append(p[1])
+                        .append(' ')
+                        .append(p[2])
+                        .append(' ')
+                        .append(p[3]);
             }
         }
         return sb.toString();
     }
 
-    static EpochCuts decode(String encoded) {
+    public static EpochCuts decode(String encoded) {
         EpochCuts c = new EpochCuts();
+        boolean timed = encoded.startsWith(TIMED);
+        int width = timed ? 4 : 3;
         try {
-            String[] parts = encoded.split(";");
+            String[] parts = (timed ? encoded.substring(TIMED.length()) : encoded).split(";");
             String[] head = parts[0].split(" ");
             c.generation = Integer.parseInt(head[0]);
             c.lastTotal = Long.parseLong(head[1]);
@@ -117,9 +156,18 @@ final class EpochCuts {
                 Subtask s = new Subtask();
                 s.inserts = Long.parseLong(f[1]);
                 s.deterministic = f[2].equals("1");
-                for (int j = 3; j + 2 < f.length; j += 3) {
-                    s.pending.add(
-                            new long[] {Long.parseLong(f[j]), Long.parseLong(f[j + 1]), Long.parseLong(f[j + 2])});
+                int from = 3;
+                if (timed) {
+                    s.eventTime = Long.parseLong(f[3]);
+                    from = 4;
+                }
+                for (int j = from; j + width - 1 < f.length; j += width) {
+                    s.pending.add(new long[] {
+                        Long.parseLong(f[j]),
+                        Long.parseLong(f[j + 1]),
+                        Long.parseLong(f[j + 2]),
+                        timed ? Long.parseLong(f[j + 3]) : EpochEnd.NO_EVENT_TIME
+                    });
                 }
                 c.subtasks.put(Integer.parseInt(f[0]), s);
             }

@@ -38,7 +38,13 @@ public abstract class RootSinkOperator<T, G, S extends SinkState<G>> extends Sna
 
     /** @param name the operator's name in messages */
     protected RootSinkOperator(String name, RootSinkSpec<T> spec) {
-        super(spec.inputType(), spec.changelog(), spec.updateBefore(), spec.stateTtl());
+        super(
+                spec.inputType(),
+                spec.changelog(),
+                spec.updateBefore(),
+                spec.stateTtl(),
+                spec.windowClose(),
+                spec.finalOnly());
         this.name = name;
         this.spec = spec;
     }
@@ -60,16 +66,17 @@ public abstract class RootSinkOperator<T, G, S extends SinkState<G>> extends Sna
         TypeSerializer<T> payloads = PayloadTypes.inState(
                 spec.payloadType().createSerializer(getExecutionConfig().getSerializerConfig()));
         StateLayout layout =
-                StateLayout.choose(name, spec.managedState() || expires(), getKeyedStateBackend(), context);
+                StateLayout.choose(name, spec.managedState() || dropsKeys(), getKeyedStateBackend(), context);
         state = createState(layout, payloads, context);
     }
 
     /**
-     * Whether the managed layout keeps a key filter of the keys written: not under a state TTL, where
-     * a filter that cannot forget a key would grow with every key ever written ({@link StateTtl}).
+     * Whether the managed layout keeps a key filter of the keys written: not when keys are dropped
+     * (a state TTL, closing windows), where a filter that cannot forget a key would grow with every key
+     * ever written ({@link StateTtl}).
      */
     protected final boolean keyFilters() {
-        return !expires();
+        return !dropsKeys();
     }
 
     @Override
@@ -122,6 +129,13 @@ public abstract class RootSinkOperator<T, G, S extends SinkState<G>> extends Sna
                         "epoch " + u.epoch(),
                         what + " at " + u.tuple() + " not added: " + e.getMessage(),
                         u.toString())));
+    }
+
+    @Override
+    protected final void closedWindow(RootUpdate<T> u, String reason) {
+        failed.inc();
+        output.collect(
+                spec.deadLetters(), new StreamRecord<>(new DeadLetter("epoch " + u.epoch(), reason, u.toString())));
     }
 
     @Override

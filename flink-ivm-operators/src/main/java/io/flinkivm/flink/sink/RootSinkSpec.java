@@ -2,6 +2,7 @@ package io.flinkivm.flink.sink;
 
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.common.StateTtl;
+import io.flinkivm.flink.common.WindowClose;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.RootUpdate;
 import java.io.Serializable;
@@ -20,6 +21,8 @@ import org.apache.flink.util.OutputTag;
  * @param updateBefore in changelog mode, emit an update's old payload ({@code -U}) before its new one
  * @param managedState keep the state in Flink's managed keyed state even on the heap backend
  * @param stateTtl expire keyed state entries not written for this long ({@link StateTtl#NONE}: never)
+ * @param windowClose when a key's state goes, for a sink keyed by a window variable; null: kept
+ * @param finalOnly in changelog mode, emit a window's groups only once it closed ({@code WindowEmit.FINAL})
  */
 @Internal
 public record RootSinkSpec<T>(
@@ -30,7 +33,32 @@ public record RootSinkSpec<T>(
         boolean changelog,
         boolean updateBefore,
         boolean managedState,
-        StateTtl stateTtl)
+        StateTtl stateTtl,
+        WindowClose windowClose,
+        boolean finalOnly)
         implements Serializable {
     private static final long serialVersionUID = 1L;
+
+    /** A spec for a sink whose keys are not windows. */
+    public RootSinkSpec(
+            Semiring<T> semiring,
+            TypeInformation<T> payloadType,
+            TypeInformation<RootUpdate<T>> inputType,
+            OutputTag<DeadLetter> deadLetters,
+            boolean changelog,
+            boolean updateBefore,
+            boolean managedState,
+            StateTtl stateTtl) {
+        this(
+                semiring,
+                payloadType,
+                inputType,
+                deadLetters,
+                changelog,
+                updateBefore,
+                managedState,
+                stateTtl,
+                null,
+                false);
+    }
 }

@@ -2,12 +2,15 @@ package io.flinkivm.flink.sink;
 
 import io.flinkivm.core.query.ResultChange;
 import io.flinkivm.core.query.ResultCursor;
+import io.flinkivm.flink.common.ClosingWindows;
 import io.flinkivm.flink.common.HeldBack;
 import io.flinkivm.flink.common.Metrics;
 import io.flinkivm.flink.common.StateNames;
 import io.flinkivm.flink.common.StateTtl;
+import io.flinkivm.flink.common.WindowClose;
 import io.flinkivm.flink.types.EpochEnd;
 import io.flinkivm.flink.types.ResultRecord;
+import java.time.Instant;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.KeyedStateStore;
@@ -49,6 +52,15 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * expires a whole Flink key at a time: each update of a key keeps it at least the TTL (a processing-time
  * timer at between 1 and 1.5 TTLs after the key's last update, moved at most once per half TTL), and
  * when the timer fires every entry of the key is dropped ({@link #forgetKey}).
+ *
+ * <p>Keyed by a window variable ({@link WindowClose}), the operator collects closed windows the same
+ * way. A cut's event time is the smallest event-time watermark of the ingest subtasks' ends in it
+ * ({@link EpochCuts}); after a cut that took a trigger (so that every change up to it has been
+ * emitted), the operator moves its window timers ({@value StateNames#WINDOW_TIMERS}, one event-time
+ * timer per key, at the time its windows have all closed) to that event time, and a timer that fires
+ * drops every entry of its key. The timers live in Flink's timer service, so they are in the
+ * checkpoints and follow their key groups on a rescale; they are driven by the cuts' event time only,
+ * never by the epochs' watermark.
  */
 @Internal
 public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOperator<ResultRecord<T>>
@@ -74,6 +86,14 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
     private transient InternalTimerService<VoidNamespace> idleTimers;
     private transient Counter expiredKeys;
 
+    /** Keyed by a window variable: when a key's windows have closed; else null. */
+    private final WindowClose windowClose;
+    /** Emit a window's groups only once it has closed ({@link io.flinkivm.flink.WindowEmit#FINAL}). */
+    private final boolean finalOnly;
+
+    /** The timers of closing windows, moved by the cuts' event time; null without {@link #windowClose}. */
+    private transient ClosingWindows windows;
+
     /**
      * @param changelog emit only the rows that changed since the previous trigger ({@code OutputMode.CHANGELOG})
      * @param updateBefore in changelog mode, emit an update's old payload ({@code -U}) before its new one
@@ -81,10 +101,31 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
      */
     protected SnapshotSinkOperator(
             TypeInformation<IN> inputType, boolean changelog, boolean updateBefore, StateTtl ttl) {
+        this(inputType, changelog, updateBefore, ttl, null, false);
+    }
+
+    /**
+     * @param windowClose when the state of a key can go, for an operator keyed by a window variable;
+     *     null: its state is kept
+     * @param finalOnly in changelog mode, emit a key's changes only at the first trigger whose cut its
+     *     windows have closed at (needs {@code windowClose})
+     */
+    protected SnapshotSinkOperator(
+            TypeInformation<IN> inputType,
+            boolean changelog,
+            boolean updateBefore,
+            StateTtl ttl,
+            WindowClose windowClose,
+            boolean finalOnly) {
+        if (finalOnly && (windowClose == null || !changelog)) {
+            throw new IllegalArgumentException("emitting final rows only needs a changelog keyed by a window");
+        }
+        this.finalOnly = finalOnly;
         this.inputType = inputType;
         this.changelog = changelog;
         this.updateBefore = updateBefore;
         this.ttl = ttl;
+        this.windowClose = windowClose;
     }
 
     /** Whether this operator emits a changelog rather than snapshots. */
@@ -103,8 +144,10 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
             cuts = EpochCuts.decode(s);
             break;
         }
-        if (ttl.isSet()) {
+        if (dropsKeys()) {
             scope = StateTtl.scope(context.getKeyedStateStore());
+        }
+        if (ttl.isSet()) {
             idleUntil = context.getKeyedStateStore()
                     .getState(new ValueStateDescriptor<>(StateNames.IDLE_UNTIL, LongSerializer.INSTANCE));
         }
@@ -118,9 +161,13 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
         return scope != null ? scope : context.getKeyedStateStore();
     }
 
-    /** Whether the sink's state expires by key ({@link StateTtl}). */
-    protected final boolean expires() {
-        return ttl.isSet();
+    /**
+     * Whether the sink drops a key's state whole: it expires ({@link StateTtl}) or its keys' windows
+     * close ({@link WindowClose}). Its state is then in Flink's managed keyed state, without a key
+     * filter (which could not forget a key).
+     */
+    protected final boolean dropsKeys() {
+        return ttl.isSet() || windowClose != null;
     }
 
     @Override
@@ -143,6 +190,14 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
             idleTimers = getInternalTimerService(StateNames.IDLE_TIMERS, VoidNamespaceSerializer.INSTANCE, this);
             expiredKeys = getMetricGroup().counter(Metrics.EXPIRED_KEYS);
         }
+        if (windowClose != null) {
+            // Restored, the timers start from the checkpoint's cuts' event time.
+            windows = new ClosingWindows(
+                    windowClose,
+                    getInternalTimerService(StateNames.WINDOW_TIMERS, VoidNamespaceSerializer.INSTANCE, this),
+                    getMetricGroup().counter(Metrics.CLOSED_WINDOW_KEYS),
+                    cuts.eventTime());
+        }
     }
 
     @Override
@@ -150,6 +205,14 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
         IN value = element.getValue();
         if (idleTimers != null) {
             touch();
+        }
+        if (windows != null && !windows.admit(getCurrentKey())) {
+            closedWindow(
+                    value,
+                    "late: the windows of key " + getCurrentKey() + " closed at event time "
+                            + Instant.ofEpochMilli(windows.closesAt(getCurrentKey()))
+                            + ", before this update (from a row of a relation that is not windowed)");
+            return;
         }
         if (!heldBack.holds(value)) {
             apply(value);
@@ -190,9 +253,16 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
         }
     }
 
+    /** The current key's windows have all closed, and its rows were emitted: all its state goes. */
     @Override
-    public void onEventTime(InternalTimer<Object, VoidNamespace> timer) {
-        // The sinks set processing-time timers only.
+    public void onEventTime(InternalTimer<Object, VoidNamespace> timer) throws Exception {
+        scope.clearCurrentKey();
+        forgetKey();
+        if (idleUntil != null && idleUntil.value() != null) {
+            idleTimers.deleteProcessingTimeTimer(VoidNamespace.INSTANCE, idleUntil.value());
+            idleUntil.clear();
+        }
+        windows.closed(timer.getKey());
     }
 
     /**
@@ -201,7 +271,10 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
      */
     protected abstract void forgetKey();
 
-    /** Called with the combined watermark of both inputs. */
+    /**
+     * Called with the combined watermark of both inputs (epochs). It is passed on, but moves no timer:
+     * the idle timers run on processing time, the window timers on the cuts' event time.
+     */
     @Override
     public void processWatermark(Watermark mark) throws Exception {
         watermark = mark.getTimestamp();
@@ -211,10 +284,17 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
             if (cut.snapshot() && cut.total() > cuts.lastTotal()) {
                 cuts.emitted(cut.total());
                 emitTrigger(cut);
+            } else if (finalOnly && cut.snapshot() && cut.eventTime() > windows.time()) {
+                // No insert since the previous trigger, but windows close: their final rows, under its id.
+                emitTrigger(cut);
+            }
+            if (windows != null && cut.snapshot()) {
+                // Every change up to the cut has been emitted: the windows closed at its event time go.
+                windows.advance(cut.eventTime());
             }
         }
         heldBack.advance(watermark, this::apply);
-        super.processWatermark(mark);
+        output.emitWatermark(mark);
     }
 
     private void emitTrigger(EpochCuts.Cut cut) throws Exception {
@@ -224,6 +304,10 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
         for (G group : changelog ? changedGroups() : resultGroups()) {
             selectGroup(group);
             try {
+                if (finalOnly && windows.closesAt(getCurrentKey()) > cut.eventTime()) {
+                    // An open window: its changes wait, marked, until it closes.
+                    continue;
+                }
                 rows += changelog ? emitChanges(id, cut.deterministic()) : emitAll(id, cut.deterministic());
             } finally {
                 groupDone(group);
@@ -266,6 +350,9 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
 
     /** The epoch of an input record. */
     protected abstract long epochOf(IN value);
+
+    /** Sends an input record for a key whose windows have closed to the dead letters, with {@code reason}. */
+    protected abstract void closedWindow(IN value, String reason);
 
     /** Applies one input record under its key, in epoch order. */
     protected abstract void apply(IN value) throws Exception;

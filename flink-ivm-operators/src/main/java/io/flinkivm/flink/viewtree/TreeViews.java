@@ -41,6 +41,9 @@ interface TreeViews<T> {
      *
      * @param keyLength how many leading values of a view key the operator's key holds
      * @param ttl the state TTL: the views expire entries not written for it, without a key filter
+     * @param scope when the operator drops a key's views whole (its windows closed): the store the
+     *     views' states come from, which remembers them; the managed layout then, without a key filter.
+     *     Null: the views are kept
      */
     static <T> TreeViews<T> create(
             String operator,
@@ -49,6 +52,7 @@ interface TreeViews<T> {
             int keyLength,
             boolean managed,
             StateTtl ttl,
+            StateTtl.KeyScope scope,
             TypeSerializer<T> payloads,
             KeyedStateBackend<?> backend,
             StateInitializationContext context,
@@ -62,17 +66,18 @@ interface TreeViews<T> {
                 names.add(StateNames.view(n.id()));
             }
         }
-        StateLayout layout = StateLayout.choose(operator, managed || ttl.isSet(), backend, context);
+        boolean forgets = ttl.isSet() || scope != null;
+        StateLayout layout = StateLayout.choose(operator, managed || forgets, backend, context);
         MapStateViewTreeStore<T> store = new MapStateViewTreeStore<>(
-                ttl.states(context.getKeyedStateStore()),
+                scope != null ? scope : ttl.states(context.getKeyedStateStore()),
                 nodes,
                 plan.viewNodes().size(),
                 keyLength,
                 TupleSerializer.INSTANCE,
                 new PayloadArraySerializer<>(payloads),
-                layout == StateLayout.MANAGED && !ttl.isSet() ? keys : null);
+                layout == StateLayout.MANAGED && !forgets ? keys : null);
         if (layout == StateLayout.MANAGED) {
-            if (context.isRestored() && !ttl.isSet()) {
+            if (context.isRestored() && !forgets) {
                 StateLayout.forEachStoredKey(backend, names, keys, store::rememberStoredKeys);
             }
             return new TreeViews<>() {

@@ -10,16 +10,21 @@ import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.common.CellFanOut;
 import io.flinkivm.flink.common.CellLayout;
+import io.flinkivm.flink.common.ClosingWindows;
 import io.flinkivm.flink.common.Epochs;
 import io.flinkivm.flink.common.HeldBack;
 import io.flinkivm.flink.common.Metrics;
 import io.flinkivm.flink.common.RootDeltaBatch;
 import io.flinkivm.flink.common.StateNames;
 import io.flinkivm.flink.common.StateTtl;
+import io.flinkivm.flink.common.WindowClose;
+import io.flinkivm.flink.sink.EpochCuts;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.Delta;
+import io.flinkivm.flink.types.EpochEnd;
 import io.flinkivm.flink.types.PayloadTypes;
 import io.flinkivm.flink.types.RootUpdate;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,11 +33,17 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.Triggerable;
+import org.apache.flink.streaming.api.operators.TwoInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.OutputTag;
@@ -55,10 +66,18 @@ import org.apache.flink.util.OutputTag;
  * <p>Deltas of the lowest open epoch are applied when they arrive; later ones wait ({@link HeldBack}).
  * Root deltas wait in a small batch ({@code batchSize} root tuples) that sums the deltas of each root
  * tuple, as Flink SQL's mini-batch does.
+ *
+ * <p>A tree whose root schema holds a window variable ({@link WindowClose}) runs as a two-input
+ * operator: input 2 is the ingest subtasks' epoch ends, broadcast, from which it knows the event time
+ * of each epoch cut ({@link EpochCuts}). Once the watermark passes a cut, every delta up to it has been
+ * applied, and the keys whose windows closed at its event time are dropped whole ({@link
+ * ClosingWindows}); the views then live in Flink's managed keyed state on every backend.
  */
 @Internal
 public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate<T>>
-        implements OneInputStreamOperator<Delta<T>, RootUpdate<T>> {
+        implements OneInputStreamOperator<Delta<T>, RootUpdate<T>>,
+                TwoInputStreamOperator<Delta<T>, EpochEnd, RootUpdate<T>>,
+                Triggerable<Object, VoidNamespace> {
     private static final long serialVersionUID = 1L;
 
     private final ViewTreePlan plan;
@@ -76,6 +95,8 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private final int batchSize;
     private final boolean managedState;
     private final StateTtl stateTtl;
+    /** When a key's views go, for a tree keyed by a window variable; null: kept. */
+    private final WindowClose windowClose;
 
     private transient String name;
     private transient boolean aggregate;
@@ -105,6 +126,15 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private transient Counter updatesOut;
     private transient Counter failed;
 
+    /** With a window in the key: the views' states, which a closed key's timer clears; else null. */
+    private transient StateTtl.KeyScope scope;
+    /** With a window in the key: the epoch ends, for the event time of each cut; else null. */
+    private transient EpochCuts cuts;
+
+    private transient ListState<String> cutState;
+    private transient ClosingWindows windows;
+
+    /** A tree whose views are kept (no window in its key): a one-input operator. */
     public ViewTreeOperator(
             ViewTreePlan plan,
             Semiring<T> semiring,
@@ -119,6 +149,42 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
             int batchSize,
             boolean managedState,
             StateTtl stateTtl) {
+        this(
+                plan,
+                semiring,
+                tree,
+                payloadType,
+                deltaType,
+                updateType,
+                deadLetters,
+                sinkShares,
+                sinkParallelism,
+                sinkMaxParallelism,
+                batchSize,
+                managedState,
+                stateTtl,
+                null);
+    }
+
+    /**
+     * @param windowClose when a key's views go, for a tree keyed by a window variable (then a two-input
+     *     operator whose input 2 is the epoch ends); null: the views are kept
+     */
+    public ViewTreeOperator(
+            ViewTreePlan plan,
+            Semiring<T> semiring,
+            int tree,
+            TypeInformation<T> payloadType,
+            TypeInformation<Delta<T>> deltaType,
+            TypeInformation<RootUpdate<T>> updateType,
+            OutputTag<DeadLetter> deadLetters,
+            Shares sinkShares,
+            int sinkParallelism,
+            int sinkMaxParallelism,
+            int batchSize,
+            boolean managedState,
+            StateTtl stateTtl,
+            WindowClose windowClose) {
         this.plan = plan;
         this.semiring = semiring;
         this.tree = tree;
@@ -132,6 +198,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         this.batchSize = batchSize;
         this.managedState = managedState;
         this.stateTtl = stateTtl;
+        this.windowClose = windowClose;
     }
 
     /**
@@ -153,6 +220,17 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         super.initializeState(context);
         ViewTree t = plan.viewTrees().get(tree);
         aggregate = t.schema().isEmpty();
+        if (windowClose != null) {
+            scope = StateTtl.scope(stateTtl.states(context.getKeyedStateStore()));
+            cutState = context.getOperatorStateStore()
+                    .getUnionListState(new ListStateDescriptor<>(StateNames.EPOCH_CUTS, Types.STRING));
+            cuts = new EpochCuts();
+            for (String s : cutState.get()) {
+                // Every subtask saw the same epoch ends: any copy will do.
+                cuts = EpochCuts.decode(s);
+                break;
+            }
+        }
         views = TreeViews.create(
                 t.displayName(),
                 plan,
@@ -160,6 +238,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
                 keyLength(t),
                 managedState,
                 stateTtl,
+                scope,
                 PayloadTypes.inState(
                         payloadType.createSerializer(getExecutionConfig().getSerializerConfig())),
                 getKeyedStateBackend(),
@@ -183,6 +262,9 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         super.snapshotState(context);
         heldBack.snapshot();
         views.snapshot(context);
+        if (cuts != null) {
+            cutState.update(List.of(cuts.encode()));
+        }
         if (aggregate) {
             List<RootUpdate<T>> out = new ArrayList<>();
             partials.forEach((epoch, p) -> out.add(RootUpdate.of(epoch, tree, Tuple.EMPTY, p)));
@@ -208,20 +290,72 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         updatesOut = getMetricGroup().counter(Metrics.DELTAS_OUT);
         failed = getMetricGroup().counter(Metrics.FAILED_UPDATES);
         getMetricGroup().gauge(Metrics.HELD_BACK, () -> heldBack.size());
+        if (windowClose != null) {
+            windows = new ClosingWindows(
+                    windowClose,
+                    getInternalTimerService(StateNames.WINDOW_TIMERS, VoidNamespaceSerializer.INSTANCE, this),
+                    getMetricGroup().counter(Metrics.CLOSED_WINDOW_KEYS),
+                    cuts.eventTime());
+        }
     }
 
     @Override
     public void processElement(StreamRecord<Delta<T>> element) throws Exception {
         Delta<T> d = element.getValue();
+        if (windows != null && !windows.admit(getCurrentKey())) {
+            // The ingest lets no row of a closed window in, so this is not expected; never applied.
+            failed.inc();
+            output.collect(
+                    deadLetters,
+                    new StreamRecord<>(new DeadLetter(
+                            Epochs.describeInsert(d.insert()),
+                            "late: the windows of key " + getCurrentKey() + " of " + name + " closed at event time "
+                                    + Instant.ofEpochMilli(windows.closesAt(getCurrentKey())),
+                            d.toString())));
+            return;
+        }
         if (!heldBack.holds(d)) {
             apply(d);
         }
     }
 
     @Override
+    public void processElement1(StreamRecord<Delta<T>> element) throws Exception {
+        processElement(element);
+    }
+
+    /** An ingest subtask's epoch end (a tree keyed by a window only). */
+    @Override
+    public void processElement2(StreamRecord<EpochEnd> element) {
+        cuts.add(element.getValue());
+    }
+
+    /** The current key's windows have all closed: its views go. */
+    @Override
+    public void onEventTime(InternalTimer<Object, VoidNamespace> timer) {
+        scope.clearCurrentKey();
+        windows.closed(timer.getKey());
+    }
+
+    @Override
+    public void onProcessingTime(InternalTimer<Object, VoidNamespace> timer) {
+        // The trees set event-time timers only.
+    }
+
+    /**
+     * The watermark (epochs; with a window in the key, the smaller of both inputs'). It is passed on,
+     * but moves no timer: the window timers move with the cuts' event time, once every delta up to the
+     * cut has been applied.
+     */
+    @Override
     public void processWatermark(Watermark mark) throws Exception {
         watermark = mark.getTimestamp();
         heldBack.advance(watermark, this::apply);
+        if (cuts != null) {
+            for (long e = cuts.next(watermark); e >= 0; e = cuts.next(watermark)) {
+                windows.advance(cuts.take(e).eventTime());
+            }
+        }
         if (batch.size() > 0 && batchFirst <= watermark) {
             flush();
         }
@@ -229,7 +363,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
             Map.Entry<Long, T> p = partials.pollFirstEntry();
             toSink(RootUpdate.of(p.getKey(), tree, Tuple.EMPTY, p.getValue()));
         }
-        super.processWatermark(mark);
+        output.emitWatermark(mark);
     }
 
     private void apply(Delta<T> d) throws Exception {

@@ -156,14 +156,15 @@ class IngestOperatorTest {
             h.processElement(new StreamRecord<>(insert("T", 3, 1L, 1L, 1L)));
             h.processElement(new StreamRecord<>(InputRecord.snapshotRequest()));
             h.processElement(new StreamRecord<>(insert("R", 4, 2L, 2L)));
-            h.processWatermark(new Watermark(17)); // upstream watermarks carry no meaning here
+            h.processWatermark(new Watermark(17)); // event time: ends no epoch
             h.endInput();
             h.processWatermark(Watermark.MAX_WATERMARK);
+            // Each end carries the event time at its end; the end of the input closes every window.
             assertThat(side(h, EPOCHS))
                     .containsExactly(
                             new EpochEnd(0, 0, end(E1), 2, true, true),
                             new EpochEnd(0, 0, end(E2), 3, true, true),
-                            new EpochEnd(0, 0, end(E3), 4, true, true));
+                            new EpochEnd(0, 0, end(E3), 4, true, true, Long.MAX_VALUE));
             assertThat(watermarks(h))
                     .containsExactly(
                             new Watermark(0),
@@ -215,6 +216,9 @@ class IngestOperatorTest {
                             "the time column 1 of R holds noon (String), not a timestamp (a long)",
                             "relation R is windowed: its rows have 2 values (its atoms add window_start and"
                                     + " window_end), got 4");
+            // An epoch's end carries the event-time watermark to the keyed operators.
+            h.processElement(new StreamRecord<>(InputRecord.snapshotRequest()));
+            assertThat(side(h, EPOCHS)).extracting(EpochEnd::eventTime).containsExactly(14L);
         }
     }
 

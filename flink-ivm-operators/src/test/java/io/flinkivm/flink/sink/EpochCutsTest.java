@@ -69,4 +69,35 @@ class EpochCutsTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("corrupt epoch record");
     }
+
+    /** A cut's event time is the smallest of its subtasks' ends' (as Flink's watermark over channels). */
+    @Test
+    void aCutsEventTimeIsTheSmallestOfItsSubtasks() {
+        EpochCuts cuts = new EpochCuts();
+        cuts.add(new EpochEnd(0, 0, 1, 3, true, true, 1_000));
+        cuts.add(new EpochEnd(1, 0, 2, 2, true, true, 400));
+        EpochCuts.Cut first = cuts.take(1);
+        assertThat(first.eventTime())
+                .as("subtask 1 has no end at or below epoch 1")
+                .isEqualTo(EpochEnd.NO_EVENT_TIME);
+        assertThat(cuts.take(2).eventTime()).isEqualTo(400);
+        cuts.add(new EpochEnd(1, 0, 3, 5, true, true, 2_000));
+        cuts.add(new EpochEnd(0, 0, 3, 6, true, true, 1_500));
+        assertThat(cuts.take(3).eventTime()).isEqualTo(1_500);
+        assertThat(cuts.eventTime()).isEqualTo(1_500);
+        assertThat(new EpochCuts().eventTime()).isEqualTo(EpochEnd.NO_EVENT_TIME);
+        assertThat(EpochCuts.decode(cuts.encode()).take(4).eventTime()).isEqualTo(1_500);
+        assertThat(new EpochCuts().take(1).eventTime()).isEqualTo(EpochEnd.NO_EVENT_TIME);
+    }
+
+    /** State written before ends had event times: the same cuts, with no event time. */
+    @Test
+    void itReadsTheEncodingWithoutEventTimes() {
+        EpochCuts back = EpochCuts.decode("3 15;0 4 1 8 5 3;2 11 0");
+        assertThat(back.lastTotal()).isEqualTo(15);
+        EpochCuts.Cut c = back.take(back.next(8));
+        assertThat(c.perSubtask()).containsExactly(5, 0, 11);
+        assertThat(c.deterministic()).isFalse();
+        assertThat(c.eventTime()).isEqualTo(EpochEnd.NO_EVENT_TIME);
+    }
 }

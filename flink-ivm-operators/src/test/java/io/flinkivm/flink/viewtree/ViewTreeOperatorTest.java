@@ -17,19 +17,27 @@ import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.core.window.WindowAssignment;
+import io.flinkivm.core.window.WindowSpec;
+import io.flinkivm.core.window.Windows;
 import io.flinkivm.flink.common.Epochs;
 import io.flinkivm.flink.common.Harnesses;
 import io.flinkivm.flink.common.Harnesses.Backend;
 import io.flinkivm.flink.common.Harnesses.Outputs;
 import io.flinkivm.flink.common.Harnesses.Step;
+import io.flinkivm.flink.common.StateNames;
 import io.flinkivm.flink.common.StateTtl;
+import io.flinkivm.flink.common.WindowClose;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
 import io.flinkivm.flink.types.Delta;
 import io.flinkivm.flink.types.DeltaTypeInfo;
+import io.flinkivm.flink.types.EpochEnd;
 import io.flinkivm.flink.types.PayloadTypes;
 import io.flinkivm.flink.types.RootUpdate;
 import io.flinkivm.flink.types.RootUpdateTypeInfo;
+import io.flinkivm.flink.types.TupleTypeInfo;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -37,9 +45,12 @@ import java.util.Map;
 import java.util.Random;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.apache.flink.util.OutputTag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -390,5 +401,147 @@ class ViewTreeOperatorTest {
             assertThat(d.origin()).isEqualTo("record 1 of ingest subtask 0");
             assertThat(d.reason()).startsWith("update of V[A] (root of tree 0) failed: natural-number overflow");
         }
+    }
+
+    /** A window join: one tree keyed by its root tuple (W, A), with views over R's and S's window ends. */
+    static final ConjunctiveQuery WINDOW_JOIN = QueryParser.parse("Q(W,A) :- R(A,T,W,E), S(A,U,W,E)");
+
+    static final ViewTreePlan WINDOWED = (ViewTreePlan) Planner.plan(WINDOW_JOIN, K);
+    static final Windows TUMBLES = Windows.NONE
+            .with(WindowAssignment.of("R", 1, WindowSpec.tumble(Duration.ofMillis(10))))
+            .with(WindowAssignment.of("S", 1, WindowSpec.tumble(Duration.ofMillis(10))));
+
+    static KeyedTwoInputStreamOperatorTestHarness<Tuple, Delta<Long>, EpochEnd, RootUpdate<Long>> windowed(
+            Backend backend, OperatorSubtaskState restored) throws Exception {
+        ViewTree t = WINDOWED.viewTrees().get(0);
+        int w = t.schema().indexOf("W");
+        int length = ViewTreeOperator.keyLength(t);
+        int[] prefix = new int[length];
+        for (int i = 0; i < length; i++) {
+            prefix[i] = i;
+        }
+        var h = new KeyedTwoInputStreamOperatorTestHarness<Tuple, Delta<Long>, EpochEnd, RootUpdate<Long>>(
+                new ViewTreeOperator<>(
+                        WINDOWED,
+                        K,
+                        0,
+                        PayloadTypes.of(K),
+                        DeltaTypeInfo.of(K),
+                        RootUpdateTypeInfo.of(K),
+                        DEAD,
+                        null,
+                        4,
+                        128,
+                        1,
+                        false,
+                        StateTtl.NONE,
+                        WindowClose.of(WINDOW_JOIN, TUMBLES, "W", w)),
+                d -> d.key().project(prefix),
+                x -> Tuple.EMPTY,
+                TupleTypeInfo.INSTANCE,
+                Harnesses.MAX_PARALLELISM,
+                1,
+                0);
+        return Harnesses.open(h, backend, restored);
+    }
+
+    /** Keys with an entry in any of the tree's views. */
+    static long viewKeys(KeyedTwoInputStreamOperatorTestHarness<Tuple, ?, ?, ?> h) throws Exception {
+        long n = 0;
+        for (var node : WINDOWED.statefulNodes()) {
+            try (var keys = ((AbstractStreamOperator<?>) h.getOperator())
+                    .getKeyedStateBackend()
+                    .getKeys(StateNames.view(node.id()), VoidNamespace.INSTANCE)) {
+                n += keys.count();
+            }
+        }
+        return n;
+    }
+
+    /** Inserts {@code rows} ({relation, A, T, W}) into epoch {@code epoch}, window [W, W + 10). */
+    static void insert(
+            KeyedTwoInputStreamOperatorTestHarness<Tuple, Delta<Long>, EpochEnd, RootUpdate<Long>> h,
+            KDatabase<Long> db,
+            long epoch,
+            Object[]... rows)
+            throws Exception {
+        for (Object[] r : rows) {
+            long w = (Long) r[3];
+            Tuple tuple = Tuple.of(r[1], r[2], w, w + 10);
+            db.insert((String) r[0], tuple, 1L);
+            for (Delta<Long> d : deltas(WINDOWED, 0, (String) r[0], tuple, 1L, Harnesses.major(epoch))) {
+                h.processElement1(new StreamRecord<>(d));
+            }
+        }
+    }
+
+    /** Ends epoch {@code epoch} at event time {@code time}. */
+    static void end(
+            KeyedTwoInputStreamOperatorTestHarness<Tuple, Delta<Long>, EpochEnd, RootUpdate<Long>> h,
+            long epoch,
+            long time)
+            throws Exception {
+        Harnesses.playTwo(
+                h,
+                List.<Step<Delta<Long>>>of(
+                        Harnesses.second(new EpochEnd(0, 0, Harnesses.major(epoch), 0, true, true, time)),
+                        mark(Harnesses.major(epoch))));
+    }
+
+    /**
+     * A tree keyed by the window: the views of window [0, 10) are gone once a cut's event time reaches
+     * 9, and their timers with them, also after a restore from a checkpoint taken while both windows
+     * were open; the other window's views still join. The root updates add up to the naive evaluator's
+     * result.
+     */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void aWindowsViewsAreDroppedWhenItCloses(Backend backend) throws Exception {
+        KDatabase<Long> db = new KDatabase<>(K);
+        Map<Tuple, Long> sums = new HashMap<>();
+        OperatorSubtaskState checkpoint;
+        try (var h = windowed(backend, null)) {
+            Harnesses.playTwo(h, List.of(mark(Harnesses.major(0))));
+            insert(
+                    h,
+                    db,
+                    1,
+                    new Object[] {"R", 1L, 2L, 0L},
+                    new Object[] {"S", 1L, 3L, 0L},
+                    new Object[] {"R", 1L, 12L, 10L},
+                    new Object[] {"R", 2L, 14L, 10L});
+            end(h, 1, 5);
+            assertThat(h.numEventTimeTimers()).as("keys (0,1), (10,1), (10,2)").isEqualTo(3);
+            sums.putAll(sums(Harnesses.outputs(h, DEAD)));
+            checkpoint = h.snapshot(1, 100);
+        }
+        try (var h = windowed(backend, checkpoint)) {
+            long open = viewKeys(h);
+            assertThat(open).isPositive();
+            end(h, 2, 9);
+            assertThat(h.numEventTimeTimers()).isEqualTo(2);
+            assertThat(viewKeys(h)).isLessThan(open).isPositive();
+            insert(h, db, 3, new Object[] {"S", 1L, 15L, 10L}, new Object[] {"S", 2L, 11L, 10L});
+            end(h, 3, 19);
+            assertThat(viewKeys(h)).isZero();
+            assertThat(h.numEventTimeTimers()).isZero();
+            Harnesses.outputs(h, DEAD).values().forEach(v -> {
+                @SuppressWarnings("unchecked")
+                RootUpdate<Long> u = (RootUpdate<Long>) v;
+                sums.merge(u.tuple(), u.payload(), Long::sum);
+            });
+            assertThat(h.getSideOutput(DEAD)).isNull();
+        }
+        Map<Tuple, Long> expected = NaiveEvaluator.evaluate(WINDOW_JOIN, K, db.relations());
+        Map<Tuple, Long> byRoot = new HashMap<>();
+        List<String> schema = WINDOWED.viewTrees().get(0).schema();
+        expected.forEach((t, p) -> {
+            Object[] values = new Object[2];
+            values[schema.indexOf("W")] = t.get(0);
+            values[schema.indexOf("A")] = t.get(1);
+            byRoot.put(Tuple.of(values), p);
+        });
+        assertThat(expected).hasSize(3);
+        assertThat(sums).isEqualTo(byRoot);
     }
 }

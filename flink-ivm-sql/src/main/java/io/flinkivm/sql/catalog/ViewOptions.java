@@ -2,6 +2,7 @@ package io.flinkivm.sql.catalog;
 
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.flink.IvmOptions;
+import io.flinkivm.flink.WindowEmit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,7 +41,8 @@ public record ViewOptions(IvmOptions ivm, boolean triggers, String stateBackend,
             "state",
             "strategy",
             "uid-prefix",
-            "update-before");
+            "update-before",
+            "window-emit");
 
     private static final String PRIMARY_KEY = "primary-key.";
 
@@ -95,6 +97,7 @@ public record ViewOptions(IvmOptions ivm, boolean triggers, String stateBackend,
                 case "state-ttl" -> copy(ivm.withStateTtl(duration(name, value)));
                 case "row-check" -> copy(ivm.withRowCheck(bool(name, value)));
                 case "update-before" -> copy(ivm.withUpdateBefore(bool(name, value)));
+                case "window-emit" -> copy(ivm.withWindowEmit(windowEmit(value)));
                 case "uid-prefix" -> copy(ivm.withUidPrefix(nonEmpty(name, value)));
                 case "state" -> new ViewOptions(ivm, triggers, stateBackend(value), deadLetters);
                 case "dead-letters" -> new ViewOptions(ivm, triggers, stateBackend, nonEmpty(name, value));
@@ -193,6 +196,15 @@ public record ViewOptions(IvmOptions ivm, boolean triggers, String stateBackend,
             }
         }
         throw error("strategy: expected auto, p-hierarchical or fallback, got '" + value + "'");
+    }
+
+    private static WindowEmit windowEmit(String value) {
+        for (WindowEmit e : WindowEmit.values()) {
+            if (e.name().equalsIgnoreCase(value)) {
+                return e;
+            }
+        }
+        throw error("window-emit: expected changes or final, got '" + value + "'");
     }
 
     private static String stateBackend(String value) {

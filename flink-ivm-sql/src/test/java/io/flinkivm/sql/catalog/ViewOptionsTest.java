@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.flink.IvmOptions;
+import io.flinkivm.flink.WindowEmit;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ class ViewOptionsTest {
     void everyNameMapsOntoItsSetting() {
         ViewOptions o = ViewOptions.parse("snapshot-period = 500 ms, parallelism=3, Mini-Batch = 7,"
                 + " strategy = p-hierarchical, managed-state = true, state-ttl = 12 h, row-check = FALSE,"
-                + " update-before = true,"
+                + " update-before = true, window-emit = FINAL,"
                 + " uid-prefix = v1-, state = heap, dead-letters = rejected,"
                 + " primary-key.lineitem = (l_orderkey, l_linenumber), primary-key.orders = o_orderkey");
 
@@ -40,6 +41,7 @@ class ViewOptionsTest {
         assertThat(ivm.stateTtl()).isEqualTo(Duration.ofHours(12));
         assertThat(ivm.rowCheck()).isFalse();
         assertThat(ivm.updateBefore()).isTrue();
+        assertThat(ivm.windowEmit()).isEqualTo(WindowEmit.FINAL);
         assertThat(ivm.uidPrefix()).isEqualTo("v1-");
         assertThat(ivm.primaryKeys())
                 .isEqualTo(Map.of("lineitem", List.of("l_orderkey", "l_linenumber"), "orders", List.of("o_orderkey")));
@@ -96,6 +98,9 @@ class ViewOptionsTest {
         assertThatThrownBy(() -> ViewOptions.parse("strategy = fastest"))
                 .isInstanceOf(ValidationException.class)
                 .hasMessageStartingWith("options: strategy: expected auto, p-hierarchical or fallback, got 'fastest'");
+        assertThatThrownBy(() -> ViewOptions.parse("window-emit = last"))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageStartingWith("options: window-emit: expected changes or final, got 'last'");
         assertThatThrownBy(() -> ViewOptions.parse("state = memory"))
                 .isInstanceOf(ValidationException.class)
                 .hasMessageStartingWith("options: state: expected heap or rocksdb, got 'memory'");

@@ -49,7 +49,8 @@ class SqlWindowsTest {
         MaintenancePlan plan = Planner.plan(t.query(), t.semiring());
         assertThat(t.windows().explain(plan))
                 .contains("bid: TUMBLE(size 10 s) on column 1; window_start, window_end are columns 2, 3")
-                .contains("keyed by window (window_start)");
+                .contains("root view V[auction,window_start,window_end] (in the sink): collected by window"
+                        + " (window_start) when the watermark passes its end");
     }
 
     @Test
