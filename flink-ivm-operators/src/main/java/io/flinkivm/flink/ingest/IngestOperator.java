@@ -606,7 +606,13 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
         output.collect(
                 epochTag,
                 new StreamRecord<>(new EpochEnd(
-                        producer, generation, ended, count, kind.deterministic(), kind.snapshot(), eventWatermark)));
+                        producer,
+                        generation,
+                        ended,
+                        count,
+                        kind.deterministic(),
+                        kind.snapshot(),
+                        windowing.eventWatermark())));
         output.emitWatermark(new Watermark(ended));
         epochsCounter.inc();
         epoch = next;
@@ -644,7 +650,7 @@ public final class IngestOperator<T> extends AbstractStreamOperator<DeadLetter>
             start();
             ended = true;
             // No row comes after the end of the input: its last epoch end closes every window.
-            eventWatermark = Long.MAX_VALUE;
+            windowing.advance(Long.MAX_VALUE);
             endEpoch(EpochKind.SNAPSHOT, Epochs.nextMajor(epoch));
             output.emitWatermark(Watermark.MAX_WATERMARK);
         }
