@@ -154,10 +154,18 @@ class WindowCloseTest {
     }
 
     /** Keys with an entry in any of the sink's states, and the window timers, summed over the harnesses. */
+    /** Checkpoints taken to count keys. */
+    private static long checkpoints;
+
+    /**
+     * The Flink keys in the sink's states as a checkpoint takes them: the sink holds the records it writes
+     * in memory until a checkpoint, which writes them first.
+     */
     private static long keys(List<? extends KeyedTwoInputStreamOperatorTestHarness<Tuple, ?, ?, ?>> hs)
             throws Exception {
         long n = 0;
         for (var h : hs) {
+            h.snapshot(++checkpoints, checkpoints);
             for (String name : List.of(StateNames.JOIN_RECORDS, StateNames.JOIN_HEADS, StateNames.JOIN_DIRTY)) {
                 try (var keys = ((AbstractStreamOperator<?>) h.getOperator())
                         .getKeyedStateBackend()
