@@ -3,6 +3,7 @@ package io.flinkivm.bench;
 import io.flinkivm.bench.state.EndGate;
 import io.flinkivm.examples.tables.NormalizedRows;
 import io.flinkivm.flink.IvmOptions;
+import io.flinkivm.flink.WindowEmit;
 import io.flinkivm.sql.FlinkIvmSql;
 import io.flinkivm.sql.SqlView;
 import java.time.Duration;
@@ -86,6 +87,7 @@ final class SqlSystem {
                         + (triggerEvery == 0
                                 ? "one trigger at the end"
                                 : "a trigger after every " + triggerEvery + " rows of each ingest subtask")
+                        + " (windowed datasets: WindowEmit.FINAL, each window's groups once it closed)"
                         + ", the view's table read with toChangelogStream"
                 : "tEnv.sqlQuery on the query's text"
                         + (miniBatch
@@ -171,10 +173,12 @@ final class SqlSystem {
             tables.register(tEnv, env, "rows");
             DataStream<Row> changelog;
             if (ivm) {
-                SqlView view = FlinkIvmSql.sql(
-                        tEnv,
-                        dataset.sql(),
-                        IvmOptions.defaults().withRelationRates(rates(dataset)).withSnapshotEvery(triggerEvery));
+                // A windowed dataset's groups are emitted once, final, as Flink SQL's window aggregate emits them.
+                IvmOptions options = IvmOptions.defaults()
+                        .withRelationRates(rates(dataset))
+                        .withSnapshotEvery(triggerEvery)
+                        .withWindowEmit(dataset.eventTime() == null ? WindowEmit.CHANGES : WindowEmit.FINAL);
+                SqlView view = FlinkIvmSql.sql(tEnv, dataset.sql(), options);
                 changelog = tEnv.toChangelogStream(view.table(), Schema.derived(), mode(view));
                 FlinkRuns.count(view.deadLetters(), DEAD_LETTERS);
             } else {
