@@ -39,7 +39,9 @@ class SqlDatasetsITCase {
                         "nexmark-q3 flink-ivm-heap",
                         "nexmark-q3 flink-sql",
                         "nexmark-q20 flink-ivm-heap",
-                        "nexmark-q20 flink-sql");
+                        "nexmark-q20 flink-sql",
+                        "bids-per-window flink-ivm-heap",
+                        "bids-per-window flink-sql");
         assertThat(ms)
                 .filteredOn(m -> m.system().equals("flink-sql"))
                 .allSatisfy(m -> assertThat(m.note()).as(m.query()).contains("result = flink-ivm-heap ("));
