@@ -3,7 +3,6 @@ package io.flinkivm.flink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.flinkivm.core.oracle.NaiveEvaluator;
 import io.flinkivm.core.plan.Planner;
 import io.flinkivm.core.plan.UnsupportedPlanException;
 import io.flinkivm.core.query.ConjunctiveQuery;
@@ -11,6 +10,7 @@ import io.flinkivm.core.query.InvalidQueryException;
 import io.flinkivm.core.query.QueryParser;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.NaturalSemiring;
+import io.flinkivm.core.testing.Insert;
 import io.flinkivm.core.testing.ResultDiff;
 import io.flinkivm.core.window.WindowAssignment;
 import io.flinkivm.core.window.WindowSpec;
@@ -19,15 +19,10 @@ import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.flink.types.ResultRecord;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.apache.flink.api.common.eventtime.Watermark;
-import org.apache.flink.api.common.eventtime.WatermarkGenerator;
-import org.apache.flink.api.common.eventtime.WatermarkOutput;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -53,9 +48,6 @@ class WindowsITCase {
             .setNumberTaskManagers(1)
             .setNumberSlotsPerTaskManager(4)
             .build());
-
-    /** How far a row's time may trail the largest time before it without being late, in milliseconds. */
-    static final long BOUND = 5;
 
     static Stream<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
@@ -147,64 +139,22 @@ class WindowsITCase {
             String text, WindowSpec spec, boolean auctionsWindowed, String backend, long seed, IvmOptions base)
             throws Exception {
         ConjunctiveQuery query = QueryParser.parse(text);
-        Random random = new Random(seed);
-        List<InputRecord<Long>> rows = new ArrayList<>();
-        long clock = 1000;
-        for (int i = 0; i < 400; i++) {
-            clock += random.nextInt(3);
-            // Mostly within the bound, sometimes (one row in ten) up to four bounds behind.
-            long t =
-                    clock - (random.nextInt(10) == 0 ? random.nextInt((int) (4 * BOUND)) : random.nextInt((int) BOUND));
-            long a = random.nextInt(6);
-            int which = query.relations().size() == 1 ? 0 : random.nextInt(3);
-            if (which == 0 || query.relations().size() == 1) {
-                rows.add(InputRecord.insert("bid", Tuple.of(a, t), 1L + random.nextInt(5)));
-            } else if (query.relations().contains("auction")) {
-                rows.add(InputRecord.insert("auction", Tuple.of(a, 100L + a, t), 1L));
-            } else if (i < 40) {
-                rows.add(InputRecord.insert("seller", Tuple.of(a, 100L + a % 3), 1L));
-            }
-        }
+        List<Insert<Long>> stream = WindowedStreams.generate(query, new Random(seed), 400);
         IvmOptions options = base.withWindow("bid", 1, spec);
         if (auctionsWindowed) {
             options = options.withWindow(WindowAssignment.of("auction", 2, spec));
         }
-        // The oracle: the watermark before each row is the largest time before it - BOUND - 1.
-        Map<String, Map<Tuple, Long>> database = new HashMap<>();
-        long watermark = Long.MIN_VALUE;
-        long largest = Long.MIN_VALUE;
-        int late = 0;
-        long[] starts = new long[spec.maxWindows()];
-        long[] ends = new long[spec.maxWindows()];
-        for (InputRecord<Long> r : rows) {
-            WindowAssignment w = options.windows().of(r.relation());
-            Map<Tuple, Long> relation = database.computeIfAbsent(r.relation(), x -> new HashMap<>());
-            if (w == null) {
-                relation.merge(r.tuple(), r.payload(), Long::sum);
-                continue;
-            }
-            long t = (Long) r.tuple().get(w.timeColumn());
-            if (w.isLate(t, watermark)) {
-                late++;
-            } else {
-                int n = spec.assign(t, starts, ends);
-                for (int i = 0; i < n; i++) {
-                    if (w.isOpen(ends[i], watermark)) {
-                        relation.merge(w.withWindow(r.tuple(), starts[i], ends[i]), r.payload(), Long::sum);
-                    }
-                }
-            }
-            largest = Math.max(largest, t);
-            watermark = largest - BOUND - 1;
-        }
+        WindowedStreams.Oracle oracle = new WindowedStreams.Oracle(query, options.windows()).addAll(stream);
+        int late = oracle.late().size();
         assertThat(late).as("late rows in the stream").isPositive();
-        Map<Tuple, Long> expected = NaiveEvaluator.evaluate(query, NaturalSemiring.INSTANCE, database);
+        Map<Tuple, Long> expected = oracle.result();
 
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(FlinkIvmITCase.config(backend, 2));
-        DataStream<InputRecord<Long>> input = env.fromData(rows, FlinkIvm.inputType(NaturalSemiring.INSTANCE))
+        DataStream<InputRecord<Long>> input = env.fromData(
+                        IvmTestJobs.records(stream), FlinkIvm.inputType(NaturalSemiring.INSTANCE))
                 .setParallelism(1)
-                .assignTimestampsAndWatermarks(punctuated(options))
+                .assignTimestampsAndWatermarks(WindowedStreams.punctuated(options))
                 .setParallelism(1);
         IvmJob<Long> job = FlinkIvm.maintain(input, text, NaturalSemiring.INSTANCE, options);
         assertThat(job.explain())
@@ -234,32 +184,6 @@ class WindowsITCase {
                 .as("%s\n%s", text, job.explain())
                 .isEmpty();
         return records;
-    }
-
-    /** A watermark after every row: the largest time so far - BOUND - 1 (deterministic, unlike periodic ones). */
-    static WatermarkStrategy<InputRecord<Long>> punctuated(IvmOptions options) {
-        Map<String, Integer> timeColumns = new HashMap<>();
-        options.windows().assignments().forEach(w -> timeColumns.put(w.relation(), w.timeColumn()));
-        return WatermarkStrategy.<InputRecord<Long>>forGenerator(c -> new PerRow())
-                .withTimestampAssigner((r, previous) -> timeColumns.containsKey(r.relation())
-                        ? (Long) r.tuple().get(timeColumns.get(r.relation()))
-                        : previous);
-    }
-
-    /** Emits the largest timestamp so far - BOUND - 1 after each row. */
-    static final class PerRow implements WatermarkGenerator<InputRecord<Long>> {
-        private long largest = Long.MIN_VALUE;
-
-        @Override
-        public void onEvent(InputRecord<Long> event, long timestamp, WatermarkOutput output) {
-            if (timestamp != Long.MIN_VALUE && timestamp > largest) {
-                largest = timestamp;
-                output.emitWatermark(new Watermark(largest - BOUND - 1));
-            }
-        }
-
-        @Override
-        public void onPeriodicEmit(WatermarkOutput output) {}
     }
 
     @Test
