@@ -291,7 +291,7 @@ class DocsTest {
                 }
             }
         }
-        assertThat(cl.getSubcommands()).containsKeys("bench", "bench-table", "soak");
+        assertThat(cl.getSubcommands()).containsKeys("bench", "bench-table", "soak", "soak-plot");
         assertThat(missing).as("options not named in docs/benchmarks.md").isEmpty();
     }
 

@@ -3,6 +3,7 @@ package io.flinkivm.bench.cli;
 import io.flinkivm.bench.BenchCommand;
 import io.flinkivm.bench.BenchTableCommand;
 import io.flinkivm.bench.soak.SoakCommand;
+import io.flinkivm.bench.soak.SoakPlotCommand;
 import io.flinkivm.examples.command.CommandLines;
 import io.flinkivm.examples.command.LogLevelOption;
 import io.flinkivm.examples.command.Version;
@@ -48,13 +49,14 @@ public final class BenchMain implements Runnable {
 
     /** The subcommands, in the order the usage lists them; a new subcommand is added here and nowhere else. */
     static List<Object> subcommands() {
-        return List.of(new BenchCommand(), new BenchTableCommand(), new SoakCommand());
+        return List.of(new BenchCommand(), new BenchTableCommand(), new SoakCommand(), new SoakPlotCommand());
     }
 
     /** Without a subcommand: a usage error, exit code 2. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Missing required subcommand: bench, bench-table or soak");
+        throw new ParameterException(
+                spec.commandLine(), "Missing required subcommand: bench, bench-table, soak or soak-plot");
     }
 
     public static void main(String[] args) {

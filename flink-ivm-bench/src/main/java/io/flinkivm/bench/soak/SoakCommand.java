@@ -3,6 +3,7 @@ package io.flinkivm.bench.soak;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.query.ConjunctiveQuery;
 import io.flinkivm.core.semiring.Semiring;
+import io.flinkivm.core.window.WindowSpec;
 import io.flinkivm.examples.command.CliException;
 import io.flinkivm.examples.command.Converters;
 import io.flinkivm.examples.command.FlinkOptions;
@@ -15,12 +16,14 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.util.FileUtils;
+import org.apache.flink.util.TimeUtils;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Visibility;
 import picocli.CommandLine.Mixin;
@@ -103,10 +106,41 @@ public final class SoakCommand implements Callable<Integer> {
             description = {
                 "Domain of the free variables: growing (insert i draws from the first i/200 of the n/200"
                         + " values: the chance that an insert joins stays the same, so the work per insert is"
-                        + " stationary; uniform only) or fixed (all n/200 values from the first insert on). Default:"
-                        + " growing, fixed with --distribution zipf."
+                        + " stationary; uniform only), sliding (the newest " + SoakStream.LIVE_VALUES + " of"
+                        + " those: keys come and go, as auctions that take bids while they run; uniform only) or"
+                        + " fixed (all n/200 values from the first insert on). Default: growing, fixed with"
+                        + " --distribution zipf."
             })
     String domain;
+
+    @Option(
+            names = "--window",
+            paramLabel = "SPEC",
+            description = {
+                "Windows every relation on its rows' last column, the insert's event time: tumble:SIZE,"
+                        + " hop:SLIDE:SIZE or cumulate:STEP:SIZE (e.g. tumble:10s, hop:2s:10s). Every atom then ends"
+                        + " with the same two variables, window_start and window_end, and the head holds the window,"
+                        + " e.g. 'Q(W,S) :- bid(A,P,T,W,E), auction(A,S,U,W,E)'. The job emits each window's groups"
+                        + " once, final, and drops the window's state; the check compares window by window."
+            })
+    String window;
+
+    @Option(
+            names = "--event-rate",
+            paramLabel = "N",
+            defaultValue = "100000",
+            description = {"With --window: inserts per second of event time, over the whole stream."})
+    long eventRate;
+
+    @Option(
+            names = "--disorder",
+            paramLabel = "DURATION",
+            defaultValue = "1 s",
+            description = {
+                "With --window: how far an insert's event time may trail the largest before it (a jitter"
+                        + " drawn per insert); the watermarks trail by as much, so no insert is late."
+            })
+    String disorder;
 
     @Option(
             names = "--seed",
@@ -135,6 +169,14 @@ public final class SoakCommand implements Callable<Integer> {
                         + " state.backend.rocksdb.compaction.style=LEVEL to compare RocksDB settings; repeatable."
             })
     Map<String, String> flinkConf = new LinkedHashMap<>();
+
+    @Option(
+            names = "--series",
+            paramLabel = "FILE",
+            description = {
+                "Writes the checkpoints as a CSV time series (" + SoakSeries.HEADER + "), which soak-plot draws."
+            })
+    Path series;
 
     private MemorySize managed;
 
@@ -183,24 +225,73 @@ public final class SoakCommand implements Callable<Integer> {
         ConjunctiveQuery q = query.parse(CliException::usage);
         MaintenancePlan plan = query.plan(q, semiring, CliException::usage);
         String k = domain == null ? (d.equals("zipf") ? "fixed" : "growing") : domain.toLowerCase(Locale.ROOT);
-        if (!k.equals("fixed") && !k.equals("growing")) {
-            throw CliException.usage("--domain must be fixed or growing, got '" + domain + "'");
+        if (!k.equals("fixed") && !k.equals("growing") && !k.equals("sliding")) {
+            throw CliException.usage("--domain must be fixed, growing or sliding, got '" + domain + "'");
         }
-        if (k.equals("growing") && d.equals("zipf")) {
+        if (!k.equals("fixed") && d.equals("zipf")) {
             throw CliException.usage(
-                    "--domain growing draws uniformly; it cannot be combined with --distribution zipf");
+                    "--domain " + k + " draws uniformly; it cannot be combined with --distribution zipf");
         }
         for (String key : flinkConf.keySet()) {
             if (key.isBlank()) {
                 throw CliException.usage("--flink-conf needs KEY=VALUE, got an empty key");
             }
         }
-        return soak(plan, semiring, d.equals("zipf"), k.equals("growing"));
+        SoakWindows windows = window == null ? null : windows(q);
+        return soak(plan, semiring, d.equals("zipf"), SoakStream.Domain.valueOf(k.toUpperCase(Locale.ROOT)), windows);
     }
 
-    private <T> int soak(MaintenancePlan plan, Semiring<T> s, boolean zipf, boolean growing) {
+    /** The windows of {@code --window}, {@code --event-rate} and {@code --disorder} over {@code q}. */
+    private SoakWindows windows(ConjunctiveQuery q) {
+        if (eventRate < 1) {
+            throw CliException.usage("--event-rate must be at least 1 insert per second, got " + eventRate);
+        }
+        Duration late;
+        try {
+            late = TimeUtils.parseDuration(disorder);
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage("--disorder: not a duration: '" + disorder + "' (e.g. 1 s, 500 ms)");
+        }
+        // The source's parallelism: the embedded Flink's default is one subtask per core.
+        Integer p = flinkOptions.parallelism();
+        int parallelism = p != null ? p : Runtime.getRuntime().availableProcessors();
+        EventClock clock = new EventClock(inserts, parallelism, eventRate, late.toMillis());
+        try {
+            return SoakWindows.of(q, windowSpec(window), clock);
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage("--window: " + e.getMessage());
+        }
+    }
+
+    /** {@code tumble:SIZE}, {@code hop:SLIDE:SIZE} or {@code cumulate:STEP:SIZE}. */
+    static WindowSpec windowSpec(String text) {
+        String[] parts = text.trim().split("\\s*:\\s*");
+        String kind = parts[0].toLowerCase(Locale.ROOT);
+        int durations = kind.equals("tumble") ? 1 : kind.equals("hop") || kind.equals("cumulate") ? 2 : -1;
+        if (durations < 0 || parts.length != durations + 1) {
+            throw new IllegalArgumentException("expected tumble:SIZE, hop:SLIDE:SIZE or cumulate:STEP:SIZE (e.g."
+                    + " tumble:10s), got '" + text + "'");
+        }
+        Duration[] d = new Duration[durations];
+        for (int i = 0; i < durations; i++) {
+            try {
+                d[i] = TimeUtils.parseDuration(parts[i + 1]);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("not a duration: '" + parts[i + 1] + "' in '" + text + "'");
+            }
+        }
+        return switch (kind) {
+            case "tumble" -> WindowSpec.tumble(d[0]);
+            case "hop" -> WindowSpec.hop(d[0], d[1]);
+            default -> WindowSpec.cumulate(d[0], d[1]);
+        };
+    }
+
+    private <T> int soak(
+            MaintenancePlan plan, Semiring<T> s, boolean zipf, SoakStream.Domain kind, SoakWindows windows) {
         PrintWriter out = spec.commandLine().getOut();
-        SoakStream<T> stream = new SoakStream<>(plan.query(), s, inserts, zipf, growing, seed);
+        SoakStream<T> stream =
+                new SoakStream<>(plan.query(), s, inserts, zipf, kind, windows == null ? null : windows.clock(), seed);
         boolean temporary = flinkOptions.checkpointDir() == null;
         Path dir = null;
         if (temporary) {
@@ -224,13 +315,21 @@ public final class SoakCommand implements Callable<Integer> {
                 "Data: %,d generated inserts, %s values of the free variables, seed %d%s%n",
                 inserts,
                 (zipf ? "Zipf (s = " + SoakStream.ZIPF_EXPONENT + ")" : "uniform")
-                        + (growing ? " over a domain growing with the stream" : ""),
+                        + switch (kind) {
+                            case GROWING -> " over a domain growing with the stream";
+                            case SLIDING ->
+                                " over the newest " + SoakStream.LIVE_VALUES + " of a domain growing with the stream";
+                            case FIXED -> "";
+                        },
                 seed,
                 rate > 0 ? String.format(Locale.ROOT, ", at most %,d inserts/s", rate) : "");
+        if (windows != null) {
+            out.println("Windows: " + windows.describe());
+        }
         out.flush();
         SoakReport report;
         try {
-            report = SoakRun.run(plan, s, stream, flink, managed, flinkConf, rate, out);
+            report = SoakRun.run(plan, s, stream, windows, flink, managed, flinkConf, rate, out);
         } catch (Exception e) {
             Throwable root = e;
             while (root.getCause() != null) {
@@ -240,6 +339,14 @@ public final class SoakCommand implements Callable<Integer> {
         } finally {
             if (temporary) {
                 deleteTree(dir);
+            }
+        }
+        if (series != null) {
+            try {
+                SoakSeries.write(series, report);
+                out.println("Series: " + series);
+            } catch (IOException e) {
+                throw CliException.failure("cannot write " + series + ": " + CliException.describe(e), e);
             }
         }
         if (!report.matchesEngine()) {

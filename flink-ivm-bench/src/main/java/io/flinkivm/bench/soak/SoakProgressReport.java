@@ -19,7 +19,7 @@ import java.util.Map;
 /** What the soak prints after its run: the tenths with their checkpoints and threads, the summary, and the result check against core. */
 final class SoakProgressReport {
     /** How many differing result rows a failed check shows. */
-    private static final int SHOWN_DIFFERENCES = 5;
+    static final int SHOWN_DIFFERENCES = 5;
 
     private SoakProgressReport() {}
 

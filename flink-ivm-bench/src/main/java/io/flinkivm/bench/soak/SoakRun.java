@@ -15,6 +15,8 @@ import io.flinkivm.examples.jobs.StateBackendKind;
 import io.flinkivm.flink.FlinkIvm;
 import io.flinkivm.flink.IvmJob;
 import io.flinkivm.flink.IvmOptions;
+import io.flinkivm.flink.OutputMode;
+import io.flinkivm.flink.WindowEmit;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.InputRecord;
 import io.flinkivm.flink.types.ResultRecord;
@@ -62,6 +64,8 @@ import org.apache.flink.util.CloseableIterator;
  * stream into the in-memory engine of flink-ivm-core and compares the two results tuple by tuple.
  */
 public final class SoakRun {
+    /** A windowed soak's trigger: every this many inserts of each ingest subtask, as the quick starts'. */
+    static final long WINDOWED_TRIGGER_EVERY = 10_000;
 
     private SoakRun() {}
 
@@ -73,12 +77,15 @@ public final class SoakRun {
      *     memtables), or null for Flink's local default (128 MiB)
      * @param extra Flink configuration entries set last, over the soak's own (e.g. RocksDB options to compare)
      * @param rate inserts per second over all source subtasks, or 0 for no limit (the restores run unlimited)
+     * @param windows the windows of every relation, or null for none: the job then emits each window's
+     *     groups once, final, and the result is checked window by window
      * @throws Exception if the Flink job fails
      */
     public static <T> SoakReport run(
             MaintenancePlan plan,
             Semiring<T> semiring,
             SoakStream<T> stream,
+            SoakWindows windows,
             FlinkSettings flink,
             MemorySize managedMemory,
             Map<String, String> extra,
@@ -109,6 +116,7 @@ public final class SoakRun {
 
         ProgressOperator.clearSamples();
         Map<Tuple, T> result = new HashMap<>();
+        WindowDigests digests = windows == null ? null : windows.digests();
         // The progress marks with what the progress operator sampled at each.
         List<Mark> marks = new ArrayList<>();
         long deadLetters = 0;
@@ -139,7 +147,12 @@ public final class SoakRun {
             }
             out.println();
             out.flush();
-            Built<T> built = build(env, plan, semiring, stream, parallelism, rate);
+            if (windows != null && windows.clock().parallelism() != parallelism) {
+                throw new IllegalStateException(
+                        "the event time was dealt for " + windows.clock().parallelism()
+                                + " source subtasks, but the job runs " + parallelism + "; set --parallelism");
+            }
+            Built<T> built = build(env, plan, semiring, stream, windows, parallelism, rate);
             JobClient client = env.executeAsync(jobName);
             String rest = "http://127.0.0.1:" + restPort;
             try (CheckpointMonitor monitor = new CheckpointMonitor(rest, client.getJobID(), Duration.ofMillis(500))) {
@@ -148,9 +161,10 @@ public final class SoakRun {
                         built.results()) {
                     // The sources wait at the end of the stream (EndGate): the results are complete with the final
                     // snapshot's last end marker and the SNAPSHOT mark, which the final watermark brings right
-                    // after it (it times the snapshot at the sink).
+                    // after it (it times the snapshot at the sink). Windowed, the final watermark closes the last
+                    // windows, whose groups come before the mark.
                     boolean snapshotMarked = false;
-                    while ((ends < built.parts() || !snapshotMarked) && it.hasNext()) {
+                    while (((digests == null && ends < built.parts()) || !snapshotMarked) && it.hasNext()) {
                         Either<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>, DeadLetter> e = it.next();
                         if (e.isRight()) {
                             deadLetters++;
@@ -179,6 +193,12 @@ public final class SoakRun {
                         if (r.isEnd()) {
                             ends++;
                             endRows += r.rows();
+                        } else if (digests != null) {
+                            if (r.kind() != ResultRecord.Kind.INSERT) {
+                                throw new IllegalStateException(
+                                        "a window's group came as " + r.kind() + ", not once, final: " + r);
+                            }
+                            digests.add(r.tuple(), r.payload());
                         } else if (result.put(r.tuple(), r.payload()) != null) {
                             throw new IllegalStateException("the final snapshot has tuple " + r.tuple() + " twice");
                         }
@@ -201,14 +221,15 @@ public final class SoakRun {
                         flink.checkpointUri(), new CheckpointStats("http://127.0.0.1:" + restPort), client);
             }
         }
-        if (endRows != result.size() || ends == 0) {
+        long tuples = digests == null ? result.size() : digests.tuples();
+        if (digests == null && (endRows != result.size() || ends == 0)) {
             throw new IllegalStateException("the final snapshot is incomplete: " + result.size() + " rows, " + ends
                     + " end markers counting " + endRows);
         }
         List<SoakReport.Tenth> tenths = tenths(marks);
         long snapshotMillis = snapshotMillis(marks);
         SoakProgressReport.printSummary(
-                out, n, millis, tenths, checkpoints, failedCheckpoints, result.size(), deadLetters, snapshotMillis);
+                out, n, millis, tenths, checkpoints, failedCheckpoints, tuples, deadLetters, snapshotMillis);
         SoakProgressReport.printThreads(out, tenths);
         StateReport state = new StateReport(last, StateSizeReporter.columnFamilies(jobName));
         StateSizeReporter.forget(jobName);
@@ -224,7 +245,7 @@ public final class SoakRun {
                     firstTenthInserts,
                     -1,
                     conf,
-                    env -> build(env, plan, semiring, stream, Math.max(1, env.getParallelism()), 0)
+                    env -> build(env, plan, semiring, stream, windows, Math.max(1, env.getParallelism()), 0)
                             .results()));
         }
         if (last != null && retained != null) {
@@ -234,13 +255,15 @@ public final class SoakRun {
                     n,
                     last.stateBytes(),
                     conf,
-                    env -> build(env, plan, semiring, stream, Math.max(1, env.getParallelism()), 0)
+                    env -> build(env, plan, semiring, stream, windows, Math.max(1, env.getParallelism()), 0)
                             .results()));
         }
         Restarts.print(out, restarts);
-        boolean same = SoakProgressReport.check(plan, semiring, stream, result, out);
+        boolean same = digests == null
+                ? SoakProgressReport.check(plan, semiring, stream, result, out)
+                : windows.check(plan, semiring, stream, digests, out);
         return new SoakReport(
-                n, tenths, checkpoints, failedCheckpoints, result.size(), deadLetters, same, millis, restarts, state);
+                n, tenths, checkpoints, failedCheckpoints, tuples, deadLetters, same, millis, restarts, state);
     }
 
     /** The soak's job in {@code env}: what {@link #run} reads, and how many end markers a snapshot has. */
@@ -252,30 +275,41 @@ public final class SoakRun {
      * Builds the soak's job: the generated stream (held at its end by the environment's {@link EndGate}),
      * flink-ivm's operators with a progress epoch about every thousandth of the stream, the progress marks,
      * and the results and dead letters collected, at most {@code rate} inserts per second (0: no limit).
-     * A restart builds the same graph, so that its operators find their state.
+     * With windows, the inserts' event time is their last column, the watermarks trail it by the clock's
+     * disorder, and the job emits each window's groups once, final, with a trigger every {@value
+     * #WINDOWED_TRIGGER_EVERY} inserts of each ingest subtask. A restart builds the same graph, so that its
+     * operators find their state.
      */
     private static <T> Built<T> build(
             StreamExecutionEnvironment env,
             MaintenancePlan plan,
             Semiring<T> semiring,
             SoakStream<T> stream,
+            SoakWindows windows,
             int parallelism,
             long rate) {
         long n = stream.count();
         RateLimiterStrategy limit = rate > 0 ? RateLimiterStrategy.perSecond(rate) : RateLimiterStrategy.noOp();
+        IvmOptions options = IvmOptions.defaults().withProgressEvery(Math.max(1, n / (1000L * parallelism)));
+        WatermarkStrategy<InputRecord<T>> watermarks = WatermarkStrategy.noWatermarks();
+        if (windows != null) {
+            options = options.withWindows(windows.windows())
+                    .withOutputMode(OutputMode.CHANGELOG)
+                    .withWindowEmit(WindowEmit.FINAL)
+                    .withSnapshotEvery(WINDOWED_TRIGGER_EVERY);
+            watermarks = WatermarkStrategy.<InputRecord<T>>forBoundedOutOfOrderness(
+                            Duration.ofMillis(windows.clock().disorder()))
+                    .withTimestampAssigner((r, previous) -> eventTime(r));
+        }
         DataStream<InputRecord<T>> inserts = EndGate.source(
                         env,
                         new DataGeneratorSource<>(stream, n, limit, FlinkIvm.inputType(semiring)),
-                        WatermarkStrategy.noWatermarks(),
+                        watermarks,
                         "generated inserts (soak)",
                         FlinkIvm.inputType(semiring))
                 .setParallelism(parallelism)
                 .uid("soak-inserts");
-        IvmJob<T> job = FlinkIvm.maintain(
-                inserts,
-                plan,
-                semiring,
-                IvmOptions.defaults().withProgressEvery(Math.max(1, n / (1000L * parallelism))));
+        IvmJob<T> job = FlinkIvm.maintain(inserts, plan, semiring, options);
         TypeInformation<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>> type =
                 new EitherTypeInfo<>(job.results().getType(), new TupleTypeInfo<>(Types.INT, Types.LONG, Types.LONG));
         DataStream<Either<ResultRecord<T>, Tuple3<Integer, Long, Long>>> progressed = job.results()
@@ -285,6 +319,11 @@ public final class SoakRun {
                 .uid("soak-progress");
         int parts = job.results().getParallelism() > 0 ? job.results().getParallelism() : parallelism;
         return new Built<>(IvmStreams.merged(progressed, job.deadLetters()).collectAsync(), parts);
+    }
+
+    /** A windowed soak's insert's event time: its last column. */
+    private static long eventTime(InputRecord<?> r) {
+        return (Long) r.tuple().get(r.tuple().arity() - 1);
     }
 
     /**

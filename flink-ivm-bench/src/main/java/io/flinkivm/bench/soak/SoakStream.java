@@ -19,15 +19,18 @@ import java.util.Locale;
  * A generated insert stream for any query: each insert picks one of the query's relations uniformly and
  * draws each value from the domain of the variable at that position (in the relation's first atom).
  * A free variable has {@code max(5, n / 200)} values, so the state and the result grow with the stream,
- * and follows the distribution (uniform or Zipf). With a <em>growing</em> domain (uniform only), insert i
- * draws a free variable from the first {@code max(5, ⌈(i + 1) / 200⌉)} of those values instead: new
- * keys keep arriving at a steady rate and the chance that an insert joins is the same all along the
- * stream, so the work per insert is stationary; with the fixed domain, the first inserts mostly find
- * nothing to join with and the share of inserts whose delta reaches the root views rises as the views
- * fill. A bound variable shared by several atoms has
- * {@value #SHARED_BOUND_DOMAIN} values (a bounded fan-out); any other variable has {@value #LOCAL_DOMAIN}.
- * A constant in the atom is matched by half of the values at its position. Payloads are small values of
- * the semiring (naturals 1-3, tropical 0-9, ...). Insert i is the same wherever and however often it is made.
+ * and follows the distribution (uniform or Zipf). The {@link Domain} says which of those values insert i
+ * may draw: all of them, the first {@code max(5, ⌈(i + 1) / 200⌉)} (growing), or the last {@value
+ * #LIVE_VALUES} of those (sliding). A bound variable shared by several atoms has {@value
+ * #SHARED_BOUND_DOMAIN} values (a bounded fan-out); any other variable has {@value #LOCAL_DOMAIN}. A
+ * constant in the atom is matched by half of the values at its position. Payloads are small values of
+ * the semiring (naturals 1-3, tropical 0-9, ...). Insert i is the same wherever and however often it is
+ * made.
+ *
+ * <p>With an {@link EventClock} every relation is windowed on its rows' last column: the atoms end with
+ * {@code window_start} and {@code window_end}, the rows have two columns less, and the last one is the
+ * insert's event time in epoch milliseconds. Inserts then happen in the clock's logical order, which
+ * also orders the domains.
  */
 public final class SoakStream<T> extends InsertGenerator<T> {
     private static final long serialVersionUID = 1L;
@@ -38,6 +41,27 @@ public final class SoakStream<T> extends InsertGenerator<T> {
     public static final int LOCAL_DOMAIN = 50;
     /** Zipf exponent of {@code --distribution zipf}. */
     public static final double ZIPF_EXPONENT = 1.1;
+    /** Values of a free variable that a sliding domain offers an insert: the newest ones. */
+    public static final int LIVE_VALUES = 10_000;
+
+    /** Which values of a free variable insert i may draw. */
+    public enum Domain {
+        /** All {@code max(5, n / 200)} values from the first insert on. */
+        FIXED,
+        /**
+         * The first {@code max(5, ⌈(i + 1) / 200⌉)}: new keys keep arriving at a steady rate and the chance
+         * that an insert joins is the same all along the stream, so the work per insert is stationary;
+         * with the fixed domain, the first inserts mostly find nothing to join with and the share of
+         * inserts whose delta reaches the root views rises as the views fill.
+         */
+        GROWING,
+        /**
+         * The newest {@value #LIVE_VALUES} of the growing domain's: keys arrive as in the growing domain
+         * and each is drawn for a while only, as auctions take bids while they run. The keys a stretch of
+         * the stream draws stay as many, but all of them, and a view that keeps every key, grow.
+         */
+        SLIDING
+    }
 
     private final long count;
     private final long seed;
@@ -51,6 +75,10 @@ public final class SoakStream<T> extends InsertGenerator<T> {
     private final boolean[][] grows;
 
     private final int finalDomain;
+    private final Domain domain;
+    /** The windows' event time, or null if the relations are not windowed. */
+    private final EventClock clock;
+
     private final String[][] constants;
     private final String[] payloadTexts;
     private transient List<T> payloads;
@@ -72,12 +100,31 @@ public final class SoakStream<T> extends InsertGenerator<T> {
      */
     public SoakStream(
             ConjunctiveQuery query, Semiring<T> semiring, long count, boolean zipf, boolean growing, long seed) {
-        if (growing && zipf) {
-            throw new IllegalArgumentException("a growing domain is drawn uniformly, not Zipf");
+        this(query, semiring, count, zipf, growing ? Domain.GROWING : Domain.FIXED, null, seed);
+    }
+
+    /**
+     * @param domain which values of a free variable an insert may draw (growing and sliding: uniform only)
+     * @param clock the event time of every relation's rows (its last column), or null for no windows
+     * @throws IllegalArgumentException if a growing or sliding domain is to be Zipf
+     */
+    public SoakStream(
+            ConjunctiveQuery query,
+            Semiring<T> semiring,
+            long count,
+            boolean zipf,
+            Domain domain,
+            EventClock clock,
+            long seed) {
+        if (domain != Domain.FIXED && zipf) {
+            throw new IllegalArgumentException(
+                    "a " + domain.name().toLowerCase(Locale.ROOT) + " domain is drawn uniformly, not Zipf");
         }
         if (count < 1) {
             throw new IllegalArgumentException("count must be >= 1, got " + count);
         }
+        this.domain = domain;
+        this.clock = clock;
         this.count = count;
         this.seed = seed;
         this.semiring = semiring;
@@ -90,7 +137,8 @@ public final class SoakStream<T> extends InsertGenerator<T> {
         this.finalDomain = (int) Math.max(5, Math.min(Integer.MAX_VALUE, count / 200));
         for (int r = 0; r < relations.length; r++) {
             Atom atom = query.atomsOfRelation(relations[r]).get(0);
-            int arity = atom.arity();
+            // A windowed row lacks the atom's window_start and window_end; its last column is the time.
+            int arity = clock == null ? atom.arity() : atom.arity() - 2;
             prefixes[r] = new String[arity];
             domains[r] = new KeyDistribution[arity];
             constants[r] = new String[arity];
@@ -105,7 +153,7 @@ public final class SoakStream<T> extends InsertGenerator<T> {
                     prefixes[r][j] = v.toLowerCase(Locale.ROOT);
                     if (query.isFree(v)) {
                         domains[r][j] = new KeyDistribution(finalDomain, zipf ? ZIPF_EXPONENT : 0);
-                        grows[r][j] = growing;
+                        grows[r][j] = domain != Domain.FIXED;
                     } else if (query.atomsOf(v).cardinality() >= 2) {
                         domains[r][j] = new KeyDistribution(SHARED_BOUND_DOMAIN, 0);
                     } else {
@@ -157,8 +205,22 @@ public final class SoakStream<T> extends InsertGenerator<T> {
         return count;
     }
 
+    /** The clock of a windowed stream, or null. */
+    public EventClock clock() {
+        return clock;
+    }
+
     @Override
     public InputRecord<T> record(long index) {
+        return clock == null ? recordAt(index) : recordAt(clock.logical(index));
+    }
+
+    /**
+     * The insert at logical position {@code position}: the same as {@link #record} of that index without
+     * a clock; with one, the inserts in the order they happen (all of them, as {@code position} goes from
+     * 0 to {@link #count()} - 1).
+     */
+    public InputRecord<T> recordAt(long position) {
         List<T> p = payloads;
         if (p == null) {
             p = new ArrayList<>();
@@ -167,17 +229,30 @@ public final class SoakStream<T> extends InsertGenerator<T> {
             }
             payloads = p;
         }
-        Draws d = new Draws(seed, index);
+        Draws d = new Draws(seed, position);
         int r = d.nextInt(relations.length);
         int arity = prefixes[r].length;
         Object[] values = new Object[arity];
+        int timed = clock == null ? -1 : arity - 1;
         for (int j = 0; j < arity; j++) {
-            int rank = grows[r][j] ? d.nextInt(domainAt(index)) : d.next(domains[r][j]);
+            if (j == timed) {
+                values[j] = clock.millis(position, d);
+                continue;
+            }
+            int rank = grows[r][j] ? draw(d, domainAt(position)) : d.next(domains[r][j]);
             values[j] = prefixes[r][j] == null
                     ? (rank == 0 ? constants[r][j] : constants[r][j] + "~")
                     : prefixes[r][j] + (rank + 1);
         }
         T payload = p.get(d.nextInt(p.size()));
-        return InputRecord.insert(relations[r], Tuple.wrap(values), payload, "insert " + index);
+        return InputRecord.insert(relations[r], Tuple.wrap(values), payload, "insert " + position);
+    }
+
+    /** A rank of the first {@code top} values: any (growing) or one of the newest {@value #LIVE_VALUES} (sliding). */
+    private int draw(Draws d, int top) {
+        if (domain == Domain.SLIDING && top > LIVE_VALUES) {
+            return top - LIVE_VALUES + d.nextInt(LIVE_VALUES);
+        }
+        return d.nextInt(top);
     }
 }

@@ -146,4 +146,38 @@ class SoakStreamTest {
         assertThat(t.get(1).threadNanos()).isEmpty();
         assertThat(t.get(1).threadMicrosPerInsert(ThreadCpu.COMPACTION)).isNaN();
     }
+
+    @Test
+    void aWindowedStreamHasItsEventTimeLastAndHappensInTheClocksOrder() {
+        ConjunctiveQuery q = QueryParser.parse("Q(W,A) :- bid(A,P,T,W,E), auction(A,S,U,W,E)");
+        EventClock clock = new EventClock(10_000, 2, 1_000, 50);
+        SoakStream<Long> s =
+                new SoakStream<>(q, NaturalSemiring.INSTANCE, 10_000, false, SoakStream.Domain.FIXED, clock, 3);
+        for (long i = 0; i < 10_000; i++) {
+            InputRecord<Long> r = s.record(i);
+            long j = clock.logical(i);
+            assertThat(r).isEqualTo(s.recordAt(j));
+            assertThat(r.tuple().arity()).isEqualTo(q.arityOf(r.relation()) - 2);
+            assertThat((Long) r.tuple().get(2)).isBetween(clock.baseMillis(j) - 50, clock.baseMillis(j));
+        }
+    }
+
+    @Test
+    void aSlidingDomainDrawsTheNewestValuesOfTheGrowingOne() {
+        ConjunctiveQuery q = QueryParser.parse("Q(A) :- R(A,B)");
+        long n = 10_000_000;
+        SoakStream<Long> s =
+                new SoakStream<>(q, NaturalSemiring.INSTANCE, n, false, SoakStream.Domain.SLIDING, null, 5);
+        Set<Object> late = new HashSet<>();
+        for (long i = n - 100_000; i < n; i++) {
+            int rank = Integer.parseInt(s.record(i).tuple().get(0).toString().substring(1));
+            int top = s.domainAt(i);
+            assertThat(rank).as("insert %d", i).isBetween(top - SoakStream.LIVE_VALUES + 1, top);
+            late.add(rank);
+        }
+        // 100,000 draws from the newest 10,000 values (which move by 500 meanwhile) take nearly all of them.
+        assertThat(late.size()).isBetween(9_900, 10_500);
+        int early = Integer.parseInt(s.record(999).tuple().get(0).toString().substring(1));
+        assertThat(early).isBetween(1, s.domainAt(999));
+    }
 }
