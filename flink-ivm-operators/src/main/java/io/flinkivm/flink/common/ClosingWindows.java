@@ -6,8 +6,11 @@ import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.InternalTimerServiceImpl;
+import org.apache.flink.streaming.api.operators.Triggerable;
 
 /**
  * The window timers of a keyed operator whose Flink key holds a window variable ({@link WindowClose}):
@@ -30,12 +33,22 @@ public final class ClosingWindows {
     private long time;
 
     /**
-     * @param timers the operator's timer service {@value StateNames#WINDOW_TIMERS}
-     * @param closed counts the keys dropped
+     * The window timers of {@code operator}: its timer service {@value StateNames#WINDOW_TIMERS}, the
+     * keys dropped counted in its metric {@value Metrics#CLOSED_WINDOW_KEYS}.
+     *
      * @param time the event time the timers were moved to before (restored), or {@link Long#MIN_VALUE}
      */
+    public static <O extends AbstractStreamOperator<?> & Triggerable<Object, VoidNamespace>> ClosingWindows of(
+            WindowClose close, O operator, long time) {
+        return new ClosingWindows(
+                close,
+                operator.getInternalTimerService(StateNames.WINDOW_TIMERS, VoidNamespaceSerializer.INSTANCE, operator),
+                operator.getMetricGroup().counter(Metrics.CLOSED_WINDOW_KEYS),
+                time);
+    }
+
     @SuppressWarnings("unchecked")
-    public ClosingWindows(WindowClose close, InternalTimerService<VoidNamespace> timers, Counter closed, long time) {
+    private ClosingWindows(WindowClose close, InternalTimerService<VoidNamespace> timers, Counter closed, long time) {
         if (!(timers instanceof InternalTimerServiceImpl<?, ?>)) {
             throw new IllegalStateException("the window timers need Flink's synchronous timer service, got "
                     + timers.getClass().getName());

@@ -192,11 +192,7 @@ public abstract class SnapshotSinkOperator<IN, T, G> extends AbstractStreamOpera
         }
         if (windowClose != null) {
             // Restored, the timers start from the checkpoint's cuts' event time.
-            windows = new ClosingWindows(
-                    windowClose,
-                    getInternalTimerService(StateNames.WINDOW_TIMERS, VoidNamespaceSerializer.INSTANCE, this),
-                    getMetricGroup().counter(Metrics.CLOSED_WINDOW_KEYS),
-                    cuts.eventTime());
+            windows = ClosingWindows.of(windowClose, this, cuts.eventTime());
         }
     }
 

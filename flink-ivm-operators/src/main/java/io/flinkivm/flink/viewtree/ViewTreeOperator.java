@@ -38,7 +38,6 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
-import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -291,11 +290,7 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
         failed = getMetricGroup().counter(Metrics.FAILED_UPDATES);
         getMetricGroup().gauge(Metrics.HELD_BACK, () -> heldBack.size());
         if (windowClose != null) {
-            windows = new ClosingWindows(
-                    windowClose,
-                    getInternalTimerService(StateNames.WINDOW_TIMERS, VoidNamespaceSerializer.INSTANCE, this),
-                    getMetricGroup().counter(Metrics.CLOSED_WINDOW_KEYS),
-                    cuts.eventTime());
+            windows = ClosingWindows.of(windowClose, this, cuts.eventTime());
         }
     }
 
