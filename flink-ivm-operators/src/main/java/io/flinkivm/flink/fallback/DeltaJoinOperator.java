@@ -66,34 +66,6 @@ public final class DeltaJoinOperator<T> extends SnapshotSinkOperator<Delta<T>, T
      * @param cellKeyed whether the operator is keyed by HyperCube cells (else by a variable's value)
      * @param managedState whether to keep the state in Flink's managed keyed state on the heap backend too
      * @param stateTtl expire keyed state entries not written for this long ({@link StateTtl#NONE}: never)
-     */
-    public DeltaJoinOperator(
-            FallbackPlan plan,
-            Semiring<T> semiring,
-            TypeInformation<T> payloadType,
-            TypeInformation<Delta<T>> deltaType,
-            OutputTag<DeadLetter> deadLetters,
-            boolean changelog,
-            boolean updateBefore,
-            boolean cellKeyed,
-            boolean managedState,
-            StateTtl stateTtl) {
-        this(
-                plan,
-                semiring,
-                payloadType,
-                deltaType,
-                deadLetters,
-                changelog,
-                updateBefore,
-                cellKeyed,
-                managedState,
-                stateTtl,
-                null,
-                false);
-    }
-
-    /**
      * @param windowClose when a key's state goes, when the operator is keyed by a window variable; null: kept
      * @param finalOnly in changelog mode, emit a window's groups only once it closed ({@code WindowEmit.FINAL})
      */

@@ -38,27 +38,4 @@ public record RootSinkSpec<T>(
         boolean finalOnly)
         implements Serializable {
     private static final long serialVersionUID = 1L;
-
-    /** A spec for a sink whose keys are not windows. */
-    public RootSinkSpec(
-            Semiring<T> semiring,
-            TypeInformation<T> payloadType,
-            TypeInformation<RootUpdate<T>> inputType,
-            OutputTag<DeadLetter> deadLetters,
-            boolean changelog,
-            boolean updateBefore,
-            boolean managedState,
-            StateTtl stateTtl) {
-        this(
-                semiring,
-                payloadType,
-                inputType,
-                deadLetters,
-                changelog,
-                updateBefore,
-                managedState,
-                stateTtl,
-                null,
-                false);
-    }
 }

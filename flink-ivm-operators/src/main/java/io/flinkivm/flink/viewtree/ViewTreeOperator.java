@@ -133,41 +133,9 @@ public final class ViewTreeOperator<T> extends AbstractStreamOperator<RootUpdate
     private transient ListState<String> cutState;
     private transient ClosingWindows windows;
 
-    /** A tree whose views are kept (no window in its key): a one-input operator. */
-    public ViewTreeOperator(
-            ViewTreePlan plan,
-            Semiring<T> semiring,
-            int tree,
-            TypeInformation<T> payloadType,
-            TypeInformation<Delta<T>> deltaType,
-            TypeInformation<RootUpdate<T>> updateType,
-            OutputTag<DeadLetter> deadLetters,
-            Shares sinkShares,
-            int sinkParallelism,
-            int sinkMaxParallelism,
-            int batchSize,
-            boolean managedState,
-            StateTtl stateTtl) {
-        this(
-                plan,
-                semiring,
-                tree,
-                payloadType,
-                deltaType,
-                updateType,
-                deadLetters,
-                sinkShares,
-                sinkParallelism,
-                sinkMaxParallelism,
-                batchSize,
-                managedState,
-                stateTtl,
-                null);
-    }
-
     /**
      * @param windowClose when a key's views go, for a tree keyed by a window variable (then a two-input
-     *     operator whose input 2 is the epoch ends); null: the views are kept
+     *     operator whose input 2 is the epoch ends); null: the views are kept (a one-input operator)
      */
     public ViewTreeOperator(
             ViewTreePlan plan,

@@ -97,7 +97,9 @@ class BorderSinkOperatorTest {
                                 changelog,
                                 false,
                                 false,
-                                StateTtl.NONE)),
+                                StateTtl.NONE,
+                                null,
+                                false)),
                 keys,
                 backend,
                 restored);

@@ -111,7 +111,8 @@ class ChainPayloadStateTest {
                         128,
                         1,
                         managed,
-                        StateTtl.NONE),
+                        StateTtl.NONE,
+                        null),
                 keys,
                 backend,
                 restored);
@@ -191,7 +192,9 @@ class ChainPayloadStateTest {
                                 true,
                                 true,
                                 managed,
-                                StateTtl.NONE)),
+                                StateTtl.NONE,
+                                null,
+                                false)),
                 u -> u.tuple().project(new int[] {0}),
                 backend,
                 restored);

@@ -129,7 +129,16 @@ class StateTtlTest {
             MaintenancePlan plan, Semiring<T> k, boolean changelog, Backend backend, OperatorSubtaskState restored)
             throws Exception {
         RootSinkSpec<T> spec = new RootSinkSpec<>(
-                k, PayloadTypes.of(k), RootUpdateTypeInfo.of(k), DEAD, changelog, false, true, new StateTtl(TTL));
+                k,
+                PayloadTypes.of(k),
+                RootUpdateTypeInfo.of(k),
+                DEAD,
+                changelog,
+                false,
+                true,
+                new StateTtl(TTL),
+                null,
+                false);
         java.util.function.Supplier<TwoInputStreamOperator<RootUpdate<T>, EpochEnd, ResultRecord<T>>> operators =
                 plan instanceof QHierarchicalPlan q
                         ? () -> new QTreeSinkOperator<>(q, spec)

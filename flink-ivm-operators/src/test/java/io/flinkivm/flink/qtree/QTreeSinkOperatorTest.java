@@ -64,7 +64,9 @@ class QTreeSinkOperatorTest {
                                 true,
                                 true,
                                 managed,
-                                StateTtl.NONE)),
+                                StateTtl.NONE,
+                                null,
+                                false)),
                 u -> u.tuple().project(new int[] {0}),
                 backend,
                 restored);

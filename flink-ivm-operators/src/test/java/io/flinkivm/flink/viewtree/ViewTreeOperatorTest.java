@@ -112,7 +112,8 @@ class ViewTreeOperatorTest {
                         128,
                         batch,
                         false,
-                        ttl),
+                        ttl,
+                        null),
                 keys,
                 backend,
                 restored);
