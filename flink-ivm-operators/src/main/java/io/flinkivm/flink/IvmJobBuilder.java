@@ -2,30 +2,20 @@ package io.flinkivm.flink;
 
 import io.flinkivm.core.engine.keys.KeyStageLogic;
 import io.flinkivm.core.engine.keys.StageRow;
-import io.flinkivm.core.plan.FallbackPlan;
 import io.flinkivm.core.plan.KeyedPlan;
 import io.flinkivm.core.plan.MaintenancePlan;
 import io.flinkivm.core.plan.UnsupportedPlanException;
-import io.flinkivm.core.plan.ViewTree;
-import io.flinkivm.core.plan.ViewTreePlan;
-import io.flinkivm.core.query.Atom;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.Ring;
 import io.flinkivm.core.semiring.Semiring;
 import io.flinkivm.flink.common.Epochs;
 import io.flinkivm.flink.common.StateTtl;
-import io.flinkivm.flink.common.WindowClose;
-import io.flinkivm.flink.fallback.DeltaJoinOperator;
 import io.flinkivm.flink.ingest.IngestOperator;
-import io.flinkivm.flink.ingest.IngestRoutes;
 import io.flinkivm.flink.ingest.LiveRowsOperator;
 import io.flinkivm.flink.keys.KeyRouteOperator;
 import io.flinkivm.flink.keys.KeyStageOperator;
-import io.flinkivm.flink.sink.RootSinkSpec;
 import io.flinkivm.flink.types.DeadLetter;
 import io.flinkivm.flink.types.DeadLetterTypeInfo;
-import io.flinkivm.flink.types.Delta;
-import io.flinkivm.flink.types.DeltaTypeInfo;
 import io.flinkivm.flink.types.EpochEnd;
 import io.flinkivm.flink.types.EpochEndTypeInfo;
 import io.flinkivm.flink.types.InputRecord;
@@ -33,11 +23,8 @@ import io.flinkivm.flink.types.InputRecordTypeInfo;
 import io.flinkivm.flink.types.PayloadTypes;
 import io.flinkivm.flink.types.ResultRecord;
 import io.flinkivm.flink.types.ResultRecordTypeInfo;
-import io.flinkivm.flink.types.RootUpdate;
-import io.flinkivm.flink.types.RootUpdateTypeInfo;
 import io.flinkivm.flink.types.StageRowTypeInfo;
 import io.flinkivm.flink.types.TupleTypeInfo;
-import io.flinkivm.flink.viewtree.ViewTreeOperator;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -54,7 +41,6 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.util.OutputTag;
 
@@ -62,11 +48,12 @@ import org.apache.flink.util.OutputTag;
  * Builds a plan's Flink job as its {@link FlinkJobLayout} says (docs/design.md, "Mapping onto Flink"):
  * the ingest at the job's parallelism, one keyed operator per view tree with state below its root
  * (the root updates of the others go from the ingest straight to the sink), and the parallel border
- * sink (which, for the cyclic plan, also holds the bags); or the ingest and the partitioned fallback. Epoch
- * ends go from the ingest to the sink on a broadcast edge. A {@link KeyedPlan} puts its key route and
- * key stages in front of the ingest, which runs its closed plan from there on, and a projection of
- * the results to the query's head after the sink when the head gained variables. Uids are derived
- * from the query and semiring, so they are stable across runs of the same query.
+ * sink (which, for the cyclic plan, also holds the bags); or the ingest and the partitioned fallback.
+ * Epoch ends go from the ingest to the sink on a broadcast edge; {@link SinkWiring} builds what follows
+ * the ingest. A {@link KeyedPlan} puts its key route and key stages in front of the ingest, which runs
+ * its closed plan from there on, and a projection of the results to the query's head after the sink
+ * when the head gained variables. Uids are derived from the query and semiring, so they are stable
+ * across runs of the same query.
  */
 final class IvmJobBuilder<T> {
     /** The plan as given; for a {@link KeyedPlan} the operators from the ingest on run {@link #plan}, its closed plan. */
@@ -77,8 +64,6 @@ final class IvmJobBuilder<T> {
     private final Semiring<T> semiring;
     private final IvmOptions options;
     private final TypeInformation<T> payloadType;
-    private final TypeInformation<Delta<T>> deltaType;
-    private final TypeInformation<RootUpdate<T>> rootType;
     private final TypeInformation<ResultRecord<T>> resultType;
     private final OutputTag<DeadLetter> deadLetterTag;
     private final OutputTag<EpochEnd> epochTag;
@@ -106,8 +91,6 @@ final class IvmJobBuilder<T> {
         this.semiring = semiring;
         this.options = options;
         this.payloadType = PayloadTypes.of(semiring);
-        this.deltaType = new DeltaTypeInfo<>(payloadType);
-        this.rootType = new RootUpdateTypeInfo<>(payloadType);
         this.resultType = new ResultRecordTypeInfo<>(payloadType);
         this.deadLetterTag = new OutputTag<>("ivm-dead-letters", DeadLetterTypeInfo.INSTANCE);
         this.epochTag = new OutputTag<>("ivm-epochs", EpochEndTypeInfo.INSTANCE);
@@ -146,25 +129,17 @@ final class IvmJobBuilder<T> {
         int sinkMaxParallelism = configuredMax > 0
                 ? configuredMax
                 : KeyGroupRangeAssignment.computeDefaultMaxParallelism(sinkParallelism);
-        FallbackPlan fallbackPlan = plan instanceof FallbackPlan f ? f : null;
-        ViewTreePlan treePlan = plan instanceof ViewTreePlan v ? v : null;
-        boolean fallback = fallbackPlan != null;
-        List<OutputTag<Delta<T>>> treeTags = new ArrayList<>();
-        OutputTag<RootUpdate<T>> directTag =
-                layout.directTrees().isEmpty() ? null : new OutputTag<>("ivm-straight-to-sink", rootType);
-        if (!fallback) {
-            for (ViewTree t : treePlan.viewTrees()) {
-                treeTags.add(
-                        layout.treeOperator(t.index()) == null
-                                ? null
-                                : new OutputTag<>("ivm-tree-" + t.index(), deltaType));
-            }
-        }
-        OutputTag<Delta<T>> fallbackTag = fallback ? new OutputTag<>("ivm-fallback", deltaType) : null;
-        IngestRoutes<T> routes = fallback
-                ? IngestRoutes.fallback(
-                        fallbackTag, layout.shares(), sinkParallelism, sinkMaxParallelism, layout.fallbackChecks())
-                : IngestRoutes.trees(treeTags, directTag, layout.shares(), sinkParallelism, sinkMaxParallelism);
+        SinkWiring<T> sinks = new SinkWiring<>(
+                plan,
+                semiring,
+                options,
+                layout,
+                payloadType,
+                resultType,
+                deadLetterTag,
+                uidPrefix,
+                parallelism,
+                sinkMaxParallelism);
         List<String> fallbackChecks = layout.fallbackChecks();
         boolean stages = keyed != null && !keyed.stages().isEmpty();
         // Under deletes a key stage checks the changes of its relation's rows, keyed by their key value,
@@ -225,7 +200,7 @@ final class IvmJobBuilder<T> {
                             new IngestOperator<>(
                                     plan,
                                     semiring,
-                                    routes,
+                                    sinks.routes(),
                                     epochTag,
                                     options.snapshotEvery(),
                                     options.progressEvery(),
@@ -239,110 +214,8 @@ final class IvmJobBuilder<T> {
             ingests.add(ingest);
         }
         DataStream<EpochEnd> epochEnds = sideOutputs(ingests, epochTag);
-        DataStream<EpochEnd> epochs = epochEnds.broadcast();
-        boolean changelog = options.outputMode() == OutputMode.CHANGELOG;
-        // A sink keyed by a window variable's value (first) drops a key's state once its windows have closed.
-        WindowClose sinkWindows = layout.windowVariable() == null
-                ? null
-                : WindowClose.of(plan.query(), options.windows(), layout.windowVariable(), 0);
-        boolean finalOnly = options.windowEmit() == WindowEmit.FINAL;
-        if (finalOnly && !changelog) {
-            throw new IllegalArgumentException(
-                    "withWindowEmit(FINAL) shapes a changelog: set" + " withOutputMode(OutputMode.CHANGELOG) too");
-        }
-        if (finalOnly && sinkWindows == null) {
-            throw new UnsupportedPlanException("withWindowEmit(FINAL) needs a result collected by window, and no"
-                    + " window variable is in every part of this result (explain's Windows: section says which views"
-                    + " are collected by window)");
-        }
-        SingleOutputStreamOperator<ResultRecord<T>> results;
-        if (fallback) {
-            KeySelector<Delta<T>, Tuple> key = layout.hashVariable() != null
-                    ? new AtomValueKey<>(positionsOf(layout.sinkKey()))
-                    : new PartitionKey<>();
-            results = sideOutputs(ingests, fallbackTag)
-                    .keyBy(key, TupleTypeInfo.INSTANCE)
-                    .connect(epochs)
-                    .transform(
-                            layout.sink().name(),
-                            resultType,
-                            new DeltaJoinOperator<>(
-                                    fallbackPlan,
-                                    semiring,
-                                    payloadType,
-                                    deltaType,
-                                    deadLetterTag,
-                                    changelog,
-                                    options.updateBefore(),
-                                    layout.hashVariable() == null,
-                                    options.managedState(),
-                                    stateTtl(),
-                                    sinkWindows,
-                                    finalOnly))
-                    .uid(uidPrefix + "fallback")
-                    .setParallelism(sinkParallelism);
-        } else {
-            List<DataStream<RootUpdate<T>>> roots = new ArrayList<>();
-            if (directTag != null) {
-                roots.add(sideOutputs(ingests, directTag));
-            }
-            for (ViewTree t : treePlan.viewTrees()) {
-                if (treeTags.get(t.index()) == null) {
-                    continue;
-                }
-                WindowClose treeWindows = treeWindows(t);
-                ViewTreeOperator<T> treeOperator = new ViewTreeOperator<>(
-                        treePlan,
-                        semiring,
-                        t.index(),
-                        payloadType,
-                        deltaType,
-                        rootType,
-                        deadLetterTag,
-                        layout.shares(),
-                        sinkParallelism,
-                        sinkMaxParallelism,
-                        options.miniBatch(),
-                        options.managedState(),
-                        stateTtl(),
-                        treeWindows);
-                KeyedStream<Delta<T>, Tuple> deltas = sideOutputs(ingests, treeTags.get(t.index()))
-                        .keyBy(new TreeKey<>(ViewTreeOperator.keyLength(t)), TupleTypeInfo.INSTANCE);
-                String treeName = layout.treeOperator(t.index()).name();
-                // A tree keyed by a window also takes the epoch ends, whose event times close its windows.
-                SingleOutputStreamOperator<RootUpdate<T>> tree = (treeWindows == null
-                                ? deltas.transform(treeName, rootType, treeOperator)
-                                : deltas.connect(epochs).transform(treeName, rootType, treeOperator))
-                        .uid(uidPrefix + "tree-" + t.index())
-                        .setParallelism(parallelism);
-                deadLetters.add(tree.getSideOutput(deadLetterTag));
-                roots.add(tree);
-            }
-            KeySelector<RootUpdate<T>, Tuple> key = layout.hashVariable() != null
-                    ? new RootValueKey<>(rootPositionsOf(treePlan, layout.sinkKey()))
-                    : new CellKey<>();
-            results = union(roots)
-                    .keyBy(key, TupleTypeInfo.INSTANCE)
-                    .connect(epochs)
-                    .transform(
-                            layout.sink().name(),
-                            resultType,
-                            RootSinks.of(
-                                    treePlan,
-                                    new RootSinkSpec<>(
-                                            semiring,
-                                            payloadType,
-                                            rootType,
-                                            deadLetterTag,
-                                            changelog,
-                                            options.updateBefore(),
-                                            options.managedState(),
-                                            stateTtl(),
-                                            sinkWindows,
-                                            finalOnly)))
-                    .uid(uidPrefix + "sink")
-                    .setParallelism(sinkParallelism);
-        }
+        SingleOutputStreamOperator<ResultRecord<T>> results =
+                sinks.results(ingests, epochEnds.broadcast(), deadLetters);
         deadLetters.add(results.getSideOutput(deadLetterTag));
         DataStream<ResultRecord<T>> out = results;
         if (layout.projection() != null) {
@@ -353,21 +226,6 @@ final class IvmJobBuilder<T> {
                     .setParallelism(sinkParallelism);
         }
         return new IvmJob<>(original, layout, out, union(deadLetters), epochEnds, semiring, options);
-    }
-
-    /**
-     * How the keys of tree {@code t}'s operator (its root tuples) close: by the first variable of its
-     * root schema that is a window variable of every atom that holds it; null when there is none.
-     */
-    private WindowClose treeWindows(ViewTree t) {
-        List<String> schema = t.schema();
-        for (int i = 0; i < schema.size(); i++) {
-            WindowClose c = WindowClose.of(plan.query(), options.windows(), schema.get(i), i);
-            if (c != null) {
-                return c;
-            }
-        }
-        return null;
     }
 
     /** The keyed operators' state TTL. */
@@ -586,27 +444,8 @@ final class IvmJobBuilder<T> {
         }
     }
 
-    /** Per atom, the positions of {@code variables} among the atom's variables. */
-    private int[][] positionsOf(List<String> variables) {
-        int[][] out = new int[plan.query().body().size()][];
-        for (Atom a : plan.query().body()) {
-            out[a.index()] = variables.stream().mapToInt(a.variables()::indexOf).toArray();
-        }
-        return out;
-    }
-
-    /** Per view tree, the positions of {@code variables} in its root schema. */
-    private static int[][] rootPositionsOf(ViewTreePlan plan, List<String> variables) {
-        int[][] out = new int[plan.viewTrees().size()][];
-        for (ViewTree t : plan.viewTrees()) {
-            out[t.index()] = variables.stream().mapToInt(t.schema()::indexOf).toArray();
-        }
-        return out;
-    }
-
     /** The union of the ingests' side outputs {@code tag}. */
-    private static <X> DataStream<X> sideOutputs(
-            List<SingleOutputStreamOperator<DeadLetter>> ingests, OutputTag<X> tag) {
+    static <X> DataStream<X> sideOutputs(List<SingleOutputStreamOperator<DeadLetter>> ingests, OutputTag<X> tag) {
         List<DataStream<X>> sides = new ArrayList<>();
         for (SingleOutputStreamOperator<DeadLetter> ingest : ingests) {
             sides.add(ingest.getSideOutput(tag));
@@ -614,7 +453,8 @@ final class IvmJobBuilder<T> {
         return union(sides);
     }
 
-    private static <X> DataStream<X> union(List<DataStream<X>> streams) {
+    /** The union of {@code streams}, or the one stream. */
+    static <X> DataStream<X> union(List<DataStream<X>> streams) {
         DataStream<X> first = streams.get(0);
         if (streams.size() == 1) {
             return first;
@@ -622,83 +462,5 @@ final class IvmJobBuilder<T> {
         @SuppressWarnings("unchecked")
         DataStream<X>[] rest = streams.subList(1, streams.size()).toArray(new DataStream[0]);
         return first.union(rest);
-    }
-
-    /**
-     * Keys a delta for its view tree's operator: the leading values of its key (the root schema, or
-     * the top bound variable), or the partition the ingest chose for a delta without state on the way.
-     */
-    static final class TreeKey<T> implements KeySelector<Delta<T>, Tuple> {
-        private static final long serialVersionUID = 1L;
-        private final int[] prefix;
-
-        TreeKey(int length) {
-            prefix = new int[length];
-            for (int i = 0; i < length; i++) {
-                prefix[i] = i;
-            }
-        }
-
-        @Override
-        public Tuple getKey(Delta<T> delta) {
-            if (delta.partition() != null) {
-                return delta.partition();
-            }
-            Tuple key = delta.key();
-            return key.arity() == prefix.length ? key : key.project(prefix);
-        }
-    }
-
-    /** Keys a delta by the cell the ingest sent it to. */
-    static final class PartitionKey<T> implements KeySelector<Delta<T>, Tuple> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public Tuple getKey(Delta<T> delta) {
-            return delta.partition();
-        }
-    }
-
-    /** Keys a fallback delta by the values of the variables that every atom has (the sink key). */
-    static final class AtomValueKey<T> implements KeySelector<Delta<T>, Tuple> {
-        private static final long serialVersionUID = 1L;
-        private final int[][] positions;
-
-        /** @param positions per atom, the positions of the key's variables among its variables */
-        AtomValueKey(int[][] positions) {
-            this.positions = positions;
-        }
-
-        @Override
-        public Tuple getKey(Delta<T> delta) {
-            // A row no atom matches carries the key it is kept under.
-            return delta.partition() != null ? delta.partition() : delta.key().project(positions[delta.atom()]);
-        }
-    }
-
-    /** Keys a root update by the cell the tree operator sent it to. */
-    static final class CellKey<T> implements KeySelector<RootUpdate<T>, Tuple> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public Tuple getKey(RootUpdate<T> update) {
-            return update.cell();
-        }
-    }
-
-    /** Keys a root update by the values of the free variables that every root schema has (the sink key). */
-    static final class RootValueKey<T> implements KeySelector<RootUpdate<T>, Tuple> {
-        private static final long serialVersionUID = 1L;
-        private final int[][] positions;
-
-        /** @param positions per tree, the positions of the key's variables in its root schema */
-        RootValueKey(int[][] positions) {
-            this.positions = positions;
-        }
-
-        @Override
-        public Tuple getKey(RootUpdate<T> update) {
-            return update.tuple().project(positions[update.tree()]);
-        }
     }
 }
