@@ -130,7 +130,7 @@ final class SinkWiring<T> {
         boolean finalOnly = options.windowEmit() == WindowEmit.FINAL;
         if (finalOnly && !changelog) {
             throw new IllegalArgumentException(
-                    "withWindowEmit(FINAL) shapes a changelog: set" + " withOutputMode(OutputMode.CHANGELOG) too");
+                    "withWindowEmit(FINAL) shapes a changelog: set withOutputMode(OutputMode.CHANGELOG) too");
         }
         if (finalOnly && sinkWindows == null) {
             throw new UnsupportedPlanException("withWindowEmit(FINAL) needs a result collected by window, and no"

@@ -1,6 +1,7 @@
 package io.flinkivm.bench.soak;
 
 import io.flinkivm.bench.state.StateReport;
+import io.flinkivm.bench.state.StateSizeReporter;
 import io.flinkivm.bench.state.ThreadCpu;
 import io.flinkivm.core.engine.Engines;
 import io.flinkivm.core.engine.IvmEngine;
@@ -23,19 +24,28 @@ final class SoakProgressReport {
 
     private SoakProgressReport() {}
 
-    static void printProgress(PrintWriter out, List<SoakReport.Tenth> t, long start) {
+    static void printProgress(PrintWriter out, List<SoakReport.Tenth> t, long start, Map<String, Long> rocksDb) {
         if (!t.isEmpty()) {
             SoakReport.Tenth last = t.get(t.size() - 1);
             out.printf(
                     Locale.ROOT,
                     "  tenth %2d done at %8.1f s: %,13d inserts processed, %,10d inserts/s, %6.1f µs CPU"
-                            + " per insert (%s in compaction)%n",
+                            + " per insert (%s in compaction)%s%n",
                     t.size(),
                     (last.toMillis() - start) / 1000.0,
                     last.toInserts(),
                     Math.round(last.throughput()),
                     last.cpuMicrosPerInsert(),
-                    micros(last.threadMicrosPerInsert(ThreadCpu.COMPACTION)));
+                    micros(last.threadMicrosPerInsert(ThreadCpu.COMPACTION)),
+                    rocksDb.isEmpty()
+                            ? ""
+                            : String.format(
+                                    Locale.ROOT,
+                                    "; RocksDB: SST files %s, live data %s, memtables %s, %,d keys (est.)",
+                                    StateReport.bytes(rocksDb.getOrDefault(StateSizeReporter.SST, 0L)),
+                                    StateReport.bytes(rocksDb.getOrDefault(StateSizeReporter.LIVE, 0L)),
+                                    StateReport.bytes(rocksDb.getOrDefault(StateSizeReporter.MEMTABLES, 0L)),
+                                    rocksDb.getOrDefault(StateSizeReporter.KEYS, 0L)));
             out.flush();
         }
     }

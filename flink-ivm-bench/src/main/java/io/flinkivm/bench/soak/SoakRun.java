@@ -180,7 +180,8 @@ public final class SoakRun {
                                     m.f2,
                                     ProgressOperator.SAMPLES.remove(ProgressOperator.key(m.f0, m.f1))));
                             if (m.f0 == ProgressOperator.TENTH) {
-                                SoakProgressReport.printProgress(out, tenths(marks), start);
+                                SoakProgressReport.printProgress(
+                                        out, tenths(marks), start, StateSizeReporter.totals(jobName));
                                 if (firstTenth == null && flink.checkpointDir() != null) {
                                     firstTenthInserts = m.f1;
                                     firstTenth = client.triggerSavepoint(
