@@ -33,7 +33,7 @@ class BenchMainTest {
     void everyRegisteredSubcommandHasHelp() {
         Set<String> names = BenchMain.commandLine().getSubcommands().keySet();
         assertThat(names)
-                .containsExactly("bench", "bench-table", "soak")
+                .containsExactly("bench", "bench-table", "soak", "soak-plot")
                 .hasSize(BenchMain.subcommands().size());
 
         for (String name : names) {
