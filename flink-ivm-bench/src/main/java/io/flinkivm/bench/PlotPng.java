@@ -36,7 +36,7 @@ import javax.imageio.ImageIO;
  * at its smallest (P = 1 unless {@code --parallelism} leaves it out); the others are in the tables and
  * results.csv. Drawn with Java 2D, headless.
  */
-final class PlotPng {
+public final class PlotPng {
     static final String FILE_NAME = "plot.png";
     static final int PANEL_WIDTH = 640;
     static final int PANEL_HEIGHT = 440;
@@ -67,7 +67,16 @@ final class PlotPng {
     /** Writes the plot of the insert measurements in {@code ms} (enumeration rows are left out). */
     static void write(List<Measurement> ms, Path file) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        BufferedImage image = render(ms);
+        writePng(render(ms), file);
+    }
+
+    /** The colour of series {@code i}: one of ten, in the same order in every plot of the bench. */
+    public static Color colour(int i) {
+        return PALETTE[i % PALETTE.length];
+    }
+
+    /** Writes {@code image} as a PNG to {@code file}, making its directory if need be. */
+    public static void writePng(BufferedImage image, Path file) throws IOException {
         if (file.getParent() != null) {
             Files.createDirectories(file.getParent());
         }
@@ -225,7 +234,7 @@ final class PlotPng {
         g.clipRect(left - 8, top - 8, right - left + 16, bottom - top + 16);
         for (Map.Entry<String, List<Measurement>> e : p.series().entrySet()) {
             int si = systems.indexOf(e.getKey());
-            Color c = PALETTE[si % PALETTE.length];
+            Color c = colour(si);
             List<Measurement> pts = e.getValue();
             g.setColor(c);
             for (int i = 1; i < pts.size(); i++) {
@@ -324,7 +333,7 @@ final class PlotPng {
             int cx = x + (i % LEGEND_COLUMNS) * cell;
             int cy = y + (i / LEGEND_COLUMNS) * LEGEND_ROW_HEIGHT + 14;
             if (i < systems.size()) {
-                Color c = PALETTE[i % PALETTE.length];
+                Color c = colour(i);
                 g.setColor(c);
                 g.setStroke(new BasicStroke(2f));
                 g.draw(new Line2D.Double(cx, cy - 5, cx + 34, cy - 5));

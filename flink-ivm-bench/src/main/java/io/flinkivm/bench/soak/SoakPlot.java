@@ -1,5 +1,6 @@
 package io.flinkivm.bench.soak;
 
+import io.flinkivm.bench.PlotPng;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -8,13 +9,11 @@ import java.awt.RenderingHints;
 import java.awt.geom.Path2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToLongFunction;
-import javax.imageio.ImageIO;
 
 /**
  * Draws soak series ({@link SoakSeries}) into one PNG: two panels against the inserts processed, the
@@ -26,9 +25,6 @@ final class SoakPlot {
     static final int TITLE_HEIGHT = 50;
     static final int LEGEND_HEIGHT = 30;
 
-    private static final Color[] PALETTE = {
-        new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0xff7f0e), new Color(0x9467bd)
-    };
     private static final int LEFT = 70;
     private static final int RIGHT = 20;
     private static final int TOP = 30;
@@ -39,13 +35,7 @@ final class SoakPlot {
     /** Writes the plot of {@code series} (label to points, in legend order) under {@code title} to {@code file}. */
     static void write(Map<String, List<SoakSeries.Point>> series, String title, Path file) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        BufferedImage image = render(series, title);
-        if (file.getParent() != null) {
-            Files.createDirectories(file.getParent());
-        }
-        if (!ImageIO.write(image, "png", file.toFile())) {
-            throw new IOException("no PNG writer");
-        }
+        PlotPng.writePng(render(series, title), file);
     }
 
     static BufferedImage render(Map<String, List<SoakSeries.Point>> series, String title) {
@@ -67,7 +57,7 @@ final class SoakPlot {
             int i = 0;
             g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
             for (String label : series.keySet()) {
-                g.setColor(PALETTE[i++ % PALETTE.length]);
+                g.setColor(PlotPng.colour(i++));
                 g.fillRect(x, TITLE_HEIGHT + PANEL_HEIGHT + 8, 24, 4);
                 g.setColor(Color.BLACK);
                 g.drawString(label, x + 30, TITLE_HEIGHT + PANEL_HEIGHT + 15);
@@ -134,7 +124,7 @@ final class SoakPlot {
                     line.lineTo(px, py);
                 }
             }
-            g.setColor(PALETTE[i++ % PALETTE.length]);
+            g.setColor(PlotPng.colour(i++));
             g.setStroke(new BasicStroke(2f));
             g.draw(line);
             g.setStroke(new BasicStroke(1f));

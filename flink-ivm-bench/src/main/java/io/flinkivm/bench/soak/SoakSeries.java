@@ -43,10 +43,10 @@ public final class SoakSeries {
     /** Inserts processed at {@code millis}, linear between the progress marks around it. */
     static long insertsAt(List<SoakReport.Tenth> tenths, long millis) {
         for (SoakReport.Tenth t : tenths) {
-            if (millis <= t.toMillis()) {
-                if (millis <= t.fromMillis() || t.toMillis() == t.fromMillis()) {
-                    return millis <= t.fromMillis() ? t.fromInserts() : t.toInserts();
-                }
+            if (millis <= t.fromMillis()) {
+                return t.fromInserts();
+            }
+            if (millis < t.toMillis()) {
                 double f = (double) (millis - t.fromMillis()) / (t.toMillis() - t.fromMillis());
                 return t.fromInserts() + Math.round(f * (t.toInserts() - t.fromInserts()));
             }
