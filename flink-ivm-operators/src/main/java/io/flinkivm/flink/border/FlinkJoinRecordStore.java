@@ -13,9 +13,11 @@ import io.flinkivm.flink.types.TaggedTuple;
 import io.flinkivm.flink.types.TaggedTupleSerializer;
 import io.flinkivm.flink.types.TupleSerializer;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -34,11 +36,15 @@ import org.apache.flink.streaming.api.operators.KeyContext;
  * record or head that was never written (a new root tuple, a key without waiting tuples) is answered
  * without a state read.
  *
- * <p>With a key context, the records and list heads written are held in memory, by Flink key, and
- * written to the states only when more than {@link #HELD} are held, before a checkpoint, and before a
- * scan of the states ({@link #flush}): a record written by an insert, read and written again by the
- * next trigger, and updated by later inserts costs one state write per flush instead of a read and a
- * write per visit. Reads look in memory first, so the logic sees one store.
+ * <p>With a key context, the records and list heads written are held in memory (a write-back cache)
+ * and written to the states when they fall out of it, before a checkpoint, and before a scan of the
+ * states ({@link #flush}): a record written by an insert, read and written again by the next trigger,
+ * and updated by later inserts costs one state write instead of a read and a write per visit. The
+ * cache is two generations of up to half of {@link #HELD} entries each, in one map per generation over
+ * every Flink key: entries go into the young one; when it is full, the old one is written to the
+ * states and the young one becomes the old one. An old entry written again moves back to the young
+ * one, so an entry stays in memory as long as it is written again within a generation, and only
+ * entries left alone that long are written out. Reads look in memory first, so the logic sees one store.
  *
  * @param <T> the payload type
  */
@@ -68,18 +74,17 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     private long filtered;
     /**
-     * Records and heads written and not yet in the states, by Flink key; null without a key context. A
-     * record under its tag (its node), a head whole under {@link #HEAD_TAGS} + its tag, or {@link #REMOVED}.
+     * Records and heads written and not yet in the states, the young generation; null without a key
+     * context. A record under its tag (its node), a head whole under {@link #HEAD_TAGS} + its tag, or
+     * {@link #REMOVED}.
      */
-    private final Map<Object, Map<TaggedTuple, Object>> held;
-    /** The most entries {@link #held} before a flush. */
-    private final int most;
-
-    private int heldCount;
-    /** The key and entries of the last {@link #heldOfCurrentKey} that found or made them. */
-    private Object lastKey;
-
-    private Map<TaggedTuple, Object> lastHeld;
+    private Map<Held, Object> young;
+    /** The old generation of held entries, written to the states when the young one fills up. */
+    private Map<Held, Object> old;
+    /** The most entries of the young generation. */
+    private final int generation;
+    /** Flink keys dropped ({@link #forgetCurrentKey}) whose held entries are not removed yet. */
+    private final Set<Object> forgotten = new HashSet<>();
 
     /** Creates (or restores) the states, from a keyed operator's {@code initializeState}; no key filter. */
     public FlinkJoinRecordStore(KeyedStateStore context, JoinLayout layout, TypeSerializer<T> payloadSerializer) {
@@ -129,8 +134,9 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
         stride = widest + 2;
         this.keys = keys;
         this.filter = keys == null || !keyFilter ? null : new KeyFilter();
-        this.held = keys == null || most == 0 ? null : new HashMap<>();
-        this.most = most;
+        this.young = keys == null || most == 0 ? null : new HashMap<>();
+        this.old = young == null ? null : new HashMap<>();
+        this.generation = Math.max(1, most / 2);
     }
 
     /** Adds the keys of the current key's records and heads in the states to the key filter (after a restore). */
@@ -193,15 +199,14 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     @Override
     public JoinRecord<T> get(int node, Tuple tuple) {
-        TaggedTuple key = new TaggedTuple(node, tuple);
-        Map<TaggedTuple, Object> h = heldOfCurrentKey(false);
-        if (h != null) {
+        if (young != null) {
             @SuppressWarnings("unchecked") // a record's tag is its node, below HEAD_TAGS
-            JoinRecord<T> r = (JoinRecord<T>) h.get(key);
+            JoinRecord<T> r = (JoinRecord<T>) held(new Held(currentKey(), node, tuple));
             if (r != null) {
                 return r;
             }
         }
+        TaggedTuple key = new TaggedTuple(node, tuple);
         if (cache != null) {
             JoinRecord<T> r = cache.get(key);
             if (r != null) {
@@ -263,14 +268,14 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     @Override
     public void update(int node, Tuple tuple, JoinRecord<T> record) {
-        TaggedTuple key = new TaggedTuple(node, tuple);
-        written(node, tuple);
-        if (held != null) {
-            if (heldOfCurrentKey(true).put(key, record) == null) {
-                heldOne();
+        if (young != null) {
+            if (hold(new Held(currentKey(), node, tuple), record)) {
+                written(node, tuple);
             }
             return;
         }
+        written(node, tuple);
+        TaggedTuple key = new TaggedTuple(node, tuple);
         if (cache != null) {
             cache.put(key, record);
         }
@@ -283,9 +288,8 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     /** A list's first tuple; {@code keyPositions}: where the list's key is in its tuples (not stored). */
     private Tuple head(int tag, Tuple key, int[] keyPositions) {
-        Map<TaggedTuple, Object> h = heldOfCurrentKey(false);
-        if (h != null) {
-            Tuple t = (Tuple) h.get(new TaggedTuple(HEAD_TAGS + tag, key));
+        if (young != null) {
+            Tuple t = (Tuple) held(new Held(currentKey(), HEAD_TAGS + tag, key));
             if (t != null) {
                 return t == REMOVED ? null : t;
             }
@@ -303,15 +307,14 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
     }
 
     private void setHead(int tag, Tuple key, Tuple tuple, int[] keyPositions) {
-        if (tuple != null) {
-            written(HEAD_TAGS + tag, key);
-        }
-        if (held != null) {
-            if (heldOfCurrentKey(true).put(new TaggedTuple(HEAD_TAGS + tag, key), tuple == null ? REMOVED : tuple)
-                    == null) {
-                heldOne();
+        if (young != null) {
+            if (hold(new Held(currentKey(), HEAD_TAGS + tag, key), tuple == null ? REMOVED : tuple) && tuple != null) {
+                written(HEAD_TAGS + tag, key);
             }
             return;
+        }
+        if (tuple != null) {
+            written(HEAD_TAGS + tag, key);
         }
         writeHead(tag, key, tuple, keyPositions);
     }
@@ -383,7 +386,7 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
      * links in their stored form (without the values they share with the record's tuple).
      */
     public Iterator<Map.Entry<TaggedTuple, JoinRecord<T>>> records() {
-        flushCurrentKey();
+        flush();
         try {
             return records.iterator();
         } catch (Exception e) {
@@ -393,7 +396,7 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     /** Whether the current key has a record (it holds a part of the join). */
     public boolean isEmpty() {
-        flushCurrentKey();
+        flush();
         try {
             return records.isEmpty();
         } catch (Exception e) {
@@ -401,96 +404,132 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
         }
     }
 
-    /** The entries held of the current key; with {@code create}, made if there are none. Null without holding. */
-    private Map<TaggedTuple, Object> heldOfCurrentKey(boolean create) {
-        if (held == null) {
-            return null;
-        }
+    /** The operator's current key; held entries of it that were dropped ({@link #forgetCurrentKey}) go first. */
+    private Object currentKey() {
         Object key = keys.getCurrentKey();
-        if (lastHeld != null && (lastKey == key || lastKey.equals(key))) {
-            return lastHeld;
+        if (!forgotten.isEmpty() && forgotten.remove(key)) {
+            young.keySet().removeIf(h -> h.key.equals(key));
+            old.keySet().removeIf(h -> h.key.equals(key));
         }
-        Map<TaggedTuple, Object> h = create ? held.computeIfAbsent(key, k -> new HashMap<>()) : held.get(key);
-        if (h != null) {
-            lastKey = key;
-            lastHeld = h;
-        }
-        return h;
+        return key;
     }
 
-    /** Counts an entry newly held; flushes when more than {@link #most} are. */
-    private void heldOne() {
-        if (++heldCount > most) {
-            flush();
-        }
+    /** The entry held under {@code key} (young generation first), or null. */
+    private Object held(Held key) {
+        Object v = young.get(key);
+        return v != null ? v : old.get(key);
     }
 
-    /** Writes the records and heads held in memory to the states (before a checkpoint or a scan of every key). */
+    /**
+     * Holds {@code value} under {@code key} in the young generation (moving it from the old one); when
+     * the young generation is full, writes the old one out and starts a new one.
+     *
+     * @return whether the entry was not held before
+     */
+    private boolean hold(Held key, Object value) {
+        if (young.put(key, value) != null) {
+            return false;
+        }
+        boolean wasOld = old.remove(key) != null;
+        if (young.size() > generation) {
+            write(old, keys.getCurrentKey());
+            if (!forgotten.isEmpty()) {
+                young.keySet().removeIf(h -> forgotten.contains(h.key));
+                forgotten.clear();
+            }
+            Map<Held, Object> emptied = old;
+            old = young;
+            young = emptied;
+        }
+        return !wasOld;
+    }
+
+    /** Writes the records and heads held in memory to the states (before a checkpoint or a scan of the states). */
     public void flush() {
-        if (held == null || heldCount == 0) {
+        if (young == null || young.isEmpty() && old.isEmpty()) {
             return;
         }
         Object current = keys.getCurrentKey();
+        write(old, current);
+        write(young, current);
+        forgotten.clear();
+    }
+
+    /**
+     * Drops the entries held of the current key, whose states were cleared (a state TTL's expiry, a
+     * closed window): they are removed when the key is next used, skipped when they are written, and
+     * gone after the next change of generation.
+     */
+    public void forgetCurrentKey() {
+        if (young != null && !(young.isEmpty() && old.isEmpty())) {
+            forgotten.add(keys.getCurrentKey());
+        }
+    }
+
+    /**
+     * Writes {@code entries} to the states under their keys (but those of dropped keys) and empties it;
+     * then makes {@code current} the current key again.
+     */
+    @SuppressWarnings("unchecked") // tags below HEAD_TAGS hold records
+    private void write(Map<Held, Object> entries, Object current) {
+        Object at = current;
         try {
-            for (Map.Entry<Object, Map<TaggedTuple, Object>> e : held.entrySet()) {
-                keys.setCurrentKey(e.getKey());
-                write(e.getValue());
+            for (Map.Entry<Held, Object> e : entries.entrySet()) {
+                Held h = e.getKey();
+                if (!forgotten.isEmpty() && forgotten.contains(h.key)) {
+                    continue;
+                }
+                if (h.key != at && !h.key.equals(at)) {
+                    keys.setCurrentKey(h.key);
+                    at = h.key;
+                }
+                if (h.tag < HEAD_TAGS) {
+                    try {
+                        records.put(new TaggedTuple(h.tag, h.tuple), links.stored(h.tag, (JoinRecord<T>) e.getValue()));
+                    } catch (Exception ex) {
+                        throw new StateAccessException("cannot write state " + StateNames.JOIN_RECORDS, ex);
+                    }
+                } else {
+                    int tag = h.tag - HEAD_TAGS;
+                    Tuple head = e.getValue() == REMOVED ? null : (Tuple) e.getValue();
+                    writeHead(tag, h.tuple, head, headKey(tag));
+                }
             }
         } finally {
-            if (current != null) {
+            if (at != current && current != null) {
                 keys.setCurrentKey(current);
             }
         }
-        held.clear();
-        heldCount = 0;
-        lastKey = null;
-        lastHeld = null;
+        entries.clear();
     }
 
-    /** Writes the entries held of the current key to the states (before a scan of its states). */
-    private void flushCurrentKey() {
-        Map<TaggedTuple, Object> h = takeCurrentKey();
-        if (h != null) {
-            write(h);
+    /** A held entry's key: the Flink key, the tag and the tuple, with one hash of the three. */
+    private static final class Held {
+        final Object key;
+        final int tag;
+        final Tuple tuple;
+        private final int hash;
+
+        Held(Object key, int tag, Tuple tuple) {
+            this.key = key;
+            this.tag = tag;
+            this.tuple = tuple;
+            int h = (key.hashCode() * 31 + tag) * 0x9e3779b9 + tuple.hashCode();
+            this.hash = h ^ (h >>> 15);
         }
-    }
 
-    /** Drops the entries held of the current key, whose states were cleared (a state TTL's expiry). */
-    public void forgetCurrentKey() {
-        takeCurrentKey();
-    }
-
-    private Map<TaggedTuple, Object> takeCurrentKey() {
-        if (held == null || heldCount == 0) {
-            return null;
+        @Override
+        public int hashCode() {
+            return hash;
         }
-        Map<TaggedTuple, Object> h = held.remove(keys.getCurrentKey());
-        if (h != null) {
-            heldCount -= h.size();
-            if (h == lastHeld) {
-                lastKey = null;
-                lastHeld = null;
-            }
-        }
-        return h;
-    }
 
-    /** Writes one key's held entries to the states, under that key. */
-    @SuppressWarnings("unchecked") // tags below HEAD_TAGS hold records
-    private void write(Map<TaggedTuple, Object> h) {
-        for (Map.Entry<TaggedTuple, Object> e : h.entrySet()) {
-            TaggedTuple key = e.getKey();
-            if (key.tag() < HEAD_TAGS) {
-                try {
-                    records.put(key, links.stored(key.tag(), (JoinRecord<T>) e.getValue()));
-                } catch (Exception ex) {
-                    throw new StateAccessException("cannot write state " + StateNames.JOIN_RECORDS, ex);
-                }
-            } else {
-                int tag = key.tag() - HEAD_TAGS;
-                Tuple head = e.getValue() == REMOVED ? null : (Tuple) e.getValue();
-                writeHead(tag, key.tuple(), head, headKey(tag));
-            }
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Held h
+                    && hash == h.hash
+                    && tag == h.tag
+                    && tuple.equals(h.tuple)
+                    && (key == h.key || key.equals(h.key));
         }
     }
 

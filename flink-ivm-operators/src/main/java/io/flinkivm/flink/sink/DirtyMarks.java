@@ -49,6 +49,8 @@ public final class DirtyMarks {
     private final int most;
 
     private int heldCount;
+    /** A set of marks emptied by {@link #clear}, for the next key marked: a trigger does not regrow one. */
+    private Set<TaggedTuple> spare;
     /**
      * Whether the state may hold marks of keys a trigger has not visited yet: after a restore and a
      * spill, until the next trigger takes the keys.
@@ -84,9 +86,7 @@ public final class DirtyMarks {
             put(mark);
             return;
         }
-        if (held.computeIfAbsent(keys.getCurrentKey(), k -> new LinkedHashSet<>())
-                        .add(mark)
-                && ++heldCount > most) {
+        if (held.computeIfAbsent(keys.getCurrentKey(), k -> emptySet()).add(mark) && ++heldCount > most) {
             spill();
         }
     }
@@ -169,8 +169,18 @@ public final class DirtyMarks {
         }
         if (keys != null) {
             Set<TaggedTuple> marks = held.remove(keys.getCurrentKey());
-            heldCount -= marks == null ? 0 : marks.size();
+            if (marks != null) {
+                heldCount -= marks.size();
+                marks.clear();
+                spare = marks;
+            }
         }
+    }
+
+    private Set<TaggedTuple> emptySet() {
+        Set<TaggedTuple> s = spare;
+        spare = null;
+        return s != null ? s : new LinkedHashSet<>();
     }
 
     /** Whether the state may hold marks of the current key. */

@@ -14,12 +14,16 @@ import io.flinkivm.flink.common.Harnesses;
 import io.flinkivm.flink.common.Harnesses.Backend;
 import io.flinkivm.flink.common.StateLayout;
 import io.flinkivm.flink.common.StateNames;
+import io.flinkivm.flink.types.JoinRecordSerializer;
+import io.flinkivm.flink.types.TaggedTupleSerializer;
+import io.flinkivm.flink.types.TupleSerializer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeSet;
+import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.StateInitializationContext;
@@ -35,8 +39,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@link FlinkJoinRecordStore} under the border join's changelog, on each backend, holding few or no
- * records and heads in memory: random inserts with a trigger now and then, and a checkpoint and restore
- * in the middle, give the same changes as the join over an in-memory store per key.
+ * records and heads in memory: random inserts with a trigger now and then, keys dropped now and then
+ * (as a TTL or closed windows drop them), and a checkpoint and restore in the middle, give the same
+ * changes as the join over an in-memory store per key.
  */
 class FlinkJoinRecordStoreTest {
     static final NaturalSemiring K = NaturalSemiring.INSTANCE;
@@ -73,8 +78,24 @@ class FlinkJoinRecordStoreTest {
         }
 
         @Override
-        public void processElement(StreamRecord<Tuple> element) {
+        public void processElement(StreamRecord<Tuple> element) throws Exception {
             Tuple u = element.getValue();
+            if (tree(u) == DROP) {
+                // As a sink drops a key (a TTL's expiry, closed windows): its states cleared, then the store told.
+                getKeyedStateStore()
+                        .getMapState(new MapStateDescriptor<>(
+                                StateNames.JOIN_RECORDS,
+                                TaggedTupleSerializer.INSTANCE,
+                                new JoinRecordSerializer<>(LongSerializer.INSTANCE)))
+                        .clear();
+                getKeyedStateStore()
+                        .getMapState(new MapStateDescriptor<>(
+                                StateNames.JOIN_HEADS, TaggedTupleSerializer.INSTANCE, TupleSerializer.INSTANCE))
+                        .clear();
+                store.forgetCurrentKey();
+                store.dirtyMarks().clear();
+                return;
+            }
             border.add(store, null, tree(u), root(u), delta(u));
         }
 
@@ -95,6 +116,9 @@ class FlinkJoinRecordStoreTest {
             store.dirtyMarks().spill();
         }
     }
+
+    /** The "tree" of an event that drops its key. */
+    static final int DROP = 2;
 
     static int tree(Tuple u) {
         return ((Long) u.get(0)).intValue();
@@ -122,6 +146,10 @@ class FlinkJoinRecordStoreTest {
             }
             long a = random.nextInt(4);
             long delta = 1 + random.nextInt(3);
+            if (random.nextInt(25) == 0) {
+                out.add(Tuple.of((long) DROP, a));
+                continue;
+            }
             out.add(random.nextInt(3) == 0 ? Tuple.of(0L, a, delta) : Tuple.of(1L, a, (long) random.nextInt(6), delta));
         }
         out.add(null);
@@ -141,6 +169,10 @@ class FlinkJoinRecordStoreTest {
                 }
                 out.add(String.join("; ", lines));
             } else {
+                if (tree(u) == DROP) {
+                    stores.remove(u.get(1));
+                    continue;
+                }
                 MemoryJoinRecordStore<Long> s = stores.computeIfAbsent(
                         u.get(1), k -> new MemoryJoinRecordStore<>(border.layout(), border.extraIds()));
                 border.add(s, null, tree(u), root(u), delta(u));
