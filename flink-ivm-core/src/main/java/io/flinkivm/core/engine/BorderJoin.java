@@ -17,7 +17,9 @@ import io.flinkivm.core.query.ResultTuple;
 import io.flinkivm.core.query.Tuple;
 import io.flinkivm.core.semiring.InPlaceSum;
 import io.flinkivm.core.semiring.Semiring;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.LongBinaryOperator;
 import org.apache.flink.annotation.Internal;
@@ -294,9 +296,12 @@ public final class BorderJoin<T> {
         if (!changelog) {
             throw new IllegalStateException("this join was built without a changelog");
         }
+        // The dirty records as the first pass read them, for the second pass, which visits them in the same order.
+        List<JoinRecord<T>> read = new ArrayList<>();
         if (bagJoin == null) {
             store.forEachDirty((node, tuple) -> {
                 JoinRecord<T> r = store.get(node, tuple);
+                read.add(r);
                 for (Iterator<ResultChange<T>> it = join.changes(store, semiring, node, tuple, r, null);
                         it.hasNext(); ) {
                     out.accept(it.next());
@@ -308,8 +313,9 @@ public final class BorderJoin<T> {
                 out.accept(it.next());
             }
         }
+        int[] next = {0};
         store.forEachDirty((node, tuple) -> {
-            JoinRecord<T> r = store.get(node, tuple);
+            JoinRecord<T> r = read.isEmpty() ? store.get(node, tuple) : read.get(next[0]++);
             r.dirty = JoinRecord.CLEAN;
             r.oldPayload = null;
             store.update(node, tuple, r);

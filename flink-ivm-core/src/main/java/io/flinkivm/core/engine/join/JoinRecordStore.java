@@ -94,7 +94,10 @@ public interface JoinRecordStore<T> {
     /** Changelog: remembers that the record of {@code tuple} at {@code node} became dirty (once per trigger). */
     void markDirty(int node, Tuple tuple);
 
-    /** Changelog: every (node, tuple) marked dirty since {@link #clearDirty}, each once. */
+    /**
+     * Changelog: every (node, tuple) marked dirty since {@link #clearDirty}, each once, in the same order
+     * on every call until the marks change (a trigger's second pass relies on it).
+     */
     void forEachDirty(DirtyAction action);
 
     /** Changelog: forgets the dirty marks (the records' own flags are the caller's to reset). */
