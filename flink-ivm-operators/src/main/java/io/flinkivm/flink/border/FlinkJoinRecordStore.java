@@ -404,12 +404,16 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
         }
     }
 
-    /** The operator's current key; held entries of it that were dropped ({@link #forgetCurrentKey}) go first. */
+    /**
+     * The operator's current key. If it was dropped ({@link #forgetCurrentKey}) and is used again, every
+     * held entry is written out first but those of dropped keys: one pass over the cache for all the
+     * keys dropped since (a window's close drops many keys, and later rows bring many of them back),
+     * rather than a pass per key.
+     */
     private Object currentKey() {
         Object key = keys.getCurrentKey();
-        if (!forgotten.isEmpty() && forgotten.remove(key)) {
-            young.keySet().removeIf(h -> h.key.equals(key));
-            old.keySet().removeIf(h -> h.key.equals(key));
+        if (!forgotten.isEmpty() && forgotten.contains(key)) {
+            flush();
         }
         return key;
     }
@@ -446,19 +450,21 @@ final class FlinkJoinRecordStore<T> implements JoinRecordStore<T> {
 
     /** Writes the records and heads held in memory to the states (before a checkpoint or a scan of the states). */
     public void flush() {
-        if (young == null || young.isEmpty() && old.isEmpty()) {
+        if (young == null) {
             return;
         }
-        Object current = keys.getCurrentKey();
-        write(old, current);
-        write(young, current);
+        if (!young.isEmpty() || !old.isEmpty()) {
+            Object current = keys.getCurrentKey();
+            write(old, current);
+            write(young, current);
+        }
         forgotten.clear();
     }
 
     /**
      * Drops the entries held of the current key, whose states were cleared (a state TTL's expiry, a
-     * closed window): they are removed when the key is next used, skipped when they are written, and
-     * gone after the next change of generation.
+     * closed window): they are skipped when they are written, and gone after the next change of
+     * generation or once the key is used again.
      */
     public void forgetCurrentKey() {
         if (young != null && !(young.isEmpty() && old.isEmpty())) {
