@@ -296,7 +296,7 @@ public final class BorderJoin<T> {
         if (!changelog) {
             throw new IllegalStateException("this join was built without a changelog");
         }
-        // The dirty records as the first pass read them, for the second pass, which visits them in the same order.
+        // The acyclic plan's first pass reads the dirty records; the second visits them in the same order.
         List<JoinRecord<T>> read = new ArrayList<>();
         if (bagJoin == null) {
             store.forEachDirty((node, tuple) -> {
@@ -315,7 +315,7 @@ public final class BorderJoin<T> {
         }
         int[] next = {0};
         store.forEachDirty((node, tuple) -> {
-            JoinRecord<T> r = read.isEmpty() ? store.get(node, tuple) : read.get(next[0]++);
+            JoinRecord<T> r = bagJoin == null ? read.get(next[0]++) : store.get(node, tuple);
             r.dirty = JoinRecord.CLEAN;
             r.oldPayload = null;
             store.update(node, tuple, r);
